@@ -1,0 +1,10 @@
+// GET /api/console/deliveries - the console's callback deliveries (state, merchant, page), polled by SWR
+import { DeliveryFilters, deliveryPage } from "@/lib/console/callbacks";
+import { consoleJson } from "@/lib/console/json";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request) {
+  return consoleJson((actor) => deliveryPage(getDb(), actor, DeliveryFilters.parse(Object.fromEntries(new URL(request.url).searchParams))));
+}

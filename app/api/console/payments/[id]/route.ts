@@ -1,0 +1,11 @@
+// GET /api/console/payments/{id} - one payment's console view (404 for another merchant's), polled by SWR
+import { consoleJson } from "@/lib/console/json";
+import { getPaymentView } from "@/lib/console/payments";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return consoleJson((actor) => getPaymentView(getDb(), actor, id));
+}

@@ -1,0 +1,15 @@
+// GET /api/console/payments - the console's payment list (same filters as GET /v1/payments), polled by SWR
+import { consoleJson } from "@/lib/console/json";
+import { listConsolePayments, parsePaymentFilters } from "@/lib/console/payments";
+import { getDb } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request) {
+  return consoleJson(async (actor) => {
+    const filters = parsePaymentFilters(Object.fromEntries(new URL(request.url).searchParams));
+    if (!filters.ok) throw apiError("VALIDATION_ERROR", filters.error);
+    return listConsolePayments(getDb(), actor, filters.query, filters.merchant);
+  });
+}

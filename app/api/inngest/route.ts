@@ -1,0 +1,9 @@
+// /api/inngest - Inngest serve handler (DESIGN.md "Layout"): Inngest calls the job functions here when
+// it drives the background jobs (INNGEST_EVENT_KEY/INNGEST_SIGNING_KEY, or INNGEST_DEV for a dev server).
+import { serve } from "inngest/next";
+import { inngest } from "@/lib/jobs/inngest-client";
+import { inngestFunctions } from "@/lib/jobs/inngest";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT } = serve({ client: inngest, functions: [...inngestFunctions] });

@@ -1,0 +1,105 @@
+import Link from "next/link";
+import { DeliveriesTable } from "@/components/console/deliveries-table";
+import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
+import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
+import { requeueAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
+import { DeliveryFilters, deliveryPage } from "@/lib/console/callbacks";
+import { merchantOptions } from "@/lib/console/merchants";
+import { requireActor } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+import { DELIVERY_STATES } from "@/lib/events/deliveries";
+
+export const dynamic = "force-dynamic";
+
+const select = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
+
+export default async function CallbacksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const actor = await requireActor();
+  const sp = await searchParams;
+  const filters = DeliveryFilters.parse(Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v)));
+  const db = getDb();
+  const merchantId = actor.role === "MERCHANT" ? actor.merchantId! : (filters.merchant ?? null);
+  const [deliveries, merchants, merchant] = await Promise.all([
+    deliveryPage(db, actor, filters),
+    actor.role === "OPERATOR" ? merchantOptions(db) : Promise.resolve([]),
+    merchantId ? db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true } }) : Promise.resolve(null),
+  ]);
+  const query = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
+  return (
+    <>
+      <PageHeader
+        title="Callbacks"
+        description="Signed callbacks for payment.succeeded, payment.failed and payment.expired: at most 8 attempts per round, 5 s time-out, waits from 30 s to 1 h. Without an address, events are stored as NOT CONFIGURED and can be requeued once one is set."
+      />
+      <div className="space-y-4">
+        {actor.role === "OPERATOR" ? (
+          <Card>
+            <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-3" aria-label="Choose merchant and state">
+              <label className="block text-xs font-medium text-slate-600">
+                Merchant
+                <select name="merchant" defaultValue={filters.merchant ?? ""} className={select}>
+                  <option value="">All merchants</option>
+                  {merchants.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+                </select>
+              </label>
+              <label className="block text-xs font-medium text-slate-600">
+                State
+                <select name="state" defaultValue={filters.state ?? ""} className={select}>
+                  <option value="">Any</option>
+                  {DELIVERY_STATES.map((s) => <option key={s} value={s}>{s.replace("_", " ")}</option>)}
+                </select>
+              </label>
+              <div className="flex items-end"><button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">Show</button></div>
+            </form>
+          </Card>
+        ) : null}
+        {merchant ? (
+          <Card title={`Callback address${actor.role === "OPERATOR" ? ` of ${merchant.name}` : ""}`} description="Public https address on port 443. Saving generates a new signing secret, shown only once.">
+            <p className="mb-3 text-sm text-slate-700">
+              Current: {merchant.callbackUrl ? <code className="break-all font-mono text-xs" data-testid="callback-url">{merchant.callbackUrl}</code> : <span className="text-amber-800">not set</span>}
+            </p>
+            <ActionForm action={setCallbackAction} label="Set the callback address" className="flex flex-col gap-3 sm:flex-row sm:items-start" shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again.">
+              <Hidden name="merchantId" value={merchant.id} />
+              <Field name="url" label="New address" required placeholder="https://merchant.example.com/sandpiper/callbacks" className="flex-1" />
+              <div className="sm:pt-6"><SubmitButton>Save address</SubmitButton></div>
+            </ActionForm>
+            <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
+              <ActionForm action={sendTestAction} label="Send a test event">
+                <Hidden name="merchantId" value={merchant.id} />
+                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>Send test event</SubmitButton>
+              </ActionForm>
+              <ActionForm action={requeueAction} label="Requeue all" confirm="Requeue every FAILED and NOT CONFIGURED delivery of this merchant?">
+                <Hidden name="merchantId" value={merchant.id} />
+                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>Requeue all failed and not configured</SubmitButton>
+              </ActionForm>
+            </div>
+          </Card>
+        ) : actor.role === "OPERATOR" ? (
+          <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>
+        ) : null}
+        <Card title="Deliveries" actions={actor.role === "MERCHANT" ? <Filters state={filters.state} /> : null}>
+          {deliveries.total === 0 && !filters.state ? (
+            <EmptyState title="No deliveries yet">Events appear here when payments succeed, fail or expire.</EmptyState>
+          ) : (
+            <DeliveriesTable key={query} initial={deliveries} query={query} showMerchant={actor.role === "OPERATOR" && !filters.merchant} />
+          )}
+          <Pager page={deliveries.page} pages={deliveries.pages} total={deliveries.total} basePath="/console/callbacks" params={{ state: filters.state, merchant: filters.merchant }} />
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Filters({ state }: { state?: string }) {
+  return (
+    <nav aria-label="Delivery state" className="flex flex-wrap gap-1.5">
+      {["", ...DELIVERY_STATES].map((s) => (
+        <Link key={s || "all"} href={s ? `/console/callbacks?state=${s}` : "/console/callbacks"} aria-current={(state ?? "") === s ? "page" : undefined}
+          className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${(state ?? "") === s ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}>
+          {s ? s.replace("_", " ") : "All"}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+

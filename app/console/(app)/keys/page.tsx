@@ -1,0 +1,62 @@
+import Link from "next/link";
+import { ActionForm, CheckboxGroup, Field, SubmitButton } from "@/components/console/forms";
+import { Card, EmptyState, PageHeader, Pager, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
+import { createKeyAction } from "@/app/console/actions/keys";
+import { formatDate, formatDateTime, pageParam, param } from "@/lib/console/format";
+import { keyState, listKeys } from "@/lib/console/keys";
+import { requireActor } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+import { SCOPES } from "@/lib/auth/api-keys";
+
+export const dynamic = "force-dynamic";
+
+const SCOPE_HELP: Record<string, string> = {
+  "payments:read": "payments:read — list and read payments",
+  "payments:create": "payments:create — create payments, withdrawals, store payments, checkout sessions",
+  "sandbox:simulate": "sandbox:simulate — conclude test payments",
+};
+
+export default async function KeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const actor = await requireActor();
+  const sp = await searchParams;
+  const merchant = param(sp.merchant);
+  const keys = await listKeys(getDb(), actor, { page: pageParam(sp.page), limit: 20, merchantId: merchant && /^[0-9a-f-]{36}$/i.test(merchant) ? merchant : undefined });
+  const now = new Date();
+  return (
+    <>
+      <PageHeader title="API keys" description="Keys are valid 90 days and bound to one merchant. A new key does not revoke older ones. Only the prefix is kept; the full key is shown once, when it is created." />
+      {actor.role === "MERCHANT" ? (
+        <Card title="Create a key" className="mb-4" description="You become the key's owner: withdrawals created with it must be approved by someone else.">
+          <ActionForm action={createKeyAction} label="Create a key" className="space-y-4" shownOnceNote="Copy the key now. It is not shown again; only its prefix is kept." resetOnSuccess>
+            <Field name="name" label="Name" placeholder="e.g. checkout server" className="max-w-md" />
+            <CheckboxGroup name="scopes" legend="Scopes" options={SCOPES.map((s) => ({ value: s, label: SCOPE_HELP[s] }))} defaultChecked={["payments:read", "payments:create"]} />
+            <SubmitButton>Create key</SubmitButton>
+          </ActionForm>
+        </Card>
+      ) : null}
+      <Card title={actor.role === "OPERATOR" ? "All keys" : "Your merchant's keys"}>
+        {keys.rows.length === 0 ? (
+          <EmptyState title="No API keys yet" />
+        ) : (
+          <Table caption="API keys" head={["Key", ...(actor.role === "OPERATOR" ? ["Merchant"] : []), "Owner", "Scopes", "State", "Expires", "Last used"]}>
+            {keys.rows.map((k) => (
+              <tr key={k.id} data-testid={`key-${k.prefix}`}>
+                <Td>
+                  <Link className={`${linkClass} font-mono text-xs`} href={`/console/keys/${k.id}`}>{k.prefix}…</Link>
+                  <span className="block text-xs text-slate-500">{k.name || "unnamed"}</span>
+                </Td>
+                {actor.role === "OPERATOR" ? <Td>{k.merchantName}</Td> : null}
+                <Td>{k.owner}</Td>
+                <Td className="whitespace-normal text-xs">{k.scopes.join(", ")}</Td>
+                <Td><StatusBadge status={keyState(k, now)} /></Td>
+                <Td>{formatDate(k.expiresAt)}</Td>
+                <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt).slice(0, 16) : "never"}</Td>
+              </tr>
+            ))}
+          </Table>
+        )}
+        <Pager page={keys.page} pages={keys.pages} total={keys.total} basePath="/console/keys" params={{ merchant }} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { ConsoleNav, type NavItem } from "@/components/console/nav";
+import { scopedMerchantId } from "@/lib/console/actor";
+import { requireActor } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Sandpiper console" };
+
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const actor = await requireActor();
+  const merchantId = scopedMerchantId(actor);
+  const awaiting = await getDb().payment.count({
+    where: { status: "PENDING_APPROVAL", direction: "WITHDRAWAL", ...(merchantId ? { merchantId } : {}) },
+  });
+  const items: NavItem[] = [
+    { href: "/console", label: "Overview" },
+    { href: "/console/payments", label: "Payments" },
+    { href: "/console/approvals", label: "Approvals", badge: awaiting },
+    { href: "/console/keys", label: "API keys" },
+    { href: "/console/callbacks", label: "Callbacks" },
+  ];
+  if (actor.role === "OPERATOR") {
+    items.push(
+      { href: "/console/merchants", label: "Merchants" },
+      { href: "/console/users", label: "Users" },
+      { href: "/console/pricing", label: "Pricing" },
+      { href: "/console/rates", label: "FX rates" },
+      { href: "/console/catalog", label: "Store catalog" },
+      { href: "/console/settings", label: "Intake & block list" },
+      { href: "/console/audit", label: "Audit log" },
+    );
+  } else {
+    items.push({ href: `/console/merchants/${actor.merchantId}`, label: "Merchant & allow-list" });
+  }
+  return (
+    <div className="min-h-screen bg-slate-50 lg:flex lg:bg-[linear-gradient(to_right,var(--color-slate-900)_14rem,var(--color-slate-50)_14rem)]">
+      <ConsoleNav items={items} user={actor.username} role={actor.role} />
+      <div className="min-w-0 flex-1">
+        <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:py-8">{children}</main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import Link from "next/link";
+import { ActionForm, Checkbox, CheckboxGroup, Field, Hidden, SubmitButton } from "@/components/console/forms";
+import { Card, DefinitionList, EmptyState, Notice, PageHeader, RecordItem, RecordList, StatusBadge, linkClass } from "@/components/console/ui";
+import { activate, addIp, deactivate, removeIp, updatePolicy } from "@/app/console/actions/merchants";
+import { formatBps, formatDateTime } from "@/lib/console/format";
+import { CUSTOMER_FIELDS, getMerchant } from "@/lib/console/merchants";
+import { orNotFound, requireActor } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+import { CURRENCIES } from "@/lib/money/currency";
+
+export const dynamic = "force-dynamic";
+
+const PERIODS = [
+  ["bankTransferDepositMinutes", "Bank-transfer deposit"],
+  ["gatewayDepositMinutes", "Gateway deposit"],
+  ["withdrawalApprovalMinutes", "Withdrawal approval"],
+  ["storeCheckoutMinutes", "Store checkout"],
+  ["checkoutSessionMinutes", "Amount-entry session"],
+] as const;
+
+export default async function MerchantPage({ params }: { params: Promise<{ id: string }> }) {
+  const actor = await requireActor();
+  const { id } = await params;
+  const m = await orNotFound(getMerchant(getDb(), actor, id));
+  const operator = actor.role === "OPERATOR";
+  return (
+    <>
+      {operator ? <p className="mb-2 text-sm"><Link className={linkClass} href="/console/merchants">← Merchants</Link></p> : null}
+      <PageHeader title={m.name} description={<>Merchant id <code className="font-mono text-xs">{m.id}</code></>} actions={<StatusBadge status={m.status} />} />
+      <div className="space-y-4">
+        <Card title="Status" description="Activation needs at least one server IP on the allow-list and an https callback address (SPEC Authentication 7).">
+          {m.status === "ACTIVE" ? (
+            operator ? (
+              <ActionForm action={deactivate} label="Deactivate" confirm={`Deactivate ${m.name}? All its API keys are revoked for good.`} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+                <Hidden name="merchantId" value={m.id} />
+                <Field name="reason" label="Reason for deactivating" required className="flex-1" />
+                <SubmitButton variant="danger">Deactivate and revoke keys</SubmitButton>
+              </ActionForm>
+            ) : (
+              <p className="text-sm text-slate-700">Active: API keys work.</p>
+            )
+          ) : operator ? (
+            <ActionForm action={activate} label="Activate" className="flex flex-col gap-3 sm:flex-row sm:items-end">
+              <Hidden name="merchantId" value={m.id} />
+              <Field name="reason" label="Note (optional)" className="flex-1" />
+              <SubmitButton disabledReason={m.activationRefusal ? `Cannot activate yet: ${m.activationRefusal}.` : null}>Activate</SubmitButton>
+            </ActionForm>
+          ) : (
+            <Notice tone="warning">Inactive: API keys are refused. {m.activationRefusal ? `To be activated, ${m.activationRefusal}.` : "An operator can activate it now."}</Notice>
+          )}
+        </Card>
+
+        <Card title="Server IP allow-list" description="Exact IPv4 or IPv6 addresses of the merchant's fixed egress servers; no CIDR ranges, no wildcards. Store payments and checkout sessions are accepted only from these.">
+          {m.allowedIps.length === 0 ? (
+            <EmptyState title="No addresses yet" />
+          ) : (
+            <RecordList label="Allowed server IPs">
+              {m.allowedIps.map((ip) => (
+                <RecordItem
+                  key={ip.id}
+                  title={<span className="font-mono">{ip.address}</span>}
+                  details={`added ${formatDateTime(ip.createdAt)}`}
+                  action={
+                    <ActionForm action={removeIp} label={`Remove ${ip.address}`} confirm={`Remove ${ip.address} from the allow-list?`}>
+                      <Hidden name="merchantId" value={m.id} />
+                      <Hidden name="allowedIpId" value={ip.id} />
+                      <SubmitButton variant="secondary">Remove</SubmitButton>
+                    </ActionForm>
+                  }
+                />
+              ))}
+            </RecordList>
+          )}
+          <ActionForm action={addIp} label="Add an address" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" resetOnSuccess>
+            <Hidden name="merchantId" value={m.id} />
+            <Field name="address" label="Address" required placeholder="203.0.113.10 or 2001:db8::10" className="flex-1" />
+            <div className="sm:pt-6"><SubmitButton>Add address</SubmitButton></div>
+          </ActionForm>
+        </Card>
+
+        <Card title="Callback address" actions={<Link className={linkClass} href={operator ? `/console/callbacks?merchant=${m.id}` : "/console/callbacks"}>Manage callbacks</Link>}>
+          <p className="text-sm text-slate-700">{m.callbackUrl ? <code className="break-all font-mono text-xs">{m.callbackUrl}</code> : "Not set: events are stored as NOT CONFIGURED until an address is set."}</p>
+        </Card>
+
+        {operator ? (
+          <Card title="Settings" description="Apply to payments created after saving; existing payments keep their acceptance period and pricing snapshot.">
+            <ActionForm action={updatePolicy} label="Merchant settings" className="space-y-5">
+              <Hidden name="merchantId" value={m.id} />
+              <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+                <Field name="name" label="Name" required defaultValue={m.name} />
+                <Field name="defaultCommissionBps" label="Fallback commission (bps)" required inputMode="numeric" defaultValue={m.defaultCommissionBps} hint="Used when no pricing profile exists" />
+              </div>
+              <CheckboxGroup name="enabledCurrencies" legend="Enabled currencies" options={CURRENCIES.map((c) => ({ value: c, label: c }))} defaultChecked={m.enabledCurrencies} />
+              <fieldset className="grid grid-cols-2 gap-4 lg:grid-cols-5">
+                <legend className="mb-2 text-sm font-medium text-slate-700">Acceptance periods (minutes)</legend>
+                {PERIODS.map(([name, label]) => <Field key={name} name={name} label={label} required inputMode="numeric" defaultValue={m[name]} />)}
+              </fieldset>
+              <CheckboxGroup name="requiredCustomerFields" legend="Customer fields required on POST /v1/payments" options={CUSTOMER_FIELDS.map((f) => ({ value: f, label: f }))} defaultChecked={m.requiredCustomerFields} hint="Missing ones are refused with 400 CUSTOMER_PROFILE_REQUIRED, never filled in." />
+              <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+                <Checkbox name="storeRequiresCountry" label="Store payments require customer.country" defaultChecked={m.storeRequiresCountry} />
+                <Checkbox name="amountEntryEnabled" label="Customer amount-entry flow" defaultChecked={m.amountEntryEnabled} hint="When on, /v1/checkout-sessions is available and /v1/store-payments is not." />
+              </div>
+              <Field name="reason" label="Reason for this change" required />
+              <SubmitButton>Save settings</SubmitButton>
+            </ActionForm>
+          </Card>
+        ) : (
+          <Card title="Settings" description="Set by the service operator.">
+            <DefinitionList
+              items={[
+                ["Enabled currencies", m.enabledCurrencies.join(", ")],
+                ...PERIODS.map(([name, label]) => [`${label} period`, `${m[name]} minutes`] as [string, string]),
+                ["Required customer fields", m.requiredCustomerFields.join(", ") || "none"],
+                ["Amount-entry flow", m.amountEntryEnabled ? "on" : "off"],
+                ["Fallback commission", formatBps(m.defaultCommissionBps)],
+              ]}
+            />
+          </Card>
+        )}
+
+        {operator ? (
+          <Card title="Console users" actions={<Link className={linkClass} href="/console/users">Manage users</Link>}>
+            {m.users.length === 0 ? (
+              <EmptyState title="No users for this merchant" />
+            ) : (
+              <ul className="divide-y divide-slate-100 text-sm">
+                {m.users.map((u) => (
+                  <li key={u.id} className="flex items-center justify-between py-2">
+                    <span>{u.username}</span>
+                    <span className="text-slate-500">{u.active ? "active" : "deactivated"}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import Link from "next/link";
+import { Card, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
+import { overview } from "@/lib/console/overview";
+import { requireActor } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+function Figure({ label, value, href, hint }: { label: string; value: number; href: string; hint: string }) {
+  return (
+    <Link href={href} className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300">
+      <p className="text-sm text-slate-500">{label}</p>
+      <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">{value}</p>
+      <p className="mt-1 text-xs text-slate-500">{hint}</p>
+    </Link>
+  );
+}
+
+export default async function OverviewPage() {
+  const actor = await requireActor();
+  const o = await overview(getDb(), actor);
+  const paused = o.settings.intakePaused || o.settings.pausedChannels.length > 0;
+  return (
+    <>
+      <PageHeader
+        title={o.merchant ? o.merchant.name : "Overview"}
+        description={`Dubai business day ${o.day}. Signed in as ${actor.username}.`}
+        actions={o.merchant ? <StatusBadge status={o.merchant.status} /> : null}
+      />
+      <div className="space-y-4">
+        {paused ? (
+          <Notice tone="warning" title="Payment intake is paused">
+            {o.settings.intakePaused ? "All new payments are refused with 503 PAYMENT_INTAKE_PAUSED." : `Paused channels: ${o.settings.pausedChannels.join(", ")}.`}
+            {actor.role === "OPERATOR" ? <> <Link className={linkClass} href="/console/settings">Change</Link></> : null}
+          </Notice>
+        ) : null}
+        {o.operator && o.operator.missingRates.length > 0 ? (
+          <Notice tone="warning" title={`No rate for today (${o.day}) for ${o.operator.missingRates.map((r) => r.pair).join(", ")}`}>
+            Cross-currency payments on these pairs are refused with 409 FX_RATE_MISSING. <Link className={linkClass} href="/console/rates">Enter today&apos;s rates</Link>
+          </Notice>
+        ) : null}
+        {o.merchant && o.merchant.status !== "ACTIVE" ? (
+          <Notice tone="warning" title="This merchant is not active">API keys are refused until an operator activates it.</Notice>
+        ) : null}
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          <Figure label="Payments today" value={o.paymentsToday} href="/console/payments" hint="Created since 00:00 Dubai time" />
+          <Figure label="Withdrawals awaiting approval" value={o.awaitingApproval} href="/console/approvals" hint="Approved by someone other than the creator" />
+          <Figure label="Callbacks needing attention" value={o.deliveriesNeedingAttention} href="/console/callbacks" hint="FAILED or NOT CONFIGURED deliveries" />
+        </div>
+        {o.operator ? (
+          <Card title="Service">
+            <ul className="space-y-1 text-sm text-slate-700">
+              <li>Inactive merchants: <strong>{o.operator.inactiveMerchants}</strong> — <Link className={linkClass} href="/console/merchants">merchants</Link></li>
+              <li>Store checkout: <strong>{o.settings.storeEnabled ? "enabled" : "disabled"}</strong></li>
+              <li>Global amount limit: {o.settings.globalMinAmount} to {o.settings.globalMaxAmount} in the payment currency</li>
+            </ul>
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import Link from "next/link";
+import { PricingForm, type PricingDefaults } from "@/components/console/pricing-form";
+import { Badge, Card, EmptyState, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
+import { formatBps, formatDateTime, pageParam, param } from "@/lib/console/format";
+import { merchantOptions } from "@/lib/console/merchants";
+import { listProfiles, profileHistory, versionAsInput } from "@/lib/console/pricing";
+import { requireOperatorPage } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+import { fromMinor } from "@/lib/money/currency";
+
+export const dynamic = "force-dynamic";
+
+/** Form defaults from the latest version of `profileId` (the "new version" link), or none. */
+async function defaultsFor(profileId: string | undefined): Promise<PricingDefaults> {
+  if (!profileId || !/^[0-9a-f-]{36}$/i.test(profileId)) return {};
+  const history = await profileHistory(getDb(), profileId).catch(() => null);
+  const latest = history?.profile.versions[0];
+  if (!history || !latest) return {};
+  const input = versionAsInput(history.profile, latest);
+  const amount = (v: bigint | null) => (v === null ? "" : fromMinor(v));
+  return {
+    ...Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === "number" ? String(v) : v])),
+    minAmount: amount(input.minAmount), maxAmount: amount(input.maxAmount), dailyLimit: amount(input.dailyLimit), monthlyLimit: amount(input.monthlyLimit),
+    reason: undefined,
+  } as PricingDefaults;
+}
+
+export default async function PricingPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireOperatorPage();
+  const sp = await searchParams;
+  const merchantId = param(sp.merchant);
+  const [merchants, profiles, defaults] = await Promise.all([
+    merchantOptions(getDb()),
+    listProfiles(getDb(), { merchantId: merchantId && /^[0-9a-f-]{36}$/i.test(merchantId) ? merchantId : undefined, page: pageParam(sp.page), limit: 20 }),
+    defaultsFor(param(sp.profile)),
+  ]);
+  return (
+    <>
+      <PageHeader title="Pricing profiles" description="One profile per merchant, transaction currency, channel and direction. Every save is a new, immutable version with a reason; payments keep the snapshot they were created with." />
+      <Card title="Profiles" className="mb-4">
+        {profiles.rows.length === 0 ? (
+          <EmptyState title="No pricing profiles yet">Without a profile, a payment uses the merchant&apos;s fallback commission in its own currency.</EmptyState>
+        ) : (
+          <Table caption="Pricing profiles" head={["Profile", "Version", "Charge / settle", "Commission", "Markup + buffer", "State", ""]}>
+            {profiles.rows.map((p) => {
+              const v = p.versions[0];
+              return (
+                <tr key={p.id}>
+                  <Td>
+                    <Link className={linkClass} href={`/console/pricing/${p.id}`}>
+                      {p.currency} · {p.channel === "GATEWAY" ? "Gateway" : "Bank transfer"} · {p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"}
+                    </Link>
+                    <span className="block text-xs text-slate-500">{p.merchant.name}</span>
+                  </Td>
+                  <Td>v{v?.version ?? 0}<span className="block text-xs text-slate-500">{formatDateTime(v?.createdAt ?? p.createdAt).slice(0, 10)}</span></Td>
+                  <Td>{v ? `${v.chargeCurrency} / ${v.settlementCurrency}` : "—"}</Td>
+                  <Td className="tabular-nums">{v ? (v.commissionFixedMinor !== null ? `${fromMinor(v.commissionFixedMinor)} ${p.currency}` : formatBps(v.commissionBps)) : "—"}</Td>
+                  <Td className="tabular-nums">{v ? `${formatBps(v.markupBps)} + ${formatBps(v.bufferBps)}` : "—"}</Td>
+                  <Td>{v?.enabled ? <Badge tone="green">enabled</Badge> : <Badge tone="red">disabled</Badge>}</Td>
+                  <Td><Link className={linkClass} href={`/console/pricing?profile=${p.id}#new-version`}>New version</Link></Td>
+                </tr>
+              );
+            })}
+          </Table>
+        )}
+        <Pager page={profiles.page} pages={profiles.pages} total={profiles.total} basePath="/console/pricing" params={{ merchant: merchantId }} />
+      </Card>
+      <Card title="Save a new version" description="Rates and percentages are basis points (100 bps = 1 %). Amounts are decimal text in the transaction currency." id="new-version">
+        {merchants.length === 0 ? <EmptyState title="Create a merchant first" /> : <PricingForm key={param(sp.profile) ?? "new"} merchants={merchants} defaults={defaults} />}
+      </Card>
+    </>
+  );
+}

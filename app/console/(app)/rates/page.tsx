@@ -1,0 +1,84 @@
+import Link from "next/link";
+import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
+import { Card, EmptyState, Notice, PageHeader, Table, Td } from "@/components/console/ui";
+import { enterRate } from "@/app/console/actions/rates";
+import { formatDateTime, param } from "@/lib/console/format";
+import { missingRatesToday, rateDays, ratesOfDay } from "@/lib/console/rates";
+import { requireOperatorPage } from "@/lib/console/session";
+import { getDb } from "@/lib/db";
+import { CURRENCIES } from "@/lib/money/currency";
+import { dubaiDay, isValidDay } from "@/lib/money/dubai";
+
+export const dynamic = "force-dynamic";
+
+const currencies = CURRENCIES.map((c) => ({ value: c, label: c }));
+
+export default async function RatesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireOperatorPage();
+  const today = dubaiDay();
+  const asked = param((await searchParams).day);
+  const day = asked && isValidDay(asked) ? asked : today;
+  const db = getDb();
+  const [rates, days, missing] = await Promise.all([ratesOfDay(db, day), rateDays(db), missingRatesToday(db)]);
+  const pickDays = [...new Set([today, ...days])].sort().reverse();
+  return (
+    <>
+      <PageHeader
+        title="FX rates"
+        description={`Base rates per direct currency pair per Dubai business day (today is ${today}). A reverse pair is a separate entry. A cross-currency payment needs today's direct rate, or it is refused with 409 FX_RATE_MISSING.`}
+      />
+      <div className="space-y-4">
+        {missing.length > 0 ? (
+          <Notice tone="warning" title={`Missing rates for today (${today})`}>
+            <ul className="list-disc pl-5" data-testid="missing-rates">
+              {missing.map((m) => (
+                <li key={m.pair}>
+                  <strong>{m.pair}</strong> {m.usedBy > 0 ? `— needed by ${m.usedBy} enabled pricing profile(s)` : "— had a rate on an earlier day"}
+                </li>
+              ))}
+            </ul>
+          </Notice>
+        ) : (
+          <Notice tone="success">Every pair in use has a rate for today.</Notice>
+        )}
+        <Card title="Enter a rate" description="Rate = units of the quote currency per 1 unit of the base currency. Entering a pair again for the same day corrects it; payments already created keep their snapshot.">
+          <ActionForm action={enterRate} label="Enter a rate" className="grid grid-cols-2 gap-4 lg:grid-cols-6" resetOnSuccess>
+            <Field name="base" label="Base" required options={currencies} defaultValue="USD" />
+            <Field name="quote" label="Quote" required options={currencies} defaultValue="AED" />
+            <Field name="day" label="Dubai day" type="date" required defaultValue={today} />
+            <Field name="rate" label="Rate" required inputMode="decimal" placeholder="3.6725" />
+            <Field name="reason" label="Reason" required className="col-span-2" placeholder="daily rate from treasury" />
+            <div className="col-span-2 lg:col-span-6"><SubmitButton>Save rate</SubmitButton></div>
+          </ActionForm>
+        </Card>
+        <Card
+          title={`Rates for ${day}${day === today ? " (today)" : ""}`}
+          actions={
+            <nav aria-label="Days" className="flex max-w-full flex-wrap gap-1.5">
+              {pickDays.slice(0, 10).map((d) => (
+                <Link key={d} href={`/console/rates?day=${d}`} aria-current={d === day ? "page" : undefined}
+                  className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${d === day ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}>
+                  {d}
+                </Link>
+              ))}
+            </nav>
+          }
+        >
+          {rates.length === 0 ? (
+            <EmptyState title={`No rates for ${day}`}>Enter one above.</EmptyState>
+          ) : (
+            <Table caption={`Rates for ${day}`} head={["Pair", "Rate", "Entered (Dubai)"]}>
+              {rates.map((r) => (
+                <tr key={r.id}>
+                  <Td className="font-medium">{r.base} → {r.quote}</Td>
+                  <Td className="tabular-nums" mono>{r.rate}</Td>
+                  <Td>{formatDateTime(r.createdAt)}</Td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { CallbackUrlInput, configureCallback, requeueFromConsole, sendTestFromConsole } from "@/lib/console/callbacks";
+import { optionalText, uuidField } from "@/lib/console/forms";
+
+/** Sets the callback address; the new signing secret is returned once. */
+export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {
+  const secret = await configureCallback(tx, actor, input, now);
+  return { message: "Saved the callback address and generated a new signing secret.", shownOnce: { "Signing secret": secret } };
+});
+
+/** Requeues one delivery (deliveryId) or every FAILED / NOT_CONFIGURED one in scope. */
+export const requeueAction = consoleAction(
+  z.object({ deliveryId: optionalText(64).pipe(z.uuid().optional()), merchantId: optionalText(64).pipe(z.uuid().optional()) }),
+  async ({ actor, tx, input, now }) => {
+    const count = await requeueFromConsole(tx, actor, { merchantId: input.merchantId, deliveryIds: input.deliveryId ? [input.deliveryId] : undefined }, now);
+    return {
+      message: count === 0
+        ? "Nothing was requeued: only FAILED and NOT CONFIGURED deliveries of merchants with a callback address can be requeued."
+        : `Requeued ${count} deliver${count === 1 ? "y" : "ies"}; they are being sent now.`,
+    };
+  },
+);
+
+export const sendTestAction = consoleAction(z.object({ merchantId: uuidField }), async ({ actor, tx, input, now }) => {
+  const sent = await sendTestFromConsole(tx, actor, input, now);
+  return { message: `Test event ${sent.eventId} queued; watch its delivery below.` };
+});

@@ -1,0 +1,42 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { optionalText, reasonField, uuidField } from "@/lib/console/forms";
+import {
+  activateMerchant, addAllowedIp, AllowedIpInput, createMerchantFromConsole, deactivateMerchant, MerchantPolicyInput,
+  NewMerchantInput, removeAllowedIp, updateMerchantPolicy,
+} from "@/lib/console/merchants";
+
+export const createMerchantAction = consoleAction(NewMerchantInput, async ({ actor, tx, input, now }) => {
+  const m = await createMerchantFromConsole(tx, actor, input, now);
+  return { message: `Created ${m.name} (inactive). Register a server IP and an https callback address, then activate it.` };
+});
+
+export const updatePolicy = consoleAction(MerchantPolicyInput, async ({ actor, tx, input, now }) => {
+  const m = await updateMerchantPolicy(tx, actor, input, now);
+  return { message: `Saved ${m.name}'s settings. They apply to payments created from now on.` };
+});
+
+export const activate = consoleAction(
+  z.object({ merchantId: uuidField, reason: optionalText(500) }),
+  async ({ actor, tx, input, now }) => {
+    const m = await activateMerchant(tx, actor, { merchantId: input.merchantId, reason: input.reason ?? "" }, now);
+    return { message: `${m.name} is active.` };
+  },
+);
+
+export const deactivate = consoleAction(z.object({ merchantId: uuidField, reason: reasonField }), async ({ actor, tx, input, now }) => {
+  const m = await deactivateMerchant(tx, actor, input, now);
+  return { message: `${m.name} is inactive and all its API keys are revoked.` };
+});
+
+export const addIp = consoleAction(AllowedIpInput, async ({ actor, tx, input, now }) => {
+  const row = await addAllowedIp(tx, actor, input, now);
+  return { message: `Added ${row.address} to the allow-list.` };
+});
+
+export const removeIp = consoleAction(z.object({ merchantId: uuidField, allowedIpId: uuidField }), async ({ actor, tx, input, now }) => {
+  await removeAllowedIp(tx, actor, input, now);
+  return { message: "Removed the address from the allow-list." };
+});

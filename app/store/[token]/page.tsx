@@ -1,0 +1,154 @@
+// GET /store/{token} - the store checkout page at checkout.url (bearer link): basket, discount wheel,
+// AED total, original amount, and the store's sandbox test confirmation.
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getDb } from "@/lib/db";
+import { loadStoreCheckout, type StoreCheckoutView } from "@/lib/store/store-view";
+import { groupedAmount } from "@/components/checkout/amount";
+import { ExpiryWatch } from "@/components/checkout/ExpiryWatch";
+import { StateHeading } from "@/components/checkout/StateHeading";
+import { DiscountWheel } from "@/components/store/DiscountWheel";
+import { StoreConfirmation } from "@/components/store/StoreConfirmation";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Store checkout · Sandpiper sandbox", robots: { index: false, follow: false } };
+
+const aed = (amount: string) => `AED ${groupedAmount(amount)}`;
+
+function Card({ children, labelledBy }: { children: React.ReactNode; labelledBy: string }) {
+  return (
+    <section aria-labelledby={labelledBy} className="space-y-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      {children}
+    </section>
+  );
+}
+
+function Row({ label, value, strong = false, testId }: { label: React.ReactNode; value: string; strong?: boolean; testId?: string }) {
+  return (
+    <div className={`flex items-baseline justify-between gap-4 ${strong ? "text-lg font-semibold text-slate-900" : "text-slate-700"}`}>
+      <dt>{label}</dt>
+      <dd className="tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function Basket({ view }: { view: StoreCheckoutView }) {
+  return (
+    <ul className="divide-y divide-slate-200" aria-label="Products">
+      {view.lines.map((line) => (
+        <li key={line.sku} className="flex items-start justify-between gap-4 py-3" data-testid="basket-line">
+          <div className="min-w-0">
+            <p className="font-medium text-slate-900">{line.name}</p>
+            <p className="text-sm text-slate-600">
+              {line.kind === "PACKAGE" ? "Package · " : ""}
+              {line.quantity} × {aed(line.unitPrice)}
+            </p>
+          </div>
+          <p className="shrink-0 font-medium tabular-nums text-slate-900">{aed(line.lineTotal)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The merchant's original order amount and currency (SPEC 6: kept, also when it is not AED). */
+function OriginalAmount({ view }: { view: StoreCheckoutView }) {
+  const foreign = view.originalCurrency !== view.chargeCurrency;
+  const note = !foreign ? "." : view.state === "READY" ? `, charged by the store in ${view.chargeCurrency} as shown above.` : view.state === "SUCCEEDED" ? `, paid in ${view.chargeCurrency}.` : ".";
+  return (
+    <p className="text-sm text-slate-700" data-testid="original-amount">
+      Your order with {view.merchantName}:{" "}
+      <strong className="whitespace-nowrap tabular-nums text-slate-900">{`${groupedAmount(view.originalAmount)} ${view.originalCurrency}`}</strong>
+      {note}
+    </p>
+  );
+}
+
+function Ready({ view }: { view: StoreCheckoutView }) {
+  const discounted = view.discount !== "0.00";
+  return (
+    <>
+      <Card labelledBy="your-basket">
+        <StateHeading id="your-basket">Your basket</StateHeading>
+        <Basket view={view} />
+        <dl className="space-y-2 border-t border-slate-200 pt-3">
+          <Row label="Subtotal" value={aed(view.subtotal)} testId="subtotal" />
+        </dl>
+        {discounted ? (
+          <DiscountWheel discount={view.discount} />
+        ) : (
+          <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">Exact price match: no discount needed.</p>
+        )}
+        <dl className="border-t border-slate-200 pt-3">
+          <Row label="Total to pay" value={aed(view.total)} strong testId="total" />
+        </dl>
+        <OriginalAmount view={view} />
+      </Card>
+      <StoreConfirmation total={groupedAmount(view.total)} />
+    </>
+  );
+}
+
+function Outcome({ view }: { view: StoreCheckoutView }) {
+  const paid = view.state === "SUCCEEDED";
+  return (
+    <Card labelledBy="outcome">
+      <StateHeading id="outcome">{paid ? "Payment confirmed" : "Payment declined"}</StateHeading>
+      <p className={`rounded-xl border p-4 ${paid ? "border-emerald-300 bg-emerald-50 text-emerald-950" : "border-slate-300 bg-slate-50 text-slate-900"}`} data-testid="outcome">
+        {paid ? (
+          <>
+            The sandbox test payment of <span className="whitespace-nowrap font-semibold">{aed(view.total)}</span> was confirmed. No real money moved.{" "}
+            {view.merchantName} is notified and updates your order.
+          </>
+        ) : (
+          `The sandbox test payment was declined. Nothing was charged. Ask ${view.merchantName} for a new payment if you want to try again.`
+        )}
+      </p>
+      <Basket view={view} />
+      <dl className="space-y-2 border-t border-slate-200 pt-3">
+        <Row label="Subtotal" value={aed(view.subtotal)} />
+        <Row label="Order discount" value={`− ${aed(view.discount)}`} />
+        <Row label={paid ? "Total paid" : "Total"} value={aed(view.total)} strong />
+      </dl>
+      <OriginalAmount view={view} />
+    </Card>
+  );
+}
+
+function Expired({ view }: { view: StoreCheckoutView }) {
+  return (
+    <Card labelledBy="expired">
+      <StateHeading id="expired">This checkout has expired</StateHeading>
+      <p className="text-slate-700">
+        For your security, store checkouts are valid for a limited time. Nothing was charged. Please return to {view.merchantName} and start the
+        payment again.
+      </p>
+    </Card>
+  );
+}
+
+export default async function StoreCheckoutPage({ params }: { params: Promise<{ token: string }> }) {
+  const view = await loadStoreCheckout(getDb(), (await params).token, new Date());
+  if (!view) notFound();
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
+      <header className="space-y-1">
+        <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-950">Sandbox · no real money moves</p>
+        <h1 className="pt-2 text-2xl font-semibold text-slate-900">{view.store}</h1>
+        <p className="text-sm text-slate-600">{view.legalName}</p>
+        <p className="text-sm text-slate-600">
+          Order reference <span className="break-all font-medium text-slate-900">{view.reference}</span>
+        </p>
+        {view.state === "READY" ? <ExpiryWatch expiresAt={view.expiresAt} /> : null}
+      </header>
+      {view.state === "READY" && <Ready view={view} />}
+      {(view.state === "SUCCEEDED" || view.state === "FAILED") && <Outcome view={view} />}
+      {view.state === "EXPIRED" && <Expired view={view} />}
+      <footer className="mt-auto pt-4 text-center text-xs text-slate-600">
+        {view.store} · {view.legalName} · sandbox store hosted by Sandpiper
+      </footer>
+    </main>
+  );
+}

@@ -1,0 +1,12 @@
+// GET /v1/checkout-sessions/{id} - read a checkout session (a confirmed amount is not payment success)
+import { merchantApi } from "@/lib/http/pipeline";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { getCheckoutSession } from "@/lib/checkout-sessions/read";
+import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
+
+export const GET = merchantApi({ scope: "payments:read", noStore: true }, async ({ db, merchant, params, now }) => {
+  const session = await getCheckoutSession(db, merchant.id, params.id);
+  return { status: 200, body: serializeCheckoutSession(session, now) };
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

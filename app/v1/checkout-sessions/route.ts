@@ -1,0 +1,16 @@
+// POST /v1/checkout-sessions - open a customer amount-entry checkout session
+import { merchantApi } from "@/lib/http/pipeline";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { createCheckoutSession } from "@/lib/checkout-sessions/create";
+import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
+import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
+
+export const POST = merchantApi(
+  { scope: "payments:create", idempotent: true, allowList: true, body: CreateCheckoutSession, noStore: true },
+  async ({ tx, merchant, body, now }) => {
+    const session = await createCheckoutSession(tx!, { merchant, body, now });
+    return { status: 201, body: serializeCheckoutSession(session, now), resourceId: session.id };
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -1,0 +1,28 @@
+// POST /v1/store-payments - create a fixed-amount store payment (checkout QUEUED; the url comes later by polling)
+import { merchantApi } from "@/lib/http/pipeline";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { getPayment } from "@/lib/payments/read";
+import { serializePayment } from "@/lib/payments/serialize";
+import { CreateStorePayment } from "@/lib/schemas/store-payments";
+import { createStorePayment } from "@/lib/store/create-store-payment";
+
+export const POST = merchantApi(
+  {
+    scope: "payments:create",
+    idempotent: true,
+    allowList: true,
+    body: CreateStorePayment,
+    noStore: true,
+    // SPEC idempotency rule 4: a replay returns the same payment id with the current checkout state.
+    replay: async ({ db, merchant }, stored) => {
+      const payment = await getPayment(db, merchant.id, stored.resourceId!);
+      return { status: stored.status, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+    },
+  },
+  async ({ tx, apiKey, body, now }) => {
+    const payment = await createStorePayment(tx!, { apiKey, body, now });
+    return { status: 201, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

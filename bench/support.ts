@@ -1,0 +1,43 @@
+// Helpers shared by the benchmarks under bench/.
+import fs from "node:fs";
+import path from "node:path";
+
+/** A numeric command-line option `--name <value>`, or `fallback`. */
+export function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/**
+ * The benchmark database (BENCH_DATABASE_URL, default sandpiper_bench on 127.0.0.1), which the benchmark
+ * recreates: refused unless local. Also sets DATABASE_URL for the project's code in this process.
+ */
+export function benchDatabaseUrl(): string {
+  const url = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench";
+  if (!["127.0.0.1", "localhost"].includes(new URL(url).hostname)) throw new Error("the benchmark recreates its database: local only");
+  process.env.DATABASE_URL = url;
+  return url;
+}
+
+/** The p-th percentile (nearest rank) of an ascending list. */
+export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * Writes `section` (markdown starting with its "## " heading line) into docs/benchmarks.md: replaces the
+ * section of the same heading, up to the next "## " heading, or appends it; other sections are kept.
+ * @returns the path of the file written
+ */
+export function writeBenchmarkSection(section: string): string {
+  const file = path.resolve(__dirname, "..", "docs", "benchmarks.md");
+  const body = section.trimEnd().split("\n");
+  if (!body[0].startsWith("## ")) throw new Error("a benchmark section starts with its '## ' heading");
+  const lines = (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n").trimEnd().split("\n");
+  const start = lines.findIndex((l) => l.trim() === body[0]);
+  if (start < 0) lines.push("", ...body);
+  else {
+    const end = lines.findIndex((l, i) => i > start && l.startsWith("## "));
+    lines.splice(start, (end < 0 ? lines.length : end) - start, ...body, ...(end < 0 ? [] : [""]));
+  }
+  fs.writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}

@@ -1,0 +1,84 @@
+"use client";
+
+import { usePathname, useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { checkAmount, groupedAmount } from "@/components/checkout/amount";
+import { postCheckoutAction } from "@/components/checkout/post-action";
+import { ErrorAlert, Field, FIELD_CONTROL, PrimaryButton } from "@/components/checkout/ui";
+
+type Props = {
+  currencies: string[];
+  minAmount: string;
+  maxAmount: string;
+  defaultAmount?: string | null;
+  defaultCurrency?: string | null;
+  submitLabel: string;
+};
+
+/** The customer's amount and currency form; posting it quotes the session (-> QUOTED) and reloads the page. */
+export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, defaultCurrency, submitLabel }: Props) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const id = useId();
+  const [amount, setAmount] = useState(defaultAmount ?? "");
+  const [currency, setCurrency] = useState(defaultCurrency && currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = checkAmount(amount, minAmount, maxAmount);
+    if ("message" in checked) {
+      setError(checked.message);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const outcome = await postCheckoutAction(pathname, "quote", { amount: checked.amount, currency });
+    setBusy(false);
+    if (!outcome.ok) setError(outcome.message);
+    if (outcome.ok || outcome.code === "INVALID_STATE") router.refresh();
+  }
+
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <div className="grid grid-cols-[1fr_auto] gap-3">
+        <Field id={`${id}-amount`} label="Amount">
+          <input
+            id={`${id}-amount`}
+            name="amount"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            enterKeyHint="go"
+            placeholder="0.00"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+            aria-invalid={error ? true : undefined}
+            required
+            className={`${FIELD_CONTROL} tabular-nums placeholder:text-slate-500 aria-[invalid=true]:border-red-700`}
+          />
+        </Field>
+        <Field id={`${id}-currency`} label="Currency">
+          <select id={`${id}-currency`} name="currency" value={currency} onChange={(e) => setCurrency(e.target.value)} className={FIELD_CONTROL}>
+            {currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <p id={hintId} className="text-sm text-slate-600">
+        Between {groupedAmount(minAmount)} and {groupedAmount(maxAmount)}, at most 2 decimals.
+      </p>
+      {error && <ErrorAlert id={errorId}>{error}</ErrorAlert>}
+      <PrimaryButton type="submit" busy={busy} busyLabel="Calculating…">
+        {submitLabel}
+      </PrimaryButton>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+/** Outcome of a customer action request: ok, or the service's error code and message. */
+export type ActionOutcome = { ok: true } | { ok: false; code: string; message: string };
+
+let focusAfterUpdate = false;
+
+/**
+ * Posts a JSON body to an action endpoint of a bearer-link page, derived from the current path so the
+ * token is never copied into the page's markup or scripts: `{amount, currency}` to
+ * `/checkout/{token}/quote` or `/confirm`, `{}` to `/store/{token}/pay` or `/decline`.
+ */
+export async function postCheckoutAction(pathname: string, action: "quote" | "confirm" | "pay" | "decline", body: object = {}): Promise<ActionOutcome> {
+  try {
+    const res = await fetch(`${pathname.replace(/\/$/, "")}/${action}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      cache: "no-store",
+    });
+    if (res.ok) {
+      focusAfterUpdate = true;
+      return { ok: true };
+    }
+    const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const message = data?.error?.message ?? "Something went wrong. Please try again.";
+    return { ok: false, code: data?.error?.code ?? "ERROR", message: message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith(".") ? "" : ".") };
+  } catch {
+    return { ok: false, code: "NETWORK", message: "The connection failed. Check your connection and try again." };
+  }
+}
+
+/** True once after an action succeeded: the heading of the new state takes the focus. */
+export function takeFocusAfterUpdate(): boolean {
+  const value = focusAfterUpdate;
+  focusAfterUpdate = false;
+  return value;
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { usePolled } from "@/components/console/use-polled";
+import Link from "next/link";
+import { ActionForm, Hidden, SubmitButton } from "@/components/console/forms";
+import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
+import { requeueAction } from "@/app/console/actions/callbacks";
+import type { DeliveryPage } from "@/lib/console/callbacks";
+import { formatDateTime } from "@/lib/console/format";
+
+/** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
+export function DeliveriesTable({ initial, query, showMerchant }: { initial: DeliveryPage; query: string; showMerchant: boolean }) {
+  const { data: page, error } = usePolled<DeliveryPage>(`/api/console/deliveries?${query}`, initial, 2000);
+  if (page.rows.length === 0) return <EmptyState title="No deliveries">Events appear here when payments succeed, fail or expire.</EmptyState>;
+  return (
+    <>
+      {error ? <Notice tone="error">Live refresh failed: {error.message}</Notice> : null}
+      <Table caption="Callback deliveries" head={["Created (Dubai)", "Event", ...(showMerchant ? ["Merchant"] : []), "State", "Attempts", "Last error", "Next attempt", ""]}>
+        {page.rows.map((d) => (
+          <tr key={d.id} data-testid={`delivery-${d.id}`}>
+            <Td>{formatDateTime(d.createdAt)}</Td>
+            <Td>
+              <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/console/callbacks/${d.id}`}>{d.eventType}</Link>
+              {d.test ? <span className="ml-1 text-xs text-slate-500">(test)</span> : null}
+              {d.paymentId ? <Link className="block text-xs text-slate-500 hover:underline" href={`/console/payments/${d.paymentId}`}>payment</Link> : null}
+            </Td>
+            {showMerchant ? <Td>{d.merchantName}</Td> : null}
+            <Td><span data-testid="delivery-state"><StatusBadge status={d.state} /></span></Td>
+            <Td>{d.attempts}</Td>
+            <Td className="max-w-[14rem] truncate">{d.lastError ?? "—"}</Td>
+            <Td>{d.state === "PENDING" ? formatDateTime(d.nextAttemptAt) : "—"}</Td>
+            <Td>
+              {d.state === "FAILED" || d.state === "NOT_CONFIGURED" ? (
+                <ActionForm action={requeueAction} label={`Requeue delivery ${d.id}`}>
+                  <Hidden name="deliveryId" value={d.id} />
+                  <SubmitButton variant="secondary">Requeue</SubmitButton>
+                </ActionForm>
+              ) : null}
+            </Td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+"use client";
+
+import { usePolled } from "@/components/console/use-polled";
+import Link from "next/link";
+import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
+import type { listConsolePayments } from "@/lib/console/payments";
+import { formatDateTime } from "@/lib/console/format";
+
+type Page = Awaited<ReturnType<typeof listConsolePayments>>;
+
+/** The payment list, refreshed every 3 s while a shown payment can still change state. */
+export function PaymentsTable({ initial, query, showMerchant, filtered }: { initial: Page; query: string; showMerchant: boolean; filtered: boolean }) {
+  const { data: page, error } = usePolled<Page>(`/api/console/payments?${query}`, initial, 3000);
+  if (page.items.length === 0) {
+    return <EmptyState title={filtered ? "No payments match these filters" : "No payments yet"}>Payments created through the API appear here.</EmptyState>;
+  }
+  return (
+    <>
+      {error ? <Notice tone="error">Live refresh failed: {error.message}</Notice> : null}
+      <ul aria-label="Payments" className="-mx-1 space-y-2 sm:hidden">
+        {page.items.map((p) => (
+          <li key={p.id}>
+            <Link href={`/console/payments/${p.id}`} className="block rounded-lg border border-slate-200 px-3 py-2 hover:border-indigo-300">
+              <span className="flex items-center justify-between gap-2">
+                <span className="truncate font-medium text-indigo-700">{p.reference}</span>
+                <StatusBadge status={p.status} />
+              </span>
+              <span className="mt-1 flex justify-between gap-2 text-sm text-slate-600">
+                <span className="tabular-nums">{p.amount} {p.currency}</span>
+                <span>{p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"}</span>
+              </span>
+              <span className="block text-xs text-slate-500">{formatDateTime(p.createdAt)}{showMerchant ? ` · ${p.merchantName}` : ""}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden sm:block">
+      <Table caption="Payments" head={["Created (Dubai)", "Reference", "Status", ...(showMerchant ? ["Merchant"] : []), "Amount", "Fee", "Kind"]}>
+        {page.items.map((p) => (
+          <tr key={p.id} className="hover:bg-slate-50">
+            <Td>{formatDateTime(p.createdAt)}</Td>
+            <Td className="max-w-[16rem] truncate">
+              <Link href={`/console/payments/${p.id}`} className="font-medium text-indigo-700 hover:underline">{p.reference}</Link>
+            </Td>
+            {/* Status next to the reference: on a laptop-width screen the last columns scroll out of view. */}
+            <Td><StatusBadge status={p.status} /></Td>
+            {showMerchant ? <Td>{p.merchantName}</Td> : null}
+            <Td className="text-right tabular-nums">{p.amount} {p.currency}</Td>
+            <Td className="text-right tabular-nums">{p.fee}</Td>
+            <Td>{p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"} · {p.method === "GATEWAY" ? "Gateway" : "Bank transfer"}</Td>
+          </tr>
+        ))}
+      </Table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { groupedAmount } from "@/components/checkout/amount";
+import { wheelGeometry, type WheelSegment } from "@/components/store/wheel-geometry";
+
+const SPIN_MS = 4200;
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+
+function subscribeReducedMotion(onChange: () => void): () => void {
+  const query = window.matchMedia(REDUCED_MOTION);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+const prefersReducedMotion = () => window.matchMedia(REDUCED_MOTION).matches;
+
+function Segment({ segment }: { segment: WheelSegment }) {
+  return (
+    <g data-segment={segment.index} data-label={segment.label ?? ""}>
+      <path d={segment.path} fill={segment.fill} stroke="#ffffff" strokeWidth={1.5} />
+      {segment.label !== null ? (
+        <text
+          transform={segment.textTransform}
+          textAnchor="middle"
+          className="fill-slate-950 font-semibold"
+          style={{ fontSize: segment.fontSize }}
+        >
+          <tspan x={0} dy={-2}>
+            AED
+          </tspan>
+          <tspan x={0} dy={segment.fontSize + 1}>
+            {groupedAmount(segment.label)}
+          </tspan>
+        </text>
+      ) : (
+        <text transform={segment.textTransform} textAnchor="middle" dominantBaseline="middle" className="fill-slate-700" style={{ fontSize: 14 }}>
+          {segment.symbol}
+        </text>
+      )}
+    </g>
+  );
+}
+
+/**
+ * The store's discount wheel (SPEC "What the service does" 6: "The store shows the discount on a
+ * wheel"). An SVG wheel of six segments; exactly one carries the computed discount and the spin always
+ * lands on it under the pointer (the other segments carry symbols, never other amounts: the discount is
+ * fixed by the basket, the wheel only reveals it, and the page says so). The spin is a 4.2 s CSS
+ * transition; with prefers-reduced-motion the wheel starts on the result without spinning. When it
+ * lands, the discount row below and a polite live region announce the amount.
+ * @param discount AED decimal text, e.g. "3.42" (> 0)
+ */
+export function DiscountWheel({ discount }: { discount: string }) {
+  const geometry = wheelGeometry(discount);
+  const reduced = useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => false);
+  const [phase, setPhase] = useState<"resting" | "spinning" | "landed">("resting");
+
+  useEffect(() => {
+    if (reduced) return;
+    // Start on the next frame so the browser paints the resting wheel first and then transitions.
+    const frame = requestAnimationFrame(() => setPhase((p) => (p === "resting" ? "spinning" : p)));
+    // transitionend may not fire (tab in the background); land at the end of the spin regardless.
+    const timer = setTimeout(() => setPhase("landed"), SPIN_MS + 100);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [reduced]);
+
+  const landed = reduced || phase === "landed";
+  const rotation = reduced || phase !== "resting" ? geometry.finalRotation : 0;
+  return (
+    <div className="space-y-3">
+      <figure className="mx-auto w-full max-w-[17rem]" aria-labelledby="wheel-caption">
+        <svg viewBox="-105 -118 210 223" className="h-auto w-full" role="img" aria-label={landed ? `Discount wheel showing AED ${groupedAmount(discount)}` : "Discount wheel spinning"} data-testid="discount-wheel" data-landed={landed ? "true" : "false"}>
+          <g
+            onTransitionEnd={() => setPhase("landed")}
+            style={{
+              transform: `rotate(${rotation}deg)`,
+              transformOrigin: "0px 0px",
+              transition: !reduced && phase !== "resting" ? `transform ${SPIN_MS}ms cubic-bezier(0.15, 0.65, 0.1, 1)` : "none",
+            }}
+            className="motion-reduce:!transition-none"
+          >
+            <circle r={101} fill="#0f172a" />
+            {geometry.segments.map((s) => (
+              <Segment key={s.index} segment={s} />
+            ))}
+            <circle r={14} fill="#0f172a" />
+            <circle r={5} fill="#fbbf24" />
+          </g>
+          {/* The pointer: a downward triangle above the wheel's top. */}
+          <path d="M -11 -116 L 11 -116 L 0 -94 Z" fill="#b91c1c" stroke="#ffffff" strokeWidth={2} data-testid="wheel-pointer" />
+        </svg>
+        <figcaption id="wheel-caption" className="mt-2 text-center text-xs text-slate-600">
+          Your discount is set by the store for this basket; the wheel only reveals it.
+        </figcaption>
+      </figure>
+      <div className="flex items-baseline justify-between gap-4 rounded-lg bg-emerald-50 px-3 py-2 text-emerald-950">
+        <span className="font-medium">Order discount</span>
+        <span className="font-semibold tabular-nums" data-testid="discount-value">
+          {landed ? `− AED ${groupedAmount(discount)}` : "spinning…"}
+        </span>
+      </div>
+      <p className="sr-only" aria-live="polite">
+        {landed ? `Your order discount is AED ${groupedAmount(discount)}.` : ""}
+      </p>
+    </div>
+  );
+}

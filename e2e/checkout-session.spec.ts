@@ -1,0 +1,129 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { sql } from "./support/db";
+
+// Customer amount-entry checkout (SPEC "What the service does" 5) in Debian's Chromium on a phone-sized
+// viewport: the merchant server opens a session through the API, the customer chooses amount and currency
+// on the hosted page, sees the FX warning and the receiving account, confirms, and the merchant reads
+// AWAITING_VERIFICATION. Expired and unknown links get their own clear pages.
+
+const base = () => process.env.SANDPIPER_URL!;
+const shots = path.join(__dirname, "screenshots");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `checkout-${name}.png`), fullPage: true });
+
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+
+/** A fresh amount-entry merchant and its key, provisioned by e2e/support/amount-entry-merchant.ts. */
+function amountEntryMerchant(): { merchantId: string; headers: Record<string, string> } {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/amount-entry-merchant.ts"], {
+    cwd: path.join(__dirname, ".."),
+    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
+    encoding: "utf8",
+  });
+  const { merchantId, key } = JSON.parse(out.trim().split("\n").pop()!);
+  return { merchantId, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } };
+}
+
+const expireAt = (id: string, at: Date) => sql("UPDATE checkout_sessions SET expires_at = $2 WHERE id = $1", [id, at]);
+const count = async (table: "payments" | "events", merchantId: string) =>
+  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE merchant_id = $1`, [merchantId]))[0].n);
+
+async function openSession(request: APIRequestContext, headers: Record<string, string>) {
+  const reference = `order-${randomUUID().slice(0, 8)}`;
+  const res = await request.post(`${base()}/v1/checkout-sessions`, {
+    headers: { ...headers, "idempotency-key": `open-${reference}` },
+    data: { reference, customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } },
+  });
+  expect(res.status()).toBe(201);
+  const session = await res.json();
+  expect(session).toMatchObject({ reference, state: "AWAITING_AMOUNT", amount: null, currency: null, paymentId: null, storeCheckoutUrl: null });
+  return session as { id: string; reference: string; customerCheckout: { url: string; expiresAt: string } };
+}
+
+test("the customer chooses an amount on a phone, sees the warning and the account, confirms; the merchant reads AWAITING_VERIFICATION", async ({ page, request }) => {
+  const { merchantId, headers } = amountEntryMerchant();
+  const session = await openSession(request, headers);
+
+  const response = await page.goto(session.customerCheckout.url);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
+  await expect(page.getByRole("heading", { name: "Pay Falcon Outfitters" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "How much do you want to pay?" })).toBeVisible();
+  await expect(page.getByText("This link is valid until")).toBeVisible();
+  // Only the currencies that can be quoted (EUR has no AED pricing here).
+  await expect(page.getByLabel("Currency").locator("option")).toHaveText(["USD", "AED"]);
+  await shot(page, "amount");
+
+  // A malformed amount is explained next to the field, nothing is sent.
+  const amount = page.getByLabel("Amount");
+  await amount.fill("12.345");
+  await page.getByRole("button", { name: "Show total" }).click();
+  const message = "Enter an amount in digits with at most 2 decimals, for example 150.00.";
+  await expect(page.locator("form").getByRole("alert")).toHaveText(message);
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await expect(amount).toHaveAccessibleDescription(new RegExp(message.replace(/\./g, "\\.")));
+  await shot(page, "invalid-amount");
+
+  // Keyboard only: type the amount, choose the currency, submit with Enter.
+  await amount.fill("1123.52");
+  await page.getByLabel("Currency").selectOption("USD");
+  await amount.press("Enter");
+  const total = page.getByRole("heading", { name: "Your total" });
+  await expect(total).toBeVisible();
+  await expect(total).toBeFocused();
+  await expect(page.getByText("The amount charged may differ from what your bank shows")).toBeVisible();
+  await expect(page.getByRole("note")).toContainText("4,208.96 AED");
+  await expect(page.getByText("3.7462254375")).toBeVisible();
+  const [account] = await sql<{ holder: string; bank_name: string; iban: string }>("SELECT holder, bank_name, iban FROM bank_accounts WHERE active ORDER BY created_at, id LIMIT 1");
+  await expect(page.getByText(account.holder)).toBeVisible();
+  await expect(page.getByText(account.bank_name)).toBeVisible();
+  await expect(page.getByText(account.iban.replace(/(.{4})(?=.)/g, "$1 "))).toBeVisible();
+  await shot(page, "quoted");
+  expect((await (await request.get(`${base()}/v1/checkout-sessions/${session.id}`, { headers })).json()).state).toBe("QUOTED");
+
+  // Tab from the focused heading reaches the confirm button; Enter confirms.
+  await page.keyboard.press("Tab");
+  const confirm = page.getByRole("button", { name: "Confirm total of 1,123.52 USD" });
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Total confirmed" })).toBeVisible();
+  await expect(page.getByText("No payment was created and nothing was charged")).toBeVisible();
+  await expect(page.getByText("Customer verification is not configured")).toBeVisible();
+  await shot(page, "confirmed");
+
+  const read = await request.get(`${base()}/v1/checkout-sessions/${session.id}`, { headers });
+  expect(await read.json()).toMatchObject({
+    id: session.id, state: "AWAITING_VERIFICATION", amount: "1123.52", currency: "USD",
+    verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false }, paymentId: null, storeCheckoutUrl: null,
+    environment: "sandbox", livePayment: false,
+  });
+  expect(await count("payments", merchantId)).toBe(0);
+  expect(await count("events", merchantId)).toBe(0);
+});
+
+test("an expired link shows the expired page, also when it expires while open; an unknown link answers 404", async ({ page, request }) => {
+  const { headers } = amountEntryMerchant();
+  const expired = await openSession(request, headers);
+  await expireAt(expired.id, new Date(Date.now() - 1000));
+  const response = await page.goto(expired.customerCheckout.url);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "This checkout link has expired" })).toBeVisible();
+  await expect(page.getByText("Nothing was charged")).toBeVisible();
+  await expect(page.getByLabel("Amount")).toHaveCount(0);
+  await shot(page, "expired");
+  expect((await (await request.get(`${base()}/v1/checkout-sessions/${expired.id}`, { headers })).json()).state).toBe("EXPIRED");
+
+  // The open page turns into the expired page by itself at expiresAt.
+  const expiring = await openSession(request, headers);
+  await expireAt(expiring.id, new Date(Date.now() + 4000));
+  await page.goto(expiring.customerCheckout.url);
+  await expect(page.getByRole("heading", { name: "How much do you want to pay?" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This checkout link has expired" })).toBeVisible({ timeout: 15_000 });
+
+  const unknown = await page.goto(`${new URL(expired.customerCheckout.url).origin}/checkout/${"x".repeat(43)}`);
+  expect(unknown?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Checkout link not found" })).toBeVisible();
+  await shot(page, "not-found");
+});

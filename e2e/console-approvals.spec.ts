@@ -1,0 +1,48 @@
+import { expect, test } from "@playwright/test";
+import { api, base, libTask, screenshot, signIn } from "./support/console";
+
+test("the creator of a withdrawal cannot approve it; another user approves and it completes through the API", async ({ browser }) => {
+  const m = await libTask("merchant");
+  const reference = `wd-${Date.now()}`;
+  const created = await api(m.key, "POST", "/v1/payments", { reference, amount: "250.00", currency: "USD", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
+  expect(created.status).toBe(201);
+  expect(created.body.status).toBe("PENDING_APPROVAL");
+
+  // The owner of the key that created it: the button is disabled and says why.
+  const ownerPage = await (await browser.newContext()).newPage();
+  await signIn(ownerPage, m.owner, m.password);
+  await ownerPage.goto(`${base()}/console/approvals`);
+  const ownerRow = ownerPage.getByTestId(`approval-${reference}`);
+  await expect(ownerRow.getByRole("button", { name: "Approve" })).toBeDisabled();
+  await expect(ownerRow.getByTestId("disabled-reason")).toContainText("you created this withdrawal");
+  await screenshot(ownerPage, "approvals-creator");
+  await ownerPage.goto(`${base()}/console/payments/${created.body.id}`);
+  await expect(ownerPage.getByRole("button", { name: "Approve" })).toBeDisabled();
+  await expect(ownerPage.getByTestId("disabled-reason")).toContainText("another user must approve it");
+
+  // Another user of the merchant approves it.
+  const approverPage = await (await browser.newContext()).newPage();
+  await signIn(approverPage, m.approver, m.password);
+  await approverPage.goto(`${base()}/console/approvals`);
+  await screenshot(approverPage, "approvals");
+  const row = approverPage.getByTestId(`approval-${reference}`);
+  await expect(row.getByRole("button", { name: "Approve" })).toBeEnabled();
+  await row.getByRole("button", { name: "Approve" }).click();
+  // Approved: it leaves the queue.
+  await expect(approverPage.getByTestId(`approval-${reference}`)).toHaveCount(0);
+
+  const approved = await api(m.key, "GET", `/v1/payments/${created.body.id}`);
+  expect(approved.body.status).toBe("PENDING");
+  expect(approved.body.approvedAt).not.toBeNull();
+
+  // The detail page polls (SWR): it shows SUCCEEDED once the API completes the payment, without a reload.
+  await approverPage.goto(`${base()}/console/payments/${created.body.id}`);
+  await expect(approverPage.getByTestId("payment-status")).toHaveText("PENDING");
+  const done = await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" });
+  expect(done.status).toBe(200);
+  expect(done.body.status).toBe("SUCCEEDED");
+  await expect(approverPage.getByTestId("payment-status")).toHaveText("SUCCEEDED", { timeout: 10_000 });
+  await expect(approverPage.getByText(`merchant:${m.merchantId}:payable`)).toBeVisible();
+  await expect(approverPage.getByText(`by ${m.approver}`)).toBeVisible();
+  await screenshot(approverPage, "payment-detail");
+});

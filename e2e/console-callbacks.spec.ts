@@ -1,0 +1,74 @@
+import { createHmac } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { api, base, libTask, screenshot, signIn } from "./support/console";
+
+type Received = { headers: http.IncomingHttpHeaders; body: string };
+
+/** A local callback receiver (the e2e service runs with CALLBACK_ALLOW_LOOPBACK=1); answers 200 to every POST. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandpiper/callbacks`, received, close: () => new Promise((r) => server.close(r)) };
+}
+
+test("requeue delivers a NOT_CONFIGURED event to the local receiver once an address is set", async ({ page }) => {
+  const m = await libTask("merchant");
+  const created = await api(m.key, "POST", "/v1/payments", { reference: `cb-${Date.now()}`, amount: "42.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  expect((await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" })).body.status).toBe("SUCCEEDED");
+  const receiver = await startReceiver();
+  try {
+    await signIn(page, m.owner, m.password);
+    await page.goto(`${base()}/console/callbacks`);
+    const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
+    expect(delivery.state).toBe("NOT_CONFIGURED");
+    const row = page.getByTestId(`delivery-${delivery.id}`);
+    await expect(row.getByTestId("delivery-state")).toHaveText("NOT CONFIGURED");
+
+    const form = page.getByRole("form", { name: "Set the callback address" });
+    await form.getByLabel("New address").fill("https://10.0.0.5/hook");
+    await form.getByRole("button", { name: "Save address" }).click();
+    await expect(form.getByTestId("action-error")).toContainText("host must be a DNS name");
+    await form.getByLabel("New address").fill(receiver.url);
+    await form.getByRole("button", { name: "Save address" }).click();
+    const secret = (await form.getByTestId("shown-once-signing-secret").textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    expect(receiver.received).toHaveLength(0);
+
+    page.once("dialog", (d) => d.accept());
+    await page.getByRole("button", { name: "Requeue all failed and not configured" }).click();
+    await expect(page.getByTestId("action-ok").filter({ hasText: "Requeued 1 delivery" })).toBeVisible();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+    await expect(row.getByTestId("delivery-state")).toHaveText("SUCCEEDED", { timeout: 15_000 });
+
+    const [callback] = receiver.received;
+    const event = JSON.parse(callback.body);
+    expect(event).toMatchObject({ type: "payment.succeeded", data: { id: created.body.id, reference: created.body.reference, amount: "42.00", currency: "USD", environment: "sandbox" } });
+    expect(callback.headers["x-service-event-id"]).toBe(event.id);
+    const timestamp = String(callback.headers["x-service-timestamp"]);
+    expect(timestamp).toMatch(/^\d{10}$/);
+    expect(callback.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${timestamp}.${callback.body}`).digest("hex"));
+
+    // A test event is signed the same way.
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+    const test = receiver.received[1];
+    expect(test.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${test.headers["x-service-timestamp"]}.${test.body}`).digest("hex"));
+    await page.reload();
+    await screenshot(page, "callbacks");
+    await page.goto(`${base()}/console/callbacks/${delivery.id}`);
+    await expect(page.getByRole("cell", { name: "200" })).toBeVisible();
+    await screenshot(page, "delivery");
+  } finally {
+    await receiver.close();
+  }
+});

@@ -1,0 +1,78 @@
+import { expect, test } from "@playwright/test";
+import { api, base, libTask, screenshot, seed, signIn } from "./support/console";
+
+// The console's main pages on a laptop and on a phone; screenshots go to e2e/screenshots/console-*.png.
+
+const PAGES: [string, string, string][] = [
+  ["overview", "/console", "Overview"],
+  ["payments", "/console/payments", "Payments"],
+  ["merchants", "/console/merchants", "Merchants"],
+  ["users", "/console/users", "Console users"],
+  ["settings", "/console/settings", "Intake and block list"],
+  ["catalog", "/console/catalog", "Store catalog"],
+  ["audit", "/console/audit", "Audit log"],
+];
+
+test("operator tour: every main page renders, and a change lands in the audit log", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${base()}/console/sign-in`);
+  await screenshot(page, "sign-in");
+  const { operator } = seed().users;
+  await signIn(page, operator.username, operator.password);
+
+  await page.goto(`${base()}/console/settings`);
+  const block = page.getByRole("form", { name: "Add a block-list entry" });
+  await block.getByLabel("Kind").selectOption("EMAIL");
+  await block.getByLabel("Value").fill("Tour.Blocked@Example.com");
+  await block.getByLabel("Reason").fill("e2e tour: chargeback ring");
+  await block.getByRole("button", { name: "Add to block list" }).click();
+  await expect(block.getByTestId("action-ok")).toContainText("Blocked EMAIL tour.blocked@example.com");
+
+  for (const [name, path, heading] of PAGES) {
+    await page.goto(`${base()}${path}`);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await screenshot(page, name);
+  }
+  const entry = page.getByTestId("audit-entry").filter({ hasText: "block_list.add" }).first();
+  await expect(entry).toContainText("Reason: e2e tour: chargeback ring");
+  await expect(entry).toContainText(operator.username);
+  await expect(entry).toContainText("tour.blocked@example.com");
+
+  await page.goto(`${base()}/console/merchants/${seed().merchantId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox Merchant" })).toBeVisible();
+  await screenshot(page, "merchant");
+});
+
+test("merchant user on a phone: navigation menu, payments and an allow-list that refuses CIDR", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const m = await libTask("merchant");
+  await signIn(page, m.owner, m.password);
+  await expect(page.getByRole("heading", { level: 1, name: m.name })).toBeVisible();
+  await screenshot(page, "phone-overview");
+  await page.getByRole("button", { name: "Menu" }).click();
+  await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Merchant & allow-list" })).toBeVisible();
+  await screenshot(page, "phone-menu");
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Merchant & allow-list" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: m.name })).toBeVisible();
+
+  const add = page.getByRole("form", { name: "Add an address" });
+  await add.getByLabel("Address").fill("203.0.113.0/24");
+  await add.getByRole("button", { name: "Add address" }).click();
+  await expect(add.getByTestId("action-error")).toContainText("no CIDR ranges, wildcards");
+  await add.getByLabel("Address").fill("::FFFF:203.0.113.7");
+  await add.getByRole("button", { name: "Add address" }).click();
+  await expect(add.getByTestId("action-ok")).toContainText("Added 203.0.113.7");
+  await expect(page.getByRole("list", { name: "Allowed server IPs" }).getByText("203.0.113.7", { exact: true })).toBeVisible();
+  await screenshot(page, "phone-allow-list");
+
+  const created = await api(m.key, "POST", "/v1/payments", { reference: `phone-${Date.now()}`, amount: "75.00", currency: "USD", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
+  expect(created.status).toBe(201);
+  await page.goto(`${base()}/console/payments`);
+  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+  await page.getByRole("list", { name: "Payments" }).getByRole("link", { name: new RegExp(created.body.reference) }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Payment ${created.body.reference}` })).toBeVisible();
+  await expect(page.getByTestId("disabled-reason")).toContainText("you created this withdrawal");
+  await screenshot(page, "phone-payment-detail");
+  await page.goto(`${base()}/console/payments`);
+  await screenshot(page, "phone-payments");
+});

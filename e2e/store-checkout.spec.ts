@@ -1,0 +1,210 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { sql } from "./support/db";
+import { verifyCallback } from "../lib/events/verify";
+
+// Fixed-amount store checkout end to end in Debian's Chromium on a phone-sized viewport (SPEC "What the
+// service does" 4, 6, 7; Endpoints rule 2): the merchant server creates a store payment through the API,
+// polls GET /v1/payments/{id} every 3 s until checkout.state is READY, sends the customer to checkout.url,
+// the store page spins the wheel onto the computed discount, the customer pays (or declines) with the
+// store's sandbox test confirmation, and the merchant's own receiver gets a signed payment.succeeded (or
+// payment.failed) that verifies and carries the original amount and currency.
+
+const base = () => process.env.SANDPIPER_URL!;
+const shots = path.join(__dirname, "screenshots");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `store-${name}.png`), fullPage: true });
+
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+
+type Callback = { headers: http.IncomingHttpHeaders; body: Buffer };
+
+/** The merchant's callback receiver (node:http on loopback; the e2e service allows loopback receivers). */
+async function startReceiver() {
+  const received: Callback[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
+    received,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** A fresh store merchant whose callbacks go to `callbackUrl`, provisioned by e2e/support/store-merchant.ts. */
+function storeMerchant(callbackUrl: string): { merchantId: string; headers: Record<string, string>; callbackSecret: string } {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/store-merchant.ts", callbackUrl], {
+    cwd: path.join(__dirname, ".."),
+    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL, CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "test" },
+    encoding: "utf8",
+  });
+  const { merchantId, key, callbackSecret } = JSON.parse(out.trim().split("\n").pop()!);
+  return { merchantId, callbackSecret, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } };
+}
+
+/** The merchant server creates a store payment (201, checkout QUEUED, url null). */
+async function createStorePayment(request: APIRequestContext, headers: Record<string, string>, amount: string) {
+  const reference = `oryx-${randomUUID().slice(0, 8)}`;
+  const res = await request.post(`${base()}/v1/store-payments`, {
+    headers: { ...headers, "idempotency-key": `store-${reference}` },
+    data: { reference, amount, currency: "EUR", description: "Order from Oryx Home Goods", customer: { username: "layla.h", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", country: "AE" } },
+  });
+  expect(res.status()).toBe(201);
+  const payment = await res.json();
+  expect(payment).toMatchObject({ reference, amount, currency: "EUR", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", checkout: { state: "QUEUED", url: null, chargeCurrency: "AED" } });
+  return payment as { id: string; reference: string; checkout: { chargeAmount: string } };
+}
+
+/** SPEC Endpoints rule 2: poll GET /v1/payments/{id} every 3 s; QUEUED keeps polling, READY with a url redirects. */
+async function pollUntilReady(request: APIRequestContext, headers: Record<string, string>, id: string) {
+  let ready: any = null;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`${base()}/v1/payments/${id}`, { headers });
+        const payment = await res.json();
+        expect(payment.status).toBe("PENDING"); // QUEUED and READY are not success
+        if (payment.checkout.state === "READY" && payment.checkout.url) ready = payment;
+        return payment.checkout.state;
+      },
+      { intervals: [3_000], timeout: 30_000 },
+    )
+    .toBe("READY");
+  return ready as { id: string; checkout: { url: string; chargeAmount: string; subtotal: string; discount: string; matchType: string } };
+}
+
+/** The segment under the wheel's pointer: the element just below the pointer's tip. */
+async function labelUnderPointer(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const pointer = document.querySelector('[data-testid="wheel-pointer"]')!.getBoundingClientRect();
+    const hit = document.elementFromPoint(pointer.left + pointer.width / 2, pointer.bottom + 12);
+    return hit?.closest("[data-segment]")?.getAttribute("data-label") ?? null;
+  });
+}
+
+async function waitForCallback(received: Callback[], type: string) {
+  await expect.poll(() => received.filter((r) => JSON.parse(r.body.toString("utf8")).type === type).length, { timeout: 20_000 }).toBe(1);
+  return received.find((r) => JSON.parse(r.body.toString("utf8")).type === type)!;
+}
+
+test("pay: API -> poll to READY -> store page, the wheel lands on the discount -> Pay -> a verified payment.succeeded with the original amount", async ({ page, request }) => {
+  const receiver = await startReceiver();
+  try {
+    const { headers, callbackSecret } = storeMerchant(receiver.url);
+    // 2.50 EUR x 4.0602 = 10.15 AED; no product costs 10.15, so the store builds a discounted basket.
+    const created = await createStorePayment(request, headers, "2.50");
+    expect(created.checkout.chargeAmount).toBe("10.15");
+    const ready = await pollUntilReady(request, headers, created.id);
+    expect(ready.checkout).toMatchObject({ chargeAmount: "10.15", subtotal: "10.49", discount: "0.34", matchType: "DISCOUNTED_BASKET" });
+
+    const response = await page.goto(ready.checkout.url);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
+    await expect(page.getByRole("heading", { name: "Sandpiper Test Store", level: 1 })).toBeVisible();
+    await expect(page.getByText("Sandpiper Sandbox Store FZ-LLC").first()).toBeVisible();
+    await expect(page.getByTestId("basket-line")).toHaveCount(2);
+    await expect(page.getByTestId("basket-line").nth(0)).toContainText("Balloon Pack, 20");
+    await expect(page.getByTestId("basket-line").nth(0)).toContainText("1 × AED 5.99");
+    await expect(page.getByTestId("basket-line").nth(1)).toContainText("Lip Balm");
+    await expect(page.getByTestId("subtotal")).toHaveText("AED 10.49");
+
+    // The wheel spins, then lands: the label under the pointer is the computed discount.
+    const wheel = page.getByTestId("discount-wheel");
+    await expect(wheel).toHaveAttribute("data-landed", "false");
+    await expect(page.getByTestId("discount-value")).toHaveText("spinning…");
+    await shot(page, "spinning");
+    await expect(wheel).toHaveAttribute("data-landed", "true", { timeout: 10_000 });
+    await page.waitForTimeout(300); // let the last frame of the transition settle
+    expect(await labelUnderPointer(page)).toBe("0.34");
+    await expect(page.getByTestId("discount-value")).toHaveText("− AED 0.34");
+    await expect(page.getByTestId("total")).toHaveText("AED 10.15");
+    await expect(page.getByTestId("original-amount")).toContainText("2.50 EUR");
+    await expect(page.getByRole("heading", { name: "Sandbox test confirmation — no real charge" })).toBeVisible();
+    await shot(page, "ready");
+
+    await page.getByRole("button", { name: "Pay AED 10.15" }).click();
+    await expect(page.getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /Pay/ })).toHaveCount(0);
+    await shot(page, "paid");
+
+    // The merchant finishes only on a verified callback (or an authenticated read showing SUCCEEDED).
+    const callback = await waitForCallback(receiver.received, "payment.succeeded");
+    const verified = verifyCallback(callback.body, callback.headers, callbackSecret);
+    expect(verified.ok).toBe(true);
+    const event = JSON.parse(callback.body.toString("utf8"));
+    expect(event.data).toMatchObject({ id: created.id, reference: created.reference, status: "SUCCEEDED", amount: "2.50", currency: "EUR", environment: "sandbox" });
+    const read = await (await request.get(`${base()}/v1/payments/${created.id}`, { headers })).json();
+    expect(read).toMatchObject({ status: "SUCCEEDED", checkout: { state: "SUCCEEDED", url: null } });
+
+    // Opening the link again shows the result; it cannot pay twice.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
+    const again = await request.post(`${ready.checkout.url}/decline`);
+    expect(again.status()).toBe(409);
+    const [{ n }] = await sql<{ n: string }>("SELECT count(*) AS n FROM ledger_entries WHERE payment_id = $1", [created.id]);
+    expect(Number(n)).toBe(1);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("decline (reduced motion: the wheel shows the discount without spinning) -> a verified payment.failed", async ({ page, request }) => {
+  const receiver = await startReceiver();
+  try {
+    const { headers, callbackSecret } = storeMerchant(receiver.url);
+    // 2.60 EUR x 4.0602 = 10.56 AED: Dish Sponge 6.50 + Lip Balm 4.50 = 11.00, discount 0.44.
+    const created = await createStorePayment(request, headers, "2.60");
+    const ready = await pollUntilReady(request, headers, created.id);
+    expect(ready.checkout).toMatchObject({ chargeAmount: "10.56", subtotal: "11.00", discount: "0.44" });
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto(ready.checkout.url);
+    await expect(page.getByTestId("discount-wheel")).toHaveAttribute("data-landed", "true");
+    expect(await labelUnderPointer(page)).toBe("0.44");
+    await expect(page.getByTestId("discount-value")).toHaveText("− AED 0.44");
+
+    await page.getByRole("button", { name: "Decline" }).click();
+    await expect(page.getByRole("heading", { name: "Payment declined" })).toBeVisible();
+    await expect(page.getByText("Nothing was charged")).toBeVisible();
+    await shot(page, "declined");
+
+    const callback = await waitForCallback(receiver.received, "payment.failed");
+    expect(verifyCallback(callback.body, callback.headers, callbackSecret).ok).toBe(true);
+    expect(JSON.parse(callback.body.toString("utf8")).data).toMatchObject({ id: created.id, status: "FAILED", amount: "2.60", currency: "EUR" });
+    expect(receiver.received.some((r) => JSON.parse(r.body.toString("utf8")).type === "payment.succeeded")).toBe(false);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("an expired checkout and an unknown link get clear pages", async ({ page, request }) => {
+  const receiver = await startReceiver();
+  try {
+    const { headers } = storeMerchant(receiver.url);
+    const created = await createStorePayment(request, headers, "2.50");
+    const ready = await pollUntilReady(request, headers, created.id);
+    await sql("UPDATE payments SET expires_at = $2 WHERE id = $1", [created.id, new Date(Date.now() - 1000)]);
+    const response = await page.goto(ready.checkout.url);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { name: "This checkout has expired" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /Pay/ })).toHaveCount(0);
+    await shot(page, "expired");
+
+    const unknown = await page.goto(`${new URL(ready.checkout.url).origin}/store/${"x".repeat(43)}`);
+    expect(unknown?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Store checkout not found" })).toBeVisible();
+    await shot(page, "not-found");
+  } finally {
+    await receiver.close();
+  }
+});

@@ -1,0 +1,29 @@
+import type { FullConfig } from "@playwright/test";
+import type { ChildProcess } from "node:child_process";
+import { recreateDatabase, startService } from "../../test/support/global-setup";
+import { assertLocalDatabase } from "../../test/support/env";
+
+/**
+ * Fresh database (E2E_DATABASE_URL, default sandpiper_e2e), migrated and seeded; the built service
+ * started on a free port. Specs read SANDPIPER_URL, SANDPIPER_SEED (the seed's JSON) and E2E_DATABASE_URL.
+ */
+export default async function globalSetup(_config: FullConfig) {
+  const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_e2e";
+  assertLocalDatabase(url);
+  await recreateDatabase(url);
+  const { migrate, seed } = await import("../../scripts/db.mjs");
+  await migrate(url);
+  process.env.SANDPIPER_SEED = (await seed(url, ["--json"])).trim();
+  process.env.E2E_DATABASE_URL = url;
+  const { url: baseUrl, child } = await startService({
+    DATABASE_URL: url,
+    CALLBACK_ALLOW_LOOPBACK: "1",
+    EXPIRY_SWEEP_INTERVAL_MS: "500",
+    DELIVERY_POLL_INTERVAL_MS: "200",
+  });
+  process.env.SANDPIPER_URL = baseUrl;
+  return async () => {
+    (child as ChildProcess).kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  };
+}

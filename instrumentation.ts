@@ -1,0 +1,17 @@
+/**
+ * Next.js instrumentation hook: refuses an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with
+ * NODE_ENV=production: the process exits with a clear message), then starts the embedded job driver when
+ * Inngest is not configured.
+ */
+export async function register() {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { loopbackAllowanceRefusal } = await import("./lib/events/callback-config");
+    const refusal = loopbackAllowanceRefusal();
+    if (refusal) {
+      console.error(`Sandpiper refuses to start: ${refusal}`);
+      process.exit(1);
+    }
+    const { startJobDriver } = await import("./lib/jobs/driver");
+    startJobDriver();
+  }
+}

@@ -1,0 +1,80 @@
+import type { Db, Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** Who made a change: a signed-in console user, or the service itself (id null). */
+export type AuditActor = { id: string | null; username: string };
+
+/** The service's own actor (sign-in lock-outs and other changes nobody clicked). */
+export const SYSTEM_ACTOR: AuditActor = { id: null, username: "system" };
+
+export type AuditEntry = {
+  /** Dotted verb of the change, e.g. "merchant.activate", "api_key.revoke". */
+  action: string;
+  /** Table-level name of what changed, e.g. "merchant", "api_key", "pricing_profile_version". */
+  entity: string;
+  entityId?: string | null;
+  /** The merchant the change belongs to (null for service-wide settings). */
+  merchantId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+};
+
+/** Members that never enter the audit log, whatever record they appear in (secrets and their hashes). */
+const SECRET_MEMBERS = new Set(["callbackSecret", "secret", "passwordHash", "password", "hash", "key", "token"]);
+
+/**
+ * A JSON-safe copy of a record for the audit log: bigint becomes decimal text, Date becomes ISO text,
+ * secret members (callback secrets, password and key hashes, tokens) are replaced by "[redacted]".
+ * Returns null for undefined/null.
+ */
+export function auditValue(value: unknown): Prisma.InputJsonValue | null {
+  if (value === undefined || value === null) return null;
+  const text = JSON.stringify(value, (k, v) => {
+    if (SECRET_MEMBERS.has(k) && v !== null && v !== undefined) return "[redacted]";
+    if (typeof v === "bigint") return v.toString();
+    return v;
+  });
+  return JSON.parse(text) as Prisma.InputJsonValue;
+}
+
+/**
+ * Appends one row to the audit log (ISSUE 4 "every mutating action is written to an append-only audit
+ * log: who, when, what, before/after, reason"). Call it with the transaction that makes the change, so
+ * the row exists exactly when the change does. The table refuses UPDATE and DELETE (prisma/sql/guards.sql).
+ */
+export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, now: Date = new Date()): Promise<void> {
+  const before = auditValue(entry.before);
+  const after = auditValue(entry.after);
+  await tx.auditLog.create({
+    data: {
+      actorId: actor.id,
+      actorName: actor.username,
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId ?? null,
+      merchantId: entry.merchantId ?? null,
+      ...(before === null ? {} : { before }),
+      ...(after === null ? {} : { after }),
+      reason: entry.reason ?? null,
+      createdAt: now,
+    },
+  });
+}
+
+export type AuditQuery = { page: number; limit: number; action?: string; actor?: string; merchantId?: string; entityId?: string };
+
+/** A page of the audit log, newest first, with optional filters (action prefix, actor name, merchant, entity id). */
+export async function listAudit(db: Db, q: AuditQuery) {
+  const where: Prisma.AuditLogWhereInput = {
+    ...(q.action ? { action: { startsWith: q.action } } : {}),
+    ...(q.actor ? { actorName: q.actor } : {}),
+    ...(q.merchantId ? { merchantId: q.merchantId } : {}),
+    ...(q.entityId ? { entityId: q.entityId } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    db.auditLog.count({ where }),
+    db.auditLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+  ]);
+  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+}

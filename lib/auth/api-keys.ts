@@ -1,0 +1,123 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+
+/** SPEC "Authentication" 3: the scopes an API key can carry. */
+export const SCOPES = ["payments:read", "payments:create", "sandbox:simulate"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const API_KEY_PREFIX = "sk_sandbox_";
+/** SPEC "Authentication" 5: a key is valid 90 days. */
+export const API_KEY_VALIDITY_DAYS = 90;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** base62 text of random bytes (big-endian integer). */
+function base62(bytes: Buffer): string {
+  let n = BigInt(`0x${bytes.toString("hex")}`);
+  let out = "";
+  while (n > 0n) {
+    out = BASE62[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return out.padStart(43, "0");
+}
+
+/** SHA-256 hex of a key: the only form in which a key is stored. */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/**
+ * Issues a new API key (DESIGN: `sk_sandbox_` + 32 random bytes in base62). Returns the secret once;
+ * only its hash and a display prefix are stored. Creating a key never revokes older keys.
+ */
+export async function issueApiKey(
+  db: Db,
+  input: { merchantId: string; ownerId: string; scopes: readonly Scope[]; name?: string; now?: Date },
+): Promise<{ id: string; key: string; prefix: string; expiresAt: Date }> {
+  const key = API_KEY_PREFIX + base62(randomBytes(32));
+  const now = input.now ?? new Date();
+  const expiresAt = new Date(now.getTime() + API_KEY_VALIDITY_DAYS * 24 * 3600 * 1000);
+  const prefix = key.slice(0, API_KEY_PREFIX.length + 6);
+  const row = await db.apiKey.create({
+    data: {
+      merchantId: input.merchantId,
+      ownerId: input.ownerId,
+      scopes: [...input.scopes],
+      name: input.name ?? "",
+      prefix,
+      hash: hashApiKey(key),
+      expiresAt,
+      createdAt: now,
+    },
+  });
+  return { id: row.id, key, prefix, expiresAt };
+}
+
+export type AuthenticatedKey = {
+  id: string;
+  scopes: string[];
+  ownerId: string;
+  merchant: {
+    id: string;
+    name: string;
+    enabledCurrencies: string[];
+    bankTransferDepositMinutes: number;
+    gatewayDepositMinutes: number;
+    withdrawalApprovalMinutes: number;
+    storeCheckoutMinutes: number;
+    checkoutSessionMinutes: number;
+    requiredCustomerFields: string[];
+    storeRequiresCountry: boolean;
+    amountEntryEnabled: boolean;
+    defaultCommissionBps: number;
+    callbackUrl: string | null;
+  };
+};
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+type KeyRow = {
+  id: string;
+  scopes: string[];
+  ownerId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  ownerActive: boolean;
+  merchantStatus: string;
+  /** The merchants row as JSON (column names). */
+  merchant: Record<string, unknown>;
+};
+
+/**
+ * Authenticates `Authorization: Bearer <API_KEY>` (SPEC "Authentication" 1-5).
+ * @throws ApiError 401 INVALID_API_KEY for a missing, malformed, unknown, expired or revoked key, a
+ *   deactivated key owner, or an inactive merchant.
+ */
+export async function authenticateApiKey(db: Db, authorization: string | null, now = new Date()): Promise<AuthenticatedKey> {
+  const match = authorization?.match(/^Bearer ([A-Za-z0-9_]{1,200})$/);
+  if (!match || !match[1].startsWith(API_KEY_PREFIX)) {
+    throw apiError("INVALID_API_KEY", "missing or malformed API key; send Authorization: Bearer <API_KEY>", {
+      "WWW-Authenticate": "Bearer",
+    });
+  }
+  // One round trip (key, owner and merchant): this runs before every /v1 request.
+  const [row] = await db.$queryRaw<KeyRow[]>`
+    SELECT k.id, k.scopes, k.owner_id AS "ownerId", k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt",
+           k.last_used_at AS "lastUsedAt", u.active AS "ownerActive", m.status::text AS "merchantStatus",
+           to_jsonb(m) AS merchant
+    FROM api_keys k JOIN console_users u ON u.id = k.owner_id JOIN merchants m ON m.id = k.merchant_id
+    WHERE k.hash = ${hashApiKey(match[1])}`;
+  if (!row || row.revokedAt || row.expiresAt <= now || !row.ownerActive || row.merchantStatus !== "ACTIVE") {
+    throw apiError("INVALID_API_KEY", "the API key is invalid, expired or revoked, or the merchant is inactive", {
+      "WWW-Authenticate": "Bearer",
+    });
+  }
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+  }
+  // Every merchant column, named as Prisma names them (snake_case -> camelCase), so new fields arrive too.
+  const merchant = Object.fromEntries(Object.entries(row.merchant).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v]));
+  return { id: row.id, scopes: row.scopes, ownerId: row.ownerId, merchant: merchant as AuthenticatedKey["merchant"] };
+}

@@ -1,0 +1,52 @@
+import ipaddr from "ipaddr.js";
+
+/**
+ * Normalises an IP address (IPv4-mapped IPv6 becomes its IPv4; IPv6 in canonical short form).
+ * Returns null for anything that is not a single exact address (CIDR, wildcards, host names).
+ */
+export function normalizeIp(text: string): string | null {
+  const trimmed = text.trim();
+  if (!ipaddr.isValid(trimmed) || trimmed.includes("/")) return null;
+  // ipaddr.isValid accepts shorthand IPv4 forms ("127.1"); the allow-list takes only four octets.
+  if (!trimmed.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(trimmed)) return null;
+  const parsed = ipaddr.parse(trimmed);
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.zoneId) return null;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+    return v6.toNormalizedString() === "0:0:0:0:0:0:0:1" ? "::1" : v6.toString();
+  }
+  return parsed.toString();
+}
+
+/** Proxies whose X-Forwarded-For is trusted (TRUSTED_PROXIES, comma-separated exact addresses). */
+function trustedProxies(): Set<string> {
+  return new Set(
+    (process.env.TRUSTED_PROXIES ?? "")
+      .split(",")
+      .map((s) => normalizeIp(s))
+      .filter((s): s is string => !!s),
+  );
+}
+
+/** Internal header set by server.mjs from the socket address (any client-sent value is dropped). */
+export const PEER_HEADER = "x-sandpiper-peer";
+
+/**
+ * The request's source IP (DESIGN "The request pipeline"): the socket address, unless that address is a
+ * trusted proxy; then X-Forwarded-For is read from the right, skipping trusted proxies.
+ * Returns null when the address cannot be determined.
+ */
+export function sourceIp(headers: Headers): string | null {
+  const peer = normalizeIp(headers.get(PEER_HEADER) ?? "");
+  if (!peer) return null;
+  const trusted = trustedProxies();
+  if (!trusted.has(peer)) return peer;
+  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = normalizeIp(hops[i]);
+    if (!hop) return peer;
+    if (!trusted.has(hop)) return hop;
+  }
+  return peer;
+}

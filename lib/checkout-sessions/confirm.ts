@@ -1,0 +1,32 @@
+import { transaction } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import type { CheckoutSession } from "@/lib/generated/prisma/client";
+import { toMinor } from "@/lib/money/currency";
+import { dubaiDay } from "@/lib/money/dubai";
+import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
+import type { SessionQuote } from "@/lib/checkout-sessions/quote";
+import { lockSessionByToken } from "@/lib/checkout-sessions/read";
+import { applySessionTransition, assertTransition, isDue } from "@/lib/checkout-sessions/transitions";
+
+/**
+ * The customer confirmed the total shown on the page: QUOTED -> AWAITING_VERIFICATION (DESIGN transitions).
+ * `choice` repeats the quoted amount and currency, so a stale page (re-quoted in another tab) cannot confirm
+ * a total the customer did not see; a quote from an earlier Dubai day must be renewed first. Repeating the
+ * confirmation of the same total returns the session unchanged. Customer verification is not configured
+ * (SPEC "What the service does" 5): this creates no payment, no store handoff and no event, and is not
+ * payment success.
+ * @throws ApiError 404 NOT_FOUND (token), 409 INVALID_STATE (expired, nothing quoted, total changed, stale rate day)
+ */
+export async function confirmCheckoutSession(token: string, choice: CustomerAmount, now: Date): Promise<CheckoutSession> {
+  return transaction(async (tx) => {
+    const session = await lockSessionByToken(tx, token);
+    const sameTotal = session.amountMinor === toMinor(choice.amount) && session.currency === choice.currency;
+    if (session.state === "AWAITING_VERIFICATION" && sameTotal && !isDue(session, now)) return session;
+    assertTransition(session, "confirm", now);
+    if (!sameTotal) throw apiError("INVALID_STATE", "the total changed since this page was shown; review the new total and confirm again");
+    if ((session.quote as SessionQuote | null)?.rateDay !== dubaiDay(now)) {
+      throw apiError("INVALID_STATE", "the exchange rate of this total was for an earlier day; choose the amount again to see today's total");
+    }
+    return applySessionTransition(tx, session, "confirm", { now, data: { confirmedAt: now } });
+  });
+}

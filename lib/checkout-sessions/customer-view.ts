@@ -1,0 +1,61 @@
+import type { Db } from "@/lib/db";
+import type { CheckoutSessionState } from "@/lib/generated/prisma/client";
+import { fromMinor } from "@/lib/money/currency";
+import { getSettings } from "@/lib/settings";
+import { quotableCurrencies, type SessionQuote } from "@/lib/checkout-sessions/quote";
+import { findSessionByToken } from "@/lib/checkout-sessions/read";
+import { effectiveState } from "@/lib/checkout-sessions/transitions";
+
+/**
+ * What the customer page at customerCheckout.url shows. Deliberately without the token, the customer's
+ * personal data and any internal pricing figure: only the merchant's name and reference, the state, the
+ * chosen amount, the AED charge, the effective rate and the receiving bank account.
+ */
+export type CustomerCheckoutView = {
+  merchantName: string;
+  reference: string;
+  state: CheckoutSessionState;
+  expiresAt: string;
+  amount: string | null;
+  currency: string | null;
+  quote: Pick<SessionQuote, "rateDay" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
+    bankAccount: Omit<SessionQuote["bankAccount"], "id">;
+  } | null;
+  /** Currencies the customer can choose (lib/checkout-sessions/quote.ts quotableCurrencies). */
+  currencies: string[];
+  /** The global amount limit (decimal text). */
+  minAmount: string;
+  maxAmount: string;
+};
+
+/**
+ * Loads the page view of a token at `now` (state EXPIRED once expiresAt has passed).
+ * @returns null for a malformed or unknown token (the page answers 404)
+ */
+export async function loadCustomerCheckout(db: Db, token: string, now: Date): Promise<CustomerCheckoutView | null> {
+  const session = await findSessionByToken(db, token);
+  if (!session) return null;
+  const state = effectiveState(session, now);
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: session.merchantId } });
+  const open = state === "AWAITING_AMOUNT" || state === "QUOTED";
+  const [currencies, settings] = open ? await Promise.all([quotableCurrencies(db, merchant), getSettings(db)]) : [[], null];
+  const quote = session.quote as SessionQuote | null;
+  return {
+    merchantName: merchant.name,
+    reference: session.reference,
+    state,
+    expiresAt: session.expiresAt.toISOString(),
+    amount: session.amountMinor === null ? null : fromMinor(session.amountMinor),
+    currency: session.currency,
+    quote: quote && {
+      rateDay: quote.rateDay,
+      effectiveRate: quote.effectiveRate,
+      chargeCurrency: quote.chargeCurrency,
+      chargeAmount: quote.chargeAmount,
+      bankAccount: { holder: quote.bankAccount.holder, bankName: quote.bankAccount.bankName, iban: quote.bankAccount.iban },
+    },
+    currencies,
+    minAmount: settings?.globalMinAmount ?? "",
+    maxAmount: settings?.globalMaxAmount ?? "",
+  };
+}

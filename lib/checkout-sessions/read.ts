@@ -1,0 +1,36 @@
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import type { CheckoutSession } from "@/lib/generated/prisma/client";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Shape of a session token (lib/checkout-sessions/create.ts newSessionToken). */
+export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * SPEC `GET /v1/checkout-sessions/{id}`: one of the merchant's sessions.
+ * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id
+ */
+export async function getCheckoutSession(db: Db, merchantId: string, id: string): Promise<CheckoutSession> {
+  const session = UUID.test(id) ? await db.checkoutSession.findFirst({ where: { id, merchantId } }) : null;
+  if (!session) throw apiError("NOT_FOUND", "checkout session not found");
+  return session;
+}
+
+/** The session of a customer checkout url's token, or null (malformed or unknown token). */
+export async function findSessionByToken(db: Db, token: string): Promise<CheckoutSession | null> {
+  if (!SESSION_TOKEN_PATTERN.test(token)) return null;
+  return db.checkoutSession.findUnique({ where: { token } });
+}
+
+/**
+ * Reads and row-locks (SELECT ... FOR UPDATE) the session of a token in the caller's transaction, so a
+ * customer action and the expiry sweep never interleave on it.
+ * @throws ApiError 404 NOT_FOUND for a malformed or unknown token
+ */
+export async function lockSessionByToken(tx: Tx, token: string): Promise<CheckoutSession> {
+  const rows = SESSION_TOKEN_PATTERN.test(token)
+    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checkout_sessions WHERE token = ${token} FOR UPDATE`
+    : [];
+  if (rows.length === 0) throw apiError("NOT_FOUND", "checkout link not found");
+  return tx.checkoutSession.findUniqueOrThrow({ where: { id: rows[0].id } });
+}

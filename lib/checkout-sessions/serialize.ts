@@ -1,0 +1,48 @@
+import type { CheckoutSession } from "@/lib/generated/prisma/client";
+import { fromMinor } from "@/lib/money/currency";
+import { publicBaseUrl } from "@/lib/public-url";
+import { effectiveState } from "@/lib/checkout-sessions/transitions";
+
+/** SPEC "CheckoutSession (response)". */
+export type CheckoutSessionResource = {
+  id: string;
+  reference: string;
+  state: string;
+  customerCheckout: { url: string; expiresAt: string };
+  amount: string | null;
+  currency: string | null;
+  verification: { state: "NOT_CONFIGURED"; verified: false; storeHandoffAllowed: false };
+  paymentId: null;
+  storeCheckoutUrl: null;
+  environment: "sandbox";
+  livePayment: false;
+};
+
+/**
+ * The customer's checkout url: a bearer link (`{PUBLIC_BASE_URL}/checkout/{token}`). It carries the
+ * authority to act on the session; it is never logged or put anywhere but the response.
+ */
+export function customerCheckoutUrl(token: string): string {
+  return `${publicBaseUrl()}/checkout/${token}`;
+}
+
+/**
+ * Shapes a session row as the contract's CheckoutSession, members in SPEC order. `state` is the effective
+ * state at `now` (EXPIRED once expiresAt has passed). verification, paymentId, storeCheckoutUrl,
+ * environment and livePayment are constants of this sandbox: amount confirmation is never payment success.
+ */
+export function serializeCheckoutSession(row: CheckoutSession, now: Date): CheckoutSessionResource {
+  return {
+    id: row.id,
+    reference: row.reference,
+    state: effectiveState(row, now),
+    customerCheckout: { url: customerCheckoutUrl(row.token), expiresAt: row.expiresAt.toISOString() },
+    amount: row.amountMinor === null ? null : fromMinor(row.amountMinor),
+    currency: row.currency,
+    verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false },
+    paymentId: null,
+    storeCheckoutUrl: null,
+    environment: "sandbox",
+    livePayment: false,
+  };
+}

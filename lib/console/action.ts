@@ -1,0 +1,78 @@
+import { revalidatePath } from "next/cache";
+import type { z } from "zod";
+import type { ConsoleActor } from "@/lib/console/actor";
+import { formToObject } from "@/lib/console/forms";
+import { currentActor } from "@/lib/console/session";
+import { transaction, type Tx } from "@/lib/db";
+import { ApiError } from "@/lib/errors";
+import { uniqueViolation } from "@/lib/http/respond";
+import { log } from "@/lib/log";
+
+/**
+ * What a console form shows after submitting: nothing yet, a success message (with optional values shown once,
+ * such as a new API key or callback secret), or an error with per-field messages.
+ */
+export type ActionState =
+  | { status: "idle" }
+  | { status: "ok"; message: string; shownOnce?: Record<string, string>; at: number }
+  | { status: "error"; message: string; fieldErrors?: Record<string, string>; at: number };
+
+export const IDLE: ActionState = { status: "idle" };
+
+type Result = { message: string; shownOnce?: Record<string, string> };
+
+/**
+ * Wraps a console mutation as a Server Action for `useActionState` (ISSUE 4: every mutation re-checks the session
+ * and role server-side, validates with zod, and writes the audit row in the same transaction as the change).
+ * Steps: the session's user is re-read from the database (none -> error); the form is parsed with `schema`
+ * (errors per field, nothing changes); `run` executes in one transaction (it calls the lib function that checks
+ * the role and writes the audit row); the console's pages are revalidated. ApiError messages are shown as they are
+ * (they are written for users); anything else is logged and shown as a generic failure.
+ * CSRF: Server Actions accept only POST and Next.js refuses one whose Origin host differs from the Host.
+ */
+export function consoleAction<S extends z.ZodType>(
+  schema: S,
+  run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: Date }) => Promise<Result>,
+) {
+  return async (_prev: ActionState, form: FormData): Promise<ActionState> => {
+    const at = Date.now();
+    const actor = await currentActor();
+    if (!actor) return { status: "error", message: "Your session has ended. Sign in again.", at };
+    const parsed = schema.safeParse(formToObject(form));
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const name = String(issue.path[0] ?? "form");
+        fieldErrors[name] ??= issue.message;
+      }
+      return { status: "error", message: "Check the highlighted fields; nothing was changed.", fieldErrors, at };
+    }
+    try {
+      const result = await transaction((tx) => run({ actor, tx, input: parsed.data, now: new Date() }));
+      revalidatePath("/console", "layout");
+      return { status: "ok", ...result, at };
+    } catch (error) {
+      return { status: "error", message: describeFailure(error), fieldErrors: fieldErrorOf(error), at };
+    }
+  };
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ApiError) return capitalise(error.message);
+  if (uniqueViolation(error) !== null) {
+    return "Someone else changed this at the same moment; reload and try again.";
+  }
+  log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, "console action failed");
+  return "Something went wrong; nothing was changed. Try again, and tell the service team if it keeps failing.";
+}
+
+/** "address: enter one exact ..." -> { address: "enter one exact ..." } for VALIDATION_ERROR messages. */
+function fieldErrorOf(error: unknown): Record<string, string> | undefined {
+  if (!(error instanceof ApiError) || error.code !== "VALIDATION_ERROR") return undefined;
+  const match = error.message.match(/^([a-zA-Z]+): (.+)$/);
+  return match ? { [match[1]]: match[2] } : undefined;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

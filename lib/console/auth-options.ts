@@ -1,0 +1,66 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { sourceIp } from "@/lib/auth/ip";
+import { getDb } from "@/lib/db";
+import { verifyCredentials } from "@/lib/console/sign-in";
+
+/** Console sessions last one working day (seconds). */
+export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+
+/**
+ * Session cookies carry the Secure flag when the console is served over https (NEXTAUTH_URL starts with
+ * https://). They are always HttpOnly and SameSite=Lax (next-auth's defaults). Local http (npm start on
+ * http://localhost:3000) gets cookies without Secure, or the browser would drop them.
+ */
+export function secureCookies(): boolean {
+  return (process.env.NEXTAUTH_URL ?? "").startsWith("https://");
+}
+
+/**
+ * next-auth configuration of the console (SPEC "Authentication" 8, DESIGN "Stack"): one credentials
+ * provider (user name + password, argon2id, lock-out in lib/console/sign-in.ts), JWT sessions in an
+ * HttpOnly cookie. The token carries only the user id and name; every request re-reads the user's role,
+ * merchant and active flag from the database (lib/console/session.ts).
+ */
+export const authOptions: NextAuthOptions = {
+  secret: process.env.NEXTAUTH_SECRET,
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
+  useSecureCookies: secureCookies(),
+  pages: { signIn: "/console/sign-in", error: "/console/sign-in" },
+  providers: [
+    CredentialsProvider({
+      name: "Sandpiper console",
+      credentials: { username: { label: "User name", type: "text" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, req) {
+        const username = typeof credentials?.username === "string" ? credentials.username.slice(0, 200) : "";
+        const password = typeof credentials?.password === "string" ? credentials.password.slice(0, 1000) : "";
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
+        const result = await verifyCredentials(getDb(), { username, password, ip: sourceIp(headers) });
+        if (!result.ok) {
+          // next-auth passes the message to the client as `error`; "locked" and "invalid" are the only values.
+          throw new Error(result.reason);
+        }
+        return { id: result.actor.id, name: result.actor.username };
+      },
+    }),
+  ],
+  callbacks: {
+    // Redirects stay on the console's own pages (never another site). The sign-in form navigates by itself.
+    async redirect({ url, baseUrl }) {
+      const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) : url;
+      return `${baseUrl}${path.startsWith("/console") ? path : "/console"}`;
+    },
+    async jwt({ token, user }) {
+      if (user) {
+        token.sub = user.id;
+        token.name = user.name;
+      }
+      return token;
+    },
+    async session({ session, token }) {
+      return { ...session, user: { name: token.name ?? null }, userId: token.sub };
+    },
+  },
+};

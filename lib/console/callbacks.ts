@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit";
+import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/console/actor";
+import { text, uuidField } from "@/lib/console/forms";
+import { auditMerchant } from "@/lib/console/merchants";
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { setCallbackUrl } from "@/lib/events/callback-config";
+import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/events/deliveries";
+
+export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
+
+/**
+ * Sets a merchant's callback address (SPEC "Events": address policy of lib/events/url-policy.ts; a new secret on
+ * every change, shown only now). MERCHANT users for their own merchant, operators for any. Audited with the old
+ * and new address, never the secret.
+ * @returns the new secret (show it once).
+ * @throws ApiError 400 VALIDATION_ERROR "callbackUrl: <policy reason>", 404 NOT_FOUND
+ */
+export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { merchantId: string; url: string }, now = new Date()): Promise<string> {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  const before = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { callbackUrl: true } });
+  if (!before) throw apiError("NOT_FOUND", "merchant not found");
+  const { secret } = await setCallbackUrl(tx, { merchantId: input.merchantId, url: input.url });
+  const after = await tx.merchant.findUniqueOrThrow({ where: { id: input.merchantId }, select: { callbackUrl: true } });
+  await auditMerchant(tx, actor, input.merchantId, {
+    action: "merchant.callback_url",
+    before: { callbackUrl: before.callbackUrl },
+    after: { callbackUrl: after.callbackUrl, secretRotated: true },
+  }, now);
+  return secret;
+}
+
+/**
+ * Requeues FAILED and NOT_CONFIGURED deliveries: the listed ones, or all in scope (SPEC "Events": "can be requeued
+ * from the console after an address is set"). A MERCHANT user reaches only its merchant's deliveries; an operator
+ * all, or one merchant's when `merchantId` is given. Audited with the count.
+ * @returns how many deliveries became PENDING (deliveries of merchants without an address stay as they are).
+ */
+export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId?: string; deliveryIds?: string[] }, now = new Date()): Promise<number> {
+  const scope = merchantScope(actor) ?? input.merchantId ?? null;
+  const count = await requeueDeliveries(tx, { merchantId: scope, deliveryIds: input.deliveryIds, now });
+  await writeAudit(tx, auditActor(actor), {
+    action: input.deliveryIds ? "delivery.requeue" : "delivery.requeue_all",
+    entity: "delivery",
+    entityId: input.deliveryIds?.length === 1 ? input.deliveryIds[0] : null,
+    merchantId: scope,
+    after: { requeued: count, ...(input.deliveryIds ? { deliveryIds: input.deliveryIds } : {}) },
+  }, now);
+  return count;
+}
+
+/**
+ * Sends a signed test event to the merchant's callback address (lib/events/deliveries.ts `sendTestEvent`); audited.
+ * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (no address set)
+ */
+export async function sendTestFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId: string }, now = new Date()) {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  const sent = await sendTestEvent(tx, { merchantId: input.merchantId, now });
+  await writeAudit(tx, auditActor(actor), { action: "delivery.test_event", entity: "event", entityId: sent.eventId, merchantId: input.merchantId, after: sent }, now);
+  return sent;
+}
+
+/** Delivery list filters of the console (state and page; operators may pick a merchant). */
+export const DeliveryFilters = z.object({
+  state: z.enum(DELIVERY_STATES).optional().catch(undefined),
+  merchant: z.uuid().optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+});
+
+/**
+ * A page of deliveries visible to the actor (JSON-safe: times as ISO text), newest first, with `open` true while
+ * any shown delivery is PENDING (the page keeps polling).
+ */
+export async function deliveryPage(db: Db, actor: ConsoleActor, q: z.output<typeof DeliveryFilters>, limit = 20) {
+  const merchantId = merchantScope(actor) ?? q.merchant ?? null;
+  const page = await listDeliveries(db, { merchantId, state: q.state, page: q.page, limit });
+  const rows = page.rows.map((r) => ({
+    ...r,
+    nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: r.deliveredAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+  }));
+  return { ...page, rows, open: rows.some((r) => r.state === "PENDING") };
+}
+export type DeliveryPage = Awaited<ReturnType<typeof deliveryPage>>;
+
+/**
+ * One delivery with its event and attempts, for its console page.
+ * @throws ApiError 404 NOT_FOUND (unknown, or another merchant's for a MERCHANT user)
+ */
+export function deliveryDetail(db: Db, actor: ConsoleActor, deliveryId: string) {
+  return getDelivery(db, { merchantId: merchantScope(actor), deliveryId });
+}

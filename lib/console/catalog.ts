@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { assertOperator, type ConsoleActor } from "@/lib/console/actor";
+import type { Tx } from "@/lib/db";
+import { importCatalogCsv, setCatalogItemActive, upsertCatalogItem } from "@/lib/store/catalog-admin";
+
+// Console side of the store catalog (issue 5 item 3: operator-editable, CSV import). The catalog functions in
+// lib/store/catalog-admin.ts validate, save and audit; these add the operator check and the form schemas.
+
+export const CatalogItemInput = z.object({
+  sku: z.string().trim().min(1, "required").max(64),
+  name: z.string().trim().min(1, "required").max(200),
+  kind: z.enum(["PRODUCT", "PACKAGE"], { message: "PRODUCT or PACKAGE" }),
+  price: z.string().trim().min(1, "required"),
+});
+
+export const CatalogActiveInput = z.object({ sku: z.string().min(1), active: z.enum(["true", "false"]) });
+
+export const CatalogImportInput = z.object({
+  csv: z.string().min(1, "paste the CSV text (header sku,name,kind,price)").max(2_000_000),
+  deactivateMissing: z.literal("on").optional(),
+});
+
+const catalogActor = (actor: ConsoleActor) => ({ id: actor.id, name: actor.username });
+
+/**
+ * Creates or updates a catalog item (AED price text such as "12.50"), operator only.
+ * @throws ApiError 403 FORBIDDEN for a MERCHANT user, 400 VALIDATION_ERROR naming a bad field
+ */
+export function saveCatalogItem(tx: Tx, actor: ConsoleActor, input: z.output<typeof CatalogItemInput>) {
+  assertOperator(actor);
+  return upsertCatalogItem(tx, input, catalogActor(actor));
+}
+
+/** Activates or deactivates a catalog item, operator only. @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND */
+export function switchCatalogItem(tx: Tx, actor: ConsoleActor, input: z.output<typeof CatalogActiveInput>) {
+  assertOperator(actor);
+  return setCatalogItemActive(tx, input.sku, input.active === "true", catalogActor(actor));
+}
+
+/**
+ * Imports catalog CSV all or nothing, operator only; returns the counts or the per-line errors.
+ * @throws ApiError 403 FORBIDDEN
+ */
+export function importCatalog(tx: Tx, actor: ConsoleActor, input: z.output<typeof CatalogImportInput>) {
+  assertOperator(actor);
+  return importCatalogCsv(tx, input.csv, catalogActor(actor), { deactivateMissing: input.deactivateMissing === "on" });
+}

@@ -1,0 +1,44 @@
+/** Console display helpers. Times are shown in Asia/Dubai, the service's business-day zone. */
+
+const DATE_TIME = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Asia/Dubai",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** "2026-11-22 07:15:03" in Dubai time, or "—" for null. */
+export function formatDateTime(value: Date | string | null | undefined): string {
+  if (!value) return "—";
+  const parts = Object.fromEntries(DATE_TIME.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** "2026-11-22" (the Dubai day of an instant), or "—" for null. */
+export function formatDate(value: Date | string | null | undefined): string {
+  return value ? formatDateTime(value).slice(0, 10) : "—";
+}
+
+/** Basis points as a percentage text without floating point: 250 -> "2.50 %". */
+export function formatBps(bps: number | null | undefined): string {
+  if (bps === null || bps === undefined) return "—";
+  const whole = Math.trunc(bps / 100);
+  const frac = String(Math.abs(bps % 100)).padStart(2, "0");
+  return `${whole}.${frac} %`;
+}
+
+/** A 1-based page number from a search parameter (anything invalid is page 1). */
+export function pageParam(value: string | string[] | undefined): number {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text && /^\d{1,6}$/.test(text) && Number(text) >= 1 ? Number(text) : 1;
+}
+
+/** The first value of a search parameter, or undefined. */
+export function param(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === "" ? undefined : text;
+}

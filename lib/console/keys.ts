@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit";
+import { assertMerchantAccess, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import { checkboxGroup, optionalText } from "@/lib/console/forms";
+import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const NewKeyInput = z.object({
+  name: optionalText(80),
+  scopes: checkboxGroup(SCOPES).refine((s) => s.length > 0, { message: "choose at least one scope" }),
+});
+
+/** A key as the console lists it: never the secret or its hash. */
+export type KeyView = {
+  id: string;
+  merchantId: string;
+  merchantName: string;
+  owner: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+/** "active", "revoked" or "expired" at `now`. */
+export function keyState(key: Pick<KeyView, "revokedAt" | "expiresAt">, now = new Date()): "active" | "revoked" | "expired" {
+  if (key.revokedAt) return "revoked";
+  return key.expiresAt <= now ? "expired" : "active";
+}
+
+const keySelect = {
+  id: true, merchantId: true, name: true, prefix: true, scopes: true, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true,
+  owner: { select: { username: true } }, merchant: { select: { name: true } },
+} as const;
+
+type KeyRow = { owner: { username: string }; merchant: { name: string } } & Omit<KeyView, "owner" | "merchantName">;
+const toView = ({ owner, merchant, ...k }: KeyRow): KeyView => ({ ...k, owner: owner.username, merchantName: merchant.name });
+
+/** A page of API keys visible to the actor (MERCHANT: its merchant's; OPERATOR: all or one merchant's), newest first. */
+export async function listKeys(db: Db, actor: ConsoleActor, q: { page: number; limit: number; merchantId?: string }) {
+  const merchantId = scopedMerchantId(actor, q.merchantId);
+  const where = merchantId ? { merchantId } : {};
+  const [total, rows] = await Promise.all([
+    db.apiKey.count({ where }),
+    db.apiKey.findMany({ where, select: keySelect, orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+  ]);
+  return { rows: rows.map(toView), total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+}
+
+/**
+ * One API key (without secret or hash).
+ * @throws ApiError 404 NOT_FOUND for an unknown id, or another merchant's key for a MERCHANT user.
+ */
+export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<KeyView> {
+  const merchantId = scopedMerchantId(actor);
+  const row = UUID.test(id) ? await db.apiKey.findFirst({ where: { id, ...(merchantId ? { merchantId } : {}) }, select: keySelect }) : null;
+  if (!row) throw apiError("NOT_FOUND", "API key not found");
+  return toView(row);
+}
+
+/**
+ * Creates an API key for the actor's own merchant, owned by the actor (SPEC "Authentication" 3, 5: scopes,
+ * valid 90 days, older keys stay valid). Only MERCHANT users create keys: the key's owner is the identity that
+ * creates payments with it. Returns the secret once; only the prefix and a hash are stored. Audited (without
+ * the secret).
+ * @throws ApiError 403 FORBIDDEN for operators.
+ */
+export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewKeyInput>, now = new Date()) {
+  if (actor.role !== "MERCHANT" || !actor.merchantId) {
+    throw apiError("FORBIDDEN", "API keys are created by the merchant's own users (the key's owner creates the payments)");
+  }
+  const issued = await issueApiKey(tx, { merchantId: actor.merchantId, ownerId: actor.id, scopes: input.scopes, name: input.name ?? "", now });
+  await writeAudit(tx, auditActor(actor), {
+    action: "api_key.create",
+    entity: "api_key",
+    entityId: issued.id,
+    merchantId: actor.merchantId,
+    after: { name: input.name ?? "", prefix: issued.prefix, scopes: input.scopes, expiresAt: issued.expiresAt },
+  }, now);
+  return issued;
+}
+
+/**
+ * Revokes one key (its next request gets 401 INVALID_API_KEY). MERCHANT users revoke their merchant's keys,
+ * operators any key. Audited.
+ * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (already revoked)
+ */
+export async function revokeKey(tx: Tx, actor: ConsoleActor, input: { keyId: string; reason?: string }, now = new Date()) {
+  const key = UUID.test(input.keyId) ? await tx.apiKey.findUnique({ where: { id: input.keyId } }) : null;
+  if (!key) throw apiError("NOT_FOUND", "API key not found");
+  assertMerchantAccess(actor, key.merchantId, "API key");
+  if (key.revokedAt) throw apiError("INVALID_STATE", "the key is already revoked");
+  const changed = await tx.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
+  if (changed.count !== 1) throw apiError("INVALID_STATE", "the key is already revoked");
+  await writeAudit(tx, auditActor(actor), {
+    action: "api_key.revoke",
+    entity: "api_key",
+    entityId: key.id,
+    merchantId: key.merchantId,
+    before: { prefix: key.prefix, revokedAt: null },
+    after: { prefix: key.prefix, revokedAt: now },
+    reason: input.reason ?? null,
+  }, now);
+}
+
+/**
+ * Revokes every unrevoked key of a user (`ownerId`) or of a merchant (`merchantId`) (SPEC "Authentication" 5:
+ * deactivating the merchant or changing the key holder's access revokes the related keys). Runs in the caller's
+ * transaction; returns the revoked key ids.
+ */
+export async function revokeKeysOf(tx: Tx, holder: { ownerId: string } | { merchantId: string }, now: Date): Promise<string[]> {
+  const keys = await tx.apiKey.findMany({ where: { ...holder, revokedAt: null }, select: { id: true } });
+  if (keys.length) await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) } }, data: { revokedAt: now } });
+  return keys.map((k) => k.id);
+}

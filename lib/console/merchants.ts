@@ -1,0 +1,229 @@
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit";
+import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/console/forms";
+import { normalizeIp } from "@/lib/auth/ip";
+import { revokeKeysOf } from "@/lib/console/keys";
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import type { Merchant } from "@/lib/generated/prisma/client";
+import { createMerchant } from "@/lib/merchants/provision";
+import { CURRENCIES } from "@/lib/money/currency";
+
+/** Customer members a merchant may require on `POST /v1/payments` (SPEC "Customer object"). */
+export const CUSTOMER_FIELDS = ["id", "email", "phone", "country", "username", "firstName", "lastName"] as const;
+
+/** Acceptance periods are between 1 minute and 30 days. */
+const minutes = integer(1, 43_200);
+
+/** The merchant policy edited in the console (ISSUE 4 item 6). */
+export const MerchantPolicyInput = z.object({
+  merchantId: uuidField,
+  name: text(120, "name"),
+  enabledCurrencies: checkboxGroup(CURRENCIES).refine((c) => c.length > 0, { message: "enable at least one currency" }),
+  bankTransferDepositMinutes: minutes,
+  gatewayDepositMinutes: minutes,
+  withdrawalApprovalMinutes: minutes,
+  storeCheckoutMinutes: minutes,
+  checkoutSessionMinutes: minutes,
+  requiredCustomerFields: checkboxGroup(CUSTOMER_FIELDS),
+  storeRequiresCountry: checkbox,
+  amountEntryEnabled: checkbox,
+  defaultCommissionBps: integer(0, 10_000),
+  reason: reasonField,
+});
+export type MerchantPolicyInput = z.output<typeof MerchantPolicyInput>;
+
+export const NewMerchantInput = z.object({
+  name: text(120, "name"),
+  enabledCurrencies: checkboxGroup(CURRENCIES).refine((c) => c.length > 0, { message: "enable at least one currency" }),
+  defaultCommissionBps: integer(0, 10_000),
+});
+
+/** Writes the audit row of a change to merchant `merchantId` (entity "merchant"). */
+export function auditMerchant(
+  tx: Tx,
+  actor: ConsoleActor,
+  merchantId: string,
+  change: { action: string; before?: unknown; after?: unknown; reason?: string | null },
+  now: Date,
+): Promise<void> {
+  return writeAudit(tx, auditActor(actor), { ...change, entity: "merchant", entityId: merchantId, merchantId }, now);
+}
+
+/** The policy members of a merchant row as an audit record (never the callback secret). */
+function policyOf(m: Merchant) {
+  return {
+    name: m.name,
+    status: m.status,
+    enabledCurrencies: m.enabledCurrencies,
+    bankTransferDepositMinutes: m.bankTransferDepositMinutes,
+    gatewayDepositMinutes: m.gatewayDepositMinutes,
+    withdrawalApprovalMinutes: m.withdrawalApprovalMinutes,
+    storeCheckoutMinutes: m.storeCheckoutMinutes,
+    checkoutSessionMinutes: m.checkoutSessionMinutes,
+    requiredCustomerFields: m.requiredCustomerFields,
+    storeRequiresCountry: m.storeRequiresCountry,
+    amountEntryEnabled: m.amountEntryEnabled,
+    defaultCommissionBps: m.defaultCommissionBps,
+    callbackUrl: m.callbackUrl,
+  };
+}
+
+/**
+ * Creates a merchant (operator only). It starts INACTIVE: activation needs server IPs and an https callback
+ * address first (SPEC "Authentication" 7).
+ */
+export async function createMerchantFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewMerchantInput>, now = new Date()): Promise<Merchant> {
+  assertOperator(actor);
+  const merchant = await createMerchant(tx, { name: input.name, status: "INACTIVE", enabledCurrencies: input.enabledCurrencies, defaultCommissionBps: input.defaultCommissionBps });
+  await auditMerchant(tx, actor, merchant.id, { action: "merchant.create", after: policyOf(merchant) }, now);
+  return merchant;
+}
+
+/**
+ * Changes a merchant's policy: name, enabled currencies, acceptance periods (minutes), required customer
+ * fields, store country rule, amount-entry flag, fallback commission (operator only). New values apply to new
+ * payments; existing payments keep their expiresAt and snapshot.
+ * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND
+ */
+export async function updateMerchantPolicy(tx: Tx, actor: ConsoleActor, input: MerchantPolicyInput, now = new Date()): Promise<Merchant> {
+  assertOperator(actor);
+  const before = await lockMerchant(tx, input.merchantId);
+  const { merchantId, reason, ...policy } = input;
+  const after = await tx.merchant.update({ where: { id: merchantId }, data: { ...policy, updatedAt: now } });
+  await auditMerchant(tx, actor, merchantId, { action: "merchant.update_policy", before: policyOf(before), after: policyOf(after), reason }, now);
+  return after;
+}
+
+async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM merchants WHERE id = ${id}::uuid FOR UPDATE`;
+  if (rows.length === 0) throw apiError("NOT_FOUND", "merchant not found");
+  return tx.merchant.findUniqueOrThrow({ where: { id } });
+}
+
+/**
+ * Why a merchant cannot be activated, or null when it can (SPEC "Authentication" 7: activated only after server
+ * IPs and an HTTPS callback address are registered).
+ */
+export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackUrl">, allowedIpCount: number): string | null {
+  if (merchant.status === "ACTIVE") return "the merchant is already active";
+  const missing: string[] = [];
+  if (allowedIpCount < 1) missing.push("at least one server IP address on the allow-list");
+  if (!merchant.callbackUrl) missing.push("an https callback address");
+  else if (!merchant.callbackUrl.startsWith("https://")) missing.push("an https callback address (the current one is not https)");
+  return missing.length ? `register ${missing.join(" and ")} first` : null;
+}
+
+/**
+ * Activates a merchant (operator only) when activationRefusal allows it; audited.
+ * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE with the refusal.
+ */
+export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = new Date()): Promise<Merchant> {
+  assertOperator(actor);
+  const before = await lockMerchant(tx, input.merchantId);
+  const ips = await tx.allowedIp.count({ where: { merchantId: input.merchantId } });
+  const refusal = activationRefusal(before, ips);
+  if (refusal) throw apiError("INVALID_STATE", `cannot activate: ${refusal}`);
+  const after = await tx.merchant.update({ where: { id: input.merchantId }, data: { status: "ACTIVE", updatedAt: now } });
+  await auditMerchant(tx, actor, after.id, { action: "merchant.activate", before: { status: before.status }, after: { status: after.status }, reason: input.reason }, now);
+  return after;
+}
+
+/**
+ * Deactivates a merchant and revokes all its API keys (SPEC "Authentication" 5: "Deactivating the merchant ...
+ * revokes the related keys"); audited with the revoked key ids. A later activation does not bring keys back.
+ * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE when already inactive.
+ */
+export async function deactivateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = new Date()): Promise<Merchant> {
+  assertOperator(actor);
+  const before = await lockMerchant(tx, input.merchantId);
+  if (before.status === "INACTIVE") throw apiError("INVALID_STATE", "the merchant is already inactive");
+  const revoked = await revokeKeysOf(tx, { merchantId: input.merchantId }, now);
+  const after = await tx.merchant.update({ where: { id: input.merchantId }, data: { status: "INACTIVE", updatedAt: now } });
+  await auditMerchant(tx, actor, after.id, {
+    action: "merchant.deactivate",
+    before: { status: before.status },
+    after: { status: after.status, revokedApiKeys: revoked },
+    reason: input.reason,
+  }, now);
+  return after;
+}
+
+/** Merchants for lists and pickers (a MERCHANT user sees only its own), with allow-list and key counts. */
+export async function listMerchants(db: Db, actor: ConsoleActor, q: { page: number; limit: number }) {
+  const id = scopedMerchantId(actor);
+  const where = id ? { id } : {};
+  const [total, rows] = await Promise.all([
+    db.merchant.count({ where }),
+    db.merchant.findMany({
+      where,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      skip: (q.page - 1) * q.limit,
+      take: q.limit,
+      include: { _count: { select: { allowedIps: true, apiKeys: { where: { revokedAt: null } } } } },
+    }),
+  ]);
+  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+}
+
+/** Every merchant's id and name, by name (operators' pickers). */
+export async function merchantOptions(db: Db): Promise<{ id: string; name: string }[]> {
+  return db.merchant.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
+/**
+ * One merchant with its allow-list and console users.
+ * @throws ApiError 404 NOT_FOUND (unknown id, or another merchant for a MERCHANT user)
+ */
+export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
+  if (!z.uuid().safeParse(id).success) throw apiError("NOT_FOUND", "merchant not found");
+  assertMerchantAccess(actor, id, "merchant");
+  const merchant = await db.merchant.findUnique({
+    where: { id },
+    include: { allowedIps: { orderBy: { createdAt: "asc" } }, users: { orderBy: { username: "asc" }, select: { id: true, username: true, role: true, active: true } } },
+  });
+  if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
+  const { callbackSecret: _secret, ...safe } = merchant;
+  return { ...safe, hasCallbackSecret: !!_secret, activationRefusal: activationRefusal(merchant, merchant.allowedIps.length) };
+}
+
+export const AllowedIpInput = z.object({ merchantId: uuidField, address: text(100, "address") });
+
+/**
+ * Adds a server IP to a merchant's allow-list (SPEC "Authentication" 6: exact IPv4/IPv6 addresses, no CIDR, no
+ * wildcards), normalised (IPv4-mapped IPv6 becomes IPv4; IPv6 in canonical short form). Operators for any
+ * merchant, MERCHANT users for their own. Audited.
+ * @throws ApiError 400 VALIDATION_ERROR (not one exact address), 404 NOT_FOUND, 409 INVALID_STATE (already listed)
+ */
+export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: { merchantId: string; address: string }, now = new Date()) {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  const address = normalizeIp(input.address);
+  if (!address) {
+    throw apiError("VALIDATION_ERROR", "address: enter one exact IPv4 or IPv6 address (no CIDR ranges, wildcards or host names)");
+  }
+  await lockMerchant(tx, input.merchantId);
+  const existing = await tx.allowedIp.findUnique({ where: { merchantId_address: { merchantId: input.merchantId, address } } });
+  if (existing) throw apiError("INVALID_STATE", `${address} is already on the allow-list`);
+  const row = await tx.allowedIp.create({ data: { merchantId: input.merchantId, address, createdAt: now } });
+  await writeAudit(tx, auditActor(actor), { action: "allowed_ip.add", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, after: { address, entered: input.address.trim() } }, now);
+  return row;
+}
+
+/**
+ * Removes an address from the allow-list. The last address of an ACTIVE merchant cannot be removed (activation
+ * requires one; deactivate first). Audited.
+ * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE
+ */
+export async function removeAllowedIp(tx: Tx, actor: ConsoleActor, input: { merchantId: string; allowedIpId: string }, now = new Date()) {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  const merchant = await lockMerchant(tx, input.merchantId);
+  const row = await tx.allowedIp.findFirst({ where: { id: input.allowedIpId, merchantId: input.merchantId } });
+  if (!row) throw apiError("NOT_FOUND", "address not found");
+  const count = await tx.allowedIp.count({ where: { merchantId: input.merchantId } });
+  if (merchant.status === "ACTIVE" && count <= 1) {
+    throw apiError("INVALID_STATE", "an active merchant keeps at least one server IP; add the new address first");
+  }
+  await tx.allowedIp.delete({ where: { id: row.id } });
+  await writeAudit(tx, auditActor(actor), { action: "allowed_ip.remove", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, before: { address: row.address } }, now);
+}

@@ -1,0 +1,29 @@
+import { scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import { missingRatesToday } from "@/lib/console/rates";
+import type { Db } from "@/lib/db";
+import { dubaiDay, dubaiDayStart } from "@/lib/money/dubai";
+import { getSettings } from "@/lib/settings";
+
+/**
+ * The figures of the console's overview for the actor: payments created today (Dubai day), withdrawals awaiting
+ * approval, deliveries that need attention (FAILED or NOT_CONFIGURED), and for operators the intake switches,
+ * inactive merchants and the pairs missing today's rate.
+ */
+export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
+  const merchantId = scopedMerchantId(actor);
+  const scope = merchantId ? { merchantId } : {};
+  const [paymentsToday, awaitingApproval, deliveriesNeedingAttention, settings] = await Promise.all([
+    db.payment.count({ where: { ...scope, createdAt: { gte: dubaiDayStart(dubaiDay(now)) } } }),
+    db.payment.count({ where: { ...scope, status: "PENDING_APPROVAL", direction: "WITHDRAWAL" } }),
+    db.delivery.count({ where: { ...scope, state: { in: ["FAILED", "NOT_CONFIGURED"] } } }),
+    getSettings(db),
+  ]);
+  const operator = actor.role === "OPERATOR"
+    ? {
+        inactiveMerchants: await db.merchant.count({ where: { status: "INACTIVE" } }),
+        missingRates: await missingRatesToday(db, now),
+      }
+    : null;
+  const merchant = merchantId ? await db.merchant.findUnique({ where: { id: merchantId }, select: { name: true, status: true, callbackUrl: true } }) : null;
+  return { day: dubaiDay(now), paymentsToday, awaitingApproval, deliveriesNeedingAttention, settings, operator, merchant };
+}

@@ -1,0 +1,198 @@
+import { z } from "zod";
+import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import { writeAudit } from "@/lib/audit";
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { fromMinor } from "@/lib/money/currency";
+import { approvalRefusal, approveWithdrawal } from "@/lib/payments/approve";
+import { listPayments } from "@/lib/payments/read";
+import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
+import { FINAL_STATUSES } from "@/lib/payments/transitions";
+import { ListPaymentsQuery } from "@/lib/schemas/payments";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Console payment filters: the query of `GET /v1/payments` plus, for operators, a merchant. */
+export const ConsolePaymentsQuery = z.object({
+  query: ListPaymentsQuery,
+  merchant: z.uuid({ message: "merchant: must be a merchant id" }).optional(),
+});
+
+/**
+ * Parses console list filters from URL search parameters (the same names and rules as `GET /v1/payments`:
+ * page, limit, status, method, direction, currency, search, from, to; plus `merchant` for operators).
+ * Empty values count as absent. Returns the parsed query, or the first error message.
+ */
+export function parsePaymentFilters(params: Record<string, string | string[] | undefined>):
+  | { ok: true; query: ListPaymentsQuery; merchant?: string }
+  | { ok: false; error: string } {
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const value = Array.isArray(v) ? v[0] : v;
+    if (value !== undefined && value !== "") flat[k] = value;
+  }
+  const { merchant, ...rest } = flat;
+  const parsed = ConsolePaymentsQuery.safeParse({ query: rest, merchant });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.path.filter((p) => p !== "query").join(".");
+    return { ok: false, error: `${path ? `${path}: ` : ""}${issue.message}` };
+  }
+  return { ok: true, query: parsed.data.query, merchant: parsed.data.merchant };
+}
+
+/** One payment as a console list row (JSON-safe; amounts as decimal text). */
+export type PaymentListItem = PaymentResource & { merchantName: string };
+
+/**
+ * A page of payments visible to the actor (MERCHANT: its own merchant only, whatever is asked; OPERATOR: all
+ * merchants or the one asked for), newest first, with `open` true while any row can still change state.
+ */
+export async function listConsolePayments(db: Db, actor: ConsoleActor, q: ListPaymentsQuery, merchant?: string) {
+  const page = await listPayments(db, scopedMerchantId(actor, merchant), q);
+  const names = await merchantNames(db, page.rows.map((r) => r.merchantId));
+  const items: PaymentListItem[] = page.rows.map((r) => ({ ...serializePayment(r, { detail: false }), merchantName: names.get(r.merchantId) ?? "" }));
+  return { items, total: page.total, page: page.page, limit: page.limit, pages: page.pages, open: items.some((i) => !isFinal(i.status)) };
+}
+
+async function merchantNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db.merchant.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+function isFinal(status: string): boolean {
+  return (FINAL_STATUSES as readonly string[]).includes(status);
+}
+
+/** The payment detail the console shows and polls (JSON-safe). */
+export type PaymentView = {
+  payment: PaymentResource & { description: string | null; createdBy: string | null; approvedBy: string | null };
+  merchantName: string;
+  /** null when the actor may approve; otherwise why not (also set for payments that are not withdrawals). */
+  approvalRefusal: string | null;
+  isWithdrawalAwaitingApproval: boolean;
+  ledger: { id: string; kind: string; createdAt: string; lines: { account: string; currency: string; amount: string }[] }[];
+  events: {
+    id: string;
+    type: string;
+    createdAt: string;
+    delivery: {
+      id: string;
+      state: string;
+      attemptCount: number;
+      nextAttemptAt: string | null;
+      lastError: string | null;
+      deliveredAt: string | null;
+      attempts: { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null }[];
+    } | null;
+  }[];
+  /** True while the page should keep polling (state or a delivery can still change). */
+  open: boolean;
+};
+
+/**
+ * One payment as the actor may see it: pricing snapshot, ledger entries with lines, events with their
+ * delivery and attempts, and whether the actor may approve it.
+ * @throws ApiError 404 NOT_FOUND for a malformed or unknown id, or another merchant's payment for a MERCHANT user.
+ */
+export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, now = new Date()): Promise<PaymentView> {
+  const scope = merchantScope(actor);
+  const payment = UUID.test(id)
+    ? await db.payment.findFirst({
+        where: { id, ...(scope ? { merchantId: scope } : {}) },
+        include: {
+          storeCheckout: true,
+          merchant: { select: { name: true } },
+          ledgerEntries: { include: { lines: true }, orderBy: { createdAt: "asc" } },
+          events: { include: { delivery: { include: { attempts: { orderBy: { number: "asc" } } } } }, orderBy: { createdAt: "asc" } },
+        },
+      })
+    : null;
+  if (!payment) throw apiError("NOT_FOUND", "payment not found");
+  const people = await db.consoleUser.findMany({
+    where: { id: { in: [payment.createdById, payment.approvedById].filter((x): x is string => !!x) } },
+    select: { id: true, username: true },
+  });
+  const nameOf = (uid: string | null) => (uid ? (people.find((p) => p.id === uid)?.username ?? null) : null);
+  const events = payment.events.map((e) => ({
+    id: e.id,
+    type: e.type,
+    createdAt: e.createdAt.toISOString(),
+    delivery: e.delivery && {
+      id: e.delivery.id,
+      state: e.delivery.state,
+      attemptCount: e.delivery.attemptCount,
+      nextAttemptAt: e.delivery.nextAttemptAt?.toISOString() ?? null,
+      lastError: e.delivery.lastError,
+      deliveredAt: e.delivery.deliveredAt?.toISOString() ?? null,
+      attempts: e.delivery.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+    },
+  }));
+  const resource = serializePayment(payment, { detail: true });
+  // The store checkout url is a bearer link (SPEC "checkout object"); the console shows its state, never the link.
+  if (resource.checkout) resource.checkout = { ...resource.checkout, url: null };
+  const awaiting = payment.direction === "WITHDRAWAL" && payment.status === "PENDING_APPROVAL";
+  return {
+    payment: { ...resource, description: payment.description, createdBy: nameOf(payment.createdById), approvedBy: nameOf(payment.approvedById) },
+    merchantName: payment.merchant.name,
+    approvalRefusal: awaiting ? approvalRefusal(payment, actor, now) : "only withdrawals awaiting approval can be approved",
+    isWithdrawalAwaitingApproval: awaiting,
+    ledger: payment.ledgerEntries.map((l) => ({
+      id: l.id,
+      kind: l.kind,
+      createdAt: l.createdAt.toISOString(),
+      lines: l.lines.map((line) => ({ account: line.account, currency: line.currency, amount: fromMinor(line.amountMinor) })),
+    })),
+    events,
+    open: !isFinal(payment.status) || events.some((e) => e.delivery?.state === "PENDING"),
+  };
+}
+
+/** A withdrawal in the approval queue, with the actor's refusal reason (null = may approve). */
+export type ApprovalItem = PaymentListItem & { createdBy: string | null; refusal: string | null };
+
+/**
+ * The approval queue (ISSUE 4 item 3): PENDING_APPROVAL withdrawals visible to the actor, oldest deadline
+ * first, each with the reason the actor cannot approve it (creator, approval period ended) or null.
+ */
+export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, limit = 20, now = new Date()) {
+  const merchantId = scopedMerchantId(actor);
+  const where = { ...(merchantId ? { merchantId } : {}), status: "PENDING_APPROVAL", direction: "WITHDRAWAL" } as const;
+  const [total, rows] = await Promise.all([
+    db.payment.count({ where }),
+    db.payment.findMany({ where, orderBy: [{ expiresAt: "asc" }, { id: "asc" }], skip: (page - 1) * limit, take: limit }),
+  ]);
+  const names = await merchantNames(db, rows.map((r) => r.merchantId));
+  const creators = await db.consoleUser.findMany({
+    where: { id: { in: rows.map((r) => r.createdById).filter((x): x is string => !!x) } },
+    select: { id: true, username: true },
+  });
+  const items: ApprovalItem[] = rows.map((r) => ({
+    ...serializePayment(r, { detail: false }),
+    merchantName: names.get(r.merchantId) ?? "",
+    createdBy: creators.find((c) => c.id === r.createdById)?.username ?? null,
+    refusal: approvalRefusal(r, actor, now),
+  }));
+  return { items, total, page, limit, pages: Math.ceil(total / limit) };
+}
+
+/**
+ * Approves a withdrawal from the console (SPEC transition PENDING_APPROVAL -> PENDING with approvedAt) and
+ * writes the audit row in the same transaction.
+ * @throws ApiError 404 NOT_FOUND (not visible to the actor), 409 INVALID_STATE with the refusal reason
+ *   (the actor created it, it expired, it is not awaiting approval).
+ */
+export async function approveFromConsole(tx: Tx, actor: ConsoleActor, input: { paymentId: string; now: Date }): Promise<PaymentRow> {
+  if (!UUID.test(input.paymentId)) throw apiError("NOT_FOUND", "payment not found");
+  const before = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { status: true, approvedAt: true } });
+  const approved = await approveWithdrawal(tx, { paymentId: input.paymentId, approver: actor, now: input.now });
+  await writeAudit(tx, auditActor(actor), {
+    action: "payment.approve",
+    entity: "payment",
+    entityId: approved.id,
+    merchantId: approved.merchantId,
+    before,
+    after: { status: approved.status, approvedAt: approved.approvedAt },
+  }, input.now);
+  return approved;
+}

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
+import { checkbox, checkboxGroup, optionalText, reasonField, text } from "@/lib/console/forms";
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { BLOCK_KINDS, normalizeBlockValue, type BlockKind } from "@/lib/risk/block-list";
+import { getSettings, updateSettings, type ServiceSettings } from "@/lib/settings";
+
+/** Channels that can be paused one by one (SPEC 503 PAYMENT_INTAKE_PAUSED "system or channel closed"). */
+export const CHANNELS = ["BANK_TRANSFER", "GATEWAY", "STORE"] as const;
+
+export const IntakeInput = z.object({ intakePaused: checkbox, pausedChannels: checkboxGroup(CHANNELS), reason: reasonField });
+
+/**
+ * Sets the global intake pause and the paused channels (operator only); audited with before and after.
+ * New payments then get 503 PAYMENT_INTAKE_PAUSED; existing payments are not affected.
+ */
+export async function setIntake(tx: Tx, actor: ConsoleActor, input: z.output<typeof IntakeInput>, now = new Date()): Promise<ServiceSettings> {
+  assertOperator(actor);
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('settings:service'))`;
+  const before = await getSettings(tx);
+  const after = await updateSettings(tx, { intakePaused: input.intakePaused, pausedChannels: [...input.pausedChannels] });
+  await writeAudit(tx, auditActor(actor), {
+    action: "settings.intake",
+    entity: "settings",
+    entityId: "service",
+    before: { intakePaused: before.intakePaused, pausedChannels: before.pausedChannels },
+    after: { intakePaused: after.intakePaused, pausedChannels: after.pausedChannels },
+    reason: input.reason,
+  }, now);
+  return after;
+}
+
+const KINDS = Object.keys(BLOCK_KINDS) as [BlockKind, ...BlockKind[]];
+
+export const BlockEntryInput = z.object({
+  kind: z.enum(KINDS, { message: "choose what to block" }),
+  value: text(254, "value"),
+  merchantId: optionalText(36).pipe(z.uuid({ message: "choose a merchant" }).optional()),
+  reason: reasonField,
+});
+
+/**
+ * Adds a block-list entry (operator only): a customer e-mail, id, IP, country, phone or user name, for every
+ * merchant or one. Values are stored normalised (trimmed, lower case) as the risk check compares them. Audited.
+ * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND (unknown merchant)
+ */
+export async function addBlockEntry(tx: Tx, actor: ConsoleActor, input: z.output<typeof BlockEntryInput>, now = new Date()) {
+  assertOperator(actor);
+  if (input.merchantId && !(await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } }))) {
+    throw apiError("NOT_FOUND", "merchant not found");
+  }
+  const value = input.kind === "COUNTRY" ? input.value.trim().toUpperCase() : input.value;
+  const row = await tx.blockListEntry.create({
+    data: { kind: input.kind, value: normalizeBlockValue(value), merchantId: input.merchantId ?? null, reason: input.reason, createdAt: now },
+  });
+  await writeAudit(tx, auditActor(actor), { action: "block_list.add", entity: "block_list", entityId: row.id, merchantId: row.merchantId, after: { kind: row.kind, value: row.value }, reason: input.reason }, now);
+  return row;
+}
+
+/** Removes a block-list entry (operator only); audited with the removed entry. @throws ApiError 404 NOT_FOUND */
+export async function removeBlockEntry(tx: Tx, actor: ConsoleActor, input: { id: string; reason: string }, now = new Date()) {
+  assertOperator(actor);
+  const row = await tx.blockListEntry.findUnique({ where: { id: input.id } });
+  if (!row) throw apiError("NOT_FOUND", "block-list entry not found");
+  await tx.blockListEntry.delete({ where: { id: row.id } });
+  await writeAudit(tx, auditActor(actor), { action: "block_list.remove", entity: "block_list", entityId: row.id, merchantId: row.merchantId, before: { kind: row.kind, value: row.value, reason: row.reason }, reason: input.reason }, now);
+}
+
+/** A page of block-list entries, newest first, with merchant names. */
+export async function listBlockEntries(db: Db, q: { page: number; limit: number }) {
+  const [total, rows] = await Promise.all([
+    db.blockListEntry.count(),
+    db.blockListEntry.findMany({ orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+  ]);
+  const merchants = await db.merchant.findMany({ where: { id: { in: rows.map((r) => r.merchantId).filter((x): x is string => !!x) } }, select: { id: true, name: true } });
+  const name = new Map(merchants.map((m) => [m.id, m.name]));
+  return { rows: rows.map((r) => ({ ...r, merchantName: r.merchantId ? (name.get(r.merchantId) ?? "") : null })), total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+}

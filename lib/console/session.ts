@@ -1,0 +1,44 @@
+import { getServerSession } from "next-auth";
+import { notFound, redirect } from "next/navigation";
+import { getDb } from "@/lib/db";
+import { ApiError } from "@/lib/errors";
+import type { ConsoleActor } from "@/lib/console/actor";
+import { authOptions } from "@/lib/console/auth-options";
+
+/**
+ * The signed-in console user, re-read from the database (so deactivation, role and merchant changes apply
+ * at once), or null when there is no valid session or the user is no longer active.
+ */
+export async function currentActor(): Promise<ConsoleActor | null> {
+  const session = await getServerSession(authOptions);
+  const id = session?.userId;
+  if (!id) return null;
+  const user = await getDb().consoleUser.findUnique({ where: { id } });
+  if (!user || !user.active) return null;
+  if (user.role === "MERCHANT" && !user.merchantId) return null;
+  return { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId };
+}
+
+/** For pages: the signed-in user, or a redirect to the sign-in page. */
+export async function requireActor(): Promise<ConsoleActor> {
+  const actor = await currentActor();
+  if (!actor) redirect("/console/sign-in");
+  return actor;
+}
+
+/** For operator-only pages: a MERCHANT user gets the 404 page (the page does not exist for it). */
+export async function requireOperatorPage(): Promise<ConsoleActor> {
+  const actor = await requireActor();
+  if (actor.role !== "OPERATOR") notFound();
+  return actor;
+}
+
+/** Awaits a console lookup; its 404 NOT_FOUND becomes the page's 404 (other errors propagate). */
+export async function orNotFound<T>(lookup: Promise<T>): Promise<T> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  }
+}

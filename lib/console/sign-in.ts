@@ -1,0 +1,101 @@
+import { verify } from "@node-rs/argon2";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { SYSTEM_ACTOR, writeAudit } from "@/lib/audit";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { ConsoleActor } from "@/lib/console/actor";
+import { LOCK_MINUTES } from "@/lib/console/sign-in-messages";
+
+export { LOCK_MINUTES };
+
+/** Failed sign-ins in a row after which an account is locked. */
+export const MAX_FAILED_SIGN_INS = 5;
+/** Failed sign-ins one source IP may make per 15 minutes, over all user names (password spraying). */
+export const MAX_FAILED_PER_IP = 30;
+
+/** argon2id hash of a random text: unknown user names are verified against it so they take as long as real ones. */
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$pdnCc9j1sneQ7+73vzJSJA$MuVEz0a2di6B1sjllr5Df1k+UO5ZonPebY0qdVDkdI8";
+
+const g = globalThis as unknown as { __sandpiperSignInLimiters?: { byName: RateLimiterMemory; byIp: RateLimiterMemory } };
+function limiters() {
+  g.__sandpiperSignInLimiters ??= {
+    // Unknown (and deactivated) user names have no row to count on; this keeps them indistinguishable from real ones.
+    byName: new RateLimiterMemory({ keyPrefix: "signin-name", points: MAX_FAILED_SIGN_INS, duration: LOCK_MINUTES * 60 }),
+    byIp: new RateLimiterMemory({ keyPrefix: "signin-ip", points: MAX_FAILED_PER_IP, duration: 15 * 60 }),
+  };
+  return g.__sandpiperSignInLimiters;
+}
+
+export type SignInResult = { ok: true; actor: ConsoleActor } | { ok: false; reason: "invalid" | "locked" };
+
+async function isBlocked(key: string, limiter: RateLimiterMemory, max: number): Promise<boolean> {
+  const state = await limiter.get(key);
+  return !!state && state.consumedPoints >= max;
+}
+
+/**
+ * Counts one failed sign-in of a known, active user (row locked, so concurrent failures all count) and locks the
+ * account for LOCK_MINUTES at the MAX_FAILED_SIGN_INS-th failure in a row, writing the lock to the audit log.
+ * A lock that has run out starts a fresh count. Returns true when this failure locked the account.
+ */
+async function countUserFailure(db: PrismaClient, userId: string, ip: string, now: Date): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM console_users WHERE id = ${userId}::uuid FOR UPDATE`;
+    const user = await tx.consoleUser.findUniqueOrThrow({ where: { id: userId } });
+    if (user.lockedUntil && user.lockedUntil > now) return true;
+    const failed = (user.lockedUntil ? 0 : user.failedLogins) + 1;
+    const lock = failed >= MAX_FAILED_SIGN_INS;
+    await tx.consoleUser.update({
+      where: { id: userId },
+      data: { failedLogins: lock ? 0 : failed, lockedUntil: lock ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : null },
+    });
+    if (lock) {
+      await writeAudit(tx, SYSTEM_ACTOR, {
+        action: "console_user.lock",
+        entity: "console_user",
+        entityId: user.id,
+        merchantId: user.merchantId,
+        after: { username: user.username, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000), sourceIp: ip },
+        reason: `${MAX_FAILED_SIGN_INS} failed sign-ins in a row`,
+      }, now);
+    }
+    return lock;
+  });
+}
+
+/**
+ * Checks a console user name and password (SPEC "Authentication" 8; ISSUE 4 item 1: argon2id, lock-out after
+ * repeated failures). A known user is locked for LOCK_MINUTES after MAX_FAILED_SIGN_INS failures in a row
+ * (console_users.failed_logins / locked_until); a correct password is refused while locked; a success clears the
+ * count. Unknown and deactivated user names are verified against a dummy hash (same time) and throttled in memory
+ * the same way, so the answers never reveal whether a user exists. Every source IP may fail MAX_FAILED_PER_IP
+ * times per 15 minutes over all names (password spraying). Lock-outs are written to the audit log.
+ * @returns the actor on success, else the reason ("invalid" or "locked").
+ */
+export async function verifyCredentials(
+  db: PrismaClient,
+  input: { username: string; password: string; ip: string | null; now?: Date },
+): Promise<SignInResult> {
+  const now = input.now ?? new Date();
+  const username = input.username.trim();
+  const nameKey = username.toLowerCase();
+  const ip = input.ip ?? "unknown";
+  const { byName, byIp } = limiters();
+  if (await isBlocked(ip, byIp, MAX_FAILED_PER_IP)) return { ok: false, reason: "locked" };
+  const found = username ? await db.consoleUser.findUnique({ where: { username } }) : null;
+  const user = found?.active ? found : null;
+  if (!user && (await isBlocked(nameKey, byName, MAX_FAILED_SIGN_INS))) return { ok: false, reason: "locked" };
+  if (user?.lockedUntil && user.lockedUntil > now) return { ok: false, reason: "locked" };
+  const passwordOk = await verify(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
+  if (!user || !passwordOk) {
+    await byIp.penalty(ip);
+    if (!user) {
+      await byName.penalty(nameKey);
+      return { ok: false, reason: (await isBlocked(nameKey, byName, MAX_FAILED_SIGN_INS)) ? "locked" : "invalid" };
+    }
+    return { ok: false, reason: (await countUserFailure(db, user.id, ip, now)) ? "locked" : "invalid" };
+  }
+  if (user.failedLogins !== 0 || user.lockedUntil) {
+    await db.consoleUser.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
+  }
+  return { ok: true, actor: { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId } };
+}

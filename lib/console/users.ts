@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { writeAudit } from "@/lib/audit";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
+import { checkbox, optionalText, reasonField, text } from "@/lib/console/forms";
+import { revokeKeysOf } from "@/lib/console/keys";
+import type { Db, Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { hashPassword } from "@/lib/merchants/provision";
+
+/** Minimum console password length. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+const role = z.enum(["OPERATOR", "MERCHANT"], { message: "choose a role" });
+const merchantOf = optionalText(36).pipe(z.uuid({ message: "choose a merchant" }).optional());
+const needsMerchant = (v: { role: string; merchantId?: string }) => v.role === "OPERATOR" || !!v.merchantId;
+
+export const NewUserInput = z
+  .object({
+    username: text(60, "user name").pipe(z.string().regex(/^[a-zA-Z0-9._@-]{3,60}$/, { message: "3 to 60 letters, digits or . _ @ -" })),
+    password: z.string().min(MIN_PASSWORD_LENGTH, { message: `at least ${MIN_PASSWORD_LENGTH} characters` }).max(200),
+    role,
+    merchantId: merchantOf,
+  })
+  .refine(needsMerchant, { path: ["merchantId"], message: "a MERCHANT user belongs to a merchant" });
+
+export const UserAccessInput = z
+  .object({ userId: z.uuid(), role, merchantId: merchantOf, active: checkbox, reason: reasonField })
+  .refine(needsMerchant, { path: ["merchantId"], message: "a MERCHANT user belongs to a merchant" });
+
+/**
+ * Creates a console user (operator only) with an argon2id password hash. Audited (without the password).
+ * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND (unknown merchant), 409 INVALID_STATE (user name taken)
+ */
+export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewUserInput>, now = new Date()) {
+  assertOperator(actor);
+  const merchantId = input.role === "MERCHANT" ? input.merchantId! : null;
+  if (merchantId && !(await tx.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) throw apiError("NOT_FOUND", "merchant not found");
+  if (await tx.consoleUser.findUnique({ where: { username: input.username }, select: { id: true } })) {
+    throw apiError("INVALID_STATE", `user name ${input.username} is taken`);
+  }
+  const user = await tx.consoleUser.create({
+    data: { username: input.username, passwordHash: await hashPassword(input.password), role: input.role, merchantId, createdAt: now },
+  });
+  await writeAudit(tx, auditActor(actor), { action: "console_user.create", entity: "console_user", entityId: user.id, merchantId, after: { username: user.username, role: user.role, merchantId } }, now);
+  return user;
+}
+
+/**
+ * Changes a user's access: role, merchant, active flag (operator only). Any real change revokes every API key
+ * the user owns (SPEC "Authentication" 5: changing the key holder's access revokes the related keys), in the
+ * same transaction, and the audit row lists the revoked keys. Re-activating never brings keys back.
+ * Operators cannot change their own access (no one locks themself out by accident).
+ * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE (nothing changed, or own account)
+ */
+export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.output<typeof UserAccessInput>, now = new Date()) {
+  assertOperator(actor);
+  if (input.userId === actor.id) throw apiError("INVALID_STATE", "you cannot change your own access; ask another operator");
+  const before = await tx.consoleUser.findUnique({ where: { id: input.userId } });
+  if (!before) throw apiError("NOT_FOUND", "user not found");
+  const merchantId = input.role === "MERCHANT" ? input.merchantId! : null;
+  if (merchantId && !(await tx.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) throw apiError("NOT_FOUND", "merchant not found");
+  if (before.role === input.role && before.merchantId === merchantId && before.active === input.active) {
+    throw apiError("INVALID_STATE", "nothing changed");
+  }
+  const after = await tx.consoleUser.update({ where: { id: before.id }, data: { role: input.role, merchantId, active: input.active, updatedAt: now } });
+  const revoked = await revokeKeysOf(tx, { ownerId: before.id }, now);
+  await writeAudit(tx, auditActor(actor), {
+    action: "console_user.change_access",
+    entity: "console_user",
+    entityId: before.id,
+    merchantId: before.merchantId ?? merchantId,
+    before: { username: before.username, role: before.role, merchantId: before.merchantId, active: before.active },
+    after: { username: after.username, role: after.role, merchantId: after.merchantId, active: after.active, revokedApiKeys: revoked },
+    reason: input.reason,
+  }, now);
+  return { user: after, revokedKeys: revoked };
+}
+
+/** A page of console users (operator pages), with merchant names and counts of unrevoked keys. */
+export async function listUsers(db: Db, q: { page: number; limit: number }) {
+  const [total, rows] = await Promise.all([
+    db.consoleUser.count(),
+    db.consoleUser.findMany({
+      orderBy: [{ username: "asc" }],
+      skip: (q.page - 1) * q.limit,
+      take: q.limit,
+      select: {
+        id: true, username: true, role: true, merchantId: true, active: true, lockedUntil: true, createdAt: true,
+        merchant: { select: { name: true } }, _count: { select: { apiKeys: { where: { revokedAt: null } } } },
+      },
+    }),
+  ]);
+  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+}

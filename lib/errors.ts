@@ -1,0 +1,60 @@
+/**
+ * The error codes of the contract and their HTTP statuses: the single source (SPEC "Errors",
+ * DESIGN "Decisions where SPEC.md says not shown").
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_EMAIL: 400,
+  CUSTOMER_PROFILE_REQUIRED: 400,
+  GLOBAL_AMOUNT_LIMIT: 400,
+  AMOUNT_OUT_OF_RANGE: 400,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_SCOPE: 403,
+  FORBIDDEN: 403,
+  IP_NOT_ALLOWED: 403,
+  RISK_REJECTED: 403,
+  LEGACY_FLOW_DISABLED: 403,
+  AMOUNT_ENTRY_NOT_ENABLED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  FX_RATE_MISSING: 409,
+  DUPLICATE_REFERENCE: 409,
+  INVALID_STATE: 409,
+  PRICING_DISABLED: 409,
+  DAILY_LIMIT: 409,
+  MONTHLY_LIMIT: 409,
+  PROVIDER_CURRENCY_MISMATCH: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  BANK_CAPACITY: 503,
+  NO_ROUTE: 503,
+  STORE_DISABLED: 503,
+  STORE_UNAVAILABLE: 503,
+  PAYMENT_INTAKE_PAUSED: 503,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** A contract error: code, client-safe message and the extra response headers (e.g. Retry-After). */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** Shorthand: `throw apiError("NOT_FOUND", "payment not found")`. */
+export function apiError(code: ErrorCode, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(code, message, headers);
+}

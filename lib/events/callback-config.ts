@@ -1,0 +1,91 @@
+// A merchant's callback address and secret. SPEC.md "Events" (address policy, secret shown only at
+// configuration time, a new secret on every address change) and DESIGN.md "Callbacks".
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { Uuid } from "@/lib/schemas/common";
+import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/events/url-policy";
+import { runtimeEnv } from "@/lib/runtime-env";
+
+/** Longest callback address accepted, in characters. */
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+/** Prefix of every callback secret: `whsec_` + 32 random bytes in base64url (43 characters). */
+export const CALLBACK_SECRET_PREFIX = "whsec_";
+
+/**
+ * Why the service must not start with this environment, or null when it may: `CALLBACK_ALLOW_LOOPBACK=1`
+ * together with `NODE_ENV=production` is refused (SPEC.md "Events": loopback receivers are for tests and
+ * local development only). Read at run time (see lib/runtime-env.ts).
+ */
+export function loopbackAllowanceRefusal(): string | null {
+  if (runtimeEnv("CALLBACK_ALLOW_LOOPBACK") === "1" && runtimeEnv("NODE_ENV") === "production") {
+    return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only";
+  }
+  return null;
+}
+
+/**
+ * Options for {@link checkCallbackUrl} in this process: loopback receivers are allowed only with
+ * `CALLBACK_ALLOW_LOOPBACK=1` and `NODE_ENV` other than production. Used when an address is saved and
+ * again at send time.
+ */
+export function callbackUrlPolicy(): CheckCallbackUrlOptions {
+  return { allowLoopback: runtimeEnv("CALLBACK_ALLOW_LOOPBACK") === "1" && runtimeEnv("NODE_ENV") !== "production" };
+}
+
+/** A fresh callback secret, `whsec_` + 32 random bytes in base64url. */
+export function newCallbackSecret(): string {
+  return CALLBACK_SECRET_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/**
+ * Saves a merchant's callback address and generates a new callback secret (SPEC.md "Events": "The
+ * secret is shown only at configuration time; changing the address generates a new secret"). Every save
+ * generates a new secret, so saving the same address again rotates the secret. Deliveries still pending
+ * are signed with the new secret on their next attempt (the signature is made at send time).
+ *
+ * The address must pass the address policy ({@link checkCallbackUrl}: https, port 443, a DNS name
+ * resolving only to public addresses; loopback only under CALLBACK_ALLOW_LOOPBACK=1 outside production).
+ * It is checked again, and the checked address pinned, at every send.
+ *
+ * @param db client or transaction.
+ * @param input.merchantId the merchant (uuid).
+ * @param input.url the absolute callback address, at most 2048 characters (surrounding spaces trimmed).
+ * @param opts.resolve host name resolver (default: the system's DNS); tests stand in for DNS with it.
+ * @returns `{ secret }`: the new secret, to be shown to the user this once and never again.
+ * @throws ApiError 400 VALIDATION_ERROR "callbackUrl: <policy reason>" when the address is refused;
+ *   ApiError 404 NOT_FOUND when the merchant does not exist. Nothing is changed on error.
+ */
+export async function setCallbackUrl(
+  db: Db,
+  input: { merchantId: string; url: string },
+  opts: { resolve?: Resolver } = {},
+): Promise<{ secret: string }> {
+  if (!Uuid.safeParse(input.merchantId).success) throw apiError("NOT_FOUND", "merchant not found");
+  const url = typeof input.url === "string" ? input.url.trim() : "";
+  if (url === "") throw apiError("VALIDATION_ERROR", "callbackUrl: an address is required");
+  if (url.length > MAX_CALLBACK_URL_LENGTH) {
+    throw apiError("VALIDATION_ERROR", `callbackUrl: at most ${MAX_CALLBACK_URL_LENGTH} characters`);
+  }
+  const check = await checkCallbackUrl(url, { ...callbackUrlPolicy(), resolve: opts.resolve });
+  if (!check.ok) throw apiError("VALIDATION_ERROR", `callbackUrl: ${check.reason}`);
+  const secret = newCallbackSecret();
+  const changed = await db.merchant.updateMany({
+    where: { id: input.merchantId },
+    data: { callbackUrl: check.url.toString(), callbackSecret: secret },
+  });
+  if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
+  return { secret };
+}
+
+/**
+ * Removes a merchant's callback address and secret. Later events are stored with delivery state
+ * NOT_CONFIGURED; deliveries still pending become NOT_CONFIGURED at their next attempt.
+ * @returns nothing.
+ * @throws ApiError 404 NOT_FOUND when the merchant does not exist.
+ */
+export async function removeCallbackUrl(db: Db, input: { merchantId: string }): Promise<void> {
+  if (!Uuid.safeParse(input.merchantId).success) throw apiError("NOT_FOUND", "merchant not found");
+  const changed = await db.merchant.updateMany({ where: { id: input.merchantId }, data: { callbackUrl: null, callbackSecret: null } });
+  if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
+}

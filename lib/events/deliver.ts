@@ -1,0 +1,281 @@
+// Job body of callback delivery: claim due deliveries, send one signed attempt each, record the outcome.
+// SPEC.md "Events" (Delivery: at-least-once, 5 s timeout, at most 8 attempts, redirects not followed),
+// "Limits" (Callback) and DESIGN.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
+// inside a transaction).
+import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
+import { callbackUrlPolicy } from "@/lib/events/callback-config";
+import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/events/retry-schedule";
+import { sendCallbackRequest, type SendCallbackResult } from "@/lib/events/send";
+import { testEventHeaderName } from "@/lib/events/deliveries";
+import { buildCallbackHeaders } from "@/lib/events/signing";
+import { checkCallbackUrl } from "@/lib/events/url-policy";
+import type { DeliveryState } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
+
+/** How long a claimed delivery stays with its worker, milliseconds: far above one attempt (5 s timeout). */
+export const DEFAULT_LEASE_MS = 30_000;
+/** Deliveries claimed (and sent concurrently) per batch. */
+export const DEFAULT_BATCH_SIZE = 20;
+/** Error recorded for an attempt whose worker stopped before it recorded a result. */
+export const INTERRUPTED_ERROR = "attempt interrupted: the worker stopped before recording a result (lease expired)";
+
+export type DeliverOptions = {
+  /** The worker's clock for this run: due check, lease, timestamp header, attempt time, next attempt. Default: the real clock. */
+  now?: Date;
+  /** Deliveries claimed per batch (default 20); `deliverDueCallbacks` repeats batches until fewer are due. */
+  limit?: number;
+  /** Name of this worker in logs. */
+  workerId?: string;
+  /** Lease length in milliseconds (default 30 s). */
+  leaseMs?: number;
+  /** Only this merchant's deliveries (tests, tools). */
+  merchantId?: string;
+  /** Source of jitter for the retry schedule (default Math.random). */
+  random?: () => number;
+  /** Attempt time limit in milliseconds (default 5000, SPEC "Limits"). */
+  timeoutMs?: number;
+};
+
+/** What became of one claimed delivery after its attempt. */
+export type AttemptOutcome = {
+  deliveryId: string;
+  eventId: string;
+  /** Number of the recorded attempt (over the delivery's life), or null when nothing was sent. */
+  attempt: number | null;
+  state: DeliveryState;
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+};
+
+/** A claimed delivery with what its attempt needs: the frozen body and the merchant's address and secret. */
+type Claimed = {
+  id: string;
+  eventId: string;
+  attemptCount: number;
+  leaseUntil: Date;
+  body: string;
+  test: boolean;
+  callbackUrl: string | null;
+  callbackSecret: string | null;
+};
+type ClaimRow = {
+  id: string;
+  event_id: string;
+  attempt_count: number;
+  lease_until: Date | null;
+  body: string;
+  payment_id: string | null;
+  callback_url: string | null;
+  callback_secret: string | null;
+};
+
+/** The attempt number the next recorded attempt of a delivery gets (1 + attempts recorded so far). */
+async function nextAttemptNumber(tx: Tx, deliveryId: string): Promise<number> {
+  return (await tx.deliveryAttempt.count({ where: { deliveryId } })) + 1;
+}
+
+/**
+ * Claims due deliveries in one short transaction: PENDING, nextAttemptAt <= now, lease free or expired,
+ * locked with FOR UPDATE SKIP LOCKED (so concurrent workers never claim the same row), then leased until
+ * now + leaseMs with attemptCount + 1. A row whose lease had expired was abandoned mid-attempt (its worker
+ * died): that attempt is recorded as interrupted, and when it was the last allowed one the delivery becomes
+ * FAILED instead of being claimed.
+ */
+async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  return transaction(async (tx) => {
+    const due = await tx.$queryRaw<ClaimRow[]>`
+      SELECT d.id, d.event_id, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
+      FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
+      WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
+      ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`;
+    const claimed: Claimed[] = [];
+    for (const row of due) {
+      if (row.lease_until !== null) {
+        await tx.deliveryAttempt.create({
+          data: {
+            deliveryId: row.id,
+            number: await nextAttemptNumber(tx, row.id),
+            url: row.callback_url ?? "",
+            startedAt: new Date(row.lease_until.getTime() - leaseMs),
+            durationMs: 0,
+            error: INTERRUPTED_ERROR,
+          },
+        });
+        if (row.attempt_count >= MAX_ATTEMPTS) {
+          await tx.delivery.update({
+            where: { id: row.id },
+            data: { state: "FAILED", leaseUntil: null, nextAttemptAt: null, lastError: INTERRUPTED_ERROR, updatedAt: now },
+          });
+          continue;
+        }
+      }
+      claimed.push({
+        id: row.id,
+        eventId: row.event_id,
+        attemptCount: row.attempt_count + 1,
+        leaseUntil,
+        body: row.body,
+        test: row.payment_id === null,
+        callbackUrl: row.callback_url,
+        callbackSecret: row.callback_secret,
+      });
+    }
+    if (claimed.length > 0) {
+      await tx.$executeRaw`
+        UPDATE deliveries SET attempt_count = attempt_count + 1, lease_until = ${leaseUntil}, updated_at = ${now}
+        WHERE id = ANY(${claimed.map((c) => c.id)}::uuid[])`;
+    }
+    return claimed;
+  });
+}
+
+type Sent = { url: string; result: SendCallbackResult } | { notConfigured: true };
+
+/**
+ * Sends one claimed delivery, outside any transaction: checks the merchant's address again (SPEC "Events":
+ * no private or local targets; the checked address is the one connected to), signs the same body bytes
+ * with a fresh timestamp and POSTs them. The address and secret are the merchant's as read at claim time.
+ */
+async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined): Promise<Sent> {
+  const { callbackUrl: url, callbackSecret: secret, body } = claimed;
+  if (!url || !secret) return { notConfigured: true };
+  const check = await checkCallbackUrl(url, callbackUrlPolicy());
+  if (!check.ok) {
+    const refused = `address refused: ${check.reason}`;
+    return { url, result: { ok: false, statusCode: null, durationMs: 0, error: refused, responseSnippet: "", redirected: false } };
+  }
+  const headers = buildCallbackHeaders({ eventId: claimed.eventId, rawBody: body, secret, nowMs: now.getTime() });
+  if (claimed.test) headers[testEventHeaderName()] = "true";
+  const result = await sendCallbackRequest({ url: check.url, address: check.address, family: check.family, headers, body, timeoutMs });
+  return { url, result };
+}
+
+/**
+ * Records the attempt and moves the delivery, in a second short transaction with the row locked:
+ * 2xx -> SUCCEEDED (deliveredAt); failure -> PENDING at now + the retry wait, or FAILED after attempt 8;
+ * no address at send time -> NOT_CONFIGURED (the claim is given back: nothing was sent). A worker whose
+ * lease was taken over (it stalled past the lease) still records its attempt, and a success still counts,
+ * but a failure leaves the state to the worker holding the lease.
+ */
+async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt: Date, random: () => number): Promise<AttemptOutcome> {
+  return transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ state: DeliveryState; lease_until: Date | null; next_attempt_at: Date | null; recorded: number }[]>`
+      SELECT state, lease_until, next_attempt_at, (SELECT count(*)::int FROM delivery_attempts WHERE delivery_id = d.id) AS recorded
+      FROM deliveries d WHERE id = ${claimed.id}::uuid FOR UPDATE`;
+    const ownLease = row.state === "PENDING" && row.lease_until?.getTime() === claimed.leaseUntil.getTime();
+    const base = { deliveryId: claimed.id, eventId: claimed.eventId };
+
+    if ("notConfigured" in sent) {
+      if (!ownLease) return { ...base, attempt: null, state: row.state, statusCode: null, error: null, nextAttemptAt: row.next_attempt_at };
+      await tx.delivery.update({
+        where: { id: claimed.id },
+        data: { state: "NOT_CONFIGURED", attemptCount: { decrement: 1 }, leaseUntil: null, nextAttemptAt: null, lastError: "no callback address configured", updatedAt: finishedAt },
+      });
+      return { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error: "no callback address configured", nextAttemptAt: null };
+    }
+
+    const { result } = sent;
+    const attempt = row.recorded + 1;
+    await tx.deliveryAttempt.create({
+      data: {
+        deliveryId: claimed.id,
+        number: attempt,
+        url: sent.url,
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error: result.error,
+        responseSnippet: result.responseSnippet,
+      },
+    });
+    const outcome = { ...base, attempt, statusCode: result.statusCode, error: result.error };
+    if (result.ok && (row.state === "PENDING" || row.state === "FAILED")) {
+      await tx.delivery.update({
+        where: { id: claimed.id },
+        data: { state: "SUCCEEDED", deliveredAt: finishedAt, leaseUntil: null, nextAttemptAt: null, lastError: null, updatedAt: finishedAt },
+      });
+      return { ...outcome, state: "SUCCEEDED", nextAttemptAt: null };
+    }
+    if (result.ok || !ownLease) return { ...outcome, state: row.state, nextAttemptAt: row.next_attempt_at };
+    const waitMs = nextAttemptDelayMs(claimed.attemptCount, random);
+    const nextAttemptAt = waitMs === null ? null : new Date(finishedAt.getTime() + waitMs);
+    const state = waitMs === null ? "FAILED" : "PENDING";
+    await tx.delivery.update({
+      where: { id: claimed.id },
+      data: { state, nextAttemptAt, leaseUntil: null, lastError: result.error, updatedAt: finishedAt },
+    });
+    return { ...outcome, state, nextAttemptAt };
+  });
+}
+
+async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
+  const startedAt = opts.now ?? new Date();
+  const sent = await send(claimed, startedAt, opts.timeoutMs);
+  const outcome = await settle(claimed, sent, startedAt, opts.now ?? new Date(), opts.random ?? Math.random);
+  log.info(
+    { worker: opts.workerId, deliveryId: outcome.deliveryId, eventId: outcome.eventId, attempt: outcome.attempt, state: outcome.state, statusCode: outcome.statusCode, error: outcome.error },
+    "callback attempt",
+  );
+  return outcome;
+}
+
+/** Totals of one {@link deliverDueCallbacks} run. */
+export type DeliverySummary = { claimed: number; succeeded: number; retrying: number; failed: number; notConfigured: number; outcomes: AttemptOutcome[] };
+
+/**
+ * Job body `deliver-due-callbacks` (DESIGN "Consistency": background work claims rows with FOR UPDATE
+ * SKIP LOCKED, so any number of processes may run it at once). Repeats: claim a batch of due deliveries
+ * (see {@link DeliverOptions}), send their attempts concurrently outside any transaction, record each
+ * outcome; until a batch comes back smaller than `limit`.
+ *
+ * Delivery is at-least-once: a worker killed mid-send leaves its lease to expire (30 s); the delivery is
+ * then claimed again and re-sent with the same event id and body and a new timestamp, and the lost attempt
+ * is recorded as interrupted. Two workers never send the same attempt: a leased row is not claimable.
+ *
+ * @returns counts per resulting state and each attempt's outcome.
+ * @throws database errors (the driver logs them and runs again later); send failures never throw.
+ */
+export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<DeliverySummary> {
+  const limit = opts.limit ?? DEFAULT_BATCH_SIZE;
+  const filter = opts.merchantId ? Prisma.sql`AND d.merchant_id = ${opts.merchantId}::uuid` : Prisma.empty;
+  const summary: DeliverySummary = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, notConfigured: 0, outcomes: [] };
+  for (;;) {
+    const claimed = await claim(filter, opts.now ?? new Date(), limit, opts.leaseMs ?? DEFAULT_LEASE_MS);
+    const outcomes = await Promise.all(claimed.map((c) => attempt(c, opts)));
+    summary.claimed += claimed.length;
+    for (const o of outcomes) {
+      summary.outcomes.push(o);
+      if (o.state === "SUCCEEDED") summary.succeeded++;
+      else if (o.state === "PENDING") summary.retrying++;
+      else if (o.state === "FAILED") summary.failed++;
+      else summary.notConfigured++;
+    }
+    if (claimed.length < limit) return summary;
+  }
+}
+
+/** Result of {@link deliverOne}: the attempt's outcome, or why nothing was sent now. */
+export type DeliverOneResult =
+  | ({ claimed: true } & AttemptOutcome)
+  | { claimed: false; deliveryId: string; state: DeliveryState | null; nextAttemptAt: Date | null };
+
+/**
+ * One attempt of one delivery, if it is due and not leased (event-triggered sending: the Inngest function
+ * `deliver-callback`). Same claim, send and record steps as {@link deliverDueCallbacks}.
+ * @returns `{ claimed: true, ...outcome }`, or `{ claimed: false, state, nextAttemptAt }` when the delivery
+ *   is unknown (state null), not PENDING, not yet due or leased by another worker; nextAttemptAt is then
+ *   when to look again (the later of the due time and the lease end).
+ * @throws database errors.
+ */
+export async function deliverOne(deliveryId: string, opts: DeliverOptions = {}): Promise<DeliverOneResult> {
+  const now = opts.now ?? new Date();
+  const [claimed] = await claim(Prisma.sql`AND d.id = ${deliveryId}::uuid`, now, 1, opts.leaseMs ?? DEFAULT_LEASE_MS);
+  if (claimed) return { claimed: true, ...(await attempt(claimed, opts)) };
+  const row = await getDb().delivery.findUnique({ where: { id: deliveryId }, select: { state: true, nextAttemptAt: true, leaseUntil: true } });
+  if (!row) return { claimed: false, deliveryId, state: null, nextAttemptAt: null };
+  const times = [row.nextAttemptAt, row.leaseUntil].filter((t): t is Date => t !== null && row.state === "PENDING");
+  const nextAttemptAt = times.length ? new Date(Math.max(...times.map((t) => t.getTime()))) : null;
+  return { claimed: false, deliveryId, state: row.state, nextAttemptAt };
+}

@@ -1,0 +1,204 @@
+// Console operations on callback deliveries: list, read with attempts, requeue, send a test event.
+// SPEC.md "Events" (NOT_CONFIGURED and FAILED deliveries can be requeued) and DESIGN.md "Callbacks".
+import { afterCommit, withTransaction, Prisma, type Db } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/outbox";
+import { callbackHeaderNames } from "@/lib/events/signing";
+import type { DeliveryState } from "@/lib/generated/prisma/client";
+import { announceDueDeliveries } from "@/lib/jobs/announce";
+import type { PaymentResource } from "@/lib/payments/serialize";
+import { Uuid } from "@/lib/schemas/common";
+
+export const DELIVERY_STATES = ["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"] as const satisfies readonly DeliveryState[];
+
+/**
+ * `data.id` of every test event: the nil UUID, never the id of a payment (payment ids are random v4).
+ * Being inside the signed body, it is the reliable way for a receiver to recognise a test event.
+ */
+export const TEST_EVENT_PAYMENT_ID = "00000000-0000-0000-0000-000000000000";
+/** `data.reference` of every test event. */
+export const TEST_EVENT_REFERENCE = "sandpiper-test-event";
+
+/**
+ * `X-<Name>-Test`: unsigned hint header sent (value "true") with a console test event. A receiver must not
+ * rely on it alone (it is outside the signature); the signed marker is `data.id` = {@link TEST_EVENT_PAYMENT_ID}.
+ */
+export function testEventHeaderName(): string {
+  return callbackHeaderNames().eventId.replace(/-Event-Id$/, "-Test");
+}
+
+/** One row of {@link listDeliveries}. */
+export type DeliveryRow = {
+  id: string;
+  eventId: string;
+  /** payment.succeeded, payment.failed or payment.expired. */
+  eventType: string;
+  /** The payment the event is about; null for a test event. */
+  paymentId: string | null;
+  /** True for an event sent with {@link sendTestEvent}. */
+  test: boolean;
+  merchantId: string;
+  merchantName: string;
+  state: DeliveryState;
+  /** Attempts in the current round (at most 8; a requeue starts a new round). */
+  attemptCount: number;
+  /** Attempts recorded over the delivery's whole life (all rounds). */
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+};
+
+function assertUuid(id: string, what: string): void {
+  if (!Uuid.safeParse(id).success) throw apiError("VALIDATION_ERROR", `${what} must be a UUID`);
+}
+
+/**
+ * A page of deliveries, newest first (console "Callbacks" list).
+ * @param input.merchantId the merchant whose deliveries are listed; null = operator view, all merchants.
+ * @param input.state optional filter.
+ * @param input.page 1-based page; input.limit 1 to 100 rows per page (SPEC "Limits").
+ * @returns `{ rows, total, page, limit, pages }`.
+ * @throws ApiError 400 VALIDATION_ERROR for an unknown state or a page/limit out of range.
+ */
+export async function listDeliveries(
+  db: Db,
+  input: { merchantId: string | null; state?: DeliveryState; page: number; limit: number },
+): Promise<{ rows: DeliveryRow[]; total: number; page: number; limit: number; pages: number }> {
+  const { merchantId, state, page, limit } = input;
+  if (!Number.isInteger(page) || page < 1) throw apiError("VALIDATION_ERROR", "page must be an integer >= 1");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw apiError("VALIDATION_ERROR", "limit must be an integer from 1 to 100");
+  if (state !== undefined && !DELIVERY_STATES.includes(state)) throw apiError("VALIDATION_ERROR", `state must be one of ${DELIVERY_STATES.join(", ")}`);
+  if (merchantId !== null && !Uuid.safeParse(merchantId).success) return { rows: [], total: 0, page, limit, pages: 0 };
+  const where: Prisma.DeliveryWhereInput = { ...(merchantId !== null ? { merchantId } : {}), ...(state ? { state } : {}) };
+  const [total, found] = await Promise.all([
+    db.delivery.count({ where }),
+    db.delivery.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * limit,
+      take: limit,
+      include: {
+        event: { select: { type: true, paymentId: true, merchant: { select: { name: true } } } },
+        _count: { select: { attempts: true } },
+      },
+    }),
+  ]);
+  const rows = found.map((d) => ({
+    id: d.id,
+    eventId: d.eventId,
+    eventType: d.event.type,
+    paymentId: d.event.paymentId,
+    test: d.event.paymentId === null,
+    merchantId: d.merchantId,
+    merchantName: d.event.merchant.name,
+    state: d.state,
+    attemptCount: d.attemptCount,
+    attempts: d._count.attempts,
+    nextAttemptAt: d.nextAttemptAt,
+    lastError: d.lastError,
+    deliveredAt: d.deliveredAt,
+    createdAt: d.createdAt,
+  }));
+  return { rows, total, page, limit, pages: Math.ceil(total / limit) };
+}
+
+/**
+ * One delivery with its event body and every recorded attempt (oldest first): number, url, startedAt,
+ * durationMs, statusCode, error, responseSnippet.
+ * @param input.merchantId the merchant that must own the delivery; null = operator.
+ * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's delivery id.
+ */
+export async function getDelivery(db: Db, input: { merchantId: string | null; deliveryId: string }) {
+  const found = Uuid.safeParse(input.deliveryId).success
+    ? await db.delivery.findFirst({
+        where: { id: input.deliveryId, ...(input.merchantId !== null ? { merchantId: input.merchantId } : {}) },
+        include: { event: true, attempts: { orderBy: { number: "asc" } } },
+      })
+    : null;
+  if (!found) throw apiError("NOT_FOUND", "delivery not found");
+  return found;
+}
+
+/**
+ * Requeues FAILED and NOT_CONFIGURED deliveries (SPEC "Events": "can be requeued from the console after
+ * an address is set"): they become PENDING, due now, with a new round of up to 8 attempts (attemptCount
+ * back to 0; recorded attempts are kept and numbered on). Only deliveries of merchants that now have a
+ * callback address change; others are left as they are. Requeued deliveries are announced after commit.
+ *
+ * @param input.merchantId only this merchant's deliveries; null = operator, all merchants.
+ * @param input.deliveryIds only these deliveries (others' ids are silently not touched); omitted = every
+ *   FAILED or NOT_CONFIGURED delivery in scope.
+ * @param input.now time the deliveries become due (default now).
+ * @returns the number of deliveries requeued.
+ * @throws ApiError 400 VALIDATION_ERROR when a delivery id is not a UUID.
+ */
+export async function requeueDeliveries(
+  db: Db,
+  input: { merchantId: string | null; deliveryIds?: string[]; now?: Date },
+): Promise<number> {
+  const now = input.now ?? new Date();
+  if (input.merchantId !== null && !Uuid.safeParse(input.merchantId).success) return 0;
+  for (const id of input.deliveryIds ?? []) assertUuid(id, "delivery id");
+  if (input.deliveryIds && input.deliveryIds.length === 0) return 0;
+  const byMerchant = input.merchantId !== null ? Prisma.sql`AND d.merchant_id = ${input.merchantId}::uuid` : Prisma.empty;
+  const byId = input.deliveryIds ? Prisma.sql`AND d.id = ANY(${input.deliveryIds}::uuid[])` : Prisma.empty;
+  return withTransaction(db, async (tx) => {
+    const requeued = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE deliveries d
+      SET state = 'PENDING', next_attempt_at = ${now}, attempt_count = 0, lease_until = NULL, updated_at = ${now}
+      FROM merchants m
+      WHERE m.id = d.merchant_id AND m.callback_url IS NOT NULL
+        AND d.state IN ('FAILED', 'NOT_CONFIGURED') ${byMerchant} ${byId}
+      RETURNING d.id`;
+    const ids = requeued.map((r) => r.id);
+    afterCommit(tx, () => announceDueDeliveries(ids));
+    return ids.length;
+  });
+}
+
+/**
+ * Sends a test event to the merchant's callback address, signed and delivered exactly like a real event
+ * (same envelope, headers, retries and attempt records). SPEC allows only the three payment event types,
+ * so a test event is `payment.succeeded` about a synthetic payment: `data.id` is the nil UUID
+ * {@link TEST_EVENT_PAYMENT_ID}, `data.reference` is {@link TEST_EVENT_REFERENCE}, amount 1.00 USD,
+ * environment sandbox. A receiver following SPEC's rule 2 (compare with its own record) finds no such
+ * order; one that wants to be explicit checks `data.id` (signed). The request also carries the unsigned
+ * hint header `X-<Name>-Test: true`. The event is stored without a payment (listed with `test: true`).
+ *
+ * @returns `{ eventId, deliveryId }` of the PENDING delivery (sent after commit by the job driver).
+ * @throws ApiError 404 NOT_FOUND for an unknown merchant; 409 INVALID_STATE when no callback address is set.
+ */
+export async function sendTestEvent(db: Db, input: { merchantId: string; now?: Date }): Promise<{ eventId: string; deliveryId: string }> {
+  const now = input.now ?? new Date();
+  const merchant = Uuid.safeParse(input.merchantId).success
+    ? await db.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true, callbackUrl: true } })
+    : null;
+  if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
+  if (!merchant.callbackUrl) throw apiError("INVALID_STATE", "set a callback address before sending a test event");
+  const data: PaymentResource = {
+    id: TEST_EVENT_PAYMENT_ID,
+    merchantId: merchant.id,
+    reference: TEST_EVENT_REFERENCE,
+    amount: "1.00",
+    fee: "0.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+    environment: "sandbox",
+    status: "SUCCEEDED",
+    pricing: null,
+    bankAccountId: null,
+    createdAt: now.toISOString(),
+    expiresAt: null,
+    approvedAt: null,
+    finalizedAt: now.toISOString(),
+  };
+  return withTransaction(db, async (tx) => {
+    const recorded = await recordEvent(tx, { merchantId: merchant.id, paymentId: null, type: "payment.succeeded", data, now });
+    // The address was removed meanwhile: roll back rather than store a test event nobody can receive.
+    if (recorded.state !== "PENDING") throw apiError("INVALID_STATE", "set a callback address before sending a test event");
+    return { eventId: recorded.eventId, deliveryId: recorded.deliveryId };
+  });
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { authenticateApiKey, type AuthenticatedKey, type Scope } from "@/lib/auth/api-keys";
+import { normalizeIp, sourceIp } from "@/lib/auth/ip";
+import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { isJsonContentType, readRawBody } from "@/lib/http/body";
+import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
+import { bodyHash, requireIdempotencyKey, runIdempotent, type StoredResponse } from "@/lib/http/idempotency";
+import { enforceRateLimits } from "@/lib/http/rate-limit";
+import { errorResponse, jsonResponse, toApiError } from "@/lib/http/respond";
+import { parseOrThrow } from "@/lib/http/validation";
+import { log } from "@/lib/log";
+
+/** What a handler receives: typed, validated input and the authenticated merchant. */
+export type ApiContext<B, Q> = {
+  requestId: string;
+  ip: string | null;
+  apiKey: AuthenticatedKey;
+  merchant: AuthenticatedKey["merchant"];
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  /** The transaction of an idempotent request (null otherwise); write through it. */
+  tx: Tx | null;
+  /** `tx` when present, else the shared client. */
+  db: Db;
+  now: Date;
+};
+
+/** A handler's result; `resourceId` lets a replay re-read the current state (store payments). */
+export type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string> };
+
+export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+  scope: Scope;
+  /** SPEC: Idempotency-Key required (and the handler runs inside the idempotency transaction). */
+  idempotent?: boolean;
+  /** SPEC "Authentication" 6: the source IP must be on the merchant's server allow-list. */
+  allowList?: boolean;
+  body?: B;
+  query?: Q;
+  /** Responses carry customer data: Cache-Control no-store. */
+  noStore?: boolean;
+  /** For idempotent endpoints whose replay shows the current state (SPEC idempotency rule 4). */
+  replay?: (ctx: ApiContext<Infer<B>, Infer<Q>>, stored: StoredResponse) => Promise<ApiResult>;
+};
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/**
+ * The one request pipeline for every /v1 handler (DESIGN "The request pipeline"), in this order:
+ * request id, 415, 413, API key 401, merchant active 401, rate limits 429, scope 403, IP allow-list 403,
+ * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
+ * Every response carries X-Request-Id; errors use `{ error: { code, message, requestId } }`.
+ */
+export function merchantApi<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  options: ApiOptions<B, Q>,
+  handler: (ctx: ApiContext<Infer<B>, Infer<Q>>) => Promise<ApiResult>,
+) {
+  return async (request: Request, route?: RouteContext): Promise<Response> => {
+    const requestId = randomUUID();
+    const started = performance.now();
+    let merchantId: string | undefined;
+    let response: Response;
+    try {
+      const result = await run(request, route, requestId, (id) => (merchantId = id));
+      response = jsonResponse(result.status, result.body, {
+        ...result.headers,
+        "X-Request-Id": requestId,
+        ...(options.noStore ? { "Cache-Control": "no-store" } : {}),
+      });
+    } catch (error) {
+      response = errorResponse(toApiError(error, requestId), requestId);
+    }
+    log.info(
+      {
+        requestId,
+        merchantId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        latencyMs: Math.round((performance.now() - started) * 10) / 10,
+      },
+      "request",
+    );
+    return response;
+  };
+
+  async function run(
+    request: Request,
+    route: RouteContext | undefined,
+    requestId: string,
+    setMerchant: (id: string) => void,
+  ): Promise<ApiResult> {
+    const hasBody = request.method !== "GET" && request.method !== "HEAD";
+    if (hasBody && !isJsonContentType(request.headers.get("content-type"))) {
+      throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
+    }
+    const raw = hasBody ? await readRawBody(request) : null;
+    const db = getDb();
+    const now = new Date();
+    const apiKey = await authenticateApiKey(db, request.headers.get("authorization"), now);
+    setMerchant(apiKey.merchant.id);
+    const ip = sourceIp(request.headers);
+    await enforceRateLimits(apiKey.id, ip);
+    if (!apiKey.scopes.includes(options.scope)) {
+      throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${options.scope} scope; do not retry automatically`);
+    }
+    if (options.allowList) await requireAllowedIp(db, apiKey.merchant.id, ip);
+    const idempotencyKey = options.idempotent ? requireIdempotencyKey(request.headers.get("idempotency-key")) : null;
+
+    const url = new URL(request.url);
+    const parsedBody = raw ? parseJsonBody(raw) : undefined;
+    const body = (options.body ? parseOrThrow(options.body, parsedBody, "body") : undefined) as Infer<B>;
+    const query = (options.query ? parseOrThrow(options.query, queryObject(requestQuery(request)), "query") : undefined) as Infer<Q>;
+    const params = await resolveParams(route);
+    const base = { requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now };
+
+    if (!idempotencyKey) return handler({ ...base, tx: null, db });
+
+    const scope = { merchantId: apiKey.merchant.id, key: idempotencyKey, method: request.method, path: url.pathname, hash: bodyHash(parsedBody) };
+    const { replayed, response } = await runIdempotent(
+      db,
+      scope,
+      async (tx) => {
+        const result = await handler({ ...base, tx, db: tx });
+        return { status: result.status, body: result.body, resourceId: result.resourceId ?? null };
+      },
+      TX_OPTIONS,
+    );
+    if (!replayed) return response;
+    const replay = options.replay ? await options.replay({ ...base, tx: null, db }, response) : response;
+    return { ...replay, headers: { "Idempotency-Replayed": "true" } };
+  }
+}
+
+async function resolveParams(route: RouteContext | undefined): Promise<Record<string, string>> {
+  const raw = (route ? await route.params : undefined) ?? {};
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
+}
+
+/**
+ * SPEC "Authentication" 6: exact IPv4/IPv6 match against the merchant's server allow-list.
+ * @throws ApiError 403 IP_NOT_ALLOWED
+ */
+async function requireAllowedIp(db: Db, merchantId: string, ip: string | null): Promise<void> {
+  const normalized = ip ? normalizeIp(ip) : null;
+  // Raw SQL: runs on every create (lib/db.ts modelRow).
+  const [allowed] = normalized
+    ? await db.$queryRaw<{ id: string }[]>`SELECT id FROM allowed_ips WHERE merchant_id = ${merchantId}::uuid AND address = ${normalized}`
+    : [];
+  if (!allowed) throw apiError("IP_NOT_ALLOWED", "requests to this endpoint must come from an approved merchant server IP address");
+}

@@ -1,0 +1,46 @@
+import { log } from "@/lib/log";
+import { JOBS, type Job } from "@/lib/jobs/registry";
+import { inngestConfigured } from "@/lib/jobs/mode";
+import { onWake } from "@/lib/jobs/wake";
+
+const g = globalThis as unknown as { __sandpiperDriver?: NodeJS.Timeout[]; __sandpiperShuttingDown?: boolean };
+
+/**
+ * One job's loop: runs the body at its interval, one run at a time; a wake-up during a run asks for one
+ * more run right after it, so work committed meanwhile is not left to the next interval.
+ */
+function jobLoop(job: Job): NodeJS.Timeout {
+  let running = false;
+  let again = false;
+  const tick = async (): Promise<void> => {
+    if (g.__sandpiperShuttingDown) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await job.run();
+      } while (again && !g.__sandpiperShuttingDown);
+    } catch (error) {
+      log.warn({ job: job.id, err: error instanceof Error ? error.message : String(error) }, "job run failed");
+    } finally {
+      running = false;
+    }
+  };
+  onWake(job.id, () => void tick());
+  return setInterval(() => void tick(), job.intervalMs());
+}
+
+/**
+ * Starts the embedded driver: polls each job body of lib/jobs/registry at its interval, in-process, and
+ * runs a job at once when this process wakes it (lib/jobs/wake). Exactly one driver runs: nothing starts
+ * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1.
+ */
+export function startJobDriver(): void {
+  if (g.__sandpiperDriver || inngestConfigured() || process.env.JOBS_DISABLED === "1") return;
+  g.__sandpiperDriver = JOBS.map(jobLoop);
+  log.info({ jobs: JOBS.map((j) => j.id) }, "embedded job driver started");
+}

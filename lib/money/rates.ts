@@ -1,0 +1,39 @@
+import Decimal from "decimal.js";
+
+/** Rate math: exact decimals, rounding only where SPEC's formulas produce money (half up). */
+const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+export { D as RateDecimal };
+
+/** A positive rate in decimal text, up to 12 decimals. */
+export const RATE_PATTERN = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;
+
+/** Parses a rate string; throws when it is not a positive decimal. */
+export function parseRate(rate: string): Decimal {
+  if (!RATE_PATTERN.test(rate)) throw new Error(`not a rate: ${rate}`);
+  const value = new D(rate);
+  if (value.lte(0)) throw new Error(`rate must be positive: ${rate}`);
+  return value;
+}
+
+/** Rate text without exponent or trailing zeros ("3.672500" -> "3.6725"). */
+export function formatRate(rate: Decimal): string {
+  return new D(rate).toString();
+}
+
+/** (1 + bps / 10000) as an exact decimal; 250 bps -> 1.025. */
+export function bpsFactor(bps: number): Decimal {
+  return new D(bps).div(10_000).plus(1);
+}
+
+/**
+ * minor x rate, rounded half up to an integer minor unit (SPEC "Computation is in smallest-unit
+ * integers, half rounded up"). Both currencies have two decimals, so minor maps to minor.
+ */
+export function convertMinor(minor: bigint, rate: Decimal): bigint {
+  return BigInt(new D(minor.toString()).times(rate).toDecimalPlaces(0, D.ROUND_HALF_UP).toString());
+}
+
+/** minor x bps / 10000, half up (commission and reserve). */
+export function bpsOfMinor(minor: bigint, bps: number): bigint {
+  return (minor * BigInt(bps) * 2n + 10_000n) / 20_000n;
+}

@@ -1,0 +1,230 @@
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
+import { ERROR_MEANINGS } from "@/lib/openapi/error-codes";
+import { OPERATION_LIST, operationErrors, type Operation } from "@/lib/openapi/operations";
+import { CheckoutSession, CreateCheckoutSession } from "@/lib/schemas/checkout-session-resource";
+import { Customer } from "@/lib/schemas/common";
+import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
+import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
+import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
+import { CreateStorePayment, StorePayment } from "@/lib/schemas/store-payment-resource";
+
+/** SPEC "Versioning" 2: the machine-readable contract is at version 1.5.0. */
+export const CONTRACT_VERSION = "1.5.0";
+
+/** The named schemas of the document (`#/components/schemas/<name>`); operation bodies and results must be here. */
+const COMPONENTS = {
+  Payment,
+  PaymentSummary,
+  PaymentList,
+  PricingSnapshot,
+  CheckoutObject,
+  Customer,
+  Error: ErrorEnvelope,
+  ErrorCode: ErrorCodeSchema,
+  CreatePayment,
+  CompletePayment,
+  StorePayment,
+  CreateStorePayment,
+  CheckoutSession,
+  CreateCheckoutSession,
+} satisfies Record<string, z.ZodType>;
+
+export type JsonSchema = { [key: string]: unknown };
+type Ref = { $ref: string };
+export type ResponseObject = { description: string; headers?: Record<string, Ref>; content?: Record<string, { schema: JsonSchema; example?: unknown }> };
+export type ParameterObject = { name: string; in: "path" | "query" | "header"; required: boolean; description?: string; schema: JsonSchema };
+export type OperationObject = {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  parameters?: (ParameterObject | Ref)[];
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema; example?: unknown }> };
+  responses: Record<string, ResponseObject>;
+  [extension: `x-${string}`]: unknown;
+};
+export type OpenApiDocument = {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, JsonSchema>;
+    parameters: Record<string, ParameterObject>;
+    headers: Record<string, { description: string; schema: JsonSchema }>;
+  };
+  "x-error-codes": { code: ErrorCode; status: number; meaning: string }[];
+};
+
+const schemaRef = (name: string): Ref => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
+
+/** zod `.describe()` text lives in the global registry; the document's own registry only names components. */
+function withDescriptions(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }) {
+  const description = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
+  if (description && !ctx.jsonSchema.description) ctx.jsonSchema.description = description;
+}
+
+function componentSchemas(): { schemas: Record<string, JsonSchema>; nameOf: Map<z.ZodType, string> } {
+  const registry = z.registry<{ id: string }>();
+  const nameOf = new Map<z.ZodType, string>();
+  for (const [id, schema] of Object.entries(COMPONENTS)) {
+    registry.add(schema, { id });
+    nameOf.set(schema, id);
+  }
+  const generated = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io: "input",
+    uri: (id) => `#/components/schemas/${id}`,
+    override: withDescriptions,
+  }) as { schemas: Record<string, JsonSchema> };
+  const schemas = Object.fromEntries(
+    Object.entries(generated.schemas).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]),
+  );
+  return { schemas, nameOf };
+}
+
+/** A standalone (unnamed) schema, e.g. one query parameter. */
+function inlineSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", override: withDescriptions }) as JsonSchema;
+  return rest;
+}
+
+function errorResponse(status: number, codes: ErrorCode[]): ResponseObject {
+  const headers: Record<string, Ref> = { "X-Request-Id": headerRef("X-Request-Id") };
+  if (status === 401) headers["WWW-Authenticate"] = headerRef("WWW-Authenticate");
+  if (status === 429 || codes.includes("SERVICE_UNAVAILABLE")) headers["Retry-After"] = headerRef("Retry-After");
+  return {
+    description: codes.map((code) => `${code}: ${ERROR_MEANINGS[code]}`).join("\n"),
+    headers,
+    content: {
+      "application/json": {
+        // The envelope, with `code` narrowed to the codes this operation answers with this status.
+        schema: { allOf: [schemaRef("Error"), { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }] },
+      },
+    },
+  };
+}
+
+function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): OperationObject {
+  const component = (schema: z.ZodType, what: string) => {
+    const name = nameOf.get(schema);
+    if (!name) throw new Error(`${op.operationId}: the ${what} schema is not a named component; add it to COMPONENTS`);
+    return schemaRef(name);
+  };
+  const parameters: (ParameterObject | Ref)[] = [];
+  if (op.pathId) parameters.push({ name: "id", in: "path", required: true, description: op.pathId.description, schema: { type: "string", format: "uuid" } });
+  for (const [name, member] of Object.entries(op.query?.shape ?? {})) {
+    parameters.push({ name, in: "query", required: !member.safeParse(undefined).success, schema: inlineSchema(member) });
+  }
+  if (op.idempotent) parameters.push({ $ref: "#/components/parameters/Idempotency-Key" });
+
+  const successHeaders: Record<string, Ref> = { "X-Request-Id": headerRef("X-Request-Id") };
+  if (op.idempotent) successHeaders["Idempotency-Replayed"] = headerRef("Idempotency-Replayed");
+  if (op.noStore) successHeaders["Cache-Control"] = headerRef("Cache-Control");
+  const responses: Record<string, ResponseObject> = {
+    [op.success.status]: { description: op.success.description, headers: successHeaders, content: { "application/json": { schema: component(op.success.schema, "success") } } },
+  };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operationErrors(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(status, codes);
+
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description + (op.merchantFlow === "amount-entry" ? " Requires customer amount-entry to be enabled for the merchant." : ""),
+    tags: [op.tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: component(op.body, "request body"), ...(op.example ? { example: op.example } : {}) } } } }
+      : {}),
+    responses,
+    "x-scope": op.scope,
+    "x-idempotent": op.idempotent,
+    "x-ip-allow-list": op.allowList,
+  };
+}
+
+const DESCRIPTION = `Sandbox payment orchestration: deposits, withdrawals, fixed-amount store checkout and customer amount-entry sessions. Sandbox only: no real charge or money movement ever occurs; every payment has environment = sandbox.
+
+Requests and responses are application/json, UTF-8 (request bodies at most 32 KiB, member names unique, strings well-formed Unicode without NUL). Amounts are decimal strings, never JSON numbers. Timestamps are ISO 8601 in UTC. Record identifiers are UUIDs. All paths carry the prefix /v1.
+
+Authentication: Authorization: Bearer <API_KEY> with a server-side sandbox key (sk_sandbox_...). A key is bound to one merchant, valid 90 days, and carries scopes payments:read, payments:create and sandbox:simulate. POST /v1/store-payments and POST /v1/checkout-sessions also require an approved merchant server IP address.
+
+Idempotency: where an operation lists the Idempotency-Key header it is required (8 to 128 characters of letters, digits, '-', '_', '.', ':'). The key is bound to merchant, method, path and body; a replay carries Idempotency-Replayed: true; the same key with a different body answers 409 IDEMPOTENCY_CONFLICT. On a time-out, retry with the same key and body.
+
+Errors: every non-2xx response under /v1 is {"error": {"code", "message", "requestId"}}; every response carries X-Request-Id (equal to requestId). Retry only transient errors (429 after Retry-After, 500, 503) with the same Idempotency-Key and body. An unknown path under /v1 answers 404 NOT_FOUND and an unserved method 405 METHOD_NOT_ALLOWED with an Allow header. Limits: 300 requests a minute per API key and 600 per source IP.
+
+This document is public (no API key needed) at /v1/openapi.json; a readable reference is at /docs.`;
+
+let cached: OpenApiDocument | undefined;
+
+/**
+ * The OpenAPI 3.1 document of the merchant API, built from the zod schemas (lib/schemas) and the operations
+ * registry (lib/openapi/operations.ts): every endpoint, the bearer security scheme, the Idempotency-Key request
+ * header, the Idempotency-Replayed, Retry-After and X-Request-Id response headers, and every error code with
+ * its status (lib/errors.ts). Built once per process.
+ * @throws Error when an operation's body or success schema is not a named component (a programming error).
+ */
+export function openApiDocument(): OpenApiDocument {
+  if (cached) return cached;
+  const { schemas, nameOf } = componentSchemas();
+  const paths: OpenApiDocument["paths"] = {};
+  for (const op of OPERATION_LIST) {
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: buildOperation(op, nameOf) };
+  }
+  paths["/v1/openapi.json"] = {
+    get: {
+      operationId: "getOpenApiDocument",
+      summary: "This document",
+      description: "The machine-readable contract. Public: no API key needed.",
+      tags: ["Contract"],
+      security: [],
+      responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+  cached = {
+    openapi: "3.1.0",
+    info: { title: "Sandpiper merchant API", version: CONTRACT_VERSION, description: DESCRIPTION },
+    servers: [{ url: "/", description: "This Sandpiper instance" }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "Payments", description: "Sandbox deposits and withdrawals." },
+      { name: "Store payments", description: "Fixed-amount store checkout (legacy flow)." },
+      { name: "Checkout sessions", description: "Customer amount-entry flow." },
+      { name: "Sandbox", description: "Simulation of test results; no money moves." },
+      { name: "Contract", description: "This document." },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "sk_sandbox_<base62>", description: "Server-side sandbox API key. Never put it in browser or mobile code." },
+      },
+      parameters: {
+        "Idempotency-Key": {
+          name: "Idempotency-Key",
+          in: "header",
+          required: true,
+          description: "Binds the request to merchant, method, path and body; retry with the same key and body.",
+          schema: { type: "string", minLength: 8, maxLength: 128, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+        },
+      },
+      headers: {
+        "X-Request-Id": { description: "Request id (uuid), on every response; equals error.requestId. Keep it for support.", schema: { type: "string", format: "uuid" } },
+        "Idempotency-Replayed": { description: "true on a replayed response of an idempotent request.", schema: { type: "string", const: "true" } },
+        "Retry-After": { description: "Whole seconds to wait before retrying with the same Idempotency-Key and body.", schema: { type: "string", pattern: "^[0-9]+$" } },
+        "WWW-Authenticate": { description: "Bearer", schema: { type: "string", const: "Bearer" } },
+        "Cache-Control": { description: "no-store: the response carries customer data.", schema: { type: "string", const: "no-store" } },
+      },
+    },
+    "x-error-codes": (Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => ({ code, status: ERROR_STATUS[code], meaning: ERROR_MEANINGS[code] })),
+  };
+  return cached;
+}

@@ -1,0 +1,208 @@
+import type { z } from "zod";
+import type { Scope } from "@/lib/auth/api-keys";
+import type { ErrorCode } from "@/lib/errors";
+import { CheckoutSession, CreateCheckoutSession } from "@/lib/schemas/checkout-session-resource";
+import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
+import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
+import { CreateStorePayment, StorePayment } from "@/lib/schemas/store-payment-resource";
+
+/**
+ * One merchant API endpoint, declared once: the pipeline options its route handler runs with (scope,
+ * idempotent, allowList, body, query, noStore), what the OpenAPI document publishes about it, and what the
+ * contract tests (access matrix, hostile input, response validation) iterate over.
+ */
+export type Operation = {
+  operationId: string;
+  method: "GET" | "POST";
+  /** OpenAPI path template, e.g. `/v1/payments/{id}`. */
+  path: string;
+  /** The app route file that serves it (tests cover an operation once its route exists). */
+  route: string;
+  tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox";
+  summary: string;
+  description: string;
+  scope: Scope;
+  /** SPEC: `Idempotency-Key` required; replays answer the stored response with `Idempotency-Replayed: true`. */
+  idempotent: boolean;
+  /** SPEC "Authentication" 6: the source IP must be on the merchant's server allow-list. */
+  allowList: boolean;
+  /** Responses carry customer data: `Cache-Control: no-store`. */
+  noStore: boolean;
+  /** Which merchants may use it (SPEC "What the service does" 5, "Versioning" 3). */
+  merchantFlow?: "amount-entry" | "legacy-store";
+  /** Request body (a registered component schema). */
+  body?: z.ZodType;
+  /** Query parameters (a strict object schema; each member is one parameter). */
+  query?: z.ZodObject;
+  /** The `{id}` path parameter: what it names and the operation that creates such a record. */
+  pathId?: { description: string; createdBy: string };
+  success: { status: 200 | 201; schema: z.ZodType; description: string };
+  /** Codes the endpoint's own logic returns; the pipeline's codes are added from the flags (see pipelineErrors). */
+  errors: readonly ErrorCode[];
+  /** A valid request body (published as the example; the contract tests send it with a fresh reference). */
+  example?: Record<string, unknown>;
+};
+
+const operation = <const O extends Operation>(o: O): O => o;
+
+const PAYMENT_RULES: ErrorCode[] = ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "GLOBAL_AMOUNT_LIMIT", "AMOUNT_OUT_OF_RANGE", "RISK_REJECTED", "DUPLICATE_REFERENCE", "FX_RATE_MISSING", "PRICING_DISABLED", "DAILY_LIMIT", "MONTHLY_LIMIT", "PAYMENT_INTAKE_PAUSED"];
+
+/** Every /v1 endpoint of SPEC "Endpoints", keyed by operationId. Add one entry per new endpoint. */
+export const OPERATIONS = {
+  createPayment: operation({
+    operationId: "createPayment",
+    method: "POST",
+    path: "/v1/payments",
+    route: "app/v1/payments/route.ts",
+    tag: "Payments",
+    summary: "Create a sandbox deposit or withdrawal",
+    description: "A deposit starts PENDING, a withdrawal PENDING_APPROVAL (approved by a console user other than the key's owner). Merchant pricing and limits apply; the terms are stored as an immutable pricing snapshot. A replay with the same Idempotency-Key and body answers the first response (201) with Idempotency-Replayed: true.",
+    scope: "payments:create",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    body: CreatePayment,
+    success: { status: 201, schema: Payment, description: "The created payment (also for a replay)." },
+    errors: [...PAYMENT_RULES, "NO_ROUTE", "BANK_CAPACITY"],
+    example: { reference: "order-1001", amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT", description: "Order 1001", customer: { id: "cust-42", email: "buyer@example.com", country: "AE" } },
+  }),
+  listPayments: operation({
+    operationId: "listPayments",
+    method: "GET",
+    path: "/v1/payments",
+    route: "app/v1/payments/route.ts",
+    tag: "Payments",
+    summary: "List the merchant's payments",
+    description: "Newest first. `from` and `to` are Dubai (UTC+4) calendar days in YYYY-MM-DD, the end day inclusive. Items carry neither `checkout` nor `customer`.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: false,
+    query: ListPaymentsQuery,
+    success: { status: 200, schema: PaymentList, description: "A page of payments." },
+    errors: [],
+  }),
+  getPayment: operation({
+    operationId: "getPayment",
+    method: "GET",
+    path: "/v1/payments/{id}",
+    route: "app/v1/payments/[id]/route.ts",
+    tag: "Payments",
+    summary: "Read one payment",
+    description: "Includes `checkout` (store payments) and `customer`. Store checkout: poll every 3 to 5 seconds; redirect the customer only to checkout.url when checkout.state is READY; finish only from a verified payment.succeeded callback or status SUCCEEDED here.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    pathId: { description: "payment id (uuid); another merchant's id answers 404", createdBy: "createPayment" },
+    success: { status: 200, schema: Payment, description: "The payment with checkout and customer detail." },
+    errors: [],
+  }),
+  completeSandboxPayment: operation({
+    operationId: "completeSandboxPayment",
+    method: "POST",
+    path: "/v1/sandbox/payments/{id}/complete",
+    route: "app/v1/sandbox/payments/[id]/complete/route.ts",
+    tag: "Sandbox",
+    summary: "Conclude a pending test payment",
+    description: "Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). Repeating the outcome a payment already has returns it unchanged. No money moves.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    body: CompletePayment,
+    pathId: { description: "payment id (uuid)", createdBy: "createPayment" },
+    success: { status: 200, schema: Payment, description: "The concluded payment." },
+    errors: ["INVALID_STATE"],
+    example: { outcome: "SUCCEEDED" },
+  }),
+  createStorePayment: operation({
+    operationId: "createStorePayment",
+    method: "POST",
+    path: "/v1/store-payments",
+    route: "app/v1/store-payments/route.ts",
+    tag: "Store payments",
+    summary: "Create a fixed-amount store checkout",
+    description: "Risk checks, limits, route and FX snapshot apply; a signed handoff to the connected store is queued. The answer has checkout.state QUEUED and url null: poll GET /v1/payments/{id}. A replay returns the same payment id and the current checkout state. Legacy: unavailable to merchants with customer amount-entry enabled.",
+    scope: "payments:create",
+    idempotent: true,
+    allowList: true,
+    noStore: true,
+    merchantFlow: "legacy-store",
+    body: CreateStorePayment,
+    success: { status: 201, schema: StorePayment, description: "The payment with its store checkout (also for a replay, with the current checkout state)." },
+    errors: [...PAYMENT_RULES, "LEGACY_FLOW_DISABLED", "PROVIDER_CURRENCY_MISMATCH", "STORE_DISABLED", "STORE_UNAVAILABLE", "NO_ROUTE"],
+    example: { reference: "store-order-2001", amount: "250.00", currency: "AED", customer: { username: "buyer42", firstName: "Amal", lastName: "Haddad", email: "amal@example.com" } },
+  }),
+  createCheckoutSession: operation({
+    operationId: "createCheckoutSession",
+    method: "POST",
+    path: "/v1/checkout-sessions",
+    route: "app/v1/checkout-sessions/route.ts",
+    tag: "Checkout sessions",
+    summary: "Open a customer amount-entry session",
+    description: "The customer opens customerCheckout.url, chooses amount and currency and confirms the total. Confirmation does not create a payment and is not payment success. Only for merchants with customer amount-entry enabled.",
+    scope: "payments:create",
+    idempotent: true,
+    allowList: true,
+    noStore: true,
+    merchantFlow: "amount-entry",
+    body: CreateCheckoutSession,
+    success: { status: 201, schema: CheckoutSession, description: "The session (also for a replay)." },
+    errors: ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "AMOUNT_ENTRY_NOT_ENABLED", "RISK_REJECTED", "DUPLICATE_REFERENCE"],
+    example: { reference: "session-3001", customer: { id: "cust-77", firstName: "Omar", lastName: "Nasser", email: "omar@example.com", phone: "+971501234567" } },
+  }),
+  getCheckoutSession: operation({
+    operationId: "getCheckoutSession",
+    method: "GET",
+    path: "/v1/checkout-sessions/{id}",
+    route: "app/v1/checkout-sessions/[id]/route.ts",
+    tag: "Checkout sessions",
+    summary: "Read one checkout session",
+    description: "A confirmed amount is not payment success.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    pathId: { description: "checkout session id (uuid); another merchant's id answers 404", createdBy: "createCheckoutSession" },
+    success: { status: 200, schema: CheckoutSession, description: "The session." },
+    errors: [],
+  }),
+} as const;
+
+export type OperationId = keyof typeof OPERATIONS;
+export const OPERATION_LIST: readonly Operation[] = Object.values(OPERATIONS);
+
+/**
+ * Every error code an operation can answer: its own codes plus those the request pipeline (lib/http/pipeline.ts)
+ * adds from its flags, in pipeline order. Sorted by HTTP status by the document builder.
+ */
+export function operationErrors(op: Operation): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (op.body) codes.push("UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE");
+  codes.push("INVALID_API_KEY", "RATE_LIMITED", "INSUFFICIENT_SCOPE");
+  if (op.allowList) codes.push("IP_NOT_ALLOWED");
+  if (op.idempotent || op.body || op.query) codes.push("VALIDATION_ERROR");
+  if (op.idempotent) codes.push("IDEMPOTENCY_CONFLICT");
+  if (op.pathId) codes.push("NOT_FOUND");
+  codes.push(...op.errors, "INTERNAL_ERROR", "SERVICE_UNAVAILABLE");
+  return [...new Set(codes)];
+}
+
+type BodyOf<O> = O extends { body: infer B extends z.ZodType } ? B : undefined;
+type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? Q : undefined;
+
+/**
+ * The request-pipeline options of an operation, so the handler runs with exactly what the document publishes:
+ * `export const POST = merchantApi(pipelineOptions(OPERATIONS.createPayment), handler)`.
+ */
+export function pipelineOptions<O extends Operation>(op: O) {
+  return {
+    scope: op.scope,
+    idempotent: op.idempotent,
+    allowList: op.allowList,
+    noStore: op.noStore,
+    body: op.body as BodyOf<O>,
+    query: op.query as QueryOf<O>,
+  };
+}

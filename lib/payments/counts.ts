@@ -1,0 +1,77 @@
+import { Prisma } from "@/lib/generated/prisma/client";
+import { getDb, type Db } from "@/lib/db";
+import type { ListPaymentsQuery } from "@/lib/schemas/payments";
+
+// Exact payment counts for GET /v1/payments `total` (SPEC: `total` is an integer) without a COUNT(*) over the
+// merchant's whole history. A statement trigger on payments (prisma/sql/guards.sql) appends count changes to
+// payment_count_deltas in the writing transaction; compactPaymentCounts() folds them into payment_counts.
+// A count is one statement summing both tables, so it sees one snapshot: exact whether or not a compaction
+// committed in between. Keys: merchant, Dubai day of createdAt, status, method, direction, currency; each
+// count also has an all-time row (day '*'), so a filter without from/to sums a few rows per merchant.
+
+const ALL_TIME = "*";
+
+export type CountFilter = Omit<ListPaymentsQuery, "page" | "limit">;
+
+/** True when the counters can answer the filter (every filter except the reference `search`). */
+export function countableFilter(q: CountFilter): boolean {
+  return !q.search;
+}
+
+/**
+ * The SQL conditions of a filter's equality members (merchant, status, method, direction, currency), on
+ * columns of those names: payments, payment_counts and payment_count_deltas all have them.
+ */
+export function equalityConditions(merchantId: string | undefined, q: CountFilter): Prisma.Sql[] {
+  return [
+    merchantId ? Prisma.sql`merchant_id = ${merchantId}::uuid` : null,
+    q.status ? Prisma.sql`status = ${q.status}::"PaymentStatus"` : null,
+    q.method ? Prisma.sql`method = ${q.method}::"PaymentMethod"` : null,
+    q.direction ? Prisma.sql`direction = ${q.direction}::"PaymentDirection"` : null,
+    q.currency ? Prisma.sql`currency = ${q.currency}` : null,
+  ].filter((c): c is Prisma.Sql => c !== null);
+}
+
+/**
+ * Number of payments matching the filter: the merchant's (or every merchant's when undefined), by status,
+ * method, direction, currency and Dubai days `from`..`to` (inclusive).
+ * @throws Error when the filter has `search` (count those rows with COUNT(*); see countableFilter).
+ */
+export async function countPayments(db: Db, merchantId: string | undefined, q: CountFilter): Promise<number> {
+  if (!countableFilter(q)) throw new Error("countPayments cannot count a reference search");
+  const conditions = [
+    ...equalityConditions(merchantId, q),
+    q.from ? Prisma.sql`day >= ${q.from}` : null,
+    q.to ? Prisma.sql`day <= ${q.to}` : null,
+  ].filter((c): c is Prisma.Sql => c !== null);
+  const where = (extra: Prisma.Sql) => Prisma.sql`WHERE ${Prisma.join([...conditions, extra], " AND ")}`;
+  const days = q.from || q.to ? Prisma.sql`day <> ${ALL_TIME}` : Prisma.sql`day = ${ALL_TIME}`;
+  const [row] = await db.$queryRaw<{ total: bigint }[]>`
+    SELECT (COALESCE((SELECT sum(n) FROM payment_counts ${where(days)}), 0)
+          + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0))::bigint AS total`;
+  return Number(row.total);
+}
+
+/**
+ * Folds up to `batch` pending count changes into payment_counts (their day's row and the all-time row) in
+ * one transaction (job
+ * "compact-payment-counts"). Rows are claimed with SKIP LOCKED, so several instances may run it at once.
+ * Returns the number of delta rows folded.
+ */
+export async function compactPaymentCounts(db: Db = getDb(), batch = 50_000): Promise<number> {
+  const [row] = await db.$queryRaw<{ folded: bigint }[]>`
+    WITH claimed AS (
+      DELETE FROM payment_count_deltas
+      WHERE id IN (SELECT id FROM payment_count_deltas ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+      RETURNING merchant_id, day, status, method, direction, currency, delta
+    ), folded AS (
+      INSERT INTO payment_counts AS c (merchant_id, day, status, method, direction, currency, n)
+      SELECT merchant_id, d.day, status, method, direction, currency, sum(delta)
+      FROM claimed, LATERAL (VALUES (claimed.day), (${ALL_TIME})) AS d(day)
+      GROUP BY merchant_id, d.day, status, method, direction, currency
+      ON CONFLICT (merchant_id, day, status, method, direction, currency) DO UPDATE SET n = c.n + EXCLUDED.n
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM claimed)::bigint AS folded, (SELECT count(*) FROM folded) AS groups`;
+  return Number(row.folded);
+}

@@ -1,0 +1,41 @@
+import type { Payment as PaymentModel, StoreCheckout } from "@/lib/generated/prisma/client";
+import type { Customer } from "@/lib/schemas/common";
+import type { Payment } from "@/lib/schemas/payment-resource";
+import { fromMinor } from "@/lib/money/currency";
+import { orderSnapshot } from "@/lib/pricing/snapshot";
+import { serializeCheckout } from "@/lib/store/checkout-object";
+
+/** SPEC "Payment (response)": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
+export type PaymentResource = Payment;
+
+export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null };
+
+/**
+ * Shapes a payment row as the contract's Payment. `detail` (single read and creation responses) adds
+ * `checkout` for store payments and `customer`; lists and callback payloads never carry either.
+ */
+export function serializePayment(row: PaymentRow, opts: { detail: boolean }): PaymentResource {
+  const resource: PaymentResource = {
+    id: row.id,
+    merchantId: row.merchantId,
+    reference: row.reference,
+    amount: fromMinor(row.amountMinor),
+    fee: fromMinor(row.feeMinor),
+    currency: row.currency,
+    method: row.method,
+    direction: row.direction,
+    environment: "sandbox",
+    status: row.status,
+    pricing: orderSnapshot(row.pricing),
+    bankAccountId: row.bankAccountId,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    approvedAt: row.approvedAt?.toISOString() ?? null,
+    finalizedAt: row.finalizedAt?.toISOString() ?? null,
+  };
+  if (opts.detail) {
+    if (row.storeCheckout) resource.checkout = serializeCheckout(row.storeCheckout);
+    resource.customer = (row.customer as Customer | null) ?? null;
+  }
+  return resource;
+}

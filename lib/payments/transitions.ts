@@ -1,0 +1,100 @@
+import type { Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { recordPaymentEvent, type EventType } from "@/lib/events/outbox";
+import type { PaymentStatus } from "@/lib/generated/prisma/client";
+import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
+import { toMinor } from "@/lib/money/currency";
+import { releaseLimits } from "@/lib/pricing/limits";
+import { isUuid } from "@/lib/payments/read";
+import type { PaymentRow } from "@/lib/payments/serialize";
+
+export type Trigger = "approve" | "succeed" | "fail" | "expire";
+
+type Transition = {
+  from: readonly PaymentStatus[];
+  to: PaymentStatus;
+  /** Outbox event written in the same transaction. */
+  event?: EventType;
+  /** A balanced ledger entry is written. */
+  ledger?: boolean;
+  /** The amount goes back to the profile's daily and monthly limits. */
+  releaseLimits?: boolean;
+  /** The payment becomes final (finalizedAt set). */
+  final?: boolean;
+};
+
+/**
+ * SPEC "States and transitions / Payment status": the one transition table. Conditions that depend on
+ * the trigger's source (before expiresAt, approver differs from creator, not a store checkout) are checked
+ * by the caller before it calls applyTransition.
+ */
+export const TRANSITIONS: Record<Trigger, Transition> = {
+  approve: { from: ["PENDING_APPROVAL"], to: "PENDING" },
+  succeed: { from: ["PENDING"], to: "SUCCEEDED", event: "payment.succeeded", ledger: true, final: true },
+  fail: { from: ["PENDING"], to: "FAILED", event: "payment.failed", releaseLimits: true, final: true },
+  expire: { from: ["PENDING", "PENDING_APPROVAL"], to: "EXPIRED", event: "payment.expired", releaseLimits: true, final: true },
+};
+
+export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"];
+
+/**
+ * Applies one transition in the caller's transaction: the row changes only from an expected state
+ * (conditional UPDATE), then the ledger entry, limit release and outbox event are written alongside.
+ * @returns the updated payment row
+ * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
+ */
+export async function applyTransition(
+  tx: Tx,
+  payment: PaymentRow,
+  trigger: Trigger,
+  opts: { now: Date; actorId?: string },
+): Promise<PaymentRow> {
+  const t = TRANSITIONS[trigger];
+  const changed = await tx.payment.updateMany({
+    where: { id: payment.id, status: { in: [...t.from] } },
+    data: {
+      status: t.to,
+      updatedAt: opts.now,
+      ...(t.final ? { finalizedAt: opts.now } : {}),
+      ...(trigger === "approve" ? { approvedAt: opts.now, approvedById: opts.actorId } : {}),
+    },
+  });
+  if (changed.count !== 1) {
+    throw apiError("INVALID_STATE", `payment is ${payment.status}; it cannot ${trigger === "approve" ? "be approved" : trigger}`);
+  }
+  const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, include: { storeCheckout: true } });
+  if (t.ledger) {
+    const pricing = updated.pricing as { reserve?: string } | null;
+    await postLedgerEntry(
+      tx,
+      updated.id,
+      "settlement",
+      settlementPostings({
+        merchantId: updated.merchantId,
+        direction: updated.direction,
+        currency: updated.currency,
+        amountMinor: updated.amountMinor,
+        feeMinor: updated.feeMinor,
+        reserveMinor: pricing?.reserve ? toMinor(pricing.reserve) : 0n,
+      }),
+    );
+  }
+  if (t.releaseLimits && updated.limitProfileId) {
+    await releaseLimits(tx, updated.limitProfileId, updated.amountMinor, updated.businessDay);
+  }
+  if (t.event) await recordPaymentEvent(tx, updated, t.event, opts.now);
+  return updated;
+}
+
+/**
+ * Locks a merchant's payment row (SELECT ... FOR UPDATE) and returns it with its store checkout.
+ * @throws ApiError 404 NOT_FOUND for a malformed or unknown id or another merchant's id.
+ */
+export async function lockPayment(tx: Tx, merchantId: string | null, id: string): Promise<PaymentRow> {
+  if (!isUuid(id)) throw apiError("NOT_FOUND", "payment not found"); // never cast arbitrary text to uuid
+  const rows = merchantId
+    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
+    : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`;
+  if (rows.length === 0) throw apiError("NOT_FOUND", "payment not found");
+  return tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { ERROR_CODES } from "@/lib/errors";
+
+/** Every error code of the contract (lib/errors.ts is the one code -> status table). */
+export const ErrorCode = z.enum(ERROR_CODES as [string, ...string[]]);
+
+/** SPEC "Error": `{ error: { code, message, requestId } }`; keep requestId for support. */
+export const ErrorEnvelope = z
+  .strictObject({
+    error: z.strictObject({
+      code: ErrorCode,
+      message: z.string().min(1).describe("human-readable, client-safe; never a stack trace"),
+      requestId: z.uuid().describe("equals the X-Request-Id response header"),
+    }),
+  })
+  .describe("The error envelope of every non-2xx response under /v1.");
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/common";
+
+/**
+ * SPEC "CreateStorePayment" (request body of POST /v1/store-payments; unknown properties rejected):
+ * reference, amount, currency, optional description and customer. The merchant comes from the API key;
+ * merchantId is not accepted.
+ */
+export const CreateStorePayment = z.strictObject({
+  reference: Reference,
+  amount: Amount,
+  currency: CurrencyCode,
+  description: Description.optional(),
+  customer: Customer.optional(),
+});
+export type CreateStorePayment = z.infer<typeof CreateStorePayment>;
+
+/**
+ * SPEC "Rules for the store-payment customer profile": username, firstName, lastName and email are always
+ * required; country too when the merchant's policy says so (merchant.storeRequiresCountry). id and ip are
+ * optional.
+ */
+export const STORE_REQUIRED_CUSTOMER = ["username", "firstName", "lastName", "email"] as const satisfies readonly (keyof Customer)[];

@@ -1,0 +1,34 @@
+import type { StoreCheckout } from "@/lib/generated/prisma/client";
+import { fromMinor } from "@/lib/money/currency";
+import { publicBaseUrl } from "@/lib/public-url";
+import type { CheckoutObject } from "@/lib/schemas/payment-resource";
+
+/** The single connected store (SPEC "checkout object": store, legalName constants). */
+export const STORE_NAME = "Sandpiper Test Store";
+export const STORE_LEGAL_NAME = "Sandpiper Sandbox Store FZ-LLC";
+
+/** SPEC "checkout object (store checkout)": the type of the contract's zod schema. */
+export type { CheckoutObject };
+
+/** The checkout url (a bearer link) of a READY checkout; null in every other state. */
+export function checkoutUrl(row: Pick<StoreCheckout, "state" | "token">): string | null {
+  return row.state === "READY" && row.token ? `${publicBaseUrl()}/store/${row.token}` : null;
+}
+
+/** Shapes a store checkout row as the contract's checkout object. */
+export function serializeCheckout(row: StoreCheckout): CheckoutObject {
+  return {
+    store: STORE_NAME,
+    legalName: STORE_LEGAL_NAME,
+    state: row.state,
+    chargeCurrency: "AED",
+    chargeAmount: fromMinor(row.chargeMinor),
+    url: checkoutUrl(row),
+    subtotal: row.subtotalMinor === null ? null : fromMinor(row.subtotalMinor),
+    discount: row.discountMinor === null ? null : fromMinor(row.discountMinor),
+    matchType: row.matchType,
+    expiresAt: row.expiresAt.toISOString(),
+    error: row.error,
+    livePayment: false,
+  };
+}

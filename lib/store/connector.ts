@@ -1,0 +1,55 @@
+// The boundary between Sandpiper and the single connected store (SPEC "What the service does" 4). The
+// sandbox store (lib/store/sandbox-store.ts) implements it in-process; a real store would implement it
+// over HTTPS with the same signed handoff, so it can replace the sandbox store without other changes.
+import type { MatchType } from "@/lib/store/matching";
+
+/**
+ * What Sandpiper tells the store about one checkout (all text; money as minor-unit integer strings and
+ * decimal text, never JSON numbers). Signed as a whole (lib/store/handoff-signing.ts).
+ */
+export type HandoffPayload = {
+  /** Payload format version. */
+  v: 1;
+  /** The merchant's order reference (SPEC CreateStorePayment.reference). */
+  reference: string;
+  /** The Sandpiper payment id (uuid): the store's idempotency key for this checkout. */
+  paymentId: string;
+  /** Locked charge in AED fils, e.g. "1873" (= chargeAmount "18.73"). */
+  chargeMinor: string;
+  chargeAmount: string;
+  chargeCurrency: "AED";
+  /** Original merchant amount and currency (e.g. "4.75", "EUR"). */
+  amount: string;
+  currency: string;
+  /** End of the checkout's acceptance period (ISO 8601 UTC). */
+  expiresAt: string;
+  /** When Sandpiper signed this handoff (ISO 8601 UTC); the store refuses stale handoffs. */
+  issuedAt: string;
+};
+
+/** A handoff as sent: the exact JSON text that was signed and its lowercase hex HMAC-SHA256 signature. */
+export type SignedHandoff = { body: string; signature: string };
+
+/** One basket line chosen by the store: list price in AED fils, quantity >= 1. */
+export type StoreLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; unitPriceMinor: bigint; quantity: number };
+
+/** Why a store refused a handoff without looking at it (Sandpiper signs again and retries later). */
+export type HandoffRefusal = "BAD_SIGNATURE" | "STALE" | "MALFORMED";
+
+/**
+ * The store's answer to a handoff:
+ * - READY: a basket whose subtotalMinor - discountMinor equals the charge, and the bearer token of the
+ *   store page (`/store/{token}`);
+ * - REJECTED: nothing in the catalog fits (error text for the checkout object; the payment fails);
+ * - REFUSED: the handoff itself was not accepted (tampered, stale or malformed).
+ * Transport failures are thrown (Sandpiper retries them with backoff).
+ */
+export type HandoffAnswer =
+  | { outcome: "READY"; token: string; matchType: MatchType; lines: StoreLine[]; subtotalMinor: bigint; discountMinor: bigint }
+  | { outcome: "REJECTED"; error: string }
+  | { outcome: "REFUSED"; reason: HandoffRefusal };
+
+/** The connected store. `handoff` may be called more than once for a checkout (retries); each call is answered afresh. */
+export interface StoreConnector {
+  handoff(signed: SignedHandoff): Promise<HandoffAnswer>;
+}

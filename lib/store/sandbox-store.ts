@@ -1,0 +1,49 @@
+// The sandbox store: the single connected store of this sandbox, hosted by Sandpiper behind the
+// StoreConnector interface (SPEC "What the service does" 4 and 6).
+import { randomBytes } from "node:crypto";
+import { getDb, type Db } from "@/lib/db";
+import { log } from "@/lib/log";
+import type { HandoffAnswer, SignedHandoff, StoreConnector } from "@/lib/store/connector";
+import { preparedStoreCatalog } from "@/lib/store/catalog-cache";
+import { handoffKey, verifyHandoff } from "@/lib/store/handoff-signing";
+import { matchPrepared } from "@/lib/store/matching";
+
+/** A store page token: 32 random bytes, base64url (43 characters, 256 bits). */
+export function newStoreToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** Pattern of a store page token (anything else is not one: 404 without a database lookup). */
+export const STORE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The sandbox store. `handoff` verifies the signature and freshness (lib/store/handoff-signing.ts
+ * `verifyHandoff`; a tampered, malformed or stale handoff is REFUSED), then matches the locked AED charge
+ * against the active catalog (prepared index cached per catalog version; lib/store/matching.ts): READY
+ * with a new page token, the lines, subtotal, discount and match type, or REJECTED with the matcher's
+ * error text. Stateless: a repeated handoff gets a fresh answer (Sandpiper applies only one).
+ * Options: `db` (default the one client), `clock` (default the real clock; tests move it).
+ */
+export class SandboxStore implements StoreConnector {
+  constructor(private readonly opts: { db?: Db; clock?: () => Date } = {}) {}
+
+  async handoff(signed: SignedHandoff): Promise<HandoffAnswer> {
+    const db = this.opts.db ?? getDb();
+    const verified = verifyHandoff(signed, await handoffKey(db), this.opts.clock?.() ?? new Date());
+    if (!verified.ok) {
+      log.warn({ reason: verified.reason }, "sandbox store refused a handoff");
+      return { outcome: "REFUSED", reason: verified.reason };
+    }
+    const { index } = await preparedStoreCatalog(db);
+    const match = matchPrepared(index, BigInt(verified.payload.chargeMinor));
+    if (!match.ok) return { outcome: "REJECTED", error: match.error };
+    return {
+      outcome: "READY",
+      token: newStoreToken(),
+      matchType: match.matchType,
+      lines: match.lines.map((l) => ({ sku: l.sku, name: l.name, kind: l.kind, unitPriceMinor: l.unitPriceMinor, quantity: l.quantity })),
+      subtotalMinor: match.subtotalMinor,
+      discountMinor: match.discountMinor,
+    };
+  }
+}

@@ -1,0 +1,66 @@
+import type { Db } from "@/lib/db";
+import type { CheckoutState } from "@/lib/generated/prisma/client";
+import { fromMinor } from "@/lib/money/currency";
+import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/store/checkout-object";
+import { STORE_TOKEN_PATTERN } from "@/lib/store/sandbox-store";
+
+/** One basket line as the store page shows it (AED decimal text). */
+export type StoreViewLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; quantity: number; unitPrice: string; lineTotal: string };
+
+/**
+ * What the store page at checkout.url shows: the store's names, the merchant's name and order
+ * reference, the basket, subtotal, discount and AED total, the original amount and currency, and the
+ * state. Deliberately without the token and the customer's personal data.
+ */
+export type StoreCheckoutView = {
+  store: string;
+  legalName: string;
+  merchantName: string;
+  reference: string;
+  /** Effective state: a READY checkout whose payment is past expiresAt reads EXPIRED. */
+  state: CheckoutState;
+  matchType: string | null;
+  lines: StoreViewLine[];
+  subtotal: string;
+  discount: string;
+  total: string;
+  chargeCurrency: "AED";
+  originalAmount: string;
+  originalCurrency: string;
+  expiresAt: string;
+};
+
+type StoredLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; unitPriceMinor: string; quantity: number };
+
+/**
+ * Loads the store page view of a token at `now`.
+ * @returns null for a malformed or unknown token (the page answers 404). Tokens exist only from READY on,
+ *   so the states seen here are READY, SUCCEEDED, FAILED and EXPIRED.
+ */
+export async function loadStoreCheckout(db: Db, token: string, now: Date): Promise<StoreCheckoutView | null> {
+  if (!STORE_TOKEN_PATTERN.test(token)) return null;
+  const checkout = await db.storeCheckout.findUnique({ where: { token }, include: { payment: { include: { merchant: { select: { name: true } } } } } });
+  if (!checkout) return null;
+  const { payment } = checkout;
+  const lapsed = checkout.state === "READY" && payment.expiresAt !== null && payment.expiresAt <= now;
+  const lines = ((checkout.lines as StoredLine[] | null) ?? []).map((l) => {
+    const unit = BigInt(l.unitPriceMinor);
+    return { sku: l.sku, name: l.name, kind: l.kind, quantity: l.quantity, unitPrice: fromMinor(unit), lineTotal: fromMinor(unit * BigInt(l.quantity)) };
+  });
+  return {
+    store: STORE_NAME,
+    legalName: STORE_LEGAL_NAME,
+    merchantName: payment.merchant.name,
+    reference: payment.reference,
+    state: lapsed ? "EXPIRED" : checkout.state,
+    matchType: checkout.matchType,
+    lines,
+    subtotal: fromMinor(checkout.subtotalMinor ?? checkout.chargeMinor),
+    discount: fromMinor(checkout.discountMinor ?? 0n),
+    total: fromMinor(checkout.chargeMinor),
+    chargeCurrency: "AED",
+    originalAmount: fromMinor(payment.amountMinor),
+    originalCurrency: payment.currency,
+    expiresAt: checkout.expiresAt.toISOString(),
+  };
+}

@@ -1,0 +1,45 @@
+// npm start: build, migrate, seed (on an empty database) and serve on http://localhost:3000.
+// Without DATABASE_URL the embedded PGlite database in .data/ is used.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { generateClient, isEmpty, migrate, root, seed, startEmbeddedDb } from "./db.mjs";
+
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.NODE_ENV ??= "production";
+const { refuseUnsafeStart, startServer } = await import("../server.mjs");
+refuseUnsafeStart();
+
+generateClient();
+if (!process.argv.includes("--no-build")) {
+  const build = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { stdio: "inherit", cwd: root });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+let embedded = null;
+if (!process.env.DATABASE_URL) {
+  embedded = await startEmbeddedDb();
+  process.env.DATABASE_URL = embedded.url;
+  process.env.DB_POOL_MAX = "1";
+  process.env.SANDPIPER_EMBEDDED = "1";
+  console.log("Embedded database (PGlite) in .data/pglite; set DATABASE_URL to use PostgreSQL.");
+}
+await migrate(process.env.DATABASE_URL);
+const credentialsFile = path.join(root, ".data", "credentials.txt");
+if (await isEmpty(process.env.DATABASE_URL)) {
+  const out = await seed(process.env.DATABASE_URL);
+  process.stdout.write(out);
+  if (embedded) fs.writeFileSync(credentialsFile, out, { mode: 0o600 });
+} else if (embedded && fs.existsSync(credentialsFile)) {
+  process.stdout.write(fs.readFileSync(credentialsFile, "utf8"));
+}
+
+const { close } = await startServer();
+console.log(`Sandpiper is running on http://localhost:${process.env.PORT ?? 3000}`);
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, async () => {
+    await close();
+    if (embedded) await embedded.stop();
+    process.exit(0);
+  });
+}

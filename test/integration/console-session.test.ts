@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { inTx, newOperator } from "../support/console";
+import { baseUrl, createConsoleUser, db, depositBody, newMerchant } from "../support/fixtures";
+import { writeAudit } from "@/lib/audit";
+import { LOCK_MINUTES, MAX_FAILED_SIGN_INS, verifyCredentials } from "@/lib/console/sign-in";
+import { changeUserAccess } from "@/lib/console/users";
+
+const ip = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+
+describe("console sign-in: argon2id and lock-out", () => {
+  it(`locks an account for ${LOCK_MINUTES} minutes after ${MAX_FAILED_SIGN_INS} failures; the right password is refused meanwhile`, async () => {
+    const username = `lock-${randomUUID().slice(0, 8)}`;
+    const user = await createConsoleUser(db, { username, password: "right-password-1", role: "OPERATOR" });
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    const source = ip();
+    const now = new Date();
+    for (let i = 1; i < MAX_FAILED_SIGN_INS; i++) {
+      expect(await verifyCredentials(db, { username, password: "wrong", ip: source, now })).toEqual({ ok: false, reason: "invalid" });
+    }
+    expect(await verifyCredentials(db, { username, password: "wrong", ip: source, now })).toEqual({ ok: false, reason: "locked" });
+    expect(await verifyCredentials(db, { username, password: "right-password-1", ip: source, now })).toEqual({ ok: false, reason: "locked" });
+    const locked = await db.consoleUser.findUniqueOrThrow({ where: { id: user.id } });
+    expect(locked.lockedUntil!.getTime() - now.getTime()).toBe(LOCK_MINUTES * 60_000);
+    const audit = await db.auditLog.findFirstOrThrow({ where: { entityId: user.id, action: "console_user.lock" } });
+    expect(audit).toMatchObject({ actorId: null, actorName: "system" });
+
+    const later = new Date(now.getTime() + (LOCK_MINUTES + 1) * 60_000);
+    const ok = await verifyCredentials(db, { username, password: "right-password-1", ip: source, now: later });
+    expect(ok).toEqual({ ok: true, actor: { id: user.id, username, role: "OPERATOR", merchantId: null } });
+    expect(await db.consoleUser.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ failedLogins: 0, lockedUntil: null });
+  });
+
+  it("an unknown user name fails and then locks exactly like a real one; a deactivated user cannot sign in", async () => {
+    const source = ip();
+    const unknown = `ghost-${randomUUID().slice(0, 8)}`;
+    const answers = [];
+    for (let i = 0; i < MAX_FAILED_SIGN_INS + 1; i++) answers.push((await verifyCredentials(db, { username: unknown, password: "x", ip: source })) as { reason: string });
+    expect(answers.map((a) => a.reason)).toEqual([...Array(MAX_FAILED_SIGN_INS - 1).fill("invalid"), "locked", "locked"]);
+
+    const m = await newMerchant();
+    await inTx(async (tx) => changeUserAccess(tx, await newOperator(), { userId: m.owner.id, role: "MERCHANT", merchantId: m.merchant.id, active: false, reason: "left" }));
+    expect(await verifyCredentials(db, { username: m.owner.username, password: "owner-password-1", ip: ip() })).toEqual({ ok: false, reason: "invalid" });
+  });
+});
+
+describe("audit log", () => {
+  it("is append-only: the database refuses UPDATE and DELETE", async () => {
+    const operator = await newOperator();
+    const entityId = randomUUID();
+    await inTx((tx) => writeAudit(tx, operator, { action: "test.append_only", entity: "test", entityId, before: { a: 1n }, after: { a: 2n, callbackSecret: "whsec_x" }, reason: "r" }));
+    const row = await db.auditLog.findFirstOrThrow({ where: { entityId } });
+    expect(row).toMatchObject({ actorId: operator.id, actorName: operator.username, before: { a: "1" }, after: { a: "2", callbackSecret: "[redacted]" } });
+    await expect(db.auditLog.update({ where: { id: row.id }, data: { reason: "rewritten" } })).rejects.toThrow(/append-only/);
+    await expect(db.auditLog.delete({ where: { id: row.id } })).rejects.toThrow(/append-only/);
+  });
+});
+
+/** Signs in through next-auth's credentials endpoint over HTTP; returns the session cookie header, or the error. */
+async function signIn(username: string, password: string): Promise<{ cookie: string | null; status: number; body: any; setCookie: string[] }> {
+  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
+  const csrfCookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const { csrfToken } = await csrf.json();
+  const res = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies, "x-forwarded-for": ip() },
+    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
+    redirect: "manual",
+  });
+  const setCookie = res.headers.getSetCookie();
+  const session = setCookie.find((c) => c.startsWith("next-auth.session-token="));
+  return { cookie: session ? session.split(";")[0] : null, status: res.status, body: await res.json().catch(() => null), setCookie };
+}
+
+describe("console over HTTP: sessions and merchant scoping", () => {
+  it("a signed-in MERCHANT user reads its own payment, gets 404 for another merchant's, and loses access when deactivated", async () => {
+    const a = await newMerchant();
+    const b = await newMerchant();
+    const own = (await b.api("/v1/payments", { body: depositBody() })).body;
+    const other = (await a.api("/v1/payments", { body: depositBody() })).body;
+
+    const wrong = await signIn(b.owner.username, "not-the-password");
+    expect(wrong.cookie).toBeNull();
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.url).toContain("error=invalid");
+
+    const session = await signIn(b.owner.username, "owner-password-1");
+    expect(session.cookie).not.toBeNull();
+    const flags = session.setCookie.find((c) => c.startsWith("next-auth.session-token="))!;
+    expect(flags).toMatch(/HttpOnly/i);
+    expect(flags).toMatch(/SameSite=Lax/i);
+    expect(flags).not.toMatch(/Secure/i); // served over http in the tests; Secure when NEXTAUTH_URL is https
+    const get = (path: string, cookie = session.cookie!) => fetch(`${baseUrl()}${path}`, { headers: { cookie }, redirect: "manual" });
+
+    expect((await get(`/api/console/payments/${own.id}`)).status).toBe(200);
+    expect((await get(`/api/console/payments/${other.id}`)).status).toBe(404);
+    expect((await get(`/console/payments/${other.id}`)).status).toBe(404);
+    expect((await get(`/console/keys/${a.keyId}`)).status).toBe(404);
+    expect((await get(`/console/keys/${b.keyId}`)).status).toBe(200);
+    const list = await (await get(`/api/console/payments?merchant=${a.merchant.id}&limit=100`)).json();
+    expect(list.items.map((p: { merchantId: string }) => p.merchantId)).toEqual([b.merchant.id]);
+    expect((await get("/console/audit")).status).toBe(404);
+
+    // Not signed in: pages send the browser to sign-in, JSON answers 401.
+    expect((await fetch(`${baseUrl()}/api/console/payments/${own.id}`)).status).toBe(401);
+    const page = await fetch(`${baseUrl()}/console/payments`, { redirect: "manual" });
+    expect([307, 308]).toContain(page.status);
+    expect(page.headers.get("location")).toContain("/console/sign-in");
+
+    // The session cookie stays valid cryptographically, but the user is re-read on every request.
+    await inTx(async (tx) => changeUserAccess(tx, await newOperator(), { userId: b.owner.id, role: "MERCHANT", merchantId: b.merchant.id, active: false, reason: "left" }));
+    expect((await get(`/api/console/payments/${own.id}`)).status).toBe(401);
+  });
+
+  it("an operator reads any merchant's payment", async () => {
+    const m = await newMerchant();
+    const payment = (await m.api("/v1/payments", { body: depositBody() })).body;
+    const operator = await createConsoleUser(db, { username: `op-${randomUUID().slice(0, 8)}`, password: "operator-password-1", role: "OPERATOR" });
+    const session = await signIn(operator.username, "operator-password-1");
+    const res = await fetch(`${baseUrl()}/api/console/payments/${payment.id}`, { headers: { cookie: session.cookie! } });
+    expect(res.status).toBe(200);
+    const view = await res.json();
+    expect(view).toMatchObject({ payment: { id: payment.id, status: "PENDING" }, merchantName: m.merchant.name, approvalRefusal: "only withdrawals awaiting approval can be approved", open: true });
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes, randomUUID } from "node:crypto";
+import { TEST_DATABASE_URL } from "../support/env";
+import { call, db, depositBody, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
+import { startService, stopService, type StartedService } from "../support/global-setup";
+
+// Log hygiene (DESIGN "Habits"; BRIEF: secrets and bearer links never reach logs): a full flow against a
+// service whose output is captured. Every request line is structured JSON with requestId, merchantId (when
+// authenticated) and latencyMs; no API key, callback secret, bearer checkout url/token or password appears.
+
+let svc: StartedService;
+let receiver: http.Server;
+const callbacks: string[] = [];
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c)).on("end", () => {
+      callbacks.push(body);
+      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  svc = await startService(
+    { DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: "info", TRUSTED_PROXIES: "127.0.0.1,::1", CALLBACK_ALLOW_LOOPBACK: "1", DELIVERY_POLL_INTERVAL_MS: "200", EXPIRY_SWEEP_INTERVAL_MS: "500" },
+    { capture: true },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await stopService(svc.child);
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+describe("logs", () => {
+  it("a full flow logs one JSON line per request with requestId, merchantId and latencyMs, and no secret or bearer link", async () => {
+    const callbackSecret = `whsec_${randomBytes(24).toString("hex")}`;
+    const m: TestMerchant = await newMerchant({ callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, callbackSecret });
+    const as = (path: string, o: Parameters<typeof call>[1] = {}) => call(path, { base: svc.url, key: m.key, ip: m.ip, ...o });
+    const badKey = `sk_sandbox_${randomBytes(32).toString("base64url").replace(/[-_]/g, "A")}`;
+
+    // A READY store checkout: its url is a bearer link that the detail response carries.
+    const token = randomBytes(24).toString("base64url");
+    const store = await db.payment.create({
+      data: { merchantId: m.merchant.id, reference: `store-${randomUUID()}`, kind: "STORE", amountMinor: 25000n, feeMinor: 0n, currency: "AED", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", businessDay: "2026-11-22", expiresAt: new Date(Date.now() + 600_000) },
+    });
+    await db.storeCheckout.create({ data: { paymentId: store.id, state: "READY", chargeMinor: 25000n, token, subtotalMinor: 25000n, discountMinor: 0n, matchType: "EXACT", expiresAt: new Date(Date.now() + 600_000) } });
+
+    const key = `flow-${randomUUID()}`;
+    const body = depositBody({ customer: { id: "cust-log", email: "log@example.com", phone: "+971501234567" } });
+    const responses: ApiResponse[] = [];
+    const created = await as("/v1/payments", { body, idempotencyKey: key });
+    responses.push(created);
+    expect(created.status).toBe(201);
+    responses.push(await as("/v1/payments", { body, idempotencyKey: key })); // replay
+    responses.push(await as(`/v1/payments/${created.body.id}`));
+    responses.push(await as(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } }));
+    responses.push(await as("/v1/payments?limit=5"));
+    const storeRead = await as(`/v1/payments/${store.id}`);
+    expect(storeRead.body.checkout.url).toContain(token);
+    responses.push(storeRead);
+    responses.push(await as(`/v1/payments/${randomUUID()}`)); // 404
+    responses.push(await as("/v1/payments", { body: { ...body, amount: "1.234" } })); // 400
+    const unauthorized = await call("/v1/payments", { base: svc.url, key: badKey, ip: m.ip });
+    expect(unauthorized.status).toBe(401);
+    responses.push(unauthorized);
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 200, 200, 200, 200, 404, 400, 401]);
+
+    // Give a delivery worker (when the build has one) time to send the signed callback, so its logs are checked too.
+    const deadline = Date.now() + 3_000;
+    while (callbacks.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300)); // let the last lines flush
+
+    const lines = svc.output.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requestLines = lines.filter((l) => l.msg === "request");
+    for (const res of responses) {
+      const requestId = res.headers.get("x-request-id");
+      const line = requestLines.filter((l) => l.requestId === requestId);
+      expect(line, `one log line for ${requestId} (${res.status})`).toHaveLength(1);
+      expect(line[0]).toMatchObject({ level: 30, status: res.status, method: expect.any(String), path: expect.stringMatching(/^\/v1\//) });
+      expect(line[0].latencyMs).toEqual(expect.any(Number));
+      expect(line[0].latencyMs as number).toBeGreaterThanOrEqual(0);
+      if (res.status === 401) expect(line[0].merchantId).toBeUndefined();
+      else expect(line[0].merchantId).toBe(m.merchant.id);
+      expect(line[0].path, "paths never carry a query string (search terms)").not.toContain("?");
+    }
+
+    const output = svc.output.join("\n");
+    const secrets = {
+      "API key": m.key,
+      "API key secret part": m.key.slice("sk_sandbox_".length, "sk_sandbox_".length + 16),
+      "rejected API key": badKey,
+      "callback secret": callbackSecret,
+      "checkout token": token,
+      "checkout url": storeRead.body.checkout.url,
+      "owner password": "owner-password-1",
+      "approver password": "approver-password-1",
+      "customer e-mail": "log@example.com",
+      "customer phone": "+971501234567",
+    };
+    for (const [what, secret] of Object.entries(secrets)) expect(output.includes(secret), `${what} in the logs`).toBe(false);
+    expect(output).not.toMatch(/sk_sandbox_[A-Za-z0-9]{8,}/);
+    expect(output.toLowerCase()).not.toContain("bearer ");
+  }, 120_000);
+});

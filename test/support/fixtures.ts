@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+import { getDb } from "@/lib/db";
+import { issueApiKey, SCOPES, type Scope } from "@/lib/auth/api-keys";
+import { createConsoleUser, createMerchant, savePricingVersion, type NewMerchant } from "@/lib/merchants/provision";
+import { assertMatchesContract } from "./contract";
+
+export const db = getDb();
+export const baseUrl = () => inject("baseUrl");
+
+let ipCounter = Math.floor(Math.random() * 200);
+/**
+ * A fresh source IP per merchant (TEST-NET-3 and 2001:db8::/32 documentation ranges). The test server
+ * trusts loopback as a proxy, so requests carry it in X-Forwarded-For: per-IP rate limits and allow-lists
+ * behave as for a real merchant server, and tests stay parallel-safe.
+ */
+export function freshIp(): string {
+  ipCounter = (ipCounter + 1) % 250;
+  const a = Math.floor(Math.random() * 250) + 1;
+  return `198.51.${a}.${ipCounter + 1}`;
+}
+
+export type ApiCall = {
+  method?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  key?: string | null;
+  idempotencyKey?: string | null;
+  ip?: string;
+  /** Another service instance's base url (fault tests); default: the suite's service. */
+  base?: string;
+};
+
+export type ApiResponse<T = any> = { status: number; body: T; headers: Headers; text: string };
+
+/**
+ * Sends one request to the running service. JSON body, bearer key and a fresh Idempotency-Key by default.
+ * Every response under /v1 is checked against the OpenAPI document (test/support/contract.ts): one that does
+ * not match throws a ContractViolation naming the path and the schema errors.
+ */
+export async function call<T = any>(path: string, opts: ApiCall & { defaultKey?: string; defaultIp?: string } = {}): Promise<ApiResponse<T>> {
+  const method = opts.method ?? (opts.body !== undefined || opts.rawBody !== undefined ? "POST" : "GET");
+  const headers: Record<string, string> = {};
+  const key = opts.key === undefined ? opts.defaultKey : opts.key;
+  if (key) headers.authorization = `Bearer ${key}`;
+  const ip = opts.ip ?? opts.defaultIp;
+  if (ip) headers["x-forwarded-for"] = ip;
+  if (method !== "GET") {
+    headers["content-type"] = "application/json";
+    const idem = opts.idempotencyKey === undefined ? `test-${randomUUID()}` : opts.idempotencyKey;
+    if (idem !== null) headers["idempotency-key"] = idem;
+  }
+  Object.assign(headers, opts.headers ?? {});
+  const res = await fetch((opts.base ?? baseUrl()) + path, {
+    method,
+    headers,
+    body: (opts.rawBody as BodyInit | undefined) ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+  });
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  assertMatchesContract({ method, path, status: res.status, headers: res.headers, body });
+  return { status: res.status, body, headers: res.headers, text };
+}
+
+export type TestMerchant = Awaited<ReturnType<typeof newMerchant>>;
+
+/**
+ * A fresh merchant with an owner user, an approver user, a full-scope key and a source IP on its
+ * allow-list; `api()` calls the service as that merchant's server.
+ */
+export async function newMerchant(opts: Partial<NewMerchant> & { scopes?: Scope[] } = {}) {
+  const ip = freshIp();
+  const merchant = await createMerchant(db, { name: `Test ${randomUUID().slice(0, 8)}`, allowedIps: [ip], ...opts });
+  const suffix = randomUUID().slice(0, 8);
+  const owner = await createConsoleUser(db, { username: `owner-${suffix}`, password: "owner-password-1", role: "MERCHANT", merchantId: merchant.id });
+  const approver = await createConsoleUser(db, { username: `approver-${suffix}`, password: "approver-password-1", role: "MERCHANT", merchantId: merchant.id });
+  const key = await issueApiKey(db, { merchantId: merchant.id, ownerId: owner.id, scopes: opts.scopes ?? SCOPES });
+  const api = <T = any>(path: string, o: ApiCall = {}) => call<T>(path, { ...o, defaultKey: key.key, defaultIp: ip });
+  return { merchant, owner, approver, key: key.key, keyId: key.id, ip, api };
+}
+
+export { savePricingVersion, issueApiKey, createConsoleUser };
+
+/** A valid CreatePayment body with a unique reference. */
+export function depositBody(over: Record<string, unknown> = {}): Record<string, any> {
+  return { reference: `ref-${randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT", ...over };
+}
+
+/** Waits until `check` returns a truthy value (polling every 100 ms), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

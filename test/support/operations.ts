@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operations";
+import type { Scope } from "@/lib/auth/api-keys";
+import { db, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
+
+// Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the
+// hostile-input properties iterate over every operation whose route file exists, so an endpoint added on
+// another branch is covered as soon as its route lands, with no test change.
+
+const root = path.resolve(__dirname, "../..");
+
+/** The registry's operations whose route handler exists in this tree. */
+export const implementedOperations: Operation[] = OPERATION_LIST.filter((op) => fs.existsSync(path.join(root, op.route)));
+
+/**
+ * A merchant that may use `op` (amount-entry enabled for checkout sessions, legacy store flow otherwise); an
+ * operation on an `{id}` takes the flow of the operation that creates its records.
+ */
+export function merchantFor(op: Operation, opts: { scopes?: Scope[] } = {}): Promise<TestMerchant> {
+  const creator = op.pathId ? (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy] : undefined;
+  const flow = op.merchantFlow ?? creator?.merchantFlow;
+  return newMerchant({ amountEntryEnabled: flow === "amount-entry", ...opts });
+}
+
+/** The operation's example body with a fresh reference (references are unique per merchant). */
+export function exampleBody(op: Operation): Record<string, unknown> | undefined {
+  if (!op.example) return undefined;
+  const body = JSON.parse(JSON.stringify(op.example)) as Record<string, unknown>;
+  if ("reference" in body) body.reference = `${String(body.reference)}-${randomUUID()}`;
+  return body;
+}
+
+/** The concrete path of `op` for a record id. */
+export function pathOf(op: Operation, id?: string): string {
+  return op.path.replace("{id}", id ?? randomUUID());
+}
+
+/**
+ * A record `op` addresses by `{id}`, created by the operation the registry names (`pathId.createdBy`) with its
+ * example body, as merchant `m`. Returns undefined for operations without `{id}`.
+ */
+export async function recordFor(op: Operation, m: TestMerchant): Promise<string | undefined> {
+  if (!op.pathId) return undefined;
+  const creator = (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy];
+  const res = await m.api(pathOf(creator), { method: creator.method, body: exampleBody(creator) });
+  expect(res.status, `creating a record for ${op.operationId}: ${res.text}`).toBe(creator.success.status);
+  return res.body.id;
+}
+
+/** Sends `op`'s valid request as merchant `m` (fresh Idempotency-Key), with overrides. */
+export function sendValid(op: Operation, m: TestMerchant, id: string | undefined, over: Parameters<TestMerchant["api"]>[1] = {}) {
+  return m.api(pathOf(op, id), { method: op.method, ...(op.body ? { body: exampleBody(op) } : {}), ...over });
+}
+
+/**
+ * What the merchant has in the database: rows of every table a request could write, and the latest update. Read
+ * once the background work of earlier accepted requests is done: while a store checkout of the merchant is still
+ * QUEUED, the handoff job will move it to READY or REJECTED (a FAILED payment and its event), so this waits for
+ * that (at most 10 s) rather than count the job's writes as the next request's.
+ */
+export async function footprint(merchantId: string) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const [queued] = await db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM store_checkouts s JOIN payments p ON p.id = s.payment_id
+      WHERE p.merchant_id = ${merchantId}::uuid AND s.state = 'QUEUED'`;
+    if (queued.n === 0) break;
+  }
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid)::int AS payments,
+           (SELECT max(updated_at) FROM payments WHERE merchant_id = ${merchantId}::uuid) AS "paymentsUpdatedAt",
+           (SELECT count(*) FROM store_checkouts s JOIN payments p ON p.id = s.payment_id WHERE p.merchant_id = ${merchantId}::uuid)::int AS "storeCheckouts",
+           (SELECT count(*) FROM idempotency_records WHERE merchant_id = ${merchantId}::uuid)::int AS "idempotencyRecords",
+           (SELECT count(*) FROM checkout_sessions WHERE merchant_id = ${merchantId}::uuid)::int AS "checkoutSessions",
+           (SELECT count(*) FROM events WHERE merchant_id = ${merchantId}::uuid)::int AS events`;
+  return row;
+}
+
+const STACK_TRACE = /\n\s+at |\.(?:ts|js|mjs|cjs):\d+|node_modules|PrismaClient|invalid input syntax|\bSELECT\b/i;
+
+/**
+ * Asserts a contract error: a 4xx status, the envelope with a known code whose status it is (call() already
+ * checked it against the document), and no stack trace or internals in the text. Returns the code.
+ */
+export function expectContractError(res: ApiResponse, allowed?: ErrorCode[]): ErrorCode {
+  expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+  expect(res.status, res.text).toBeLessThan(500);
+  const code = res.body?.error?.code as ErrorCode;
+  expect(ERROR_STATUS[code], res.text).toBe(res.status);
+  if (allowed) expect(allowed, res.text).toContain(code);
+  expect(res.text).not.toMatch(STACK_TRACE);
+  return code;
+}

@@ -1,0 +1,105 @@
+import net from "node:net";
+
+/**
+ * A TCP proxy on a loopback port in front of PostgreSQL, for fault tests that must not touch the shared
+ * server: `cut()` drops every connection and refuses new ones (what a database restart looks like to the
+ * service), `restore()` lets connections through again, `latencyMs` delays every chunk in both directions,
+ * and `trap()` holds the traffic of one connection at a chosen point of a transaction.
+ */
+export class TcpProxy {
+  latencyMs = 0;
+  private cutOff = false;
+  private readonly sockets = new Set<net.Socket>();
+  private armed: { pattern: string; when: "before" | "after"; fire: () => void } | null = null;
+
+  private constructor(
+    private readonly server: net.Server,
+    readonly port: number,
+  ) {}
+
+  /** Starts a proxy on a free loopback port forwarding to `target`. */
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const holder: { proxy?: TcpProxy } = {};
+    const server = net.createServer((client) => holder.proxy!.accept(client, target));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    holder.proxy = new TcpProxy(server, (server.address() as net.AddressInfo).port);
+    return holder.proxy;
+  }
+
+  /** A PostgreSQL URL through this proxy for a database URL on the target. */
+  urlFor(databaseUrl: string): string {
+    const url = new URL(databaseUrl);
+    url.host = `127.0.0.1:${this.port}`;
+    return url.toString();
+  }
+
+  /** Drops every open connection and refuses new ones until restore(). */
+  cut(): void {
+    this.cutOff = true;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.cutOff = false;
+  }
+
+  /**
+   * Arms a one-shot trap on the next client chunk containing `pattern` (e.g. "COMMIT"): with "before" that chunk
+   * is held and never reaches the database; with "after" it is forwarded and the database's answer is held.
+   * Everything after the held chunk on that connection is held too. Resolves when the trap fires.
+   */
+  trap(pattern: string, when: "before" | "after"): Promise<void> {
+    return new Promise((fire) => (this.armed = { pattern, when, fire }));
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private accept(client: net.Socket, target: { host: string; port: number }) {
+    if (this.cutOff) return void client.destroy();
+    const upstream = net.connect(target.port, target.host);
+    this.sockets.add(client).add(upstream);
+    let state: "flowing" | "holdingRequest" | "awaitingAnswer" | "holdingAnswer" = "flowing";
+    let fire: (() => void) | null = null;
+    const queues = { up: Promise.resolve(), down: Promise.resolve() };
+    const send = (direction: "up" | "down", to: net.Socket, chunk: Buffer) => {
+      const delay = this.latencyMs;
+      queues[direction] = queues[direction]
+        .then(() => (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : undefined))
+        .then(() => void (to.destroyed ? undefined : to.write(chunk)));
+    };
+    client.on("data", (chunk) => {
+      if (state === "holdingRequest") return;
+      const trap = this.armed;
+      if (state === "flowing" && trap && chunk.includes(trap.pattern)) {
+        this.armed = null;
+        if (trap.when === "before") {
+          state = "holdingRequest";
+          return trap.fire();
+        }
+        state = "awaitingAnswer";
+        fire = trap.fire;
+      }
+      send("up", upstream, chunk);
+    });
+    upstream.on("data", (chunk) => {
+      if (state === "holdingAnswer") return;
+      if (state === "awaitingAnswer") {
+        state = "holdingAnswer";
+        return fire?.();
+      }
+      send("down", client, chunk);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on("close", end).on("error", end);
+    upstream.on("close", end).on("error", end);
+  }
+}
