@@ -29,12 +29,17 @@ export function refuseUnsafeStart(env = process.env) {
   }
 }
 
+/** The embedded install's data folder: `SANDPIPER_DATA_DIR`, default `<repo>/.data` (git-ignored). */
+export function dataDirectory() {
+  return process.env.SANDPIPER_DATA_DIR ? path.resolve(process.env.SANDPIPER_DATA_DIR) : path.join(root, ".data");
+}
+
 /**
  * Console sessions need NEXTAUTH_SECRET (it signs and encrypts the session cookie). When the environment does
  * not set one, it is read from `<dataDir>/nextauth-secret`, which is created on first start with 32 random bytes
  * (mode 0600; .data is never committed). Sessions therefore survive restarts of an embedded install.
  */
-export function ensureAuthSecret(dataDir = path.join(root, ".data")) {
+export function ensureAuthSecret(dataDir = dataDirectory()) {
   if (process.env.NEXTAUTH_SECRET) return;
   const file = path.join(dataDir, "nextauth-secret");
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -29,7 +29,7 @@ async function firstSeed() {
     chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500,
     delayDays: 2, reserveDays: 90, reason: "seed: USD gateway deposits charged in AED", createdById: operator.id,
   });
-  await db.fxRate.create({ data: { base: "USD", quote: "AED", day: dubaiDay(), rate: "3.6725", createdById: operator.id } });
+  await ensureSeedRate(operator.id);
   await db.bankAccount.create({
     data: { name: "Sandbox clearing account", holder: "Sandpiper Sandbox FZ-LLC", iban: "AE070331234567890123456", bankName: "Sandbox Bank", dailyCapacity: 10_000 },
   });
@@ -39,8 +39,26 @@ async function firstSeed() {
   return { ids, passwords, callbackSecret, operatorId: operator.id };
 }
 
+/** The seeded sandbox's standing USD->AED base rate (README "Seeded sandbox"). */
+const SEED_RATE = { base: "USD", quote: "AED", rate: "3.6725" } as const;
+
+/**
+ * Gives the seeded pair a rate for today's Dubai day when it has none, so the README walk-through works on any
+ * day the sandbox is started. A rate an operator entered for today is never changed (skipDuplicates on the
+ * unique (base, quote, day)); other pairs are never touched.
+ */
+async function ensureSeedRate(createdById: string | null) {
+  await db.fxRate.createMany({ data: [{ ...SEED_RATE, day: dubaiDay(), createdById }], skipDuplicates: true });
+}
+
 async function main() {
   const existing = await db.setting.findUnique({ where: { key: SEED_KEY } });
+  if (process.argv.includes("--refresh-rates")) {
+    // npm start on a database seeded earlier: top up today's rate, issue nothing, print nothing.
+    if (existing) await ensureSeedRate(null);
+    return;
+  }
+  if (existing) await ensureSeedRate(null);
   const created = existing ? null : await firstSeed();
   const ids = (created?.ids ?? existing!.value) as SeedIds;
   // API keys are shown once: every seed run issues fresh ones (older keys stay valid).

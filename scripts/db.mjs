@@ -34,7 +34,7 @@ export function generateClient() {
   const result = spawnSync(prismaBin, ["generate"], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
   });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);

@@ -1,5 +1,5 @@
 // npm start: build, migrate, seed (on an empty database) and serve on http://localhost:3000.
-// Without DATABASE_URL the embedded PGlite database in .data/ is used.
+// Without DATABASE_URL the embedded PGlite database in .data/ (SANDPIPER_DATA_DIR) is used.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { generateClient, isEmpty, migrate, root, seed, startEmbeddedDb } from ".
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.env.NODE_ENV ??= "production";
-const { refuseUnsafeStart, startServer } = await import("../server.mjs");
+const { dataDirectory, refuseUnsafeStart, startServer } = await import("../server.mjs");
 refuseUnsafeStart();
 
 generateClient();
@@ -18,20 +18,22 @@ if (!process.argv.includes("--no-build")) {
 
 let embedded = null;
 if (!process.env.DATABASE_URL) {
-  embedded = await startEmbeddedDb();
+  embedded = await startEmbeddedDb(path.join(dataDirectory(), "pglite"));
   process.env.DATABASE_URL = embedded.url;
   process.env.DB_POOL_MAX = "1";
   process.env.SANDPIPER_EMBEDDED = "1";
-  console.log("Embedded database (PGlite) in .data/pglite; set DATABASE_URL to use PostgreSQL.");
+  console.log(`Embedded database (PGlite) in ${path.relative(root, path.join(dataDirectory(), "pglite")) || "."}; set DATABASE_URL to use PostgreSQL.`);
 }
 await migrate(process.env.DATABASE_URL);
-const credentialsFile = path.join(root, ".data", "credentials.txt");
+const credentialsFile = path.join(dataDirectory(), "credentials.txt");
 if (await isEmpty(process.env.DATABASE_URL)) {
   const out = await seed(process.env.DATABASE_URL);
   process.stdout.write(out);
   if (embedded) fs.writeFileSync(credentialsFile, out, { mode: 0o600 });
-} else if (embedded && fs.existsSync(credentialsFile)) {
-  process.stdout.write(fs.readFileSync(credentialsFile, "utf8"));
+} else {
+  // A sandbox seeded on an earlier day gets today's seeded USD->AED rate (an operator's own rate is kept).
+  await seed(process.env.DATABASE_URL, ["--refresh-rates"]);
+  if (embedded && fs.existsSync(credentialsFile)) process.stdout.write(fs.readFileSync(credentialsFile, "utf8"));
 }
 
 const { close } = await startServer();

@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+// README "Quick start": `npm start` without DATABASE_URL runs the built service on the embedded PGlite database,
+// seeds it and prints the credentials; the curl walk-through then works as written. Run here as `node
+// scripts/start.mjs --no-build` (the suite has built the service already) with its own data folder
+// (SANDPIPER_DATA_DIR) and port, so a developer's .data is never touched.
+
+const root = path.resolve(__dirname, "../..");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-quick-start-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+type Started = { child: ChildProcess; output: () => string; base: string };
+
+/** `npm start` as a new user runs it: no DATABASE_URL, production mode, nothing test-only. */
+async function npmStart(port: number): Promise<Started> {
+  const env: Record<string, string | undefined> = { ...process.env, SANDPIPER_DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+  for (const name of ["DATABASE_URL", "CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "NEXTAUTH_SECRET", "TRUSTED_PROXIES", "JOBS_DISABLED"]) delete env[name];
+  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const deadline = Date.now() + 150_000;
+  while (!/Sandpiper is running on/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start did not come up: ${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, output: () => output, base: `http://127.0.0.1:${port}` };
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.kill("SIGTERM");
+  return exited;
+}
+
+const keyFrom = (output: string) => /API key \(all scopes\) (sk_sandbox_\S+)/.exec(output)?.[1];
+
+/** Steps 1-4 of the README walk-through with `key`; returns the created payment. */
+async function walkThrough(base: string, key: string) {
+  const auth = { authorization: `Bearer ${key}` };
+  const json = { ...auth, "content-type": "application/json" };
+  const reference = `order-${randomUUID()}`;
+  const created = await fetch(`${base}/v1/payments`, {
+    method: "POST",
+    headers: { ...json, "idempotency-key": `${reference}-create` },
+    body: JSON.stringify({ reference, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }),
+  });
+  const payment = await created.json();
+  expect(created.status, JSON.stringify(payment)).toBe(201);
+  expect(payment).toMatchObject({ status: "PENDING", amount: "1123.52", currency: "USD", environment: "sandbox" });
+  expect(payment.pricing).toMatchObject({ chargeCurrency: "AED", baseRate: "3.6725", amountMinor: "112352" });
+
+  const read = await fetch(`${base}/v1/payments/${payment.id}`, { headers: auth });
+  expect(read.status).toBe(200);
+  const completed = await fetch(`${base}/v1/sandbox/payments/${payment.id}/complete`, {
+    method: "POST",
+    headers: { ...json, "idempotency-key": `${reference}-complete` },
+    body: JSON.stringify({ outcome: "SUCCEEDED" }),
+  });
+  expect(completed.status).toBe(200);
+  expect((await completed.json()).status).toBe("SUCCEEDED");
+  const list = await (await fetch(`${base}/v1/payments?status=SUCCEEDED&limit=10&search=${reference}`, { headers: auth })).json();
+  expect(list.items.map((p: { id: string }) => p.id)).toEqual([payment.id]);
+  return payment;
+}
+
+describe("README quick start on the embedded database", () => {
+  it("npm start seeds PGlite, prints the credentials, and the curl walk-through works; after a restart on a later day it still works", async () => {
+    const { freePort } = await import("../../scripts/db.mjs");
+    const first = await npmStart(await freePort());
+    let key: string | undefined;
+    try {
+      expect(first.output()).toMatch(/Embedded database \(PGlite\)/);
+      expect(first.output()).toMatch(/Seeded the sandbox/);
+      expect(first.output()).toMatch(/console operator\s+operator \/ \S+/);
+      key = keyFrom(first.output());
+      expect(key).toMatch(/^sk_sandbox_[0-9A-Za-z]+$/);
+      await walkThrough(first.base, key!);
+    } finally {
+      expect(await stop(first.child)).toBe(0);
+    }
+
+    // A later Dubai day: the only rate the sandbox has is from an earlier day (what a developer who started the
+    // sandbox yesterday has). The next start gives the seeded pair today's rate; the data and keys are kept.
+    const { PGlite } = await import("@electric-sql/pglite");
+    const pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
+    await pglite.query("UPDATE fx_rates SET day = '2001-01-01'");
+    await pglite.close();
+
+    const second = await npmStart(await freePort());
+    try {
+      // Not seeded again (a seed run would issue and print new keys): the kept credentials are printed again.
+      expect(keyFrom(second.output()), "the credentials are printed again").toBe(key);
+      expect(second.output()).not.toMatch(/new API keys issued/);
+      const payment = await walkThrough(second.base, key!);
+      expect(payment.pricing.rateDay).not.toBe("2001-01-01");
+    } finally {
+      expect(await stop(second.child)).toBe(0);
+    }
+  }, 400_000);
+});
