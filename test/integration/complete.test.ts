@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { db, depositBody, eventually, newMerchant } from "../support/fixtures";
+import { db, depositBody, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
+import pg from "pg";
+import { TEST_DATABASE_URL } from "../support/env";
+import { postLedgerEntry } from "@/lib/ledger/post";
 import { approveWithdrawal } from "@/lib/payments/approve";
 import { transaction } from "@/lib/db";
 
@@ -40,6 +43,42 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
 
     const other = await complete(m, p.id, "FAILED");
     expect([other.status, other.body.error.code]).toEqual([409, "INVALID_STATE"]);
+    await assertLedgerBalanced();
+  });
+
+  it("a deposit with a reserve books net, reserve and commission; the database refuses an unbalanced entry and any change to a line", async () => {
+    const m = await newMerchant();
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id, currency: "EUR", channel: "BANK_TRANSFER", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR",
+      commissionBps: 250, reserveBps: 500, reason: "test: reserve",
+    });
+    const p = (await m.api("/v1/payments", { body: depositBody({ currency: "EUR", method: "BANK_TRANSFER", amount: "1123.52" }) })).body;
+    expect(p.pricing).toMatchObject({ fee: "28.09", reserve: "56.18", merchantNet: "1039.25" });
+    expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
+    const entry = await db.ledgerEntry.findFirstOrThrow({ where: { paymentId: p.id }, include: { lines: true } });
+    const lines = Object.fromEntries(entry.lines.map((l) => [l.account.replace(m.merchant.id, "M"), [l.currency, l.amountMinor]]));
+    // 1123.52 = 1039.25 net + 56.18 reserve + 28.09 commission, in the original currency.
+    expect(lines).toEqual({
+      "sandbox:clearing": ["EUR", 112352n], "merchant:M:payable": ["EUR", -103925n], "merchant:M:reserve": ["EUR", -5618n], "revenue:commission": ["EUR", -2809n],
+    });
+
+    // The code refuses an unbalanced entry; so does the database at commit, whoever writes it.
+    await expect(transaction((tx) => postLedgerEntry(tx, p.id, "test", [{ account: "a", currency: "EUR", amountMinor: 1n }]))).rejects.toThrow(/unbalanced/);
+    const raw = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await raw.connect();
+    try {
+      for (const [second, currency] of [[-99, "EUR"], [-100, "USD"]] as const) {
+        await raw.query("BEGIN");
+        const [{ id }] = (await raw.query("INSERT INTO ledger_entries (id, payment_id, kind) VALUES (gen_random_uuid(), $1, 'test') RETURNING id", [p.id])).rows;
+        await raw.query("INSERT INTO ledger_lines (id, entry_id, account, currency, amount_minor) VALUES (gen_random_uuid(), $1, 'a', 'EUR', 100), (gen_random_uuid(), $1, 'b', $2, $3)", [id, currency, second]);
+        await expect(raw.query("COMMIT"), `${second} ${currency}`).rejects.toThrow(/is not balanced/);
+      }
+    } finally {
+      await raw.end();
+    }
+    await expect(db.ledgerLine.update({ where: { id: entry.lines[0].id }, data: { amountMinor: 1n } })).rejects.toThrow(/append-only/);
+    await expect(db.ledgerLine.delete({ where: { id: entry.lines[0].id } })).rejects.toThrow(/append-only/);
+    expect(await db.ledgerEntry.count({ where: { paymentId: p.id } })).toBe(1);
     await assertLedgerBalanced();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { db, depositBody, newMerchant, savePricingVersion } from "../support/fixtures";
+import { db, depositBody, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
 import { dubaiDay } from "@/lib/money/dubai";
 
 const minutes = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 60_000);
@@ -109,13 +109,19 @@ describe("POST /v1/payments", () => {
     const over = await pay("100.01");
     expect(over.status).toBe(409);
     expect(over.body.error.code).toBe("DAILY_LIMIT");
-    expect((await pay("100.00")).status).toBe(201); // exactly the daily limit
+    const toExpire = await pay("100.00");
+    expect(toExpire.status).toBe(201); // exactly the daily limit
     const failed = await m.api(`/v1/sandbox/payments/${first.body.id}/complete`, { body: { outcome: "FAILED" } });
     expect(failed.body.status).toBe("FAILED");
     expect((await pay("150.00")).status).toBe(201); // the failed 200 was given back (daily 250 of 300, monthly 250 of 500)
+    expect((await pay("50.01")).body.error?.code).toBe("DAILY_LIMIT");
+    // Expiry gives the amount back too: the service's sweep expires the 100.00 payment (daily 150 of 300).
+    await db.payment.update({ where: { id: toExpire.body.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await eventually(async () => (await m.api(`/v1/payments/${toExpire.body.id}`)).body.status === "EXPIRED");
+    expect((await pay("150.00")).status).toBe(201); // daily 300 of 300, monthly 300 of 500
     // Monthly: move today's counter usage into an earlier day of the month so only the monthly limit binds.
     const usage = await db.limitCounter.findMany({ where: { profileId: (await db.pricingProfile.findFirstOrThrow({ where: { merchantId: m.merchant.id } })).id } });
-    expect(usage.map((u) => [u.period[0], u.usedMinor]).sort()).toEqual([["D", 25000n], ["M", 25000n]]);
+    expect(usage.map((u) => [u.period[0], u.usedMinor]).sort()).toEqual([["D", 30000n], ["M", 30000n]]);
     await db.limitCounter.updateMany({ where: { period: { startsWith: "M:" }, profileId: usage[0].profileId }, data: { usedMinor: 49000n } });
     await db.limitCounter.updateMany({ where: { period: { startsWith: "D:" }, profileId: usage[0].profileId }, data: { usedMinor: 0n } });
     const monthly = await pay("10.01");

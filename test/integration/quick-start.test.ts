@@ -18,7 +18,7 @@ type Started = { child: ChildProcess; output: () => string; base: string };
 
 /** `npm start` as a new user runs it: no DATABASE_URL, production mode, nothing test-only. */
 async function npmStart(port: number): Promise<Started> {
-  const env: Record<string, string | undefined> = { ...process.env, SANDPIPER_DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, SANDPIPER_DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
   for (const name of ["DATABASE_URL", "CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "NEXTAUTH_SECRET", "TRUSTED_PROXIES", "JOBS_DISABLED"]) delete env[name];
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
