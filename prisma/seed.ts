@@ -1,9 +1,11 @@
 // npm run seed [-- --json]: idempotent bootstrap of the sandbox (see README "Seeded sandbox").
 import { randomBytes } from "node:crypto";
-import { getDb } from "@/lib/db";
+import { getDb, transaction, type Db, type Tx } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
 import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/provision";
 import { dubaiDay } from "@/lib/money/dubai";
+import { setCallbackUrl } from "@/lib/events/callback-config";
+import { ApiError } from "@/lib/errors";
 import { SEED_CATALOG } from "@/lib/store/catalog-seed";
 
 const db = getDb();
@@ -13,29 +15,30 @@ const SEED_KEY = "seed";
 
 type SeedIds = { merchantId: string; secondMerchantId: string; merchantUserId: string; approverUserId: string; secondUserId: string };
 
-async function firstSeed() {
-  const callbackUrl = process.env.SEED_CALLBACK_URL || null;
-  const callbackSecret = callbackUrl ? `whsec_${randomBytes(24).toString("base64url")}` : null;
+/** Creates everything of the sandbox in one transaction: a refused SEED_CALLBACK_URL leaves nothing behind. */
+async function firstSeed(tx: Tx) {
   const allowedIps = (process.env.SEED_ALLOWED_IPS ?? "127.0.0.1,::1").split(",").map((s) => s.trim()).filter(Boolean);
-  const merchant = await createMerchant(db, { name: "Sandbox Merchant", defaultCommissionBps: 150, callbackUrl, callbackSecret, allowedIps });
-  const second = await createMerchant(db, { name: "Second Sandbox Merchant", defaultCommissionBps: 200, allowedIps });
+  const merchant = await createMerchant(tx, { name: "Sandbox Merchant", defaultCommissionBps: 150, allowedIps });
+  // The same address policy and secret as a console save (a loopback receiver needs CALLBACK_ALLOW_LOOPBACK=1).
+  const callbackSecret = process.env.SEED_CALLBACK_URL ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: process.env.SEED_CALLBACK_URL })).secret : null;
+  const second = await createMerchant(tx, { name: "Second Sandbox Merchant", defaultCommissionBps: 200, allowedIps });
   const passwords = { operator: password(), merchant: password(), approver: password(), second: password() };
-  const operator = await createConsoleUser(db, { username: "operator", password: passwords.operator, role: "OPERATOR" });
-  const merchantUser = await createConsoleUser(db, { username: "merchant", password: passwords.merchant, role: "MERCHANT", merchantId: merchant.id });
-  const approver = await createConsoleUser(db, { username: "approver", password: passwords.approver, role: "MERCHANT", merchantId: merchant.id });
-  const secondUser = await createConsoleUser(db, { username: "second", password: passwords.second, role: "MERCHANT", merchantId: second.id });
-  await savePricingVersion(db, {
+  const operator = await createConsoleUser(tx, { username: "operator", password: passwords.operator, role: "OPERATOR" });
+  const merchantUser = await createConsoleUser(tx, { username: "merchant", password: passwords.merchant, role: "MERCHANT", merchantId: merchant.id });
+  const approver = await createConsoleUser(tx, { username: "approver", password: passwords.approver, role: "MERCHANT", merchantId: merchant.id });
+  const secondUser = await createConsoleUser(tx, { username: "second", password: passwords.second, role: "MERCHANT", merchantId: second.id });
+  await savePricingVersion(tx, {
     merchantId: merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT",
     chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500,
     delayDays: 2, reserveDays: 90, reason: "seed: USD gateway deposits charged in AED", createdById: operator.id,
   });
-  await ensureSeedRate(operator.id);
-  await db.bankAccount.create({
+  await ensureSeedRate(tx, operator.id);
+  await tx.bankAccount.create({
     data: { name: "Sandbox clearing account", holder: "Sandpiper Sandbox FZ-LLC", iban: "AE070331234567890123456", bankName: "Sandbox Bank", dailyCapacity: 10_000 },
   });
-  await db.catalogItem.createMany({ data: SEED_CATALOG.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor })), skipDuplicates: true });
+  await tx.catalogItem.createMany({ data: SEED_CATALOG.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor })), skipDuplicates: true });
   const ids: SeedIds = { merchantId: merchant.id, secondMerchantId: second.id, merchantUserId: merchantUser.id, approverUserId: approver.id, secondUserId: secondUser.id };
-  await db.setting.create({ data: { key: SEED_KEY, value: ids } });
+  await tx.setting.create({ data: { key: SEED_KEY, value: ids } });
   return { ids, passwords, callbackSecret, operatorId: operator.id };
 }
 
@@ -47,19 +50,19 @@ const SEED_RATE = { base: "USD", quote: "AED", rate: "3.6725" } as const;
  * day the sandbox is started. A rate an operator entered for today is never changed (skipDuplicates on the
  * unique (base, quote, day)); other pairs are never touched.
  */
-async function ensureSeedRate(createdById: string | null) {
-  await db.fxRate.createMany({ data: [{ ...SEED_RATE, day: dubaiDay(), createdById }], skipDuplicates: true });
+async function ensureSeedRate(client: Db, createdById: string | null) {
+  await client.fxRate.createMany({ data: [{ ...SEED_RATE, day: dubaiDay(), createdById }], skipDuplicates: true });
 }
 
 async function main() {
   const existing = await db.setting.findUnique({ where: { key: SEED_KEY } });
   if (process.argv.includes("--refresh-rates")) {
     // npm start on a database seeded earlier: top up today's rate, issue nothing, print nothing.
-    if (existing) await ensureSeedRate(null);
+    if (existing) await ensureSeedRate(db, null);
     return;
   }
-  if (existing) await ensureSeedRate(null);
-  const created = existing ? null : await firstSeed();
+  if (existing) await ensureSeedRate(db, null);
+  const created = existing ? null : await transaction((tx) => firstSeed(tx), { timeout: 120_000 });
   const ids = (created?.ids ?? existing!.value) as SeedIds;
   // API keys are shown once: every seed run issues fresh ones (older keys stay valid).
   const full = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: SCOPES, name: "seed: full" });
@@ -103,7 +106,8 @@ async function main() {
 main()
   .then(() => db.$disconnect())
   .catch(async (error) => {
-    console.error(error);
+    // A refused setting (ApiError: e.g. SEED_CALLBACK_URL against the address policy) is told plainly; anything else in full.
+    console.error(error instanceof ApiError ? `npm run seed refused: ${error.message}` : error);
     await db.$disconnect();
     process.exit(1);
   });
