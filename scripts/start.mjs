@@ -3,14 +3,14 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { generateClient, isEmpty, migrate, root, seed, startEmbeddedDb } from "./db.mjs";
+import { isEmpty, migrate, root, seed, startEmbeddedDb } from "./db.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.env.NODE_ENV ??= "production";
 const { dataDirectory, refuseUnsafeStart, startServer } = await import("../server.mjs");
 refuseUnsafeStart();
 
-generateClient();
+// The build generates the Prisma client; `--no-build` serves the existing build and client as they are.
 if (!process.argv.includes("--no-build")) {
   const build = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { stdio: "inherit", cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
