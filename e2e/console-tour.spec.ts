@@ -43,7 +43,7 @@ test("operator tour: every main page renders, and a change lands in the audit lo
   await screenshot(page, "merchant");
 });
 
-test("merchant user on a phone: navigation menu, payments and an allow-list that refuses CIDR", async ({ page }) => {
+test("merchant user on a phone: navigation menu, payments and an allow-list request that refuses CIDR and waits for an operator", async ({ page, browser }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const m = await libTask("merchant");
   await signIn(page, m.owner, m.password);
@@ -55,15 +55,38 @@ test("merchant user on a phone: navigation menu, payments and an allow-list that
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Merchant & allow-list" }).click();
   await expect(page.getByRole("heading", { level: 1, name: m.name })).toBeVisible();
 
-  const add = page.getByRole("form", { name: "Add an address" });
+  // A merchant user's new address is a request: refused as CIDR, then pending (not on the allow-list yet).
+  const add = page.getByRole("form", { name: "Request an address" });
   await add.getByLabel("Address").fill("203.0.113.0/24");
-  await add.getByRole("button", { name: "Add address" }).click();
+  await add.getByRole("button", { name: "Request address" }).click();
   await expect(add.getByTestId("action-error")).toContainText("no CIDR ranges, wildcards");
   await add.getByLabel("Address").fill("::FFFF:203.0.113.7");
-  await add.getByRole("button", { name: "Add address" }).click();
-  await expect(add.getByTestId("action-ok")).toContainText("Added 203.0.113.7");
-  await expect(page.getByRole("list", { name: "Allowed server IPs" }).getByText("203.0.113.7", { exact: true })).toBeVisible();
+  await add.getByRole("button", { name: "Request address" }).click();
+  await expect(add.getByTestId("action-ok")).toContainText("Requested 203.0.113.7. It is not allowed until an operator approves the request.");
+  await expect(page.getByRole("list", { name: "Pending allow-list requests" }).getByText("203.0.113.7", { exact: true })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Allowed server IPs" }).getByText("203.0.113.7", { exact: true })).toHaveCount(0);
   await screenshot(page, "phone-allow-list");
+
+  // An operator (own session, laptop) sees it counted on the overview and approves it on the merchant's page.
+  const operatorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const op = await operatorContext.newPage();
+  const { operator } = seed().users;
+  await signIn(op, operator.username, operator.password);
+  await expect(op.getByRole("link", { name: /Allow-list requests to review/ })).toContainText(/[1-9]/);
+  await op.goto(`${base()}/console/merchants/${m.merchantId}`);
+  const request = op.getByRole("list", { name: "Pending allow-list requests" }).getByRole("listitem").filter({ hasText: "203.0.113.7" });
+  await expect(request).toContainText(`requested by ${m.owner}`);
+  await screenshot(op, "allow-list-request");
+  await request.getByRole("button", { name: "Approve" }).click();
+  await expect(op.getByRole("list", { name: "Allowed server IPs" }).getByText("203.0.113.7", { exact: true })).toBeVisible();
+  await expect(op.getByRole("list", { name: "Pending allow-list requests" })).toHaveCount(0);
+  await operatorContext.close();
+
+  // Back on the phone: the address is on the allow-list, and the decision is listed.
+  await page.reload();
+  await expect(page.getByRole("list", { name: "Allowed server IPs" }).getByText("203.0.113.7", { exact: true })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Decided allow-list requests" })).toContainText(`approved by ${operator.username}`);
+  await screenshot(page, "phone-allow-list-approved");
 
   const created = await api(m.key, "POST", "/v1/payments", { reference: `phone-${Date.now()}`, amount: "75.00", currency: "USD", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
   expect(created.status).toBe(201);

@@ -49,10 +49,10 @@ export function Badge({ children, tone = "gray" }: { children: ReactNode; tone?:
 const STATUS_TONE: Record<string, Tone> = {
   PENDING_APPROVAL: "violet", PENDING: "blue", SUCCEEDED: "green", FAILED: "red", CANCELLED: "gray", EXPIRED: "amber",
   ACTIVE: "green", INACTIVE: "gray", NOT_CONFIGURED: "amber", active: "green", revoked: "red", expired: "amber",
-  QUEUED: "blue", READY: "blue", REJECTED: "red",
+  QUEUED: "blue", READY: "blue", REJECTED: "red", APPROVED: "green",
 };
 
-/** A state name in its colour (payment statuses, delivery states, merchant and key states). */
+/** A state name in its colour (payment statuses, delivery states, merchant, key and allow-list request states). */
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONE[status] ?? "gray"}>{status.replaceAll("_", " ")}</Badge>;
 }

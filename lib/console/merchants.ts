@@ -2,7 +2,6 @@ import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
 import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/console/forms";
-import { normalizeIp } from "@/lib/auth/ip";
 import { revokeKeysOf } from "@/lib/console/keys";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
@@ -96,7 +95,12 @@ export async function updateMerchantPolicy(tx: Tx, actor: ConsoleActor, input: M
   return after;
 }
 
-async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
+/**
+ * Locks a merchant's row (`FOR UPDATE`) for the rest of the transaction and returns it. Every change of a merchant,
+ * its allow-list or its allow-list requests takes this lock first.
+ * @throws ApiError 404 NOT_FOUND
+ */
+export async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM merchants WHERE id = ${id}::uuid FOR UPDATE`;
   if (rows.length === 0) throw apiError("NOT_FOUND", "merchant not found");
   return tx.merchant.findUniqueOrThrow({ where: { id } });
@@ -104,12 +108,16 @@ async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
 
 /**
  * Why a merchant cannot be activated, or null when it can (SPEC "Authentication" 7: activated only after server
- * IPs and an HTTPS callback address are registered).
+ * IPs and an HTTPS callback address are registered). Only allow-list entries count (approved addresses); pending
+ * allow-list requests are named in the refusal but do not count.
  */
-export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackUrl">, allowedIpCount: number): string | null {
+export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackUrl">, allowedIpCount: number, pendingRequests = 0): string | null {
   if (merchant.status === "ACTIVE") return "the merchant is already active";
   const missing: string[] = [];
-  if (allowedIpCount < 1) missing.push("at least one server IP address on the allow-list");
+  if (allowedIpCount < 1) {
+    const waiting = pendingRequests > 0 ? ` (${pendingRequests} allow-list request${pendingRequests === 1 ? " waits" : "s wait"} for approval)` : "";
+    missing.push(`at least one server IP address on the allow-list${waiting}`);
+  }
   if (!merchant.callbackUrl) missing.push("an https callback address");
   else if (!merchant.callbackUrl.startsWith("https://")) missing.push("an https callback address (the current one is not https)");
   return missing.length ? `register ${missing.join(" and ")} first` : null;
@@ -122,8 +130,11 @@ export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackU
 export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = new Date()): Promise<Merchant> {
   assertOperator(actor);
   const before = await lockMerchant(tx, input.merchantId);
-  const ips = await tx.allowedIp.count({ where: { merchantId: input.merchantId } });
-  const refusal = activationRefusal(before, ips);
+  const [ips, pending] = await Promise.all([
+    tx.allowedIp.count({ where: { merchantId: input.merchantId } }),
+    tx.allowedIpRequest.count({ where: { merchantId: input.merchantId, state: "PENDING" } }),
+  ]);
+  const refusal = activationRefusal(before, ips, pending);
   if (refusal) throw apiError("INVALID_STATE", `cannot activate: ${refusal}`);
   const after = await tx.merchant.update({ where: { id: input.merchantId }, data: { status: "ACTIVE", updatedAt: now } });
   await auditMerchant(tx, actor, after.id, { action: "merchant.activate", before: { status: before.status }, after: { status: after.status }, reason: input.reason }, now);
@@ -150,7 +161,10 @@ export async function deactivateMerchant(tx: Tx, actor: ConsoleActor, input: { m
   return after;
 }
 
-/** Merchants for lists and pickers (a MERCHANT user sees only its own), with allow-list and key counts. */
+/** Counts only the allow-list requests still waiting for an operator. */
+const PENDING_REQUESTS = { where: { state: "PENDING" as const } };
+
+/** Merchants for lists and pickers (a MERCHANT user sees only its own), with allow-list, pending request and key counts. */
 export async function listMerchants(db: Db, actor: ConsoleActor, q: { page: number; limit: number }) {
   const id = scopedMerchantId(actor);
   const where = id ? { id } : {};
@@ -161,7 +175,7 @@ export async function listMerchants(db: Db, actor: ConsoleActor, q: { page: numb
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       skip: (q.page - 1) * q.limit,
       take: q.limit,
-      include: { _count: { select: { allowedIps: true, apiKeys: { where: { revokedAt: null } } } } },
+      include: { _count: { select: { allowedIps: true, allowedIpRequests: PENDING_REQUESTS, apiKeys: { where: { revokedAt: null } } } } },
     }),
   ]);
   return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
@@ -173,7 +187,8 @@ export async function merchantOptions(db: Db): Promise<{ id: string; name: strin
 }
 
 /**
- * One merchant with its allow-list and console users.
+ * One merchant with its allow-list (approved entries), the number of pending allow-list requests and its console
+ * users (the requests themselves: lib/console/allow-list.ts listAllowedIpRequests).
  * @throws ApiError 404 NOT_FOUND (unknown id, or another merchant for a MERCHANT user)
  */
 export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
@@ -181,49 +196,18 @@ export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
   assertMerchantAccess(actor, id, "merchant");
   const merchant = await db.merchant.findUnique({
     where: { id },
-    include: { allowedIps: { orderBy: { createdAt: "asc" } }, users: { orderBy: { username: "asc" }, select: { id: true, username: true, role: true, active: true } } },
+    include: {
+      allowedIps: { orderBy: { createdAt: "asc" } },
+      users: { orderBy: { username: "asc" }, select: { id: true, username: true, role: true, active: true } },
+      _count: { select: { allowedIpRequests: PENDING_REQUESTS } },
+    },
   });
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
-  const { callbackSecret: _secret, ...safe } = merchant;
-  return { ...safe, hasCallbackSecret: !!_secret, activationRefusal: activationRefusal(merchant, merchant.allowedIps.length) };
-}
-
-export const AllowedIpInput = z.object({ merchantId: uuidField, address: text(100, "address") });
-
-/**
- * Adds a server IP to a merchant's allow-list (SPEC "Authentication" 6: exact IPv4/IPv6 addresses, no CIDR, no
- * wildcards), normalised (IPv4-mapped IPv6 becomes IPv4; IPv6 in canonical short form). Operators for any
- * merchant, MERCHANT users for their own. Audited.
- * @throws ApiError 400 VALIDATION_ERROR (not one exact address), 404 NOT_FOUND, 409 INVALID_STATE (already listed)
- */
-export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: { merchantId: string; address: string }, now = new Date()) {
-  assertMerchantAccess(actor, input.merchantId, "merchant");
-  const address = normalizeIp(input.address);
-  if (!address) {
-    throw apiError("VALIDATION_ERROR", "address: enter one exact IPv4 or IPv6 address (no CIDR ranges, wildcards or host names)");
-  }
-  await lockMerchant(tx, input.merchantId);
-  const existing = await tx.allowedIp.findUnique({ where: { merchantId_address: { merchantId: input.merchantId, address } } });
-  if (existing) throw apiError("INVALID_STATE", `${address} is already on the allow-list`);
-  const row = await tx.allowedIp.create({ data: { merchantId: input.merchantId, address, createdAt: now } });
-  await writeAudit(tx, auditActor(actor), { action: "allowed_ip.add", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, after: { address, entered: input.address.trim() } }, now);
-  return row;
-}
-
-/**
- * Removes an address from the allow-list. The last address of an ACTIVE merchant cannot be removed (activation
- * requires one; deactivate first). Audited.
- * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE
- */
-export async function removeAllowedIp(tx: Tx, actor: ConsoleActor, input: { merchantId: string; allowedIpId: string }, now = new Date()) {
-  assertMerchantAccess(actor, input.merchantId, "merchant");
-  const merchant = await lockMerchant(tx, input.merchantId);
-  const row = await tx.allowedIp.findFirst({ where: { id: input.allowedIpId, merchantId: input.merchantId } });
-  if (!row) throw apiError("NOT_FOUND", "address not found");
-  const count = await tx.allowedIp.count({ where: { merchantId: input.merchantId } });
-  if (merchant.status === "ACTIVE" && count <= 1) {
-    throw apiError("INVALID_STATE", "an active merchant keeps at least one server IP; add the new address first");
-  }
-  await tx.allowedIp.delete({ where: { id: row.id } });
-  await writeAudit(tx, auditActor(actor), { action: "allowed_ip.remove", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, before: { address: row.address } }, now);
+  const { callbackSecret: _secret, _count, ...safe } = merchant;
+  return {
+    ...safe,
+    hasCallbackSecret: !!_secret,
+    pendingAllowListRequests: _count.allowedIpRequests,
+    activationRefusal: activationRefusal(merchant, merchant.allowedIps.length, _count.allowedIpRequests),
+  };
 }

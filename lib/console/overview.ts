@@ -6,16 +6,18 @@ import { getSettings } from "@/lib/settings";
 
 /**
  * The figures of the console's overview for the actor: payments created today (Dubai day), withdrawals awaiting
- * approval, deliveries that need attention (FAILED or NOT_CONFIGURED), and for operators the intake switches,
- * inactive merchants and the pairs missing today's rate.
+ * approval, deliveries that need attention (FAILED or NOT_CONFIGURED), allow-list requests waiting for an operator
+ * (every merchant's for operators), and for operators the intake switches, inactive merchants and the pairs missing
+ * today's rate.
  */
 export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
   const merchantId = scopedMerchantId(actor);
   const scope = merchantId ? { merchantId } : {};
-  const [paymentsToday, awaitingApproval, deliveriesNeedingAttention, settings] = await Promise.all([
+  const [paymentsToday, awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings] = await Promise.all([
     db.payment.count({ where: { ...scope, createdAt: { gte: dubaiDayStart(dubaiDay(now)) } } }),
     db.payment.count({ where: { ...scope, status: "PENDING_APPROVAL", direction: "WITHDRAWAL" } }),
     db.delivery.count({ where: { ...scope, state: { in: ["FAILED", "NOT_CONFIGURED"] } } }),
+    db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),
     getSettings(db),
   ]);
   const operator = actor.role === "OPERATOR"
@@ -25,5 +27,5 @@ export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
       }
     : null;
   const merchant = merchantId ? await db.merchant.findUnique({ where: { id: merchantId }, select: { name: true, status: true, callbackUrl: true } }) : null;
-  return { day: dubaiDay(now), paymentsToday, awaitingApproval, deliveriesNeedingAttention, settings, operator, merchant };
+  return { day: dubaiDay(now), paymentsToday, awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings, operator, merchant };
 }

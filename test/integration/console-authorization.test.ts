@@ -4,7 +4,8 @@ import { db, depositBody, newMerchant } from "../support/fixtures";
 import { assertMerchantAccess } from "@/lib/console/actor";
 import { configureCallback, requeueFromConsole } from "@/lib/console/callbacks";
 import { getKey, listKeys, revokeKey } from "@/lib/console/keys";
-import { addAllowedIp, getMerchant, activateMerchant } from "@/lib/console/merchants";
+import { requestAllowedIp } from "@/lib/console/allow-list";
+import { getMerchant, activateMerchant } from "@/lib/console/merchants";
 import { approvalQueue, approveFromConsole, getPaymentView, listConsolePayments } from "@/lib/console/payments";
 import { saveProfileVersion, PricingVersionInput } from "@/lib/console/pricing";
 import { saveRate } from "@/lib/console/rates";
@@ -37,7 +38,7 @@ describe("console: a MERCHANT user sees and changes only its own merchant", () =
     // Changes are refused the same way, and nothing changes.
     expect(await refusal(inTx((tx) => revokeKey(tx, userB, { keyId: a.keyId })))).toMatchObject({ code: "NOT_FOUND" });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: a.keyId } })).revokedAt).toBeNull();
-    expect(await refusal(inTx((tx) => addAllowedIp(tx, userB, { merchantId: a.merchant.id, address: "203.0.113.9" })))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refusal(inTx((tx) => requestAllowedIp(tx, userB, { merchantId: a.merchant.id, address: "203.0.113.9" })))).toMatchObject({ code: "NOT_FOUND" });
     expect(await refusal(inTx((tx) => approveFromConsole(tx, userB, { paymentId: paymentA.id, now: new Date() })))).toMatchObject({ code: "NOT_FOUND" });
 
     // An operator sees both.

@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { auditOf, actorOf, inTx, newOperator, refusal } from "../support/console";
 import { call, db, issueApiKey, newMerchant } from "../support/fixtures";
 import { createKey, revokeKey } from "@/lib/console/keys";
+import { addAllowedIp } from "@/lib/console/allow-list";
 import {
-  activateMerchant, activationRefusal, addAllowedIp, createMerchantFromConsole, deactivateMerchant, removeAllowedIp, updateMerchantPolicy,
-  MerchantPolicyInput,
+  activateMerchant, activationRefusal, createMerchantFromConsole, deactivateMerchant, updateMerchantPolicy, MerchantPolicyInput,
 } from "@/lib/console/merchants";
 import { changeUserAccess, UserAccessInput } from "@/lib/console/users";
 import { SCOPES } from "@/lib/auth/api-keys";
@@ -38,6 +38,9 @@ describe("console: merchant activation", () => {
   it("activationRefusal names every missing part", () => {
     expect(activationRefusal({ status: "INACTIVE", callbackUrl: null }, 0)).toMatch(/server IP .* and an https callback/);
     expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 1)).toBeNull();
+    // Pending allow-list requests are named but do not count (only approved entries do).
+    expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 0, 2)).toBe("register at least one server IP address on the allow-list (2 allow-list requests wait for approval) first");
+    expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 1, 2)).toBeNull();
     expect(activationRefusal({ status: "ACTIVE", callbackUrl: HTTPS_CALLBACK }, 1)).toMatch(/already active/);
   });
 
@@ -87,36 +90,7 @@ describe("console: merchant activation", () => {
   });
 });
 
-describe("console: server IP allow-list", () => {
-  it("accepts exact IPv4/IPv6 addresses, normalised, and refuses CIDR, wildcards, shorthand and host names", async () => {
-    const m = await newMerchant();
-    const user = actorOf(m.owner);
-    const add = (address: string) => inTx((tx) => addAllowedIp(tx, user, { merchantId: m.merchant.id, address }));
-    for (const address of ["10.0.0.0/8", "2001:db8::/32", "192.168.1.*", "*", "127.1", "0x7f.0.0.1", "merchant.example.com", "fe80::1%eth0", "203.0.113.300", ""]) {
-      const refused = await refusal(add(address));
-      expect(refused.code, address).toBe("VALIDATION_ERROR");
-      expect(refused.message).toMatch(/no CIDR ranges, wildcards or host names/);
-    }
-    expect((await add(" ::ffff:203.0.113.7 ")).address).toBe("203.0.113.7");
-    expect((await add("2001:DB8:0:0:0:0:0:1")).address).toBe("2001:db8::1");
-    expect(await refusal(add("203.0.113.7"))).toMatchObject({ code: "INVALID_STATE" });
-    const stored = await db.allowedIp.findMany({ where: { merchantId: m.merchant.id }, orderBy: { createdAt: "asc" } });
-    expect(stored.map((r) => r.address)).toEqual([m.ip, "203.0.113.7", "2001:db8::1"]);
-    const audits = await db.auditLog.findMany({ where: { merchantId: m.merchant.id, action: "allowed_ip.add" } });
-    expect(audits).toHaveLength(2);
-    expect(audits.map((a) => (a.after as { address: string }).address).sort()).toEqual(["2001:db8::1", "203.0.113.7"]);
-  });
-
-  it("an active merchant keeps at least one address", async () => {
-    const m = await newMerchant();
-    const user = actorOf(m.owner);
-    const only = await db.allowedIp.findFirstOrThrow({ where: { merchantId: m.merchant.id } });
-    expect((await refusal(inTx((tx) => removeAllowedIp(tx, user, { merchantId: m.merchant.id, allowedIpId: only.id })))).message).toMatch(/at least one server IP/);
-    const added = await inTx((tx) => addAllowedIp(tx, user, { merchantId: m.merchant.id, address: "198.51.100.250" }));
-    await inTx((tx) => removeAllowedIp(tx, user, { merchantId: m.merchant.id, allowedIpId: only.id }));
-    expect((await db.allowedIp.findMany({ where: { merchantId: m.merchant.id } })).map((r) => r.id)).toEqual([added.id]);
-  });
-});
+// The server IP allow-list and its requests: console-allow-list.test.ts.
 
 describe("console: API keys and access changes", () => {
   it("a MERCHANT user creates a key for its merchant (secret returned once, only hash and prefix stored); operators cannot", async () => {

@@ -42,10 +42,15 @@ export default async function OverviewPage() {
         {o.merchant && o.merchant.status !== "ACTIVE" ? (
           <Notice tone="warning" title="This merchant is not active">API keys are refused until an operator activates it.</Notice>
         ) : null}
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
           <Figure label="Payments today" value={o.paymentsToday} href="/console/payments" hint="Created since 00:00 Dubai time" />
           <Figure label="Withdrawals awaiting approval" value={o.awaitingApproval} href="/console/approvals" hint="Approved by someone other than the creator" />
           <Figure label="Callbacks needing attention" value={o.deliveriesNeedingAttention} href="/console/callbacks" hint="FAILED or NOT CONFIGURED deliveries" />
+          {o.operator ? (
+            <Figure label="Allow-list requests to review" value={o.pendingAllowListRequests} href="/console/merchants" hint="Server IPs merchants asked for; approve or reject on the merchant's page" />
+          ) : (
+            <Figure label="Allow-list requests pending" value={o.pendingAllowListRequests} href={`/console/merchants/${actor.merchantId}`} hint="Server IPs waiting for an operator's approval" />
+          )}
         </div>
         {o.operator ? (
           <Card title="Service">

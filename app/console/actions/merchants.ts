@@ -4,8 +4,7 @@ import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import { optionalText, reasonField, uuidField } from "@/lib/console/forms";
 import {
-  activateMerchant, addAllowedIp, AllowedIpInput, createMerchantFromConsole, deactivateMerchant, MerchantPolicyInput,
-  NewMerchantInput, removeAllowedIp, updateMerchantPolicy,
+  activateMerchant, createMerchantFromConsole, deactivateMerchant, MerchantPolicyInput, NewMerchantInput, updateMerchantPolicy,
 } from "@/lib/console/merchants";
 
 export const createMerchantAction = consoleAction(NewMerchantInput, async ({ actor, tx, input, now }) => {
@@ -29,14 +28,4 @@ export const activate = consoleAction(
 export const deactivate = consoleAction(z.object({ merchantId: uuidField, reason: reasonField }), async ({ actor, tx, input, now }) => {
   const m = await deactivateMerchant(tx, actor, input, now);
   return { message: `${m.name} is inactive and all its API keys are revoked.` };
-});
-
-export const addIp = consoleAction(AllowedIpInput, async ({ actor, tx, input, now }) => {
-  const row = await addAllowedIp(tx, actor, input, now);
-  return { message: `Added ${row.address} to the allow-list.` };
-});
-
-export const removeIp = consoleAction(z.object({ merchantId: uuidField, allowedIpId: uuidField }), async ({ actor, tx, input, now }) => {
-  await removeAllowedIp(tx, actor, input, now);
-  return { message: "Removed the address from the allow-list." };
 });

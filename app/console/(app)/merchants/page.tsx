@@ -26,7 +26,10 @@ export default async function MerchantsPage({ searchParams }: { searchParams: Pr
                 <Td><Link className={linkClass} href={`/console/merchants/${m.id}`}>{m.name}</Link></Td>
                 <Td><StatusBadge status={m.status} /></Td>
                 <Td className="whitespace-normal">{m.enabledCurrencies.join(", ")}</Td>
-                <Td>{m._count.allowedIps}</Td>
+                <Td>
+                  {m._count.allowedIps}
+                  {m._count.allowedIpRequests > 0 ? <> · <Link className={linkClass} href={`/console/merchants/${m.id}#allow-list`}>{m._count.allowedIpRequests} requested</Link></> : null}
+                </Td>
                 <Td>{m.callbackUrl ? (m.callbackUrl.startsWith("https://") ? "https ✓" : "set (not https)") : "not set"}</Td>
                 <Td>{m._count.apiKeys}</Td>
                 <Td className="tabular-nums">{formatBps(m.defaultCommissionBps)}</Td>

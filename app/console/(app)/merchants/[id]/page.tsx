@@ -1,8 +1,10 @@
 import Link from "next/link";
 import { ActionForm, Checkbox, CheckboxGroup, Field, Hidden, SubmitButton } from "@/components/console/forms";
-import { Card, DefinitionList, EmptyState, Notice, PageHeader, RecordItem, RecordList, StatusBadge, linkClass } from "@/components/console/ui";
-import { activate, addIp, deactivate, removeIp, updatePolicy } from "@/app/console/actions/merchants";
-import { formatBps, formatDateTime } from "@/lib/console/format";
+import { Card, DefinitionList, EmptyState, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
+import { activate, deactivate, updatePolicy } from "@/app/console/actions/merchants";
+import { AllowListCard } from "./allow-list-card";
+import { listAllowedIpRequests } from "@/lib/console/allow-list";
+import { formatBps } from "@/lib/console/format";
 import { CUSTOMER_FIELDS, getMerchant } from "@/lib/console/merchants";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -22,13 +24,14 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
   const actor = await requireActor();
   const { id } = await params;
   const m = await orNotFound(getMerchant(getDb(), actor, id));
+  const requests = await listAllowedIpRequests(getDb(), actor, m.id);
   const operator = actor.role === "OPERATOR";
   return (
     <>
       {operator ? <p className="mb-2 text-sm"><Link className={linkClass} href="/console/merchants">← Merchants</Link></p> : null}
       <PageHeader title={m.name} description={<>Merchant id <code className="font-mono text-xs">{m.id}</code></>} actions={<StatusBadge status={m.status} />} />
       <div className="space-y-4">
-        <Card title="Status" description="Activation needs at least one server IP on the allow-list and an https callback address (SPEC Authentication 7).">
+        <Card title="Status" description="Activation needs at least one approved server IP on the allow-list and an https callback address (SPEC Authentication 7).">
           {m.status === "ACTIVE" ? (
             operator ? (
               <ActionForm action={deactivate} label="Deactivate" confirm={`Deactivate ${m.name}? All its API keys are revoked for good.`} className="flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -50,33 +53,7 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
           )}
         </Card>
 
-        <Card title="Server IP allow-list" description="Exact IPv4 or IPv6 addresses of the merchant's fixed egress servers; no CIDR ranges, no wildcards. Store payments and checkout sessions are accepted only from these.">
-          {m.allowedIps.length === 0 ? (
-            <EmptyState title="No addresses yet" />
-          ) : (
-            <RecordList label="Allowed server IPs">
-              {m.allowedIps.map((ip) => (
-                <RecordItem
-                  key={ip.id}
-                  title={<span className="font-mono">{ip.address}</span>}
-                  details={`added ${formatDateTime(ip.createdAt)}`}
-                  action={
-                    <ActionForm action={removeIp} label={`Remove ${ip.address}`} confirm={`Remove ${ip.address} from the allow-list?`}>
-                      <Hidden name="merchantId" value={m.id} />
-                      <Hidden name="allowedIpId" value={ip.id} />
-                      <SubmitButton variant="secondary">Remove</SubmitButton>
-                    </ActionForm>
-                  }
-                />
-              ))}
-            </RecordList>
-          )}
-          <ActionForm action={addIp} label="Add an address" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" resetOnSuccess>
-            <Hidden name="merchantId" value={m.id} />
-            <Field name="address" label="Address" required placeholder="203.0.113.10 or 2001:db8::10" className="flex-1" />
-            <div className="sm:pt-6"><SubmitButton>Add address</SubmitButton></div>
-          </ActionForm>
-        </Card>
+        <AllowListCard merchantId={m.id} operator={operator} entries={m.allowedIps} pending={requests.pending} decided={requests.decided} />
 
         <Card title="Callback address" actions={<Link className={linkClass} href={operator ? `/console/callbacks?merchant=${m.id}` : "/console/callbacks"}>Manage callbacks</Link>}>
           <p className="text-sm text-slate-700">{m.callbackUrl ? <code className="break-all font-mono text-xs">{m.callbackUrl}</code> : "Not set: events are stored as NOT CONFIGURED until an address is set."}</p>
