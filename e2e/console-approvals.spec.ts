@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, base, libTask, screenshot, signIn } from "./support/console";
+import { api, base, expectNothingClipped, libTask, screenshot, signIn } from "./support/console";
 
 test("the creator of a withdrawal cannot approve it; another user approves and it completes through the API", async ({ browser }) => {
   const m = await libTask("merchant");
@@ -15,7 +15,14 @@ test("the creator of a withdrawal cannot approve it; another user approves and i
   const ownerRow = ownerPage.getByTestId(`approval-${reference}`);
   await expect(ownerRow.getByRole("button", { name: "Approve" })).toBeDisabled();
   await expect(ownerRow.getByTestId("disabled-reason")).toContainText("you created this withdrawal");
+  await expectNothingClipped(ownerPage);
   await screenshot(ownerPage, "approvals-creator");
+  // On a phone the whole reason is readable too.
+  await ownerPage.setViewportSize({ width: 390, height: 844 });
+  await expect(ownerRow.getByTestId("disabled-reason")).toBeVisible();
+  await expectNothingClipped(ownerPage);
+  await screenshot(ownerPage, "phone-approvals-creator");
+  await ownerPage.setViewportSize({ width: 1280, height: 720 });
   await ownerPage.goto(`${base()}/console/payments/${created.body.id}`);
   await expect(ownerPage.getByRole("button", { name: "Approve" })).toBeDisabled();
   await expect(ownerPage.getByTestId("disabled-reason")).toContainText("another user must approve it");
@@ -24,6 +31,7 @@ test("the creator of a withdrawal cannot approve it; another user approves and i
   const approverPage = await (await browser.newContext()).newPage();
   await signIn(approverPage, m.approver, m.password);
   await approverPage.goto(`${base()}/console/approvals`);
+  await expectNothingClipped(approverPage);
   await screenshot(approverPage, "approvals");
   const row = approverPage.getByTestId(`approval-${reference}`);
   await expect(row.getByRole("button", { name: "Approve" })).toBeEnabled();

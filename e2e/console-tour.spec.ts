@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, base, libTask, screenshot, seed, signIn } from "./support/console";
+import { api, base, expectNothingClipped, libTask, screenshot, seed, signIn } from "./support/console";
 
 // The console's main pages on a laptop and on a phone; screenshots go to e2e/screenshots/console-*.png.
 
@@ -18,6 +18,12 @@ test("operator tour: every main page renders, and a change lands in the audit lo
   await page.goto(`${base()}/console/sign-in`);
   await screenshot(page, "sign-in");
   const { operator } = seed().users;
+  // Payments of both kinds from a merchant with a long name, so the lists are drawn full (whatever ran before).
+  const m = await libTask("merchant", { name: "Tour Merchant with a Rather Long Trading Name LLC" });
+  for (const [kind, method, direction] of [["deposit", "GATEWAY", "DEPOSIT"], ["withdrawal", "BANK_TRANSFER", "WITHDRAWAL"]]) {
+    const created = await api(m.key, "POST", "/v1/payments", { reference: `tour-${kind}-${Date.now()}`, amount: "1250.00", currency: "USD", method, direction });
+    expect(created.status).toBe(201);
+  }
   await signIn(page, operator.username, operator.password);
 
   await page.goto(`${base()}/console/settings`);
@@ -31,6 +37,7 @@ test("operator tour: every main page renders, and a change lands in the audit lo
   for (const [name, path, heading] of PAGES) {
     await page.goto(`${base()}${path}`);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expectNothingClipped(page);
     await screenshot(page, name);
   }
   const entry = page.getByTestId("audit-entry").filter({ hasText: "block_list.add" }).first();
@@ -97,5 +104,7 @@ test("merchant user on a phone: navigation menu, payments and an allow-list requ
   await expect(page.getByTestId("disabled-reason")).toContainText("you created this withdrawal");
   await screenshot(page, "phone-payment-detail");
   await page.goto(`${base()}/console/payments`);
+  await expect(page.getByRole("list", { name: "Payments" })).toBeVisible();
+  await expectNothingClipped(page);
   await screenshot(page, "phone-payments");
 });

@@ -78,8 +78,13 @@ export function Table({ head, children, caption }: { head: ReactNode[]; children
   );
 }
 
-export function Td({ children, className = "", mono = false }: { children: ReactNode; className?: string; mono?: boolean }) {
-  return <td className={`whitespace-nowrap px-3 py-2 align-top text-slate-700 first:pl-4 sm:first:pl-3 ${mono ? "font-mono text-xs" : ""} ${className}`}>{children}</td>;
+/**
+ * A table cell, on one line unless `wrap` (long free text: reasons, errors, lists). Pass wrapping through `wrap`,
+ * not as a class: Tailwind orders its rules by itself, and `whitespace-nowrap` comes after `whitespace-normal`, so a
+ * `whitespace-normal` class next to the default would lose.
+ */
+export function Td({ children, className = "", mono = false, wrap = false }: { children: ReactNode; className?: string; mono?: boolean; wrap?: boolean }) {
+  return <td className={`${wrap ? "whitespace-normal break-words" : "whitespace-nowrap"} px-3 py-2 align-top text-slate-700 first:pl-4 sm:first:pl-3 ${mono ? "font-mono text-xs" : ""} ${className}`}>{children}</td>;
 }
 
 /** What a list shows when it has no rows. */

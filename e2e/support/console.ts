@@ -57,3 +57,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(root, "e2e", "screenshots", `console-${name}.png`) });
   await page.setViewportSize(viewport);
 }
+
+/**
+ * Fails when anything on the page is cut off sideways (what a screenshot would show clipped): the page wider than
+ * the viewport, or a visible scroll or overflow container (such as a table's) wider inside than its box. Text
+ * truncated on purpose with an ellipsis, and screen-reader-only text, are allowed.
+ */
+export async function expectNothingClipped(page: Page): Promise<void> {
+  const clipped = await page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth + 1) found.push(`page: ${root.scrollWidth} px wide in a ${window.innerWidth} px viewport`);
+    for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+      const style = getComputedStyle(el);
+      if (!["auto", "scroll", "hidden", "clip"].includes(style.overflowX) || style.textOverflow === "ellipsis") continue;
+      // Not drawn, visually hidden (screen-reader text is 1 px wide), or not overflowing.
+      if (el.getClientRects().length === 0 || el.clientWidth <= 1 || el.scrollWidth <= el.clientWidth + 1) continue;
+      found.push(`<${el.tagName.toLowerCase()} class="${el.className}">: ${el.scrollWidth} px of content in ${el.clientWidth} px`);
+    }
+    return found;
+  });
+  expect(clipped, `content cut off sideways at ${page.viewportSize()?.width} px on ${page.url()}`).toEqual([]);
+}

@@ -38,6 +38,9 @@ export function consoleAction<S extends z.ZodType>(
     const at = Date.now();
     const actor = await currentActor();
     if (!actor) return { status: "error", message: "Your session has ended. Sign in again.", at };
+    // A form post that names the action without its bound state ($ACTION_ID_ instead of useActionState's
+    // $ACTION_REF_) calls the action with the form as the first argument and nothing as the second.
+    if (!(form instanceof FormData)) return { status: "error", message: "The form could not be read; nothing was changed. Reload the page and try again.", at };
     const parsed = schema.safeParse(formToObject(form));
     if (!parsed.success) {
       const fieldErrors: Record<string, string> = {};

@@ -7,6 +7,7 @@ import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/events/deliveries";
+import { Uuid } from "@/lib/schemas/common";
 
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
 
@@ -34,12 +35,21 @@ export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { me
 /**
  * Requeues FAILED and NOT_CONFIGURED deliveries: the listed ones, or all in scope (SPEC "Events": "can be requeued
  * from the console after an address is set"). A MERCHANT user reaches only its merchant's deliveries; an operator
- * all, or one merchant's when `merchantId` is given. Audited with the count.
+ * all, or one merchant's when `merchantId` is given. A listed delivery outside that scope (another merchant's, or
+ * unknown) is refused as NOT_FOUND, like every other console record. Audited with the count when anything was
+ * requeued; a requeue that changed nothing writes no audit row.
  * @returns how many deliveries became PENDING (deliveries of merchants without an address stay as they are).
+ * @throws ApiError 404 NOT_FOUND for a listed delivery the actor cannot see.
  */
 export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId?: string; deliveryIds?: string[] }, now = new Date()): Promise<number> {
   const scope = merchantScope(actor) ?? input.merchantId ?? null;
+  for (const deliveryId of input.deliveryIds ?? []) {
+    const visible = Uuid.safeParse(deliveryId).success
+      && (await tx.delivery.count({ where: { id: deliveryId, ...(scope ? { merchantId: scope } : {}) } })) === 1;
+    if (!visible) throw apiError("NOT_FOUND", "delivery not found");
+  }
   const count = await requeueDeliveries(tx, { merchantId: scope, deliveryIds: input.deliveryIds, now });
+  if (count === 0) return 0;
   await writeAudit(tx, auditActor(actor), {
     action: input.deliveryIds ? "delivery.requeue" : "delivery.requeue_all",
     entity: "delivery",

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { inTx, newOperator } from "../support/console";
+import { signIn } from "../support/console-http";
 import { baseUrl, createConsoleUser, db, depositBody, newMerchant } from "../support/fixtures";
 import { writeAudit } from "@/lib/audit";
-import { LOCK_MINUTES, MAX_FAILED_SIGN_INS, verifyCredentials } from "@/lib/console/sign-in";
+import { LOCK_MINUTES, MAX_FAILED_PER_IP, MAX_FAILED_SIGN_INS, verifyCredentials } from "@/lib/console/sign-in";
+import { SIGN_IN_MESSAGES } from "@/lib/console/sign-in-messages";
 import { changeUserAccess } from "@/lib/console/users";
 
 const ip = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
@@ -44,6 +46,32 @@ describe("console sign-in: argon2id and lock-out", () => {
   });
 });
 
+describe("console sign-in over HTTP: failures per source IP", () => {
+  it(`${MAX_FAILED_PER_IP} failed sign-ins from one address over many names block that address (the right password too), not the account`, async () => {
+    // A documentation-range IPv6 address no other test uses: the limit lives in the service's memory.
+    const source = `2001:db8:5a17::${randomUUID().slice(0, 4)}`;
+    const user = await createConsoleUser(db, { username: `spray-${randomUUID().slice(0, 8)}`, password: "right-password-1", role: "OPERATOR" });
+    // Spraying: every failure uses another user name, so no per-name lock-out is reached.
+    for (let i = 1; i <= MAX_FAILED_PER_IP; i++) {
+      const failed = await signIn(`sprayed-${randomUUID().slice(0, 8)}`, "guess", source);
+      expect(failed.cookie).toBeNull();
+      expect(failed.body.url, `failure ${i}`).toContain("error=invalid");
+    }
+    const blocked = await signIn(user.username, "right-password-1", source);
+    expect(blocked.status).toBe(401);
+    expect(blocked.cookie).toBeNull();
+    expect(new URL(blocked.body.url).searchParams.get("error")).toBe("locked");
+    // What the sign-in form shows for that answer (components/console/sign-in-form.tsx).
+    expect(SIGN_IN_MESSAGES.locked).toBe(`Too many failed sign-ins. Wait ${LOCK_MINUTES} minutes and try again.`);
+
+    // The account itself is not locked: the same password from another address signs in.
+    expect(await db.consoleUser.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ failedLogins: 0, lockedUntil: null });
+    expect((await signIn(user.username, "right-password-1", `2001:db8:5a18::${randomUUID().slice(0, 4)}`)).cookie).not.toBeNull();
+    // The blocked address stays blocked for the next name as well.
+    expect((await signIn(`sprayed-${randomUUID().slice(0, 8)}`, "guess", source)).body.url).toContain("error=locked");
+  });
+});
+
 describe("audit log", () => {
   it("is append-only: the database refuses UPDATE and DELETE", async () => {
     const operator = await newOperator();
@@ -55,22 +83,6 @@ describe("audit log", () => {
     await expect(db.auditLog.delete({ where: { id: row.id } })).rejects.toThrow(/append-only/);
   });
 });
-
-/** Signs in through next-auth's credentials endpoint over HTTP; returns the session cookie header, or the error. */
-async function signIn(username: string, password: string): Promise<{ cookie: string | null; status: number; body: any; setCookie: string[] }> {
-  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
-  const csrfCookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const { csrfToken } = await csrf.json();
-  const res = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies, "x-forwarded-for": ip() },
-    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
-    redirect: "manual",
-  });
-  const setCookie = res.headers.getSetCookie();
-  const session = setCookie.find((c) => c.startsWith("next-auth.session-token="));
-  return { cookie: session ? session.split(";")[0] : null, status: res.status, body: await res.json().catch(() => null), setCookie };
-}
 
 describe("console over HTTP: sessions and merchant scoping", () => {
   it("a signed-in MERCHANT user reads its own payment, gets 404 for another merchant's, and loses access when deactivated", async () => {

@@ -1,6 +1,7 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { ApproveButton } from "@/components/console/approve-button";
-import { Card, EmptyState, PageHeader, Pager, Table, Td } from "@/components/console/ui";
+import { Card, EmptyState, PageHeader, Pager } from "@/components/console/ui";
 import { formatDateTime, pageParam } from "@/lib/console/format";
 import { approvalQueue } from "@/lib/console/payments";
 import { requireActor } from "@/lib/console/session";
@@ -21,22 +22,42 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         {queue.items.length === 0 ? (
           <EmptyState title="Nothing to approve">New withdrawals created through the API appear here.</EmptyState>
         ) : (
-          <Table caption="Withdrawals awaiting approval" head={["Reference", ...(actor.role === "OPERATOR" ? ["Merchant"] : []), "Amount", "Created by", "Created (Dubai)", "Approve by", ""]}>
+          // A list rather than a table: each withdrawal carries an action and, when it is refused, the reason,
+          // which a table column would squeeze or push out of view on a laptop or a phone.
+          <ul aria-label="Withdrawals awaiting approval" className="divide-y divide-slate-100 rounded-lg border border-slate-200">
             {queue.items.map((p) => (
-              <tr key={p.id} data-testid={`approval-${p.reference}`}>
-                <Td><Link href={`/console/payments/${p.id}`} className="font-medium text-indigo-700 hover:underline">{p.reference}</Link></Td>
-                {actor.role === "OPERATOR" ? <Td>{p.merchantName}</Td> : null}
-                <Td className="text-right tabular-nums">{p.amount} {p.currency}</Td>
-                <Td>{p.createdBy ?? "—"}</Td>
-                <Td>{formatDateTime(p.createdAt)}</Td>
-                <Td>{formatDateTime(p.expiresAt)}</Td>
-                <Td className="whitespace-normal"><ApproveButton paymentId={p.id} refusal={p.refusal} /></Td>
-              </tr>
+              <li key={p.id} data-testid={`approval-${p.reference}`} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-start sm:justify-between sm:gap-6">
+                <div className="min-w-0 flex-1">
+                  <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                    <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">{p.reference}</Link>
+                    <span className="text-sm font-semibold tabular-nums text-slate-900">{p.amount} {p.currency}</span>
+                  </p>
+                  <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm min-[480px]:grid-cols-2 xl:grid-cols-4">
+                    {actor.role === "OPERATOR" ? <Detail label="Merchant">{p.merchantName}</Detail> : null}
+                    <Detail label="Created by">{p.createdBy ?? "—"}</Detail>
+                    <Detail label="Created (Dubai)">{formatDateTime(p.createdAt)}</Detail>
+                    <Detail label="Approve by (Dubai)">{formatDateTime(p.expiresAt)}</Detail>
+                  </dl>
+                </div>
+                <div className="sm:w-56 sm:shrink-0">
+                  <ApproveButton paymentId={p.id} refusal={p.refusal} />
+                </div>
+              </li>
             ))}
-          </Table>
+          </ul>
         )}
         <Pager page={queue.page} pages={queue.pages} total={queue.total} basePath="/console/approvals" />
       </Card>
     </>
+  );
+}
+
+/** One labelled value of a withdrawal in the queue. */
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="break-words text-slate-800">{children}</dd>
+    </div>
   );
 }

@@ -47,7 +47,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
                 </Td>
                 {actor.role === "OPERATOR" ? <Td>{k.merchantName}</Td> : null}
                 <Td>{k.owner}</Td>
-                <Td className="whitespace-normal text-xs">{k.scopes.join(", ")}</Td>
+                <Td wrap className="min-w-[10rem] text-xs">{k.scopes.join(", ")}</Td>
                 <Td><StatusBadge status={keyState(k, now)} /></Td>
                 <Td>{formatDate(k.expiresAt)}</Td>
                 <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt).slice(0, 16) : "never"}</Td>

@@ -23,9 +23,9 @@ export default async function MerchantsPage({ searchParams }: { searchParams: Pr
           <Table caption="Merchants" head={["Name", "Status", "Currencies", "Server IPs", "Callback", "Active keys", "Fallback commission"]}>
             {list.rows.map((m) => (
               <tr key={m.id}>
-                <Td><Link className={linkClass} href={`/console/merchants/${m.id}`}>{m.name}</Link></Td>
+                <Td wrap className="min-w-[10rem]"><Link className={linkClass} href={`/console/merchants/${m.id}`}>{m.name}</Link></Td>
                 <Td><StatusBadge status={m.status} /></Td>
-                <Td className="whitespace-normal">{m.enabledCurrencies.join(", ")}</Td>
+                <Td wrap className="min-w-[8rem]">{m.enabledCurrencies.join(", ")}</Td>
                 <Td>
                   {m._count.allowedIps}
                   {m._count.allowedIpRequests > 0 ? <> · <Link className={linkClass} href={`/console/merchants/${m.id}#allow-list`}>{m._count.allowedIpRequests} requested</Link></> : null}

@@ -39,7 +39,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   <Td>{formatDateTime(a.startedAt)}</Td>
                   <Td className="tabular-nums">{a.durationMs} ms</Td>
                   <Td>{a.statusCode ?? "—"}</Td>
-                  <Td className="max-w-[14rem] whitespace-normal">{a.error ?? "—"}</Td>
+                  <Td wrap className="min-w-[10rem]">{a.error ?? "—"}</Td>
                   <Td className="max-w-[14rem] truncate" mono>{a.responseSnippet ?? "—"}</Td>
                   <Td className="max-w-[16rem] truncate" mono>{a.url}</Td>
                 </tr>

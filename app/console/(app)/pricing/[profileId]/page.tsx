@@ -50,7 +50,7 @@ export default async function ProfileHistoryPage({ params }: { params: Promise<{
               <Td>{v.delayDays} / {v.reserveDays}</Td>
               <Td className="tabular-nums">{amount(v.minAmountMinor)} – {amount(v.maxAmountMinor)}</Td>
               <Td className="tabular-nums">{limit(v.dailyLimitMinor)} / {limit(v.monthlyLimitMinor)}</Td>
-              <Td className="min-w-[12rem] whitespace-normal">{v.reason}</Td>
+              <Td wrap className="min-w-[12rem]">{v.reason}</Td>
               <Td>{v.createdBy ?? "—"}</Td>
               <Td>{formatDateTime(v.createdAt)}</Td>
             </tr>
