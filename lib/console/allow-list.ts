@@ -48,11 +48,9 @@ async function newAddress(tx: Tx, actor: ConsoleActor, input: AddressInput): Pro
   return address;
 }
 
-/** Inserts an allow-list entry and its `allowed_ip.add` audit row (`after` carries how it came to be). */
-async function insertEntry(tx: Tx, actor: ConsoleActor, merchantId: string, after: { address: string } & Record<string, unknown>, now: Date): Promise<AllowedIp> {
-  const row = await tx.allowedIp.create({ data: { merchantId, address: after.address, createdAt: now } });
-  await writeAudit(tx, auditActor(actor), { action: "allowed_ip.add", entity: "allowed_ip", entityId: row.id, merchantId, after }, now);
-  return row;
+/** Inserts an allow-list entry (the caller writes the one audit row of its action). */
+function insertEntry(tx: Tx, merchantId: string, address: string, now: Date): Promise<AllowedIp> {
+  return tx.allowedIp.create({ data: { merchantId, address, createdAt: now } });
 }
 
 /**
@@ -65,7 +63,11 @@ async function insertEntry(tx: Tx, actor: ConsoleActor, merchantId: string, afte
 export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressInput, now = new Date()): Promise<AllowedIp> {
   assertOperator(actor);
   const address = await newAddress(tx, actor, input);
-  return insertEntry(tx, actor, input.merchantId, { address, entered: input.address.trim() }, now);
+  const row = await insertEntry(tx, input.merchantId, address, now);
+  await writeAudit(tx, auditActor(actor), {
+    action: "allowed_ip.add", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, after: { address, entered: input.address.trim() },
+  }, now);
+  return row;
 }
 
 /**
@@ -126,7 +128,7 @@ async function decide(
 
 /**
  * Approves a PENDING request (operators only): the address becomes an allow-list entry in the same transaction.
- * Two audit rows: `allowed_ip_request.approve` (with the new entry's id) and `allowed_ip.add` (with the request's id).
+ * One audit row, `allowed_ip_request.approve`, whose `after` carries the new entry's id (`allowedIpId`).
  * @returns the APPROVED request and the new entry
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE (no longer pending, or the address is listed)
  */
@@ -136,7 +138,7 @@ export async function approveAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: 
   const request = await decide(tx, actor, ref, { state: "APPROVED", verb: "approve" }, now, async (pending) => {
     const listed = await tx.allowedIp.findUnique({ where: { merchantId_address: { merchantId: ref.merchantId, address: pending.address } } });
     if (listed) throw apiError("INVALID_STATE", `${pending.address} is already on the allow-list; reject the request`);
-    entry = await insertEntry(tx, actor, ref.merchantId, { address: pending.address, requestId: pending.id }, now);
+    entry = await insertEntry(tx, ref.merchantId, pending.address, now);
     return { allowedIpId: entry.id };
   });
   return { request, entry: entry! };

@@ -57,6 +57,19 @@ async function withdrawalOf(m: TestMerchant): Promise<string> {
   return created.body.id;
 }
 
+/** A merchant's allow-list and its requests: everything the allow-list actions may change. */
+async function allowListOf(m: TestMerchant) {
+  return {
+    entries: await db.allowedIp.findMany({ where: { merchantId: m.merchant.id }, orderBy: { address: "asc" } }),
+    requests: await db.allowedIpRequest.findMany({ where: { merchantId: m.merchant.id }, orderBy: { address: "asc" } }),
+  };
+}
+
+/** A PENDING allow-list request of the merchant's owner for `address`. */
+function pendingRequest(m: TestMerchant, address: string) {
+  return db.allowedIpRequest.create({ data: { merchantId: m.merchant.id, address, requestedById: m.owner.id } });
+}
+
 /** Every field of the merchant policy form, for merchant `id`. */
 function policyFields(id: string, name: string): ActionFields {
   return {
@@ -289,15 +302,52 @@ const CASES: ActionCase[] = [
     }),
   },
   {
-    action: "merchants.addIp", by: "OWNER",
+    action: "allow-list.addIp", by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, address: "2001:DB8::0:7" },
-      state: () => db.allowedIp.findMany({ where: { merchantId: m.merchant.id } }),
-      audit: { action: "allowed_ip.add", entity: "allowed_ip", merchantId: m.merchant.id, before: null, after: { address: "2001:db8::7", entered: "2001:DB8::0:7" } },
+      page: `/console/merchants/${m.merchant.id}`,
+      state: () => allowListOf(m),
+      audit: { action: "allowed_ip_request.create", entity: "allowed_ip_request", merchantId: m.merchant.id, before: null, after: { address: "2001:db8::7", entered: "2001:DB8::0:7", state: "PENDING" } },
     }),
   },
   {
-    action: "merchants.removeIp", by: "OWNER",
+    action: "allow-list.approveIpRequest", by: "OPERATOR",
+    prepare: async (m) => {
+      const request = await pendingRequest(m, "198.51.100.41");
+      return {
+        fields: { merchantId: m.merchant.id, requestId: request.id },
+        page: `/console/merchants/${m.merchant.id}`,
+        state: () => allowListOf(m),
+        audit: { action: "allowed_ip_request.approve", entity: "allowed_ip_request", entityId: request.id, merchantId: m.merchant.id, before: { address: "198.51.100.41", state: "PENDING" }, after: { address: "198.51.100.41", state: "APPROVED" } },
+      };
+    },
+  },
+  {
+    action: "allow-list.rejectIpRequest", by: "OPERATOR",
+    prepare: async (m) => {
+      const request = await pendingRequest(m, "198.51.100.42");
+      return {
+        fields: { merchantId: m.merchant.id, requestId: request.id, reason: "not a fixed egress address" },
+        page: `/console/merchants/${m.merchant.id}`,
+        state: () => allowListOf(m),
+        audit: { action: "allowed_ip_request.reject", entity: "allowed_ip_request", entityId: request.id, merchantId: m.merchant.id, reason: "not a fixed egress address", after: { address: "198.51.100.42", state: "REJECTED" } },
+      };
+    },
+  },
+  {
+    action: "allow-list.cancelIpRequest", by: "OWNER",
+    prepare: async (m) => {
+      const request = await pendingRequest(m, "198.51.100.43");
+      return {
+        fields: { merchantId: m.merchant.id, requestId: request.id },
+        page: `/console/merchants/${m.merchant.id}`,
+        state: () => allowListOf(m),
+        audit: { action: "allowed_ip_request.cancel", entity: "allowed_ip_request", entityId: request.id, merchantId: m.merchant.id, after: { address: "198.51.100.43", state: "CANCELLED" } },
+      };
+    },
+  },
+  {
+    action: "allow-list.removeIp", by: "OWNER",
     prepare: async (m) => {
       // An active merchant keeps at least one address, so there is a second one to remove.
       const second = await db.allowedIp.create({ data: { merchantId: m.merchant.id, address: "192.0.2.77" } });
@@ -446,22 +496,27 @@ describe("merchant isolation of console actions over HTTP", () => {
   it("a MERCHANT user gets NOT_FOUND for another merchant's address, callbacks, delivery, key and withdrawal; nothing changes; the owner's own requests succeed", async () => {
     const a = await merchantWithDelivery();
     const secondIp = await db.allowedIp.create({ data: { merchantId: a.merchant.id, address: "192.0.2.88" } });
+    const requestOfA = await pendingRequest(a, "198.51.100.44");
     const withdrawal = await withdrawalOf(a);
     const b = await newMerchant();
     const cookieB = await sessionOf(b.owner, OWNER_PASSWORD);
     const stateOfA = async () => ({
       merchant: await db.merchant.findUnique({ where: { id: a.merchant.id } }),
       ips: await db.allowedIp.findMany({ where: { merchantId: a.merchant.id }, orderBy: { address: "asc" } }),
+      requests: await db.allowedIpRequest.findMany({ where: { merchantId: a.merchant.id }, orderBy: { address: "asc" } }),
       keys: await db.apiKey.findMany({ where: { merchantId: a.merchant.id }, orderBy: { id: "asc" } }),
       events: await db.event.count({ where: { merchantId: a.merchant.id } }),
       deliveries: await db.delivery.findMany({ where: { merchantId: a.merchant.id }, select: { id: true, state: true, attemptCount: true } }),
       withdrawal: await db.payment.findUnique({ where: { id: withdrawal }, select: { status: true, approvedAt: true } }),
     });
 
-    const attempts: { what: string; action: string; fields: ActionFields; page?: string; ownUser?: "owner" | "approver" }[] = [
-      { what: "add an address to A's allow-list", action: "merchants.addIp", fields: { merchantId: a.merchant.id, address: "192.0.2.99" }, ownUser: "owner" },
-      { what: "remove A's address", action: "merchants.removeIp", fields: { merchantId: a.merchant.id, allowedIpId: secondIp.id }, ownUser: "owner" },
-      { what: "remove A's address naming its own merchant", action: "merchants.removeIp", fields: { merchantId: b.merchant.id, allowedIpId: secondIp.id } },
+    // `page`: the merchant page of the user's own merchant, for actions used only there.
+    const merchantPage = (own: TestMerchant) => `/console/merchants/${own.merchant.id}`;
+    const attempts: { what: string; action: string; fields: ActionFields; page?: (own: TestMerchant) => string; ownUser?: "owner" | "approver" }[] = [
+      { what: "request an address for A's allow-list", action: "allow-list.addIp", fields: { merchantId: a.merchant.id, address: "192.0.2.99" }, page: merchantPage, ownUser: "owner" },
+      { what: "cancel A's allow-list request", action: "allow-list.cancelIpRequest", fields: { merchantId: a.merchant.id, requestId: requestOfA.id }, page: merchantPage, ownUser: "owner" },
+      { what: "remove A's address", action: "allow-list.removeIp", fields: { merchantId: a.merchant.id, allowedIpId: secondIp.id }, page: merchantPage, ownUser: "owner" },
+      { what: "remove A's address naming its own merchant", action: "allow-list.removeIp", fields: { merchantId: b.merchant.id, allowedIpId: secondIp.id }, page: merchantPage },
       { what: "set A's callback address", action: "callbacks.setCallbackAction", fields: { merchantId: a.merchant.id, url: LOOPBACK_CALLBACK }, ownUser: "owner" },
       { what: "send A a test event", action: "callbacks.sendTestAction", fields: { merchantId: a.merchant.id }, ownUser: "owner" },
       { what: "requeue A's delivery", action: "callbacks.requeueAction", fields: { deliveryId: a.deliveryId }, ownUser: "owner" },
@@ -470,8 +525,8 @@ describe("merchant isolation of console actions over HTTP", () => {
     ];
     const before = await stateOfA();
     for (const attempt of attempts) {
-      const { result, rows } = await newAuditRows(b.owner.id, () => postAction(attempt.action, attempt.fields, { cookie: cookieB, page: attempt.page }));
-      expect(result.state, attempt.what).toMatchObject({ status: "error", message: expect.stringMatching(/^\w[\w ]* not found$/) });
+      const { result, rows } = await newAuditRows(b.owner.id, () => postAction(attempt.action, attempt.fields, { cookie: cookieB, page: attempt.page?.(b) }));
+      expect(result.state, attempt.what).toMatchObject({ status: "error", message: expect.stringMatching(/^\w[\w -]* not found$/) });
       expect(rows, attempt.what).toEqual([]);
       expect(await stateOfA(), attempt.what).toEqual(before);
     }
@@ -491,11 +546,12 @@ describe("merchant isolation of console actions over HTTP", () => {
     // The same requests from A's own users succeed: the refusals above were about the merchant, not the input.
     const cookies = { owner: cookieA, approver: await sessionOf(a.approver, APPROVER_PASSWORD) };
     for (const attempt of attempts.filter((x) => x.ownUser)) {
-      const answer = await postAction(attempt.action, attempt.fields, { cookie: cookies[attempt.ownUser!], page: attempt.page });
+      const answer = await postAction(attempt.action, attempt.fields, { cookie: cookies[attempt.ownUser!], page: attempt.page?.(a) });
       expect(answer.state, attempt.what).toMatchObject({ status: "ok" });
     }
     const after = await stateOfA();
-    expect(after.ips.map((ip) => ip.address)).toEqual([a.ip, "192.0.2.99"].sort());
+    expect(after.ips.map((ip) => ip.address)).toEqual([a.ip]); // the second address removed; the request is not an entry
+    expect(after.requests.map((r) => [r.address, r.state])).toEqual([["192.0.2.99", "PENDING"], ["198.51.100.44", "CANCELLED"]]);
     expect(after.keys.find((k) => k.id === a.keyId)?.revokedAt).not.toBeNull();
     expect(after.withdrawal?.status).toBe("PENDING");
     expect(after.events).toBe(before.events + 1);
