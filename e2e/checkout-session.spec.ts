@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { randomUUID } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
 
 // Customer amount-entry checkout (SPEC "What the service does" 5) in Debian's Chromium on a phone-sized
@@ -55,6 +56,7 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   // Only the currencies that can be quoted (EUR has no AED pricing here).
   await expect(page.getByLabel("Currency").locator("option")).toHaveText(["USD", "AED"]);
   await shot(page, "amount");
+  await expectAccessible(page, "the amount entry page");
 
   // A malformed amount is explained next to the field, nothing is sent.
   const amount = page.getByLabel("Amount");
@@ -65,6 +67,7 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(amount).toHaveAttribute("aria-invalid", "true");
   await expect(amount).toHaveAccessibleDescription(new RegExp(message.replace(/\./g, "\\.")));
   await shot(page, "invalid-amount");
+  await expectAccessible(page, "the amount entry page with an error");
 
   // Keyboard only: type the amount, choose the currency, submit with Enter.
   await amount.fill("1123.52");
@@ -81,6 +84,7 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(page.getByText(account.bank_name)).toBeVisible();
   await expect(page.getByText(account.iban.replace(/(.{4})(?=.)/g, "$1 "))).toBeVisible();
   await shot(page, "quoted");
+  await expectAccessible(page, "the quoted total");
   expect((await (await request.get(`${base()}/v1/checkout-sessions/${session.id}`, { headers })).json()).state).toBe("QUOTED");
 
   // Tab from the focused heading reaches the confirm button; Enter confirms.
@@ -92,6 +96,7 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(page.getByText("No payment was created and nothing was charged")).toBeVisible();
   await expect(page.getByText("Customer verification is not configured")).toBeVisible();
   await shot(page, "confirmed");
+  await expectAccessible(page, "the confirmed page");
 
   const read = await request.get(`${base()}/v1/checkout-sessions/${session.id}`, { headers });
   expect(await read.json()).toMatchObject({
@@ -113,6 +118,7 @@ test("an expired link shows the expired page, also when it expires while open; a
   await expect(page.getByText("Nothing was charged")).toBeVisible();
   await expect(page.getByLabel("Amount")).toHaveCount(0);
   await shot(page, "expired");
+  await expectAccessible(page, "the expired page");
   expect((await (await request.get(`${base()}/v1/checkout-sessions/${expired.id}`, { headers })).json()).state).toBe("EXPIRED");
 
   // The open page turns into the expired page by itself at expiresAt.
@@ -126,4 +132,9 @@ test("an expired link shows the expired page, also when it expires while open; a
   expect(unknown?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Checkout link not found" })).toBeVisible();
   await shot(page, "not-found");
+  await expectAccessible(page, "the not-found page");
+
+  // The check has teeth: one low-contrast line (#bbb on white, 1.9:1) fails it.
+  await page.evaluate(() => document.querySelector("main")!.insertAdjacentHTML("beforeend", '<p style="color:#bbbbbb;background:#ffffff">faint text</p>'));
+  await expect(expectAccessible(page, "a page with faint text")).rejects.toThrow(/color-contrast/);
 });

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { contrastRatio, expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
 import { verifyCallback } from "../lib/events/verify";
 
@@ -92,6 +93,25 @@ async function labelUnderPointer(page: Page): Promise<string | null> {
   });
 }
 
+/** Each wheel segment's text colour and fill as rendered, in sRGB (`rgb(r, g, b)`; the page's CSS may use lab or oklch). */
+function wheelColours(page: Page): Promise<{ segment: string; text: string; fill: string }[]> {
+  return page.evaluate(() => {
+    const ctx = Object.assign(document.createElement("canvas"), { width: 1, height: 1 }).getContext("2d", { willReadFrequently: true })!;
+    const srgb = (colour: string) => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+      return `rgb(${r}, ${g}, ${b})`;
+    };
+    return [...document.querySelectorAll("[data-segment]")].map((g) => ({
+      segment: g.getAttribute("data-segment")!,
+      text: srgb(getComputedStyle(g.querySelector("text")!).fill),
+      fill: srgb(getComputedStyle(g.querySelector("path")!).fill),
+    }));
+  });
+}
+
 async function waitForCallback(received: Callback[], type: string) {
   await expect.poll(() => received.filter((r) => JSON.parse(r.body.toString("utf8")).type === type).length, { timeout: 20_000 }).toBe(1);
   return received.find((r) => JSON.parse(r.body.toString("utf8")).type === type)!;
@@ -131,11 +151,17 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     await expect(page.getByTestId("original-amount")).toContainText("2.50 EUR");
     await expect(page.getByRole("heading", { name: "Sandbox test confirmation — no real charge" })).toBeVisible();
     await shot(page, "ready");
+    // axe cannot see SVG backgrounds: each wheel segment's text is measured against the segment's fill here.
+    await expectAccessible(page, "the store page after the wheel landed", { contrastCheckedBySpec: '[data-testid="discount-wheel"]' });
+    for (const { segment, text, fill } of await wheelColours(page)) {
+      expect(contrastRatio(text, fill), `wheel segment ${segment}: ${text} on ${fill}`).toBeGreaterThanOrEqual(4.5);
+    }
 
     await page.getByRole("button", { name: "Pay AED 10.15" }).click();
     await expect(page.getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
     await expect(page.getByRole("button", { name: /Pay/ })).toHaveCount(0);
     await shot(page, "paid");
+    await expectAccessible(page, "the paid page");
 
     // The merchant finishes only on a verified callback (or an authenticated read showing SUCCEEDED).
     const callback = await waitForCallback(receiver.received, "payment.succeeded");
@@ -177,6 +203,7 @@ test("decline (reduced motion: the wheel shows the discount without spinning) ->
     await expect(page.getByRole("heading", { name: "Payment declined" })).toBeVisible();
     await expect(page.getByText("Nothing was charged")).toBeVisible();
     await shot(page, "declined");
+    await expectAccessible(page, "the declined page");
 
     const callback = await waitForCallback(receiver.received, "payment.failed");
     expect(verifyCallback(callback.body, callback.headers, callbackSecret).ok).toBe(true);
@@ -199,11 +226,13 @@ test("an expired checkout and an unknown link get clear pages", async ({ page, r
     await expect(page.getByRole("heading", { name: "This checkout has expired" })).toBeVisible();
     await expect(page.getByRole("button", { name: /Pay/ })).toHaveCount(0);
     await shot(page, "expired");
+    await expectAccessible(page, "the expired page");
 
     const unknown = await page.goto(`${new URL(ready.checkout.url).origin}/store/${"x".repeat(43)}`);
     expect(unknown?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Store checkout not found" })).toBeVisible();
     await shot(page, "not-found");
+    await expectAccessible(page, "the not-found page");
   } finally {
     await receiver.close();
   }

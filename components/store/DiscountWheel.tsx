@@ -68,7 +68,9 @@ export function DiscountWheel({ discount }: { discount: string }) {
   }, [reduced]);
 
   const landed = reduced || phase === "landed";
-  const rotation = reduced || phase !== "resting" ? geometry.finalRotation : 0;
+  const rotation = phase === "spinning" ? geometry.finalRotation : 0;
+  // Landed: the same picture drawn turned (no CSS transform left on the wheel; see wheelGeometry).
+  const drawn = landed ? wheelGeometry(discount, geometry.finalRotation % 360) : geometry;
   return (
     <div className="space-y-3">
       <figure className="mx-auto w-full max-w-[17rem]" aria-labelledby="wheel-caption">
@@ -76,14 +78,14 @@ export function DiscountWheel({ discount }: { discount: string }) {
           <g
             onTransitionEnd={() => setPhase("landed")}
             style={{
-              transform: `rotate(${rotation}deg)`,
+              transform: landed ? "none" : `rotate(${rotation}deg)`,
               transformOrigin: "0px 0px",
-              transition: !reduced && phase !== "resting" ? `transform ${SPIN_MS}ms cubic-bezier(0.15, 0.65, 0.1, 1)` : "none",
+              transition: !landed && phase === "spinning" ? `transform ${SPIN_MS}ms cubic-bezier(0.15, 0.65, 0.1, 1)` : "none",
             }}
             className="motion-reduce:!transition-none"
           >
             <circle r={101} fill="#0f172a" />
-            {geometry.segments.map((s) => (
+            {drawn.segments.map((s) => (
               <Segment key={s.index} segment={s} />
             ))}
             <circle r={14} fill="#0f172a" />

@@ -36,13 +36,18 @@ function point(r: number, deg: number): string {
  * The wheel for a discount: six equal segments (centre angles 0, 60, ..., 300 degrees), the discount on
  * segment TARGET_SEGMENT, and the final rotation (degrees, clockwise) that brings that segment's centre
  * under the pointer at the top after FULL_TURNS turns: (angle + finalRotation) mod 360 = 0.
+ * `turn` (degrees, default 0) draws the same wheel turned clockwise: every centre angle is
+ * (index x 60 + turn) mod 360; finalRotation is always counted from the unturned wheel. The landed wheel
+ * is drawn with `turn = finalRotation mod 360` and no CSS transform, the same picture as the rotated one:
+ * the boxes of rotated elements (their rotated bounding boxes) reach far outside the wheel and would seem
+ * to cover the text below it to contrast checkers such as axe-core.
  * Angles are display geometry only; the amount stays text.
  */
-export function wheelGeometry(discount: string): { segments: WheelSegment[]; finalRotation: number } {
+export function wheelGeometry(discount: string, turn = 0): { segments: WheelSegment[]; finalRotation: number } {
   const step = 360 / SEGMENTS;
   const labelChars = groupedAmount(discount).length;
   const segments = Array.from({ length: SEGMENTS }, (_, index): WheelSegment => {
-    const angle = index * step;
+    const angle = (((index * step + turn) % 360) + 360) % 360;
     const target = index === TARGET_SEGMENT;
     return {
       index,
@@ -56,6 +61,6 @@ export function wheelGeometry(discount: string): { segments: WheelSegment[]; fin
       fontSize: Math.min(14, Math.floor((58 / (0.6 * labelChars)) * 10) / 10),
     };
   });
-  const finalRotation = FULL_TURNS * 360 + ((360 - segments[TARGET_SEGMENT]!.angle) % 360);
+  const finalRotation = FULL_TURNS * 360 + ((360 - TARGET_SEGMENT * step) % 360);
   return { segments, finalRotation };
 }

@@ -5,7 +5,7 @@ import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { assertCustomerProfile } from "@/lib/customers/profile";
 import { assertNotBlocked } from "@/lib/risk/block-list";
-import { SESSION_REQUIRED_CUSTOMER, type CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
+import { SESSION_REQUIRED_CUSTOMER, type CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 
 /** A bearer token of a customer checkout url: 32 random bytes, base64url (43 characters, 256 bits). */
 export function newSessionToken(): string {
@@ -22,7 +22,7 @@ export function newSessionToken(): string {
  */
 export async function createCheckoutSession(
   tx: Tx,
-  input: { merchant: AuthenticatedKey["merchant"]; body: CreateCheckoutSession; now: Date },
+  input: { merchant: AuthenticatedKey["merchant"]; body: CreateCheckoutSessionRequest; now: Date },
 ): Promise<CheckoutSession> {
   const { merchant, body, now } = input;
   if (!merchant.amountEntryEnabled) {

@@ -3,12 +3,14 @@ import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
 import { ERROR_MEANINGS } from "@/lib/openapi/error-codes";
 import { OPERATION_LIST, operationErrors, type Operation } from "@/lib/openapi/operations";
-import { CheckoutSession, CreateCheckoutSession } from "@/lib/schemas/checkout-session-resource";
+import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
+import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
 import { Customer } from "@/lib/schemas/common";
 import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
-import { CreateStorePayment, StorePayment } from "@/lib/schemas/store-payment-resource";
+import { StorePayment } from "@/lib/schemas/store-payment-resource";
+import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
 /** SPEC "Versioning" 2: the machine-readable contract is at version 1.5.0. */
 export const CONTRACT_VERSION = "1.5.0";

@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import type { Scope } from "@/lib/auth/api-keys";
 import type { ErrorCode } from "@/lib/errors";
-import { CheckoutSession, CreateCheckoutSession } from "@/lib/schemas/checkout-session-resource";
+import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
+import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
-import { CreateStorePayment, StorePayment } from "@/lib/schemas/store-payment-resource";
+import { StorePayment } from "@/lib/schemas/store-payment-resource";
+import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
 /**
  * One merchant API endpoint, declared once: the pipeline options its route handler runs with (scope,
@@ -30,8 +32,15 @@ export type Operation = {
   noStore: boolean;
   /** Which merchants may use it (SPEC "What the service does" 5, "Versioning" 3). */
   merchantFlow?: "amount-entry" | "legacy-store";
-  /** Request body (a registered component schema). */
+  /** Request body (a registered component schema): what the document publishes. */
   body?: z.ZodType;
+  /**
+   * The schema the request pipeline validates the body with, when a domain rule must answer a member's absence
+   * with its own code (missing customer members -> 400 CUSTOMER_PROFILE_REQUIRED). Derived from `body` with
+   * `.extend` (only members made optional), so it accepts everything `body` accepts and refuses every member
+   * `body` forbids; lib/openapi/operations.test.ts checks that. Default: `body`.
+   */
+  bodyValidator?: z.ZodType;
   /** Query parameters (a strict object schema; each member is one parameter). */
   query?: z.ZodObject;
   /** The `{id}` path parameter: what it names and the operation that creates such a record. */
@@ -148,6 +157,7 @@ export const OPERATIONS = {
     noStore: true,
     merchantFlow: "amount-entry",
     body: CreateCheckoutSession,
+    bodyValidator: CreateCheckoutSessionRequest,
     success: { status: 201, schema: CheckoutSession, description: "The session (also for a replay)." },
     errors: ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "AMOUNT_ENTRY_NOT_ENABLED", "RISK_REJECTED", "DUPLICATE_REFERENCE"],
     example: { reference: "session-3001", customer: { id: "cust-77", firstName: "Omar", lastName: "Nasser", email: "omar@example.com", phone: "+971501234567" } },
@@ -189,12 +199,13 @@ export function operationErrors(op: Operation): ErrorCode[] {
   return [...new Set(codes)];
 }
 
-type BodyOf<O> = O extends { body: infer B extends z.ZodType } ? B : undefined;
+type BodyOf<O> = O extends { bodyValidator: infer V extends z.ZodType } ? V : O extends { body: infer B extends z.ZodType } ? B : undefined;
 type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? Q : undefined;
 
 /**
  * The request-pipeline options of an operation, so the handler runs with exactly what the document publishes:
- * `export const POST = merchantApi(pipelineOptions(OPERATIONS.createPayment), handler)`.
+ * `export const POST = merchantApi(pipelineOptions(OPERATIONS.createPayment), handler)`. The body is validated
+ * with `bodyValidator` when the operation has one (see Operation), else with the published `body`.
  */
 export function pipelineOptions<O extends Operation>(op: O) {
   return {
@@ -202,7 +213,7 @@ export function pipelineOptions<O extends Operation>(op: O) {
     idempotent: op.idempotent,
     allowList: op.allowList,
     noStore: op.noStore,
-    body: op.body as BodyOf<O>,
+    body: (op.bodyValidator ?? op.body) as BodyOf<O>,
     query: op.query as QueryOf<O>,
   };
 }

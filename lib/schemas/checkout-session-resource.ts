@@ -1,18 +1,9 @@
 import { z } from "zod";
-import { Amount, CurrencyText, Customer, Reference, Timestamp } from "@/lib/schemas/common";
+import { Amount, CurrencyText, Timestamp } from "@/lib/schemas/common";
 
-// SPEC "CreateCheckoutSession" and "CheckoutSession (response)" (customer amount-entry flow). The handlers
-// (issue 6) use these schemas, so the published contract and the validation are one source.
-
-/**
- * SPEC "CreateCheckoutSession": reference and customer only; amount, currency, FX rate, markup and commission
- * members are rejected as unknown properties. The customer members id, firstName, lastName, email and phone
- * are required by the flow's rules (missing ones: 400 CUSTOMER_PROFILE_REQUIRED, never auto-filled).
- */
-export const CreateCheckoutSession = z
-  .strictObject({ reference: Reference, customer: Customer })
-  .describe("Merchant-supplied pricing parameters are not accepted. customer.id, firstName, lastName, email and phone (with country code) are required: missing ones answer 400 CUSTOMER_PROFILE_REQUIRED.");
-export type CreateCheckoutSession = z.infer<typeof CreateCheckoutSession>;
+// SPEC "CheckoutSession (response)" (customer amount-entry flow), published by GET /v1/openapi.json and checked
+// against every response in the integration tests. The request, CreateCheckoutSession, is defined once in
+// lib/schemas/checkout-sessions.ts (published schema and the endpoint's validator derived from it).
 
 /** SPEC "CheckoutSession (response)": a confirmed amount is not payment success. */
 export const CheckoutSession = z

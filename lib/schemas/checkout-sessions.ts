@@ -23,26 +23,44 @@ export const FORBIDDEN_SESSION_MEMBERS: Record<string, string> = {
 };
 
 const forbidden = Object.fromEntries(
-  Object.entries(FORBIDDEN_SESSION_MEMBERS).map(([member, reason]) => [member, z.never({ error: reason }).optional()]),
+  Object.entries(FORBIDDEN_SESSION_MEMBERS).map(([member, reason]) => [member, z.never({ error: reason }).optional().describe(`Forbidden: ${reason}.`)]),
 );
-
-/**
- * SPEC "CreateCheckoutSession" (body of POST /v1/checkout-sessions; unknown properties rejected):
- * `{ reference, customer }`. A forbidden pricing member gives 400 VALIDATION_ERROR naming it
- * ("amount: not accepted on this endpoint; ..."). The customer's required members (id, firstName,
- * lastName, email, phone) are checked by the domain code so that their absence answers
- * CUSTOMER_PROFILE_REQUIRED (lib/checkout-sessions/create.ts); their formats are checked here
- * (phone pattern `^\+[1-9][0-9]{7,14}$`, e-mail -> INVALID_EMAIL).
- */
-export const CreateCheckoutSession = z.strictObject({
-  reference: Reference,
-  customer: Customer.optional(),
-  ...forbidden,
-});
-export type CreateCheckoutSession = { reference: string; customer?: Customer };
 
 /** The customer members a checkout session requires (SPEC: id, firstName, lastName, email; the guide adds phone). */
 export const SESSION_REQUIRED_CUSTOMER = ["id", "firstName", "lastName", "email", "phone"] as const satisfies readonly (keyof Customer)[];
+const requiredMembers = Object.fromEntries(SESSION_REQUIRED_CUSTOMER.map((member) => [member, true])) as { [M in (typeof SESSION_REQUIRED_CUSTOMER)[number]]: true };
+
+/**
+ * SPEC "CreateCheckoutSession" (body of POST /v1/checkout-sessions; unknown properties rejected), the one
+ * definition of the request: published as component `CreateCheckoutSession` of GET /v1/openapi.json
+ * (lib/openapi/operations.ts) and, through `CreateCheckoutSessionRequest`, the endpoint's validator.
+ * `{ reference, customer }`: customer required with id, firstName, lastName, email and phone
+ * (`SESSION_REQUIRED_CUSTOMER`; phone pattern `^\+[1-9][0-9]{7,14}$`, e-mail format); every member of
+ * `FORBIDDEN_SESSION_MEMBERS` is listed as forbidden (JSON Schema `not: {}`), any other member is unknown.
+ */
+export const CreateCheckoutSession = z
+  .strictObject({
+    reference: Reference,
+    customer: Customer.required(requiredMembers).describe(
+      "SPEC requires id, firstName, lastName and email; the merchant integration guide requires phone (with country code) for this flow. A missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED naming it.",
+    ),
+    ...forbidden,
+  })
+  .describe(
+    "Reference and customer identity only: the customer chooses amount and currency on the hosted page. Amount, currency, FX rate, markup and commission members are forbidden (400 VALIDATION_ERROR naming the member); merchant-supplied pricing parameters are not accepted.",
+  );
+
+/**
+ * The validator POST /v1/checkout-sessions runs (its `bodyValidator` in lib/openapi/operations.ts):
+ * `CreateCheckoutSession` with `customer` and its members optional, and nothing else changed. The required
+ * members are checked by the domain code, so a missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED
+ * naming every missing member (lib/checkout-sessions/create.ts; SPEC "never auto-filled") instead of a
+ * generic VALIDATION_ERROR. Formats are checked here (phone pattern -> VALIDATION_ERROR, e-mail ->
+ * INVALID_EMAIL); a forbidden member gives 400 VALIDATION_ERROR "amount: not accepted on this endpoint; ...".
+ */
+export const CreateCheckoutSessionRequest = CreateCheckoutSession.extend({ customer: Customer.optional() });
+/** A body that passed `CreateCheckoutSessionRequest` (customer members still to be checked by the domain code). */
+export type CreateCheckoutSessionRequest = { reference: string; customer?: Customer };
 
 /**
  * Body of the customer page's quote and confirm requests (POST /checkout/{token}/quote and /confirm):

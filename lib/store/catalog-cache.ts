@@ -5,8 +5,17 @@ import { prepareCatalog, type PreparedCatalog } from "@/lib/store/matching";
 /** Settings row holding the catalog version; a statement trigger on catalog_items bumps it (prisma/sql/guards.sql). */
 export const CATALOG_VERSION_SETTING = "catalog-version";
 
-type Cached = { version: string; index: PreparedCatalog };
-const g = globalThis as unknown as { __sandpiperCatalog?: Cached };
+/**
+ * The store's catalog as the matcher sees it, for one catalog version:
+ * - `index`: the prepared index (lib/store/matching.ts `prepareCatalog`). It may serve exact matches only:
+ *   `index.stats.unsupported` then says why discounted baskets cannot be computed.
+ * - `problem`: set instead of `index` when the active rows themselves are invalid for matching (a price
+ *   outside 1..999,999,999,999 fils written by plain SQL: the console and CSV import refuse those). It is
+ *   deterministic for the version, so the store rejects checkouts with it rather than fail on every retry.
+ */
+export type StoreCatalog = { version: string } & ({ index: PreparedCatalog; problem: null } | { index: null; problem: string });
+
+const g = globalThis as unknown as { __sandpiperCatalog?: StoreCatalog };
 
 /**
  * The current catalog version: a counter that every INSERT, UPDATE, DELETE or TRUNCATE statement on
@@ -23,14 +32,31 @@ export async function catalogVersion(db: Db): Promise<string> {
  * `prepareCatalog`), built once per catalog version and kept in this process. The version is read before
  * the items: a change committed in between is at worst cached under the older version and rebuilt on the
  * next call, never the reverse.
- * @returns `{ version, index }`
+ * @returns `StoreCatalog`: `{ version, index, problem: null }`, or `{ version, index: null, problem }` when
+ *   `prepareCatalog` refuses the rows (its TypeError or RangeError message). Database errors are thrown.
  */
-export async function preparedStoreCatalog(db: Db): Promise<Cached> {
+export async function preparedStoreCatalog(db: Db): Promise<StoreCatalog> {
   const version = await catalogVersion(db);
   const cached = g.__sandpiperCatalog;
   if (cached && cached.version === version) return cached;
   const rows = await db.catalogItem.findMany({ where: { active: true }, select: { sku: true, name: true, kind: true, priceMinor: true }, orderBy: { sku: "asc" } });
-  const fresh = { version, index: prepareCatalog(rows) };
+  let fresh: StoreCatalog;
+  try {
+    fresh = { version, index: prepareCatalog(rows), problem: null };
+  } catch (error) {
+    if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+    fresh = { version, index: null, problem: `store catalog is invalid: ${error.message}` };
+  }
   g.__sandpiperCatalog = fresh;
   return fresh;
+}
+
+/**
+ * Why the store cannot offer discounted baskets for its current catalog (for the console), or null when it
+ * can: the catalog's rows are invalid, or the matching index cannot hold it (exact matches still work).
+ * Builds and caches the index like `preparedStoreCatalog`.
+ */
+export async function storeCatalogProblem(db: Db): Promise<string | null> {
+  const catalog = await preparedStoreCatalog(db);
+  return catalog.problem ?? catalog.index.stats.unsupported;
 }

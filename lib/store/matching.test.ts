@@ -311,9 +311,56 @@ describe("matchCatalog: rejections and input errors", () => {
     expect(matchCatalog([product("A", 1000), product("B", 1500)], 1899n, { maxDiscountBps: 500 }).ok).toBe(false);
   });
 
-  it("refuses at preparation a catalog whose cheapest product is above AED 50,000.00", () => {
-    expect(() => prepareCatalog([product("A", 5_000_001)])).toThrow(RangeError);
-    expect(() => prepareCatalog([product("A", 5_000_000)])).not.toThrow();
+  it("a catalog the index cannot hold is prepared without throwing: exact matches only, any other charge refused with the reason", () => {
+    // Cheapest product AED 50,000.01 at a 1-fil price step (gcd of 5,000,001 and 5,000,003 is 1).
+    const catalog = [product("A", 5_000_001), product("B", 5_000_003), pkg("P", 7_000_000)];
+    const index = prepareCatalog(catalog);
+    expect(index.stats.unsupported).toBe(
+      "catalog not supported for discounted baskets: the cheapest product costs AED 50000.01, above the AED 50000.00 supported for prices in steps of AED 0.01",
+    );
+    expect(index.stats.priceStepMinor).toBeNull();
+    expect(ok(matchPrepared(index, 5_000_003n))).toMatchObject({ matchType: "EXACT_PRODUCT", discountMinor: 0n });
+    expect(ok(matchPrepared(index, 7_000_000n))).toMatchObject({ matchType: "EXACT_PACKAGE", discountMinor: 0n });
+    // A basket would be needed: refused with the reason, never thrown (the checkout is REJECTED at once).
+    expect(matchPrepared(index, 9_000_000n)).toEqual({ ok: false, error: index.stats.unsupported });
+    expect(matchCatalog(catalog, 10_000_004n)).toEqual({ ok: false, error: index.stats.unsupported });
+    // Below 80 percent of the cheapest product nothing could fit in any catalog: the ordinary answer.
+    expect(matchPrepared(index, 4_000_000n)).toEqual({ ok: false, error: NO_MATCH_ERROR });
+    expect(prepareCatalog([product("A", 5_000_000), product("B", 5_000_001)]).stats.unsupported).toBeNull();
+  });
+
+  it("indexes in the catalog's price step: a catalog of whole dirhams from AED 60,000 up matches like any other", () => {
+    const catalog = [product("A", 6_000_000), product("B", 6_000_100), product("C", 7_500_000)];
+    const index = prepareCatalog(catalog);
+    expect(index.stats).toMatchObject({ unsupported: null, priceStepMinor: 100n });
+    const twoA = ok(matchPrepared(index, 10_000_000n)); // AED 100,000.00 -> 2 x AED 60,000.00, 16.7 % off
+    expectValid(catalog, 10_000_000n, twoA);
+    expect(twoA).toMatchObject({ matchType: "DISCOUNTED_BASKET", subtotalMinor: 12_000_000n, discountMinor: 2_000_000n });
+    const oddCharge = ok(matchPrepared(index, 12_000_050n)); // not a multiple of the step: A + B, 0.50 off
+    expectValid(catalog, 12_000_050n, oddCharge);
+    expect(oddCharge.lines.map((l) => [l.sku, l.quantity])).toEqual([["B", 1], ["A", 1]]);
+    expect(oddCharge.discountMinor).toBe(50n);
+    expect(matchPrepared(index, 4_000_000n)).toEqual({ ok: false, error: NO_MATCH_ERROR });
+  });
+
+  it("price steps above one fil give exactly the brute-force answer, for charges on and off the step (property)", () => {
+    const arb = fc.constantFrom(2, 3, 5, 100).chain((step) =>
+      fc.tuple(
+        fc.constant(step),
+        fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 60 * step }),
+      ),
+    );
+    fc.assert(
+      fc.property(arb, ([step, multiples, charge]) => {
+        const catalog = multiples.map((k, i) => product(`P${i}`, k * step));
+        const detailed = matchPreparedDetailed(prepareCatalog(catalog), BigInt(charge));
+        if (detailed.result.ok) expectValid(catalog, BigInt(charge), detailed.result);
+        expectMatchesOracle(catalog, charge, detailed.result, bruteForce(catalog, charge));
+        expect(detailed.exact).toBe(true);
+      }),
+      { numRuns: 300, seed: 6060 },
+    );
   });
 
   it("throws for malformed catalog items", () => {

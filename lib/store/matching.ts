@@ -10,9 +10,13 @@
  *
  * Pure and database-free. Money is `bigint` minor units of AED (fils, 1 AED = 100 fils) at every
  * boundary of this module. Inside the search, amounts are exact integers held in `number` typed
- * arrays and used as bitset positions: every amount is at most 999,999,999,999 fils * 10, far below
- * 2^53, no fractional value is ever formed (integer division is corrected to be exact), and the
- * returned basket is recomputed and checked in `bigint` before it is returned.
+ * arrays and used as bitset positions, counted in price steps: the greatest common divisor g of the
+ * product prices (1 fil in general, 100 fils for a catalog priced in whole dirhams). Every reachable
+ * total is a multiple of g, so the least reachable total >= C is g times the least reachable step
+ * count >= ceil(C / g), and item counts and the tie-break are the same in steps as in fils. Every
+ * amount is at most 999,999,999,999 fils * 10, far below 2^53, no fractional value is ever formed
+ * (integer division is corrected to be exact), and the returned basket is recomputed and checked in
+ * `bigint` before it is returned.
  *
  * THE RULE, in order:
  *  1. EXACT_PRODUCT: a product whose price equals the charge C (lowest sku if several).
@@ -26,6 +30,13 @@
  *     first); each price is represented by the product with the lowest sku at that price (sku
  *     order = JavaScript string order).
  *  4. Otherwise `{ ok: false, error }`.
+ *
+ * UNSUPPORTED CATALOGS: the residue table needs the cheapest product price, in price steps, to be at
+ * most 5,000,000 (AED 50,000.00 at a 1-fil step, AED 5,000,000.00 at a whole-dirham step) and a
+ * bounded amount of work (see `prepareCatalog`). A catalog beyond those limits is still prepared:
+ * exact products and packages match as usual, and every other charge is refused with
+ * `{ ok: false, error }` naming the limit (`stats.unsupported`), so the checkout is REJECTED at once
+ * instead of failing the same way on every retry (SPEC item 6: nothing fits -> the checkout fails).
  *
  * GUARANTEES (per match; the flags are reported by `matchPreparedDetailed`):
  *  - The discount is always minimal: T is the least reachable total >= C, exactly (shortest paths
@@ -50,7 +61,9 @@
  *  Measured shares are in docs/benchmarks.md ("Store catalog matching").
  */
 
-import { MAX_SUM_LEVELS, buildInternals, ensureDpTable, ensureSumLevels, smallestReachableAtLeast, type Internals } from "./matching/catalog-index";
+import {
+  MAX_SUM_LEVELS, UnsupportedCatalogError, buildInternals, ensureDpTable, ensureSumLevels, smallestReachableAtLeast, type Internals,
+} from "./matching/catalog-index";
 import { fewestItems, toLines } from "./matching/basket-search";
 
 /** A catalog entry. `priceMinor` is the list price in fils (AED minor units), > 0. A PACKAGE is a fixed bundle sold at one price. */
@@ -95,9 +108,10 @@ export type MatchOptions = { maxDiscountBps?: number };
 /**
  * Tuning of a prepared catalog (tests and benchmarks; the defaults suit production).
  * - dpTableWork (default 6e7): step budget of the exact minimum-item table; the table covers totals
- *   0..dpLimit, dpLimit = min(dpMaxTotal, floor(dpTableWork / distinct product prices),
- *   65534 * cheapest price), filled lazily (doubling) up to the largest total a match needed.
- * - dpMaxTotal (default 2,000,000 fils): largest total the table may cover.
+ *   0..dpLimit fils, dpLimit = min(dpMaxTotal, g * floor(dpTableWork / distinct product prices),
+ *   65534 * cheapest price) with g the price step (see `prepareCatalog`), filled lazily (doubling)
+ *   up to the largest total a match needed.
+ * - dpMaxTotal (default 2,000,000 fils): largest total the table may cover (in fils at any price step).
  * - maxExtraLevels (default 8): item counts above the lower bound the level search may try.
  * - scanBudget (default 1.5e6): bit visits a match may spend scanning sum sets (a few ms).
  * - guidedBudget (default 3000): nodes a match may spend in the guided search (0 disables it).
@@ -138,6 +152,10 @@ export class PreparedCatalog {
     readonly sumLevels: number;
     /** largest total (fils) the exact minimum-item table may cover */
     dpLimitMinor: bigint;
+    /** price step of the index in fils (greatest common divisor of the product prices; null without products) */
+    priceStepMinor: bigint | null;
+    /** why discounted baskets cannot be computed for this catalog (only exact matches then), else null */
+    unsupported: string | null;
     prepareMs: number;
   };
   /** @internal */
@@ -188,15 +206,18 @@ export type MatchExplanation = {
  *
  * Input: catalog items (any order; only active items, the caller filters), each with a unique
  * non-empty sku, kind PRODUCT or PACKAGE and `priceMinor` a bigint in fils, 1..999,999,999,999.
- * Cost: O(n log n + m * r + q^2) time at preparation, where m = cheapest product price in fils, r
- * = number of distinct nonzero price residues mod m (<= min(q, m - 1)) and q = number of distinct
- * product prices (the level-2 sum set, skipped beyond 150M pairs or 2^27 bits; about 0.1 s for
- * 10,000 products). Memory: 8 * m bytes plus at most a few 16 MiB bitsets; the exact
- * minimum-item table (2 bytes per fil, up to dpLimit) and sum-set levels 3-4 grow lazily.
+ * Cost: O(n log n + m * r + q^2) time at preparation, where g = greatest common divisor of the
+ * product prices (the price step), m = cheapest product price / g, r = number of distinct nonzero
+ * price residues mod m (<= min(q, m - 1)) and q = number of distinct product prices (the level-2
+ * sum set, skipped beyond 150M pairs or 2^27 bits; about 0.1 s for 10,000 products). Memory: 8 * m
+ * bytes plus at most a few 16 MiB bitsets; the exact minimum-item table (2 bytes per step, up to
+ * dpLimit) and sum-set levels 3-4 grow lazily.
+ * A catalog the index cannot hold (m above 5,000,000, i.e. a cheapest product above AED 50,000.00 at
+ * a 1-fil step; residue work m * r above 2e9 steps; or a price range so wide that residue sums could
+ * leave the exact integer range) is not an error: the result serves exact matches only and
+ * `stats.unsupported` says why (see the module header).
  * Throws TypeError for a malformed item (wrong types, empty or duplicate sku, unknown kind) and
- * RangeError for a price outside 1..999,999,999,999 fils or a catalog the index cannot hold
- * (cheapest product above AED 50,000.00, residue work above 2e9 steps, or a price range so wide
- * that residue sums could leave the exact integer range).
+ * RangeError for a price outside 1..999,999,999,999 fils.
  * SPEC.md "What the service does" item 6.
  */
 export function prepareCatalog(catalog: readonly CatalogItem[], options: PrepareOptions = {}): PreparedCatalog {
@@ -222,7 +243,14 @@ export function prepareCatalog(catalog: readonly CatalogItem[], options: Prepare
     }
   }
   const keys = [...repByPrice.keys()].sort((a, b) => a - b);
-  const internals = keys.length > 0 ? buildInternals(keys, repByPrice, options) : null;
+  let internals: Internals | null = null;
+  let unsupported: string | null = null;
+  try {
+    internals = keys.length > 0 ? buildInternals(keys, repByPrice, options) : null;
+  } catch (error) {
+    if (!(error instanceof UnsupportedCatalogError)) throw error;
+    unsupported = error.message;
+  }
   if (internals && options.eager) {
     ensureSumLevels(internals, MAX_SUM_LEVELS);
     ensureDpTable(internals, internals.dp.limit);
@@ -234,7 +262,9 @@ export function prepareCatalog(catalog: readonly CatalogItem[], options: Prepare
     distinctProductPrices: keys.length,
     cheapestProductMinor: keys.length ? BigInt(keys[0]!) : null,
     dearestProductMinor: keys.length ? BigInt(keys[keys.length - 1]!) : null,
-    dpLimitMinor: BigInt(internals ? internals.dp.limit : 0),
+    dpLimitMinor: internals ? BigInt(internals.dp.limit) * BigInt(internals.unit) : 0n,
+    priceStepMinor: internals ? BigInt(internals.unit) : null,
+    unsupported,
     prepareMs: performance.now() - started,
   };
   return new PreparedCatalog(stats, internals, exactProduct, exactPackage);
@@ -247,8 +277,9 @@ export function prepareCatalog(catalog: readonly CatalogItem[], options: Prepare
  * Input: `catalog` as for `prepareCatalog`; `chargeMinor` the locked charge in fils (AED);
  * `opts.maxDiscountBps` integer 0..9000, default 2000 (20 percent).
  * Returns `MatchResult` (the rule and guarantees are in the module header). Business outcomes are
- * never thrown: a charge <= 0 or above 999,999,999,999 fils, an empty catalog and "nothing fits"
- * give `{ ok: false, error }` (the checkout is then REJECTED).
+ * never thrown: a charge <= 0 or above 999,999,999,999 fils, an empty catalog, "nothing fits" and
+ * a charge that needs a basket from an unsupported catalog (`stats.unsupported`) give
+ * `{ ok: false, error }` (the checkout is then REJECTED).
  * Throws as `prepareCatalog` for malformed catalog items, TypeError for a charge that is not a
  * bigint, RangeError for bad options.
  * SPEC.md "What the service does" items 4 and 6; "checkout object"; Limits.
@@ -316,21 +347,26 @@ export function matchPreparedDetailed(
 
   const noMatch =
     bps === DEFAULT_MAX_DISCOUNT_BPS ? NO_MATCH_ERROR : `no product or basket within a ${formatBps(bps)}% discount`;
+  // Largest admissible list total: D * 10000 <= T * bps  <=>  T * (10000 - bps) <= C * 10000.
+  const tMax = (chargeMinor * 10_000n) / BigInt(10_000 - bps);
+  const cheapest = index.stats.cheapestProductMinor;
+  if (cheapest === null || cheapest > tMax) return fail(noMatch);
+  if (index.stats.unsupported !== null) return fail(index.stats.unsupported);
   const ix = index.internals;
   if (!ix) return fail(noMatch);
 
-  // Largest admissible list total: D * 10000 <= T * bps  <=>  T * (10000 - bps) <= C * 10000.
-  const tMax = (chargeMinor * 10_000n) / BigInt(10_000 - bps);
-  const total = smallestReachableAtLeast(ix, Number(chargeMinor));
-  if (total === null || BigInt(total) > tMax) return fail(noMatch);
+  // In price steps of ix.unit fils: the least reachable step count >= ceil(C / unit).
+  const unit = BigInt(ix.unit);
+  const steps = smallestReachableAtLeast(ix, Number((chargeMinor + unit - 1n) / unit));
+  if (steps === null || BigInt(steps) * unit > tMax) return fail(noMatch);
 
-  const found = fewestItems(ix, total);
+  const found = fewestItems(ix, steps);
   const lines = toLines(ix, found.counts);
   let subtotal = 0n;
   for (const line of lines) subtotal += line.unitPriceMinor * BigInt(line.quantity);
   const discount = subtotal - chargeMinor;
   // SPEC items 4 and 6, re-checked in bigint: list prices, one discount within the bound.
-  if (subtotal !== BigInt(total) || discount < 0n || discount * 10_000n > subtotal * BigInt(bps)) {
+  if (subtotal !== BigInt(steps) * unit || discount < 0n || discount * 10_000n > subtotal * BigInt(bps)) {
     throw new Error("internal matching invariant violated");
   }
   return {

@@ -21,7 +21,8 @@ export const STORE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
  * `verifyHandoff`; a tampered, malformed or stale handoff is REFUSED), then matches the locked AED charge
  * against the active catalog (prepared index cached per catalog version; lib/store/matching.ts): READY
  * with a new page token, the lines, subtotal, discount and match type, or REJECTED with the matcher's
- * error text. Stateless: a repeated handoff gets a fresh answer (Sandpiper applies only one).
+ * error text (also when the catalog cannot be matched at all: invalid rows, or a basket needed from a
+ * catalog the index cannot hold; SPEC 6: nothing fits -> the checkout fails, at once, not by expiry). Stateless: a repeated handoff gets a fresh answer (Sandpiper applies only one).
  * Options: `db` (default the one client), `clock` (default the real clock; tests move it).
  */
 export class SandboxStore implements StoreConnector {
@@ -34,8 +35,10 @@ export class SandboxStore implements StoreConnector {
       log.warn({ reason: verified.reason }, "sandbox store refused a handoff");
       return { outcome: "REFUSED", reason: verified.reason };
     }
-    const { index } = await preparedStoreCatalog(db);
-    const match = matchPrepared(index, BigInt(verified.payload.chargeMinor));
+    const catalog = await preparedStoreCatalog(db);
+    // A catalog the matcher refuses is a lasting state of this catalog version, not a transport failure.
+    if (catalog.problem !== null) return { outcome: "REJECTED", error: catalog.problem };
+    const match = matchPrepared(catalog.index, BigInt(verified.payload.chargeMinor));
     if (!match.ok) return { outcome: "REJECTED", error: match.error };
     return {
       outcome: "READY",

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
-import { OPERATION_LIST, operationErrors } from "@/lib/openapi/operations";
+import { OPERATION_LIST, OPERATIONS, operationErrors } from "@/lib/openapi/operations";
+import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/checkout-sessions";
 import { assertMatchesContract, ContractViolation, contractDocument, validatorAt } from "../support/contract";
+import { amountEntryMerchant } from "../support/checkout-sessions";
 import { baseUrl, depositBody, newMerchant } from "../support/fixtures";
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
@@ -57,6 +59,40 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
         expect(validate(op.example), `${op.operationId} example passes the document: ${JSON.stringify(validate.errors)}`).toBe(true);
       }
     }
+  });
+
+  it("the document's CreateCheckoutSession is SPEC's: it rejects every forbidden member and requires customer with id, firstName, lastName, email and phone; the service refuses what it rejects", async () => {
+    const op = OPERATIONS.createCheckoutSession;
+    const validate = validatorAt("paths", op.path, "post", "requestBody", "content", "application/json", "schema");
+    const example = op.example as { reference: string; customer: Record<string, string> };
+    const m = await amountEntryMerchant();
+    const refusedBy = async (body: Record<string, unknown>) => {
+      const res = await m.api(op.path, { body: { ...body, reference: `contract-${crypto.randomUUID()}` } });
+      return [res.status, res.body?.error?.code];
+    };
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    expect((await refusedBy(example))[0]).toBe(201);
+
+    for (const member of Object.keys(FORBIDDEN_SESSION_MEMBERS)) {
+      const body = { ...example, [member]: member === "amount" ? "10.00" : "1" };
+      expect(validate(body), `document rejects ${member}`).toBe(false);
+      expect(await refusedBy(body), member).toEqual([400, "VALIDATION_ERROR"]);
+    }
+    const { customer: _customer, ...noCustomer } = example;
+    expect(validate(noCustomer), "document requires customer").toBe(false);
+    expect(validate.errors?.some((e) => e.keyword === "required" && (e.params as { missingProperty: string }).missingProperty === "customer")).toBe(true);
+    expect(await refusedBy(noCustomer)).toEqual([400, "CUSTOMER_PROFILE_REQUIRED"]);
+    for (const member of SESSION_REQUIRED_CUSTOMER) {
+      const { [member]: _m, ...customer } = example.customer;
+      expect(validate({ ...example, customer }), `document requires customer.${member}`).toBe(false);
+      expect(await refusedBy({ ...example, customer }), member).toEqual([400, "CUSTOMER_PROFILE_REQUIRED"]);
+    }
+    const badPhone = { ...example, customer: { ...example.customer, phone: "0501234567" } };
+    expect(validate(badPhone)).toBe(false);
+    expect(await refusedBy(badPhone)).toEqual([400, "VALIDATION_ERROR"]);
+    const unknown = { ...example, merchantId: "m-1" };
+    expect(validate(unknown)).toBe(false);
+    expect(await refusedBy(unknown)).toEqual([400, "VALIDATION_ERROR"]);
   });
 
   it("the response check fails on a wrong member type, an extra or missing member, an undocumented status or a bad envelope", async () => {

@@ -3,12 +3,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
 import { TEST_DATABASE_URL } from "../support/env";
+import { amountEntryMerchant, sessionBody } from "../support/checkout-sessions";
 import { call, db, depositBody, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 
 // Log hygiene (DESIGN "Habits"; BRIEF: secrets and bearer links never reach logs): a full flow against a
 // service whose output is captured. Every request line is structured JSON with requestId, merchantId (when
-// authenticated) and latencyMs; no API key, callback secret, bearer checkout url/token or password appears.
+// authenticated) and latencyMs; no API key, callback secret, bearer checkout url/token or password appears, for
+// the store checkout (READY url) and for the customer amount-entry checkout (url, token, hosted page, actions).
 
 let svc: StartedService;
 let receiver: http.Server;
@@ -101,6 +103,75 @@ describe("logs", () => {
       "customer phone": "+971501234567",
     };
     for (const [what, secret] of Object.entries(secrets)) expect(output.includes(secret), `${what} in the logs`).toBe(false);
+    expect(output).not.toMatch(/sk_sandbox_[A-Za-z0-9]{8,}/);
+    expect(output.toLowerCase()).not.toContain("bearer ");
+  }, 120_000);
+
+  it("the customer amount-entry checkout: its url and token never reach the logs (create, replay, read, page, quote, confirm, refusals), nor the API key", async () => {
+    const m = await amountEntryMerchant();
+    const as = (path: string, o: Parameters<typeof call>[1] = {}) => call(path, { base: svc.url, key: m.key, ip: m.ip, ...o });
+    const from = svc.output.length; // only this test's lines
+    const statuses: [string, number, number][] = [];
+    const expectStatus = (what: string, got: number, want: number) => statuses.push([what, got, want]);
+
+    const key = `session-${randomUUID()}`;
+    const body = sessionBody();
+    const created = await as("/v1/checkout-sessions", { body, idempotencyKey: key });
+    expectStatus("create", created.status, 201);
+    const url: string = created.body.customerCheckout.url;
+    const path = new URL(url).pathname;
+    const token = path.split("/").pop()!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const replay = await as("/v1/checkout-sessions", { body, idempotencyKey: key });
+    expectStatus("replay", replay.status, 201);
+    expect(replay.body.customerCheckout.url).toBe(url);
+    const read = await as(`/v1/checkout-sessions/${created.body.id}`);
+    expectStatus("read", read.status, 200);
+    expect(read.body.customerCheckout.url).toBe(url);
+    expectStatus("forbidden member", (await as("/v1/checkout-sessions", { body: sessionBody({ amount: "10.00" }) })).status, 400);
+
+    // The hosted page and the customer's actions, with the token in the path (no key, no cookie).
+    const page = (p: string) => fetch(svc.url + p);
+    const act = (p: string, action: string, payload: unknown) =>
+      fetch(`${svc.url}${p}/${action}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    const opened = await page(path);
+    expectStatus("page", opened.status, 200);
+    expect(await opened.text()).toContain("How much do you want to pay?");
+    expectStatus("quote malformed", (await act(path, "quote", { amount: "1.234", currency: "USD" })).status, 400);
+    expectStatus("quote", (await act(path, "quote", { amount: "100.00", currency: "USD" })).status, 200);
+    expectStatus("page quoted", (await page(path)).status, 200);
+    expectStatus("confirm changed total", (await act(path, "confirm", { amount: "101.00", currency: "USD" })).status, 409);
+    expectStatus("confirm", (await act(path, "confirm", { amount: "100.00", currency: "USD" })).status, 200);
+    expectStatus("confirm again", (await act(path, "confirm", { amount: "100.00", currency: "USD" })).status, 200);
+    expectStatus("page confirmed", (await page(path)).status, 200);
+    const unknown = `/checkout/${randomBytes(32).toString("base64url")}`;
+    expectStatus("unknown page", (await page(unknown)).status, 404);
+    expectStatus("unknown quote", (await act(unknown, "quote", { amount: "1.00", currency: "USD" })).status, 404);
+    expect(statuses.filter(([, got, want]) => got !== want), "statuses").toEqual([]);
+    expect((await as(`/v1/checkout-sessions/${created.body.id}`)).body).toMatchObject({ state: "AWAITING_VERIFICATION", amount: "100.00", currency: "USD" });
+    await new Promise((r) => setTimeout(r, 300)); // let the last lines flush
+
+    const mine = svc.output.slice(from);
+    const lines = mine.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The log did record this flow, by session id: the API requests and the customer actions.
+    const requestIds = [created, replay, read].map((r) => r.headers.get("x-request-id"));
+    for (const id of requestIds) expect(lines.filter((l) => l.msg === "request" && l.requestId === id && l.merchantId === m.merchant.id), `request line ${id}`).toHaveLength(1);
+    const actions = lines.filter((l) => l.msg === "customer checkout action" && l.checkoutSessionId === created.body.id);
+    expect(actions.map((l) => l.action)).toEqual(expect.arrayContaining(["quote", "confirm"]));
+
+    const output = mine.join("\n");
+    const secrets = {
+      "API key": m.key,
+      "API key secret part": m.key.slice("sk_sandbox_".length, "sk_sandbox_".length + 16),
+      "customer checkout url": url,
+      "customer checkout token": token,
+      "customer checkout path": path,
+      "unknown token": unknown.split("/").pop()!,
+      "customer e-mail": body.customer.email,
+      "customer phone": body.customer.phone,
+    };
+    for (const [what, secret] of Object.entries(secrets)) expect(output.includes(secret), `${what} in the logs`).toBe(false);
+    expect(output).not.toMatch(/\/checkout\/[A-Za-z0-9_-]{20,}/);
     expect(output).not.toMatch(/sk_sandbox_[A-Za-z0-9]{8,}/);
     expect(output.toLowerCase()).not.toContain("bearer ");
   }, 120_000);

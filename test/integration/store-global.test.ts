@@ -11,7 +11,7 @@ import { issueApiKey, SCOPES, authenticateApiKey } from "@/lib/auth/api-keys";
 import { transaction } from "@/lib/db";
 import { createConsoleUser, createMerchant, type NewMerchant } from "@/lib/merchants/provision";
 import { updateSettings } from "@/lib/settings";
-import { catalogVersion } from "@/lib/store/catalog-cache";
+import { catalogVersion, storeCatalogProblem } from "@/lib/store/catalog-cache";
 import {
   deactivateCatalogItem, exportCatalogCsv, importCatalogCsv, listCatalogItems, setCatalogItemActive, upsertCatalogItem,
 } from "@/lib/store/catalog-admin";
@@ -150,6 +150,50 @@ describe("the store's catalog", () => {
       await db.catalogItem.updateMany({ where: { sku: { in: active.map((a) => a.sku) } }, data: { active: true } });
     }
     expect((await m.request("/v1/store-payments", storeBody())).status).toBe(201);
+  });
+
+  it("a catalog the matcher cannot fully index: exact prices still READY; any other charge REJECTED at once with the reason (payment FAILED, payment.failed); whole-dirham prices are indexed in dirhams", async () => {
+    const m = await merchant();
+    const offer = await db.catalogItem.findMany({ where: { active: true }, select: { sku: true } });
+    await db.catalogItem.updateMany({ where: { active: true }, data: { active: false } });
+    const luxury = (sku: string, priceMinor: bigint) => ({ sku, name: `Luxury ${sku}`, kind: "PRODUCT" as const, priceMinor, active: true });
+    try {
+      // Cheapest product AED 50,000.01 at a 1-fil price step: beyond the residue table (SPEC 6 still asks for an answer).
+      await db.catalogItem.createMany({ data: [luxury("LUX-001", 5_000_001n), luxury("LUX-002", 5_000_003n)] });
+      const reason = "catalog not supported for discounted baskets: the cheapest product costs AED 50000.01, above the AED 50000.00 supported for prices in steps of AED 0.01";
+      expect(await storeCatalogProblem(db)).toBe(reason); // what the console's catalog page shows
+
+      const started = Date.now();
+      const needsBasket = await m.request("/v1/store-payments", storeBody({ amount: "60000.00" }));
+      expect(needsBasket.status).toBe(201);
+      expect(await waitFor(m, needsBasket.body.id, "REJECTED")).toMatchObject({ error: reason, url: null, subtotal: null, discount: null });
+      expect(Date.now() - started).toBeLessThan(15_000); // not retried until the 30-minute expiry
+      expect(await db.payment.findUniqueOrThrow({ where: { id: needsBasket.body.id } })).toMatchObject({ status: "FAILED" });
+      expect((await db.storeCheckout.findUniqueOrThrow({ where: { paymentId: needsBasket.body.id } })).handoffAttempts).toBe(1);
+      expect((await db.event.findMany({ where: { paymentId: needsBasket.body.id } })).map((e) => e.type)).toEqual(["payment.failed"]);
+      expect((await m.request(`/v1/payments/${needsBasket.body.id}`)).body.status).toBe("FAILED");
+
+      const exact = await m.request("/v1/store-payments", storeBody({ amount: "50000.03" }));
+      expect(await waitFor(m, exact.body.id, "READY")).toMatchObject({ matchType: "EXACT_PRODUCT", subtotal: "50000.03", discount: "0.00" });
+
+      // The same price level in whole dirhams (price step AED 1.00) is indexed in dirhams: baskets work.
+      await db.catalogItem.updateMany({ where: { sku: { in: ["LUX-001", "LUX-002"] } }, data: { active: false } });
+      await db.catalogItem.createMany({ data: [luxury("LUX-010", 6_000_000n), luxury("LUX-011", 6_000_100n)] });
+      expect(await storeCatalogProblem(db)).toBeNull();
+      const basket = await m.request("/v1/store-payments", storeBody({ amount: "100000.00" }));
+      expect(await waitFor(m, basket.body.id, "READY")).toMatchObject({ matchType: "DISCOUNTED_BASKET", subtotal: "120000.00", discount: "20000.00" });
+
+      // Rows the matcher refuses outright (plain SQL can write a zero price; the console and CSV cannot): REJECTED too.
+      await db.catalogItem.create({ data: luxury("BAD-001", 0n) });
+      const invalid = await m.request("/v1/store-payments", storeBody({ amount: "60000.00" }));
+      expect((await waitFor(m, invalid.body.id, "REJECTED")).error).toBe("store catalog is invalid: catalog item BAD-001: price must be between 1 and 999999999999 fils");
+      expect(await db.payment.findUniqueOrThrow({ where: { id: invalid.body.id } })).toMatchObject({ status: "FAILED" });
+    } finally {
+      await db.catalogItem.deleteMany({ where: { sku: { startsWith: "LUX-" } } });
+      await db.catalogItem.deleteMany({ where: { sku: "BAD-001" } });
+      await db.catalogItem.updateMany({ where: { sku: { in: offer.map((a) => a.sku) } }, data: { active: true } });
+    }
+    expect(await storeCatalogProblem(db)).toBeNull();
   });
 
   it("every statement that changes catalog_items bumps the catalog version (trigger), also a rolled-back one is not counted", async () => {

@@ -16,6 +16,21 @@ describe("discount wheel geometry", () => {
     expect(segments[0]!.path).toBe("M 0 0 L -50 -86.603 A 100 100 0 0 1 50 -86.603 Z");
   });
 
+  it("the landed drawing (turned by the final rotation, no transform) is the rotated wheel: the discount at the top, every segment where the spin left it", () => {
+    const { segments, finalRotation } = wheelGeometry("12.50");
+    const landed = wheelGeometry("12.50", finalRotation % 360);
+    expect(landed.finalRotation).toBe(finalRotation);
+    expect(landed.segments.find((s) => s.label !== null)).toMatchObject({ index: TARGET_SEGMENT, angle: 0, label: "12.50" });
+    for (const s of landed.segments) {
+      expect(s.angle, `segment ${s.index}`).toBe((segments[s.index]!.angle + finalRotation) % 360);
+      // Same picture as the segment now at that angle in the unturned wheel; only the content moved with the turn.
+      const atThatAngle = segments.find((u) => u.angle === s.angle)!;
+      expect(s.path).toBe(atThatAngle.path);
+      expect(s.textTransform).toBe(atThatAngle.textTransform);
+      expect([s.fill, s.symbol]).toEqual([segments[s.index]!.fill, segments[s.index]!.symbol]);
+    }
+  });
+
   it("for any discount: the landing segment's label equals the discount and the label fits its segment", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 99_999_999_999n }), (minor) => {

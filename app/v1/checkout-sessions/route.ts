@@ -3,10 +3,10 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { createCheckoutSession } from "@/lib/checkout-sessions/create";
 import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
-import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 
 export const POST = merchantApi(
-  { scope: "payments:create", idempotent: true, allowList: true, body: CreateCheckoutSession, noStore: true },
+  pipelineOptions(OPERATIONS.createCheckoutSession),
   async ({ tx, merchant, body, now }) => {
     const session = await createCheckoutSession(tx!, { merchant, body, now });
     return { status: 201, body: serializeCheckoutSession(session, now), resourceId: session.id };

@@ -3,16 +3,12 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { getPayment } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
-import { CreateStorePayment } from "@/lib/schemas/store-payments";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 import { createStorePayment } from "@/lib/store/create-store-payment";
 
 export const POST = merchantApi(
   {
-    scope: "payments:create",
-    idempotent: true,
-    allowList: true,
-    body: CreateStorePayment,
-    noStore: true,
+    ...pipelineOptions(OPERATIONS.createStorePayment),
     // SPEC idempotency rule 4: a replay returns the same payment id with the current checkout state.
     replay: async ({ db, merchant }, stored) => {
       const payment = await getPayment(db, merchant.id, stored.resourceId!);

@@ -1,7 +1,8 @@
 // The basket search behind matchPreparedDetailed (lib/store/matching.ts, which states the matching rule and its
 // guarantees: SPEC.md "What the service does" item 6): the fewest items for the least reachable total, through the
 // exact minimum-item table, the count search over sum-set levels, the guided search and the greedy fallback, and
-// the tie-break reconstruction. Amounts are exact integer fils held in `number`.
+// the tie-break reconstruction. Amounts are exact integers held in `number`, in price steps of `ix.unit` fils
+// (the greatest common divisor of the product prices; lib/store/matching/catalog-index.ts).
 import { DP_NONE, GUIDE_MAX_TERMS, GUIDE_MODULUS, MAX_SUM_LEVELS, ceilDiv, ensureDpTable, ensureSumLevels, floorDiv, reachable, testBit, type Guide, type Internals } from "./catalog-index";
 import type { BasketLine } from "../matching";
 
@@ -293,7 +294,7 @@ function searchLevel(ix: Internals, total: number, k: number, lowerBound: number
 
 /**
  * Residue-guided depth-first search for at most t nonzero deficits summing to x (heuristic,
- * bounded by `state.budget` nodes). Deficits are grouped by residue mod 100 (the fils of a dirham,
+ * bounded by `state.budget` nodes). Deficits are grouped by residue mod 100 (at a 1-fil step the fils of a dirham,
  * where shop prices differ most); each choice keeps the remainder's residue makeable by the terms
  * left, takes a term near the remainder's mean, and the last L + 1 terms are decided exactly.
  */

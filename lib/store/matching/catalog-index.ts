@@ -1,8 +1,10 @@
 // The prepared matching index of a store catalog: distinct product prices, the residue table of least reachable
 // totals modulo the cheapest price, sum-set bitsets of price deficits, the guide for the guided search and the lazy
 // minimum-item table, with their tuning constants. Built by prepareCatalog (lib/store/matching.ts, which states the
-// matching rule and its guarantees: SPEC.md "What the service does" item 6). Amounts are exact integer fils in
-// `number` typed arrays (far below 2^53, see lib/store/matching.ts).
+// matching rule and its guarantees: SPEC.md "What the service does" item 6). Amounts are exact integers in
+// `number` typed arrays, counted in price steps: `unit` fils each, the greatest common divisor of the product
+// prices (far below 2^53, see lib/store/matching.ts).
+import { fromMinor } from "../../money/currency";
 import type { CatalogItem, PrepareOptions } from "../matching";
 
 const DEFAULT_DP_TABLE_WORK = 60_000_000;
@@ -19,8 +21,8 @@ export const GUIDE_MAX_TERMS = 12;
 export const MAX_SUM_LEVELS = 4;
 /** Minimum-item table entry for a total no basket reaches. */
 export const DP_NONE = 0xffff;
-/** Largest residue table (cheapest product price in fils) the index accepts: AED 50,000.00. */
-const MAX_MODULUS = 5_000_000;
+/** Largest residue table (cheapest product price in price steps) the index accepts: AED 50,000.00 at a step of 1 fil. */
+export const MAX_MODULUS = 5_000_000;
 /** Largest work of the residue table (modulus x generators) accepted at preparation. */
 const MAX_RESIDUE_WORK = 2_000_000_000;
 /** Largest sum-set bitset (bits) and pair count for level 2. */
@@ -36,8 +38,21 @@ export type Guide = {
   reach: Uint8Array;
 };
 
+/**
+ * A catalog the index cannot hold (limits of the residue table, see prepareCatalog). Deterministic for a
+ * given catalog: `prepareCatalog` records the reason and the catalog serves exact matches only.
+ */
+export class UnsupportedCatalogError extends RangeError {
+  constructor(reason: string) {
+    super(`catalog not supported for discounted baskets: ${reason}`);
+    this.name = "UnsupportedCatalogError";
+  }
+}
+
 export type Internals = {
-  /** distinct product prices, ascending (fils, exact integers) */
+  /** fils per price step: the greatest common divisor of the product prices; every amount below is in steps */
+  unit: number;
+  /** distinct product prices, ascending (price steps, exact integers) */
   prices: Float64Array;
   /** product represented at each distinct price: lowest sku */
   reps: CatalogItem[];
@@ -63,18 +78,24 @@ export type Internals = {
 };
 
 /**
- * The matching index of a catalog's products: `keys` are the distinct product prices in fils, ascending;
- * `repByPrice` the product represented at each price (lowest sku). Builds the residue table, the level 1-2 sum sets
- * and the guide; the minimum-item table and levels 3-4 start empty and grow lazily.
- * @throws RangeError for a catalog the index cannot hold (see prepareCatalog).
+ * The matching index of a catalog's products: `pricesFils` are the distinct product prices in fils, ascending;
+ * `repByPrice` the product represented at each price (lowest sku). Every price is divided by their greatest
+ * common divisor (the price step, `unit` fils): a catalog priced in whole dirhams is indexed in dirhams, so its
+ * residue table is 100 times smaller. Builds the residue table, the level 1-2 sum sets and the guide; the
+ * minimum-item table and levels 3-4 start empty and grow lazily. `options.dpMaxTotal` is in fils.
+ * @throws UnsupportedCatalogError (a RangeError) for a catalog the index cannot hold (see prepareCatalog).
  */
-export function buildInternals(keys: number[], repByPrice: Map<number, CatalogItem>, options: PrepareOptions): Internals {
+export function buildInternals(pricesFils: number[], repByPrice: Map<number, CatalogItem>, options: PrepareOptions): Internals {
+  const unit = pricesFils.reduce((g, p) => gcd(p, g), 0);
+  const keys = pricesFils.map((p) => p / unit); // exact: unit divides every price
   const prices = Float64Array.from(keys);
-  const reps = keys.map((k) => repByPrice.get(k)!);
+  const reps = pricesFils.map((p) => repByPrice.get(p)!);
   const m = keys[0]!;
   const pmax = keys[keys.length - 1]!;
   if (m > MAX_MODULUS) {
-    throw new RangeError("catalog not supported: the cheapest product must cost at most AED 50,000.00");
+    throw new UnsupportedCatalogError(
+      `the cheapest product costs AED ${fromMinor(BigInt(m * unit))}, above the AED ${fromMinor(BigInt(MAX_MODULUS * unit))} supported for prices in steps of AED ${fromMinor(BigInt(unit))}`,
+    );
   }
   // Generators of the residue table: the cheapest price of every nonzero residue class mod m.
   const genByResidue = new Map<number, number>();
@@ -84,11 +105,11 @@ export function buildInternals(keys: number[], repByPrice: Map<number, CatalogIt
   }
   const gens = [...genByResidue.values()];
   if (m * gens.length > MAX_RESIDUE_WORK) {
-    throw new RangeError("catalog not supported: residue table too large (cheapest price x distinct residues)");
+    throw new UnsupportedCatalogError("residue table too large (cheapest price x distinct price residues)");
   }
   let maxGen = 0;
   for (const g of gens) maxGen = Math.max(maxGen, g);
-  if ((m - 1) * maxGen > SAFE / 16) throw new RangeError("catalog not supported: price range too wide");
+  if ((m - 1) * maxGen > SAFE / 16) throw new UnsupportedCatalogError("price range too wide (cheapest price x dearest residue generator)");
   const dist = residueTable(m, gens);
 
   // Deficits relative to the dearest product: Pmax - p for every other distinct price, ascending.
@@ -99,12 +120,13 @@ export function buildInternals(keys: number[], repByPrice: Map<number, CatalogIt
   const dpLimit = Math.max(
     0,
     Math.min(
-      options.dpMaxTotal ?? DEFAULT_DP_MAX_TOTAL,
+      Math.floor((options.dpMaxTotal ?? DEFAULT_DP_MAX_TOTAL) / unit),
       Math.floor((options.dpTableWork ?? DEFAULT_DP_TABLE_WORK) / keys.length),
       (DP_NONE - 1) * m,
     ),
   );
   return {
+    unit,
     prices,
     reps,
     m,
@@ -279,7 +301,7 @@ export function ceilDiv(a: number, b: number): number {
   return q * b === a ? q : q + 1;
 }
 
-/** Is x (fils) the total of some basket of products (0 = empty basket)? Exact, O(1). */
+/** Is x (price steps) the total of some basket of products (0 = empty basket)? Exact, O(1). */
 export function reachable(ix: Internals, x: number): boolean {
   if (x < 0) return false;
   return x >= ix.dist[x % ix.m]!;

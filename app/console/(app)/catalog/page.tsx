@@ -1,10 +1,11 @@
 import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
-import { Badge, Card, EmptyState, PageHeader, Pager, Table, Td } from "@/components/console/ui";
+import { Badge, Card, EmptyState, Notice, PageHeader, Pager, Table, Td } from "@/components/console/ui";
 import { importItems, saveItem, switchItem } from "@/app/console/actions/catalog";
 import { formatDateTime, param } from "@/lib/console/format";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { listCatalogItems } from "@/lib/store/catalog-admin";
+import { storeCatalogProblem } from "@/lib/store/catalog-cache";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
   const q = await searchParams;
   const search = param(q.search)?.trim() || undefined;
   const page = Math.max(1, Number(param(q.page)) || 1);
-  const list = await listCatalogItems(getDb(), { page, limit: 50, search });
+  const [list, problem] = await Promise.all([listCatalogItems(getDb(), { page, limit: 50, search }), storeCatalogProblem(getDb())]);
   return (
     <>
       <PageHeader
@@ -27,6 +28,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
         description="Products and packages of the connected sandbox store, priced in AED. A store checkout first looks for an exact-price product or package, else a basket of products with one order discount of at most 20 %. Changes apply to checkouts handed off from now on."
       />
       <div className="space-y-4">
+        {problem && (
+          <Notice tone="warning" title="Discounted baskets are unavailable">
+            {problem}. Until the active catalog changes, a store checkout is READY only for an exact-price product or package;
+            every other checkout is REJECTED at once with this reason.
+          </Notice>
+        )}
         <Card title="Add or update an item" description="Saving an existing sku replaces its name, kind and price and makes it active.">
           <ActionForm action={saveItem} label="Add or update a catalog item" className="grid grid-cols-2 gap-4 lg:grid-cols-5" resetOnSuccess>
             <Field name="sku" label="SKU" required placeholder="GIFT-100" />
