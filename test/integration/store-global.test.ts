@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { eventually, freshIp } from "../support/fixtures";
-import { recreateDatabase, startService } from "../support/global-setup";
+import { eventually } from "../support/fixtures";
+import { Dedicated, errorOf } from "../support/dedicated";
 import { storeBody } from "../support/store";
-import { TEST_DATABASE_URL } from "../support/env";
-import { issueApiKey, SCOPES, authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { transaction } from "@/lib/db";
-import { createConsoleUser, createMerchant, type NewMerchant } from "@/lib/merchants/provision";
+import type { NewMerchant } from "@/lib/merchants/provision";
 import { updateSettings } from "@/lib/settings";
 import { catalogVersion, storeCatalogProblem } from "@/lib/store/catalog-cache";
 import {
@@ -22,50 +19,21 @@ import { createStorePayment as createInProcess } from "@/lib/store/create-store-
 // STORE_UNAVAILABLE), the store's catalog (503 NO_ROUTE when empty; admin functions; the catalog version
 // that invalidates the store's cached matching index). Other test files run in parallel against the shared
 // test database and rely on the seeded catalog and open switches, so this file has its own database
-// (TEST_DATABASE_URL + "_store", migrated and seeded) and its own service on it; its tests run in order.
+// (TEST_DATABASE_URL + "_store", migrated and seeded; test/support/dedicated.ts) and its own service on it; its
+// tests run in order.
 
-const url = new URL(TEST_DATABASE_URL);
-url.pathname = `${url.pathname}_store`;
-const STORE_DB_URL = url.toString();
-let service: { url: string; child: ChildProcess };
+const dedicated = new Dedicated("store");
 let db: PrismaClient;
 const actor = { id: null, name: "test operator" };
 
 beforeAll(async () => {
-  const { migrate, seed } = await import("../../scripts/db.mjs");
-  await recreateDatabase(STORE_DB_URL);
-  await migrate(STORE_DB_URL);
-  await seed(STORE_DB_URL, ["--json"]);
-  db = new PrismaClient({ adapter: new PrismaPg({ connectionString: STORE_DB_URL, max: 3 }) });
-  service = await startService({
-    DATABASE_URL: STORE_DB_URL, TRUSTED_PROXIES: "127.0.0.1,::1", EXPIRY_SWEEP_INTERVAL_MS: "500", STORE_HANDOFF_POLL_INTERVAL_MS: "200", DB_POOL_MAX: "5",
-  });
+  await dedicated.start({ STORE_HANDOFF_POLL_INTERVAL_MS: "200" });
+  db = dedicated.db;
 }, 180_000);
-
-afterAll(async () => {
-  service?.child.kill("SIGTERM");
-  await new Promise((r) => service?.child.once("exit", r));
-  await db?.$disconnect();
-});
+afterAll(() => dedicated.stop());
 
 /** A merchant on the dedicated database, with its allow-listed IP and a full key. */
-async function merchant(opts: Partial<NewMerchant> = {}) {
-  const ip = freshIp();
-  const m = await createMerchant(db, { name: `Store ${randomUUID().slice(0, 8)}`, allowedIps: [ip], ...opts });
-  const owner = await createConsoleUser(db, { username: `owner-${randomUUID().slice(0, 8)}`, password: "owner-password-1", role: "MERCHANT", merchantId: m.id });
-  const { key } = await issueApiKey(db, { merchantId: m.id, ownerId: owner.id, scopes: SCOPES });
-  const request = async (path: string, body?: unknown, idempotencyKey = `k-${randomUUID()}`) => {
-    const res = await fetch(service.url + path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${key}`, "x-forwarded-for": ip, ...(body === undefined ? {} : { "content-type": "application/json", "idempotency-key": idempotencyKey }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  return { merchant: m, key, request };
-}
-
-const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
+const merchant = (opts: Partial<NewMerchant> = {}) => dedicated.merchant(opts);
 const checkoutState = async (m: Awaited<ReturnType<typeof merchant>>, id: string) => (await m.request(`/v1/payments/${id}`)).body.checkout;
 const waitFor = (m: Awaited<ReturnType<typeof merchant>>, id: string, state: string) =>
   eventually(async () => ((await checkoutState(m, id)).state === state ? checkoutState(m, id) : null), 15_000);
