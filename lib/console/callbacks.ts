@@ -43,9 +43,10 @@ export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { me
  */
 export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId?: string; deliveryIds?: string[] }, now = new Date()): Promise<number> {
   const scope = merchantScope(actor) ?? input.merchantId ?? null;
-  for (const deliveryId of input.deliveryIds ?? []) {
-    const visible = Uuid.safeParse(deliveryId).success
-      && (await tx.delivery.count({ where: { id: deliveryId, ...(scope ? { merchantId: scope } : {}) } })) === 1;
+  if (input.deliveryIds) {
+    const ids = [...new Set(input.deliveryIds)];
+    const visible = ids.every((id) => Uuid.safeParse(id).success)
+      && (await tx.delivery.count({ where: { id: { in: ids }, ...(scope ? { merchantId: scope } : {}) } })) === ids.length;
     if (!visible) throw apiError("NOT_FOUND", "delivery not found");
   }
   const count = await requeueDeliveries(tx, { merchantId: scope, deliveryIds: input.deliveryIds, now });
