@@ -2,6 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { sourceIp } from "@/lib/auth/ip";
 import { getDb } from "@/lib/db";
+import { endSessions } from "@/lib/console/session-epoch";
 import { verifyCredentials } from "@/lib/console/sign-in";
 
 /** Console sessions last one working day (seconds). */
@@ -19,8 +20,9 @@ export function secureCookies(): boolean {
 /**
  * next-auth configuration of the console (SPEC "Authentication" 8, DESIGN "Stack"): one credentials
  * provider (user name + password, argon2id, lock-out in lib/console/sign-in.ts), JWT sessions in an
- * HttpOnly cookie. The token carries only the user id and name; every request re-reads the user's role,
- * merchant and active flag from the database (lib/console/session.ts).
+ * HttpOnly cookie. The token carries only the user id, name and session epoch; every request re-reads the user's
+ * role, merchant, active flag and epoch from the database (lib/console/session.ts), so a sign-out (which moves the
+ * epoch on) ends the session on the server as well.
  */
 export const authOptions: NextAuthOptions = {
   secret: process.env.NEXTAUTH_SECRET,
@@ -42,7 +44,7 @@ export const authOptions: NextAuthOptions = {
           // next-auth passes the message to the client as `error`; "locked" and "invalid" are the only values.
           throw new Error(result.reason);
         }
-        return { id: result.actor.id, name: result.actor.username };
+        return { id: result.actor.id, name: result.actor.username, sessionEpoch: result.sessionEpoch };
       },
     }),
   ],
@@ -56,11 +58,18 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         token.sub = user.id;
         token.name = user.name;
+        token.sessionEpoch = user.sessionEpoch ?? 0;
       }
       return token;
     },
     async session({ session, token }) {
-      return { ...session, user: { name: token.name ?? null }, userId: token.sub };
+      return { ...session, user: { name: token.name ?? null }, userId: token.sub, sessionEpoch: token.sessionEpoch };
+    },
+  },
+  events: {
+    // Sign-out ends the session on the server too, not only in this browser: a copied cookie stops working.
+    async signOut({ token }) {
+      if (token?.sub) await endSessions(getDb(), token.sub);
     },
   },
 };

@@ -7,14 +7,15 @@ import { authOptions } from "@/lib/console/auth-options";
 
 /**
  * The signed-in console user, re-read from the database (so deactivation, role and merchant changes apply
- * at once), or null when there is no valid session or the user is no longer active.
+ * at once), or null when there is no valid session, the user is no longer active, or the session was issued
+ * before the user's last sign-out (session epoch).
  */
 export async function currentActor(): Promise<ConsoleActor | null> {
   const session = await getServerSession(authOptions);
   const id = session?.userId;
   if (!id) return null;
   const user = await getDb().consoleUser.findUnique({ where: { id } });
-  if (!user || !user.active) return null;
+  if (!user || !user.active || (session.sessionEpoch ?? 0) !== user.sessionEpoch) return null;
   if (user.role === "MERCHANT" && !user.merchantId) return null;
   return { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId };
 }

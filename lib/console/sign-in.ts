@@ -25,7 +25,8 @@ function limiters() {
   return g.__sandpiperSignInLimiters;
 }
 
-export type SignInResult = { ok: true; actor: ConsoleActor } | { ok: false; reason: "invalid" | "locked" };
+/** `sessionEpoch`: the user's current session epoch, which the new session is issued under (lib/console/session.ts). */
+export type SignInResult = { ok: true; actor: ConsoleActor; sessionEpoch: number } | { ok: false; reason: "invalid" | "locked" };
 
 async function isBlocked(key: string, limiter: RateLimiterMemory, max: number): Promise<boolean> {
   const state = await limiter.get(key);
@@ -97,5 +98,5 @@ export async function verifyCredentials(
   if (user.failedLogins !== 0 || user.lockedUntil) {
     await db.consoleUser.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
   }
-  return { ok: true, actor: { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId } };
+  return { ok: true, actor: { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId }, sessionEpoch: user.sessionEpoch };
 }

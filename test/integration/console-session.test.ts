@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { inTx, newOperator } from "../support/console";
-import { signIn } from "../support/console-http";
+import { getWithSession, signIn, signOut } from "../support/console-http";
 import { baseUrl, createConsoleUser, db, depositBody, newMerchant } from "../support/fixtures";
 import { writeAudit } from "@/lib/audit";
 import { LOCK_MINUTES, MAX_FAILED_PER_IP, MAX_FAILED_SIGN_INS, verifyCredentials } from "@/lib/console/sign-in";
@@ -29,7 +29,7 @@ describe("console sign-in: argon2id and lock-out", () => {
 
     const later = new Date(now.getTime() + (LOCK_MINUTES + 1) * 60_000);
     const ok = await verifyCredentials(db, { username, password: "right-password-1", ip: source, now: later });
-    expect(ok).toEqual({ ok: true, actor: { id: user.id, username, role: "OPERATOR", merchantId: null } });
+    expect(ok).toEqual({ ok: true, actor: { id: user.id, username, role: "OPERATOR", merchantId: null }, sessionEpoch: 0 });
     expect(await db.consoleUser.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ failedLogins: 0, lockedUntil: null });
   });
 
@@ -122,6 +122,25 @@ describe("console over HTTP: sessions and merchant scoping", () => {
     // The session cookie stays valid cryptographically, but the user is re-read on every request.
     await inTx(async (tx) => changeUserAccess(tx, await newOperator(), { userId: b.owner.id, role: "MERCHANT", merchantId: b.merchant.id, active: false, reason: "left" }));
     expect((await get(`/api/console/payments/${own.id}`)).status).toBe(401);
+  });
+
+  it("signing out ends the session on the server: the old cookie (and a copy on another device) is refused; a new sign-in works", async () => {
+    const operator = await createConsoleUser(db, { username: `out-${randomUUID().slice(0, 8)}`, password: "operator-password-1", role: "OPERATOR" });
+    const laptop = (await signIn(operator.username, "operator-password-1")).cookie!;
+    const phone = (await signIn(operator.username, "operator-password-1")).cookie!;
+    const reads = async (cookie: string) => (await getWithSession("/api/console/payments?limit=1", cookie)).status;
+    expect([await reads(laptop), await reads(phone)]).toEqual([200, 200]);
+
+    expect(await signOut(laptop)).toBe(200);
+    // The cookie is still a valid JWT until it expires; the server no longer accepts it, nor the other device's.
+    expect([await reads(laptop), await reads(phone)]).toEqual([401, 401]);
+    const page = await getWithSession("/console/payments", laptop);
+    expect([307, 308]).toContain(page.status);
+    expect(page.headers.get("location")).toContain("/console/sign-in");
+
+    const again = (await signIn(operator.username, "operator-password-1")).cookie!;
+    expect(await reads(again)).toBe(200);
+    expect(await reads(laptop), "an old cookie stays refused after a new sign-in").toBe(401);
   });
 
   it("an operator reads any merchant's payment", async () => {
