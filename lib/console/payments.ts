@@ -104,7 +104,7 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
           storeCheckout: true,
           merchant: { select: { name: true } },
           ledgerEntries: { include: { lines: true }, orderBy: { createdAt: "asc" } },
-          events: { include: { delivery: { include: { attempts: { orderBy: { number: "asc" } } } } }, orderBy: { createdAt: "asc" } },
+          events: { include: { deliveries: { include: { attempts: { orderBy: { number: "asc" } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1 } }, orderBy: { createdAt: "asc" } },
         },
       })
     : null;
@@ -114,19 +114,22 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
     select: { id: true, username: true },
   });
   const nameOf = (uid: string | null) => (uid ? (people.find((p) => p.id === uid)?.username ?? null) : null);
-  const events = payment.events.map((e) => ({
+  // Each event with its latest delivery (the first one, or the newest redelivery).
+  const events = payment.events.map(({ deliveries: [latest], ...e }) => ({
     id: e.id,
     type: e.type,
     createdAt: e.createdAt.toISOString(),
-    delivery: e.delivery && {
-      id: e.delivery.id,
-      state: e.delivery.state,
-      attemptCount: e.delivery.attemptCount,
-      nextAttemptAt: e.delivery.nextAttemptAt?.toISOString() ?? null,
-      lastError: e.delivery.lastError,
-      deliveredAt: e.delivery.deliveredAt?.toISOString() ?? null,
-      attempts: e.delivery.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
-    },
+    delivery: latest
+      ? {
+          id: latest.id,
+          state: latest.state,
+          attemptCount: latest.attemptCount,
+          nextAttemptAt: latest.nextAttemptAt?.toISOString() ?? null,
+          lastError: latest.lastError,
+          deliveredAt: latest.deliveredAt?.toISOString() ?? null,
+          attempts: latest.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+        }
+      : null,
   }));
   const resource = serializePayment(payment, { detail: true });
   // The store checkout url is a bearer link (SPEC "checkout object"); the console shows its state, never the link.

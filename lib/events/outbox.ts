@@ -1,5 +1,6 @@
 import { afterCommit, type Tx } from "@/lib/db";
 import { toJson } from "@/lib/http/respond";
+import { notifyFeed } from "@/lib/events/feed-notify";
 import { announceDueDeliveries } from "@/lib/jobs/announce";
 import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
 
@@ -31,6 +32,7 @@ export async function recordEvent(
     data: { eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? now : null, createdAt: now },
   });
   if (state === "PENDING") afterCommit(tx, () => announceDueDeliveries([delivery.id]));
+  afterCommit(tx, notifyFeed);
   return { eventId: id, deliveryId: delivery.id, state };
 }
 

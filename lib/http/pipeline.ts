@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
+import { z as zod, type z } from "zod";
 import { authenticateApiKey, type AuthenticatedKey, type Scope } from "@/lib/auth/api-keys";
 import { normalizeIp, sourceIp } from "@/lib/auth/ip";
 import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
@@ -21,6 +21,10 @@ export type ApiContext<B, Q> = {
   body: B;
   query: Q;
   params: Record<string, string>;
+  /** The request's headers (content negotiation, e.g. `Accept: text/event-stream`). */
+  headers: Headers;
+  /** Aborted when the client goes away (long-running answers such as event streams stop then). */
+  signal: AbortSignal;
   /** The transaction of an idempotent request (null otherwise); write through it. */
   tx: Tx | null;
   /** `tx` when present, else the shared client. */
@@ -28,8 +32,11 @@ export type ApiContext<B, Q> = {
   now: Date;
 };
 
-/** A handler's result; `resourceId` lets a replay re-read the current state (store payments). */
-export type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string> };
+/**
+ * A handler's result; `resourceId` lets a replay re-read the current state (store payments). `stream`, for
+ * answers that are written over time (server-sent events), replaces the JSON body; never on idempotent endpoints.
+ */
+export type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string>; stream?: ReadableStream<Uint8Array> };
 
 export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
   scope: Scope;
@@ -44,6 +51,9 @@ export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   /** For idempotent endpoints whose replay shows the current state (SPEC idempotency rule 4). */
   replay?: (ctx: ApiContext<Infer<B>, Infer<Q>>, stored: StoredResponse) => Promise<ApiResult>;
 };
+
+/** What an endpoint without a request body accepts when a body is sent anyway: an empty object. */
+const NO_BODY = zod.strictObject({});
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -65,11 +75,8 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     let response: Response;
     try {
       const result = await run(request, route, requestId, (id) => (merchantId = id));
-      response = jsonResponse(result.status, result.body, {
-        ...result.headers,
-        "X-Request-Id": requestId,
-        ...(options.noStore ? { "Cache-Control": "no-store" } : {}),
-      });
+      const headers = { ...(options.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
+      response = result.stream ? new Response(result.stream, { status: result.status, headers }) : jsonResponse(result.status, result.body, headers);
     } catch (error) {
       response = errorResponse(toApiError(error, requestId), requestId);
     }
@@ -93,11 +100,15 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     requestId: string,
     setMerchant: (id: string) => void,
   ): Promise<ApiResult> {
+    // An endpoint without a request body (a redelivery) takes a POST with none at all; a body sent to it anyway
+    // is checked like any other: JSON, and nothing but `{}`.
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
-    if (hasBody && !isJsonContentType(request.headers.get("content-type"))) {
+    const raw = hasBody && !options.body ? await readRawBody(request) : null;
+    const sentBody = hasBody && (options.body !== undefined || (raw !== null && raw.length > 0));
+    if (sentBody && !isJsonContentType(request.headers.get("content-type"))) {
       throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
     }
-    const raw = hasBody ? await readRawBody(request) : null;
+    const bytes = sentBody ? (raw ?? (await readRawBody(request))) : null;
     const db = getDb();
     const now = new Date();
     const apiKey = await authenticateApiKey(db, request.headers.get("authorization"), now);
@@ -111,15 +122,16 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     const idempotencyKey = options.idempotent ? requireIdempotencyKey(request.headers.get("idempotency-key")) : null;
 
     const url = new URL(request.url);
-    const parsedBody = raw ? parseJsonBody(raw) : undefined;
+    const parsedBody = bytes ? parseJsonBody(bytes) : undefined;
+    if (!options.body && parsedBody !== undefined) parseOrThrow(NO_BODY, parsedBody, "body");
     const body = (options.body ? parseOrThrow(options.body, parsedBody, "body") : undefined) as Infer<B>;
     const query = (options.query ? parseOrThrow(options.query, queryObject(requestQuery(request)), "query") : undefined) as Infer<Q>;
     const params = await resolveParams(route);
-    const base = { requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now };
+    const base = { requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now, headers: request.headers, signal: request.signal };
 
     if (!idempotencyKey) return handler({ ...base, tx: null, db });
 
-    const scope = { merchantId: apiKey.merchant.id, key: idempotencyKey, method: request.method, path: url.pathname, hash: bodyHash(parsedBody) };
+    const scope = { merchantId: apiKey.merchant.id, key: idempotencyKey, method: request.method, path: url.pathname, hash: bodyHash(options.body ? parsedBody : undefined) };
     const { replayed, response } = await runIdempotent(
       db,
       scope,

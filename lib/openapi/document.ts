@@ -7,6 +7,7 @@ import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
 import { Customer } from "@/lib/schemas/common";
 import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
+import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
@@ -31,6 +32,12 @@ const COMPONENTS = {
   CreateStorePayment,
   CheckoutSession,
   CreateCheckoutSession,
+  EventEnvelope,
+  Event,
+  EventSummary,
+  EventList,
+  EventRedelivery,
+  EventStreamPage,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };
@@ -131,7 +138,14 @@ function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): Operatio
   if (op.idempotent) successHeaders["Idempotency-Replayed"] = headerRef("Idempotency-Replayed");
   if (op.noStore) successHeaders["Cache-Control"] = headerRef("Cache-Control");
   const responses: Record<string, ResponseObject> = {
-    [op.success.status]: { description: op.success.description, headers: successHeaders, content: { "application/json": { schema: component(op.success.schema, "success") } } },
+    [op.success.status]: {
+      description: op.success.description,
+      headers: successHeaders,
+      content: {
+        "application/json": { schema: component(op.success.schema, "success") },
+        ...(op.eventStream ? { "text/event-stream": { schema: { type: "string", description: op.eventStream } } } : {}),
+      },
+    },
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of operationErrors(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -201,6 +215,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: "Store payments", description: "Fixed-amount store checkout (legacy flow)." },
       { name: "Checkout sessions", description: "Customer amount-entry flow." },
       { name: "Sandbox", description: "Simulation of test results; no money moves." },
+      { name: "Events", description: "The callbacks' events: list, follow with a cursor, read with deliveries, redeliver, stream to listeners." },
       { name: "Contract", description: "This document." },
     ],
     paths,

@@ -5,6 +5,7 @@ import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
+import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ListEventsQuery } from "@/lib/schemas/events";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -20,7 +21,7 @@ export type Operation = {
   path: string;
   /** The app route file that serves it (tests cover an operation once its route exists). */
   route: string;
-  tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox";
+  tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox" | "Events";
   summary: string;
   description: string;
   scope: Scope;
@@ -43,8 +44,13 @@ export type Operation = {
   bodyValidator?: z.ZodType;
   /** Query parameters (a strict object schema; each member is one parameter). */
   query?: z.ZodObject;
-  /** The `{id}` path parameter: what it names and the operation that creates such a record. */
+  /**
+   * The `{id}` path parameter: what it names and the operation that creates such a record (for an event: the
+   * sandbox completion that records it; the contract tests then read its id from the Events API).
+   */
   pathId?: { description: string; createdBy: string };
+  /** Also answers `Accept: text/event-stream` with server-sent events (documented beside the JSON answer). */
+  eventStream?: string;
   success: { status: 200 | 201; schema: z.ZodType; description: string };
   /** Codes the endpoint's own logic returns; the pipeline's codes are added from the flags (see pipelineErrors). */
   errors: readonly ErrorCode[];
@@ -176,6 +182,71 @@ export const OPERATIONS = {
     noStore: true,
     pathId: { description: "checkout session id (uuid); another merchant's id answers 404", createdBy: "createCheckoutSession" },
     success: { status: 200, schema: CheckoutSession, description: "The session." },
+    errors: [],
+  }),
+  listEvents: operation({
+    operationId: "listEvents",
+    method: "GET",
+    path: "/v1/events",
+    route: "app/v1/events/route.ts",
+    tag: "Events",
+    summary: "List the merchant's events, or follow them with a cursor",
+    description: "Without `after`: the merchant's events newest first, paged like the payments list, with filters `type`, `paymentId` and `from`/`to` (Dubai calendar days, the end day inclusive). With `after=<event id>`: the events that became visible after that one, oldest first, in commit order: a follower that pages with the last id it read never skips an event whose transaction committed late. Each item is the callback envelope exactly as delivered plus the state of its latest delivery.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    query: ListEventsQuery,
+    success: { status: 200, schema: EventList, description: "A page of events." },
+    errors: ["NOT_FOUND"],
+  }),
+  getEvent: operation({
+    operationId: "getEvent",
+    method: "GET",
+    path: "/v1/events/{id}",
+    route: "app/v1/events/[id]/route.ts",
+    tag: "Events",
+    summary: "Read one event with its deliveries",
+    description: "The envelope exactly as it is delivered (`id`, `type`, `createdAt`, `data`), plus a separate `delivery` member: the state of the latest delivery to the configured callback address and every delivery with its attempts. Listener forwards are not deliveries and never appear here.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    pathId: { description: "event id (uuid); another merchant's id answers 404", createdBy: "completeSandboxPayment" },
+    success: { status: 200, schema: Event, description: "The event and its deliveries." },
+    errors: [],
+  }),
+  redeliverEvent: operation({
+    operationId: "redeliverEvent",
+    method: "POST",
+    path: "/v1/events/{id}/redeliver",
+    route: "app/v1/events/[id]/redeliver/route.ts",
+    tag: "Events",
+    summary: "Deliver an event again",
+    description: "A fresh delivery of the same event (same event id and body, a new timestamp and signature) to the configured callback address, as a new delivery with its own attempts, and to every running `sandpiper listen` process. Earlier deliveries keep their state. Send no body (or `{}`). A replay with the same Idempotency-Key answers the first response and delivers nothing more.",
+    scope: "payments:read",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    pathId: { description: "event id (uuid); another merchant's id answers 404", createdBy: "completeSandboxPayment" },
+    success: { status: 201, schema: EventRedelivery, description: "The redelivery (also for a replay)." },
+    errors: [],
+  }),
+  streamEvents: operation({
+    operationId: "streamEvents",
+    method: "GET",
+    path: "/v1/events/stream",
+    route: "app/v1/events/stream/route.ts",
+    tag: "Events",
+    summary: "Follow events and redeliveries (listeners)",
+    description: "What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    query: EventStreamQuery,
+    eventStream: "Server-sent events. `event: ready` data `{cursor, heartbeatSeconds}`; `event: item` (id = cursor) data: one item as in the JSON answer's `items`; `event: heartbeat` data `{cursor, time}` every 5 s; `event: bye` data `{cursor, reason}`.",
+    success: { status: 200, schema: EventStreamPage, description: "Feed items after the cursor (JSON mode)." },
     errors: [],
   }),
 } as const;

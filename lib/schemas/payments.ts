@@ -17,8 +17,8 @@ export type CreatePayment = z.infer<typeof CreatePayment>;
 /** SPEC: body of POST /v1/sandbox/payments/{id}/complete. */
 export const CompletePayment = z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]) });
 
-const Day = z.string().refine(isValidDay, { message: "must be a date YYYY-MM-DD" }).describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
-const positiveInt = (max?: number) =>
+export const Day = z.string().refine(isValidDay, { message: "must be a date YYYY-MM-DD" }).describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
+export const positiveInt = (max?: number) =>
   z
     .string()
     .regex(/^\d{1,9}$/, { message: "must be a whole number" })

@@ -113,3 +113,27 @@ CREATE TRIGGER payments_counts_delete AFTER DELETE ON payments
 DROP TRIGGER IF EXISTS catalog_items_version ON catalog_items;
 CREATE TRIGGER catalog_items_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON catalog_items
   FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version();
+
+-- Event feed in commit order (docs/callbacks.md "Events API"): each new event and each redelivery takes the
+-- next position from the single event_sequence row at COMMIT (a deferred constraint trigger runs after
+-- every other statement of its transaction). The row lock is held until the commit is visible, so positions
+-- become visible in increasing order: a follower that has read position n never later finds a new row below
+-- n, however long the writing transaction took. A rollback gives its positions back (no gaps from aborts).
+CREATE OR REPLACE FUNCTION event_feed_assign_seq() RETURNS trigger AS $$
+DECLARE
+  next_seq bigint;
+BEGIN
+  UPDATE event_sequence SET last = last + 1 WHERE id = 1 RETURNING last INTO next_seq;
+  EXECUTE format('UPDATE %I SET seq = $1 WHERE id = $2', TG_TABLE_NAME) USING next_seq, NEW.id;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+INSERT INTO event_sequence (id, last) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+
+DROP TRIGGER IF EXISTS event_feed_seq ON events;
+CREATE CONSTRAINT TRIGGER event_feed_seq AFTER INSERT ON events
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION event_feed_assign_seq();
+DROP TRIGGER IF EXISTS event_redelivery_feed_seq ON event_redeliveries;
+CREATE CONSTRAINT TRIGGER event_redelivery_feed_seq AFTER INSERT ON event_redeliveries
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION event_feed_assign_seq();

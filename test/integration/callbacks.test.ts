@@ -70,7 +70,7 @@ describe("callback delivery through the running service", () => {
     const payment = await completedPayment(m, "SUCCEEDED", { amount: "1123.52", currency: "USD" });
     const [got] = await rx.waitFor(1);
 
-    const event = await db.event.findFirstOrThrow({ where: { paymentId: payment.id }, include: { delivery: true } });
+    const event = await db.event.findFirstOrThrow({ where: { paymentId: payment.id }, include: { deliveries: true } });
     expect(got.method).toBe("POST");
     expect(got.path).toBe("/callbacks");
     expect(header(got, "content-type")).toBe("application/json");
@@ -99,7 +99,7 @@ describe("callback delivery through the running service", () => {
     expect(envelope.data.fee).toBe("28.09");
 
     const delivered = await eventually(async () => {
-      const d = await db.delivery.findUniqueOrThrow({ where: { id: event.delivery!.id } });
+      const d = await db.delivery.findUniqueOrThrow({ where: { id: event.deliveries[0].id } });
       return d.state === "SUCCEEDED" ? d : null;
     });
     expect(delivered).toMatchObject({ attemptCount: 1, leaseUntil: null, nextAttemptAt: null });

@@ -1,0 +1,23 @@
+// GET /v1/events/stream - new events and redeliveries after a cursor, for listeners (server-sent events or JSON)
+import type { EventType } from "@/lib/events/outbox";
+import { feedPage, streamFeed } from "@/lib/events/stream";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { SSE_HEADERS, sseStream } from "@/lib/http/sse";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+
+export const dynamic = "force-dynamic";
+
+export const GET = merchantApi(pipelineOptions(OPERATIONS.streamEvents), async ({ db, merchant, query, headers, signal }) => {
+  const opts = {
+    cursor: query.cursor === undefined ? undefined : BigInt(query.cursor),
+    types: query.types?.split(",") as EventType[] | undefined,
+    chaos: (merchant as { chaosMode?: boolean }).chaosMode === true,
+  };
+  if (/\btext\/event-stream\b/i.test(headers.get("accept") ?? "")) {
+    return { status: 200, body: null, headers: SSE_HEADERS, stream: sseStream(signal, (out, gone) => streamFeed(db, merchant.id, opts, out, gone)) };
+  }
+  return { status: 200, body: await feedPage(db, merchant.id, { ...opts, waitSeconds: query.wait ?? 0 }, signal) };
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -1,0 +1,68 @@
+// Wake-ups for open event streams (docs/callbacks.md "sandpiper listen"). A commit in this process wakes them at
+// once (notifyFeed after commit); commits in other processes or instances are seen by one shared poll of the
+// feed head, run only while at least one stream is open. Either way a stream re-reads its merchant's feed.
+import { getDb, type Db } from "@/lib/db";
+import { log } from "@/lib/log";
+
+type Waiter = () => void;
+
+/**
+ * The last feed position handed out (0 before the first event): where a new follower starts. Every position
+ * up to it is committed and visible (positions are assigned at commit, in order).
+ */
+export async function feedHead(db: Db): Promise<bigint> {
+  const [row] = await db.$queryRaw<{ last: bigint }[]>`SELECT last FROM event_sequence WHERE id = 1`;
+  return row?.last ?? BigInt(0);
+}
+
+const state = globalThis as unknown as { sandpiperFeedWaiters?: Set<Waiter>; sandpiperFeedPoll?: NodeJS.Timeout | null; sandpiperFeedHead?: bigint };
+const waiters = (state.sandpiperFeedWaiters ??= new Set<Waiter>());
+
+/** Interval of the shared feed-head poll while streams are open, milliseconds (FEED_POLL_INTERVAL_MS, default 200). */
+function pollIntervalMs(): number {
+  const configured = Number(process.env.FEED_POLL_INTERVAL_MS);
+  return Number.isFinite(configured) && configured >= 20 ? configured : 200;
+}
+
+/** Wakes every open stream of this process (called after a commit that added events or redeliveries). */
+export function notifyFeed(): void {
+  for (const wake of [...waiters]) wake();
+}
+
+function startPoll(): void {
+  if (state.sandpiperFeedPoll) return;
+  const tick = async () => {
+    try {
+      const head = await feedHead(getDb());
+      if (state.sandpiperFeedHead !== undefined && head !== state.sandpiperFeedHead) notifyFeed();
+      state.sandpiperFeedHead = head;
+    } catch (error) {
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, "event feed poll failed; retrying");
+    }
+    if (waiters.size > 0) state.sandpiperFeedPoll = setTimeout(tick, pollIntervalMs());
+    else state.sandpiperFeedPoll = null;
+  };
+  state.sandpiperFeedPoll = setTimeout(tick, 0);
+}
+
+/**
+ * Resolves when the feed may have grown (a wake-up) or after `timeoutMs`, whichever comes first, or at once when
+ * `signal` is aborted. Returns true for a wake-up, false for a timeout or an abort.
+ */
+export function waitForFeed(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const done = (woken: boolean) => {
+      clearTimeout(timer);
+      waiters.delete(wake);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(woken);
+    };
+    const wake = () => done(true);
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    waiters.add(wake);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    startPoll();
+  });
+}

@@ -1,0 +1,218 @@
+// The merchant's events as a readable feed (docs/callbacks.md "Events API"): the newest-first list, the
+// commit-ordered cursor (`after`), one event with its deliveries, redelivery, and the items that listeners
+// follow. Every event and every redelivery has a position `seq` assigned at COMMIT (prisma/sql/guards.sql
+// event_feed_assign_seq), so reading `seq > n` never skips a transaction that committed late.
+import { randomUUID } from "node:crypto";
+import { afterCommit, Prisma, type Db, type Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { chaosPlan, type ChaosPlan } from "@/lib/events/chaos";
+import { EVENT_TYPES, type EventType } from "@/lib/events/outbox";
+import { notifyFeed } from "@/lib/events/feed-notify";
+import type { DeliveryState } from "@/lib/generated/prisma/client";
+import { announceDueDeliveries } from "@/lib/jobs/announce";
+import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
+import { isUuid } from "@/lib/payments/read";
+import type { PaymentResource } from "@/lib/payments/serialize";
+
+/** The callback envelope exactly as delivered: `{ id, type, createdAt, data }` (README "Receiving callbacks"). */
+export type EventEnvelope = { id: string; type: EventType; createdAt: string; data: PaymentResource };
+
+/** One attempt of a delivery, as the Events API shows it (times ISO 8601, duration in milliseconds). */
+export type EventAttempt = { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null };
+
+/** One delivery of an event to the configured address: the first, or one made by a redelivery. */
+export type EventDelivery = {
+  id: string;
+  state: DeliveryState;
+  redelivery: boolean;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
+  attempts: EventAttempt[];
+};
+
+/** A list item: the envelope plus the state of its latest delivery. */
+export type EventSummary = EventEnvelope & { delivery: { state: DeliveryState; deliveries: number } };
+/** One event: the envelope plus every delivery with its attempts (oldest first). */
+export type EventDetail = EventEnvelope & { delivery: { state: DeliveryState; deliveries: EventDelivery[] } };
+
+/** Query of `GET /v1/events` after validation (lib/schemas/events.ts). */
+export type ListEventsInput = {
+  page: number;
+  limit: number;
+  type?: EventType;
+  paymentId?: string;
+  from?: string;
+  to?: string;
+  after?: string;
+};
+
+type EventRow = { id: string; body: string; seq: bigint; state: DeliveryState; deliveries: number };
+
+function envelopeOf(body: string): EventEnvelope {
+  return JSON.parse(body) as EventEnvelope;
+}
+
+function summaryOf(row: EventRow): EventSummary {
+  return { ...envelopeOf(row.body), delivery: { state: row.state, deliveries: row.deliveries } };
+}
+
+/** The latest delivery's state and the number of deliveries of each event row `e`. */
+const DELIVERY_SUMMARY = Prisma.sql`
+  LEFT JOIN LATERAL (
+    SELECT (array_agg(d.state ORDER BY d.created_at DESC, d.id DESC))[1]::text AS state, count(*)::int AS deliveries
+    FROM deliveries d WHERE d.event_id = e.id
+  ) AS s ON true`;
+
+/**
+ * `GET /v1/events` (docs/callbacks.md "Events API"). Without `after`: the merchant's events newest first (in
+ * commit order), paged with page/limit like the payments list. With `after=<event id>`: the events that became
+ * visible after that one, oldest first (commit order), `limit` at most; page through the stream by passing the
+ * last item's id as the next `after`. Filters: type, paymentId, and from/to as Dubai (UTC+4) calendar days on
+ * createdAt, the end day inclusive. Returns `{ items, total, page, limit, pages }`; with `after`, `total` counts
+ * the events still to read from that point (this page included).
+ * @throws ApiError 404 NOT_FOUND when `after` is not one of the merchant's events; 400 VALIDATION_ERROR when
+ *   `after` is combined with a page other than 1.
+ */
+export async function listEvents(db: Db, merchantId: string, q: ListEventsInput) {
+  const conditions: Prisma.Sql[] = [Prisma.sql`e.merchant_id = ${merchantId}::uuid`, Prisma.sql`e.seq IS NOT NULL`];
+  if (q.type) conditions.push(Prisma.sql`e.type = ${q.type}`);
+  if (q.paymentId) conditions.push(Prisma.sql`e.payment_id = ${q.paymentId}::uuid`);
+  if (q.from) conditions.push(Prisma.sql`e.created_at >= ${dubaiDayStart(q.from)}`);
+  if (q.to) conditions.push(Prisma.sql`e.created_at < ${dubaiDayEnd(q.to)}`);
+  let order = Prisma.sql`e.seq DESC`;
+  let offset = (q.page - 1) * q.limit;
+  if (q.after !== undefined) {
+    if (q.page !== 1) throw apiError("VALIDATION_ERROR", "query.page: page cannot be combined with after; to read on, pass the last item's id as after");
+    const position = await eventPosition(db, merchantId, q.after);
+    conditions.push(Prisma.sql`e.seq > ${position}`);
+    order = Prisma.sql`e.seq ASC`;
+    offset = 0;
+  }
+  const where = Prisma.join(conditions, " AND ");
+  const [[{ n }], rows] = await Promise.all([
+    db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM events e WHERE ${where}`,
+    db.$queryRaw<EventRow[]>`
+      SELECT e.id, e.body, e.seq, s.state, s.deliveries FROM events e ${DELIVERY_SUMMARY}
+      WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${offset}`,
+  ]);
+  return { items: rows.map(summaryOf), total: n, page: q.page, limit: q.limit, pages: Math.ceil(n / q.limit) };
+}
+
+/** The feed position of one of the merchant's events. @throws ApiError 404 NOT_FOUND otherwise. */
+async function eventPosition(db: Db, merchantId: string, eventId: string): Promise<bigint> {
+  const [row] = isUuid(eventId)
+    ? await db.$queryRaw<{ seq: bigint | null }[]>`SELECT seq FROM events WHERE id = ${eventId}::uuid AND merchant_id = ${merchantId}::uuid`
+    : [];
+  if (!row || row.seq === null) throw apiError("NOT_FOUND", "the event named in after was not found among this key's events");
+  return row.seq;
+}
+
+/**
+ * `GET /v1/events/{id}` (docs/callbacks.md "Events API"): the envelope exactly as it is delivered, plus a
+ * separate `delivery` member: the latest delivery's state and every delivery (the first, then one per
+ * redelivery) with its attempts, oldest first.
+ * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's event id.
+ */
+export async function getEvent(db: Db, merchantId: string, id: string): Promise<EventDetail> {
+  const event = isUuid(id) ? await db.event.findFirst({ where: { id, merchantId }, select: { body: true } }) : null;
+  if (!event) throw apiError("NOT_FOUND", "event not found");
+  const deliveries = await db.delivery.findMany({
+    where: { eventId: id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: { attempts: { orderBy: { number: "asc" } } },
+  });
+  const redeliveries = new Set(
+    (await db.eventRedelivery.findMany({ where: { eventId: id, deliveryId: { not: null } }, select: { deliveryId: true } })).map((r) => r.deliveryId),
+  );
+  const shown: EventDelivery[] = deliveries.map((d) => ({
+    id: d.id,
+    state: d.state,
+    redelivery: redeliveries.has(d.id),
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    attempts: d.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+  }));
+  return { ...envelopeOf(event.body), delivery: { state: shown[shown.length - 1]?.state ?? "NOT_CONFIGURED", deliveries: shown } };
+}
+
+/** Answer of {@link redeliverEvent}. */
+export type Redelivery = { id: string; eventId: string; createdAt: string; delivery: { id: string; state: "PENDING" } | null };
+
+/**
+ * `POST /v1/events/{id}/redeliver` (docs/callbacks.md "Events API"): a fresh delivery of the same event (same
+ * event id and body, new timestamp and signature) to the configured callback address, as a new delivery with
+ * its own attempts (the earlier deliveries are left as they are), and to every running listener, through a
+ * new position in the feed. With no callback address configured only listeners receive it (`delivery` null).
+ * Runs in the caller's transaction (the idempotent request's); the delivery is announced after commit.
+ * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's event id.
+ */
+export async function redeliverEvent(tx: Tx, merchantId: string, eventId: string, now: Date): Promise<Redelivery> {
+  const event = isUuid(eventId) ? await tx.event.findFirst({ where: { id: eventId, merchantId }, select: { id: true } }) : null;
+  if (!event) throw apiError("NOT_FOUND", "event not found");
+  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { callbackUrl: true } });
+  const delivery = merchant.callbackUrl
+    ? await tx.delivery.create({ data: { eventId, merchantId, state: "PENDING", nextAttemptAt: now, createdAt: now }, select: { id: true } })
+    : null;
+  const id = randomUUID();
+  await tx.eventRedelivery.create({ data: { id, eventId, merchantId, deliveryId: delivery?.id ?? null, createdAt: now } });
+  if (delivery) afterCommit(tx, () => announceDueDeliveries([delivery.id]));
+  afterCommit(tx, notifyFeed);
+  return { id, eventId, createdAt: now.toISOString(), delivery: delivery ? { id: delivery.id, state: "PENDING" } : null };
+}
+
+/** One item a listener forwards: an event, or a redelivery of one. `body` is the exact envelope text. */
+export type FeedItem = {
+  /** Feed position (decimal text): pass it back as `cursor` to read on after this item. */
+  cursor: string;
+  kind: "event" | "redelivery";
+  eventId: string;
+  type: EventType;
+  createdAt: string;
+  paymentId: string | null;
+  reference: string | null;
+  body: string;
+  /** What chaos mode injects into this forward, or null when the merchant's chaos mode is off. */
+  chaos: ChaosPlan | null;
+};
+
+type FeedRow = { seq: bigint; kind: "event" | "redelivery"; event_id: string; type: EventType; created_at: Date; payment_id: string | null; body: string };
+
+/**
+ * The feed items of a merchant after position `cursor` (exclusive), oldest first, at most `limit`: its events
+ * and its redeliveries in commit order (docs/callbacks.md "sandpiper listen"). `types` keeps only those event
+ * types; `chaos` adds each item's listener chaos plan (lib/events/chaos.ts).
+ */
+export async function readFeed(
+  db: Db,
+  merchantId: string,
+  opts: { cursor: bigint; limit: number; types?: readonly EventType[]; chaos?: boolean },
+): Promise<FeedItem[]> {
+  const types = opts.types && opts.types.length > 0 ? opts.types : EVENT_TYPES;
+  const rows = await db.$queryRaw<FeedRow[]>`
+    SELECT * FROM (
+      SELECT e.seq, 'event' AS kind, e.id AS event_id, e.type, e.created_at, e.payment_id, e.body
+      FROM events e WHERE e.merchant_id = ${merchantId}::uuid AND e.seq > ${opts.cursor}
+      UNION ALL
+      SELECT r.seq, 'redelivery' AS kind, e.id, e.type, r.created_at, e.payment_id, e.body
+      FROM event_redeliveries r JOIN events e ON e.id = r.event_id
+      WHERE r.merchant_id = ${merchantId}::uuid AND r.seq > ${opts.cursor}
+    ) AS feed
+    WHERE type = ANY(${[...types]}::text[])
+    ORDER BY seq LIMIT ${opts.limit}`;
+  return rows.map((r) => {
+    const envelope = envelopeOf(r.body);
+    return {
+      cursor: r.seq.toString(),
+      kind: r.kind,
+      eventId: r.event_id,
+      type: r.type,
+      createdAt: r.created_at.toISOString(),
+      paymentId: r.payment_id,
+      reference: envelope.data?.reference ?? null,
+      body: r.body,
+      chaos: opts.chaos ? chaosPlan(`${r.event_id}:${r.seq}`, "listener") : null,
+    };
+  });
+}

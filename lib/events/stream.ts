@@ -1,0 +1,70 @@
+// The event stream that `sandpiper listen` follows (docs/callbacks.md "sandpiper listen"): the merchant's feed
+// items after a cursor, as server-sent events with heartbeats, or as one JSON page for simple pollers.
+import type { Db } from "@/lib/db";
+import type { EventType } from "@/lib/events/outbox";
+import { readFeed, type FeedItem } from "@/lib/events/feed";
+import { feedHead, waitForFeed } from "@/lib/events/feed-notify";
+import { callbackHeaderNames } from "@/lib/events/signing";
+import type { SseWriter } from "@/lib/http/sse";
+
+/** Seconds between heartbeats on an idle stream; a listener that hears nothing for 3 of them reconnects. */
+export const HEARTBEAT_SECONDS = 5;
+/** A stream is closed after this long (the listener reconnects at once); keeps connections balanced across instances. */
+const MAX_STREAM_MS = 10 * 60 * 1000;
+/** Items read per query. */
+const BATCH = 100;
+
+export type StreamOptions = { cursor?: bigint; types?: readonly EventType[]; chaos: boolean };
+
+function shuttingDown(): boolean {
+  return (globalThis as { __sandpiperShuttingDown?: boolean }).__sandpiperShuttingDown === true;
+}
+
+/**
+ * Writes the merchant's feed to `out` as server-sent events until the client goes away, the service shuts down
+ * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers }` (the position it starts after: the
+ * given cursor, else the newest; the callback header names to sign forwards with), then one `item` event per feed item (the FeedItem; the SSE id is its cursor) as
+ * they commit, a `heartbeat` `{ cursor, time }` every {@link HEARTBEAT_SECONDS} seconds, and `bye`
+ * `{ cursor, reason }` when the service closes the stream ("shutdown" or "rotate"); reconnect with the cursor.
+ */
+export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
+  let cursor = opts.cursor ?? (await feedHead(db));
+  const started = Date.now();
+  out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames() });
+  let lastBeat = Date.now();
+  while (!out.closed) {
+    if (shuttingDown() || Date.now() - started > MAX_STREAM_MS) {
+      out.send("bye", { cursor: cursor.toString(), reason: shuttingDown() ? "shutdown" : "rotate" });
+      return;
+    }
+    const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });
+    for (const item of items) {
+      out.send("item", item, item.cursor);
+      cursor = BigInt(item.cursor);
+    }
+    if (items.length === BATCH) continue;
+    const sinceBeat = Date.now() - lastBeat;
+    if (sinceBeat >= HEARTBEAT_SECONDS * 1000) {
+      out.send("heartbeat", { cursor: cursor.toString(), time: new Date().toISOString() });
+      lastBeat = Date.now();
+    }
+    await waitForFeed(Math.min(1000, Math.max(50, HEARTBEAT_SECONDS * 1000 - (Date.now() - lastBeat))), signal);
+  }
+}
+
+/**
+ * One JSON page of the feed after `cursor` (default: the newest position), waiting up to `waitSeconds` for a
+ * first item when there is none. Returns `{ items, cursor }`, `cursor` being where to read on.
+ */
+export async function feedPage(db: Db, merchantId: string, opts: StreamOptions & { waitSeconds: number }, signal: AbortSignal): Promise<{ items: FeedItem[]; cursor: string }> {
+  const cursor = opts.cursor ?? (await feedHead(db));
+  const deadline = Date.now() + opts.waitSeconds * 1000;
+  for (;;) {
+    const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });
+    const remaining = deadline - Date.now();
+    if (items.length > 0 || remaining <= 0 || signal.aborted || shuttingDown()) {
+      return { items, cursor: items.length > 0 ? items[items.length - 1].cursor : cursor.toString() };
+    }
+    await waitForFeed(Math.min(1000, remaining), signal);
+  }
+}

@@ -1,0 +1,37 @@
+// Where `sandpiper listen` keeps its cursor between runs (docs/callbacks.md "sandpiper listen").
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** What the state file holds: the feed position up to which every item was forwarded. */
+export type ListenState = { apiUrl: string; cursor: string; updatedAt: string };
+
+/**
+ * The default state file of a listener: `<config folder>/sandpiper/listen-<id>.json`, the config folder being
+ * XDG_CONFIG_HOME, else ~/.config (APPDATA on Windows); `<id>` is a hash of the service URL and the API key, so
+ * each key on each service keeps its own cursor (the key itself is never written).
+ */
+export function defaultStateFile(apiUrl: string, apiKey: string): string {
+  const base = process.env.XDG_CONFIG_HOME || (process.platform === "win32" && process.env.APPDATA) || path.join(os.homedir(), ".config");
+  const id = createHash("sha256").update(`${apiUrl}\n${apiKey}`).digest("hex").slice(0, 16);
+  return path.join(base, "sandpiper", `listen-${id}.json`);
+}
+
+/** Reads a state file; null when it does not exist or cannot be read as one (the listener then starts at the newest event). */
+export function readState(file: string): ListenState | null {
+  try {
+    const state = JSON.parse(fs.readFileSync(file, "utf8")) as ListenState;
+    return typeof state.cursor === "string" && /^\d+$/.test(state.cursor) ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes a state file atomically (a temporary file renamed over it), creating its folder (mode 0700). */
+export function writeState(file: string, state: ListenState): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(temporary, file);
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { EVENT_TYPES } from "@/lib/events/outbox";
+import { Timestamp } from "@/lib/schemas/common";
+import { Payment } from "@/lib/schemas/payment-resource";
+import { Day, positiveInt } from "@/lib/schemas/payments";
+
+// Requests and responses of the Events API (docs/callbacks.md "Events API"). Like every resource schema, these
+// are the serialisers' types and the source of the OpenAPI document.
+
+export const EventType = z.enum(EVENT_TYPES).describe("payment.succeeded, payment.failed or payment.expired; no other event types exist");
+const DeliveryState = z.enum(["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"]);
+
+/** The callback envelope exactly as delivered (README "Receiving callbacks"). */
+export const EventEnvelope = z
+  .strictObject({
+    id: z.uuid().describe("event id; equals the X-Service-Event-Id header and stays the same across retries and redeliveries"),
+    type: EventType,
+    createdAt: Timestamp.describe("when the payment reached the state the event reports"),
+    data: Payment.omit({ checkout: true, customer: true }).describe("the full Payment without the customer member, as it was when the event was recorded"),
+  })
+  .describe("The callback envelope exactly as it is delivered.");
+
+const Attempt = z.strictObject({
+  number: z.int().min(1).describe("attempt number within this delivery, from 1"),
+  startedAt: Timestamp,
+  durationMs: z.int().min(0).describe("wall time of the attempt, milliseconds"),
+  statusCode: z.int().nullable().describe("the receiver's HTTP status; null when no answer arrived"),
+  error: z.string().nullable().describe("why the attempt failed (time-out, connection refused, HTTP status); null when it succeeded"),
+});
+
+const Delivery = z.strictObject({
+  id: z.uuid().describe("delivery id"),
+  state: DeliveryState,
+  redelivery: z.boolean().describe("true for a delivery made by POST /v1/events/{id}/redeliver"),
+  createdAt: Timestamp,
+  deliveredAt: Timestamp.nullable().describe("when the receiver answered 2xx"),
+  nextAttemptAt: Timestamp.nullable().describe("when the next attempt is due; null when none is scheduled"),
+  attempts: z.array(Attempt).describe("attempts of this delivery, oldest first"),
+});
+
+/** A list item: the envelope and the state of its latest delivery to the configured address. */
+export const EventSummary = EventEnvelope.extend({
+  delivery: z
+    .strictObject({
+      state: DeliveryState.describe("state of the latest delivery to the configured callback address"),
+      deliveries: z.int().min(0).describe("deliveries made: the first, plus one per redelivery"),
+    })
+    .describe("delivery to the configured callback address (listener forwards are not counted)"),
+}).describe("An event as lists show it.");
+
+/** `GET /v1/events/{id}`: the envelope plus every delivery with its attempts. */
+export const Event = EventEnvelope.extend({
+  delivery: z
+    .strictObject({
+      state: DeliveryState.describe("state of the latest delivery to the configured callback address"),
+      deliveries: z.array(Delivery).describe("the first delivery, then one per redelivery, oldest first"),
+    })
+    .describe("delivery to the configured callback address; listener forwards never appear here"),
+}).describe("One event: the envelope exactly as delivered, and its deliveries in a separate member.");
+
+export const EventList = z.strictObject({
+  items: z.array(EventSummary),
+  total: z.int().min(0).describe("events matching the filters (with after: those still to read from that point)"),
+  page: z.int().min(1),
+  limit: z.int().min(1).max(100),
+  pages: z.int().min(0),
+});
+
+/** `GET /v1/events` query. */
+export const ListEventsQuery = z
+  .strictObject({
+    page: positiveInt().default(1).describe("page number, >= 1; default 1 (not with after)"),
+    limit: positiveInt(100).default(20).describe("page size, 1 to 100; default 20"),
+    type: EventType.optional(),
+    paymentId: z.uuid({ message: "must be a payment id (uuid)" }).optional().describe("only the events of this payment"),
+    from: Day.optional(),
+    to: Day.optional(),
+    after: z.uuid({ message: "must be an event id (uuid)" }).optional().describe("an event id: return the events that became visible after it, oldest first (commit order)"),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
+
+/** `POST /v1/events/{id}/redeliver` answer. */
+export const EventRedelivery = z
+  .strictObject({
+    id: z.uuid().describe("redelivery id"),
+    eventId: z.uuid().describe("the event redelivered (the same event id is sent)"),
+    createdAt: Timestamp,
+    delivery: z
+      .strictObject({ id: z.uuid().describe("the new delivery's id"), state: z.literal("PENDING") })
+      .nullable()
+      .describe("the new delivery to the configured callback address; null when no address is configured (listeners still receive it)"),
+  })
+  .describe("A fresh delivery of an event to the configured address and to running listeners.");
+
+/** `GET /v1/events/stream` query (listeners). */
+export const EventStreamQuery = z.strictObject({
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, { message: "must be a cursor returned by this endpoint" })
+    .optional()
+    .describe("feed position to read after (from a previous item or heartbeat); omitted: start at the newest position"),
+  types: z
+    .string()
+    .regex(/^[a-z.]+(,[a-z.]+)*$/, { message: "must be a comma-separated list of event types" })
+    .refine((t) => t.split(",").every((x) => (EVENT_TYPES as readonly string[]).includes(x)), { message: `must list only ${EVENT_TYPES.join(", ")}` })
+    .optional()
+    .describe("comma-separated event types to receive; default all"),
+  wait: positiveInt(25).optional().describe("JSON mode only: seconds to wait for a first item when there is none yet, 1 to 25; default 0"),
+});
+
+const FeedItem = z.strictObject({
+  cursor: z.string().describe("feed position of this item; pass it back as cursor to read on after it"),
+  kind: z.enum(["event", "redelivery"]).describe("a new event, or a redelivery of an earlier one"),
+  eventId: z.uuid(),
+  type: EventType,
+  createdAt: Timestamp.describe("when the event (or the redelivery) was recorded"),
+  paymentId: z.uuid().nullable(),
+  reference: z.string().nullable().describe("the payment's reference"),
+  body: z.string().describe("the exact envelope text to send as the request body (sign these bytes)"),
+  chaos: z
+    .strictObject({
+      kinds: z.array(z.enum(["duplicate", "delay", "bad_signature", "stale_timestamp"])),
+      delayMs: z.int().min(0).describe("milliseconds to hold the forward back"),
+    })
+    .nullable()
+    .describe("what chaos mode injects into this forward; null when chaos mode is off"),
+});
+
+/** `GET /v1/events/stream` in JSON mode (without `Accept: text/event-stream`). */
+export const EventStreamPage = z.strictObject({
+  items: z.array(FeedItem).describe("at most 100 items, oldest first"),
+  cursor: z.string().describe("position to pass as cursor next time"),
+});
