@@ -30,10 +30,14 @@ export function validatorAt(...parts: string[]): ValidateFunction {
 
 type Matched = { template: string; method: string; responses: Record<string, ResponseObject> } | { template: string; method: null; allowed: string[] } | null;
 
-const templates = Object.keys(contractDocument.paths).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+").replace(/\./g, "\\.")}$`),
-}));
+// Literal segments win over parameters, as in the router: /v1/events/stream before /v1/events/{id}.
+const templates = Object.keys(contractDocument.paths)
+  .map((template) => ({
+    template,
+    parameters: (template.match(/\{/g) ?? []).length,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+").replace(/\./g, "\\.")}$`),
+  }))
+  .sort((a, b) => a.parameters - b.parameters);
 
 /** The documented operation for a method and a concrete path (query string ignored). */
 export function matchOperation(method: string, path: string): Matched {

@@ -46,9 +46,14 @@ export function pathOf(op: Operation, id?: string): string {
 export async function recordFor(op: Operation, m: TestMerchant): Promise<string | undefined> {
   if (!op.pathId) return undefined;
   const creator = (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy];
-  const res = await m.api(pathOf(creator), { method: creator.method, body: exampleBody(creator) });
+  const id = await recordFor(creator, m);
+  const res = await m.api(pathOf(creator, id), { method: creator.method, body: exampleBody(creator) });
   expect(res.status, `creating a record for ${op.operationId}: ${res.text}`).toBe(creator.success.status);
-  return res.body.id;
+  if (op.tag !== "Events") return res.body.id;
+  // An event is recorded by the completion: read its id from the Events API.
+  const events = await m.api(`/v1/events?paymentId=${res.body.id}`);
+  expect(events.body.items, `the event of ${res.body.id}`).toHaveLength(1);
+  return events.body.items[0].id;
 }
 
 /** Sends `op`'s valid request as merchant `m` (fresh Idempotency-Key), with overrides. */

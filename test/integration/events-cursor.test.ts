@@ -1,0 +1,79 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { afterAll, expect, it } from "vitest";
+import { transaction } from "@/lib/db";
+import { recordEvent } from "@/lib/events/outbox";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { depositBody, newMerchant } from "../support/fixtures";
+import { TEST_DATABASE_URL } from "../support/env";
+
+// The `after` cursor follows commit order (docs/callbacks.md "Events API"): 8 writers commit events in
+// transactions of random length (a transaction that started first often commits last), some roll back, while a
+// reader pages with after=<last id read>. The reader must end with exactly the committed events, each once.
+// Ordering by creation time or by an id taken before COMMIT would skip the late committers.
+
+const writers = new PrismaClient({ adapter: new PrismaPg({ connectionString: TEST_DATABASE_URL, max: 10 }) });
+afterAll(() => writers.$disconnect());
+
+it("a reader paging with after ends with exactly the set of committed events under 8 concurrent writers", async () => {
+  const m = await newMerchant();
+  const created = await m.api("/v1/payments", { body: depositBody() });
+  const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } });
+  const data = { ...done.body, customer: undefined };
+  const start = (await m.api(`/v1/events?paymentId=${created.body.id}`)).body.items[0].id as string;
+
+  const committed = new Set<string>();
+  const rolledBack = new Set<string>();
+  let writing = true;
+  const writer = async (w: number) => {
+    for (let t = 0; t < 12; t++) {
+      const ids: string[] = [];
+      const abort = Math.random() < 0.2;
+      try {
+        await transaction(
+          async (tx) => {
+            const count = 1 + Math.floor(Math.random() * 3);
+            for (let i = 0; i < count; i++) {
+              const { eventId } = await recordEvent(tx, { merchantId: m.merchant.id, paymentId: null, type: "payment.succeeded", data, now: new Date() });
+              ids.push(eventId);
+              await tx.$executeRawUnsafe(`SELECT pg_sleep(${(Math.random() * 0.08).toFixed(3)})`);
+            }
+            await tx.$executeRawUnsafe(`SELECT pg_sleep(${(Math.random() * 0.25).toFixed(3)})`);
+            if (abort) throw new Error(`writer ${w} rolls back`);
+          },
+          { db: writers },
+        );
+        ids.forEach((id) => committed.add(id));
+      } catch (error) {
+        if (!abort) throw error;
+        ids.forEach((id) => rolledBack.add(id));
+      }
+    }
+  };
+
+  const read: string[] = [];
+  let cursor = start;
+  const readPage = async () => {
+    const res = await m.api(`/v1/events?after=${cursor}&limit=7`);
+    expect(res.status, res.text).toBe(200);
+    for (const item of res.body.items as { id: string }[]) read.push(item.id);
+    if (res.body.items.length > 0) cursor = res.body.items[res.body.items.length - 1].id;
+    return res.body.items.length;
+  };
+  const reader = (async () => {
+    while (writing) if ((await readPage()) === 0) await new Promise((r) => setTimeout(r, 15));
+    while ((await readPage()) > 0);
+  })();
+  await Promise.all(Array.from({ length: 8 }, (_, w) => writer(w)));
+  writing = false;
+  await reader;
+
+  expect(committed.size).toBeGreaterThan(50);
+  expect(rolledBack.size).toBeGreaterThan(0);
+  expect(new Set(read).size, "no event read twice").toBe(read.length);
+  expect([...read].sort()).toEqual([...committed].sort());
+  for (const id of rolledBack) expect(read).not.toContain(id);
+  // The reader read them in the order the list gives for the same range (commit order).
+  const all = await m.api(`/v1/events?after=${start}&limit=100`);
+  const rest = [...all.body.items.map((i: { id: string }) => i.id)];
+  expect(read.slice(0, rest.length)).toEqual(rest);
+}, 120_000);
