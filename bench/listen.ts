@@ -23,6 +23,7 @@ const root = path.resolve(__dirname, "..");
 const RATE = numberArg("rate", 20);
 const SECONDS = numberArg("seconds", 20);
 const DATABASE_URL = benchDatabaseUrl();
+process.env.CALLBACK_ALLOW_LOOPBACK = "1";
 process.env.LOG_LEVEL ??= "warn";
 
 const now = () => performance.timeOrigin + performance.now();
@@ -62,7 +63,10 @@ async function main() {
   const { secret: callbackSecret } = await setCallbackUrl(db, { merchantId: seeded.merchantId, url: direct.url });
   const service = await startService({ DATABASE_URL, CALLBACK_ALLOW_LOOPBACK: "1", RATE_LIMIT_PER_KEY: "1000000", RATE_LIMIT_PER_IP: "1000000" });
   const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-listen-")), "state.json");
+  const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [service.child];
+  process.once("exit", () => children.forEach((c) => c.kill("SIGTERM")));
   const listener = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), "listen", "--forward-to", forwarded.url, "--api-url", service.url, "--api-key", seeded.keys.full, "--state-file", stateFile], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(listener);
   let output = "";
   listener.stdout!.setEncoding("utf8").on("data", (t: string) => (output += t));
   while (!/Ready: following/.test(output)) await new Promise((r) => setTimeout(r, 50));
@@ -80,7 +84,8 @@ async function main() {
   const total = RATE * SECONDS;
   const ids: string[] = [];
   for (let i = 0; i < total; i += 10) {
-    ids.push(...(await Promise.all(Array.from({ length: Math.min(10, total - i) }, () => post("/v1/payments", { reference: `bench-${crypto.randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }))).map((p) => p.id)));
+    const batch = Array.from({ length: Math.min(10, total - i) }, () => post("/v1/payments", { reference: `bench-${crypto.randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }));
+    ids.push(...(await Promise.all(batch)).map((p) => p.id));
   }
 
   // Completions at a steady rate: completion i is sent at start + i / RATE seconds, whatever the earlier ones do.

@@ -84,6 +84,8 @@ export class Listener {
 
   constructor(private readonly opts: ListenOptions) {
     this.secret = listenerSecret(opts.apiKey);
+    // A closed output (a pipe whose reader went away) must not stop the forwarding.
+    process.stdout.on("error", () => undefined);
     this.print = opts.print ?? ((line) => process.stdout.write(`${line}\n`));
   }
 
