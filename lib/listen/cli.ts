@@ -20,13 +20,24 @@ Options:
   --from-now            skip what happened while the listener was stopped
   -h, --help            this text
 
-Environment variables are read from the process (for example through a .env file your shell loads).`;
+SANDPIPER_API_KEY and SANDPIPER_API_URL are read from the environment, and from a .env file in the current
+folder when there is one (variables already set win).`;
+
+/** Reads `./.env` into the environment when it exists; variables already set keep their values. */
+function loadDotEnv(): void {
+  try {
+    process.loadEnvFile(".env");
+  } catch {
+    // no .env here
+  }
+}
 
 /**
  * Runs the command line `argv` (without node and the script); resolves with the exit code. Errors in the
  * arguments print what to do and answer 2.
  */
 export async function main(argv: string[]): Promise<number> {
+  loadDotEnv();
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help") {
     console.log(HELP);

@@ -130,6 +130,11 @@ describe("sandpiper listen", () => {
     proxy.restore();
     await payments(20, "after-cut");
 
+    // A redelivery reaches the running listener: the same event id arrives again.
+    const [redeliver] = await d.db.event.findMany({ where: { merchantId: m.merchant.id }, orderBy: { seq: "asc" }, take: 1 });
+    const redelivery = await post(`/v1/events/${redeliver.id}/redeliver`, {});
+    expect(redelivery.status, JSON.stringify(redelivery.body)).toBe(201);
+
     const events = await d.db.event.findMany({ where: { merchantId: m.merchant.id }, select: { id: true, body: true } });
     expect(events.length).toBe(210);
     const want = new Set(events.map((e) => e.id));
@@ -147,9 +152,13 @@ describe("sandpiper listen", () => {
       }
     })();
     const missing = [...want].filter((id) => !got.has(id));
-    const duplicates = [...got.values()].reduce((sum, n) => sum + n - 1, 0);
+    // Receipts beyond the first, not counting the redelivery asked for above.
+    const duplicates = [...got].reduce((sum, [id, n]) => sum + n - 1 - (id === redeliver.id && n > 1 ? 1 : 0), 0);
     console.log(`sandpiper listen run: ${want.size} events, ${rx.received.length} forwards, missing ${missing.length}, duplicates ${duplicates}`);
     expect(missing, run.lines.slice(-30).join("\n")).toEqual([]);
+    await rx.waitFor(rx.received.filter((r) => r.headers["x-service-event-id"] !== redeliver.id).length + 2, 20_000);
+    expect(rx.received.filter((r) => r.headers["x-service-event-id"] === redeliver.id).length, "the redelivered event arrived again").toBeGreaterThanOrEqual(2);
+    expect(run.lines.some((l) => l.includes(redeliver.id) && l.includes("[redelivery]"))).toBe(true);
     // Each forward carried the exact stored body bytes.
     const bodies = new Map(events.map((e) => [e.id, e.body]));
     for (const r of rx.received) expect(r.body.toString("utf8")).toBe(bodies.get(String(r.headers["x-service-event-id"])));
