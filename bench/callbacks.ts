@@ -15,8 +15,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { recreateDatabase, startService } from "../test/support/global-setup";
-import { benchDatabaseUrl, numberArg, percentile, writeBenchmarkSection } from "./support";
+import { startService } from "../test/support/global-setup";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const N = numberArg("n", 500);
@@ -59,10 +59,7 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
 
 async function main() {
   const loadAtStart = Number(os.loadavg()[0].toFixed(1));
-  await recreateDatabase(DATABASE_URL);
-  const { migrate, seed } = await import("../scripts/db.mjs");
-  await migrate(DATABASE_URL);
-  const seeded = JSON.parse(await seed(DATABASE_URL, ["--json"])) as { merchantId: string; keys: { full: string } };
+  const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/events/callback-config");
   const { requeueDeliveries } = await import("@/lib/events/deliveries");

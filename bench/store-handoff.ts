@@ -10,8 +10,8 @@
 // Every READY checkout is checked: subtotal - discount = charge. --write replaces the "## Store handoff"
 // section of docs/benchmarks.md (other sections are kept).
 import os from "node:os";
-import { recreateDatabase, startService } from "../test/support/global-setup";
-import { benchDatabaseUrl, numberArg, percentile, writeBenchmarkSection } from "./support";
+import { startService } from "../test/support/global-setup";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
 
 const N = numberArg("n", 300);
 const CONCURRENCY = numberArg("concurrency", 4);
@@ -32,10 +32,7 @@ function amounts(n: number): string[] {
 
 async function main() {
   const loadAtStart = os.loadavg()[0];
-  await recreateDatabase(DATABASE_URL);
-  const { migrate, seed } = await import("../scripts/db.mjs");
-  await migrate(DATABASE_URL);
-  const seeded = JSON.parse(await seed(DATABASE_URL, ["--json"])) as { merchantId: string; keys: { full: string } };
+  const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const db = getDb();
   // Rate limits raised: the benchmark sends more than 300 requests a minute with one key.

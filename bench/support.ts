@@ -19,6 +19,18 @@ export function benchDatabaseUrl(): string {
   return url;
 }
 
+/**
+ * Recreates the benchmark database `url`, migrates and seeds it (as `npm run seed -- --json`).
+ * @returns the seed's merchant id and full-scope key.
+ */
+export async function freshSeededDatabase(url: string): Promise<{ merchantId: string; keys: { full: string } }> {
+  const { recreateDatabase } = await import("../test/support/global-setup");
+  const { migrate, seed } = await import("../scripts/db.mjs");
+  await recreateDatabase(url);
+  await migrate(url);
+  return JSON.parse(await seed(url, ["--json"])) as { merchantId: string; keys: { full: string } };
+}
+
 /** The p-th percentile (nearest rank) of an ascending list. */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
