@@ -1,10 +1,12 @@
 // Sandpiper HTTP server: Next.js behind node:http, so the source IP comes from the socket
 // (DESIGN "The request pipeline") and SIGTERM drains in-flight requests.
+import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import os from "node:os";
 import next from "next";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -124,10 +126,73 @@ export async function startServer({
   return { server, url, close };
 }
 
+/**
+ * How many server processes to run (README "Running more than one process"): SANDPIPER_WORKERS, a whole number
+ * from 1 to 64 or "auto" (one per available core); default 1. The embedded database serves one connection, so
+ * it runs with 1. Exits with a message that says what to set for any other value.
+ */
+export function workerCount(env = process.env) {
+  const raw = env.SANDPIPER_WORKERS ?? "1";
+  const count = raw === "auto" ? os.availableParallelism() : /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
+  if (!(count >= 1 && count <= 64)) {
+    console.error(`Sandpiper refuses to start: SANDPIPER_WORKERS=${raw} is not valid; set a whole number from 1 to 64, or "auto".`);
+    process.exit(1);
+  }
+  if (count > 1 && env.SANDPIPER_EMBEDDED === "1") {
+    console.error("Sandpiper refuses to start: SANDPIPER_WORKERS above 1 needs PostgreSQL (the embedded database serves one connection). Set DATABASE_URL, or unset SANDPIPER_WORKERS.");
+    process.exit(1);
+  }
+  return count;
+}
+
+/**
+ * Serves with `workerCount()` processes on one port: in this process when it is 1 (returns startServer's
+ * `{ url, close }`), else through node:cluster, each worker running this file's startServer and the
+ * connections shared among them; `close()` then stops every worker (each drains its requests). A worker that
+ * dies is replaced. Logs one line with the worker count and where rate limits are counted.
+ */
+export async function serve() {
+  const workers = workerCount();
+  const port = Number(process.env.PORT ?? 3000);
+  const hostname = process.env.HOST ?? "127.0.0.1";
+  const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const store = process.env.REDIS_URL ? "redis" : process.env.RATE_LIMIT_STORE === "postgres" || workers > 1 ? "postgres" : "this process's memory";
+  if (workers === 1) {
+    const started = await startServer();
+    console.log(`Sandpiper: 1 worker on ${started.url} (SANDPIPER_WORKERS=N for more); rate limits counted in ${store}`);
+    return started;
+  }
+  ensureAuthSecret(); // one secret for every worker
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
+  let stopping = false;
+  const fork = () => cluster.fork({ SANDPIPER_CLUSTER_WORKER: "1", SANDPIPER_WORKERS: String(workers) });
+  const ready = new Promise((resolve) => {
+    let listening = 0;
+    cluster.on("listening", () => ++listening === workers && resolve(undefined));
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    console.error(`Sandpiper worker ${worker.process.pid} stopped (${signal ?? `exit code ${code}`}); starting another`);
+    fork();
+  });
+  for (let i = 0; i < workers; i++) fork();
+  await ready;
+  console.log(`Sandpiper: ${workers} workers on ${url} (SANDPIPER_WORKERS); rate limits counted in ${store}`);
+  return {
+    url,
+    async close() {
+      stopping = true;
+      const alive = Object.values(cluster.workers ?? {}).filter(Boolean);
+      await Promise.all(alive.map((w) => new Promise((resolve) => (w.once("exit", resolve), w.process.kill("SIGTERM")))));
+    },
+  };
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const { url, close } = await startServer();
-  console.log(`Sandpiper listening on ${url}`);
+  const { url, close } = cluster.isWorker ? await startServer() : await serve();
+  if (cluster.isWorker) console.log(`Sandpiper worker ${process.pid} listening on ${url}`);
+  else console.log(`Sandpiper listening on ${url}`);
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, async () => {
       await close();

@@ -42,8 +42,33 @@ export function generateClient() {
   }
 }
 
-/** Applies the committed migrations (`prisma migrate deploy`) and then the database guards. */
-export async function migrate(databaseUrl) {
+/** Advisory lock key of start-up work (migrations, first seed): the text "sandpiper-startup" hashed by PostgreSQL. */
+const STARTUP_LOCK = "SELECT pg_advisory_lock(hashtext('sandpiper-startup'))";
+
+/**
+ * Runs `fn` while holding the database's start-up lock (a session advisory lock on a connection of its own), so
+ * instances started at the same moment migrate and seed one after the other instead of failing on Prisma's
+ * 10-second migration lock. Waits as long as another instance holds it. `skip` runs `fn` without the lock (the
+ * embedded database: one process, one connection).
+ */
+export async function withStartupLock(databaseUrl, { skip = false } = {}, fn) {
+  if (skip) return fn();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(STARTUP_LOCK);
+    return await fn();
+  } finally {
+    await client.end(); // ends the session, and with it the lock
+  }
+}
+
+/**
+ * Applies the committed migrations (`prisma migrate deploy`) and then the database guards, under the start-up
+ * lock unless the caller holds it (`lockHeld`).
+ */
+export async function migrate(databaseUrl, { lockHeld = false } = {}) {
+  if (!lockHeld) return withStartupLock(databaseUrl, {}, () => migrate(databaseUrl, { lockHeld: true }));
   await run(prismaBin, ["migrate", "deploy"], { DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: "1" });
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -3,11 +3,11 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { isEmpty, migrate, root, seed, startEmbeddedDb } from "./db.mjs";
+import { isEmpty, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.env.NODE_ENV ??= "production";
-const { dataDirectory, refuseUnsafeStart, startServer } = await import("../server.mjs");
+const { dataDirectory, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
 refuseUnsafeStart();
 
 // The build generates the Prisma client; `--no-build` serves the existing build and client as they are.
@@ -22,21 +22,25 @@ if (!process.env.DATABASE_URL) {
   process.env.DATABASE_URL = embedded.url;
   process.env.DB_POOL_MAX = "1";
   process.env.SANDPIPER_EMBEDDED = "1";
+  workerCount(); // refuses SANDPIPER_WORKERS above 1 before anything starts
   console.log(`Embedded database (PGlite) in ${path.relative(root, path.join(dataDirectory(), "pglite")) || "."}; set DATABASE_URL to use PostgreSQL.`);
 }
-await migrate(process.env.DATABASE_URL);
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");
-if (await isEmpty(process.env.DATABASE_URL)) {
-  const out = await seed(process.env.DATABASE_URL);
-  process.stdout.write(out);
-  if (embedded) fs.writeFileSync(credentialsFile, out, { mode: 0o600 });
-} else {
-  // A sandbox seeded on an earlier day gets today's seeded USD->AED rate (an operator's own rate is kept).
-  await seed(process.env.DATABASE_URL, ["--refresh-rates"]);
-  if (embedded && fs.existsSync(credentialsFile)) process.stdout.write(fs.readFileSync(credentialsFile, "utf8"));
-}
+// Instances started together take turns: one migrates and seeds, the others wait, then find the work done.
+await withStartupLock(process.env.DATABASE_URL, { skip: Boolean(embedded) }, async () => {
+  await migrate(process.env.DATABASE_URL, { lockHeld: true });
+  if (await isEmpty(process.env.DATABASE_URL)) {
+    const out = await seed(process.env.DATABASE_URL);
+    process.stdout.write(out);
+    if (embedded) fs.writeFileSync(credentialsFile, out, { mode: 0o600 });
+  } else {
+    // A sandbox seeded on an earlier day gets today's seeded USD->AED rate (an operator's own rate is kept).
+    await seed(process.env.DATABASE_URL, ["--refresh-rates"]);
+    if (embedded && fs.existsSync(credentialsFile)) process.stdout.write(fs.readFileSync(credentialsFile, "utf8"));
+  }
+});
 
-const { close } = await startServer();
+const { close } = await serve();
 console.log(`Sandpiper is running on http://localhost:${process.env.PORT ?? 3000}`);
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, async () => {

@@ -1,17 +1,55 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { apiError } from "@/lib/errors";
+import { log } from "@/lib/log";
 
-/** SPEC "Limits": 300 requests per minute per API key, 600 per source IP (env overrides for operators). */
-const perKey = new RateLimiterMemory({
-  keyPrefix: "key",
-  points: Number(process.env.RATE_LIMIT_PER_KEY ?? 300),
-  duration: 60,
-});
-const perIp = new RateLimiterMemory({
-  keyPrefix: "ip",
-  points: Number(process.env.RATE_LIMIT_PER_IP ?? 600),
-  duration: 60,
-});
+/**
+ * Where request budgets are counted (README "Running more than one process"):
+ * - "redis" when REDIS_URL is set: one budget across every process and machine;
+ * - "postgres" when SANDPIPER_WORKERS is above 1 or RATE_LIMIT_STORE=postgres: one budget across every process
+ *   on the database (table rate_limits);
+ * - "memory" otherwise: one process (the embedded install, a single instance).
+ */
+export type RateLimitStore = "redis" | "postgres" | "memory";
+
+export function rateLimitStore(env: NodeJS.ProcessEnv = process.env): RateLimitStore {
+  if (env.REDIS_URL) return "redis";
+  if (env.RATE_LIMIT_STORE === "postgres" || Number(env.SANDPIPER_WORKERS ?? 1) > 1) return "postgres";
+  return "memory";
+}
+
+const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterPool?: pg.Pool; sandpiperLimiterLogged?: boolean };
+
+/**
+ * A limiter of `points` requests per `duration` seconds per key, in the configured store. A shared store that
+ * cannot be reached falls back to this process's own memory for that request (an "insurance" limiter), so an
+ * outage of Redis never stops the API; it is logged.
+ * @param keyPrefix the budget's name ("key", "ip", ...), part of every stored key.
+ */
+export function createRateLimiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+  const store = rateLimitStore();
+  if (!shared.sandpiperLimiterLogged) {
+    shared.sandpiperLimiterLogged = true;
+    log.info({ store }, `rate limits counted in ${store === "memory" ? "this process's memory" : store}`);
+  }
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (store === "redis") {
+    shared.sandpiperRedis ??= new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    shared.sandpiperRedis.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
+    return new RateLimiterRedis({ storeClient: shared.sandpiperRedis, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+  }
+  if (store === "postgres") {
+    shared.sandpiperLimiterPool ??= new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, connectionTimeoutMillis: 2_000 });
+    shared.sandpiperLimiterPool.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (postgres) connection failed"));
+    return new RateLimiterPostgres({ storeClient: shared.sandpiperLimiterPool, storeType: "pool", tableName: "rate_limits", tableCreated: true, keyPrefix, points, duration, insuranceLimiter: memory });
+  }
+  return memory;
+}
+
+/** 300 requests per minute per API key and 600 per source IP (README "Limits"; env overrides for operators). */
+const perKey = createRateLimiter("key", Number(process.env.RATE_LIMIT_PER_KEY ?? 300), 60);
+const perIp = createRateLimiter("ip", Number(process.env.RATE_LIMIT_PER_IP ?? 600), 60);
 
 /**
  * Consumes one request from the key's and the source IP's budgets.

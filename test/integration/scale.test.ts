@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
+import { setCallbackUrl } from "@/lib/events/callback-config";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { createConsoleUser, createMerchant } from "@/lib/merchants/provision";
+import { TEST_DATABASE_URL } from "../support/env";
+import { recreateDatabase, stopService } from "../support/global-setup";
+import { startReceiver } from "../support/receiver";
+
+// More than one process (README "Running more than one process"): two instances of `npm start` on one empty
+// database, started at the same moment, each with SANDPIPER_WORKERS=2 and rate limits in Redis. Both come up;
+// together they keep one idempotency record, one budget per key, one delivery per callback and one expiry.
+
+const root = path.resolve(__dirname, "../..");
+const url = (() => {
+  const u = new URL(TEST_DATABASE_URL);
+  u.pathname = `${u.pathname}_scale`;
+  return u.toString();
+})();
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const instances: { child: ChildProcess; url: string; output: string[] }[] = [];
+let db: PrismaClient;
+let key: string;
+let merchantId: string;
+let ipCounter = 0;
+const freshIp = () => `192.0.2.${(ipCounter++ % 250) + 1}`;
+
+async function freePort(): Promise<number> {
+  const { freePort: free } = await import("../../scripts/db.mjs");
+  return free();
+}
+
+/** `npm start` (scripts/start.mjs, the existing build) on the shared database with two workers. */
+async function startInstance(): Promise<{ child: ChildProcess; url: string; output: string[] }> {
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn(process.execPath, [path.join(root, "scripts", "start.mjs"), "--no-build"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      SANDPIPER_WORKERS: "2",
+      REDIS_URL,
+      CALLBACK_ALLOW_LOOPBACK: "1",
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      EXPIRY_SWEEP_INTERVAL_MS: "300",
+      DELIVERY_POLL_INTERVAL_MS: "200",
+      DB_POOL_MAX: "4",
+      LOG_LEVEL: "warn",
+      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+      SANDPIPER_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+  return { child, url: `http://127.0.0.1:${port}`, output };
+}
+
+async function answers(base: string, child: ChildProcess, output: string[]): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${output.join("\n")}`);
+    try {
+      if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`instance did not come up:\n${output.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+beforeAll(async () => {
+  await recreateDatabase(url); // empty: the instances migrate and seed it themselves
+  instances.push(await startInstance(), await startInstance());
+  await Promise.all(instances.map((i) => answers(i.url, i.child, i.output)));
+  db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 3 }) });
+  const merchant = await createMerchant(db, { name: `Scale ${randomUUID().slice(0, 8)}`, allowedIps: [] });
+  const owner = await createConsoleUser(db, { username: `scale-${randomUUID().slice(0, 8)}`, password: "owner-password-1", role: "MERCHANT", merchantId: merchant.id });
+  merchantId = merchant.id;
+  key = (await issueApiKey(db, { merchantId, ownerId: owner.id, scopes: SCOPES })).key;
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(instances.map((i) => stopService(i.child, 20_000)));
+  await db?.$disconnect();
+});
+
+/** A request to instance `n % 2`, from a source address of its own. */
+async function api(n: number, pathname: string, init: { body?: unknown; idempotencyKey?: string; key?: string } = {}) {
+  const res = await fetch(instances[n % 2].url + pathname, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers: {
+      authorization: `Bearer ${init.key ?? key}`,
+      "x-forwarded-for": freshIp(),
+      ...(init.body === undefined ? {} : { "content-type": "application/json", "idempotency-key": init.idempotencyKey ?? `scale-${randomUUID()}` }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+const deposit = () => ({ reference: `scale-${randomUUID()}`, amount: "25.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+
+describe("two instances, two workers each, one database", () => {
+  it("both instances started at the same moment came up, one after the other migrating; each runs two workers", () => {
+    for (const i of instances) expect(i.output.join("\n")).toMatch(/2 workers on .*rate limits counted in redis/);
+  });
+
+  it("50 concurrent identical creates spread over both instances give one payment", async () => {
+    const body = deposit();
+    const idempotencyKey = `scale-same-${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => api(n, "/v1/payments", { body, idempotencyKey })));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(answers.filter((a) => a.headers.get("idempotency-replayed") === "true")).toHaveLength(49);
+    expect(await db.payment.count({ where: { merchantId, reference: body.reference } })).toBe(1);
+  }, 60_000);
+
+  it("400 requests with one key within a minute get exactly 300 non-429 answers across both instances", async () => {
+    const owner = await db.consoleUser.findFirstOrThrow({ where: { merchantId } });
+    const budgetKey = (await issueApiKey(db, { merchantId, ownerId: owner.id, scopes: SCOPES })).key;
+    const statuses: number[] = [];
+    for (let n = 0; n < 400; n += 20) {
+      statuses.push(...(await Promise.all(Array.from({ length: 20 }, (_, j) => api(n + j, "/v1/payments?limit=1", { key: budgetKey })))).map((a) => a.status));
+    }
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(300);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+  }, 60_000);
+
+  it("each callback is delivered once and each expiry applied once", async () => {
+    const rx = await startReceiver();
+    await setCallbackUrl(db, { merchantId, url: rx.url });
+    const completed: string[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, n) => {
+        const created = await api(n, "/v1/payments", { body: deposit() });
+        const done = await api(n + 1, `/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: n % 2 ? "SUCCEEDED" : "FAILED" } });
+        expect(done.status).toBe(200);
+        completed.push(created.body.id);
+      }),
+    );
+    const expiring = await Promise.all(Array.from({ length: 20 }, async (_, n) => (await api(n, "/v1/payments", { body: deposit() })).body.id as string));
+    await db.$executeRaw`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = ANY(${expiring}::uuid[])`;
+    await rx.waitFor(50, 30_000);
+    await new Promise((r) => setTimeout(r, 3000)); // time for any second delivery to show up
+    const ids = rx.received.map((r) => String(r.headers["x-service-event-id"]));
+    expect(ids).toHaveLength(50);
+    expect(new Set(ids).size).toBe(50);
+    const expired = await db.payment.findMany({ where: { id: { in: expiring } }, select: { status: true } });
+    expect(expired.every((p) => p.status === "EXPIRED")).toBe(true);
+    expect(await db.event.count({ where: { paymentId: { in: expiring }, type: "payment.expired" } })).toBe(20);
+    expect(await db.deliveryAttempt.count({ where: { delivery: { merchantId } } })).toBe(50);
+    await rx.close();
+  }, 90_000);
+});
