@@ -74,6 +74,17 @@ function ActionResult({ state, note }: { state: ActionState; note?: string }) {
   return (
     <div role="status" className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="action-ok">
       <p>{state.message}</p>
+      {state.details ? (
+        <ul className="mt-2 space-y-1" data-testid="action-details">
+          {state.details.map((d, i) => (
+            <li key={i} className={d.ok ? "text-emerald-900" : "font-medium text-rose-800"}>
+              <span aria-hidden="true">{d.ok ? "✓ " : "✗ "}</span>
+              <span className="sr-only">{d.ok ? "Right: " : "Differs: "}</span>
+              {d.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {state.shownOnce ? (
         <div className="mt-2 space-y-2">
           {note ? <p className="font-semibold">{note}</p> : null}
@@ -107,6 +118,7 @@ export function Field({
   multiline,
   inputMode,
   autoComplete,
+  rows = 2,
   className = "",
 }: {
   name: string;
@@ -120,6 +132,8 @@ export function Field({
   multiline?: boolean;
   inputMode?: "numeric" | "decimal" | "text";
   autoComplete?: string;
+  /** Visible lines of a multiline field. */
+  rows?: number;
   className?: string;
 }) {
   const id = useId();
@@ -140,7 +154,7 @@ export function Field({
             ))}
           </select>
         ) : multiline ? (
-          <textarea {...common} rows={2} defaultValue={defaultValue} placeholder={placeholder} />
+          <textarea {...common} rows={rows} defaultValue={defaultValue} placeholder={placeholder} />
         ) : (
           <input {...common} type={type} defaultValue={defaultValue} placeholder={placeholder} inputMode={inputMode} autoComplete={autoComplete} />
         )}

@@ -72,6 +72,7 @@ export type AuthenticatedKey = {
     amountEntryEnabled: boolean;
     defaultCommissionBps: number;
     callbackUrl: string | null;
+    chaosMode: boolean;
   };
 };
 

@@ -14,12 +14,15 @@ import { log } from "@/lib/log";
  */
 export type ActionState =
   | { status: "idle" }
-  | { status: "ok"; message: string; shownOnce?: Record<string, string>; at: number }
+  | { status: "ok"; message: string; shownOnce?: Record<string, string>; details?: ActionDetail[]; at: number }
   | { status: "error"; message: string; fieldErrors?: Record<string, string>; at: number };
 
 export const IDLE: ActionState = { status: "idle" };
 
-type Result = { message: string; shownOnce?: Record<string, string> };
+/** One line of an action's answer that is right (`ok`) or needs fixing (e.g. a signature check's findings). */
+export type ActionDetail = { ok: boolean; text: string };
+
+type Result = { message: string; shownOnce?: Record<string, string>; details?: ActionDetail[] };
 
 /**
  * Wraps a console mutation as a Server Action for `useActionState` (ISSUE 4: every mutation re-checks the session

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/console/actor";
-import { text, uuidField } from "@/lib/console/forms";
+import { checkbox, integer, reasonField, text, uuidField } from "@/lib/console/forms";
 import { auditMerchant } from "@/lib/console/merchants";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/events/deliveries";
+import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
+import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/events/signature-check";
 import { Uuid } from "@/lib/schemas/common";
 
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
@@ -102,4 +104,59 @@ export type DeliveryPage = Awaited<ReturnType<typeof deliveryPage>>;
  */
 export function deliveryDetail(db: Db, actor: ConsoleActor, deliveryId: string) {
   return getDelivery(db, { merchantId: merchantScope(actor), deliveryId });
+}
+
+export const ChaosModeInput = z.object({ merchantId: uuidField, enabled: checkbox, reason: reasonField });
+
+/**
+ * Switches a merchant's chaos mode on or off (docs/callbacks.md "Chaos mode"): MERCHANT users for their own
+ * merchant, operators for any; a reason is required; one audit row with the before and after state and the reason.
+ * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user)
+ */
+export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<typeof ChaosModeInput>, now = new Date()): Promise<void> {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  const [before] = await tx.$queryRaw<{ chaos_mode: boolean }[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`;
+  if (!before) throw apiError("NOT_FOUND", "merchant not found");
+  await tx.merchant.update({ where: { id: input.merchantId }, data: { chaosMode: input.enabled } });
+  await auditMerchant(tx, actor, input.merchantId, { action: "merchant.chaos_mode", before: { chaosMode: before.chaos_mode }, after: { chaosMode: input.enabled }, reason: input.reason }, now);
+}
+
+export const SignatureCheckInput = z.object({
+  deliveryId: uuidField,
+  attempt: integer(1, 1_000_000),
+  timestamp: text(40, "timestamp"),
+  // The body exactly as pasted: no trimming, a changed byte is what the check looks for.
+  body: z.string({ message: "required" }).min(1, { message: "required" }).max(65_536, { message: "body is at most 65536 characters" }),
+  signature: text(200, "signature"),
+});
+
+/**
+ * "Check my verification" on a delivery attempt (docs/callbacks.md "Signature debugger"): compares what the
+ * merchant's code used and computed with what the service signed for that attempt, trying the merchant's current
+ * callback secret and, to name a mix-up, the listener secret of each of its API keys. Secrets are never returned.
+ * Audited (who checked which delivery, and whether it verified), without the body or signature.
+ * @throws ApiError 404 NOT_FOUND (delivery or attempt not visible), 409 INVALID_STATE (no callback secret set)
+ */
+export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.output<typeof SignatureCheckInput>, now = new Date()): Promise<SignatureDiagnosis> {
+  const delivery = await getDelivery(tx, { merchantId: merchantScope(actor), deliveryId: input.deliveryId });
+  const attempt = delivery.attempts.find((a) => a.number === input.attempt);
+  if (!attempt) throw apiError("NOT_FOUND", "attempt not found");
+  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: delivery.merchantId }, select: { callbackSecret: true } });
+  if (!merchant.callbackSecret) throw apiError("INVALID_STATE", "this merchant has no callback secret: set a callback address first");
+  const keys = await tx.apiKey.findMany({ where: { merchantId: delivery.merchantId }, select: { hash: true, prefix: true } });
+  const diagnosis = diagnoseSignature({
+    secret: merchant.callbackSecret,
+    others: keys.map((k) => ({ label: `the sandpiper listen secret of API key ${k.prefix}...`, secret: listenerSecretFromKeyHash(k.hash) })),
+    sent: attempt.signedTimestamp ? { timestamp: attempt.signedTimestamp, body: delivery.event.body } : null,
+    given: { timestamp: input.timestamp, body: input.body, signature: input.signature },
+    nowSeconds: Math.floor(now.getTime() / 1000),
+  });
+  await writeAudit(tx, auditActor(actor), { action: "delivery.signature_check", entity: "delivery", entityId: delivery.id, merchantId: delivery.merchantId, after: { attempt: attempt.number, verified: diagnosis.verified } }, now);
+  return diagnosis;
+}
+
+/** The merchants in the actor's scope whose chaos mode is on (the console's banner), by name. */
+export function merchantsInChaosMode(db: Db, actor: ConsoleActor): Promise<{ id: string; name: string }[]> {
+  const scope = merchantScope(actor);
+  return db.merchant.findMany({ where: { chaosMode: true, ...(scope ? { id: scope } : {}) }, select: { id: true, name: true }, orderBy: { name: "asc" } });
 }

@@ -7,7 +7,9 @@ import { callbackUrlPolicy } from "@/lib/events/callback-config";
 import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/events/retry-schedule";
 import { sendCallbackRequest, type SendCallbackResult } from "@/lib/events/send";
 import { testEventHeaderName } from "@/lib/events/deliveries";
-import { buildCallbackHeaders } from "@/lib/events/signing";
+import { injectChaos, pendingChaosPlan } from "@/lib/events/chaos-delivery";
+import type { SendTarget } from "@/lib/events/chaos-delivery";
+import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing";
 import { checkCallbackUrl } from "@/lib/events/url-policy";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
@@ -52,6 +54,9 @@ export type AttemptOutcome = {
 type Claimed = {
   id: string;
   eventId: string;
+  merchantId: string;
+  /** The merchant's chaos mode was on at claim time (docs/callbacks.md "Chaos mode"). */
+  chaos: boolean;
   attemptCount: number;
   leaseUntil: Date;
   body: string;
@@ -62,6 +67,8 @@ type Claimed = {
 type ClaimRow = {
   id: string;
   event_id: string;
+  merchant_id: string;
+  chaos_mode: boolean;
   attempt_count: number;
   lease_until: Date | null;
   body: string;
@@ -86,7 +93,7 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return transaction(async (tx) => {
     const due = await tx.$queryRaw<ClaimRow[]>`
-      SELECT d.id, d.event_id, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
+      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
       ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`;
@@ -114,6 +121,8 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
       claimed.push({
         id: row.id,
         eventId: row.event_id,
+        merchantId: row.merchant_id,
+        chaos: row.chaos_mode,
         attemptCount: row.attempt_count + 1,
         leaseUntil,
         body: row.body,
@@ -131,7 +140,8 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
   });
 }
 
-type Sent = { url: string; result: SendCallbackResult } | { notConfigured: true };
+/** What one send did: the address, the result, and what it was signed with (the signature debugger shows it). */
+type Sent = { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null } | { notConfigured: true };
 
 /**
  * Sends one claimed delivery, outside any transaction: checks the merchant's address again (SPEC "Events":
@@ -144,12 +154,14 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
   const check = await checkCallbackUrl(url, callbackUrlPolicy());
   if (!check.ok) {
     const refused = `address refused: ${check.reason}`;
-    return { url, result: { ok: false, statusCode: null, durationMs: 0, error: refused, responseSnippet: "", redirected: false } };
+    return { url, result: { ok: false, statusCode: null, durationMs: 0, error: refused, responseSnippet: "", redirected: false }, signedTimestamp: null, signature: null, target: null };
   }
   const headers = buildCallbackHeaders({ eventId: claimed.eventId, rawBody: body, secret, nowMs: now.getTime() });
   if (claimed.test) headers[testEventHeaderName()] = "true";
-  const result = await sendCallbackRequest({ url: check.url, address: check.address, family: check.family, headers, body, timeoutMs });
-  return { url, result };
+  const target = { url: check.url, address: check.address, family: check.family };
+  const result = await sendCallbackRequest({ ...target, headers, body, timeoutMs });
+  const names = callbackHeaderNames();
+  return { url, result, signedTimestamp: headers[names.timestamp], signature: headers[names.signature], target };
 }
 
 /**
@@ -188,6 +200,8 @@ async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt:
         statusCode: result.statusCode,
         error: result.error,
         responseSnippet: result.responseSnippet,
+        signedTimestamp: sent.signedTimestamp,
+        signature: sent.signature,
       },
     });
     const outcome = { ...base, attempt, statusCode: result.statusCode, error: result.error };
@@ -211,9 +225,15 @@ async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt:
 }
 
 async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
+  // Chaos mode: the event's plan, once per delivery; a delay holds the real attempt back (well inside the lease).
+  const plan = claimed.chaos && claimed.callbackSecret ? await pendingChaosPlan(claimed.id, claimed.eventId) : null;
+  if (plan?.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
   const startedAt = opts.now ?? new Date();
   const sent = await send(claimed, startedAt, opts.timeoutMs);
   const outcome = await settle(claimed, sent, startedAt, opts.now ?? new Date(), opts.random ?? Math.random);
+  if (plan && "target" in sent && sent.target) {
+    await injectChaos({ deliveryId: claimed.id, eventId: claimed.eventId, merchantId: claimed.merchantId, body: claimed.body, secret: claimed.callbackSecret!, url: sent.url, target: sent.target, plan, real: sent.result, timeoutMs: opts.timeoutMs });
+  }
   log.info(
     { worker: opts.workerId, deliveryId: outcome.deliveryId, eventId: outcome.eventId, attempt: outcome.attempt, state: outcome.state, statusCode: outcome.statusCode, error: outcome.error },
     "callback attempt",

@@ -105,8 +105,8 @@ export async function listDeliveries(
 }
 
 /**
- * One delivery with its event body and every recorded attempt (oldest first): number, url, startedAt,
- * durationMs, statusCode, error, responseSnippet.
+ * One delivery with its event body, every recorded attempt (oldest first: number, url, startedAt, durationMs,
+ * statusCode, error, responseSnippet, signedTimestamp, signature) and the requests chaos mode added to it.
  * @param input.merchantId the merchant that must own the delivery; null = operator.
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's delivery id.
  */
@@ -114,7 +114,7 @@ export async function getDelivery(db: Db, input: { merchantId: string | null; de
   const found = Uuid.safeParse(input.deliveryId).success
     ? await db.delivery.findFirst({
         where: { id: input.deliveryId, ...(input.merchantId !== null ? { merchantId: input.merchantId } : {}) },
-        include: { event: true, attempts: { orderBy: { number: "asc" } } },
+        include: { event: true, attempts: { orderBy: { number: "asc" } }, injections: { orderBy: { sentAt: "asc" } } },
       })
     : null;
   if (!found) throw apiError("NOT_FOUND", "delivery not found");

@@ -387,6 +387,28 @@ const CASES: ActionCase[] = [
     },
   },
   {
+    action: "callbacks.setChaosModeAction", by: "OWNER",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id, enabled: "on", reason: "testing duplicate handling" },
+      state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { chaosMode: true } }),
+      audit: { action: "merchant.chaos_mode", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, before: { chaosMode: false }, after: { chaosMode: true }, reason: "testing duplicate handling" },
+    }),
+  },
+  {
+    action: "callbacks.checkSignatureAction", by: "OWNER", merchant: merchantWithDelivery,
+    prepare: async (m) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      await db.deliveryAttempt.create({ data: { deliveryId: m.deliveryId!, number: 1, url: LOOPBACK_CALLBACK, startedAt: new Date(), durationMs: 1, statusCode: 500, signedTimestamp: timestamp, signature: "0".repeat(64) } });
+      return {
+        fields: { deliveryId: m.deliveryId!, attempt: "1", timestamp, body: "{}", signature: "f".repeat(64) },
+        page: `/console/callbacks/${m.deliveryId}`,
+        state: () => db.delivery.findUnique({ where: { id: m.deliveryId }, include: { attempts: true } }),
+        stateUnchangedWhenAllowed: true,
+        audit: { action: "delivery.signature_check", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { attempt: 1, verified: false } },
+      };
+    },
+  },
+  {
     action: "payments.approvePayment", by: "APPROVER",
     prepare: async (m) => {
       const paymentId = await withdrawalOf(m);

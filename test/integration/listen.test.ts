@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -9,6 +8,7 @@ import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
 import { verifyCallback } from "@/lib/events/verify";
 import { Dedicated, type DedicatedMerchant } from "../support/dedicated";
 import { startService, stopService } from "../support/global-setup";
+import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { TcpProxy } from "../support/tcp-proxy";
 
@@ -17,7 +17,6 @@ import { TcpProxy } from "../support/tcp-proxy";
 // a receiver on loopback that verifies every request with the secret the listener printed. The run is stopped and
 // restarted, the service restarts, the proxy cuts the listener's connection: no event may be missing.
 
-const root = path.resolve(__dirname, "../..");
 const d = new Dedicated("listen");
 let m: DedicatedMerchant;
 let proxy: TcpProxy;
@@ -36,40 +35,6 @@ afterAll(async () => {
   await proxy?.close();
   await d.stop();
 });
-
-type Running = { child: ChildProcess; lines: string[]; secret: Promise<string>; exited: Promise<number | null> };
-
-/** Starts `node bin/sandpiper.mjs listen ...` and collects its output lines. */
-function listen(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), "listen", ...args], { cwd: os.tmpdir(), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const lines: string[] = [];
-  let resolveSecret: (s: string) => void;
-  const secret = new Promise<string>((r) => (resolveSecret = r));
-  let partial = "";
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.setEncoding("utf8").on("data", (text: string) => {
-      const parts = (partial + text).split("\n");
-      partial = parts.pop() ?? "";
-      for (const line of parts) {
-        lines.push(line);
-        const found = /Listener signing secret: (whsec_\S+)/.exec(line);
-        if (found) resolveSecret(found[1]);
-      }
-    });
-  }
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  return { child, lines, secret, exited };
-}
-
-async function waitForLine(run: Running, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = run.lines.find((l) => pattern.test(l));
-    if (line) return line;
-    if (Date.now() > deadline) throw new Error(`no line ${pattern} within ${timeoutMs} ms:\n${run.lines.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let sent = 0;
 /** POST as the merchant, spreading requests over its keys and source addresses (the per-key and per-IP limits). */

@@ -1,5 +1,8 @@
 import type { ReactNode } from "react";
+import Link from "next/link";
 import { ConsoleNav, type NavItem } from "@/components/console/nav";
+import { Notice } from "@/components/console/ui";
+import { merchantsInChaosMode } from "@/lib/console/callbacks";
 import { scopedMerchantId } from "@/lib/console/actor";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -10,9 +13,10 @@ export const metadata = { title: "Sandpiper console" };
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const actor = await requireActor();
   const merchantId = scopedMerchantId(actor);
-  const awaiting = await getDb().payment.count({
-    where: { status: "PENDING_APPROVAL", direction: "WITHDRAWAL", ...(merchantId ? { merchantId } : {}) },
-  });
+  const [awaiting, chaos] = await Promise.all([
+    getDb().payment.count({ where: { status: "PENDING_APPROVAL", direction: "WITHDRAWAL", ...(merchantId ? { merchantId } : {}) } }),
+    merchantsInChaosMode(getDb(), actor),
+  ]);
   const items: NavItem[] = [
     { href: "/console", label: "Overview" },
     { href: "/console/payments", label: "Payments" },
@@ -37,6 +41,14 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     <div className="min-h-screen bg-slate-50 lg:flex lg:bg-[linear-gradient(to_right,var(--color-slate-900)_14rem,var(--color-slate-50)_14rem)]">
       <ConsoleNav items={items} user={actor.username} role={actor.role} />
       <div className="min-w-0 flex-1">
+        {chaos.length > 0 ? (
+          <div className="mx-auto max-w-6xl px-4 pt-4 sm:px-6" data-testid="chaos-banner">
+            <Notice tone="warning" title={`Chaos mode is on for ${chaos.map((m) => m.name).join(", ")}`}>
+              Callbacks and listener forwards also bring duplicates, delays, forged and stale requests, to test your receiver.{" "}
+              <Link className="font-medium underline" href="/console/callbacks">Switch it off on the Callbacks page</Link>.
+            </Notice>
+          </div>
+        ) : null}
         <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:py-8">{children}</main>
       </div>
     </div>

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { CallbackUrlInput, configureCallback, requeueFromConsole, sendTestFromConsole } from "@/lib/console/callbacks";
+import { CallbackUrlInput, ChaosModeInput, checkSignature, configureCallback, requeueFromConsole, sendTestFromConsole, setChaosMode, SignatureCheckInput } from "@/lib/console/callbacks";
 import { optionalText, uuidField } from "@/lib/console/forms";
 
 /** Sets the callback address; the new signing secret is returned once. */
@@ -27,4 +27,23 @@ export const requeueAction = consoleAction(
 export const sendTestAction = consoleAction(z.object({ merchantId: uuidField }), async ({ actor, tx, input, now }) => {
   const sent = await sendTestFromConsole(tx, actor, input, now);
   return { message: `Test event ${sent.eventId} queued; watch its delivery below.` };
+});
+
+/** Switches chaos mode on or off for a merchant (reason required, audited). */
+export const setChaosModeAction = consoleAction(ChaosModeInput, async ({ actor, tx, input, now }) => {
+  await setChaosMode(tx, actor, input, now);
+  return {
+    message: input.enabled
+      ? "Chaos mode is on: deliveries and listener forwards now also bring duplicates, delays, forged and stale requests."
+      : "Chaos mode is off: deliveries are sent as usual.",
+  };
+});
+
+/** "Check my verification": which part of the merchant's signature differs from what was sent. */
+export const checkSignatureAction = consoleAction(SignatureCheckInput, async ({ actor, tx, input, now }) => {
+  const diagnosis = await checkSignature(tx, actor, input, now);
+  return {
+    message: diagnosis.verified ? "Your signature is correct." : "Your signature does not match; see what differs below.",
+    details: diagnosis.findings.map((f) => ({ ok: f.ok, text: f.message })),
+  };
 });

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { requeueAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
+import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction } from "@/app/console/actions/callbacks";
 import { DeliveryFilters, deliveryPage } from "@/lib/console/callbacks";
 import { merchantOptions } from "@/lib/console/merchants";
 import { requireActor } from "@/lib/console/session";
@@ -22,7 +22,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
   const [deliveries, merchants, merchant] = await Promise.all([
     deliveryPage(db, actor, filters),
     actor.role === "OPERATOR" ? merchantOptions(db) : Promise.resolve([]),
-    merchantId ? db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true } }) : Promise.resolve(null),
+    merchantId ? db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true } }) : Promise.resolve(null),
   ]);
   const query = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
   return (
@@ -73,6 +73,22 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
                 <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>Requeue all failed and not configured</SubmitButton>
               </ActionForm>
             </div>
+          </Card>
+        ) : null}
+        {merchant ? (
+          <Card
+            title="Chaos mode"
+            description="Tests your receiver against what real delivery does: on top of each delivery and listener forward, some events come twice, some late (so others overtake them), and now and then a request with a bad signature or a 10-minute-old timestamp arrives that your receiver must refuse. Injected requests are listed on each delivery with the answer a correct receiver gives; they never count as attempts."
+          >
+            <p className="mb-3 text-sm text-slate-700" data-testid="chaos-state">
+              Chaos mode is <strong>{merchant.chaosMode ? "on" : "off"}</strong>.
+            </p>
+            <ActionForm action={setChaosModeAction} label="Switch chaos mode" className="flex flex-col gap-3 sm:flex-row sm:items-start">
+              <Hidden name="merchantId" value={merchant.id} />
+              {merchant.chaosMode ? null : <Hidden name="enabled" value="on" />}
+              <Field name="reason" label="Reason" required placeholder="e.g. testing duplicate handling before launch" className="flex-1" />
+              <div className="sm:pt-6"><SubmitButton variant={merchant.chaosMode ? "secondary" : "primary"}>{merchant.chaosMode ? "Switch chaos mode off" : "Switch chaos mode on"}</SubmitButton></div>
+            </ActionForm>
           </Card>
         ) : actor.role === "OPERATOR" ? (
           <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>

@@ -12,7 +12,7 @@ export const GET = merchantApi(pipelineOptions(OPERATIONS.streamEvents), async (
   const opts = {
     cursor: query.cursor === undefined ? undefined : BigInt(query.cursor),
     types: query.types?.split(",") as EventType[] | undefined,
-    chaos: (merchant as { chaosMode?: boolean }).chaosMode === true,
+    chaos: merchant.chaosMode,
   };
   if (/\btext\/event-stream\b/i.test(headers.get("accept") ?? "")) {
     return { status: 200, body: null, headers: SSE_HEADERS, stream: sseStream(signal, (out, gone) => streamFeed(db, merchant.id, opts, out, gone)) };

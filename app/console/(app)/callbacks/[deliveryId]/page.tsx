@@ -1,16 +1,24 @@
 import Link from "next/link";
+import { checkSignatureAction } from "@/app/console/actions/callbacks";
+import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, PageHeader, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { deliveryDetail } from "@/lib/console/callbacks";
 import { formatDateTime } from "@/lib/console/format";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
+import { callbackHeaderNames } from "@/lib/events/signing";
 
 export const dynamic = "force-dynamic";
+
+const pre = "max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 font-mono text-xs text-slate-800";
 
 export default async function DeliveryPage({ params }: { params: Promise<{ deliveryId: string }> }) {
   const actor = await requireActor();
   const { deliveryId } = await params;
   const d = await orNotFound(deliveryDetail(getDb(), actor, deliveryId));
+  const names = callbackHeaderNames();
+  const signed = d.attempts.filter((a) => a.signedTimestamp && a.signature);
+  const last = signed[signed.length - 1];
   return (
     <>
       <p className="mb-2 text-sm"><Link className={linkClass} href="/console/callbacks">← Callbacks</Link></p>
@@ -47,8 +55,55 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
             </Table>
           )}
         </Card>
-        <Card title="Signed body" description="These exact bytes are signed and sent on every attempt.">
-          <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-3 font-mono text-xs text-slate-800">{d.event.body}</pre>
+        {d.injections.length > 0 ? (
+          <Card title="Chaos mode: injected requests" description="Sent on top of the real delivery to test your receiver. They are not attempts and never change this delivery's state.">
+            <Table caption="Injected requests" head={["Kind", "Sent (Dubai)", "A correct receiver", "Your receiver answered", "As expected"]}>
+              {d.injections.map((i) => {
+                const answered2xx = i.statusCode !== null && i.statusCode >= 200 && i.statusCode < 300;
+                const asExpected = i.expected === "2xx" ? answered2xx : i.statusCode !== null && !answered2xx;
+                return (
+                  <tr key={i.id} data-testid="injection">
+                    <Td>{i.kind.replace("_", " ")}</Td>
+                    <Td>{formatDateTime(i.sentAt)}</Td>
+                    <Td>{i.expected === "2xx" ? "answers 2xx" : "refuses it (4xx)"}</Td>
+                    <Td>{i.statusCode ?? i.error ?? "—"}</Td>
+                    <Td>{asExpected ? "yes" : <strong className="text-rose-700">no</strong>}</Td>
+                  </tr>
+                );
+              })}
+            </Table>
+          </Card>
+        ) : null}
+        <Card title="Signature debugger" description={`What each attempt was signed with. The signature is the lowercase hex HMAC-SHA256 of the signed text, keyed with your callback secret (the whole whsec_... string); the secret is never shown here.`}>
+          {signed.length === 0 ? (
+            <EmptyState title="No signed attempt yet" />
+          ) : (
+            <div className="space-y-4">
+              {signed.map((a) => (
+                <div key={a.id} data-testid={`signed-attempt-${a.number}`} className="rounded-md border border-slate-200 p-3">
+                  <p className="text-sm font-semibold text-slate-800">Attempt {a.number}: {a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "no answer")}</p>
+                  <p className="mt-2 text-xs font-medium text-slate-600">Headers sent</p>
+                  <pre className={pre}>{`Content-Type: application/json\n${names.eventId}: ${d.eventId}\n${names.timestamp}: ${a.signedTimestamp}\n${names.signature}: ${a.signature}`}</pre>
+                  <p className="mt-2 text-xs font-medium text-slate-600">Signed text (timestamp + &quot;.&quot; + body)</p>
+                  <pre className={pre} data-testid="signed-text">{`${a.signedTimestamp}.${d.event.body}`}</pre>
+                  <p className="mt-2 text-xs font-medium text-slate-600">Your receiver&apos;s answer (first 1 KiB)</p>
+                  <pre className={pre}>{a.responseSnippet || "(empty)"}</pre>
+                </div>
+              ))}
+              <div className="border-t border-slate-100 pt-4">
+                <h3 className="text-sm font-semibold text-slate-800">Check my verification</h3>
+                <p className="mb-3 text-xs text-slate-600">Paste the timestamp and the body your code verified and the signature it computed: the check says which part differs (another secret, a re-serialised body, a stale timestamp, an encoding slip).</p>
+                <ActionForm action={checkSignatureAction} label="Check my verification" className="space-y-3">
+                  <Hidden name="deliveryId" value={d.id} />
+                  <Field name="attempt" label="Attempt" required defaultValue={last!.number} inputMode="numeric" options={signed.map((a) => ({ value: String(a.number), label: `Attempt ${a.number} (timestamp ${a.signedTimestamp})` }))} />
+                  <Field name="timestamp" label="Timestamp your code used" required defaultValue={last!.signedTimestamp!} inputMode="numeric" />
+                  <Field name="body" label="Body your code verified" required multiline rows={6} defaultValue={d.event.body} />
+                  <Field name="signature" label="Signature your code computed" required placeholder="64 lowercase hex characters" />
+                  <SubmitButton>Check</SubmitButton>
+                </ActionForm>
+              </div>
+            </div>
+          )}
         </Card>
       </div>
     </>
