@@ -72,3 +72,65 @@ test("requeue delivers a NOT_CONFIGURED event to the local receiver once an addr
     await receiver.close();
   }
 });
+
+test("the signature debugger shows what a real delivery was signed with and says which part of a check differs; chaos mode shows a banner", async ({ page }) => {
+  const m = await libTask("merchant");
+  const receiver = await startReceiver();
+  try {
+    await signIn(page, m.owner, m.password);
+    await page.goto(`${base()}/console/callbacks`);
+    const form = page.getByRole("form", { name: "Set the callback address" });
+    await form.getByLabel("New address").fill(receiver.url);
+    await form.getByRole("button", { name: "Save address" }).click();
+    const secret = (await form.getByTestId("shown-once-signing-secret").textContent())!;
+    const created = await api(m.key, "POST", "/v1/payments", { reference: `dbg-${Date.now()}`, amount: "77.10", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+    await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" });
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+    const [callback] = receiver.received;
+    const timestamp = String(callback.headers["x-service-timestamp"]);
+    const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
+
+    await page.goto(`${base()}/console/callbacks/${delivery.id}`);
+    const attempt = page.getByTestId("signed-attempt-1");
+    await expect(attempt).toContainText(`X-Service-Timestamp: ${timestamp}`);
+    await expect(attempt).toContainText(`X-Service-Signature: ${callback.headers["x-service-signature"]}`);
+    await expect(attempt.getByTestId("signed-text")).toHaveText(`${timestamp}.${callback.body}`);
+    await expect(page.getByText(secret)).toHaveCount(0); // the secret is never shown
+
+    // A receiver that re-serialised the body before verifying: the check names it.
+    const check = page.getByRole("form", { name: "Check my verification" });
+    const reserialised = JSON.stringify(JSON.parse(callback.body), null, 2);
+    await check.getByLabel("Body your code verified").fill(reserialised);
+    await check.getByLabel("Signature your code computed").fill(createHmac("sha256", secret).update(`${timestamp}.${reserialised}`).digest("hex"));
+    await check.getByRole("button", { name: "Check" }).click();
+    await expect(check.getByTestId("action-details")).toContainText("same JSON but not the same bytes");
+    // Upper-case hex over the right bytes.
+    await check.getByLabel("Body your code verified").fill(callback.body);
+    const right = createHmac("sha256", secret).update(`${timestamp}.${callback.body}`).digest("hex");
+    await check.getByLabel("Signature your code computed").fill(right.toUpperCase());
+    await check.getByRole("button", { name: "Check" }).click();
+    await expect(check.getByTestId("action-details")).toContainText("upper-case hex");
+    await screenshot(page, "signature-debugger");
+    await check.getByLabel("Signature your code computed").fill(right);
+    await check.getByRole("button", { name: "Check" }).click();
+    await expect(check.getByTestId("action-ok")).toContainText("Your signature is correct.");
+
+    // Chaos mode: switched on with a reason, shown as a banner on every console page, switched off again.
+    await page.goto(`${base()}/console/callbacks`);
+    const chaos = page.getByRole("form", { name: "Switch chaos mode" });
+    await chaos.getByLabel("Reason").fill("testing duplicate handling");
+    await chaos.getByRole("button", { name: "Switch chaos mode on" }).click();
+    await expect(chaos.getByTestId("action-ok")).toContainText("Chaos mode is on");
+    await page.goto(`${base()}/console`);
+    await expect(page.getByTestId("chaos-banner")).toContainText("Chaos mode is on for");
+    await screenshot(page, "chaos-banner");
+    await page.goto(`${base()}/console/callbacks`);
+    await chaos.getByLabel("Reason").fill("done testing");
+    await chaos.getByRole("button", { name: "Switch chaos mode off" }).click();
+    await expect(chaos.getByTestId("action-ok")).toContainText("Chaos mode is off");
+    await page.goto(`${base()}/console`);
+    await expect(page.getByTestId("chaos-banner")).toHaveCount(0);
+  } finally {
+    await receiver.close();
+  }
+});

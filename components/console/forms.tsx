@@ -71,8 +71,10 @@ function ActionResult({ state, note }: { state: ActionState; note?: string }) {
       </p>
     );
   }
+  // An answer with findings to fix (a signature check that does not match) is shown in amber, not green.
+  const tone = state.details?.some((d) => !d.ok) ? "border-amber-300 bg-amber-50 text-amber-950" : "border-emerald-200 bg-emerald-50 text-emerald-900";
   return (
-    <div role="status" className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="action-ok">
+    <div role="status" className={`mt-3 rounded-md border px-3 py-2 text-sm ${tone}`} data-testid="action-ok">
       <p>{state.message}</p>
       {state.details ? (
         <ul className="mt-2 space-y-1" data-testid="action-details">
