@@ -25,7 +25,9 @@ export function refuseUnsafeStart(env = process.env) {
   if (env.CALLBACK_ALLOW_LOOPBACK === "1" && env.NODE_ENV === "production") {
     console.error(
       "Sandpiper refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is not allowed when NODE_ENV=production " +
-        "(loopback callback receivers are for tests and local development only). Unset CALLBACK_ALLOW_LOOPBACK.",
+        "(loopback callback receivers are for tests and local development only). For local work run `npm run start:local`; " +
+        "to deliver to a receiver on a developer's machine, keep this service as it is and run `npx sandpiper listen --forward-to <local address>` " +
+        "there (README \"Receiving callbacks\"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.",
     );
     process.exit(1);
   }

@@ -6,6 +6,12 @@ import path from "node:path";
 import { isEmpty, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+// `npm run start:local` (--local): local development of the service, with http receivers on this machine allowed.
+if (process.argv.includes("--local")) {
+  process.env.NODE_ENV = "development";
+  process.env.CALLBACK_ALLOW_LOOPBACK = "1";
+  console.log("Local development: callbacks may go to http://localhost receivers (never use this in production).");
+}
 process.env.NODE_ENV ??= "production";
 const { dataDirectory, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
 refuseUnsafeStart();

@@ -19,7 +19,7 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
  */
 export function loopbackAllowanceRefusal(): string | null {
   if (runtimeEnv("CALLBACK_ALLOW_LOOPBACK") === "1" && runtimeEnv("NODE_ENV") === "production") {
-    return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only";
+    return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer's machine from this service, run `npx sandpiper listen --forward-to <local address>` there (README \"Receiving callbacks\")";
   }
   return null;
 }
@@ -68,7 +68,11 @@ export async function setCallbackUrl(
     throw apiError("VALIDATION_ERROR", `callbackUrl: at most ${MAX_CALLBACK_URL_LENGTH} characters`);
   }
   const check = await checkCallbackUrl(url, { ...callbackUrlPolicy(), resolve: opts.resolve });
-  if (!check.ok) throw apiError("VALIDATION_ERROR", `callbackUrl: ${check.reason}`);
+  if (!check.ok) {
+    const local = /^http:|^https?:\/\/(localhost|127\.|\[::1\]|10\.|192\.168\.)/i.test(url) || /non-public|raw IP|DNS name/.test(check.reason);
+    const hint = local ? `; for a receiver on your own machine, run "npx sandpiper listen --forward-to <your local address>" (README "Receiving callbacks")` : "";
+    throw apiError("VALIDATION_ERROR", `callbackUrl: ${check.reason}${hint}`);
+  }
   const secret = newCallbackSecret();
   const changed = await db.merchant.updateMany({
     where: { id: input.merchantId },

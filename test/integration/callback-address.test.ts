@@ -49,7 +49,7 @@ describe("setCallbackUrl: address policy (no loopback allowance)", () => {
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
     const answers = await import("node:dns").then((dns) => dns.promises.lookup("localhost", { all: true }));
     expect(answers.map((a) => a.address)).toContain("127.0.0.1");
-    await expectRefused("https://localhost:443/hooks", /^callbackUrl: host resolves to non-public address (127\.0\.0\.1|::1)$/);
+    await expectRefused("https://localhost:443/hooks", /^callbackUrl: host resolves to non-public address (127\.0\.0\.1|::1); for a receiver on your own machine, run "npx sandpiper listen/);
   });
 
   it.each([
@@ -114,5 +114,13 @@ describe("setCallbackUrl: accepted addresses and the secret", () => {
     vi.stubEnv("NODE_ENV", "production");
     await expectRefused("http://127.0.0.1:9/cb", "scheme must be https");
     await expectRefused("https://localhost/cb", /non-public address/);
+  });
+
+  it("a refused local address says how to receive callbacks on your own machine; a refused public one does not", async () => {
+    vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
+    for (const url of ["http://localhost:4000/hook", "http://127.0.0.1:4000/hook", "https://192.168.1.20/hook"]) {
+      await expectRefused(url, /; for a receiver on your own machine, run "npx sandpiper listen --forward-to <your local address>"/);
+    }
+    await expectRefused("https://hooks.example.com:8443/cb", /^callbackUrl: port must be 443$/);
   });
 });
