@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHmac, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { setCallbackUrl } from "@/lib/events/callback-config";
+import { TEST_DATABASE_URL } from "../support/env";
+import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { recreateDatabase } from "../support/global-setup";
+
+// The receivers printed in README "Receiving callbacks" are run as written, against real signed deliveries from
+// the built service: the Node one (with PostgreSQL, and a copy of lib/events/verify.ts as the README says) and the
+// Python one. Each must accept every real delivery, process each event once, and refuse a forged body, a bad
+// signature, a stale timestamp and a mismatched event id. The code is read from README.md, so a README that
+// drifts from working code fails here.
+
+const root = path.resolve(__dirname, "../..");
+const work = path.join(root, "tmp", `readme-snippets-${process.pid}`);
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill("SIGTERM");
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** The README code block whose first line starts with `firstLine`. */
+function readmeBlock(firstLine: string): string {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const block = [...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith(firstLine));
+  if (!block) throw new Error(`README.md has no code block starting with ${firstLine}`);
+  return block;
+}
+
+async function freePort(): Promise<number> {
+  const { freePort: free } = await import("../../scripts/db.mjs");
+  return free();
+}
+
+/** Starts a receiver process; resolves once its port accepts connections. Collects its output. */
+async function startProcess(cmd: string, args: string[], env: Record<string, string>, port: number) {
+  const output: string[] = [];
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  for (const s of [child.stdout!, child.stderr!]) s.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`receiver exited: ${output.join("\n")}`);
+    return fetch(`http://127.0.0.1:${port}/`, { method: "GET" }).then(() => true, () => false);
+  }, 30_000);
+  return { child, output };
+}
+
+/** Sends `body` to the receiver signed with `secret` at `timestamp`; returns the status. */
+async function post(url: string, body: string, headers: { id: string; timestamp: string; signature: string }): Promise<number> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-service-event-id": headers.id, "x-service-timestamp": headers.timestamp, "x-service-signature": headers.signature }, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+const sign = (secret: string, timestamp: string, body: string) => createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+const nowSeconds = () => String(Math.floor(Date.now() / 1000));
+
+/** Concludes payments (one FAILED) and waits until the service delivered each event; returns payments and events. */
+async function deliveredPayments(m: TestMerchant, bodies: Record<string, unknown>[]) {
+  const payments = [];
+  for (const [i, body] of bodies.entries()) {
+    const created = await m.api("/v1/payments", { body });
+    const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: i === 1 ? "FAILED" : "SUCCEEDED" } });
+    payments.push(done.body);
+  }
+  await eventually(async () => (await db.delivery.count({ where: { merchantId: m.merchant.id, state: "SUCCEEDED" } })) === bodies.length, 30_000);
+  const events = await db.event.findMany({ where: { merchantId: m.merchant.id } });
+  return { payments, events };
+}
+
+/** The refusals every README receiver must make; `event` is a real delivered event. Returns the statuses. */
+async function refusals(url: string, secret: string, event: { id: string; body: string }) {
+  const ts = nowSeconds();
+  return {
+    tamperedBody: await post(url, event.body.replace(/"amount":"[^"]+"/, '"amount":"999999.00"'), { id: event.id, timestamp: ts, signature: sign(secret, ts, event.body) }),
+    badSignature: await post(url, event.body, { id: event.id, timestamp: ts, signature: sign("whsec_not-the-secret", ts, event.body) }),
+    staleTimestamp: await post(url, event.body, { id: event.id, timestamp: String(Number(ts) - 600), signature: sign(secret, String(Number(ts) - 600), event.body) }),
+    otherEventId: await post(url, event.body, { id: randomUUID(), timestamp: ts, signature: sign(secret, ts, event.body) }),
+    duplicate: await post(url, event.body, { id: event.id, timestamp: ts, signature: sign(secret, ts, event.body) }),
+  };
+}
+const REFUSED = { tamperedBody: 400, badSignature: 400, staleTimestamp: 400, otherEventId: 400, duplicate: 200 };
+
+describe("README receivers against real deliveries", () => {
+  it("the Python receiver (standard library only) verifies real deliveries and refuses forged or stale requests", async () => {
+    const file = path.join(work, "receiver.py");
+    fs.mkdirSync(work, { recursive: true });
+    fs.writeFileSync(file, readmeBlock("# receiver.py"));
+    const m = await newMerchant();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/sandpiper/callbacks`;
+    const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url });
+    const rx = await startProcess("python3", [file], { SANDPIPER_CALLBACK_SECRET: secret }, port);
+    const { events } = await deliveredPayments(m, [depositBody(), depositBody(), depositBody()]);
+    for (const e of events) expect(rx.output.some((l) => l.startsWith(`processed ${e.id} ${e.type}`)), e.id).toBe(true);
+    expect(await refusals(url, secret, events[0])).toEqual(REFUSED);
+    expect(rx.output.filter((l) => l.startsWith(`processed ${events[0].id}`)), "a duplicate is not processed again").toHaveLength(1);
+  }, 90_000);
+
+  it("the Node receiver (PostgreSQL, verify.ts copied as the README says) updates each order once and refuses forged or stale requests", async () => {
+    const dir = path.join(work, "node");
+    fs.mkdirSync(dir, { recursive: true });
+    const code = readmeBlock("// receiver.ts");
+    fs.writeFileSync(path.join(dir, "receiver.ts"), code);
+    fs.copyFileSync(path.join(root, "lib", "events", "verify.ts"), path.join(dir, "verify.ts"));
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `${url.pathname}_readme`;
+    await recreateDatabase(url.toString());
+    const store = new pg.Client({ connectionString: url.toString() });
+    await store.connect();
+    try {
+      // The tables as the snippet's comment gives them.
+      for (const statement of code.match(/CREATE TABLE [^;]+;/g)!) await store.query(statement);
+      const m = await newMerchant();
+      const bodies = [depositBody({ amount: "10.00" }), depositBody({ amount: "20.50" }), depositBody({ amount: "30.75" })];
+      for (const b of bodies) await store.query("INSERT INTO orders (reference, amount, currency) VALUES ($1, $2, $3)", [b.reference, b.amount, b.currency]);
+      const port = await freePort();
+      const target = `http://127.0.0.1:${port}/sandpiper/callbacks`;
+      const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: target });
+      await startProcess(process.execPath, ["--import", "tsx", path.join(dir, "receiver.ts")], { SANDPIPER_CALLBACK_SECRET: secret, DATABASE_URL: url.toString() }, port);
+      const { events } = await deliveredPayments(m, bodies);
+      const orders = await store.query("SELECT reference, payment_status FROM orders ORDER BY amount");
+      expect(orders.rows.map((r) => r.payment_status)).toEqual(["SUCCEEDED", "FAILED", "SUCCEEDED"]);
+      expect(await refusals(target, secret, events[0])).toEqual(REFUSED);
+      const stored = await store.query("SELECT count(*)::int AS n FROM processed_events");
+      expect(stored.rows[0].n, "each event stored once").toBe(3);
+    } finally {
+      await store.end();
+    }
+  }, 120_000);
+});
