@@ -1,7 +1,7 @@
 // /docs - readable API reference, server-rendered from the same OpenAPI document as /v1/openapi.json
 import type { Metadata } from "next";
 import { describeType, memberRows } from "@/lib/openapi/describe";
-import { openApiDocument, type JsonSchema, type OperationObject, type ParameterObject } from "@/lib/openapi/document";
+import { CALLBACK_RULES, openApiDocument, type JsonSchema, type OperationObject, type ParameterObject } from "@/lib/openapi/document";
 
 export const dynamic = "force-static";
 export const metadata: Metadata = { title: "Sandpiper API reference" };
@@ -121,6 +121,23 @@ export default function ApiReference() {
           {entries.filter((e) => e.op.tags.includes(tag.name)).map((e) => <Operation key={e.op.operationId} {...e} />)}
         </section>
       ))}
+
+      <section aria-labelledby="callbacks" className="mt-10">
+        <h2 id="callbacks" className="text-xl font-semibold">Callbacks</h2>
+        <p className="mt-2 text-slate-800">
+          The service POSTs a signed JSON event (<a className="text-blue-800 underline" href="#schema-EventEnvelope">EventEnvelope</a>: id, type, createdAt, and the Payment without customer as data) to the merchant&apos;s callback address. The document lists them under <code>webhooks</code>.
+        </p>
+        <Table
+          head={["event type", "sent when", "headers"]}
+          rows={Object.entries(doc.webhooks).map(([type, w]) => [<code key="t">{type}</code>, w.post.summary.replace(/^[^:]+: sent when /, ""), <ul key="h">{(w.post.parameters as ParameterObject[]).map((p) => <li key={p.name}><code>{p.name}</code>: {p.description}</li>)}</ul>])}
+        />
+        <h3 className="mt-4 font-semibold">Signing rule</h3>
+        <p className="mt-1 text-slate-800">{CALLBACK_RULES.signing}</p>
+        <h3 className="mt-4 font-semibold">Receiver rules</h3>
+        <ol className="mt-1 list-decimal space-y-1 pl-6 text-slate-800">{CALLBACK_RULES.receiver.map((r) => <li key={r}>{r}</li>)}</ol>
+        <h3 className="mt-4 font-semibold">Delivery</h3>
+        <p className="mt-1 text-slate-800">{CALLBACK_RULES.delivery}</p>
+      </section>
 
       <section aria-labelledby="headers" className="mt-10">
         <h2 id="headers" className="text-xl font-semibold">Headers</h2>

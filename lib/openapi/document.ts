@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { EVENT_TYPES } from "@/lib/events/outbox";
+import { callbackHeaderNames } from "@/lib/events/signing";
 import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
 import { ERROR_MEANINGS } from "@/lib/openapi/error-codes";
 import { OPERATION_LIST, operationErrors, type Operation } from "@/lib/openapi/operations";
@@ -62,6 +64,8 @@ export type OpenApiDocument = {
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
+  /** The callbacks the service sends (OpenAPI 3.1 webhooks), one per event type. */
+  webhooks: Record<string, { post: OperationObject }>;
   components: {
     schemas: Record<string, JsonSchema>;
     securitySchemes: Record<string, JsonSchema>;
@@ -179,6 +183,50 @@ Errors: every non-2xx response under /v1 is {"error": {"code", "message", "reque
 
 This document is public (no API key needed) at /v1/openapi.json; a readable reference is at /docs.`;
 
+/** The callbacks part of the contract (README "Receiving callbacks"): also shown on /docs. */
+export const CALLBACK_RULES = {
+  signing:
+    "X-Service-Signature is the lowercase hex (64 characters) HMAC-SHA256 of the bytes of the timestamp header's text, a '.', and the raw request body as received. The key is the whole callback secret string, 'whsec_' included, as UTF-8 bytes: it is not base64-decoded (as Standard Webhooks libraries do). Compare in constant time. The secret is shown once, when the callback address is saved; saving an address again generates a new one.",
+  receiver: [
+    "Verify the signature against the raw body (no JSON re-serialisation), in constant time.",
+    "Refuse a timestamp more than 300 seconds from your clock, and a request whose X-Service-Event-Id differs from the body's id.",
+    "Compare reference, original amount, currency and environment with your own record.",
+    "Store the event id as unique, in the same transaction as the order update.",
+    "Answer 2xx only after that commit, and also to an event you already processed; at most 64 KiB of your answer is read.",
+  ],
+  delivery:
+    "At least once: duplicates are possible (same event id, new timestamp). Time-out 5 s; any non-2xx answer, time-out or connection failure is retried, at most 8 attempts, with waits growing from 30 s to 1 h; redirects are not followed. Callbacks go to the configured public https address on port 443; to receive them on a developer's machine use `sandpiper listen` (docs/callbacks.md). Every event can also be read, followed and redelivered through the Events operations.",
+} as const;
+
+/** One webhook of the document: the callback of one event type. */
+function webhook(type: (typeof EVENT_TYPES)[number]): { post: OperationObject } {
+  const names = callbackHeaderNames();
+  const header = (name: string, description: string, schema: JsonSchema): ParameterObject => ({ name, in: "header", required: true, description, schema });
+  const when = { "payment.succeeded": "a payment becomes SUCCEEDED", "payment.failed": "a payment becomes FAILED", "payment.expired": "a pending payment becomes EXPIRED" }[type];
+  return {
+    post: {
+      operationId: `${type.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase())}Callback`,
+      summary: `${type}: sent when ${when}`,
+      description: `${CALLBACK_RULES.signing}\n\n${CALLBACK_RULES.delivery}`,
+      tags: ["Events"],
+      security: [],
+      parameters: [
+        header(names.eventId, "The event id; equals the body's id and stays the same across retries and redeliveries.", { type: "string", format: "uuid" }),
+        header(names.timestamp, "Unix seconds (10 digits), renewed on every attempt; refuse one more than 300 s from your clock.", { type: "string", pattern: "^[0-9]{10}$" }),
+        header(names.signature, "Lowercase hex HMAC-SHA256 of timestamp + '.' + raw body, keyed with the whole whsec_... secret as UTF-8 bytes.", { type: "string", pattern: "^[0-9a-f]{64}$" }),
+      ],
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { allOf: [schemaRef("EventEnvelope"), { type: "object", properties: { type: { const: type } } }] } } },
+      },
+      responses: {
+        "2XX": { description: "Received and durably stored (or already processed). A short body is enough; at most 64 KiB is read." },
+        default: { description: "Anything else (or no answer within 5 s) is retried, at most 8 attempts in all." },
+      },
+    },
+  };
+}
+
 let cached: OpenApiDocument | undefined;
 
 /**
@@ -219,6 +267,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: "Contract", description: "This document." },
     ],
     paths,
+    webhooks: Object.fromEntries(EVENT_TYPES.map((type) => [type, webhook(type)])),
     components: {
       schemas,
       securitySchemes: {

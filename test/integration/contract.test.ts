@@ -153,4 +153,27 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
     expect(external).toEqual([]);
     expect(html).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1"/);
   });
+
+  it("publishes the callbacks: OpenAPI webhooks for the three event types with the envelope, the three headers and the signing rule; a Callbacks section on /docs", async () => {
+    const served = await (await fetch(`${baseUrl()}/v1/openapi.json`)).json();
+    expect(Object.keys(served.webhooks).sort()).toEqual(["payment.expired", "payment.failed", "payment.succeeded"]);
+    for (const [type, hook] of Object.entries<any>(served.webhooks)) {
+      expect(hook.post.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([["X-Service-Event-Id", "header"], ["X-Service-Timestamp", "header"], ["X-Service-Signature", "header"]]);
+      expect(hook.post.requestBody.content["application/json"].schema.allOf).toEqual([{ $ref: "#/components/schemas/EventEnvelope" }, { type: "object", properties: { type: { const: type } } }]);
+      expect(hook.post.description).toMatch(/whole callback secret string, 'whsec_' included, as UTF-8 bytes: it is not base64-decoded/);
+      expect(Object.keys(hook.post.responses)).toEqual(["2XX", "default"]);
+      expect(() => validatorAt("webhooks", type, "post", "requestBody", "content", "application/json", "schema")).not.toThrow();
+    }
+    const envelope = validatorAt("components", "schemas", "EventEnvelope");
+    const m = await newMerchant();
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } });
+    const [event] = (await m.api(`/v1/events?paymentId=${created.body.id}`)).body.items;
+    const { delivery: _delivery, ...delivered } = event;
+    expect(envelope(delivered), JSON.stringify(envelope.errors)).toBe(true);
+    const html = await (await fetch(`${baseUrl()}/docs`)).text();
+    expect(html).toContain('id="callbacks"');
+    for (const type of ["payment.succeeded", "payment.failed", "payment.expired"]) expect(html).toContain(type);
+    expect(html).toMatch(/not base64-decoded/);
+  });
 });
