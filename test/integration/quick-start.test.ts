@@ -4,6 +4,9 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { verifyCallback } from "@/lib/events/verify";
+import { listen, waitForLine } from "../support/listener";
+import { startReceiver } from "../support/receiver";
 
 // README "Quick start": `npm start` without DATABASE_URL runs the built service on the embedded PGlite database,
 // seeds it and prints the credentials; the curl walk-through then works as written. Run here as `node
@@ -68,6 +71,11 @@ async function walkThrough(base: string, key: string) {
   expect((await completed.json()).status).toBe("SUCCEEDED");
   const list = await (await fetch(`${base}/v1/payments?status=SUCCEEDED&limit=10&search=${reference}`, { headers: auth })).json();
   expect(list.items.map((p: { id: string }) => p.id)).toEqual([payment.id]);
+  // README "Events API": the event of the completion, and a redelivery of it.
+  const events = await (await fetch(`${base}/v1/events?paymentId=${payment.id}`, { headers: auth })).json();
+  expect(events.items).toMatchObject([{ type: "payment.succeeded", data: { id: payment.id } }]);
+  const redelivered = await fetch(`${base}/v1/events/${events.items[0].id}/redeliver`, { method: "POST", headers: { ...auth, "idempotency-key": `${reference}-redeliver` } });
+  expect(redelivered.status).toBe(201);
   return payment;
 }
 
@@ -82,7 +90,20 @@ describe("README quick start on the embedded database", () => {
       expect(first.output()).toMatch(/console operator\s+operator \/ \S+/);
       key = keyFrom(first.output());
       expect(key).toMatch(/^sk_sandbox_[0-9A-Za-z]+$/);
-      await walkThrough(first.base, key!);
+      // README "Receiving callbacks on your own machine": a listener on the embedded sandbox forwards the walk-through's event.
+      const rx = await startReceiver();
+      const run = listen(["--forward-to", `${rx.origin}/hook`, "--api-url", first.base, "--api-key", key!, "--state-file", path.join(dataDir, "listen-state.json")]);
+      try {
+        await waitForLine(run, /Ready: following/);
+        const payment = await walkThrough(first.base, key!);
+        const [forwarded] = await rx.waitFor(1, 20_000);
+        expect(JSON.parse(forwarded.body.toString())).toMatchObject({ type: "payment.succeeded", data: { id: payment.id } });
+        expect(verifyCallback(forwarded.body, forwarded.headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
+      } finally {
+        run.child.kill("SIGTERM");
+        await run.exited;
+        await rx.close();
+      }
     } finally {
       expect(await stop(first.child)).toBe(0);
     }
