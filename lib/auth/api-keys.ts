@@ -97,7 +97,8 @@ type KeyRow = {
  *   deactivated key owner, or an inactive merchant.
  */
 export async function authenticateApiKey(db: Db, authorization: string | null, now = new Date()): Promise<AuthenticatedKey> {
-  const match = authorization?.match(/^Bearer ([A-Za-z0-9_]{1,200})$/);
+  // The scheme name is case-insensitive in HTTP ("bearer" is "Bearer"), followed by one or more spaces.
+  const match = authorization?.match(/^Bearer +([A-Za-z0-9_]{1,200})$/i);
   if (!match || !match[1].startsWith(API_KEY_PREFIX)) {
     throw apiError("INVALID_API_KEY", "missing or malformed API key; send Authorization: Bearer <API_KEY>", {
       "WWW-Authenticate": "Bearer",

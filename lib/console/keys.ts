@@ -68,12 +68,17 @@ export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<K
  * Creates an API key for the actor's own merchant, owned by the actor (SPEC "Authentication" 3, 5: scopes,
  * valid 90 days, older keys stay valid). Only MERCHANT users create keys: the key's owner is the identity that
  * creates payments with it. Returns the secret once; only the prefix and a hash are stored. Audited (without
- * the secret).
- * @throws ApiError 403 FORBIDDEN for operators.
+ * the secret). An inactive merchant's users cannot create keys: deactivation revoked its keys, and a key made
+ * meanwhile would come back to life at reactivation (README "Console tour").
+ * @throws ApiError 403 FORBIDDEN for operators; 409 INVALID_STATE while the merchant is inactive.
  */
 export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewKeyInput>, now = new Date()) {
   if (actor.role !== "MERCHANT" || !actor.merchantId) {
     throw apiError("FORBIDDEN", "API keys are created by the merchant's own users (the key's owner creates the payments)");
+  }
+  const [merchant] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM merchants WHERE id = ${actor.merchantId}::uuid FOR SHARE`;
+  if (merchant?.status !== "ACTIVE") {
+    throw apiError("INVALID_STATE", "this merchant is inactive, so no API key can be created: an operator activates it first (its earlier keys stay revoked)");
   }
   const issued = await issueApiKey(tx, { merchantId: actor.merchantId, ownerId: actor.id, scopes: input.scopes, name: input.name ?? "", now });
   await writeAudit(tx, auditActor(actor), {

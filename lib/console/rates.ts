@@ -5,7 +5,7 @@ import { currencyField, reasonField } from "@/lib/console/forms";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { FxRate } from "@/lib/generated/prisma/client";
-import { dubaiDay, isValidDay } from "@/lib/money/dubai";
+import { dubaiDay, FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
 import { formatRate, parseRate, RATE_PATTERN } from "@/lib/money/rates";
 
 /** How far ahead a rate may be entered, in days. */
@@ -19,7 +19,7 @@ export const RateInput = z
   .object({
     base: currencyField,
     quote: currencyField,
-    day: z.string().trim().refine(isValidDay, { message: "must be a date YYYY-MM-DD" }),
+    day: z.string().trim().refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` }),
     rate: z
       .string()
       .trim()

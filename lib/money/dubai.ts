@@ -13,9 +13,16 @@ export function dubaiMonth(at: Date = new Date()): string {
   return dubaiDay(at).slice(0, 7);
 }
 
-/** True when `day` is a real calendar date in YYYY-MM-DD form. */
+/** The first and last calendar days accepted anywhere a day is entered (filters, rate days). */
+export const FIRST_DAY = "1970-01-01";
+export const LAST_DAY = "9999-12-31";
+
+/**
+ * True when `day` is a real calendar date in YYYY-MM-DD form from {@link FIRST_DAY} to {@link LAST_DAY}. Earlier
+ * years are refused: a Dubai day start of year 0001 falls in year 0, which the database cannot take.
+ */
 export function isValidDay(day: string): boolean {
-  if (!DAY_PATTERN.test(day)) return false;
+  if (!DAY_PATTERN.test(day) || day < FIRST_DAY || day > LAST_DAY) return false;
   const date = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 }

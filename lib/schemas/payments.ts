@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/common";
-import { isValidDay } from "@/lib/money/dubai";
+import { FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
 
 /** SPEC "CreatePayment" (request body of POST /v1/payments). */
 export const CreatePayment = z.strictObject({
@@ -17,7 +17,7 @@ export type CreatePayment = z.infer<typeof CreatePayment>;
 /** SPEC: body of POST /v1/sandbox/payments/{id}/complete. */
 export const CompletePayment = z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]) });
 
-export const Day = z.string().refine(isValidDay, { message: "must be a date YYYY-MM-DD" }).describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
+export const Day = z.string().refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` }).describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
 export const positiveInt = (max?: number) =>
   z
     .string()

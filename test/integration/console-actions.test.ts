@@ -580,6 +580,20 @@ describe("merchant isolation of console actions over HTTP", () => {
   });
 });
 
+it("an inactive merchant's users cannot create API keys (nothing written), and reactivation brings no key back", async () => {
+  const m = await newMerchant();
+  const cookie = await sessionOf(m.owner, OWNER_PASSWORD);
+  await db.apiKey.updateMany({ where: { merchantId: m.merchant.id }, data: { revokedAt: new Date() } }); // what deactivation does
+  await db.merchant.update({ where: { id: m.merchant.id }, data: { status: "INACTIVE" } });
+  const { result, rows } = await newAuditRows(m.owner.id, () => postAction("keys.createKeyAction", { name: "while inactive", scopes: ["payments:read"] }, { cookie }));
+  expect(result.state).toMatchObject({ status: "error", message: expect.stringMatching(/^This merchant is inactive, so no API key can be created/) });
+  expect(rows).toEqual([]);
+  expect(await db.apiKey.count({ where: { merchantId: m.merchant.id, revokedAt: null } })).toBe(0);
+  await db.merchant.update({ where: { id: m.merchant.id }, data: { status: "ACTIVE" } });
+  expect(await db.apiKey.count({ where: { merchantId: m.merchant.id, revokedAt: null } })).toBe(0);
+  expect((await m.api("/v1/payments?limit=1")).status).toBe(401);
+});
+
 describe("every console action writes exactly one audit row", () => {
   it.each(CASES.map((c) => [c.action, c] as const))("%s, run by an allowed user", async (_name, c) => {
     const m = await (c.merchant ?? newMerchant)();

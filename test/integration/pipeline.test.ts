@@ -202,3 +202,32 @@ describe("request pipeline (DESIGN order, SPEC Errors)", () => {
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 });
+
+describe("probe findings", () => {
+  it("the Bearer scheme name is case-insensitive: `bearer <key>` and `BEARER <key>` authenticate", async () => {
+    const m = await newMerchant();
+    for (const scheme of ["bearer", "BEARER", "Bearer"]) {
+      const res = await call("/v1/payments?limit=1", { key: null, headers: { authorization: `${scheme} ${m.key}` } });
+      expect(res.status, scheme).toBe(200);
+    }
+    expect((await call("/v1/payments?limit=1", { key: null, headers: { authorization: `Basic ${m.key}` } })).status).toBe(401);
+  });
+
+  it("a far-past or far-future day is 400 VALIDATION_ERROR (never a 500), on the API and in the console", async () => {
+    const m = await newMerchant();
+    for (const query of ["from=0001-01-01", "from=0000-01-01", "to=0000-01-02", "from=1969-12-31", "to=10000-01-01"]) {
+      for (const path of ["/v1/payments", "/v1/events"]) {
+        const res = await m.api(`${path}?${query}`);
+        expect(res.status, `${path}?${query}`).toBe(400);
+        expect(res.body.error.code).toBe("VALIDATION_ERROR");
+        expect(res.body.error.message).toMatch(/from 1970-01-01 to 9999-12-31/);
+      }
+    }
+    const { sessionOf, getWithSession } = await import("../support/console-http");
+    const cookie = await sessionOf(m.owner, "owner-password-1");
+    for (const path of ["/api/console/payments?from=0001-01-01", "/console/payments?from=0001-01-01"]) {
+      const res = await getWithSession(path, cookie);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+});

@@ -35,6 +35,9 @@ describe("Dubai business days", () => {
     expect(dubaiDayEnd("2026-11-22").toISOString()).toBe("2026-11-22T20:00:00.000Z");
     expect(isValidDay("2026-02-30")).toBe(false);
     expect(isValidDay("2026-02-28")).toBe(true);
+    // Bounded: years before 1970 (a Dubai day start in year 0 broke the database) and after 9999 are refused.
+    for (const day of ["0000-01-01", "0001-01-01", "1969-12-31"]) expect(isValidDay(day), day).toBe(false);
+    for (const day of ["1970-01-01", "9999-12-31"]) expect(isValidDay(day), day).toBe(true);
   });
 });
 
