@@ -4,19 +4,18 @@ const nextConfig = {
   serverExternalPackages: ["pino", "@node-rs/argon2", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pg"],
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test run
   async headers() {
-    const bearerPage = [
-      { key: "Referrer-Policy", value: "no-referrer" },
-      { key: "Cache-Control", value: "no-store" },
+    // Every path: no framing, no content sniffing, no Referer leaving the site (bearer links in paths must never
+    // travel in a Referer). The Content-Security-Policy with a per-request nonce comes from proxy.ts.
+    const everywhere = [
+      { key: "X-Frame-Options", value: "DENY" },
       { key: "X-Content-Type-Options", value: "nosniff" },
-      {
-        key: "Content-Security-Policy",
-        value: "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-      },
+      { key: "Referrer-Policy", value: "no-referrer" },
     ];
+    const bearerPage = [{ key: "Cache-Control", value: "no-store" }];
     return [
+      { source: "/:path*", headers: everywhere },
       { source: "/store/:token*", headers: bearerPage },
       { source: "/checkout/:token*", headers: bearerPage },
-      { source: "/:path*", headers: [{ key: "X-Frame-Options", value: "DENY" }] },
     ];
   },
 };

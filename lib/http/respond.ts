@@ -1,3 +1,4 @@
+import { transportSecurityHeaders } from "@/lib/http/security-headers";
 import { ApiError, apiError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -11,7 +12,7 @@ export function toJson(value: unknown): string {
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(toJson(body), {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+    headers: { "Content-Type": "application/json; charset=utf-8", ...transportSecurityHeaders(), ...headers },
   });
 }
 

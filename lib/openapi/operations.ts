@@ -92,7 +92,7 @@ export const OPERATIONS = {
     scope: "payments:read",
     idempotent: false,
     allowList: false,
-    noStore: false,
+    noStore: true,
     query: ListPaymentsQuery,
     success: { status: 200, schema: PaymentList, description: "A page of payments." },
     errors: [],
