@@ -7,7 +7,7 @@ import { apiError } from "@/lib/errors";
 import { isJsonContentType, readRawBody } from "@/lib/http/body";
 import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
 import { bodyHash, requireIdempotencyKey, runIdempotent, type StoredResponse } from "@/lib/http/idempotency";
-import { enforceRateLimits } from "@/lib/http/rate-limit";
+import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
@@ -60,7 +60,8 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * The one request pipeline for every /v1 handler (DESIGN "The request pipeline"), in this order:
- * request id, 415, 413, API key 401, merchant active 401, rate limits 429, scope 403, IP allow-list 403,
+ * request id, 415, 413, source-IP rate limit 429 (also for invalid keys), API key 401, merchant active 401, key
+ * rate limit 429, scope 403, IP allow-list 403,
  * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
  * Every response carries X-Request-Id; errors use `{ error: { code, message, requestId } }`.
  */
@@ -111,10 +112,11 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     const bytes = sentBody ? (raw ?? (await readRawBody(request))) : null;
     const db = getDb();
     const now = new Date();
+    const ip = sourceIp(request.headers);
+    await enforceIpRateLimit(ip);
     const apiKey = await authenticateApiKey(db, request.headers.get("authorization"), now);
     setMerchant(apiKey.merchant.id);
-    const ip = sourceIp(request.headers);
-    await enforceRateLimits(apiKey.id, ip);
+    await enforceKeyRateLimit(apiKey.id);
     if (!apiKey.scopes.includes(options.scope)) {
       throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${options.scope} scope; do not retry automatically`);
     }

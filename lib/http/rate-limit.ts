@@ -52,18 +52,30 @@ const perKey = createRateLimiter("key", Number(process.env.RATE_LIMIT_PER_KEY ??
 const perIp = createRateLimiter("ip", Number(process.env.RATE_LIMIT_PER_IP ?? 600), 60);
 
 /**
- * Consumes one request from the key's and the source IP's budgets.
- * @throws ApiError 429 RATE_LIMITED with Retry-After (whole seconds) when either is exhausted.
+ * Consumes one request from the source IP's budget. Runs before the API key is checked, so requests with an
+ * invalid key count too (README "Limits": the per-IP limit holds whatever the key).
+ * @throws ApiError 429 RATE_LIMITED with Retry-After (whole seconds) when it is exhausted.
  */
-export async function enforceRateLimits(apiKeyId: string, ip: string | null): Promise<void> {
-  const results = await Promise.allSettled([perKey.consume(apiKeyId), perIp.consume(ip ?? "unknown")]);
-  const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (rejected.length === 0) return;
-  const waitMs = Math.max(
-    ...rejected.map((r) => (r.reason instanceof RateLimiterRes ? r.reason.msBeforeNext : 60_000)),
-  );
-  const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
-  throw apiError("RATE_LIMITED", `too many requests; retry after ${retryAfter} s with the same Idempotency-Key`, {
-    "Retry-After": retryAfter,
-  });
+export function enforceIpRateLimit(ip: string | null): Promise<void> {
+  return consume(perIp, ip ?? "unknown");
+}
+
+/**
+ * Consumes one request from the API key's budget (after authentication).
+ * @throws ApiError 429 RATE_LIMITED with Retry-After (whole seconds) when it is exhausted.
+ */
+export function enforceKeyRateLimit(apiKeyId: string): Promise<void> {
+  return consume(perKey, apiKeyId);
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (reason) {
+    const waitMs = reason instanceof RateLimiterRes ? reason.msBeforeNext : 60_000;
+    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+    throw apiError("RATE_LIMITED", `too many requests; retry after ${retryAfter} s with the same Idempotency-Key`, {
+      "Retry-After": retryAfter,
+    });
+  }
 }

@@ -213,6 +213,21 @@ describe("probe findings", () => {
     expect((await call("/v1/payments?limit=1", { key: null, headers: { authorization: `Basic ${m.key}` } })).status).toBe(401);
   });
 
+  it("requests with an invalid API key count toward the per-IP limit (600 a minute, whatever the key)", async () => {
+    const m = await newMerchant();
+    const ip = `203.0.113.${200 + Math.floor(Math.random() * 50)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 600; i += 25) {
+      const batch = await Promise.all(Array.from({ length: 25 }, () => fetch(`${baseUrl()}/v1/payments?limit=1`, { headers: { authorization: "Bearer not-a-key", "x-forwarded-for": ip } })));
+      statuses.push(...batch.map((r) => r.status));
+    }
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    const valid = await call("/v1/payments?limit=1", { key: m.key, ip });
+    expect(valid.status).toBe(429);
+    expect(valid.body.error.code).toBe("RATE_LIMITED");
+    expect((await call("/v1/payments?limit=1", { key: m.key, ip: "198.18.0.77" })).status, "another address is not limited").toBe(200);
+  });
+
   it("a far-past or far-future day is 400 VALIDATION_ERROR (never a 500), on the API and in the console", async () => {
     const m = await newMerchant();
     for (const query of ["from=0001-01-01", "from=0000-01-01", "to=0000-01-02", "from=1969-12-31", "to=10000-01-01"]) {
