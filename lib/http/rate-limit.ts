@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
@@ -50,6 +51,9 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
 /** 300 requests per minute per API key and 600 per source IP (README "Limits"; env overrides for operators). */
 const perKey = createRateLimiter("key", Number(process.env.RATE_LIMIT_PER_KEY ?? 300), 60);
 const perIp = createRateLimiter("ip", Number(process.env.RATE_LIMIT_PER_IP ?? 600), 60);
+/** The customer pages' actions (quote, confirm, pay, decline): per source IP and per bearer link, a minute each. */
+const customerPerIp = createRateLimiter("customer-ip", Number(process.env.CUSTOMER_RATE_LIMIT_PER_IP ?? 120), 60);
+const customerPerLink = createRateLimiter("customer-link", Number(process.env.CUSTOMER_RATE_LIMIT_PER_LINK ?? 30), 60);
 
 /**
  * Consumes one request from the source IP's budget. Runs before the API key is checked, so requests with an
@@ -68,14 +72,25 @@ export function enforceKeyRateLimit(apiKeyId: string): Promise<void> {
   return consume(perKey, apiKeyId);
 }
 
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+/**
+ * Consumes one action of a customer page (README "Limits"): from the source IP's budget (120 a minute) and the
+ * bearer link's (30 a minute; counted under a hash of the token, which is never stored or logged).
+ * @throws ApiError 429 RATE_LIMITED with Retry-After and a message a customer can act on.
+ */
+export async function enforceCustomerActionLimits(ip: string | null, token: string): Promise<void> {
+  const tooMany = (seconds: string) => `too many attempts on this page; wait ${seconds} seconds and try again`;
+  await consume(customerPerIp, ip ?? "unknown", tooMany);
+  await consume(customerPerLink, createHash("sha256").update(token).digest("hex"), tooMany);
+}
+
+const apiMessage = (seconds: string) => `too many requests; retry after ${seconds} s with the same Idempotency-Key`;
+
+async function consume(limiter: RateLimiterAbstract, key: string, message: (retryAfterSeconds: string) => string = apiMessage): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (reason) {
     const waitMs = reason instanceof RateLimiterRes ? reason.msBeforeNext : 60_000;
     const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
-    throw apiError("RATE_LIMITED", `too many requests; retry after ${retryAfter} s with the same Idempotency-Key`, {
-      "Retry-After": retryAfter,
-    });
+    throw apiError("RATE_LIMITED", message(retryAfter), { "Retry-After": retryAfter });
   }
 }
