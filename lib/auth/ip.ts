@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import { log } from "@/lib/log";
 
 /**
  * Normalises an IP address (IPv4-mapped IPv6 becomes its IPv4; IPv6 in canonical short form).
@@ -41,7 +42,10 @@ export function sourceIp(headers: Headers): string | null {
   const peer = normalizeIp(headers.get(PEER_HEADER) ?? "");
   if (!peer) return null;
   const trusted = trustedProxies();
-  if (!trusted.has(peer)) return peer;
+  if (!trusted.has(peer)) {
+    if (headers.has("x-forwarded-for")) warnUntrustedProxy(peer);
+    return peer;
+  }
   const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(hops[i]);
@@ -49,4 +53,17 @@ export function sourceIp(headers: Headers): string | null {
     if (!trusted.has(hop)) return hop;
   }
   return peer;
+}
+
+const warned = globalThis as unknown as { sandpiperUntrustedProxies?: Set<string> };
+
+/**
+ * Logs once per address (a warning) that requests arrive with X-Forwarded-For from a peer not in TRUSTED_PROXIES:
+ * behind such a proxy every client shares the proxy's address for rate limits and sign-in throttling.
+ */
+function warnUntrustedProxy(peer: string): void {
+  warned.sandpiperUntrustedProxies ??= new Set();
+  if (warned.sandpiperUntrustedProxies.has(peer) || warned.sandpiperUntrustedProxies.size > 100) return;
+  warned.sandpiperUntrustedProxies.add(peer);
+  log.warn({ peer }, "requests arrive with X-Forwarded-For from an address not in TRUSTED_PROXIES: limits and sign-in throttling see every client behind it as this one address; add the proxy to TRUSTED_PROXIES");
 }

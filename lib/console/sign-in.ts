@@ -9,8 +9,14 @@ export { LOCK_MINUTES };
 
 /** Failed sign-ins in a row after which an account is locked. */
 export const MAX_FAILED_SIGN_INS = 5;
-/** Failed sign-ins one source IP may make per 15 minutes, over all user names (password spraying). */
+/**
+ * Failed sign-ins one source IP may make per 15 minutes, over all user names, before its attempts are slowed
+ * (password spraying). Past it the address is not refused (behind a proxy it may be everyone's): its attempts
+ * are served one at a time, SLOWDOWN_MS apart.
+ */
 export const MAX_FAILED_PER_IP = 30;
+/** Wait of each sign-in attempt from an address past MAX_FAILED_PER_IP, milliseconds (attempts queue one after another). */
+export const SLOWDOWN_MS = 2000;
 
 /** argon2id hash of a random text: unknown user names are verified against it so they take as long as real ones. */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$pdnCc9j1sneQ7+73vzJSJA$MuVEz0a2di6B1sjllr5Df1k+UO5ZonPebY0qdVDkdI8";
@@ -23,6 +29,19 @@ function limiters() {
     byIp: new RateLimiterMemory({ keyPrefix: "signin-ip", points: MAX_FAILED_PER_IP, duration: 15 * 60 }),
   };
   return g.__sandpiperSignInLimiters;
+}
+
+const slowed = globalThis as unknown as { __sandpiperSignInQueues?: Map<string, Promise<void>> };
+
+/** Waits SLOWDOWN_MS after every earlier slowed attempt from the same address (one at a time per address). */
+function slowDown(ip: string): Promise<void> {
+  const queues = (slowed.__sandpiperSignInQueues ??= new Map());
+  const turn = (queues.get(ip) ?? Promise.resolve()).then(() => new Promise<void>((r) => setTimeout(r, SLOWDOWN_MS)));
+  queues.set(ip, turn);
+  void turn.then(() => {
+    if (queues.get(ip) === turn) queues.delete(ip);
+  });
+  return turn;
 }
 
 /** `sessionEpoch`: the user's current session epoch, which the new session is issued under (lib/console/session.ts). */
@@ -68,8 +87,9 @@ async function countUserFailure(db: PrismaClient, userId: string, ip: string, no
  * repeated failures). A known user is locked for LOCK_MINUTES after MAX_FAILED_SIGN_INS failures in a row
  * (console_users.failed_logins / locked_until); a correct password is refused while locked; a success clears the
  * count. Unknown and deactivated user names are verified against a dummy hash (same time) and throttled in memory
- * the same way, so the answers never reveal whether a user exists. Every source IP may fail MAX_FAILED_PER_IP
- * times per 15 minutes over all names (password spraying). Lock-outs are written to the audit log.
+ * the same way, so the answers never reveal whether a user exists. A source IP past MAX_FAILED_PER_IP failures in
+ * 15 minutes over all names (password spraying) is slowed, never refused: each attempt waits its turn, SLOWDOWN_MS
+ * apart, and a right password for an account that is not locked still signs in. Lock-outs are audited.
  * @returns the actor on success, else the reason ("invalid" or "locked").
  */
 export async function verifyCredentials(
@@ -81,7 +101,7 @@ export async function verifyCredentials(
   const nameKey = username.toLowerCase();
   const ip = input.ip ?? "unknown";
   const { byName, byIp } = limiters();
-  if (await isBlocked(ip, byIp, MAX_FAILED_PER_IP)) return { ok: false, reason: "locked" };
+  if (await isBlocked(ip, byIp, MAX_FAILED_PER_IP)) await slowDown(ip);
   const found = username ? await db.consoleUser.findUnique({ where: { username } }) : null;
   const user = found?.active ? found : null;
   if (!user && (await isBlocked(nameKey, byName, MAX_FAILED_SIGN_INS))) return { ok: false, reason: "locked" };

@@ -55,9 +55,15 @@ describe("security headers", () => {
     expect((await fetch(`${baseUrl()}/v1/payments?limit=1`, { headers: auth })).headers.get("cache-control")).toBe("no-store");
   });
 
-  it("Strict-Transport-Security when the service is published over https", async () => {
-    const service = await startService({ DATABASE_URL: TEST_DATABASE_URL, PUBLIC_BASE_URL: "https://sandbox.example.com", JOBS_DISABLED: "1" });
+  it("Strict-Transport-Security when the service is published over https; a warning when X-Forwarded-For comes from an untrusted proxy", async () => {
+    const service = await startService({ DATABASE_URL: TEST_DATABASE_URL, PUBLIC_BASE_URL: "https://sandbox.example.com", JOBS_DISABLED: "1", TRUSTED_PROXIES: "" }, { capture: true });
     try {
+      // No TRUSTED_PROXIES: a request carrying X-Forwarded-For comes from a proxy the service does not trust.
+      for (let i = 0; i < 2; i++) await fetch(`${service.url}/v1/payments`, { headers: { "x-forwarded-for": "198.51.100.7" } });
+      await new Promise((r) => setTimeout(r, 300));
+      const warnings = service.output.filter((l) => l.includes("not in TRUSTED_PROXIES"));
+      expect(warnings, "logged once per proxy address").toHaveLength(1);
+      expect(warnings[0]).toContain('"peer":"127.0.0.1"');
       for (const path of ["/v1/nothing-here", "/console/sign-in"]) {
         const res = await fetch(`${service.url}${path}`);
         expect(res.headers.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
