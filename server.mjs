@@ -1,5 +1,5 @@
 // Sandpiper HTTP server: Next.js behind node:http, so the source IP comes from the socket
-// (DESIGN "The request pipeline") and SIGTERM drains in-flight requests.
+// (docs/architecture.md "Request pipeline") and SIGTERM drains in-flight requests.
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -17,7 +17,7 @@ const TARGET_HEADER = "x-sandpiper-target";
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
- * NODE_ENV=production (SPEC "Events": loopback receivers are for tests and local development only).
+ * NODE_ENV=production (docs/callbacks.md: loopback receivers are for tests and local development only).
  * The same rule is lib/events/callback-config.ts `loopbackAllowanceRefusal`, checked again by
  * instrumentation.ts for `next start`.
  */

@@ -1,4 +1,4 @@
-// Database client cost (issue 7, "Load targets: causes and fixes"): what one statement costs the service's
+// Database client cost ("Load targets: causes and fixes"): what one statement costs the service's
 // own process through each client it could use, measured in CPU time of this process per statement.
 //
 //   BENCH_DATABASE_URL=... node --import tsx bench/db-client.ts [--n 4000] [--concurrency 16]

@@ -1,4 +1,4 @@
-// Handler CPU without the framework (issue 7, "Load targets: causes and fixes"): the merchant API's route
+// Handler CPU without the framework ("Load targets: causes and fixes"): the merchant API's route
 // handlers called in this process with a Web Request, no HTTP server and no Next.js, so the figures are what
 // the pipeline and the handler cost (authentication, rate limits, validation, idempotency, SQL through Prisma,
 // serialisation), to set beside the load benchmark's per-request cost through the service.

@@ -1,4 +1,4 @@
-// Load benchmark (issue 7): `node --import tsx bench/load.ts [--duration=20] [--connections=32] [--recreate]`.
+// Load benchmark: `node --import tsx bench/load.ts [--duration=20] [--connections=32] [--recreate]`.
 // Server, floor server and load generator (autocannon) on this machine; local PostgreSQL database
 // BENCH_DATABASE_URL (default sandpiper_bench_7), migrated, seeded and holding 1,000,000 payments of one
 // merchant. Needs a production build (`node scripts/build.mjs`). Writes the "## API load" section of

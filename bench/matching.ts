@@ -1,5 +1,5 @@
 /**
- * Micro-benchmark of store catalog matching (SPEC.md "What the service does" item 6; lib/store/matching.ts).
+ * Micro-benchmark of store catalog matching (docs/api.md "Overview" item 6; lib/store/matching.ts).
  *
  * Run: cd /work/main && node --import tsx bench/matching.ts
  *

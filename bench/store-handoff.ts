@@ -88,7 +88,7 @@ async function main() {
       "",
       `Machine: ${os.cpus()[0]?.model ?? "unknown"}, ${os.cpus().length} cores, Node ${process.version}. Date: ${new Date().toISOString()}. One-minute load average ${loadAtStart.toFixed(2)} before and ${loadAtEnd.toFixed(2)} after (shared machine).`,
       "",
-      `Method: the built service (embedded driver, real PostgreSQL, seeded catalog of 250 items) on a fresh database; ${N} store payments in AED (seeded-random amounts AED 10.00 to 10,000.00) created over HTTP by the seeded merchant, ${CONCURRENCY} at a time, after two warm-up payments (rate limits raised for the run). "Create" is the client-side latency of POST /v1/store-payments (201, checkout QUEUED). "To READY" is store_checkouts.updated_at - payments.created_at, both stamped by the service: after-commit wake-up, claim, HMAC signing and verification, matching and the apply transaction. Every READY checkout was checked: subtotal - discount = charge.`,
+      `Method: the built service (embedded driver, real PostgreSQL, seeded catalog of 250 items) on a fresh database; ${N} store payments in AED (seeded-random amounts AED 10.00 to 10,000.00) created over HTTP by the seeded merchant, ${CONCURRENCY} at a time, after two warm-up payments (rate limits raised for the run). "Create" is the client-side latency of POST /v1/store-payments (201, checkout QUEUED). "To READY" is store_checkouts.updated_at - payments.created_at, both stamped by the service: after-commit wake-up, claim, JWS signing and verification, matching and the apply transaction. Every READY checkout was checked: subtotal - discount = charge.`,
       "",
       "| measure | p50 | p90 | p99 | max |",
       "|---|---|---|---|---|",

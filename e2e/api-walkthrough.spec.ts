@@ -1,31 +1,80 @@
 import { expect, test } from "@playwright/test";
+import { base, seed, signIn } from "./support/console";
+import { readmeBlocks, runWalkThrough, type WalkState } from "./support/readme";
 
-// The README's curl walk-through, as a merchant server would run it, plus the home page in Chromium.
-const base = () => process.env.SANDPIPER_URL!;
-const seed = () => JSON.parse(process.env.SANDPIPER_SEED!);
+// The README's walk-throughs, run as written against the built service: the curl lines of each section with
+// bash and curl (e2e/support/readme.ts checks every "# ->" answer shown), and the steps the README gives for a
+// browser (the console approval, the store page, the customer page) in Chromium.
 
-test("create, read, complete and list a deposit with the seeded key", async ({ request }) => {
-  const headers = { authorization: `Bearer ${seed().keys.full}`, "content-type": "application/json" };
-  const reference = `order-${Date.now()}`;
-  const created = await request.post(`${base()}/v1/payments`, {
-    headers: { ...headers, "idempotency-key": `walk-${reference}` },
-    data: { reference, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" },
-  });
-  expect(created.status()).toBe(201);
-  const payment = await created.json();
-  expect(payment.pricing.chargeCurrency).toBe("AED");
-  const read = await request.get(`${base()}/v1/payments/${payment.id}`, { headers });
-  expect((await read.json()).status).toBe("PENDING");
-  const done = await request.post(`${base()}/v1/sandbox/payments/${payment.id}/complete`, {
-    headers: { ...headers, "idempotency-key": `done-${reference}` },
-    data: { outcome: "SUCCEEDED" },
-  });
-  expect((await done.json()).status).toBe("SUCCEEDED");
-  const list = await request.get(`${base()}/v1/payments?search=${reference}`, { headers });
-  expect((await list.json()).items.map((p: { id: string }) => p.id)).toEqual([payment.id]);
+const keys = () => seed().keys;
+const fresh = (vars: Record<string, string>): WalkState => ({ vars: { BASE: base(), ...vars }, lastId: null, responses: [] });
+const suffix = () => `${Date.now().toString(36)}`;
+
+test("README 'Walk-through with curl': create, read, complete and list a deposit", async () => {
+  const state = await runWalkThrough(readmeBlocks("Walk-through with curl"), fresh({ KEY: keys().full }), suffix());
+  const [created, , completed, list] = state.responses;
+  expect(created.body).toMatchObject({ status: "PENDING", amount: "1123.52", currency: "USD" });
+  expect(completed.body.status).toBe("SUCCEEDED");
+  expect(list.body.items.map((p: { id: string }) => p.id)).toContain(created.body.id);
 });
 
-test("the home page renders in Chromium", async ({ page }) => {
+test("README 'Withdrawal and its four-eyes approval': the key owner cannot approve, approver does, then it completes", async ({ browser }) => {
+  const [before, after] = readmeBlocks("Withdrawal and its four-eyes approval");
+  const state = await runWalkThrough([before], fresh({ KEY: keys().full }), suffix());
+  const reference = state.responses[0].body.reference as string;
+  const { merchant, approver } = seed().users;
+
+  // Signed in as merchant (the owner of the key): the button is disabled with the reason.
+  const owner = await (await browser.newContext()).newPage();
+  await signIn(owner, merchant.username, merchant.password);
+  await owner.getByRole("link", { name: "Approvals" }).first().click();
+  const ownerRow = owner.getByTestId(`approval-${reference}`);
+  await expect(ownerRow.getByRole("button", { name: "Approve" })).toBeDisabled();
+
+  // Signed in as approver: Approvals, Approve, confirm; the page says it worked.
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, approver.username, approver.password);
+  await page.getByRole("link", { name: "Approvals" }).first().click();
+  page.once("dialog", (d) => void d.accept());
+  await page.getByTestId(`approval-${reference}`).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("approved-notice")).toContainText(`Approved withdrawal ${reference}`);
+  await expect(page.getByTestId("approved-notice")).toContainText("It is now PENDING");
+
+  await runWalkThrough([after], state, "unused");
+  expect(state.responses.at(-1)!.body).toMatchObject({ status: "SUCCEEDED", direction: "WITHDRAWAL" });
+});
+
+test("README 'Customer amount-entry checkout': a session with the amount-entry key, and its customer page", async ({ page }) => {
+  expect(keys().amountEntry, "the seed prints an amount-entry key").toMatch(/^sk_sandbox_/);
+  const state = await runWalkThrough(readmeBlocks("Customer amount-entry checkout"), fresh({ AE_KEY: keys().amountEntry }), suffix());
+  const session = state.responses[0].body;
+  expect(state.responses[1].body.id).toBe(session.id);
+  await page.goto(session.customerCheckout.url);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByLabel("Amount")).toBeVisible();
+  await expect(page.getByLabel("Currency").locator("option")).toHaveText(["USD", "AED"]);
+});
+
+test("README 'Fixed-amount store checkout': the store payment becomes READY, the store page pays it, the payment SUCCEEDS", async ({ page }) => {
+  const state = await runWalkThrough(readmeBlocks("Fixed-amount store checkout"), fresh({ KEY: keys().full }), suffix());
+  const ready = state.responses[1].body;
+  expect(ready.checkout.state).toBe("READY");
+  await page.goto(ready.checkout.url);
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await expect(page.getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
+  const read = await fetch(`${base()}/v1/payments/${ready.id}`, { headers: { authorization: `Bearer ${keys().full}` } });
+  expect((await read.json()).status).toBe("SUCCEEDED");
+});
+
+test("the home page links the API reference and has an icon", async ({ page, request }) => {
   await page.goto(base());
   await expect(page.getByRole("heading", { name: "Sandpiper" })).toBeVisible();
+  await page.getByRole("link", { name: "API reference" }).click();
+  await expect(page).toHaveURL(`${base()}/docs`);
+  await page.goto(base());
+  const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(icon).toBeTruthy();
+  const res = await request.get(new URL(icon!, base()).toString());
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("image/svg+xml");
 });

@@ -35,9 +35,22 @@ test("the creator of a withdrawal cannot approve it; another user approves and i
   await screenshot(approverPage, "approvals");
   const row = approverPage.getByTestId(`approval-${reference}`);
   await expect(row.getByRole("button", { name: "Approve" })).toBeEnabled();
+  // Approving asks first (what, how much, what happens next); dismissing changes nothing.
+  const dialogs: string[] = [];
+  approverPage.once("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   await row.getByRole("button", { name: "Approve" }).click();
-  // Approved: it leaves the queue.
+  await expect.poll(() => dialogs.length).toBe(1);
+  expect(dialogs[0]).toContain(`Approve withdrawal ${reference} of`);
+  expect((await api(m.key, "GET", `/v1/payments/${created.body.id}`)).body.status).toBe("PENDING_APPROVAL");
+  approverPage.once("dialog", (d) => void d.accept());
+  await row.getByRole("button", { name: "Approve" }).click();
+  // Approved: it leaves the queue and the page says so.
   await expect(approverPage.getByTestId(`approval-${reference}`)).toHaveCount(0);
+  await expect(approverPage.getByTestId("approved-notice")).toContainText(`Approved withdrawal ${reference}`);
+  await expect(approverPage.getByTestId("approved-notice")).toContainText("It is now PENDING");
 
   const approved = await api(m.key, "GET", `/v1/payments/${created.body.id}`);
   expect(approved.body.status).toBe("PENDING");

@@ -8,8 +8,7 @@ import { contrastRatio, expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
 import { verifyCallback } from "../lib/events/verify";
 
-// Fixed-amount store checkout end to end in Debian's Chromium on a phone-sized viewport (SPEC "What the
-// service does" 4, 6, 7; Endpoints rule 2): the merchant server creates a store payment through the API,
+// Fixed-amount store checkout end to end in Debian's Chromium on a phone-sized viewport (docs/api.md "Overview" 4, 6, 7; Endpoints rule 2): the merchant server creates a store payment through the API,
 // polls GET /v1/payments/{id} every 3 s until checkout.state is READY, sends the customer to checkout.url,
 // the store page spins the wheel onto the computed discount, the customer pays (or declines) with the
 // store's sandbox test confirmation, and the merchant's own receiver gets a signed payment.succeeded (or
@@ -66,7 +65,7 @@ async function createStorePayment(request: APIRequestContext, headers: Record<st
   return payment as { id: string; reference: string; checkout: { chargeAmount: string } };
 }
 
-/** SPEC Endpoints rule 2: poll GET /v1/payments/{id} every 3 s; QUEUED keeps polling, READY with a url redirects. */
+/** docs/api.md "Store checkout": poll GET /v1/payments/{id} every 3 s; QUEUED keeps polling, READY with a url redirects. */
 async function pollUntilReady(request: APIRequestContext, headers: Record<string, string>, id: string) {
   let ready: any = null;
   await expect

@@ -39,9 +39,9 @@ export function auditValue(value: unknown): Prisma.InputJsonValue | null {
 }
 
 /**
- * Appends one row to the audit log (ISSUE 4 "every mutating action is written to an append-only audit
+ * Appends one row to the audit log ("every mutating action is written to an append-only audit
  * log: who, when, what, before/after, reason"). Call it with the transaction that makes the change, so
- * the row exists exactly when the change does. The table refuses UPDATE and DELETE (prisma/sql/guards.sql).
+ * the row exists exactly when the change does. The table refuses UPDATE and DELETE (prisma/migrations/20261124055000_database_guards/migration.sql).
  */
 export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, now: Date = new Date()): Promise<void> {
   const before = auditValue(entry.before);

@@ -59,7 +59,7 @@ export async function transaction<T>(
 }
 
 /**
- * Registers `hook` to run once the transaction `tx` has committed (DESIGN "Consistency": nothing is sent
+ * Registers `hook` to run once the transaction `tx` has committed (docs/architecture.md "Consistency": nothing is sent
  * inside a transaction). Outside a transaction opened by {@link transaction} (a plain client, or a foreign
  * `$transaction`) the hook is not run: callers use it only for notifications that polling also covers.
  */

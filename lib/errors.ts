@@ -1,6 +1,6 @@
 /**
- * The error codes of the contract and their HTTP statuses: the single source (SPEC "Errors",
- * DESIGN "Decisions where SPEC.md says not shown").
+ * The error codes of the contract and their HTTP statuses: the single source (docs/api.md "Errors",
+ * docs/decisions.md).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,

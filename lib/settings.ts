@@ -4,11 +4,11 @@ import { fromMinor, toMinor } from "@/lib/money/currency";
 
 /** Operator switches and limits (console: merchants, intake pause, global amount limit, store). */
 export type ServiceSettings = {
-  /** SPEC 503 PAYMENT_INTAKE_PAUSED: the whole system is closed to new payments. */
+  /** docs/api.md "Overview" 503 PAYMENT_INTAKE_PAUSED: the whole system is closed to new payments. */
   intakePaused: boolean;
   /** Channels (BANK_TRANSFER, GATEWAY, STORE) closed to new payments. */
   pausedChannels: string[];
-  /** DESIGN: global amount limit, default 0.01 to 1,000,000.00 in the payment currency (decimal text). */
+  /** docs/decisions.md: global amount limit, default 0.01 to 1,000,000.00 in the payment currency (decimal text). */
   globalMinAmount: string;
   globalMaxAmount: string;
   /** Store checkout switches (503 STORE_DISABLED / STORE_UNAVAILABLE). */
@@ -47,7 +47,7 @@ export function globalAmountLimit(settings: ServiceSettings): { min: bigint; max
 }
 
 /**
- * Checks an amount against the global amount limit (DESIGN: default 0.01 to 1,000,000.00).
+ * Checks an amount against the global amount limit (docs/decisions.md: default 0.01 to 1,000,000.00).
  * @throws ApiError 400 GLOBAL_AMOUNT_LIMIT
  */
 export function assertWithinGlobalLimit(settings: ServiceSettings, amountMinor: bigint): void {

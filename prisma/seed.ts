@@ -13,11 +13,39 @@ const json = process.argv.includes("--json");
 const password = () => randomBytes(12).toString("base64url");
 const SEED_KEY = "seed";
 
-type SeedIds = { merchantId: string; secondMerchantId: string; merchantUserId: string; approverUserId: string; secondUserId: string };
+type SeedIds = {
+  merchantId: string;
+  secondMerchantId: string;
+  merchantUserId: string;
+  approverUserId: string;
+  secondUserId: string;
+  /** Added later: databases seeded before it get it on their next seed run. */
+  amountEntryMerchantId?: string;
+  amountEntryUserId?: string;
+};
+
+/**
+ * The "Amount-entry Merchant": customer amount-entry switched on (so POST /v1/checkout-sessions works and
+ * POST /v1/store-payments answers LEGACY_FLOW_DISABLED), its console user `amountentry`, and a USD gateway-deposit
+ * profile charged in AED so the customer page can quote USD as well as AED.
+ */
+async function seedAmountEntryMerchant(tx: Tx, allowedIps: string[], operatorId: string | null) {
+  const merchant = await createMerchant(tx, { name: "Amount-entry Merchant", defaultCommissionBps: 150, allowedIps, amountEntryEnabled: true });
+  const userPassword = password();
+  const user = await createConsoleUser(tx, { username: "amountentry", password: userPassword, role: "MERCHANT", merchantId: merchant.id });
+  await savePricingVersion(tx, {
+    merchantId: merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT",
+    chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500,
+    delayDays: 2, reserveDays: 90, reason: "seed: USD amount-entry quotes charged in AED", createdById: operatorId,
+  });
+  return { merchantId: merchant.id, userId: user.id, password: userPassword };
+}
+
+const seedAllowedIps = () => (process.env.SEED_ALLOWED_IPS ?? "127.0.0.1,::1").split(",").map((s) => s.trim()).filter(Boolean);
 
 /** Creates everything of the sandbox in one transaction: a refused SEED_CALLBACK_URL leaves nothing behind. */
 async function firstSeed(tx: Tx) {
-  const allowedIps = (process.env.SEED_ALLOWED_IPS ?? "127.0.0.1,::1").split(",").map((s) => s.trim()).filter(Boolean);
+  const allowedIps = seedAllowedIps();
   const merchant = await createMerchant(tx, { name: "Sandbox Merchant", defaultCommissionBps: 150, allowedIps });
   // The same address policy and secret as a console save (a loopback receiver needs CALLBACK_ALLOW_LOOPBACK=1).
   const callbackSecret = process.env.SEED_CALLBACK_URL ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: process.env.SEED_CALLBACK_URL })).secret : null;
@@ -32,14 +60,18 @@ async function firstSeed(tx: Tx) {
     chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500,
     delayDays: 2, reserveDays: 90, reason: "seed: USD gateway deposits charged in AED", createdById: operator.id,
   });
+  const amountEntry = await seedAmountEntryMerchant(tx, allowedIps, operator.id);
   await ensureSeedRate(tx, operator.id);
   await tx.bankAccount.create({
     data: { name: "Sandbox clearing account", holder: "Sandpiper Sandbox FZ-LLC", iban: "AE070331234567890123456", bankName: "Sandbox Bank", dailyCapacity: 10_000 },
   });
   await tx.catalogItem.createMany({ data: SEED_CATALOG.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor })), skipDuplicates: true });
-  const ids: SeedIds = { merchantId: merchant.id, secondMerchantId: second.id, merchantUserId: merchantUser.id, approverUserId: approver.id, secondUserId: secondUser.id };
+  const ids: SeedIds = {
+    merchantId: merchant.id, secondMerchantId: second.id, merchantUserId: merchantUser.id, approverUserId: approver.id, secondUserId: secondUser.id,
+    amountEntryMerchantId: amountEntry.merchantId, amountEntryUserId: amountEntry.userId,
+  };
   await tx.setting.create({ data: { key: SEED_KEY, value: ids } });
-  return { ids, passwords, callbackSecret, operatorId: operator.id };
+  return { ids, passwords: { ...passwords, amountEntry: amountEntry.password }, callbackSecret, operatorId: operator.id };
 }
 
 /** The seeded sandbox's standing USD->AED base rate (README "Seeded sandbox"). */
@@ -63,11 +95,25 @@ async function main() {
   }
   if (existing) await ensureSeedRate(db, null);
   const created = existing ? null : await transaction((tx) => firstSeed(tx), { timeout: 120_000 });
-  const ids = (created?.ids ?? existing!.value) as SeedIds;
+  let ids = (created?.ids ?? existing!.value) as SeedIds;
+  let addedAmountEntryPassword: string | null = null;
+  if (!ids.amountEntryMerchantId) {
+    // A sandbox seeded before the amount-entry merchant existed gets it now (and its user's password, once).
+    const added = await transaction(async (tx) => {
+      const a = await seedAmountEntryMerchant(tx, seedAllowedIps(), null);
+      const next: SeedIds = { ...ids, amountEntryMerchantId: a.merchantId, amountEntryUserId: a.userId };
+      await tx.setting.update({ where: { key: SEED_KEY }, data: { value: next } });
+      return { next, password: a.password };
+    });
+    ids = added.next;
+    addedAmountEntryPassword = added.password;
+  }
   // API keys are shown once: every seed run issues fresh ones (older keys stay valid).
   const full = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: SCOPES, name: "seed: full" });
   const readOnly = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: ["payments:read"], name: "seed: read-only" });
   const second = await issueApiKey(db, { merchantId: ids.secondMerchantId, ownerId: ids.secondUserId, scopes: SCOPES, name: "seed: second merchant" });
+  const amountEntry = await issueApiKey(db, { merchantId: ids.amountEntryMerchantId!, ownerId: ids.amountEntryUserId!, scopes: SCOPES, name: "seed: amount-entry merchant" });
+  const amountEntryPassword = created?.passwords.amountEntry ?? addedAmountEntryPassword;
   const users = created
     ? {
         operator: { username: "operator", password: created.passwords.operator },
@@ -76,12 +122,14 @@ async function main() {
         second: { username: "second", password: created.passwords.second },
       }
     : null;
+  const amountEntryUser = amountEntryPassword ? { username: "amountentry", password: amountEntryPassword } : null;
   if (json) {
     console.log(JSON.stringify({
       merchantId: ids.merchantId,
       secondMerchantId: ids.secondMerchantId,
-      keys: { full: full.key, readOnly: readOnly.key, secondMerchant: second.key },
-      users,
+      amountEntryMerchantId: ids.amountEntryMerchantId,
+      keys: { full: full.key, readOnly: readOnly.key, secondMerchant: second.key, amountEntry: amountEntry.key },
+      users: users || amountEntryUser ? { ...users, ...(amountEntryUser ? { amountEntry: amountEntryUser } : {}) } : null,
       ...(created?.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
     }));
     return;
@@ -93,12 +141,14 @@ async function main() {
     `  API key (all scopes) ${full.key}`,
     `  API key (read only)  ${readOnly.key}`,
     `  second merchant key  ${second.key}`,
+    `  amount-entry key     ${amountEntry.key}   (merchant with customer amount-entry: POST /v1/checkout-sessions)`,
   ];
   if (users) {
     lines.push(`  console operator     ${users.operator.username} / ${users.operator.password}`);
     lines.push(`  console merchant     ${users.merchant.username} / ${users.merchant.password}   (owns the API keys)`);
     lines.push(`  console approver     ${users.approver.username} / ${users.approver.password}   (approves withdrawals)`);
   }
+  if (amountEntryUser) lines.push(`  console amount-entry ${amountEntryUser.username} / ${amountEntryUser.password}   (the amount-entry merchant)`);
   if (created?.callbackSecret) lines.push(`  callback secret      ${created.callbackSecret}`);
   console.log(lines.join("\n") + "\n");
 }

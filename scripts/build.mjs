@@ -1,6 +1,7 @@
 // Production build: Prisma client, then `next build` (no downloads, telemetry off).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { writeBuildStamp } from "./build-stamp.mjs";
 import { generateClient, root } from "./db.mjs";
 
 generateClient();
@@ -9,4 +10,5 @@ const result = spawnSync(process.execPath, [path.join(root, "node_modules", "nex
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
 });
+if (result.status === 0) writeBuildStamp(root);
 process.exit(result.status ?? 1);

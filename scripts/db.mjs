@@ -64,19 +64,12 @@ export async function withStartupLock(databaseUrl, { skip = false } = {}, fn) {
 }
 
 /**
- * Applies the committed migrations (`prisma migrate deploy`) and then the database guards, under the start-up
- * lock unless the caller holds it (`lockHeld`).
+ * Applies the committed migrations (`prisma migrate deploy`; the database guards are migrations too), under the
+ * start-up lock unless the caller holds it (`lockHeld`).
  */
 export async function migrate(databaseUrl, { lockHeld = false } = {}) {
   if (!lockHeld) return withStartupLock(databaseUrl, {}, () => migrate(databaseUrl, { lockHeld: true }));
   await run(prismaBin, ["migrate", "deploy"], { DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: "1" });
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(fs.readFileSync(path.join(root, "prisma", "sql", "guards.sql"), "utf8"));
-  } finally {
-    await client.end();
-  }
 }
 
 /** True when the database has no merchant yet (a fresh database to seed). */
@@ -108,9 +101,17 @@ export function freePort() {
   });
 }
 
+/** Where a running embedded database announces itself: `<data folder>/embedded-db.json` ({url, pid}). */
+export function embeddedEndpointFile(dataDir) {
+  return path.join(path.dirname(dataDir), "embedded-db.json");
+}
+
 /**
- * Starts the embedded database (DESIGN "Embedded default database"): PGlite with its data folder on disk,
- * served on a free loopback port (never 5432) by pglite-socket. Returns { url, stop() }.
+ * Starts the embedded database (docs/architecture.md "Stack"): PGlite with its data folder on disk,
+ * served on a free loopback port (never 5432) by pglite-socket, and announced in `embedded-db.json` beside the
+ * folder so that `npm run seed` and other tools reach it while the service runs (PGlite is one session: the
+ * socket server queues the queries of up to 8 connections and keeps a transaction's queries together).
+ * Returns { url, stop() }.
  */
 export async function startEmbeddedDb(dataDir = path.join(root, ".data", "pglite")) {
   const { PGlite } = await import("@electric-sql/pglite");
@@ -118,13 +119,45 @@ export async function startEmbeddedDb(dataDir = path.join(root, ".data", "pglite
   fs.mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });
   const port = await freePort();
-  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1" });
+  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: 8 });
   await server.start();
+  const url = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+  const endpoint = embeddedEndpointFile(dataDir);
+  fs.writeFileSync(endpoint, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
   return {
-    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    url,
     async stop() {
+      fs.rmSync(endpoint, { force: true });
       await server.stop();
       await db.close();
     },
   };
+}
+
+/**
+ * The url of the embedded database that a running process serves from `dataDir`, or null when none runs (a
+ * left-over announcement of a process that is gone is removed).
+ * @throws Error when the announcing process is alive but its database does not answer: opening the folder a
+ *   second time would damage it.
+ */
+export async function runningEmbeddedDb(dataDir) {
+  const endpoint = embeddedEndpointFile(dataDir);
+  if (!fs.existsSync(endpoint)) return null;
+  const { url, pid } = JSON.parse(fs.readFileSync(endpoint, "utf8"));
+  try {
+    process.kill(pid, 0);
+  } catch {
+    fs.rmSync(endpoint, { force: true });
+    return null;
+  }
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return url;
+  } catch (error) {
+    throw new Error(`process ${pid} holds the embedded database in ${dataDir} but it does not answer (${error.message}); stop that process and try again`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

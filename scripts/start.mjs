@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { isBuildCurrent } from "./build-stamp.mjs";
 import { isEmpty, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -16,10 +17,13 @@ process.env.NODE_ENV ??= "production";
 const { dataDirectory, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
 refuseUnsafeStart();
 
-// The build generates the Prisma client; `--no-build` serves the existing build and client as they are.
-if (!process.argv.includes("--no-build")) {
+// The build generates the Prisma client. It runs only when the sources changed since the last build (a restart
+// takes seconds); `--build` forces it, `--no-build` serves the existing build and client as they are.
+if (process.argv.includes("--build") || (!process.argv.includes("--no-build") && !isBuildCurrent(root))) {
   const build = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { stdio: "inherit", cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
+} else if (!process.argv.includes("--no-build")) {
+  console.log("The build is up to date (no source changed since the last build); `npm start -- --build` rebuilds anyway.");
 }
 
 let embedded = null;

@@ -9,7 +9,7 @@ export function groupedAmount(amount: string): string {
 }
 
 /**
- * Checks the customer's amount before sending it: SPEC amount pattern (up to 10 digits, 2 decimals; a
+ * Checks the customer's amount before sending it: API amount pattern (up to 10 digits, 2 decimals; a
  * decimal comma is accepted and sent as a point) and the global amount limit.
  * @returns the amount text to send, or a message for the customer
  */

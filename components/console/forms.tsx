@@ -20,6 +20,7 @@ export function ActionForm({
   confirm,
   label,
   shownOnceNote,
+  onSuccess,
 }: {
   action: Action;
   children: ReactNode;
@@ -31,8 +32,17 @@ export function ActionForm({
   label?: string;
   /** Explains values shown once (keys, secrets). */
   shownOnceNote?: string;
+  /** Called once after the action succeeded (for example to show the result outside a form that disappears). */
+  onSuccess?: () => void;
 }) {
-  const [state, dispatch, pending] = useActionState(action, { status: "idle" } as ActionState);
+  // onSuccess runs as soon as the action answers, also when the answer re-renders this form away (an approved
+  // withdrawal leaves the queue together with its form).
+  const run: Action = async (prev, form) => {
+    const next = await action(prev, form);
+    if (next.status === "ok") onSuccess?.();
+    return next;
+  };
+  const [state, dispatch, pending] = useActionState(onSuccess ? run : action, { status: "idle" } as ActionState);
   const ref = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (state.status === "ok" && resetOnSuccess) ref.current?.reset();

@@ -51,7 +51,7 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
       </Card>
       {v.isWithdrawalAwaitingApproval ? (
         <Card title="Approval" description="A withdrawal is approved by a console user other than the one whose API key created it.">
-          <ApproveButton paymentId={p.id} refusal={v.approvalRefusal} />
+          <ApproveButton paymentId={p.id} reference={p.reference} amount={p.amount} currency={p.currency} refusal={v.approvalRefusal} />
         </Card>
       ) : null}
       <Card title="Pricing snapshot" description="Fixed when the payment was created; later profile or rate changes never alter it.">

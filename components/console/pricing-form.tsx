@@ -8,7 +8,7 @@ export type PricingDefaults = Record<string, string | boolean | undefined>;
 
 const currencies = CURRENCIES.map((c) => ({ value: c, label: c }));
 
-/** The form of a new pricing profile version: every field of SPEC's profile list and a required reason. */
+/** The form of a new pricing profile version: every field of the contract's profile list and a required reason. */
 export function PricingForm({ merchants, defaults }: { merchants: { id: string; name: string }[]; defaults: PricingDefaults }) {
   const d = (k: string) => (typeof defaults[k] === "string" ? (defaults[k] as string) : undefined);
   return (

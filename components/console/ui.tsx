@@ -123,7 +123,7 @@ export function Pager({ page, pages, total, basePath, params = {} }: { page: num
     return `${basePath}?${q.toString()}`;
   };
   const linkClass = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50";
-  const disabledClass = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-400";
+  const disabledClass = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500";
   return (
     <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3">
       <p className="text-sm text-slate-500">

@@ -42,7 +42,7 @@ function Segment({ segment }: { segment: WheelSegment }) {
 }
 
 /**
- * The store's discount wheel (SPEC "What the service does" 6: "The store shows the discount on a
+ * The store's discount wheel (docs/api.md "Overview" 6: "The store shows the discount on a
  * wheel"). An SVG wheel of six segments; exactly one carries the computed discount and the spin always
  * lands on it under the pointer (the other segments carry symbols, never other amounts: the discount is
  * fixed by the basket, the wheel only reveals it, and the page says so). The spin is a 4.2 s CSS

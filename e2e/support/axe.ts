@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 
-// Automated accessibility check of a page as the customer sees it (issue 6: "Accessible (labels, keyboard, focus,
+// Automated accessibility check of a page as the customer sees it ("Accessible (labels, keyboard, focus,
 // contrast)"), with axe-core in the page under test. Keyboard paths and focus moves are asserted by the specs
 // themselves; axe covers names, labels, roles, landmarks, language, contrast and the other WCAG rules it can test.
 

@@ -8,7 +8,7 @@ export const base = () => process.env.SANDPIPER_URL!;
 export type Seed = {
   merchantId: string;
   secondMerchantId: string;
-  keys: { full: string; readOnly: string; secondMerchant: string };
+  keys: { full: string; readOnly: string; secondMerchant: string; amountEntry: string };
   users: Record<"operator" | "merchant" | "approver" | "second", { username: string; password: string }>;
 };
 export const seed = (): Seed => JSON.parse(process.env.SANDPIPER_SEED!);

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 
-/** SPEC "Authentication" 3: the scopes an API key can carry. */
+/** docs/api.md "Authentication" 3: the scopes an API key can carry. */
 export const SCOPES = ["payments:read", "payments:create", "sandbox:simulate"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const API_KEY_PREFIX = "sk_sandbox_";
-/** SPEC "Authentication" 5: a key is valid 90 days. */
+/** docs/api.md "Authentication" 5: a key is valid 90 days. */
 export const API_KEY_VALIDITY_DAYS = 90;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -28,7 +28,7 @@ export function hashApiKey(key: string): string {
 }
 
 /**
- * Issues a new API key (DESIGN: `sk_sandbox_` + 32 random bytes in base62). Returns the secret once;
+ * Issues a new API key (docs/decisions.md: `sk_sandbox_` + 32 random bytes in base62). Returns the secret once;
  * only its hash and a display prefix are stored. Creating a key never revokes older keys.
  */
 export async function issueApiKey(
@@ -92,7 +92,7 @@ type KeyRow = {
 };
 
 /**
- * Authenticates `Authorization: Bearer <API_KEY>` (SPEC "Authentication" 1-5).
+ * Authenticates `Authorization: Bearer <API_KEY>` (docs/api.md "Authentication" 1-5).
  * @throws ApiError 401 INVALID_API_KEY for a missing, malformed, unknown, expired or revoked key, a
  *   deactivated key owner, or an inactive merchant.
  */

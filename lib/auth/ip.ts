@@ -34,7 +34,7 @@ function trustedProxies(): Set<string> {
 export const PEER_HEADER = "x-sandpiper-peer";
 
 /**
- * The request's source IP (DESIGN "The request pipeline"): the socket address, unless that address is a
+ * The request's source IP (docs/architecture.md "Request pipeline"): the socket address, unless that address is a
  * trusted proxy; then X-Forwarded-For is read from the right, skipping trusted proxies.
  * Returns null when the address cannot be determined.
  */

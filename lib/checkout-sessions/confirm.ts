@@ -9,11 +9,11 @@ import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition, isDue } from "@/lib/checkout-sessions/transitions";
 
 /**
- * The customer confirmed the total shown on the page: QUOTED -> AWAITING_VERIFICATION (DESIGN transitions).
+ * The customer confirmed the total shown on the page: QUOTED -> AWAITING_VERIFICATION (docs/api.md "Checkout sessions").
  * `choice` repeats the quoted amount and currency, so a stale page (re-quoted in another tab) cannot confirm
  * a total the customer did not see; a quote from an earlier Dubai day must be renewed first. Repeating the
  * confirmation of the same total returns the session unchanged. Customer verification is not configured
- * (SPEC "What the service does" 5): this creates no payment, no store handoff and no event, and is not
+ * (docs/api.md "Overview" 5): this creates no payment, no store handoff and no event, and is not
  * payment success.
  * @throws ApiError 404 NOT_FOUND (token), 409 INVALID_STATE (expired, nothing quoted, total changed, stale rate day)
  */

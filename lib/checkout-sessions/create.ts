@@ -3,7 +3,8 @@ import type { AuthenticatedKey } from "@/lib/auth/api-keys";
 import type { Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
-import { assertCustomerProfile } from "@/lib/customers/profile";
+import { customerProfile } from "@/lib/customers/profile";
+import { consumeVelocity } from "@/lib/risk/velocity";
 import { assertNotBlocked } from "@/lib/risk/block-list";
 import { SESSION_REQUIRED_CUSTOMER, type CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 
@@ -13,7 +14,7 @@ export function newSessionToken(): string {
 }
 
 /**
- * SPEC `POST /v1/checkout-sessions` ("What the service does" 5): opens a customer amount-entry session in
+ * `POST /v1/checkout-sessions` (docs/api.md) (docs/api.md "Overview" 5): opens a customer amount-entry session in
  * AWAITING_AMOUNT, in the caller's (idempotency) transaction. Expires after the merchant's
  * checkoutSessionMinutes (default 30). Creates no payment, store handoff or event.
  * @throws ApiError 403 AMOUNT_ENTRY_NOT_ENABLED (merchant without the flow), 400 CUSTOMER_PROFILE_REQUIRED
@@ -26,10 +27,12 @@ export async function createCheckoutSession(
 ): Promise<CheckoutSession> {
   const { merchant, body, now } = input;
   if (!merchant.amountEntryEnabled) {
-    throw apiError("AMOUNT_ENTRY_NOT_ENABLED", "customer amount-entry checkout is not enabled for this merchant");
+    throw apiError("AMOUNT_ENTRY_NOT_ENABLED", "customer amount-entry checkout is not enabled for this merchant: an operator switches it on in the console (Merchants, the merchant's page, \"Customer amount-entry flow\"); use a key of a merchant that has it, such as the seeded amount-entry merchant's");
   }
-  assertCustomerProfile(body.customer, SESSION_REQUIRED_CUSTOMER);
-  await assertNotBlocked(tx, merchant.id, body.customer);
+  const customer = customerProfile(body.customer, SESSION_REQUIRED_CUSTOMER)!;
+  await assertNotBlocked(tx, merchant.id, customer);
+  // A session is a payment attempt for COUNT rules; it has no amount yet, so AMOUNT rules do not apply.
+  await consumeVelocity(tx, { merchantId: merchant.id, customer, amount: null, now });
   const existing = await tx.checkoutSession.findUnique({
     where: { merchantId_reference: { merchantId: merchant.id, reference: body.reference } },
     select: { id: true },
@@ -39,7 +42,7 @@ export async function createCheckoutSession(
     data: {
       merchantId: merchant.id,
       reference: body.reference,
-      customer: body.customer!,
+      customer,
       state: "AWAITING_AMOUNT",
       token: newSessionToken(),
       createdAt: now,

@@ -2,9 +2,9 @@ import { Prisma, transaction } from "@/lib/db";
 import { SESSION_TRANSITIONS } from "@/lib/checkout-sessions/transitions";
 
 /**
- * Job body of the checkout-session expiry sweep (DESIGN: any non-expired state -> EXPIRED at expiresAt;
- * SPEC "Limits": the expiry check runs every 30 seconds). Claims due rows with FOR UPDATE SKIP LOCKED, so
- * several processes may run it at once, in batches of `batchSize`. Sessions emit no events (SPEC "Events").
+ * Job body of the checkout-session expiry sweep (docs/decisions.md: any non-expired state -> EXPIRED at expiresAt;
+ * docs/api.md "Limits": the expiry check runs every 30 seconds). Claims due rows with FOR UPDATE SKIP LOCKED, so
+ * several processes may run it at once, in batches of `batchSize`. Sessions emit no events (docs/callbacks.md).
  * @returns the number of sessions expired
  */
 export async function expireDueSessions(opts: { now?: Date; batchSize?: number } = {}): Promise<number> {

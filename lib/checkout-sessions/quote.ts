@@ -11,7 +11,7 @@ import { assertWithinGlobalLimit, getSettings } from "@/lib/settings";
 import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition } from "@/lib/checkout-sessions/transitions";
 
-/** The store charges in AED only (SPEC "What the service does" 4); an amount-entry total is charged in AED. */
+/** The store charges in AED only (docs/api.md "Overview" 4); an amount-entry total is charged in AED. */
 export const SESSION_CHARGE_CURRENCY = "AED";
 
 /** The service bank account shown to the customer as the receiver of the transfer. */
@@ -77,7 +77,7 @@ function forCustomer(error: unknown, currency: string): unknown {
 }
 
 /**
- * Prices the customer's choice like a GATEWAY deposit of today (SPEC "PricingSnapshot": effective rate =
+ * Prices the customer's choice like a GATEWAY deposit of today (docs/api.md "Pricing": effective rate =
  * base x (1 + markup) x (1 + buffer); charge = amount x effective rate, half up) without consuming any
  * limit: nothing is created. The profile must charge in AED.
  * @throws ApiError 400 VALIDATION_ERROR (currency not offered), 400 GLOBAL_AMOUNT_LIMIT, 400 AMOUNT_OUT_OF_RANGE,
@@ -115,7 +115,7 @@ export async function priceSessionQuote(tx: Tx, merchant: QuotingMerchant, choic
 
 /**
  * The customer chose amount and currency on the page: AWAITING_AMOUNT or QUOTED -> QUOTED with the amount,
- * currency and quote stored (DESIGN: re-quoting from QUOTED is allowed). One transaction, row locked.
+ * currency and quote stored (docs/decisions.md: re-quoting from QUOTED is allowed). One transaction, row locked.
  * @throws ApiError 404 NOT_FOUND (token), 409 INVALID_STATE (expired or confirmed), and as priceSessionQuote
  */
 export async function quoteCheckoutSession(token: string, choice: CustomerAmount, now: Date): Promise<CheckoutSession> {

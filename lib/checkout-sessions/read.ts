@@ -7,7 +7,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * SPEC `GET /v1/checkout-sessions/{id}`: one of the merchant's sessions.
+ * `GET /v1/checkout-sessions/{id}` (docs/api.md): one of the merchant's sessions.
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id
  */
 export async function getCheckoutSession(db: Db, merchantId: string, id: string): Promise<CheckoutSession> {

@@ -3,7 +3,7 @@ import { fromMinor } from "@/lib/money/currency";
 import { publicBaseUrl } from "@/lib/public-url";
 import { effectiveState } from "@/lib/checkout-sessions/transitions";
 
-/** SPEC "CheckoutSession (response)". */
+/** docs/api.md "Checkout sessions". */
 export type CheckoutSessionResource = {
   id: string;
   reference: string;
@@ -27,7 +27,7 @@ export function customerCheckoutUrl(token: string): string {
 }
 
 /**
- * Shapes a session row as the contract's CheckoutSession, members in SPEC order. `state` is the effective
+ * Shapes a session row as the contract's CheckoutSession, members in the documented order. `state` is the effective
  * state at `now` (EXPIRED once expiresAt has passed). verification, paymentId, storeCheckoutUrl,
  * environment and livePayment are constants of this sandbox: amount confirmation is never payment success.
  */

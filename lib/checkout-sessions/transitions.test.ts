@@ -14,7 +14,7 @@ const refusal = (fn: () => void) => {
   return null;
 };
 
-describe("checkout-session transition table (DESIGN)", () => {
+describe("checkout-session transition table (docs/api.md 'Checkout sessions')", () => {
   it("is exactly AWAITING_AMOUNT/QUOTED -> QUOTED, QUOTED -> AWAITING_VERIFICATION, any non-expired -> EXPIRED", () => {
     expect(SESSION_TRANSITIONS).toEqual({
       quote: { from: ["AWAITING_AMOUNT", "QUOTED"], to: "QUOTED" },
@@ -61,7 +61,7 @@ describe("CreateCheckoutSession schema", () => {
     expect(CreateCheckoutSession.safeParse({ ...body, extra: 1 }).error?.issues[0].code).toBe("unrecognized_keys");
   });
 
-  it("customer amount: SPEC amount pattern and a supported currency, nothing else", () => {
+  it("customer amount: API amount pattern and a supported currency, nothing else", () => {
     expect(CustomerAmount.safeParse({ amount: "0.5", currency: "AED" }).success).toBe(true);
     expect(CustomerAmount.safeParse({ amount: "12345678901", currency: "AED" }).success).toBe(false);
     expect(CustomerAmount.safeParse({ amount: "1.00", currency: "AED", rate: "1" }).success).toBe(false);

@@ -5,8 +5,7 @@ import type { CheckoutSession, CheckoutSessionState, Prisma } from "@/lib/genera
 export type SessionTrigger = "quote" | "confirm" | "expire";
 
 /**
- * The one checkout-session transition table (SPEC "Checkout session state"; DESIGN "checkout-session
- * transitions"): AWAITING_AMOUNT -> QUOTED when the customer chooses amount and currency (re-quoting from
+ * The one checkout-session transition table (docs/api.md "Checkout sessions"): AWAITING_AMOUNT -> QUOTED when the customer chooses amount and currency (re-quoting from
  * QUOTED allowed), QUOTED -> AWAITING_VERIFICATION when the customer confirms the total, and any
  * non-expired state -> EXPIRED at expiresAt. No transition creates a payment, a store handoff or an event.
  */

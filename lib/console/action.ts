@@ -25,7 +25,7 @@ export type ActionDetail = { ok: boolean; text: string };
 type Result = { message: string; shownOnce?: Record<string, string>; details?: ActionDetail[] };
 
 /**
- * Wraps a console mutation as a Server Action for `useActionState` (ISSUE 4: every mutation re-checks the session
+ * Wraps a console mutation as a Server Action for `useActionState`(every mutation re-checks the session
  * and role server-side, validates with zod, and writes the audit row in the same transaction as the change).
  * Steps: the session's user is re-read from the database (none -> error); the form is parsed with `schema`
  * (errors per field, nothing changes); `run` executes in one transaction (it calls the lib function that checks

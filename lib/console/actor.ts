@@ -3,7 +3,7 @@ import type { AuditActor } from "@/lib/audit";
 
 /**
  * A signed-in console user as the server knows it now (re-read from console_users on every request,
- * so a deactivation or a role change takes effect at once). DESIGN "console roles": OPERATOR works on
+ * so a deactivation or a role change takes effect at once). docs/architecture.md "Console roles": OPERATOR works on
  * every merchant; MERCHANT only on its own merchant.
  */
 export type ConsoleActor = {
@@ -38,7 +38,7 @@ export function assertOperator(actor: ConsoleActor): void {
 
 /**
  * Refuses a MERCHANT user acting on another merchant's record. The refusal is NOT_FOUND, so a URL to another
- * merchant's record reveals nothing (SPEC "Authentication" 2 applied to the console).
+ * merchant's record reveals nothing (docs/api.md "Authentication" 2 applied to the console).
  * @throws ApiError 404 NOT_FOUND
  */
 export function assertMerchantAccess(actor: ConsoleActor, merchantId: string, what = "record"): void {

@@ -8,7 +8,7 @@ import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { AllowedIp, AllowedIpRequest, AllowedIpRequestState } from "@/lib/generated/prisma/client";
 
-// A merchant's server IP allow-list in the console (SPEC "Authentication" 6 and 7; DESIGN "console roles": MERCHANT
+// A merchant's server IP allow-list in the console (docs/api.md "Authentication" 6 and 7; docs/architecture.md "Console roles": MERCHANT
 // users manage allow-list requests, operators run merchants). Operators add addresses directly; a MERCHANT user's
 // address is a PENDING request until an operator approves it (the entry is created in the same transaction) or
 // rejects it with a reason; the merchant's users may cancel a pending request and remove entries directly
@@ -56,7 +56,7 @@ function insertEntry(tx: Tx, merchantId: string, address: string, now: Date): Pr
 /**
  * Adds a server IP to a merchant's allow-list at once (operators only; MERCHANT users file a request with
  * requestAllowedIp). Audited as `allowed_ip.add`.
- * @param input.address as entered; stored normalised (exact IPv4/IPv6 only, SPEC "Authentication" 6)
+ * @param input.address as entered; stored normalised (exact IPv4/IPv6 only, docs/api.md "Authentication" 6)
  * @throws ApiError 403 FORBIDDEN (not an operator), 400 VALIDATION_ERROR (not one exact address), 404 NOT_FOUND,
  *   409 INVALID_STATE (already listed, or a request for it is pending: approve or reject that instead)
  */

@@ -18,7 +18,7 @@ export function secureCookies(): boolean {
 }
 
 /**
- * next-auth configuration of the console (SPEC "Authentication" 8, DESIGN "Stack"): one credentials
+ * next-auth configuration of the console (docs/api.md "Authentication" 8, docs/architecture.md "Stack"): one credentials
  * provider (user name + password, argon2id, lock-out in lib/console/sign-in.ts), JWT sessions in an
  * HttpOnly cookie. The token carries only the user id, name and session epoch; every request re-reads the user's
  * role, merchant, active flag and epoch from the database (lib/console/session.ts), so a sign-out (which moves the

@@ -14,7 +14,7 @@ import { Uuid } from "@/lib/schemas/common";
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
 
 /**
- * Sets a merchant's callback address (SPEC "Events": address policy of lib/events/url-policy.ts; a new secret on
+ * Sets a merchant's callback address (docs/callbacks.md: address policy of lib/events/url-policy.ts; a new secret on
  * every change, shown only now). MERCHANT users for their own merchant, operators for any. Audited with the old
  * and new address, never the secret.
  * @returns the new secret (show it once).
@@ -35,7 +35,7 @@ export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { me
 }
 
 /**
- * Requeues FAILED and NOT_CONFIGURED deliveries: the listed ones, or all in scope (SPEC "Events": "can be requeued
+ * Requeues FAILED and NOT_CONFIGURED deliveries: the listed ones, or all in scope (docs/callbacks.md: "can be requeued
  * from the console after an address is set"). A MERCHANT user reaches only its merchant's deliveries; an operator
  * all, or one merchant's when `merchantId` is given. A listed delivery outside that scope (another merchant's, or
  * unknown) is refused as NOT_FOUND, like every other console record. Audited with the count when anything was

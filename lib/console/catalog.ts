@@ -3,7 +3,7 @@ import { assertOperator, type ConsoleActor } from "@/lib/console/actor";
 import type { Tx } from "@/lib/db";
 import { importCatalogCsv, setCatalogItemActive, upsertCatalogItem } from "@/lib/store/catalog-admin";
 
-// Console side of the store catalog (issue 5 item 3: operator-editable, CSV import). The catalog functions in
+// Console side of the store catalog (operator-editable, CSV import). The catalog functions in
 // lib/store/catalog-admin.ts validate, save and audit; these add the operator check and the form schemas.
 
 export const CatalogItemInput = z.object({

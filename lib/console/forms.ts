@@ -32,7 +32,7 @@ export const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }));
 
-/** An optional decimal amount (SPEC amount pattern) in minor units; empty = null (no bound / unlimited). */
+/** An optional decimal amount (API amount pattern) in minor units; empty = null (no bound / unlimited). */
 export const optionalAmountMinor = z.preprocess(
   (v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v),
   z

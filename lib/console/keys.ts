@@ -65,7 +65,7 @@ export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<K
 }
 
 /**
- * Creates an API key for the actor's own merchant, owned by the actor (SPEC "Authentication" 3, 5: scopes,
+ * Creates an API key for the actor's own merchant, owned by the actor (docs/api.md "Authentication" 3, 5: scopes,
  * valid 90 days, older keys stay valid). Only MERCHANT users create keys: the key's owner is the identity that
  * creates payments with it. Returns the secret once; only the prefix and a hash are stored. Audited (without
  * the secret). An inactive merchant's users cannot create keys: deactivation revoked its keys, and a key made
@@ -115,7 +115,7 @@ export async function revokeKey(tx: Tx, actor: ConsoleActor, input: { keyId: str
 }
 
 /**
- * Revokes every unrevoked key of a user (`ownerId`) or of a merchant (`merchantId`) (SPEC "Authentication" 5:
+ * Revokes every unrevoked key of a user (`ownerId`) or of a merchant (`merchantId`) (docs/api.md "Authentication" 5:
  * deactivating the merchant or changing the key holder's access revokes the related keys). Runs in the caller's
  * transaction; returns the revoked key ids.
  */

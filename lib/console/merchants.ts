@@ -9,13 +9,13 @@ import type { Merchant } from "@/lib/generated/prisma/client";
 import { createMerchant } from "@/lib/merchants/provision";
 import { CURRENCIES } from "@/lib/money/currency";
 
-/** Customer members a merchant may require on `POST /v1/payments` (SPEC "Customer object"). */
+/** Customer members a merchant may require on `POST /v1/payments` (docs/api.md "Customer"). */
 export const CUSTOMER_FIELDS = ["id", "email", "phone", "country", "username", "firstName", "lastName"] as const;
 
 /** Acceptance periods are between 1 minute and 30 days. */
 const minutes = integer(1, 43_200);
 
-/** The merchant policy edited in the console (ISSUE 4 item 6). */
+/** The merchant policy edited in the console. */
 export const MerchantPolicyInput = z.object({
   merchantId: uuidField,
   name: text(120, "name"),
@@ -71,7 +71,7 @@ function policyOf(m: Merchant) {
 
 /**
  * Creates a merchant (operator only). It starts INACTIVE: activation needs server IPs and an https callback
- * address first (SPEC "Authentication" 7).
+ * address first (docs/api.md "Authentication" 7).
  */
 export async function createMerchantFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewMerchantInput>, now = new Date()): Promise<Merchant> {
   assertOperator(actor);
@@ -107,7 +107,7 @@ export async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
 }
 
 /**
- * Why a merchant cannot be activated, or null when it can (SPEC "Authentication" 7: activated only after server
+ * Why a merchant cannot be activated, or null when it can (docs/api.md "Authentication" 7: activated only after server
  * IPs and an HTTPS callback address are registered). Only allow-list entries count (approved addresses); pending
  * allow-list requests are named in the refusal but do not count.
  */
@@ -142,7 +142,7 @@ export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { mer
 }
 
 /**
- * Deactivates a merchant and revokes all its API keys (SPEC "Authentication" 5: "Deactivating the merchant ...
+ * Deactivates a merchant and revokes all its API keys (docs/api.md "Authentication" 5: "Deactivating the merchant ...
  * revokes the related keys"); audited with the revoked key ids. A later activation does not bring keys back.
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE when already inactive.
  */

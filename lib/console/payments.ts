@@ -132,7 +132,7 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
       : null,
   }));
   const resource = serializePayment(payment, { detail: true });
-  // The store checkout url is a bearer link (SPEC "checkout object"); the console shows its state, never the link.
+  // The store checkout url is a bearer link (docs/api.md "Store checkout"); the console shows its state, never the link.
   if (resource.checkout) resource.checkout = { ...resource.checkout, url: null };
   const awaiting = payment.direction === "WITHDRAWAL" && payment.status === "PENDING_APPROVAL";
   return {
@@ -155,7 +155,7 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
 export type ApprovalItem = PaymentListItem & { createdBy: string | null; refusal: string | null };
 
 /**
- * The approval queue (ISSUE 4 item 3): PENDING_APPROVAL withdrawals visible to the actor, oldest deadline
+ * The approval queue: PENDING_APPROVAL withdrawals visible to the actor, oldest deadline
  * first, each with the reason the actor cannot approve it (creator, approval period ended) or null.
  */
 export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, limit = 20, now = new Date()) {
@@ -180,7 +180,21 @@ export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, l
 }
 
 /**
- * Approves a withdrawal from the console (SPEC transition PENDING_APPROVAL -> PENDING with approvedAt) and
+ * The withdrawal the actor just approved, for the approval page's confirmation: its reference, amount, currency,
+ * status and end of the acceptance period, or null when `paymentId` is not a withdrawal the actor can see that has
+ * been approved (so a crafted link never shows a false confirmation).
+ */
+export async function approvedWithdrawal(db: Db, actor: ConsoleActor, paymentId: string | undefined) {
+  if (!paymentId || !UUID.test(paymentId)) return null;
+  const merchantId = scopedMerchantId(actor);
+  const row = await db.payment.findFirst({ where: { id: paymentId, direction: "WITHDRAWAL", approvedAt: { not: null }, ...(merchantId ? { merchantId } : {}) } });
+  if (!row) return null;
+  const p = serializePayment(row, { detail: false });
+  return { id: p.id, reference: p.reference, amount: p.amount, currency: p.currency, status: p.status, expiresAt: p.expiresAt };
+}
+
+/**
+ * Approves a withdrawal from the console (docs/api.md "Payment states": PENDING_APPROVAL -> PENDING with approvedAt) and
  * writes the audit row in the same transaction.
  * @throws ApiError 404 NOT_FOUND (not visible to the actor), 409 INVALID_STATE with the refusal reason
  *   (the actor created it, it expired, it is not awaiting approval).

@@ -11,7 +11,7 @@ import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 const bps = integer(0, 10_000);
 
 /**
- * A new pricing profile version as entered in the console (SPEC "Pricing profile configuration": per merchant,
+ * A new pricing profile version as entered in the console (docs/api.md "Pricing": per merchant,
  * transaction currency, channel and direction: charge and settlement currencies, FX markup, risk buffer,
  * percentage or fixed commission, reserve, settlement delay in days, lower and upper transaction amount, daily
  * and monthly limits (empty = unlimited), with a reason on save). Rates and percentages are basis points.

@@ -12,7 +12,7 @@ import { formatRate, parseRate, RATE_PATTERN } from "@/lib/money/rates";
 export const MAX_DAYS_AHEAD = 31;
 
 /**
- * A base rate as entered in the console (SPEC "Pricing profile configuration": entered manually per direct
+ * A base rate as entered in the console (docs/api.md "Pricing": entered manually per direct
  * currency pair per day; a reverse pair is a separate entry). Rate = units of quote per 1 unit of base.
  */
 export const RateInput = z
@@ -73,7 +73,7 @@ export async function rateDays(db: Db, limit = 30): Promise<string[]> {
 }
 
 /**
- * Direct pairs needed today that have no rate for today's Dubai day (ISSUE 4 item 5 warning): for the latest,
+ * Direct pairs needed today that have no rate for today's Dubai day: for the latest,
  * enabled version of every pricing profile, currency -> charge currency and currency -> settlement currency
  * when they differ, plus every pair that had a rate on an earlier day. Each with the profiles that need it.
  */

@@ -7,7 +7,7 @@ import { apiError } from "@/lib/errors";
 import { BLOCK_KINDS, normalizeBlockValue, type BlockKind } from "@/lib/risk/block-list";
 import { getSettings, updateSettings, type ServiceSettings } from "@/lib/settings";
 
-/** Channels that can be paused one by one (SPEC 503 PAYMENT_INTAKE_PAUSED "system or channel closed"). */
+/** Channels that can be paused one by one (docs/api.md "Overview" 503 PAYMENT_INTAKE_PAUSED "system or channel closed"). */
 export const CHANNELS = ["BANK_TRANSFER", "GATEWAY", "STORE"] as const;
 
 export const IntakeInput = z.object({ intakePaused: checkbox, pausedChannels: checkboxGroup(CHANNELS), reason: reasonField });

@@ -83,7 +83,7 @@ async function countUserFailure(db: PrismaClient, userId: string, ip: string, no
 }
 
 /**
- * Checks a console user name and password (SPEC "Authentication" 8; ISSUE 4 item 1: argon2id, lock-out after
+ * Checks a console user name and password (docs/api.md "Authentication" 8; argon2id, lock-out after
  * repeated failures). A known user is locked for LOCK_MINUTES after MAX_FAILED_SIGN_INS failures in a row
  * (console_users.failed_logins / locked_until); a correct password is refused while locked; a success clears the
  * count. Unknown and deactivated user names are verified against a dummy hash (same time) and throttled in memory

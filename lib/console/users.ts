@@ -47,7 +47,7 @@ export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<ty
 
 /**
  * Changes a user's access: role, merchant, active flag (operator only). Any real change revokes every API key
- * the user owns (SPEC "Authentication" 5: changing the key holder's access revokes the related keys), in the
+ * the user owns (docs/api.md "Authentication" 5: changing the key holder's access revokes the related keys), in the
  * same transaction, and the audit row lists the revoked keys. Re-activating never brings keys back.
  * Operators cannot change their own access (no one locks themself out by accident).
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE (nothing changed, or own account)

@@ -1,14 +1,20 @@
 import { apiError } from "@/lib/errors";
 import type { Customer } from "@/lib/schemas/common";
 
+const isBlank = (value: string | undefined) => value === undefined || value.trim() === "";
+
 /**
- * SPEC "Customer object" rules: required customer members are never auto-filled; a missing or blank one
- * rejects the request, naming every missing member ("customer.phone, customer.email").
+ * docs/api.md "Customer" rules: required customer members are never filled in; a missing or blank ("" or white
+ * space) one rejects the request, naming every missing member ("customer.phone, customer.email"). Blank optional
+ * members are left out of what is stored.
+ * @returns the customer without blank members (undefined when none was sent)
  * @throws ApiError 400 CUSTOMER_PROFILE_REQUIRED
  */
-export function assertCustomerProfile(customer: Customer | undefined, required: readonly (keyof Customer)[]): void {
-  const missing = required.filter((member) => !customer?.[member]?.trim());
+export function customerProfile(customer: Customer | undefined, required: readonly (keyof Customer)[]): Customer | undefined {
+  const missing = required.filter((member) => isBlank(customer?.[member]));
   if (missing.length > 0) {
     throw apiError("CUSTOMER_PROFILE_REQUIRED", `customer profile incomplete: ${missing.map((m) => `customer.${m}`).join(", ")} required`);
   }
+  if (!customer) return undefined;
+  return Object.fromEntries(Object.entries(customer).filter(([, v]) => !isBlank(v))) as Customer;
 }

@@ -1,5 +1,5 @@
-// A merchant's callback address and secret. SPEC.md "Events" (address policy, secret shown only at
-// configuration time, a new secret on every address change) and DESIGN.md "Callbacks".
+// A merchant's callback address and secret. docs/callbacks.md (address policy, secret shown only at
+// configuration time, a new secret on every address change) and docs/architecture.md "Callbacks".
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
@@ -14,7 +14,7 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
 
 /**
  * Why the service must not start with this environment, or null when it may: `CALLBACK_ALLOW_LOOPBACK=1`
- * together with `NODE_ENV=production` is refused (SPEC.md "Events": loopback receivers are for tests and
+ * together with `NODE_ENV=production` is refused (docs/callbacks.md: loopback receivers are for tests and
  * local development only). Read at run time (see lib/runtime-env.ts).
  */
 export function loopbackAllowanceRefusal(): string | null {
@@ -39,7 +39,7 @@ export function newCallbackSecret(): string {
 }
 
 /**
- * Saves a merchant's callback address and generates a new callback secret (SPEC.md "Events": "The
+ * Saves a merchant's callback address and generates a new callback secret (docs/callbacks.md: "The
  * secret is shown only at configuration time; changing the address generates a new secret"). Every save
  * generates a new secret, so saving the same address again rotates the secret. Deliveries still pending
  * are signed with the new secret on their next attempt (the signature is made at send time).

@@ -1,6 +1,6 @@
 // Job body of callback delivery: claim due deliveries, send one signed attempt each, record the outcome.
-// SPEC.md "Events" (Delivery: at-least-once, 5 s timeout, at most 8 attempts, redirects not followed),
-// "Limits" (Callback) and DESIGN.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
+// docs/callbacks.md (Delivery: at-least-once, 5 s timeout, at most 8 attempts, redirects not followed),
+// "Limits" (Callback) and docs/architecture.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
 // inside a transaction).
 import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
 import { callbackUrlPolicy } from "@/lib/events/callback-config";
@@ -34,7 +34,7 @@ export type DeliverOptions = {
   merchantId?: string;
   /** Source of jitter for the retry schedule (default Math.random). */
   random?: () => number;
-  /** Attempt time limit in milliseconds (default 5000, SPEC "Limits"). */
+  /** Attempt time limit in milliseconds (default 5000, docs/api.md "Limits"). */
   timeoutMs?: number;
 };
 
@@ -144,7 +144,7 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
 type Sent = { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null } | { notConfigured: true };
 
 /**
- * Sends one claimed delivery, outside any transaction: checks the merchant's address again (SPEC "Events":
+ * Sends one claimed delivery, outside any transaction: checks the merchant's address again (docs/callbacks.md:
  * no private or local targets; the checked address is the one connected to), signs the same body bytes
  * with a fresh timestamp and POSTs them. The address and secret are the merchant's as read at claim time.
  */
@@ -245,7 +245,7 @@ async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptO
 export type DeliverySummary = { claimed: number; succeeded: number; retrying: number; failed: number; notConfigured: number; outcomes: AttemptOutcome[] };
 
 /**
- * Job body `deliver-due-callbacks` (DESIGN "Consistency": background work claims rows with FOR UPDATE
+ * Job body `deliver-due-callbacks` (docs/architecture.md "Consistency": background work claims rows with FOR UPDATE
  * SKIP LOCKED, so any number of processes may run it at once). Repeats: claim a batch of due deliveries
  * (see {@link DeliverOptions}), send their attempts concurrently outside any transaction, record each
  * outcome; until a batch comes back smaller than `limit`.

@@ -1,5 +1,5 @@
 // Console operations on callback deliveries: list, read with attempts, requeue, send a test event.
-// SPEC.md "Events" (NOT_CONFIGURED and FAILED deliveries can be requeued) and DESIGN.md "Callbacks".
+// docs/callbacks.md (NOT_CONFIGURED and FAILED deliveries can be requeued) and docs/architecture.md "Callbacks".
 import { afterCommit, withTransaction, Prisma, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
@@ -58,7 +58,7 @@ function assertUuid(id: string, what: string): void {
  * A page of deliveries, newest first (console "Callbacks" list).
  * @param input.merchantId the merchant whose deliveries are listed; null = operator view, all merchants.
  * @param input.state optional filter.
- * @param input.page 1-based page; input.limit 1 to 100 rows per page (SPEC "Limits").
+ * @param input.page 1-based page; input.limit 1 to 100 rows per page (docs/api.md "Limits").
  * @returns `{ rows, total, page, limit, pages }`.
  * @throws ApiError 400 VALIDATION_ERROR for an unknown state or a page/limit out of range.
  */
@@ -122,7 +122,7 @@ export async function getDelivery(db: Db, input: { merchantId: string | null; de
 }
 
 /**
- * Requeues FAILED and NOT_CONFIGURED deliveries (SPEC "Events": "can be requeued from the console after
+ * Requeues FAILED and NOT_CONFIGURED deliveries (docs/callbacks.md: "can be requeued from the console after
  * an address is set"): they become PENDING, due now, with a new round of up to 8 attempts (attemptCount
  * back to 0; recorded attempts are kept and numbered on). Only deliveries of merchants that now have a
  * callback address change; others are left as they are. Requeued deliveries are announced after commit.
@@ -160,10 +160,10 @@ export async function requeueDeliveries(
 
 /**
  * Sends a test event to the merchant's callback address, signed and delivered exactly like a real event
- * (same envelope, headers, retries and attempt records). SPEC allows only the three payment event types,
+ * (same envelope, headers, retries and attempt records). Only the three payment event types,
  * so a test event is `payment.succeeded` about a synthetic payment: `data.id` is the nil UUID
  * {@link TEST_EVENT_PAYMENT_ID}, `data.reference` is {@link TEST_EVENT_REFERENCE}, amount 1.00 USD,
- * environment sandbox. A receiver following SPEC's rule 2 (compare with its own record) finds no such
+ * environment sandbox. A receiver following the contract's rule 2 (compare with its own record) finds no such
  * order; one that wants to be explicit checks `data.id` (signed). The request also carries the unsigned
  * hint header `X-<Name>-Test: true`. The event is stored without a payment (listed with `test: true`).
  *

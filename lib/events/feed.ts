@@ -1,6 +1,6 @@
 // The merchant's events as a readable feed (docs/callbacks.md "Events API"): the newest-first list, the
 // commit-ordered cursor (`after`), one event with its deliveries, redelivery, and the items that listeners
-// follow. Every event and every redelivery has a position `seq` assigned at COMMIT (prisma/sql/guards.sql
+// follow. Every event and every redelivery has a position `seq` assigned at COMMIT (prisma/migrations/20261124055000_database_guards/migration.sql
 // event_feed_assign_seq), so reading `seq > n` never skips a transaction that committed late.
 import { randomUUID } from "node:crypto";
 import { afterCommit, Prisma, type Db, type Tx } from "@/lib/db";

@@ -4,15 +4,15 @@ import { notifyFeed } from "@/lib/events/feed-notify";
 import { announceDueDeliveries } from "@/lib/jobs/announce";
 import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
 
-/** SPEC "Events": the only event types. */
+/** docs/callbacks.md: the only event types. */
 export const EVENT_TYPES = ["payment.succeeded", "payment.failed", "payment.expired"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export type RecordedEvent = { eventId: string; deliveryId: string; state: "PENDING" | "NOT_CONFIGURED" };
 
 /**
- * Writes an outbox event and its one delivery in the caller's transaction (DESIGN "Consistency",
- * "Callbacks"). The envelope `{id, type, createdAt, data}` (SPEC "Webhook") is frozen as text here: these
+ * Writes an outbox event and its one delivery in the caller's transaction (docs/architecture.md "Consistency",
+ * "Callbacks"). The envelope `{id, type, createdAt, data}` (docs/callbacks.md) is frozen as text here: these
  * exact bytes are signed and sent on every attempt. Delivery state is PENDING (due now) when the merchant
  * has a callback address, else NOT_CONFIGURED. A PENDING delivery is announced after commit (Inngest
  * event or embedded-driver wake-up), never inside the transaction.
@@ -37,7 +37,7 @@ export async function recordEvent(
 }
 
 /**
- * The outbox event of a payment transition (SPEC "Events"): `data` is the Payment without `customer`
+ * The outbox event of a payment transition (docs/callbacks.md): `data` is the Payment without `customer`
  * (and without `checkout`), so `data.amount` and `data.currency` are the original merchant values.
  */
 export function recordPaymentEvent(tx: Tx, payment: PaymentRow, type: EventType, now: Date): Promise<RecordedEvent> {

@@ -1,4 +1,4 @@
-// Retry schedule of callback delivery attempts. SPEC.md "Events" (Delivery) and "Limits" (Callback).
+// Retry schedule of callback delivery attempts. docs/callbacks.md (Delivery) and "Limits" (Callback).
 
 /** At most this many delivery attempts per event; after the last one the delivery is FAILED. */
 export const MAX_ATTEMPTS = 8;
@@ -17,7 +17,7 @@ const MAX_WAIT_MS = 3_600_000;
 /**
  * Wait before the next callback attempt, in milliseconds, or null when no attempt is left.
  *
- * SPEC.md "Events" (Delivery): at most 8 attempts, waits growing from 30 seconds to 1 hour.
+ * docs/callbacks.md (Delivery): at most 8 attempts, waits growing from 30 seconds to 1 hour.
  *
  * | after attempt | base wait |
  * |---|---|

@@ -1,11 +1,11 @@
-// One HTTP POST of a callback attempt to a pinned address. SPEC.md "Events" (Delivery) and "Limits" (Callback).
+// One HTTP POST of a callback attempt to a pinned address. docs/callbacks.md (Delivery) and "Limits" (Callback).
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 
-/** Hard overall time limit of one attempt, milliseconds (SPEC.md "Limits": timeout 5 s). */
+/** Hard overall time limit of one attempt, milliseconds (docs/api.md "Limits": timeout 5 s). */
 export const DEFAULT_TIMEOUT_MS = 5000;
-/** Most response bytes read from a receiver (SPEC.md "Limits": response at most 64 KiB). */
+/** Most response bytes read from a receiver (docs/api.md "Limits": response at most 64 KiB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 65536;
 /** Most characters of the response kept as a snippet. */
 export const RESPONSE_SNIPPET_CHARS = 1024;
@@ -59,9 +59,9 @@ function describeError(err: unknown): string {
 /**
  * Sends one callback attempt: POST of `body` to `url`, connecting only to `address`.
  *
- * SPEC.md "Events" (Delivery): time-out 5 seconds; redirects are not followed; non-2xx or a
- * connection failure counts as failed (the caller schedules a retry). SPEC.md "Limits": response
- * read up to 64 KiB. DESIGN.md "Callbacks": connect to the address resolved by the URL policy.
+ * docs/callbacks.md (Delivery): time-out 5 seconds; redirects are not followed; non-2xx or a
+ * connection failure counts as failed (the caller schedules a retry). docs/api.md "Limits": response
+ * read up to 64 KiB. docs/architecture.md "Callbacks": connect to the address resolved by the URL policy.
  *
  * - node:http / node:https `request` with a `lookup` that returns the pinned address, a fresh
  *   connection (no agent, `Connection: close`), TLS verification on and SNI = url.hostname.

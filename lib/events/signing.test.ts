@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe("callbackHeaderNames", () => {
-  it("defaults to the SPEC.md names when SERVICE_NAME is unset or empty", () => {
+  it("defaults to the documented names when SERVICE_NAME is unset or empty", () => {
     vi.stubEnv("SERVICE_NAME", undefined);
     expect(callbackHeaderNames()).toEqual({
       eventId: "X-Service-Event-Id",

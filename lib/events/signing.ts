@@ -1,5 +1,5 @@
 // Callback (webhook) signing: header names, HMAC-SHA256 signature, outgoing headers.
-// SPEC.md "Events" (Headers table) and DESIGN.md "Callbacks".
+// docs/callbacks.md (Headers table) and docs/architecture.md "Callbacks".
 import { createHmac } from "node:crypto";
 
 /** Names of the three callback headers for one operator name. */
@@ -19,7 +19,7 @@ function defaultServiceName(): string {
 /**
  * Header names of a callback: `X-<Name>-Event-Id`, `X-<Name>-Timestamp`, `X-<Name>-Signature`.
  *
- * SPEC.md "Events" (Headers): the contract writes them with the word Service where the
+ * docs/callbacks.md (Headers): the contract writes them with the word Service where the
  * operator's name stands; `<Name>` is `SERVICE_NAME` (unset or empty: "Service").
  *
  * @param serviceName operator name, letters/digits with single inner hyphens, e.g. "Sandpiper".
@@ -44,7 +44,7 @@ function toBytes(rawBody: string | Buffer): Buffer {
 /**
  * Signature of one callback attempt.
  *
- * SPEC.md "Events" (X-Service-Signature): lowercase hex (64 chars) of HMAC-SHA256 over the
+ * docs/callbacks.md (X-Service-Signature): lowercase hex (64 chars) of HMAC-SHA256 over the
  * bytes of `timestamp + "." + rawBody`, keyed with the callback secret. The body is used as
  * given (a string is encoded as UTF-8); it is never parsed or re-serialised, so the caller
  * must send exactly these bytes.
@@ -89,7 +89,7 @@ export interface BuildCallbackHeadersInput {
  * the timestamp header (10-digit Unix seconds, floor of nowMs / 1000, renewed on every
  * attempt) and the signature header over that timestamp and rawBody.
  *
- * SPEC.md "Events" (Headers) and DESIGN.md "Callbacks".
+ * docs/callbacks.md (Headers) and docs/architecture.md "Callbacks".
  *
  * @returns a plain record `{ "Content-Type", "X-<Name>-Event-Id", "X-<Name>-Timestamp", "X-<Name>-Signature" }`.
  * @throws TypeError for an empty eventId or one containing control characters, an empty

@@ -1,4 +1,4 @@
-// Callback target URL policy (SSRF protection). SPEC.md "Events" (first paragraph), DESIGN.md "Callbacks".
+// Callback target URL policy (SSRF protection). docs/callbacks.md (first paragraph), docs/architecture.md "Callbacks".
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
@@ -106,8 +106,8 @@ async function checkLoopbackUrl(url: URL, literal: string | null, resolve: Resol
 /**
  * Checks a callback target URL and pins the address to connect to.
  *
- * SPEC.md "Events": public HTTPS address, port 443; private networks, local addresses, raw IP
- * addresses and other ports are not used. DESIGN.md "Callbacks": checked when saved and again at
+ * docs/callbacks.md: public HTTPS address, port 443; private networks, local addresses, raw IP
+ * addresses and other ports are not used. docs/architecture.md "Callbacks": checked when saved and again at
  * send time, after DNS resolution; the sender connects to the returned address (no DNS rebinding
  * between check and connect).
  *

@@ -1,6 +1,6 @@
 // Receiver-side verification of a Sandpiper callback (webhook).
 // Self-contained on purpose: merchants may copy this file. It imports only node:crypto.
-// SPEC.md "Events", receiver rule 1.
+// docs/callbacks.md, receiver rule 1.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Why a callback was rejected. */
@@ -12,7 +12,7 @@ export type VerifyFailureReason =
   | "EVENT_ID_MISMATCH"
   | "MALFORMED_BODY";
 
-/** A parsed, authenticated event envelope (SPEC.md "Webhook"); at least `id` is checked. */
+/** A parsed, authenticated event envelope (docs/callbacks.md); at least `id` is checked. */
 export type VerifiedEvent = { id: string } & Record<string, unknown>;
 
 export type VerifyResult =
@@ -68,7 +68,7 @@ function parseEnvelope(bytes: Buffer): VerifiedEvent | null {
 /**
  * Verifies one received callback before anything in it is trusted.
  *
- * SPEC.md "Events", receiver rule 1, checked in this order:
+ * docs/callbacks.md, receiver rule 1, checked in this order:
  * 1. the three headers `X-<Name>-Event-Id`, `X-<Name>-Timestamp`, `X-<Name>-Signature` are
  *    present and non-empty (names matched case-insensitively) - else MISSING_HEADER;
  * 2. the timestamp is exactly 10 ASCII digits (Unix seconds) - else BAD_TIMESTAMP;

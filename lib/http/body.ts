@@ -1,6 +1,6 @@
 import { apiError } from "@/lib/errors";
 
-/** SPEC "Limits": request body at most 32 KiB. */
+/** docs/api.md "Limits": request body at most 32 KiB. */
 export const MAX_BODY_BYTES = 32 * 1024;
 
 /**

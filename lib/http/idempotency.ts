@@ -3,7 +3,7 @@ import { transaction, type Db, type Tx } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 
-/** SPEC "Limits": Idempotency-Key 8 to 128 characters of [-a-zA-Z0-9_.:]. */
+/** docs/api.md "Limits": Idempotency-Key 8 to 128 characters of [-a-zA-Z0-9_.:]. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[-a-zA-Z0-9_.:]{8,128}$/;
 
 /**
@@ -48,11 +48,14 @@ async function findRecord(db: Db, scope: IdempotencyScope): Promise<StoredRespon
   if (record.method !== scope.method || record.path !== scope.path || record.bodyHash !== scope.hash) {
     throw apiError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request; use a new key for a new request");
   }
-  return { status: record.status, body: record.body, resourceId: record.resourceId };
+  // The answer is kept as its JSON text (a jsonb string), so a replay lists members in the first answer's order;
+  // records written as jsonb objects (member order not kept) are still read.
+  const body = typeof record.body === "string" ? JSON.parse(record.body) : record.body;
+  return { status: record.status, body, resourceId: record.resourceId };
 }
 
 /**
- * Runs `execute` at most once per (merchant, key) (SPEC "Idempotency rules"; DESIGN "Consistency").
+ * Runs `execute` at most once per (merchant, key) (docs/api.md "Idempotency"; docs/architecture.md "Consistency").
  * A completed record is replayed without a transaction; otherwise one transaction takes a transaction-level
  * advisory lock on the key, re-checks, runs `execute` and stores its response, so concurrent identical
  * requests create exactly one record: the others wait on the lock and replay. Only successful responses
@@ -76,7 +79,7 @@ export async function runIdempotent(
     await tx.$executeRaw`
       INSERT INTO idempotency_records (id, merchant_id, key, method, path, body_hash, response_status, response_body, resource_id)
       VALUES (gen_random_uuid(), ${scope.merchantId}::uuid, ${scope.key}, ${scope.method}, ${scope.path}, ${scope.hash},
-              ${response.status}, ${stored}::jsonb, ${response.resourceId}::uuid)`;
+              ${response.status}, to_jsonb(${stored}::text), ${response.resourceId}::uuid)`;
     return { replayed: false, response };
   }, { db, ...txOptions });
 }

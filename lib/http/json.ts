@@ -1,6 +1,6 @@
 import { apiError } from "@/lib/errors";
 
-// Strict reading of request input (DESIGN "The request pipeline": bad input gets a clear 400 and changes
+// Strict reading of request input (docs/architecture.md "Request pipeline": bad input gets a clear 400 and changes
 // nothing). Beyond JSON.parse: a repeated member name is rejected (parsers disagree on which copy wins, so a
 // proxy, a log and this service could each see a different request), and so is text PostgreSQL cannot store
 // (NUL) or that is not Unicode (a lone surrogate escape such as "\ud800").
@@ -18,14 +18,32 @@ export function parseJsonBody(raw: Buffer): unknown {
   let value: unknown;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
-    value = JSON.parse(text);
   } catch {
-    throw apiError("VALIDATION_ERROR", "request body is not valid UTF-8 JSON");
+    throw apiError("VALIDATION_ERROR", "request body is not valid UTF-8; send JSON text encoded as UTF-8");
+  }
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw apiError("VALIDATION_ERROR", `request body is not valid JSON ${jsonErrorPlace(text, error)}; send one JSON object, e.g. {"reference":"order-1001"}`);
   }
   const repeated = repeatedMember(text);
   if (repeated !== null) throw apiError("VALIDATION_ERROR", `request body repeats the member ${JSON.stringify(repeated.slice(0, 60))}; send each member once`);
   if (hasUnstorableText(value)) throw apiError("VALIDATION_ERROR", "request body has a string with NUL or a lone surrogate; send well-formed Unicode text");
   return value;
+}
+
+/**
+ * Where JSON.parse gave up, in the client's terms: "at position 17 (line 2, column 5)", "(it ends too early)",
+ * or "(check the quotes, commas and brackets)" when the parser names no place. The parser's own message is not
+ * passed on: it can quote the body.
+ */
+function jsonErrorPlace(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const position = /position (\d+)/.exec(message);
+  if (!position) return /end of JSON input/.test(message) ? "(it ends too early)" : "(check the quotes, commas and brackets)";
+  const at = Number(position[1]);
+  const before = text.slice(0, at).split("\n");
+  return `at position ${at} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
 }
 
 /** Internal header set by server.mjs to the request target (path and query) exactly as the client sent it. */

@@ -40,15 +40,15 @@ export type ApiResult = { status: number; body: unknown; resourceId?: string | n
 
 export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
   scope: Scope;
-  /** SPEC: Idempotency-Key required (and the handler runs inside the idempotency transaction). */
+  /** docs/api.md: Idempotency-Key required (and the handler runs inside the idempotency transaction). */
   idempotent?: boolean;
-  /** SPEC "Authentication" 6: the source IP must be on the merchant's server allow-list. */
+  /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
   allowList?: boolean;
   body?: B;
   query?: Q;
   /** Responses carry customer data: Cache-Control no-store. */
   noStore?: boolean;
-  /** For idempotent endpoints whose replay shows the current state (SPEC idempotency rule 4). */
+  /** For idempotent endpoints whose replay shows the current state (docs/api.md "Idempotency" 4). */
   replay?: (ctx: ApiContext<Infer<B>, Infer<Q>>, stored: StoredResponse) => Promise<ApiResult>;
 };
 
@@ -59,7 +59,7 @@ type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
- * The one request pipeline for every /v1 handler (DESIGN "The request pipeline"), in this order:
+ * The one request pipeline for every /v1 handler (docs/architecture.md "Request pipeline"), in this order:
  * request id, 415, 413, source-IP rate limit 429 (also for invalid keys), API key 401, merchant active 401, key
  * rate limit 429, scope 403, IP allow-list 403,
  * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
@@ -155,7 +155,7 @@ async function resolveParams(route: RouteContext | undefined): Promise<Record<st
 }
 
 /**
- * SPEC "Authentication" 6: exact IPv4/IPv6 match against the merchant's server allow-list.
+ * docs/api.md "Authentication" 6: exact IPv4/IPv6 match against the merchant's server allow-list.
  * @throws ApiError 403 IP_NOT_ALLOWED
  */
 async function requireAllowedIp(db: Db, merchantId: string, ip: string | null): Promise<void> {

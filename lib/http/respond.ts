@@ -16,7 +16,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-/** The contract's error envelope (SPEC "Error"): `{ error: { code, message, requestId } }`. */
+/** The contract's error envelope (docs/api.md "Errors"): `{ error: { code, message, requestId } }`. */
 export function errorResponse(error: ApiError, requestId: string): Response {
   return jsonResponse(
     error.status,

@@ -3,7 +3,7 @@ import { apiError } from "@/lib/errors";
 
 /**
  * Parses `value` with a strict zod schema.
- * @throws ApiError 400: INVALID_EMAIL when the only problems are malformed e-mail members, otherwise
+ * @throws ApiError 400: INVALID_EMAIL when the only problems are malformed (not over-long) e-mail members, otherwise
  *   VALIDATION_ERROR naming each offending member ("amount: must be ...; unknown property: foo").
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
@@ -17,9 +17,13 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
       return `unknown property: ${keys}`;
     }
     if (issue.code === "invalid_type" && issue.message.includes("received undefined")) return `${path || where}: is required`;
+    // A member that may also be blank: the message of its format, not "invalid input".
+    if (issue.code === "invalid_union" && issue.errors[0]?.[0]) return `${path || where}: ${issue.errors[0][0].message}`;
     return `${path || where}: ${issue.message}`;
   };
   const message = issues.slice(0, 5).map(describe).join("; ");
-  const onlyEmail = issues.every((i) => i.path[i.path.length - 1] === "email" && i.code !== "invalid_type");
+  // INVALID_EMAIL is for an address of the wrong form; an over-long one is a length problem (VALIDATION_ERROR).
+  const tooLong = (i: (typeof issues)[number]): boolean => i.code === "too_big" || (i.code === "invalid_union" && i.errors.flat().some((e) => e.code === "too_big"));
+  const onlyEmail = issues.every((i) => i.path[i.path.length - 1] === "email" && i.code !== "invalid_type" && !tooLong(i));
   throw apiError(onlyEmail ? "INVALID_EMAIL" : "VALIDATION_ERROR", message);
 }

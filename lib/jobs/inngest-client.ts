@@ -1,4 +1,4 @@
-// The Inngest client (DESIGN.md "Stack": Inngest functions are the production driver of background jobs).
+// The Inngest client (docs/architecture.md "Stack": Inngest functions are the production driver of background jobs).
 // It is configured by the environment: INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY (Inngest Cloud) or
 // INNGEST_DEV=1 / INNGEST_DEV=<dev server url> (a local Inngest dev server).
 import { Inngest } from "inngest";

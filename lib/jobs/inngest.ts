@@ -1,12 +1,12 @@
-// Inngest functions: the production driver of the background jobs (DESIGN.md "Stack", issue "Jobs").
+// Inngest functions: the production driver of the background jobs (docs/architecture.md "Stack").
 // They call the same job bodies as the embedded driver (lib/jobs/registry.ts); exactly one driver runs:
 // these when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV), else the embedded driver.
-import { deliverDueCallbacks, deliverOne } from "@/lib/events/deliver";
+import { deliverOne } from "@/lib/events/deliver";
 import { MAX_ATTEMPTS } from "@/lib/events/retry-schedule";
 import { DELIVERY_DUE_EVENT, inngest, STORE_HANDOFF_DUE_EVENT } from "@/lib/jobs/inngest-client";
-import { SWEEPS } from "@/lib/jobs/registry";
+import { JOBS, SWEEPS } from "@/lib/jobs/registry";
 import "@/lib/store/expiry"; // store checkouts expire with their payment (onPaymentExpired hook)
-import { handOffCheckout, runStoreHandoffs } from "@/lib/store/handoff";
+import { handOffCheckout } from "@/lib/store/handoff";
 import { Uuid } from "@/lib/schemas/common";
 
 /** Rounds of the delivery function: 8 attempts plus room for waiting out another worker's lease. */
@@ -71,7 +71,7 @@ export type Clock = () => Date;
 /**
  * Builds the Inngest functions around a clock (default: the real clock):
  *
- * - `expiry-sweeps` (cron every minute): SPEC "Limits" asks for an expiry check every 30 seconds, and
+ * - `expiry-sweeps` (cron every minute): docs/api.md "Limits" asks for an expiry check every 30 seconds, and
  *   Inngest crons have one-minute resolution, so each run runs every sweep of `SWEEPS` (payments, checkout
  *   sessions; one step each), sleeps 30 s (`step.sleep`) and runs them again: sweeps at :00 and :30.
  * - `deliver-callback` (event `sandpiper/delivery.due`, `data: { deliveryId }`, sent after commit):
@@ -79,8 +79,6 @@ export type Clock = () => Date;
  *   PENDING the function sleeps until its next attempt time (`step.sleepUntil("wait-<n>")`, the retry
  *   schedule of lib/events/retry-schedule.ts) and tries again; it ends when the delivery is SUCCEEDED,
  *   FAILED or NOT_CONFIGURED. A step that throws (database down) is retried by Inngest.
- * - `deliver-due-callbacks` (cron every minute): catch-up; runs `deliverDueCallbacks`, which claims every
- *   due delivery whose event was missed (a lost send, a process killed before its announcement, requeues).
  *
  * - `store-handoff` (event `sandpiper/store-handoff.due`, `data: { paymentId }`, sent after the store
  *   payment commits): step `handoff-<n>` runs one signed handoff (`handOffCheckout`); while the checkout
@@ -96,7 +94,7 @@ export function createInngestFunctions(clock: Clock = () => new Date()) {
       const expired: Record<string, number> = {};
       const sweep = async (at: string) => {
         for (const job of SWEEPS) {
-          const count = await step.run(`${job.id}-at-${at}`, async () => Number(await job.run(clock())));
+          const count = await step.run(`${job.id}-at-${at}`, async () => Number(await job.run(clock(), "inngest")));
           expired[job.id] = (expired[job.id] ?? 0) + count;
         }
       };
@@ -117,15 +115,6 @@ export function createInngestFunctions(clock: Clock = () => new Date()) {
     },
   });
 
-  const catchUp = inngest.createFunction(
-    { id: "deliver-due-callbacks", name: "Deliver due callbacks (catch-up)", triggers: [{ cron: "* * * * *" }] },
-    async ({ step }) =>
-      step.run("deliver-due", async () => {
-        const { outcomes: _outcomes, ...counts } = await deliverDueCallbacks({ now: clock(), workerId: "inngest-catch-up" });
-        return counts;
-      }),
-  );
-
   const storeHandoff = retryingFunction({
     id: "store-handoff", name: "Hand off one store checkout", event: STORE_HANDOFF_DUE_EVENT, member: "paymentId",
     step: "handoff", rounds: STORE_HANDOFF_ROUNDS, unfinished: { state: "QUEUED", handedTo: "store-handoffs" },
@@ -136,12 +125,14 @@ export function createInngestFunctions(clock: Clock = () => new Date()) {
     },
   });
 
-  const storeCatchUp = inngest.createFunction(
-    { id: "store-handoffs", name: "Hand off due store checkouts (catch-up)", triggers: [{ cron: "* * * * *" }] },
-    async ({ step }) => step.run("handoff-due", () => runStoreHandoffs({ now: clock() })),
+  // One catch-up function per registry job marked "cron", with the job's id, every minute.
+  const crons = JOBS.filter((job) => job.inngest === "cron").map((job) =>
+    inngest.createFunction({ id: job.id, name: job.name, triggers: [{ cron: "* * * * *" }] }, async ({ step }) =>
+      step.run(job.id, async () => (await job.run(clock(), "inngest")) as Record<string, unknown> | number),
+    ),
   );
 
-  return [expirySweeps, deliverCallback, catchUp, storeHandoff, storeCatchUp] as const;
+  return [expirySweeps, deliverCallback, storeHandoff, ...crons];
 }
 
 /** The functions served at /api/inngest. */

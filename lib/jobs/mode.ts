@@ -1,4 +1,4 @@
-// Which driver runs the background jobs (DESIGN.md "Stack": Inngest in production, an embedded driver
+// Which driver runs the background jobs (docs/architecture.md "Stack": Inngest in production, an embedded driver
 // otherwise). Exactly one driver runs.
 
 /** True when Inngest drives the jobs: INNGEST_EVENT_KEY or INNGEST_DEV is set. */

@@ -4,8 +4,8 @@ import type { Tx } from "@/lib/db";
 export type Posting = { account: string; currency: string; amountMinor: bigint };
 
 /**
- * Writes a balanced double-entry ledger entry in the caller's transaction (DESIGN "Consistency").
- * The database re-checks the balance at commit (constraint trigger in prisma/sql/guards.sql).
+ * Writes a balanced double-entry ledger entry in the caller's transaction (docs/architecture.md "Consistency").
+ * The database re-checks the balance at commit (constraint trigger in prisma/migrations/20261124055000_database_guards/migration.sql).
  * @throws Error when the postings do not sum to zero per currency, or the payment already has an entry of this kind.
  */
 export async function postLedgerEntry(tx: Tx, paymentId: string, kind: string, postings: Posting[]): Promise<string> {

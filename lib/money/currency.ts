@@ -1,8 +1,8 @@
-/** Supported currencies (SPEC CreatePayment.currency); all have two decimals. */
+/** Supported currencies (docs/api.md "Payments"); all have two decimals. */
 export const CURRENCIES = ["TRY", "EUR", "USD", "GBP", "AED", "SAR", "CHF"] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
-/** Pattern of API amounts (SPEC): up to 10 integer digits and up to 2 decimals. */
+/** Pattern of API amounts (docs/api.md "Limits"): up to 10 integer digits and up to 2 decimals. */
 export const AMOUNT_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 
 /**

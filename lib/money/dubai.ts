@@ -1,4 +1,4 @@
-/** Asia/Dubai is UTC+4 with no daylight saving (SPEC: rate days and from/to filters). */
+/** Asia/Dubai is UTC+4 with no daylight saving (docs/api.md "Conventions": rate days and from/to filters). */
 export const DUBAI_TIMEZONE = "Asia/Dubai";
 const OFFSET_MS = 4 * 60 * 60 * 1000;
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 
-/** Rate math: exact decimals, rounding only where SPEC's formulas produce money (half up). */
+/** Rate math: exact decimals, rounding only where the contract's formulas produce money (half up). */
 const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
 export { D as RateDecimal };
 
@@ -20,14 +20,23 @@ export function formatRate(rate: Decimal): string {
   return new D(rate).toString();
 }
 
+/**
+ * A rate as a person reads it: 6 significant digits, rounded half up, no exponent, no trailing zeros
+ * ("3.7462254375" -> "3.74623", "0.0912345678" -> "0.0912346", "1" -> "1"). For display only: money is always
+ * computed with the exact rate, and the pricing snapshot keeps it.
+ */
+export function displayRate(rate: string): string {
+  return formatRate(new D(rate).toSignificantDigits(6, Decimal.ROUND_HALF_UP));
+}
+
 /** (1 + bps / 10000) as an exact decimal; 250 bps -> 1.025. */
 export function bpsFactor(bps: number): Decimal {
   return new D(bps).div(10_000).plus(1);
 }
 
 /**
- * minor x rate, rounded half up to an integer minor unit (SPEC "Computation is in smallest-unit
- * integers, half rounded up"). Both currencies have two decimals, so minor maps to minor.
+ * minor x rate, rounded half up to an integer minor unit (docs/api.md "Pricing": minor-unit
+ * integers, half up). Both currencies have two decimals, so minor maps to minor.
  */
 export function convertMinor(minor: bigint, rate: Decimal): bigint {
   return BigInt(new D(minor.toString()).times(rate).toDecimalPlaces(0, D.ROUND_HALF_UP).toString());

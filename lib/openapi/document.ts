@@ -15,7 +15,7 @@ import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
-/** SPEC "Versioning" 2: the machine-readable contract is at version 1.5.0. */
+/** docs/api.md "Versioning" 2: the machine-readable contract is at version 1.5.0. */
 export const CONTRACT_VERSION = "1.5.0";
 
 /** The named schemas of the document (`#/components/schemas/<name>`); operation bodies and results must be here. */

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "@/lib/errors";
 
 /**
- * What each error code means and what the client should do (SPEC "Errors"; DESIGN decisions where SPEC says
+ * What each error code means and what the client should do (docs/api.md "Errors"; docs/decisions.md
  * "not shown"). Typed over every code of lib/errors.ts, so a new code cannot be published without a meaning.
  */
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
@@ -9,12 +9,12 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_EMAIL: "customer.email is malformed.",
   CUSTOMER_PROFILE_REQUIRED: "Required customer members are missing; they are never auto-filled.",
   GLOBAL_AMOUNT_LIMIT: "The amount is outside the global amount limit.",
-  AMOUNT_OUT_OF_RANGE: "The amount is outside the pricing profile's lower or upper transaction amount.",
+  AMOUNT_OUT_OF_RANGE: "The amount is outside the pricing profile's lower or upper transaction amount, or a store payment's AED charge is outside what the store can charge (AED 0.01 to 9,999,999,999.99).",
   INVALID_API_KEY: "The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive.",
   INSUFFICIENT_SCOPE: "The API key lacks the endpoint's scope. Do not retry automatically.",
   FORBIDDEN: "Console only (never answered by /v1): the signed-in console user's role may not perform this action.",
   IP_NOT_ALLOWED: "The source IP is not on the merchant's server allow-list.",
-  RISK_REJECTED: "Block list or rate rule hit. Do not reopen with another key.",
+  RISK_REJECTED: "Block list or velocity (rate) rule hit: the customer matches a block-list entry, or has made too many payments, or too large a total, within the merchant's rule window. The message names the kind of rule, never its threshold. Do not reopen with another key.",
   LEGACY_FLOW_DISABLED: "POST /v1/store-payments is unavailable to a merchant with customer amount-entry enabled; use /v1/checkout-sessions.",
   AMOUNT_ENTRY_NOT_ENABLED: "Customer amount-entry is not enabled for this merchant.",
   NOT_FOUND: "Unknown id, another merchant's id, or an unknown path under /v1.",

@@ -30,12 +30,13 @@ describe("createCheckoutSession: published schema and validator cannot drift", (
   const validator = op.bodyValidator;
   const example = op.example as { reference: string; customer: Record<string, string> };
 
-  it("the document publishes SPEC's CreateCheckoutSession: customer required with id, firstName, lastName, email and phone; each forbidden member listed as forbidden", () => {
+  it("the document publishes the contract's CreateCheckoutSession: customer required with id, firstName, lastName, email and phone; each forbidden member listed as forbidden", () => {
     const schema = openApiDocument().components.schemas.CreateCheckoutSession as any;
     expect(schema.required).toEqual(["reference", "customer"]);
     expect(schema.additionalProperties).toBe(false);
     expect([...schema.properties.customer.required].sort()).toEqual([...SESSION_REQUIRED_CUSTOMER].sort());
-    expect(schema.properties.customer.properties.phone.pattern).toBe("^\\+[1-9][0-9]{7,14}$");
+    // The phone pattern, or blank (a blank member is a missing one: CUSTOMER_PROFILE_REQUIRED).
+    expect(schema.properties.customer.properties.phone.anyOf.map((s: { pattern?: string }) => s.pattern)).toEqual(["^\\+[1-9][0-9]{7,14}$", "^\\s*$"]);
     for (const [member, reason] of Object.entries(FORBIDDEN_SESSION_MEMBERS)) {
       expect(schema.properties[member], member).toEqual({ not: {}, description: `Forbidden: ${reason}.` });
     }
@@ -92,5 +93,34 @@ describe("createCheckoutSession: published schema and validator cannot drift", (
       }),
       { numRuns: 500, seed: 1506 },
     );
+  });
+});
+
+describe("every published property is described", () => {
+  type Schema = Record<string, unknown>;
+  /** Every property of every component schema (nested objects, arrays and unions included), as [path, schema]. */
+  function properties(name: string, schema: Schema, into: [string, Schema][] = []): [string, Schema][] {
+    for (const [member, sub] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+      into.push([`${name}.${member}`, sub]);
+      properties(`${name}.${member}`, sub, into);
+    }
+    for (const key of ["items", "anyOf", "oneOf", "allOf"]) {
+      const inner = schema[key];
+      if (Array.isArray(inner)) inner.forEach((s) => properties(name, s as Schema, into));
+      else if (inner && typeof inner === "object") properties(name, inner as Schema, into);
+    }
+    return into;
+  }
+  const all = Object.entries(openApiDocument().components.schemas as Record<string, Schema>).flatMap(([name, s]) => properties(name, s));
+
+  it("has a description on every property of every component schema", () => {
+    expect(all.length).toBeGreaterThan(200);
+    expect(all.filter(([, s]) => typeof s.description !== "string" || s.description.length === 0).map(([p]) => p)).toEqual([]);
+  });
+
+  it("says the unit of every money property: minor units, or decimal text in a named currency", () => {
+    const money = all.filter(([p, s]) => !String(s.description).startsWith("Forbidden:") && /\.(amount|fee|reserve|merchantNet|settlementNet|gateway|atBase|markupIncome|bufferIncome|fxIncome|amountMinor|chargeAmount|subtotal|discount)$/.test(p));
+    expect(money.length).toBeGreaterThan(15);
+    for (const [p, s] of money) expect(String(s.description), p).toMatch(/minor units|decimal text in \w+/i);
   });
 });

@@ -25,13 +25,13 @@ export type Operation = {
   summary: string;
   description: string;
   scope: Scope;
-  /** SPEC: `Idempotency-Key` required; replays answer the stored response with `Idempotency-Replayed: true`. */
+  /** docs/api.md: `Idempotency-Key` required; replays answer the stored response with `Idempotency-Replayed: true`. */
   idempotent: boolean;
-  /** SPEC "Authentication" 6: the source IP must be on the merchant's server allow-list. */
+  /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
   allowList: boolean;
   /** Responses carry customer data: `Cache-Control: no-store`. */
   noStore: boolean;
-  /** Which merchants may use it (SPEC "What the service does" 5, "Versioning" 3). */
+  /** Which merchants may use it (docs/api.md "Overview" 5, "Versioning" 3). */
   merchantFlow?: "amount-entry" | "legacy-store";
   /** Request body (a registered component schema): what the document publishes. */
   body?: z.ZodType;
@@ -62,7 +62,7 @@ const operation = <const O extends Operation>(o: O): O => o;
 
 const PAYMENT_RULES: ErrorCode[] = ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "GLOBAL_AMOUNT_LIMIT", "AMOUNT_OUT_OF_RANGE", "RISK_REJECTED", "DUPLICATE_REFERENCE", "FX_RATE_MISSING", "PRICING_DISABLED", "DAILY_LIMIT", "MONTHLY_LIMIT", "PAYMENT_INTAKE_PAUSED"];
 
-/** Every /v1 endpoint of SPEC "Endpoints", keyed by operationId. Add one entry per new endpoint. */
+/** Every /v1 endpoint of docs/api.md "Endpoints", keyed by operationId. Add one entry per new endpoint. */
 export const OPERATIONS = {
   createPayment: operation({
     operationId: "createPayment",

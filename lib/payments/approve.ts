@@ -6,8 +6,7 @@ import type { PaymentRow } from "@/lib/payments/serialize";
 export type Approver = { id: string; role: "OPERATOR" | "MERCHANT"; merchantId: string | null };
 
 /**
- * Why `approver` may not approve `payment`, or null when it may (SPEC "What the service does" 2; DESIGN:
- * a console user of the same merchant or an operator, never the creator, the key's owner counting as creator).
+ * Why `approver` may not approve `payment`, or null when it may (docs/api.md "Overview" 2: a console user of the same merchant or an operator, never the creator, the key's owner counting as creator).
  */
 export function approvalRefusal(payment: PaymentRow, approver: Approver, now: Date): string | null {
   if (approver.role === "MERCHANT" && approver.merchantId !== payment.merchantId) return "not your merchant's payment";
@@ -18,7 +17,7 @@ export function approvalRefusal(payment: PaymentRow, approver: Approver, now: Da
 }
 
 /**
- * Approves a withdrawal: PENDING_APPROVAL -> PENDING with approvedAt (SPEC transition table).
+ * Approves a withdrawal: PENDING_APPROVAL -> PENDING with approvedAt (docs/api.md "Payment states").
  * @throws ApiError 404 NOT_FOUND (not visible to the approver), 409 INVALID_STATE with the refusal reason.
  */
 export async function approveWithdrawal(tx: Tx, input: { paymentId: string; approver: Approver; now: Date }): Promise<PaymentRow> {

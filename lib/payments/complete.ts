@@ -4,7 +4,7 @@ import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
 
 /**
- * SPEC `POST /v1/sandbox/payments/{id}/complete`: concludes a PENDING test payment as SUCCEEDED or FAILED.
+ * `POST /v1/sandbox/payments/{id}/complete` (docs/api.md): concludes a PENDING test payment as SUCCEEDED or FAILED.
  * Repeating the outcome a payment already has returns it unchanged (no second ledger entry or event).
  * @throws ApiError 404 NOT_FOUND (unknown or another merchant's id); 409 INVALID_STATE for a withdrawal
  *   awaiting approval, an expired or otherwise final payment, a payment past expiresAt, or a store checkout.

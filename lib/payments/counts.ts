@@ -2,8 +2,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { getDb, type Db } from "@/lib/db";
 import type { ListPaymentsQuery } from "@/lib/schemas/payments";
 
-// Exact payment counts for GET /v1/payments `total` (SPEC: `total` is an integer) without a COUNT(*) over the
-// merchant's whole history. A statement trigger on payments (prisma/sql/guards.sql) appends count changes to
+// Exact payment counts for GET /v1/payments `total` (`total` is an exact integer) without a COUNT(*) over the
+// merchant's whole history. A statement trigger on payments (prisma/migrations/20261124055000_database_guards/migration.sql) appends count changes to
 // payment_count_deltas in the writing transaction; compactPaymentCounts() folds them into payment_counts.
 // A count is one statement summing both tables, so it sees one snapshot: exact whether or not a compaction
 // committed in between. Keys: merchant, Dubai day of createdAt, status, method, direction, currency; each
@@ -53,7 +53,7 @@ export async function countPayments(db: Db, merchantId: string | undefined, q: C
 }
 
 /**
- * Folds up to `batch` pending count changes into payment_counts (their day's row and the all-time row) in
+ * Folds up to `batch` pending count changes (counts and amount sums) into payment_counts (their day's row and the all-time row) in
  * one transaction (job
  * "compact-payment-counts"). Rows are claimed with SKIP LOCKED, so several instances may run it at once.
  * Returns the number of delta rows folded.
@@ -63,13 +63,14 @@ export async function compactPaymentCounts(db: Db = getDb(), batch = 50_000): Pr
     WITH claimed AS (
       DELETE FROM payment_count_deltas
       WHERE id IN (SELECT id FROM payment_count_deltas ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-      RETURNING merchant_id, day, status, method, direction, currency, delta
+      RETURNING merchant_id, day, status, method, direction, currency, delta, amount_minor, charged_aed_minor
     ), folded AS (
-      INSERT INTO payment_counts AS c (merchant_id, day, status, method, direction, currency, n)
-      SELECT merchant_id, d.day, status, method, direction, currency, sum(delta)
+      INSERT INTO payment_counts AS c (merchant_id, day, status, method, direction, currency, n, amount_minor, charged_aed_minor)
+      SELECT merchant_id, d.day, status, method, direction, currency, sum(delta), sum(amount_minor), sum(charged_aed_minor)
       FROM claimed, LATERAL (VALUES (claimed.day), (${ALL_TIME})) AS d(day)
       GROUP BY merchant_id, d.day, status, method, direction, currency
-      ON CONFLICT (merchant_id, day, status, method, direction, currency) DO UPDATE SET n = c.n + EXCLUDED.n
+      ON CONFLICT (merchant_id, day, status, method, direction, currency) DO UPDATE
+        SET n = c.n + EXCLUDED.n, amount_minor = c.amount_minor + EXCLUDED.amount_minor, charged_aed_minor = c.charged_aed_minor + EXCLUDED.charged_aed_minor
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM claimed)::bigint AS folded, (SELECT count(*) FROM folded) AS groups`;

@@ -10,7 +10,8 @@ import { directRate, resolvePricing } from "@/lib/pricing/resolve";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
 import { routeBankTransfer } from "@/lib/payments/routing";
 import type { PaymentRow } from "@/lib/payments/serialize";
-import { assertCustomerProfile } from "@/lib/customers/profile";
+import { customerProfile } from "@/lib/customers/profile";
+import { consumeVelocity } from "@/lib/risk/velocity";
 import { assertNotBlocked } from "@/lib/risk/block-list";
 import type { CreatePayment } from "@/lib/schemas/payments";
 import type { Customer } from "@/lib/schemas/common";
@@ -20,16 +21,28 @@ type Merchant = AuthenticatedKey["merchant"];
 export type Channel = "BANK_TRANSFER" | "GATEWAY" | "STORE";
 
 /**
- * The checks every new payment passes before pricing (SPEC "CreatePayment" rules, "Errors"): currency
- * enabled, intake open for the channel, global amount limit, required customer members, block list, and a
- * reference not used before by the merchant.
+ * The checks every new payment passes before pricing (docs/api.md "Payments" rules, "Errors"): currency
+ * enabled, intake open for the channel, global amount limit, required customer members, block list, velocity
+ * rules (counted in this transaction), and a reference not used before by the merchant.
+ * `riskView` gives the customer as the risk checks see it (the store flow's stable customer reference).
+ * @returns the customer to store: blank members left out (docs/api.md "Customer")
  * @throws ApiError VALIDATION_ERROR, PAYMENT_INTAKE_PAUSED, GLOBAL_AMOUNT_LIMIT, CUSTOMER_PROFILE_REQUIRED,
  *   RISK_REJECTED, DUPLICATE_REFERENCE
  */
 export async function admitPayment(
   tx: Tx,
-  input: { merchant: Merchant; channel: Channel; reference: string; amountMinor: bigint; currency: string; customer?: Customer; requiredCustomer: readonly (keyof Customer)[] },
-): Promise<void> {
+  input: {
+    merchant: Merchant;
+    channel: Channel;
+    reference: string;
+    amountMinor: bigint;
+    currency: string;
+    customer?: Customer;
+    requiredCustomer: readonly (keyof Customer)[];
+    riskView?: (customer: Customer | undefined) => Customer | undefined;
+    now: Date;
+  },
+): Promise<Customer | undefined> {
   const { merchant } = input;
   if (!merchant.enabledCurrencies.includes(input.currency)) {
     throw apiError("VALIDATION_ERROR", `currency: ${input.currency} is not enabled for this merchant`);
@@ -39,14 +52,17 @@ export async function admitPayment(
     throw apiError("PAYMENT_INTAKE_PAUSED", "the service is not accepting new payments on this channel right now; retry later with the same Idempotency-Key");
   }
   assertWithinGlobalLimit(settings, input.amountMinor);
-  assertCustomerProfile(input.customer, input.requiredCustomer);
-  await assertNotBlocked(tx, merchant.id, input.customer);
+  const customer = customerProfile(input.customer, input.requiredCustomer);
+  const riskCustomer = input.riskView ? input.riskView(customer) : customer;
+  await assertNotBlocked(tx, merchant.id, riskCustomer);
+  await consumeVelocity(tx, { merchantId: merchant.id, customer: riskCustomer, amount: { minor: input.amountMinor, currency: input.currency }, now: input.now });
   const [existing] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE merchant_id = ${merchant.id}::uuid AND reference = ${input.reference}`;
   if (existing) throw apiError("DUPLICATE_REFERENCE", "a payment with this reference already exists for this merchant");
+  return customer;
 }
 
 /**
- * Prices a new payment (SPEC "PricingSnapshot", "Pricing limits"): resolves the profile, checks its amount
+ * Prices a new payment (docs/api.md "Pricing", "Pricing limits"): resolves the profile, checks its amount
  * bounds, reads the direct rates of today's Dubai day, consumes the profile's limits and returns the snapshot
  * and the fee. With `deferLimits` the limits are not consumed yet: the caller calls the returned
  * `consumeLimits()` as the last step of its transaction, so the profile's counter rows stay locked briefly
@@ -60,7 +76,13 @@ export async function pricePayment(
   const day = dubaiDay(input.now);
   const { terms, version } = await resolvePricing(tx, input.merchant, input.currency, input.channel, input.direction);
   if (input.requireChargeCurrency && terms.chargeCurrency !== input.requireChargeCurrency) {
-    throw apiError("PROVIDER_CURRENCY_MISMATCH", `the provider charges in ${input.requireChargeCurrency}; the pricing profile for ${input.currency} charges in ${terms.chargeCurrency}`);
+    const what = `${input.currency} ${input.channel === "GATEWAY" ? "gateway" : "bank-transfer"} ${input.direction === "DEPOSIT" ? "deposits" : "withdrawals"}`;
+    throw apiError(
+      "PROVIDER_CURRENCY_MISMATCH",
+      version
+        ? `the provider charges in ${input.requireChargeCurrency} but this merchant's pricing profile for ${what} charges in ${terms.chargeCurrency}; an operator changes its charge currency to ${input.requireChargeCurrency} in the console (Pricing)`
+        : `this merchant has no pricing profile for ${what} charging ${input.requireChargeCurrency}, which the provider needs (payments in ${input.requireChargeCurrency} itself need none); an operator sets one up in the console (Pricing), with today's ${input.currency}->${input.requireChargeCurrency} rate (Rates)`,
+    );
   }
   const baseRate = await directRate(tx, input.currency, terms.chargeCurrency, day);
   const settlementRate = await directRate(tx, input.currency, terms.settlementCurrency, day);
@@ -77,14 +99,14 @@ export async function pricePayment(
   return { snapshot, day, profileId: version?.profileId ?? null, feeMinor: toMinor(snapshot.fee), consumeLimits: consume };
 }
 
-/** Acceptance period in minutes by kind (SPEC defaults: bank-transfer deposit 60, gateway deposit 30, withdrawal approval 1440). */
+/** Acceptance period in minutes by kind (docs/api.md "Payment states" defaults: bank-transfer deposit 60, gateway deposit 30, withdrawal approval 1440). */
 export function acceptanceMinutes(merchant: Merchant, method: string, direction: string): number {
   if (direction === "WITHDRAWAL") return merchant.withdrawalApprovalMinutes;
   return method === "GATEWAY" ? merchant.gatewayDepositMinutes : merchant.bankTransferDepositMinutes;
 }
 
 /**
- * SPEC `POST /v1/payments`: creates a sandbox deposit (PENDING) or withdrawal (PENDING_APPROVAL) with its
+ * `POST /v1/payments` (docs/api.md): creates a sandbox deposit (PENDING) or withdrawal (PENDING_APPROVAL) with its
  * immutable pricing snapshot, in the caller's transaction. The API key's owner is the creating identity.
  * @throws ApiError as admitPayment and pricePayment, VALIDATION_ERROR (GATEWAY withdrawal), NO_ROUTE / BANK_CAPACITY
  */
@@ -95,7 +117,7 @@ export async function createPayment(tx: Tx, input: { apiKey: AuthenticatedKey; b
     throw apiError("VALIDATION_ERROR", "method: GATEWAY supports deposits only");
   }
   const amountMinor = toMinor(body.amount);
-  await admitPayment(tx, {
+  const customer = await admitPayment(tx, {
     merchant,
     channel: body.method,
     reference: body.reference,
@@ -103,6 +125,7 @@ export async function createPayment(tx: Tx, input: { apiKey: AuthenticatedKey; b
     currency: body.currency,
     customer: body.customer,
     requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[],
+    now,
   });
   const priced = await pricePayment(tx, { merchant, currency: body.currency, channel: body.method, direction: body.direction, amountMinor, now, deferLimits: true });
   const bankAccountId =
@@ -119,7 +142,7 @@ export async function createPayment(tx: Tx, input: { apiKey: AuthenticatedKey; b
     priced,
     bankAccountId,
     description: body.description,
-    customer: body.customer,
+    customer,
     acceptanceMinutes: acceptanceMinutes(merchant, body.method, body.direction),
     now,
   });

@@ -10,7 +10,7 @@ export function onPaymentExpired(hook: ExpiryHook): void {
 }
 
 /**
- * Job body of the expiry sweep (SPEC: "background expiry check (runs every 30 seconds)"): turns PENDING and
+ * Job body of the expiry sweep (docs/api.md "Payment states": every 30 seconds): turns PENDING and
  * PENDING_APPROVAL payments whose expiresAt has passed into EXPIRED with a payment.expired event. Claims
  * rows with FOR UPDATE SKIP LOCKED, so several processes may run it at once. Records with a null expiresAt
  * are never expired.

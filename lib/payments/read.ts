@@ -14,7 +14,7 @@ export function isUuid(id: string): boolean {
 }
 
 /**
- * SPEC `GET /v1/payments/{id}`: one of the merchant's payments with its store checkout. A store payment and
+ * `GET /v1/payments/{id}` (docs/api.md): one of the merchant's payments with its store checkout. A store payment and
  * its checkout change together (one transaction), so they are read in one REPEATABLE READ snapshot: a reader
  * never sees an EXPIRED checkout beside a PENDING payment.
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id.
@@ -55,7 +55,7 @@ function listConditions(merchantId: string | undefined, q: Omit<ListPaymentsQuer
 }
 
 /**
- * SPEC `GET /v1/payments`: a page of payments, newest first (shared by the API and the console; every
+ * `GET /v1/payments` (docs/api.md): a page of payments, newest first (shared by the API and the console; every
  * merchant's when `merchantId` is undefined). `from`/`to` are Dubai calendar days, the end day inclusive.
  * Returns `{ rows, total, page, limit, pages }`. `total` is exact: from the payment counters
  * (lib/payments/counts.ts), or COUNT(*) for a reference search. Raw SQL: a hot path (lib/db.ts modelRow).

@@ -5,7 +5,7 @@ import { fromMinor } from "@/lib/money/currency";
 import { orderSnapshot } from "@/lib/pricing/snapshot";
 import { serializeCheckout } from "@/lib/store/checkout-object";
 
-/** SPEC "Payment (response)": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
+/** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
 export type PaymentResource = Payment;
 
 export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null };

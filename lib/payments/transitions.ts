@@ -24,7 +24,7 @@ type Transition = {
 };
 
 /**
- * SPEC "States and transitions / Payment status": the one transition table. Conditions that depend on
+ * docs/api.md "Payment states": the one transition table. Conditions that depend on
  * the trigger's source (before expiresAt, approver differs from creator, not a store checkout) are checked
  * by the caller before it calls applyTransition.
  */

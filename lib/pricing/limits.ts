@@ -7,7 +7,7 @@ const dayPeriod = (day: string) => `D:${day}`;
 const monthPeriod = (day: string) => `M:${day.slice(0, 7)}`;
 
 /**
- * Checks the profile's lower and upper transaction amount (SPEC "Pricing limits"; null = no bound).
+ * Checks the profile's lower and upper transaction amount (docs/api.md "Pricing"; null = no bound).
  * @throws ApiError 400 AMOUNT_OUT_OF_RANGE
  */
 export function assertAmountInRange(version: Pick<ProfileVersion, "minAmountMinor" | "maxAmountMinor">, amountMinor: bigint): void {
@@ -21,7 +21,7 @@ export function assertAmountInRange(version: Pick<ProfileVersion, "minAmountMino
 
 /**
  * Checks the profile's transaction bounds and consumes its daily and monthly limits in the caller's
- * transaction (SPEC "Pricing limits"; DESIGN "Consistency": counters, not a SUM over history).
+ * transaction (docs/api.md "Pricing"; docs/architecture.md "Consistency": counters, not a SUM over history).
  * A null limit is unlimited. Both counter rows are incremented in one statement; the transaction holds their
  * row locks until it ends, so callers consume as late as they can (every payment of the profile waits on them).
  * @throws ApiError AMOUNT_OUT_OF_RANGE (400), DAILY_LIMIT or MONTHLY_LIMIT (409)

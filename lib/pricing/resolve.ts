@@ -9,7 +9,7 @@ export type ProfileVersion = PricingProfileVersion;
 export type ResolvedPricing = { terms: PricingTerms; version: ProfileVersion | null };
 
 /**
- * Resolves the pricing of a new payment (SPEC "What the service does" 3, "Pricing limits"): the latest
+ * Resolves the pricing of a new payment (docs/api.md "Overview" 3, "Pricing limits"): the latest
  * version of the merchant's profile for currency x channel x direction; none -> fallback (merchant default
  * commission, same currency, no markup). The latest version disabled -> 409 PRICING_DISABLED.
  */

@@ -3,13 +3,13 @@ import { DUBAI_TIMEZONE } from "@/lib/money/dubai";
 import { PricingSnapshot as PricingSnapshotSchema, type PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { bpsFactor, bpsOfMinor, convertMinor, formatRate, parseRate } from "@/lib/money/rates";
 
-/** SPEC "PricingSnapshot": the immutable pricing terms stored on a payment (type of the contract's zod schema). */
+/** docs/api.md "Pricing": the immutable pricing terms stored on a payment (type of the contract's zod schema). */
 export type { PricingSnapshot };
 
-/** SPEC field order of a snapshot (JSONB storage does not keep key order): the schema's member order. */
+/** Documented field order of a snapshot (JSONB storage does not keep key order): the schema's member order. */
 export const SNAPSHOT_FIELDS = Object.keys(PricingSnapshotSchema.shape) as (keyof PricingSnapshot)[];
 
-/** A stored snapshot with its members in SPEC order (null stays null: v0.1 payments). */
+/** A stored snapshot with its members in the documented order (null stays null: v0.1 payments). */
 export function orderSnapshot(stored: unknown): PricingSnapshot | null {
   if (!stored || typeof stored !== "object") return null;
   const source = stored as Record<string, unknown>;
@@ -47,7 +47,7 @@ export type SnapshotInput = {
 };
 
 /**
- * Computes the pricing snapshot (SPEC "PricingSnapshot", formulas):
+ * Computes the pricing snapshot (docs/api.md "Pricing", formulas):
  * effective = base x (1 + markup) x (1 + buffer); gateway = round(amount x effective) in charge minor units;
  * atBase = round(amount x base); markupIncome = round(amount x base x (1 + markup)) - atBase;
  * bufferIncome = gateway - atBase - markupIncome; fxIncome = gateway - atBase;

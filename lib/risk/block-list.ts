@@ -12,7 +12,7 @@ export function normalizeBlockValue(value: string): string {
 }
 
 /**
- * Risk check (SPEC 403 RISK_REJECTED): refuses a payment whose customer matches a global or merchant
+ * Risk check (docs/api.md "Overview" 403 RISK_REJECTED): refuses a payment whose customer matches a global or merchant
  * block-list entry. The message does not reveal which entry matched.
  * @throws ApiError 403 RISK_REJECTED
  */

@@ -5,7 +5,7 @@ const CUSTOMER_CHOOSES = (what: string) => `not accepted on this endpoint; the c
 const NO_PRICING = "not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile)";
 
 /**
- * Members a merchant might try to send that SPEC "CreateCheckoutSession" forbids ("Amount, currency, FX
+ * Members a merchant might try to send that docs/api.md "Checkout sessions" forbids ("Amount, currency, FX
  * rate, markup and commission fields are forbidden on this endpoint. Merchant-supplied pricing parameters
  * are not accepted."), with the reason the error message gives. Any other unknown member is refused as
  * an unknown property.
@@ -26,12 +26,12 @@ const forbidden = Object.fromEntries(
   Object.entries(FORBIDDEN_SESSION_MEMBERS).map(([member, reason]) => [member, z.never({ error: reason }).optional().describe(`Forbidden: ${reason}.`)]),
 );
 
-/** The customer members a checkout session requires (SPEC: id, firstName, lastName, email; the guide adds phone). */
+/** The customer members a checkout session requires (id, firstName, lastName, email and phone; docs/api.md "Customer"). */
 export const SESSION_REQUIRED_CUSTOMER = ["id", "firstName", "lastName", "email", "phone"] as const satisfies readonly (keyof Customer)[];
 const requiredMembers = Object.fromEntries(SESSION_REQUIRED_CUSTOMER.map((member) => [member, true])) as { [M in (typeof SESSION_REQUIRED_CUSTOMER)[number]]: true };
 
 /**
- * SPEC "CreateCheckoutSession" (body of POST /v1/checkout-sessions; unknown properties rejected), the one
+ * docs/api.md "Checkout sessions" (body of POST /v1/checkout-sessions; unknown properties rejected), the one
  * definition of the request: published as component `CreateCheckoutSession` of GET /v1/openapi.json
  * (lib/openapi/operations.ts) and, through `CreateCheckoutSessionRequest`, the endpoint's validator.
  * `{ reference, customer }`: customer required with id, firstName, lastName, email and phone
@@ -40,9 +40,9 @@ const requiredMembers = Object.fromEntries(SESSION_REQUIRED_CUSTOMER.map((member
  */
 export const CreateCheckoutSession = z
   .strictObject({
-    reference: Reference,
+    reference: Reference.describe("Your reference, 1 to 120 characters, unique among your sessions (409 DUPLICATE_REFERENCE)."),
     customer: Customer.required(requiredMembers).describe(
-      "SPEC requires id, firstName, lastName and email; the merchant integration guide requires phone (with country code) for this flow. A missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED naming it.",
+      "id, firstName, lastName, email and phone (international format with the country code) are required. A missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED naming it.",
     ),
     ...forbidden,
   })
@@ -54,7 +54,7 @@ export const CreateCheckoutSession = z
  * The validator POST /v1/checkout-sessions runs (its `bodyValidator` in lib/openapi/operations.ts):
  * `CreateCheckoutSession` with `customer` and its members optional, and nothing else changed. The required
  * members are checked by the domain code, so a missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED
- * naming every missing member (lib/checkout-sessions/create.ts; SPEC "never auto-filled") instead of a
+ * naming every missing member (lib/checkout-sessions/create.ts; docs/api.md "Customer": never filled in) instead of a
  * generic VALIDATION_ERROR. Formats are checked here (phone pattern -> VALIDATION_ERROR, e-mail ->
  * INVALID_EMAIL); a forbidden member gives 400 VALIDATION_ERROR "amount: not accepted on this endpoint; ...".
  */
@@ -64,7 +64,7 @@ export type CreateCheckoutSessionRequest = { reference: string; customer?: Custo
 
 /**
  * Body of the customer page's quote and confirm requests (POST /checkout/{token}/quote and /confirm):
- * the amount (SPEC amount pattern) and currency the customer chose. Confirm repeats the quoted pair so a
+ * the amount (API amount pattern) and currency the customer chose. Confirm repeats the quoted pair so a
  * stale page can never confirm a total the customer did not see.
  */
 export const CustomerAmount = z.strictObject({ amount: Amount, currency: CurrencyCode });

@@ -22,7 +22,7 @@ export const EventEnvelope = z
 
 const Attempt = z.strictObject({
   number: z.int().min(1).describe("attempt number within this delivery, from 1"),
-  startedAt: Timestamp,
+  startedAt: Timestamp.describe("When the attempt started (ISO 8601, UTC)."),
   durationMs: z.int().min(0).describe("wall time of the attempt, milliseconds"),
   statusCode: z.int().nullable().describe("the receiver's HTTP status; null when no answer arrived"),
   error: z.string().nullable().describe("why the attempt failed (time-out, connection refused, HTTP status); null when it succeeded"),
@@ -30,9 +30,9 @@ const Attempt = z.strictObject({
 
 const Delivery = z.strictObject({
   id: z.uuid().describe("delivery id"),
-  state: DeliveryState,
+  state: DeliveryState.describe("PENDING (attempts continue), SUCCEEDED (a 2xx answer), FAILED (8 attempts failed) or NOT_CONFIGURED (no callback address)."),
   redelivery: z.boolean().describe("true for a delivery made by POST /v1/events/{id}/redeliver"),
-  createdAt: Timestamp,
+  createdAt: Timestamp.describe("When the delivery was created (ISO 8601, UTC)."),
   deliveredAt: Timestamp.nullable().describe("when the receiver answered 2xx"),
   nextAttemptAt: Timestamp.nullable().describe("when the next attempt is due; null when none is scheduled"),
   attempts: z.array(Attempt).describe("attempts of this delivery, oldest first"),
@@ -59,11 +59,11 @@ export const Event = EventEnvelope.extend({
 }).describe("One event: the envelope exactly as delivered, and its deliveries in a separate member.");
 
 export const EventList = z.strictObject({
-  items: z.array(EventSummary),
+  items: z.array(EventSummary).describe("This page's events, newest first."),
   total: z.int().min(0).describe("events matching the filters (with after: those still to read from that point)"),
-  page: z.int().min(1),
-  limit: z.int().min(1).max(100),
-  pages: z.int().min(0),
+  page: z.int().min(1).describe("This page's number, from 1."),
+  limit: z.int().min(1).max(100).describe("Page size asked for."),
+  pages: z.int().min(0).describe("Number of pages: ceil(total / limit)."),
 });
 
 /** `GET /v1/events` query. */
@@ -84,9 +84,9 @@ export const EventRedelivery = z
   .strictObject({
     id: z.uuid().describe("redelivery id"),
     eventId: z.uuid().describe("the event redelivered (the same event id is sent)"),
-    createdAt: Timestamp,
+    createdAt: Timestamp.describe("When the redelivery was asked for (ISO 8601, UTC)."),
     delivery: z
-      .strictObject({ id: z.uuid().describe("the new delivery's id"), state: z.literal("PENDING") })
+      .strictObject({ id: z.uuid().describe("the new delivery's id"), state: z.literal("PENDING").describe("A new delivery starts PENDING.") })
       .nullable()
       .describe("the new delivery to the configured callback address; null when no address is configured (listeners still receive it)"),
   })
@@ -111,15 +111,15 @@ export const EventStreamQuery = z.strictObject({
 const FeedItem = z.strictObject({
   cursor: z.string().describe("feed position of this item; pass it back as cursor to read on after it"),
   kind: z.enum(["event", "redelivery"]).describe("a new event, or a redelivery of an earlier one"),
-  eventId: z.uuid(),
+  eventId: z.uuid().describe("The event id (also the X-Service-Event-Id of forwards)."),
   type: EventType,
   createdAt: Timestamp.describe("when the event (or the redelivery) was recorded"),
-  paymentId: z.uuid().nullable(),
+  paymentId: z.uuid().nullable().describe("The payment the event is about; null for a test event."),
   reference: z.string().nullable().describe("the payment's reference"),
   body: z.string().describe("the exact envelope text to send as the request body (sign these bytes)"),
   chaos: z
     .strictObject({
-      kinds: z.array(z.enum(["duplicate", "delay", "bad_signature", "stale_timestamp"])),
+      kinds: z.array(z.enum(["duplicate", "delay", "bad_signature", "stale_timestamp"])).describe("What chaos mode injects for this event on listener forwards."),
       delayMs: z.int().min(0).describe("milliseconds to hold the forward back"),
     })
     .nullable()

@@ -2,20 +2,20 @@ import { z } from "zod";
 import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/common";
 import { FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
 
-/** SPEC "CreatePayment" (request body of POST /v1/payments). */
+/** docs/api.md "Payments" (request body of POST /v1/payments). */
 export const CreatePayment = z.strictObject({
-  reference: Reference,
-  amount: Amount,
-  currency: CurrencyCode,
-  method: z.enum(["BANK_TRANSFER", "GATEWAY"]),
-  direction: z.enum(["DEPOSIT", "WITHDRAWAL"]),
-  description: Description.optional(),
-  customer: Customer.optional(),
+  reference: Reference.describe("Your order id, 1 to 120 characters, unique among your payments (409 DUPLICATE_REFERENCE)."),
+  amount: Amount.describe("Decimal text in currency, up to 10 integer digits and 2 decimals, e.g. \"1123.52\"; never a JSON number."),
+  currency: CurrencyCode.describe("ISO 4217 code; must be enabled for your merchant."),
+  method: z.enum(["BANK_TRANSFER", "GATEWAY"]).describe("GATEWAY supports deposits only."),
+  direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).describe("A WITHDRAWAL starts PENDING_APPROVAL and needs a console approval by someone other than the key's owner."),
+  description: Description.optional().describe("Free text for you, at most 500 characters; stored, not returned."),
+  customer: Customer.optional().describe("The customer; your merchant settings may require members (400 CUSTOMER_PROFILE_REQUIRED)."),
 });
 export type CreatePayment = z.infer<typeof CreatePayment>;
 
-/** SPEC: body of POST /v1/sandbox/payments/{id}/complete. */
-export const CompletePayment = z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]) });
+/** docs/api.md: body of POST /v1/sandbox/payments/{id}/complete. */
+export const CompletePayment = z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]).describe("The sandbox result to record.") });
 
 export const Day = z.string().refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` }).describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
 export const positiveInt = (max?: number) =>
@@ -25,15 +25,15 @@ export const positiveInt = (max?: number) =>
     .transform(Number)
     .pipe(max ? z.number().int().min(1).max(max) : z.number().int().min(1));
 
-/** SPEC "GET /v1/payments" query: page >= 1, limit 1..100, filters, Dubai-day from/to (end inclusive). */
+/** `GET /v1/payments` query (docs/api.md "Payments"): page >= 1, limit 1..100, filters, Dubai-day from/to (end inclusive). */
 export const ListPaymentsQuery = z
   .strictObject({
     page: positiveInt().default(1).describe("page number, >= 1; default 1"),
     limit: positiveInt(100).default(20).describe("page size, 1 to 100; default 20"),
-    status: z.enum(["PENDING_APPROVAL", "PENDING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"]).optional(),
-    method: z.enum(["BANK_TRANSFER", "GATEWAY"]).optional(),
-    direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).optional(),
-    currency: CurrencyCode.optional(),
+    status: z.enum(["PENDING_APPROVAL", "PENDING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"]).optional().describe("only payments in this status"),
+    method: z.enum(["BANK_TRANSFER", "GATEWAY"]).optional().describe("only payments of this method"),
+    direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).optional().describe("only deposits or only withdrawals"),
+    currency: CurrencyCode.optional().describe("only payments in this currency"),
     search: z.string().min(1).max(120).optional().describe("part of the reference, case-insensitive"),
     from: Day.optional(),
     to: Day.optional(),

@@ -2,7 +2,7 @@ import { apiError, type ApiError } from "@/lib/errors";
 import type { ServiceSettings } from "@/lib/settings";
 
 /**
- * Why the connected store cannot take work now, from the operator's switches (SPEC "Errors": 503
+ * Why the connected store cannot take work now, from the operator's switches (docs/api.md "Errors": 503
  * STORE_DISABLED, STORE_UNAVAILABLE), or null when it can. STORE_DISABLED (switched off) wins over
  * STORE_UNAVAILABLE (temporarily unreachable).
  */

@@ -1,7 +1,7 @@
 // Catalog administration for the console (operator role: "store"): list, upsert, deactivate, CSV import
-// and export of the connected store's catalog (SPEC "What the service does" 6: real catalog products and
+// and export of the connected store's catalog (docs/api.md "Overview" 6: real catalog products and
 // packages with AED prices). Every change writes an audit_log row in the same transaction; the catalog
-// version trigger (prisma/sql/guards.sql) makes the store rebuild its matching index on the next handoff.
+// version trigger (prisma/migrations/20261124055000_database_guards/migration.sql) makes the store rebuild its matching index on the next handoff.
 import { withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";

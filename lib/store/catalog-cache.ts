@@ -2,7 +2,7 @@
 import type { Db } from "@/lib/db";
 import { prepareCatalog, type PreparedCatalog } from "@/lib/store/matching";
 
-/** Settings row holding the catalog version; a statement trigger on catalog_items bumps it (prisma/sql/guards.sql). */
+/** Settings row holding the catalog version; a statement trigger on catalog_items bumps it (prisma/migrations/20261124055000_database_guards/migration.sql). */
 export const CATALOG_VERSION_SETTING = "catalog-version";
 
 /**

@@ -1,4 +1,4 @@
-// Catalog CSV import/export (SPEC.md "What the service does" item 6: catalog products and packages in AED).
+// Catalog CSV import/export (docs/api.md "Overview" item 6: catalog products and packages in AED).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCatalogCsv, toCatalogCsv } from "./catalog-csv";

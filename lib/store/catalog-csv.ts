@@ -1,13 +1,13 @@
 /**
- * Catalog import and export as CSV for the store's catalog matching (SPEC.md "What the service
- * does" item 6: the store matches real catalog products and fixed-price packages, in AED).
+ * Catalog import and export as CSV for the store's catalog matching (docs/api.md "Overview" item 6: the store matches real catalog products and fixed-price packages, in AED).
  *
- * Format (RFC 4180 style): header `sku,name,kind,price`; one item per record; fields separated by
+ * Format (RFC 4180, read with csv-parse): header `sku,name,kind,price`; one item per record; fields separated by
  * commas; a field may be quoted with `"`, and then may contain commas, line breaks and doubled
  * quotes (`""` = one `"`). Line endings LF or CRLF; a UTF-8 byte order mark is ignored; blank lines
  * are ignored. `price` is AED decimal text with at most two decimals (`12`, `12.5`, `12.50`), no
- * sign, no thousands separator, at most 10 integer digits (the SPEC amount pattern), and > 0.
+ * sign, no thousands separator, at most 10 integer digits (the API amount pattern), and > 0.
  */
+import { CsvError, parse } from "csv-parse/sync";
 import type { CatalogItem } from "./matching";
 
 /** One problem found while parsing: `line` is the 1-based line where the record starts. */
@@ -31,12 +31,12 @@ type CsvRecord = { line: number; fields: string[] };
  * (case-insensitive); price as described in the module header; a sku seen before (exact match)
  * is an error and the first occurrence is kept; an unterminated quoted field is an error. Fields
  * other than name are trimmed; the name is trimmed too. Never throws.
- * SPEC.md "What the service does" item 6.
+ * docs/api.md "Overview" item 6.
  */
 export function parseCatalogCsv(text: string): { items: CatalogItem[]; errors: CatalogCsvError[] } {
   const items: CatalogItem[] = [];
   const errors: CatalogCsvError[] = [];
-  const { records, error } = splitRecords(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  const { records, error } = splitRecords(text);
   const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0]!.trim() === ""));
   const header = nonBlank[0];
   if (!header) {
@@ -66,7 +66,7 @@ export function parseCatalogCsv(text: string): { items: CatalogItem[]; errors: C
  * satisfy the parse rules (valid sku, trimmed non-empty name) parse back to equal items with
  * `parseCatalogCsv`.
  * Throws RangeError for a price that is not a positive bigint.
- * SPEC.md "What the service does" item 6.
+ * docs/api.md "Overview" item 6.
  */
 export function toCatalogCsv(items: readonly CatalogItem[]): string {
   const lines = [HEADER.join(",")];
@@ -127,71 +127,48 @@ export function checkCatalogFields(fields: { sku: string; name: string; kind: st
   return { sku, name, kind, priceMinor };
 }
 
-/** Splits CSV text into records of raw fields, tracking the line where each record starts. */
+/**
+ * Splits CSV text into records of raw fields with csv-parse, and the line where each record starts (1-based,
+ * CRLF counted once, blank lines skipped). A record csv-parse cannot read (an unterminated quote, text after a
+ * closing quote) ends the parse: the records before it are kept and the error names the line where it starts.
+ */
 function splitRecords(text: string): { records: CsvRecord[]; error: CatalogCsvError | null } {
+  const bytes = Buffer.from(text, "utf8");
   const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = "";
-  let line = 1;
-  let recordLine = 1;
-  let inQuotes = false;
-  let quoteLine = 0;
-  let i = 0;
-  const endRecord = () => {
-    fields.push(field);
-    records.push({ line: recordLine, fields });
-    fields = [];
-    field = "";
+  let consumed = 0;
+  const startLine = (offset: number) => {
+    let at = offset;
+    while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0a || bytes[at] === 0x0d)) at++;
+    return 1 + lineBreaks(bytes.subarray(0, at));
   };
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (inQuotes) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        inQuotes = false;
-        i++;
-        continue;
-      }
-      if (ch === "\n") line++;
-      field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"' && field.trim() === "") {
-      inQuotes = true;
-      quoteLine = line;
-      field = "";
-      i++;
-      continue;
-    }
-    if (ch === ",") {
-      fields.push(field);
-      field = "";
-      i++;
-      continue;
-    }
-    if (ch === "\r" && text[i + 1] === "\n") {
-      i++;
-      continue;
-    }
-    if (ch === "\n" || ch === "\r") {
-      endRecord();
-      line++;
-      recordLine = line;
-      i++;
-      continue;
-    }
-    field += ch;
-    i++;
+  try {
+    parse(bytes, {
+      bom: true,
+      trim: true,
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      record_delimiter: ["\r\n", "\n", "\r"],
+      on_record: (record: string[], context) => {
+        records.push({ line: startLine(consumed), fields: record });
+        consumed = context.bytes;
+        return null;
+      },
+    });
+  } catch (error) {
+    const line = startLine(consumed);
+    const message = error instanceof CsvError && error.code === "CSV_QUOTE_NOT_CLOSED" ? "unterminated quoted field" : `unreadable record: ${error instanceof Error ? error.message : String(error)}`;
+    return { records, error: { line, message } };
   }
-  if (inQuotes) {
-    // Drop the broken record; report where its quote opened.
-    return { records, error: { line: quoteLine, message: "unterminated quoted field" } };
-  }
-  if (field !== "" || fields.length > 0) endRecord();
   return { records, error: null };
+}
+
+/** Line breaks in `bytes`: CRLF, LF and CR each count once. */
+function lineBreaks(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) n++;
+    else if (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a) n++;
+  }
+  return n;
 }

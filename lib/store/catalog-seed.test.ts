@@ -1,4 +1,4 @@
-// Seed catalog of the sandbox store (SPEC.md "What the service does" items 4 and 6).
+// Seed catalog of the sandbox store (docs/api.md "Overview" items 4 and 6).
 import { describe, expect, it } from "vitest";
 import { SEED_CATALOG } from "./catalog-seed";
 import { matchPreparedDetailed, prepareCatalog } from "./matching";

@@ -1,5 +1,5 @@
 /**
- * Deterministic sandbox catalog of the single connected store (SPEC.md "What the service does"
+ * Deterministic sandbox catalog of the single connected store (docs/api.md "Overview"
  * items 4 and 6: the store matches its catalog in AED; packages are fixed bundles sold at one price).
  *
  * 230 products across twelve categories (AED 4.50 to AED 24,999.00, with the usual .99/.95/.50/.00

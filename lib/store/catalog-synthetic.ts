@@ -1,6 +1,6 @@
 /**
  * Deterministic synthetic catalogs for tests and benchmarks of store catalog matching
- * (SPEC.md "What the service does" item 6). Not used by the service itself.
+ * (docs/api.md "Overview" item 6). Not used by the service itself.
  */
 import type { CatalogItem } from "./matching";
 

@@ -3,11 +3,11 @@ import { fromMinor } from "@/lib/money/currency";
 import { publicBaseUrl } from "@/lib/public-url";
 import type { CheckoutObject } from "@/lib/schemas/payment-resource";
 
-/** The single connected store (SPEC "checkout object": store, legalName constants). */
+/** The single connected store (docs/api.md "Store checkout": store, legalName constants). */
 export const STORE_NAME = "Sandpiper Test Store";
 export const STORE_LEGAL_NAME = "Sandpiper Sandbox Store FZ-LLC";
 
-/** SPEC "checkout object (store checkout)": the type of the contract's zod schema. */
+/** docs/api.md "Store checkout": the type of the contract's zod schema. */
 export type { CheckoutObject };
 
 /** The checkout url (a bearer link) of a READY checkout; null in every other state. */

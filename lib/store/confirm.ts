@@ -1,4 +1,4 @@
-// The store's own test confirmation (SPEC "What the service does" 7; DESIGN store checkout transitions:
+// The store's own test confirmation (docs/api.md "Overview" 7; docs/api.md "Store checkout":
 // READY -> SUCCEEDED or FAILED from the store's test confirmation, the payment follows).
 import { transaction } from "@/lib/db";
 import { apiError } from "@/lib/errors";

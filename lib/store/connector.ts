@@ -1,16 +1,17 @@
-// The boundary between Sandpiper and the single connected store (SPEC "What the service does" 4). The
+// The boundary between Sandpiper and the single connected store (docs/api.md "Overview" 4). The
 // sandbox store (lib/store/sandbox-store.ts) implements it in-process; a real store would implement it
 // over HTTPS with the same signed handoff, so it can replace the sandbox store without other changes.
 import type { MatchType } from "@/lib/store/matching";
 
 /**
  * What Sandpiper tells the store about one checkout (all text; money as minor-unit integer strings and
- * decimal text, never JSON numbers). Signed as a whole (lib/store/handoff-signing.ts).
+ * decimal text, never JSON numbers). Signed as a whole (lib/store/handoff-signing.ts): issuedAt and expiresAt
+ * travel as the token's `iat` and `exp` claims, in whole seconds.
  */
 export type HandoffPayload = {
   /** Payload format version. */
   v: 1;
-  /** The merchant's order reference (SPEC CreateStorePayment.reference). */
+  /** The merchant's order reference (docs/api.md "Store checkout"). */
   reference: string;
   /** The Sandpiper payment id (uuid): the store's idempotency key for this checkout. */
   paymentId: string;
@@ -27,8 +28,8 @@ export type HandoffPayload = {
   issuedAt: string;
 };
 
-/** A handoff as sent: the exact JSON text that was signed and its lowercase hex HMAC-SHA256 signature. */
-export type SignedHandoff = { body: string; signature: string };
+/** A handoff as sent: a compact JWS (HS256) whose claims are the payload. A bearer credential: never logged. */
+export type SignedHandoff = { token: string };
 
 /** One basket line chosen by the store: list price in AED fils, quantity >= 1. */
 export type StoreLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; unitPriceMinor: bigint; quantity: number };

@@ -1,7 +1,7 @@
 import type { AuthenticatedKey } from "@/lib/auth/api-keys";
 import { afterCommit, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { toMinor } from "@/lib/money/currency";
+import { fromMinor, toMinor } from "@/lib/money/currency";
 import { admitPayment, insertPayment, pricePayment } from "@/lib/payments/create";
 import type { PaymentRow } from "@/lib/payments/serialize";
 import type { Customer } from "@/lib/schemas/common";
@@ -10,12 +10,29 @@ import { getSettings } from "@/lib/settings";
 import { storeClosure } from "@/lib/store/availability";
 import { announceStoreHandoff } from "@/lib/store/handoff-announce";
 
-/** SPEC Limits: "Store charge currency: AED only". */
+/** docs/api.md "Limits": "Store charge currency: AED only". */
 export const STORE_CHARGE_CURRENCY = "AED";
+/** The store's smallest and largest charge in AED fils: 0.01 and 9,999,999,999.99 (amounts of at most 10 integer digits). */
+export const STORE_MIN_CHARGE_MINOR = 1n;
+export const STORE_MAX_CHARGE_MINOR = 999_999_999_999n;
 
 /**
- * The stable customer reference of a store payment (SPEC "Rules for the store-payment customer
- * profile": when id is omitted, username serves as the stable customer reference). Derived, never
+ * Refuses a store payment whose AED charge the store cannot take: below AED 0.01 (a tiny amount in a currency
+ * worth less than a dirham rounds to 0 fils) or above AED 9,999,999,999.99 (docs/api.md "Store checkout").
+ * @throws ApiError 400 AMOUNT_OUT_OF_RANGE naming the charge and the bound
+ */
+export function assertStoreCharge(chargeMinor: bigint, amount: string, currency: string): void {
+  const charge = `AED ${fromMinor(chargeMinor)}`;
+  if (chargeMinor < STORE_MIN_CHARGE_MINOR) {
+    throw apiError("AMOUNT_OUT_OF_RANGE", `amount: ${amount} ${currency} is ${charge} at today's rate, below the store's smallest charge of AED 0.01; send a larger amount`);
+  }
+  if (chargeMinor > STORE_MAX_CHARGE_MINOR) {
+    throw apiError("AMOUNT_OUT_OF_RANGE", `amount: ${amount} ${currency} is ${charge} at today's rate, above the store's largest charge of AED 9,999,999,999.99; send a smaller amount`);
+  }
+}
+
+/**
+ * The stable customer reference of a store payment (docs/api.md "Customer": when id is omitted, username serves as the stable customer reference). Derived, never
  * written into the stored customer object (required fields are never auto-filled).
  */
 export function storeCustomerReference(customer: Customer | undefined): string | undefined {
@@ -28,7 +45,7 @@ export function storeRequiredCustomer(merchant: Pick<AuthenticatedKey["merchant"
 }
 
 /**
- * SPEC `POST /v1/store-payments` ("What the service does" 4): creates a fixed-amount store payment
+ * `POST /v1/store-payments` (docs/api.md) (docs/api.md "Overview" 4): creates a fixed-amount store payment
  * (kind STORE, method GATEWAY, direction DEPOSIT, status PENDING) with its store checkout in QUEUED, in the
  * caller's (idempotency) transaction, and announces the signed handoff after commit.
  *
@@ -54,20 +71,22 @@ export async function createStorePayment(
   const closed = storeClosure(await getSettings(tx));
   if (closed) throw closed;
   const amountMinor = toMinor(body.amount);
-  const customerRef = storeCustomerReference(body.customer);
-  await admitPayment(tx, {
+  const customer = await admitPayment(tx, {
     merchant,
     channel: "STORE",
     reference: body.reference,
     amountMinor,
     currency: body.currency,
-    // Risk checks match the stable customer reference (id, else username) against CUSTOMER_ID entries.
-    customer: body.customer && { ...body.customer, id: customerRef },
+    customer: body.customer,
     requiredCustomer: storeRequiredCustomer(merchant),
+    // Risk checks match the stable customer reference (id, else username) against CUSTOMER_ID entries.
+    riskView: (c) => c && { ...c, id: storeCustomerReference(c) },
+    now,
   });
   const priced = await pricePayment(tx, {
     merchant, currency: body.currency, channel: "GATEWAY", direction: "DEPOSIT", amountMinor, now, requireChargeCurrency: STORE_CHARGE_CURRENCY,
   });
+  assertStoreCharge(BigInt(priced.snapshot.gateway), body.amount, body.currency);
   await requireStoreRoute(tx);
   const payment = await insertPayment(tx, {
     apiKey,
@@ -80,7 +99,7 @@ export async function createStorePayment(
     status: "PENDING",
     priced,
     description: body.description,
-    customer: body.customer,
+    customer,
     acceptanceMinutes: merchant.storeCheckoutMinutes,
     now,
     storeCheckout: { state: "QUEUED", chargeMinor: BigInt(priced.snapshot.gateway), nextHandoffAt: now },

@@ -1,4 +1,4 @@
-// Store checkouts expire with their payment (DESIGN "store checkout transitions": QUEUED or READY ->
+// Store checkouts expire with their payment (docs/api.md "Store checkout": QUEUED or READY ->
 // EXPIRED when the payment expires).
 import type { Tx } from "@/lib/db";
 import { onPaymentExpired } from "@/lib/payments/expire";

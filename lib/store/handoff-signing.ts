@@ -1,7 +1,8 @@
-// Signing and verification of store handoffs (SPEC "What the service does" 4: a signed handoff to the
-// store). HMAC-SHA256 over the exact JSON text, keyed with the store handoff key; freshness from the
-// signed issuedAt.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// Signing and verification of store handoffs (docs/api.md "Overview" 4: a signed handoff to the
+// store): a JWS (HS256) made and checked by jose, keyed with the store handoff key; freshness from its
+// issued-at and expiry claims.
+import { randomBytes, randomUUID } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { AMOUNT_PATTERN, CURRENCIES, fromMinor } from "@/lib/money/currency";
@@ -39,22 +40,31 @@ export async function handoffKey(db: Db): Promise<Buffer> {
   return g.__sandpiperHandoffKey;
 }
 
-/** Lowercase hex HMAC-SHA256 of `body` with `key`. */
-function hmac(key: Buffer, body: string): string {
-  return createHmac("sha256", key).update(body, "utf8").digest("hex");
-}
+/** Issuer and audience claims of a handoff token: Sandpiper signs it, only the store accepts it. */
+export const HANDOFF_ISSUER = "sandpiper";
+export const HANDOFF_AUDIENCE = "sandpiper-store";
 
 /**
- * Signs a handoff: the payload is written once as JSON text and that exact text is signed.
- * @returns `{ body, signature }` (signature: 64 lowercase hex characters)
+ * Signs a handoff as a compact JWS (HS256, `typ: "JWT"`) with jose. The claims are the payload's business
+ * members plus the registered claims `iat` (payload.issuedAt, whole seconds), `exp` (payload.expiresAt, whole
+ * seconds, rounded down), `iss` "sandpiper", `aud` "sandpiper-store" and a random `jti` (every handoff token is
+ * different, also two signed within one second).
+ * @returns `{ token }`
  */
-export function signHandoff(payload: HandoffPayload, key: Buffer): SignedHandoff {
-  const body = JSON.stringify(payload);
-  return { body, signature: hmac(key, body) };
+export async function signHandoff(payload: HandoffPayload, key: Buffer): Promise<SignedHandoff> {
+  const { issuedAt, expiresAt, ...claims } = payload;
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt(Math.floor(Date.parse(issuedAt) / 1000))
+    .setExpirationTime(Math.floor(Date.parse(expiresAt) / 1000))
+    .setIssuer(HANDOFF_ISSUER)
+    .setAudience(HANDOFF_AUDIENCE)
+    .setJti(randomUUID())
+    .sign(key);
+  return { token };
 }
 
-const IsoInstant = z.iso.datetime();
-const Payload = z.strictObject({
+const Claims = z.strictObject({
   v: z.literal(1),
   reference: z.string().min(1).max(120),
   paymentId: z.uuid(),
@@ -63,35 +73,37 @@ const Payload = z.strictObject({
   chargeCurrency: z.literal("AED"),
   amount: z.string().regex(AMOUNT_PATTERN),
   currency: z.enum(CURRENCIES),
-  expiresAt: IsoInstant,
-  issuedAt: IsoInstant,
+  iat: z.number().int(),
+  exp: z.number().int(),
+  iss: z.literal(HANDOFF_ISSUER),
+  aud: z.literal(HANDOFF_AUDIENCE),
+  jti: z.uuid(),
 });
 
 export type VerifiedHandoff = { ok: true; payload: HandoffPayload } | { ok: false; reason: HandoffRefusal };
 
 /**
- * The store's check of a handoff: the signature over the exact body text (constant-time comparison),
- * then the payload shape (chargeAmount must equal chargeMinor), then freshness at `now`: issuedAt at most
- * 60 s old and at most 30 s ahead, and expiresAt still in the future.
- * @returns the payload, or the refusal reason BAD_SIGNATURE (tampered or wrongly keyed), MALFORMED or STALE.
+ * The store's check of a handoff token, with jose: HS256 only, the signature over the token's exact bytes,
+ * `exp` after `now`, issuer and audience; then the claims' shape (chargeAmount must equal chargeMinor) and
+ * freshness: `iat` at most 60 s before `now` and at most 30 s after it.
+ * @returns the payload (issuedAt and expiresAt from `iat` and `exp`), or the refusal reason BAD_SIGNATURE
+ *   (tampered or signed with another key), MALFORMED (not a compact JWS, another algorithm, wrong issuer or
+ *   audience, or claims of the wrong shape) or STALE (expired, too old, or from the future).
  */
-export function verifyHandoff(signed: SignedHandoff, key: Buffer, now: Date): VerifiedHandoff {
-  if (typeof signed?.body !== "string" || typeof signed.signature !== "string" || !/^[0-9a-f]{64}$/.test(signed.signature)) {
-    return { ok: false, reason: "BAD_SIGNATURE" };
-  }
-  const expected = Buffer.from(hmac(key, signed.body), "hex");
-  if (!timingSafeEqual(expected, Buffer.from(signed.signature, "hex"))) return { ok: false, reason: "BAD_SIGNATURE" };
-  let parsed: unknown;
+export async function verifyHandoff(signed: SignedHandoff, key: Buffer, now: Date): Promise<VerifiedHandoff> {
+  if (typeof signed?.token !== "string") return { ok: false, reason: "MALFORMED" };
+  let claims: unknown;
   try {
-    parsed = JSON.parse(signed.body);
-  } catch {
+    ({ payload: claims } = await jwtVerify(signed.token, key, { algorithms: ["HS256"], currentDate: now, issuer: HANDOFF_ISSUER, audience: HANDOFF_AUDIENCE }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { ok: false, reason: "BAD_SIGNATURE" };
+    if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: "STALE" };
     return { ok: false, reason: "MALFORMED" };
   }
-  const result = Payload.safeParse(parsed);
+  const result = Claims.safeParse(claims);
   if (!result.success || fromMinor(BigInt(result.data.chargeMinor)) !== result.data.chargeAmount) return { ok: false, reason: "MALFORMED" };
-  const payload = result.data as HandoffPayload;
-  const ageMs = now.getTime() - Date.parse(payload.issuedAt);
+  const { iat, exp, iss: _iss, aud: _aud, jti: _jti, ...rest } = result.data;
+  const ageMs = now.getTime() - iat * 1000;
   if (ageMs > HANDOFF_MAX_AGE_SECONDS * 1000 || -ageMs > HANDOFF_MAX_SKEW_SECONDS * 1000) return { ok: false, reason: "STALE" };
-  if (Date.parse(payload.expiresAt) <= now.getTime()) return { ok: false, reason: "STALE" };
-  return { ok: true, payload };
+  return { ok: true, payload: { ...rest, expiresAt: new Date(exp * 1000).toISOString(), issuedAt: new Date(iat * 1000).toISOString() } };
 }

@@ -1,4 +1,4 @@
-// The store handoff job (SPEC "What the service does" 4; DESIGN "Consistency": background work claims
+// The store handoff job (docs/api.md "Overview" 4; docs/architecture.md "Consistency": background work claims
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
 import { getDb, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -81,7 +81,7 @@ async function buildHandoff(paymentId: string) {
     expiresAt: checkout.expiresAt.toISOString(),
     issuedAt: new Date().toISOString(),
   };
-  return { signed: signHandoff(payload, await handoffKey(db)), chargeMinor: checkout.chargeMinor };
+  return { signed: await signHandoff(payload, await handoffKey(db)), chargeMinor: checkout.chargeMinor };
 }
 
 /** Sends the handoff and waits at most HANDOFF_TIMEOUT_MS; a thrown error or time-out is transient. */
@@ -102,8 +102,8 @@ async function send(connector: StoreConnector, signed: SignedHandoff): Promise<H
 }
 
 /**
- * Checks a READY answer before anything is written (SPEC 4: subtotal minus discount equals the locked
- * charge; SPEC 6 and Limits: list prices, one discount of at most 20 percent of the list total).
+ * Checks a READY answer before anything is written (docs/api.md "Overview" 4: subtotal minus discount equals the locked
+ * charge; docs/api.md "Overview" 6 and Limits: list prices, one discount of at most 20 percent of the list total).
  * @returns null when consistent, else what is wrong
  */
 export function readyAnswerProblem(answer: Extract<HandoffAnswer, { outcome: "READY" }>, chargeMinor: bigint): string | null {

@@ -1,4 +1,4 @@
-// Store catalog matching (SPEC.md "What the service does" items 4 and 6; Limits: order discount).
+// Store catalog matching (docs/api.md "Overview" items 4 and 6; Limits: order discount).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -166,7 +166,7 @@ const caseArb = fc.oneof(
 
 // ---------------------------------------------------------------------------------------------
 
-describe("matchCatalog: match types (SPEC item 6)", () => {
+describe("matchCatalog: match types (docs/api.md 'Overview' 6)", () => {
   const catalog = [
     product("SKU-B", 1000),
     product("SKU-A", 1000),
@@ -246,7 +246,7 @@ describe("matchCatalog: match types (SPEC item 6)", () => {
   });
 });
 
-describe("matchCatalog: the 20 percent bound (SPEC item 6, Limits)", () => {
+describe("matchCatalog: the 20 percent bound (docs/api.md 'Overview' 6, Limits)", () => {
   it("accepts a discount of exactly 20 percent of the list total and rejects one fil more", () => {
     const catalog = [product("A", 500)];
     const edge = ok(matchCatalog(catalog, 400n)); // D = 100 = 20% of 500

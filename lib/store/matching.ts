@@ -1,7 +1,7 @@
 /**
  * Store catalog matching: turns a locked AED charge into a store basket.
  *
- * SPEC.md, "What the service does" item 4 (the store reports subtotal minus discount equal to the
+ * docs/api.md "Overview" 4 (the store reports subtotal minus discount equal to the
  * locked charge amount), item 6 (matching rule: exact product or package first, otherwise real
  * catalog products with one order discount of at most 20 percent of the list total; prices are
  * never raised; nothing fits -> the checkout fails), the "checkout object" (subtotal, discount,
@@ -36,7 +36,7 @@
  * bounded amount of work (see `prepareCatalog`). A catalog beyond those limits is still prepared:
  * exact products and packages match as usual, and every other charge is refused with
  * `{ ok: false, error }` naming the limit (`stats.unsupported`), so the checkout is REJECTED at once
- * instead of failing the same way on every retry (SPEC item 6: nothing fits -> the checkout fails).
+ * instead of failing the same way on every retry (docs/api.md "Overview" 6: nothing fits -> the checkout fails).
  *
  * GUARANTEES (per match; the flags are reported by `matchPreparedDetailed`):
  *  - The discount is always minimal: T is the least reachable total >= C, exactly (shortest paths
@@ -89,7 +89,7 @@ export type MatchType = "EXACT_PRODUCT" | "EXACT_PACKAGE" | "DISCOUNTED_BASKET";
  * Outcome of a match. On success (all amounts in fils): `subtotalMinor - discountMinor ===
  * chargeMinor`, `subtotalMinor` is the sum of `unitPriceMinor * quantity` over `lines`, and the
  * lines are ordered by unit price, highest first, one line per sku. These map to the checkout
- * object's subtotal, discount and matchType (SPEC.md "checkout object").
+ * object's subtotal, discount and matchType (docs/api.md "Store checkout").
  */
 export type MatchResult =
   | {
@@ -102,7 +102,7 @@ export type MatchResult =
     }
   | { ok: false; error: string };
 
-/** Options of a match. `maxDiscountBps`: largest order discount in basis points of the list total, integer 0..9000, default 2000 (20 percent, SPEC Limits). */
+/** Options of a match. `maxDiscountBps`: largest order discount in basis points of the list total, integer 0..9000, default 2000 (20 percent, docs/api.md "Limits"). */
 export type MatchOptions = { maxDiscountBps?: number };
 
 /**
@@ -129,7 +129,7 @@ export type PrepareOptions = {
 };
 
 export const DEFAULT_MAX_DISCOUNT_BPS = 2000;
-/** Largest charge and price accepted, in fils: the SPEC amount pattern allows 10 integer digits and 2 decimals. */
+/** Largest charge and price accepted, in fils: the API amount pattern allows 10 integer digits and 2 decimals. */
 export const MAX_AMOUNT_MINOR = 999_999_999_999n;
 /** Error text when no product, package or basket fits (default 20 percent bound). */
 export const NO_MATCH_ERROR = "no product or basket within a 20% discount";
@@ -218,7 +218,7 @@ export type MatchExplanation = {
  * `stats.unsupported` says why (see the module header).
  * Throws TypeError for a malformed item (wrong types, empty or duplicate sku, unknown kind) and
  * RangeError for a price outside 1..999,999,999,999 fils.
- * SPEC.md "What the service does" item 6.
+ * docs/api.md "Overview" item 6.
  */
 export function prepareCatalog(catalog: readonly CatalogItem[], options: PrepareOptions = {}): PreparedCatalog {
   const started = performance.now();
@@ -282,7 +282,7 @@ export function prepareCatalog(catalog: readonly CatalogItem[], options: Prepare
  * `{ ok: false, error }` (the checkout is then REJECTED).
  * Throws as `prepareCatalog` for malformed catalog items, TypeError for a charge that is not a
  * bigint, RangeError for bad options.
- * SPEC.md "What the service does" items 4 and 6; "checkout object"; Limits.
+ * docs/api.md "Overview" items 4 and 6; "checkout object"; Limits.
  */
 export function matchCatalog(
   catalog: readonly CatalogItem[],
@@ -297,7 +297,7 @@ export function matchCatalog(
  * Cost per match: O(m + q log T) for the discount and the greedy basket, plus for totals the lower
  * bound does not settle at most `scanBudget` bit visits and `guidedBudget` search nodes (lazy
  * cache fills excepted: the exact table and sum-set levels 3-4, once per catalog).
- * SPEC.md "What the service does" items 4 and 6; "checkout object"; Limits.
+ * docs/api.md "Overview" items 4 and 6; "checkout object"; Limits.
  */
 export function matchPrepared(index: PreparedCatalog, chargeMinor: bigint, opts: MatchOptions = {}): MatchResult {
   return matchPreparedDetailed(index, chargeMinor, opts).result;
@@ -365,7 +365,7 @@ export function matchPreparedDetailed(
   let subtotal = 0n;
   for (const line of lines) subtotal += line.unitPriceMinor * BigInt(line.quantity);
   const discount = subtotal - chargeMinor;
-  // SPEC items 4 and 6, re-checked in bigint: list prices, one discount within the bound.
+  // docs/api.md "Overview" 4 and 6, re-checked in bigint: list prices, one discount within the bound.
   if (subtotal !== BigInt(steps) * unit || discount < 0n || discount * 10_000n > subtotal * BigInt(bps)) {
     throw new Error("internal matching invariant violated");
   }

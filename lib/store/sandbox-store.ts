@@ -1,5 +1,5 @@
 // The sandbox store: the single connected store of this sandbox, hosted by Sandpiper behind the
-// StoreConnector interface (SPEC "What the service does" 4 and 6).
+// StoreConnector interface (docs/api.md "Overview" 4 and 6).
 import { randomBytes } from "node:crypto";
 import { getDb, type Db } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -22,7 +22,7 @@ export const STORE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
  * against the active catalog (prepared index cached per catalog version; lib/store/matching.ts): READY
  * with a new page token, the lines, subtotal, discount and match type, or REJECTED with the matcher's
  * error text (also when the catalog cannot be matched at all: invalid rows, or a basket needed from a
- * catalog the index cannot hold; SPEC 6: nothing fits -> the checkout fails, at once, not by expiry). Stateless: a repeated handoff gets a fresh answer (Sandpiper applies only one).
+ * catalog the index cannot hold; docs/api.md "Overview" 6: nothing fits -> the checkout fails, at once, not by expiry). Stateless: a repeated handoff gets a fresh answer (Sandpiper applies only one).
  * Options: `db` (default the one client), `clock` (default the real clock; tests move it).
  */
 export class SandboxStore implements StoreConnector {
@@ -30,7 +30,7 @@ export class SandboxStore implements StoreConnector {
 
   async handoff(signed: SignedHandoff): Promise<HandoffAnswer> {
     const db = this.opts.db ?? getDb();
-    const verified = verifyHandoff(signed, await handoffKey(db), this.opts.clock?.() ?? new Date());
+    const verified = await verifyHandoff(signed, await handoffKey(db), this.opts.clock?.() ?? new Date());
     if (!verified.ok) {
       log.warn({ reason: verified.reason }, "sandbox store refused a handoff");
       return { outcome: "REFUSED", reason: verified.reason };

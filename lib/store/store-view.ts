@@ -16,6 +16,8 @@ export type StoreCheckoutView = {
   store: string;
   legalName: string;
   merchantName: string;
+  /** True when the merchant has a callback address, so it is sent a signed notification of the result. */
+  merchantNotified: boolean;
   reference: string;
   /** Effective state: a READY checkout whose payment is past expiresAt reads EXPIRED. */
   state: CheckoutState;
@@ -39,7 +41,7 @@ type StoredLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; unit
  */
 export async function loadStoreCheckout(db: Db, token: string, now: Date): Promise<StoreCheckoutView | null> {
   if (!STORE_TOKEN_PATTERN.test(token)) return null;
-  const checkout = await db.storeCheckout.findUnique({ where: { token }, include: { payment: { include: { merchant: { select: { name: true } } } } } });
+  const checkout = await db.storeCheckout.findUnique({ where: { token }, include: { payment: { include: { merchant: { select: { name: true, callbackUrl: true } } } } } });
   if (!checkout) return null;
   const { payment } = checkout;
   const lapsed = checkout.state === "READY" && payment.expiresAt !== null && payment.expiresAt <= now;
@@ -51,6 +53,7 @@ export async function loadStoreCheckout(db: Db, token: string, now: Date): Promi
     store: STORE_NAME,
     legalName: STORE_LEGAL_NAME,
     merchantName: payment.merchant.name,
+    merchantNotified: payment.merchant.callbackUrl !== null,
     reference: payment.reference,
     state: lapsed ? "EXPIRED" : checkout.state,
     matchType: checkout.matchType,

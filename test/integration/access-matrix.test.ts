@@ -5,7 +5,7 @@ import type { Operation } from "@/lib/openapi/operations";
 import { call, db, freshIp, issueApiKey, type TestMerchant } from "../support/fixtures";
 import { exampleBody, footprint, implementedOperations, merchantFor, pathOf, recordFor } from "../support/operations";
 
-// SPEC "Authentication": every endpoint x key state x source IP answers the status SPEC gives, in pipeline order
+// docs/api.md "Authentication": every endpoint x key state x source IP answers the documented status, in pipeline order
 // (401 before the scope's 403 before the allow-list's 403), and never shows another merchant's data. Driven by
 // the operations registry: an endpoint is covered as soon as its route file exists.
 
@@ -15,7 +15,7 @@ type KeyState = (typeof KEY_STATES)[number];
 type Source = (typeof SOURCES)[number];
 type Expected = { status: number; code?: ErrorCode };
 
-/** What SPEC says a request gets (SPEC "Authentication" 2-6, "Endpoints"). */
+/** What a request gets (docs/api.md "Authentication" 2-6, "Endpoints"). */
 function expected(op: Operation, keyState: KeyState, source: Source): Expected {
   if (keyState === "expired" || keyState === "revoked" || keyState === "inactive merchant") return { status: 401, code: "INVALID_API_KEY" };
   if (keyState === "missing scope") return { status: 403, code: "INSUFFICIENT_SCOPE" };

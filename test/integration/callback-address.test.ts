@@ -3,7 +3,7 @@ import { db, newMerchant } from "../support/fixtures";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import type { Resolver } from "@/lib/events/url-policy";
 
-// SPEC "Events" address policy, exercised through the function the console calls when an address is saved.
+// docs/callbacks.md address policy, exercised through the function the console calls when an address is saved.
 // Host names in the first table are resolved by the machine's real resolver; the DNS table stands in for
 // DNS with fixed answers (the only part replaced), so each class of non-public address is covered.
 

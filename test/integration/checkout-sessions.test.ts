@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { db, depositBody, freshIp, newMerchant } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openSession, sessionBody, sessionCustomer, sideEffects } from "../support/checkout-sessions";
 
-// SPEC "What the service does" 5, CreateCheckoutSession, CheckoutSession, the two /v1/checkout-sessions
-// endpoints, Authentication 6; DESIGN's checkout-session decisions.
+// docs/api.md "Overview" 5, CreateCheckoutSession, CheckoutSession, the two /v1/checkout-sessions
+// endpoints, Authentication 6; docs/decisions.md.
 
 const SESSION_KEYS = ["id", "reference", "state", "customerCheckout", "amount", "currency", "verification", "paymentId", "storeCheckoutUrl", "environment", "livePayment"];
 const CONSTANTS = {
@@ -18,7 +18,7 @@ const CONSTANTS = {
 const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
 
 describe("POST /v1/checkout-sessions", () => {
-  it("201 CheckoutSession in AWAITING_AMOUNT, members in SPEC order, a high-entropy bearer url, 30-minute default expiry; no payment or event", async () => {
+  it("201 CheckoutSession in AWAITING_AMOUNT, members in the documented order, a high-entropy bearer url, 30-minute default expiry; no payment or event", async () => {
     const m = await newMerchant({ amountEntryEnabled: true });
     const body = sessionBody({ customer: sessionCustomer({ ip: "203.0.113.9", country: "AE", username: "ada" }) });
     const before = Date.now();
@@ -137,7 +137,7 @@ describe("POST /v1/checkout-sessions", () => {
     const res = await m.api("/v1/checkout-sessions", { body: sessionBody({ customer: sessionCustomer({ ip: other }) }), ip: other });
     expect(errorOf(res)).toEqual([403, "IP_NOT_ALLOWED"]);
     expect(await db.checkoutSession.count({ where: { merchantId: m.merchant.id } })).toBe(0);
-    // GET needs no allow-listed source (SPEC Authentication 6 names only the two POST endpoints).
+    // GET needs no allow-listed source (docs/api.md "Authentication" 6 names only the two POST endpoints).
     const s = await openSession(m);
     expect((await m.api(`/v1/checkout-sessions/${s.id}`, { ip: other })).status).toBe(200);
   });

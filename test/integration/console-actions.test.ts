@@ -285,6 +285,27 @@ const CASES: ActionCase[] = [
     },
   },
   {
+    action: "risk.addRiskRuleAction", by: "OPERATOR",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id, kind: "AMOUNT", subject: "EMAIL", windowMinutes: "60", maxCount: "", maxAmount: "5000.00", currency: "USD", reason: "card testing seen" },
+      page: `/console/merchants/${m.merchant.id}`,
+      state: () => db.riskRule.findMany({ where: { merchantId: m.merchant.id } }),
+      audit: { action: "risk_rule.add", entity: "risk_rule", merchantId: m.merchant.id, reason: "card testing seen", before: null, after: { kind: "AMOUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: null, maxAmount: "5000.00", currency: "USD" } },
+    }),
+  },
+  {
+    action: "risk.removeRiskRuleAction", by: "OPERATOR",
+    prepare: async (m) => {
+      const rule = await db.riskRule.create({ data: { merchantId: m.merchant.id, kind: "COUNT", subject: "PHONE", windowSeconds: 600, maxCount: 3, reason: "fixture" } });
+      return {
+        fields: { merchantId: m.merchant.id, ruleId: rule.id, reason: "no longer needed" },
+        page: `/console/merchants/${m.merchant.id}`,
+        state: () => db.riskRule.findMany({ where: { merchantId: m.merchant.id } }),
+        audit: { action: "risk_rule.remove", entity: "risk_rule", entityId: rule.id, merchantId: m.merchant.id, reason: "no longer needed", before: { active: true, kind: "COUNT", subject: "PHONE" }, after: { active: false } },
+      };
+    },
+  },
+  {
     action: "keys.createKeyAction", by: "OWNER",
     prepare: async (m) => ({
       fields: { name: "reporting", scopes: ["payments:read"] },

@@ -11,8 +11,8 @@ import type { ConsoleActor } from "@/lib/console/actor";
 import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/console/merchants";
 import { overview } from "@/lib/console/overview";
 
-// DESIGN "console roles": MERCHANT users manage allow-list requests, operators approve them. The allow-list gates
-// POST /v1/store-payments and /v1/checkout-sessions (SPEC "Authentication" 6); the test service trusts loopback as
+// docs/architecture.md "Console roles": MERCHANT users manage allow-list requests, operators approve them. The allow-list gates
+// POST /v1/store-payments and /v1/checkout-sessions (docs/api.md "Authentication" 6); the test service trusts loopback as
 // a proxy, so X-Forwarded-For is the merchant server's source IP.
 
 const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { getWithSession, sessionOf } from "../support/console-http";
 
-// The console's payment list and detail (issue 4 item 2) over HTTP as the pages poll them (SWR):
+// The console's payment list and detail over HTTP as the pages poll them (SWR):
 // the filters of GET /v1/payments with the same rules, and the detail with snapshot, ledger entry, events and
 // delivery attempts.
 

@@ -61,7 +61,7 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
     }
   });
 
-  it("the document's CreateCheckoutSession is SPEC's: it rejects every forbidden member and requires customer with id, firstName, lastName, email and phone; the service refuses what it rejects", async () => {
+  it("the document's CreateCheckoutSession is the contract's: it rejects every forbidden member and requires customer with id, firstName, lastName, email and phone; the service refuses what it rejects", async () => {
     const op = OPERATIONS.createCheckoutSession;
     const validate = validatorAt("paths", op.path, "post", "requestBody", "content", "application/json", "schema");
     const example = op.example as { reference: string; customer: Record<string, string> };
@@ -106,7 +106,7 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
 
     const broken: [string, (p: any) => void][] = [
       ["amount as a JSON number", (p) => (p.amount = 100)],
-      ["an extra member", (p) => (p.description = "not in SPEC's Payment")],
+      ["an extra member", (p) => (p.description = "not in the contract's Payment")],
       ["a missing member", (p) => delete p.fee],
       ["an unknown status", (p) => (p.status = "DONE")],
       ["environment other than sandbox", (p) => (p.environment = "live")],

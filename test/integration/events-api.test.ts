@@ -112,7 +112,11 @@ describe("Events API", () => {
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     const { event } = await concluded(m);
     await rx.waitFor(1);
-    const read = await m.api(`/v1/events/${event.id}`);
+    // The receiver has the request before the sender has recorded the attempt: wait for the attempt row.
+    const read = await eventually(async () => {
+      const r = await m.api(`/v1/events/${event.id}`);
+      return r.body.delivery?.deliveries?.[0]?.attempts?.length === 1 ? r : null;
+    });
     expect(read.status).toBe(200);
     const stored = await db.event.findUniqueOrThrow({ where: { id: event.id } });
     const { delivery, ...envelope } = read.body;

@@ -10,7 +10,7 @@ import { TcpProxy } from "../support/tcp-proxy";
 // restarted: each service reaches it through its own TCP proxy, and a "database restart" is the proxy dropping
 // every connection and refusing new ones. Each test starts its own service (jobs off, so only the requests
 // under test touch the database). The callback worker killed mid-delivery is covered by the callbacks tests
-// (issue 3).
+//.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const target = { host: new URL(TEST_DATABASE_URL).hostname, port: Number(new URL(TEST_DATABASE_URL).port || 5432) };

@@ -6,7 +6,7 @@ import type { Operation } from "@/lib/openapi/operations";
 import { call, type TestMerchant } from "../support/fixtures";
 import { exampleBody, expectContractError, footprint, implementedOperations, merchantFor, pathOf, recordFor } from "../support/operations";
 
-// Hostile input against the running service (SPEC "Errors"; DESIGN: bad input gets a clear error in the
+// Hostile input against the running service (docs/api.md "Errors"; docs/decisions.md: bad input gets a clear error in the
 // contract's envelope and changes nothing). Every property runs against every implemented operation of the
 // registry, with a fresh merchant (so rate limits never mask a validation answer), and checks after each
 // request that nothing the merchant owns changed. call() also checks each response against the document.
@@ -132,7 +132,7 @@ for (const op of implementedOperations) {
             const text = JSON.stringify(body) ?? "";
             const res = await ctx.m.api(pathOf(op, ctx.id), { method: op.method, rawBody: text });
             if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-              // Deeply nested members can push a body past the limit: SPEC "Limits" answers 413 before validation.
+              // Deeply nested members can push a body past the limit: docs/api.md "Limits" answers 413 before validation.
               rejected++;
               expect(res.status, `${show(body)} -> ${res.text}`).toBe(413);
               expectContractError(res, ["PAYLOAD_TOO_LARGE"]);
@@ -140,7 +140,7 @@ for (const op of implementedOperations) {
             } else if (mustReject(op, body)) {
               rejected++;
               expect(res.status, `${show(body)} -> ${res.text}`).toBe(400);
-              // A missing or blank required customer member is CUSTOMER_PROFILE_REQUIRED (SPEC "Customer object").
+              // A missing or blank required customer member is CUSTOMER_PROFILE_REQUIRED (docs/api.md "Customer").
               expectContractError(res, ["VALIDATION_ERROR", "INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED"]);
               await expectNothingWritten(ctx, show(body));
             } else {

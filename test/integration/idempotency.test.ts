@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 
-describe("idempotency (SPEC Idempotency rules)", () => {
+describe("idempotency (docs/api.md 'Idempotency')", () => {
   it("a replay returns the first response, 201, with Idempotency-Replayed: true, even after the payment changed", async () => {
     const m = await newMerchant();
     const key = `idem-${randomUUID()}`;
@@ -17,6 +17,9 @@ describe("idempotency (SPEC Idempotency rules)", () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body).toEqual(first.body);
+    // Byte for byte: the members come in the first answer's order (pricing snapshot included).
+    expect(replay.text).toBe(first.text);
+    expect(Object.keys(replay.body.pricing)).toEqual(Object.keys(first.body.pricing));
     expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(1);
   });
 

@@ -140,7 +140,7 @@ describe("Inngest functions (@inngest/test)", () => {
     // tests park theirs a day ahead.
     const due = new Date(Date.now() + 20_000);
     const { secret, delivery } = await parkedDelivery(rx.url, due);
-    const [, , catchUp] = createInngestFunctions(() => due);
+    const catchUp = createInngestFunctions(() => due).find((f) => f.opts.id === "deliver-due-callbacks")!;
     expect(catchUp.opts.triggers).toEqual([{ cron: "* * * * *" }]);
     const { result, error } = await new InngestTestEngine({ function: catchUp }).execute();
     expect(error).toBeUndefined();
@@ -148,5 +148,36 @@ describe("Inngest functions (@inngest/test)", () => {
     const [got] = await rx.waitFor(1);
     expect(verifyCallback(got.body, got.headers, secret, { now: due })).toMatchObject({ ok: true, eventId: delivery.eventId });
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ state: "SUCCEEDED", attemptCount: 1 });
+  });
+});
+
+describe("one job registry", () => {
+  it("every job of the registry runs under Inngest too: sweeps inside expiry-sweeps, the others as their own cron of the same id", async () => {
+    const { JOBS } = await import("@/lib/jobs/registry");
+    const fns = createInngestFunctions();
+    const ids = fns.map((f) => f.opts.id);
+    for (const job of JOBS) {
+      if (job.inngest === "sweep") continue;
+      const fn = fns.find((f) => f.opts.id === job.id);
+      expect(fn, job.id).toBeDefined();
+      expect(fn!.opts.triggers).toEqual([{ cron: "* * * * *" }]);
+    }
+    expect(ids).toEqual(expect.arrayContaining(["expiry-sweeps", "compact-payment-counts", "deliver-due-callbacks", "store-handoffs"]));
+    // Besides the registry's crons, only the sweeps function and the two per-row functions that announcements trigger.
+    const cronIds = JOBS.filter((j) => j.inngest === "cron").map((j) => j.id);
+    expect(ids.filter((id) => !cronIds.includes(id)).sort()).toEqual(["deliver-callback", "expiry-sweeps", "store-handoff"]);
+  });
+
+  it("compact-payment-counts under Inngest folds pending count changes into payment_counts", async () => {
+    const m = await newMerchant();
+    expect((await m.api("/v1/payments", { body: depositBody() })).status).toBe(201);
+    const fn = createInngestFunctions().find((f) => f.opts.id === "compact-payment-counts")!;
+    const { result, error } = await new InngestTestEngine({ function: fn }).execute();
+    expect(error).toBeUndefined();
+    expect(typeof result).toBe("number");
+    const pending = await db.paymentCountDelta.count({ where: { merchantId: m.merchant.id } });
+    const counted = await db.paymentCount.findMany({ where: { merchantId: m.merchant.id, day: "*" } });
+    expect(pending).toBe(0);
+    expect(counted.reduce((n, r) => n + r.n, 0n)).toBe(1n);
   });
 });

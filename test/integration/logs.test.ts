@@ -7,7 +7,7 @@ import { amountEntryMerchant, sessionBody } from "../support/checkout-sessions";
 import { call, db, depositBody, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 
-// Log hygiene (DESIGN "Habits"; BRIEF: secrets and bearer links never reach logs): a full flow against a
+// Log hygiene (docs/architecture.md: secrets and bearer links never reach logs): a full flow against a
 // service whose output is captured. Every request line is structured JSON with requestId, merchantId (when
 // authenticated) and latencyMs; no API key, callback secret, bearer checkout url/token or password appears, for
 // the store checkout (READY url) and for the customer amount-entry checkout (url, token, hosted page, actions).

@@ -9,7 +9,7 @@ const envelope = (res: { body: any; headers: Headers }) => {
   return res.body.error.code;
 };
 
-describe("request pipeline (DESIGN order, SPEC Errors)", () => {
+describe("request pipeline (docs/architecture.md 'Request pipeline', docs/api.md 'Errors')", () => {
   it("415 when the content type is not application/json", async () => {
     const m = await newMerchant();
     const res = await m.api("/v1/payments", { rawBody: JSON.stringify(depositBody()), headers: { "content-type": "text/plain" } });

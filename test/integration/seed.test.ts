@@ -37,17 +37,23 @@ describe("npm run seed", () => {
     const row = await merchantRow();
     expect(row.callback_url).toBe("http://127.0.0.1:4321/cb");
     expect(row.callback_secret).toBe(out.callbackSecret);
-    expect([row.merchants, row.users], "the refused run left nothing behind").toEqual([2, 4]);
+    expect([row.merchants, row.users], "the refused run left nothing behind").toEqual([3, 5]);
     expect(row.ips).toEqual(["198.51.100.9", "203.0.113.7"]); // normalised: the IPv4-mapped form is its IPv4
-    expect(Object.keys(out.keys)).toEqual(["full", "readOnly", "secondMerchant"]);
-    expect(Object.keys(out.users).sort()).toEqual(["approver", "merchant", "operator", "second"]);
+    expect(Object.keys(out.keys)).toEqual(["full", "readOnly", "secondMerchant", "amountEntry"]);
+    expect(Object.keys(out.users).sort()).toEqual(["amountEntry", "approver", "merchant", "operator", "second"]);
+    // The amount-entry merchant has the flow switched on and a USD profile charged in AED (its customers can pick USD).
+    const client = new pg.Client({ connectionString: SEED_DB_URL });
+    await client.connect();
+    const ae = await client.query("SELECT m.amount_entry_enabled, count(p.id)::int AS profiles FROM merchants m LEFT JOIN pricing_profiles p ON p.merchant_id = m.id WHERE m.id = $1 GROUP BY m.id", [out.amountEntryMerchantId]);
+    await client.end();
+    expect(ae.rows).toEqual([{ amount_entry_enabled: true, profiles: 1 }]);
 
     const again = JSON.parse(await seed(SEED_DB_URL, ["--json"]));
     expect(again.users).toBeNull(); // passwords are shown only when the users are created
     expect(again.callbackSecret).toBeUndefined();
     expect(again.keys.full).not.toBe(out.keys.full);
     const after = await merchantRow();
-    expect([after.merchants, after.users, after.keys]).toEqual([row.merchants, row.users, row.keys + 3]);
+    expect([after.merchants, after.users, after.keys]).toEqual([row.merchants, row.users, row.keys + 4]);
     expect(after.callback_secret).toBe(out.callbackSecret);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
+import { base64url, decodeJwt } from "jose";
 import { InngestTestEngine } from "@inngest/test";
 import { db, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
@@ -10,6 +11,7 @@ import { setCallbackUrl } from "@/lib/events/callback-config";
 import { verifyCallback } from "@/lib/events/verify";
 import { STORE_HANDOFF_DUE_EVENT } from "@/lib/jobs/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
+import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector } from "@/lib/store/connector";
@@ -22,7 +24,7 @@ import { SandboxStore } from "@/lib/store/sandbox-store";
 
 // The store checkout after creation: the signed handoff and the sandbox store's answer, the lifecycle
 // QUEUED -> READY | REJECTED, READY -> SUCCEEDED | FAILED from the store page's test confirmation, QUEUED |
-// READY -> EXPIRED with the payment (SPEC "What the service does" 4, 6, 7; DESIGN store checkout transitions).
+// READY -> EXPIRED with the payment (docs/api.md "Overview" 4, 6, 7; docs/api.md "Store checkout").
 //
 // "Parked" checkouts are created in this process with a clock days ahead: their first handoff is due then,
 // so the running service's job leaves them alone and the test drives the handoff itself (handOffCheckout
@@ -64,44 +66,51 @@ function payload(over: Partial<HandoffPayload> = {}): HandoffPayload {
   };
 }
 
+/** The token with its charge claims changed in transit (signature kept): chargeMinor `minor`, chargeAmount to match. */
+function tamperedInTransit(signed: SignedHandoff, minor: string): SignedHandoff {
+  const [header, body, signature] = signed.token.split(".");
+  const claims = decodeJwt(signed.token);
+  const changed = base64url.encode(JSON.stringify({ ...claims, chargeMinor: minor, chargeAmount: fromMinor(BigInt(minor)) }));
+  expect(changed).not.toBe(body);
+  return { token: `${header}.${changed}.${signature}` };
+}
+
 describe("the sandbox store verifies every handoff", () => {
   it("answers a valid signed handoff READY with a 256-bit token and a basket whose subtotal - discount is the charge", async () => {
     const key = await handoffKey(db);
-    const answer = await new SandboxStore().handoff(signHandoff(payload(), key));
+    const answer = await new SandboxStore().handoff(await signHandoff(payload(), key));
     expect(answer).toMatchObject({ outcome: "READY", matchType: "DISCOUNTED_BASKET", subtotalMinor: 1249n, discountMinor: 15n });
     const ready = answer as Extract<HandoffAnswer, { outcome: "READY" }>;
     expect(ready.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(ready.lines.map((l) => [l.sku, l.unitPriceMinor, l.quantity])).toEqual([["ELC-044", 799n, 1], ["BTY-001", 450n, 1]]);
   });
 
-  it("refuses a tampered handoff (body changed after signing, signature changed, wrong key) as BAD_SIGNATURE", async () => {
+  it("refuses a tampered handoff (claims changed after signing, signature changed, wrong key) as BAD_SIGNATURE", async () => {
     const key = await handoffKey(db);
-    const signed = signHandoff(payload(), key);
+    const signed = await signHandoff(payload(), key);
     const store = new SandboxStore();
-    const tamperedBody = { ...signed, body: signed.body.replace('"chargeMinor":"1234"', '"chargeMinor":"1000"').replace('"chargeAmount":"12.34"', '"chargeAmount":"10.00"') };
-    expect(tamperedBody.body).not.toBe(signed.body);
-    expect(await store.handoff(tamperedBody)).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
-    const flipped = { ...signed, signature: (signed.signature[0] === "a" ? "b" : "a") + signed.signature.slice(1) };
+    expect(await store.handoff(tamperedInTransit(signed, "1000"))).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
+    const [header, body, signature] = signed.token.split(".");
+    const flipped = { token: `${header}.${body}.${(signature[0] === "a" ? "b" : "a") + signature.slice(1)}` };
     expect(await store.handoff(flipped)).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
-    expect(await store.handoff(signHandoff(payload(), Buffer.from("another key entirely, 32+ bytes long")))).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
-    expect(await store.handoff({ body: signed.body, signature: "not-hex" })).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
+    expect(await store.handoff(await signHandoff(payload(), Buffer.from("another key entirely, 32+ bytes long")))).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
+    expect(await store.handoff({ token: `${header}.${body}.not-a-signature` })).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
   });
 
   it("refuses a stale handoff (issued over 60 s ago, over 30 s ahead, or for an expired checkout) and a malformed one", async () => {
     const key = await handoffKey(db);
     const store = new SandboxStore();
     const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
-    expect(await store.handoff(signHandoff(payload({ issuedAt: ago(61_000) }), key))).toEqual({ outcome: "REFUSED", reason: "STALE" });
-    expect(await store.handoff(signHandoff(payload({ issuedAt: ago(-31_000) }), key))).toEqual({ outcome: "REFUSED", reason: "STALE" });
-    expect(await store.handoff(signHandoff(payload({ expiresAt: ago(1) }), key))).toEqual({ outcome: "REFUSED", reason: "STALE" });
-    expect((await store.handoff(signHandoff(payload({ issuedAt: ago(55_000) }), key))).outcome).toBe("READY");
+    expect(await store.handoff(await signHandoff(payload({ issuedAt: ago(61_000) }), key))).toEqual({ outcome: "REFUSED", reason: "STALE" });
+    expect(await store.handoff(await signHandoff(payload({ issuedAt: ago(-31_000) }), key))).toEqual({ outcome: "REFUSED", reason: "STALE" });
+    expect(await store.handoff(await signHandoff(payload({ expiresAt: ago(1) }), key))).toEqual({ outcome: "REFUSED", reason: "STALE" });
+    expect((await store.handoff(await signHandoff(payload({ issuedAt: ago(55_000) }), key))).outcome).toBe("READY");
     // A store with its own (slow) clock: the same handoff is stale 61 s later.
-    const signed = signHandoff(payload(), key);
+    const signed = await signHandoff(payload(), key);
     expect(await new SandboxStore({ clock: () => new Date(Date.now() + 61_000) }).handoff(signed)).toEqual({ outcome: "REFUSED", reason: "STALE" });
-    expect(await store.handoff(signHandoff(payload({ chargeAmount: "12.35" }), key))).toEqual({ outcome: "REFUSED", reason: "MALFORMED" });
-    expect(await store.handoff(signHandoff({ ...payload(), extra: 1 } as HandoffPayload, key))).toEqual({ outcome: "REFUSED", reason: "MALFORMED" });
-    const notJson = "{not json";
-    expect(await store.handoff({ body: notJson, signature: (await import("node:crypto")).createHmac("sha256", key).update(notJson).digest("hex") })).toEqual({ outcome: "REFUSED", reason: "MALFORMED" });
+    expect(await store.handoff(await signHandoff(payload({ chargeAmount: "12.35" }), key))).toEqual({ outcome: "REFUSED", reason: "MALFORMED" });
+    expect(await store.handoff(await signHandoff({ ...payload(), extra: 1 } as HandoffPayload, key))).toEqual({ outcome: "REFUSED", reason: "MALFORMED" });
+    expect(await store.handoff({ token: "not a token" })).toEqual({ outcome: "REFUSED", reason: "MALFORMED" });
   });
 });
 
@@ -117,7 +126,7 @@ describe("handoff job", () => {
         sent.push(signed);
         if (!tamper) return store.handoff(signed);
         tamper = false;
-        return store.handoff({ ...signed, body: signed.body.replace('"chargeMinor":"1234"', '"chargeMinor":"1"').replace('"chargeAmount":"12.34"', '"chargeAmount":"0.01"') });
+        return store.handoff(tamperedInTransit(signed, "1"));
       },
     };
     const first = await handOffCheckout(id, { now: at, connector: inTransit });
@@ -128,9 +137,9 @@ describe("handoff job", () => {
     const second = await handOffCheckout(id, { now: new Date(at.getTime() + 1000), connector: inTransit });
     expect(second).toMatchObject({ outcome: "READY", state: "READY", nextHandoffAt: null });
     expect(sent).toHaveLength(2);
-    const bodies = sent.map((s) => JSON.parse(s.body) as HandoffPayload);
+    const bodies = sent.map((s) => decodeJwt(s.token));
     expect(bodies[0]).toMatchObject({ v: 1, paymentId: id, chargeMinor: "1234", chargeAmount: "12.34", chargeCurrency: "AED", amount: "12.34", currency: "AED" });
-    expect(sent[0].signature).not.toBe(sent[1].signature);
+    expect(sent[0].token).not.toBe(sent[1].token);
     expect(await checkoutOf(id)).toMatchObject({ state: "READY", handoffAttempts: 2, subtotalMinor: 1249n, discountMinor: 15n });
     expect((await db.payment.findUniqueOrThrow({ where: { id } })).status).toBe("PENDING");
   });
@@ -244,6 +253,19 @@ describe("the store's test confirmation (store page endpoints)", () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain("Payment confirmed");
     expect(page.html).not.toContain("Sandbox test confirmation");
+    // This merchant has a callback address: it is notified.
+    expect(page.html).toContain("is notified and updates your order");
+  });
+
+  it("paid at a merchant without a callback address: the page does not promise a notification", async () => {
+    const m = await newMerchant();
+    const p = await createStorePayment(m);
+    const ready = await waitForCheckout(m, p.id, "READY");
+    expect((await storeAction(ready.checkout.url, "pay")).status).toBe(200);
+    const page = await openStorePage(ready.checkout.url);
+    expect(page.html).toContain("Payment confirmed");
+    expect(page.html).not.toContain("is notified and updates your order");
+    expect(page.html).toContain("has not set up automatic notifications");
   });
 
   it("concurrent pay clicks pay once; pay and decline at once: exactly one wins", async () => {
@@ -374,7 +396,7 @@ describe("Inngest functions (@inngest/test)", () => {
   it("store-handoff: a store-handoff.due event hands the checkout off; an unknown or malformed id does nothing", async () => {
     const m = await newMerchant();
     const { id, at } = await parked(m);
-    const [, , , storeHandoff] = createInngestFunctions(() => at);
+    const storeHandoff = createInngestFunctions(() => at).find((f) => f.opts.id === "store-handoff")!;
     expect(storeHandoff.id()).toBe("store-handoff");
     expect(storeHandoff.opts.triggers).toEqual([{ event: STORE_HANDOFF_DUE_EVENT }]);
     const run = (paymentId: string) => new InngestTestEngine({ function: storeHandoff }).execute({ events: [{ name: STORE_HANDOFF_DUE_EVENT, data: { paymentId } }] });
@@ -388,7 +410,7 @@ describe("Inngest functions (@inngest/test)", () => {
   it("store-handoffs: the catch-up cron hands off a due checkout nobody announced", async () => {
     const m = await newMerchant();
     const { id, at } = await parked(m);
-    const storeCatchUp = createInngestFunctions(() => at)[4];
+    const storeCatchUp = createInngestFunctions(() => at).find((f) => f.opts.id === "store-handoffs")!;
     expect(storeCatchUp.opts.triggers).toEqual([{ cron: "* * * * *" }]);
     const { result, error } = await new InngestTestEngine({ function: storeCatchUp }).execute();
     expect(error).toBeUndefined();

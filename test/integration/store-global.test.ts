@@ -6,7 +6,8 @@ import { Dedicated, errorOf } from "../support/dedicated";
 import { storeBody } from "../support/store";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { transaction } from "@/lib/db";
-import type { NewMerchant } from "@/lib/merchants/provision";
+import { savePricingVersion, type NewMerchant } from "@/lib/merchants/provision";
+import { dubaiDay } from "@/lib/money/dubai";
 import { updateSettings } from "@/lib/settings";
 import { catalogVersion, storeCatalogProblem } from "@/lib/store/catalog-cache";
 import {
@@ -37,6 +38,32 @@ const merchant = (opts: Partial<NewMerchant> = {}) => dedicated.merchant(opts);
 const checkoutState = async (m: Awaited<ReturnType<typeof merchant>>, id: string) => (await m.request(`/v1/payments/${id}`)).body.checkout;
 const waitFor = (m: Awaited<ReturnType<typeof merchant>>, id: string, state: string) =>
   eventually(async () => ((await checkoutState(m, id)).state === state ? checkoutState(m, id) : null), 15_000);
+
+describe("the store's largest charge (global amount limit raised; dedicated service)", () => {
+  it("an amount whose AED charge is above AED 9,999,999,999.99 is refused at creation with 400 AMOUNT_OUT_OF_RANGE", async () => {
+    await updateSettings(db, { globalMaxAmount: "9999999999.99" });
+    try {
+      const m = await merchant();
+      const day = dubaiDay();
+      await db.fxRate.upsert({ where: { base_quote_day: { base: "EUR", quote: "AED", day } }, create: { base: "EUR", quote: "AED", day, rate: "4.0000" }, update: {} });
+      await savePricingVersion(db, {
+        merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "EUR",
+        markupBps: 0, bufferBps: 0, commissionBps: 0, reason: "test: EUR charged in AED at 4",
+      });
+      // 2,500,000,000.00 EUR x 4 = AED 10,000,000,000.00: one fil above the largest charge.
+      const over = await m.request("/v1/store-payments", storeBody({ amount: "2500000000.00", currency: "EUR" }));
+      expect(errorOf(over)).toEqual([400, "AMOUNT_OUT_OF_RANGE"]);
+      expect(over.body.error.message).toContain("AED 10000000000.00 at today's rate, above the store's largest charge of AED 9,999,999,999.99");
+      expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(0);
+      // 2,499,999,999.99 EUR x 4 = AED 9,999,999,999.96: taken.
+      const under = await m.request("/v1/store-payments", storeBody({ amount: "2499999999.99", currency: "EUR" }));
+      expect(under.status, JSON.stringify(under.body)).toBe(201);
+      expect(under.body.checkout.chargeAmount).toBe("9999999999.96");
+    } finally {
+      await updateSettings(db, { globalMaxAmount: "1000000.00" });
+    }
+  });
+});
 
 describe("store switches (global settings; dedicated service)", () => {
   it("503 STORE_DISABLED while the store is switched off; the same key and body succeed once it is back on", async () => {
@@ -126,7 +153,7 @@ describe("the store's catalog", () => {
     await db.catalogItem.updateMany({ where: { active: true }, data: { active: false } });
     const luxury = (sku: string, priceMinor: bigint) => ({ sku, name: `Luxury ${sku}`, kind: "PRODUCT" as const, priceMinor, active: true });
     try {
-      // Cheapest product AED 50,000.01 at a 1-fil price step: beyond the residue table (SPEC 6 still asks for an answer).
+      // Cheapest product AED 50,000.01 at a 1-fil price step: beyond the residue table (docs/api.md "Overview" 6 still asks for an answer).
       await db.catalogItem.createMany({ data: [luxury("LUX-001", 5_000_001n), luxury("LUX-002", 5_000_003n)] });
       const reason = "catalog not supported for discounted baskets: the cheapest product costs AED 50000.01, above the AED 50000.00 supported for prices in steps of AED 0.01";
       expect(await storeCatalogProblem(db)).toBe(reason); // what the console's catalog page shows

@@ -4,8 +4,8 @@ import { call, db, freshIp, newMerchant, savePricingVersion } from "../support/f
 import { createStorePayment, eurStoreMerchant, storeBody, storeCustomer, waitForCheckout } from "../support/store";
 import { dubaiDay } from "@/lib/money/dubai";
 
-// POST /v1/store-payments (SPEC "What the service does" 4, CreateStorePayment, the checkout object, the
-// store-payment customer profile rules, Endpoints rule 2, Errors; DESIGN: 403 LEGACY_FLOW_DISABLED,
+// POST /v1/store-payments (docs/api.md "Overview" 4, CreateStorePayment, the checkout object, the
+// store-payment customer profile rules, Endpoints rule 2, Errors; docs/decisions.md: 403 LEGACY_FLOW_DISABLED,
 // store acceptance 30 minutes). Global store switches and an empty catalog are in store-global.test.ts.
 
 const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
@@ -34,12 +34,12 @@ describe("POST /v1/store-payments", () => {
       store: "Sandpiper Test Store", legalName: "Sandpiper Sandbox Store FZ-LLC", state: "QUEUED", chargeCurrency: "AED", chargeAmount: "12.34",
       url: null, subtotal: null, discount: null, matchType: null, expiresAt: p.expiresAt, error: null, livePayment: false,
     });
-    // DESIGN: store checkout acceptance period 30 minutes (merchant.storeCheckoutMinutes).
+    // docs/decisions.md: store checkout acceptance period 30 minutes (merchant.storeCheckoutMinutes).
     expect(Date.parse(p.expiresAt) - Date.parse(p.createdAt)).toBe(30 * 60_000);
     const row = await db.payment.findUniqueOrThrow({ where: { id: p.id } });
     expect(row.kind).toBe("STORE");
 
-    // Merchant polling (SPEC Endpoints rule 2): the checkout becomes READY with a bearer url.
+    // Merchant polling (docs/api.md "Store checkout"): the checkout becomes READY with a bearer url.
     const ready = await waitForCheckout(m, p.id, "READY");
     expect(ready.status).toBe("PENDING");
     expect(ready.checkout).toMatchObject({ state: "READY", chargeAmount: "12.34", subtotal: "12.49", discount: "0.15", matchType: "DISCOUNTED_BASKET", error: null });
@@ -76,7 +76,7 @@ describe("POST /v1/store-payments", () => {
     expect(await paymentsOf(full.merchant.id)).toBe(0);
   });
 
-  describe("customer profile (SPEC: username, firstName, lastName, email required; id optional; country per merchant policy; never auto-filled)", () => {
+  describe("customer profile (username, firstName, lastName, email required; id optional; country per merchant policy; never auto-filled)", () => {
     const cases: [string, (c: Record<string, any>) => Record<string, any> | undefined, string][] = [
       ["no customer at all", () => undefined, "customer.username, customer.firstName, customer.lastName, customer.email"],
       ["username missing", ({ username: _u, ...c }) => c, "customer.username"],

@@ -8,7 +8,7 @@ describe("checkout page amount helpers", () => {
     ]);
   });
 
-  it("accepts the SPEC amount pattern (a decimal comma too) within the global limit and explains anything else", () => {
+  it("accepts the API amount pattern (a decimal comma too) within the global limit and explains anything else", () => {
     const check = (raw: string) => checkAmount(raw, "0.01", "1000000.00");
     expect(check(" 150 ")).toEqual({ amount: "150" });
     expect(check("150,5")).toEqual({ amount: "150.5" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromMinor, toMinor } from "@/lib/money/currency";
-import { bpsOfMinor, convertMinor, parseRate } from "@/lib/money/rates";
+import { bpsOfMinor, convertMinor, displayRate, parseRate } from "@/lib/money/rates";
 import { dubaiDay, dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
 import { computeSnapshot, type PricingTerms } from "@/lib/pricing/snapshot";
 import { canonicalJson } from "@/lib/http/idempotency";
@@ -57,7 +57,7 @@ const terms = (over: Partial<PricingTerms> = {}): PricingTerms => ({
   ...over,
 });
 
-describe("pricing snapshot (SPEC formulas, worked numbers)", () => {
+describe("pricing snapshot (docs/api.md 'Pricing' formulas, worked numbers)", () => {
   it("USD 1123.52 charged in AED at 3.6725 with 1.5% markup and 0.5% buffer", () => {
     const s = computeSnapshot({ amountMinor: 112352n, currency: "USD", direction: "DEPOSIT", terms: terms(), baseRate: "3.6725", settlementRate: "1", rateDay: "2026-11-22" });
     expect(s).toMatchObject({
@@ -109,5 +109,17 @@ describe("helpers", () => {
     expect(normalizeIp("10.0.0.*")).toBeNull();
     expect(normalizeIp("127.1")).toBeNull();
     expect(normalizeIp("example.com")).toBeNull();
+  });
+});
+
+describe("displayRate (customer pages)", () => {
+  it("shows 6 significant digits, half up, without exponent or trailing zeros", () => {
+    expect(displayRate("3.7462254375")).toBe("3.74623");
+    expect(displayRate("0.0912345678")).toBe("0.0912346");
+    expect(displayRate("0.000001234567")).toBe("0.00000123457");
+    expect(displayRate("1")).toBe("1");
+    expect(displayRate("3.6725")).toBe("3.6725");
+    expect(displayRate("3.672500")).toBe("3.6725");
+    expect(displayRate("123456789.5")).toBe("123457000");
   });
 });

@@ -1,4 +1,5 @@
 // GET /checkout/{token} - the customer amount-entry page of a checkout session (bearer link)
+import { displayRate } from "@/lib/money/rates";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db";
@@ -67,7 +68,7 @@ function Total({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
       </p>
       <p className="mt-1 text-sm text-slate-700">
         Charged as <strong className="tabular-nums">{groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}</strong> at 1 {view.currency} ={" "}
-        {quote.effectiveRate} {quote.chargeCurrency} (rate of {quote.rateDay}, Dubai time).
+        {displayRate(quote.effectiveRate)} {quote.chargeCurrency} (rate of {quote.rateDay}, Dubai time; rounded for display).
       </p>
     </div>
   );

@@ -40,7 +40,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <div className="min-h-screen bg-slate-50 lg:flex lg:bg-[linear-gradient(to_right,var(--color-slate-900)_14rem,var(--color-slate-50)_14rem)]">
       <ConsoleNav items={items} user={actor.username} role={actor.role} />
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 bg-slate-50">
         {chaos.length > 0 ? (
           <div className="mx-auto max-w-6xl px-4 pt-4 sm:px-6" data-testid="chaos-banner">
             <Notice tone="warning" title={`Chaos mode is on for ${chaos.map((m) => m.name).join(", ")}`}>

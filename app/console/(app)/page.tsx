@@ -1,6 +1,10 @@
 import Link from "next/link";
+import { PaymentsCharts } from "@/components/console/charts/payments-charts";
 import { Card, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
+import { merchantOptions } from "@/lib/console/merchants";
 import { overview } from "@/lib/console/overview";
+import { reportMerchantParam } from "@/lib/reports/days";
+import { paymentsOverview } from "@/lib/reports/payments-overview";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 
@@ -16,9 +20,14 @@ function Figure({ label, value, href, hint }: { label: string; value: number; hr
   );
 }
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
-  const o = await overview(getDb(), actor);
+  const chosen = actor.role === "OPERATOR" ? reportMerchantParam((await searchParams).merchant) : null;
+  const [o, charts, merchants] = await Promise.all([
+    overview(getDb(), actor),
+    paymentsOverview(getDb(), actor, { merchantId: chosen }),
+    actor.role === "OPERATOR" ? merchantOptions(getDb()) : Promise.resolve([]),
+  ]);
   const paused = o.settings.intakePaused || o.settings.pausedChannels.length > 0;
   return (
     <>
@@ -52,6 +61,19 @@ export default async function OverviewPage() {
             <Figure label="Allow-list requests pending" value={o.pendingAllowListRequests} href={`/console/merchants/${actor.merchantId}`} hint="Server IPs waiting for an operator's approval" />
           )}
         </div>
+        {o.operator ? (
+          <form method="get" aria-label="Choose the merchant of the charts" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <label className="block text-xs font-medium text-slate-600">
+              Charts for
+              <select name="merchant" defaultValue={chosen ?? ""} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm">
+                <option value="">All merchants</option>
+                {merchants.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+              </select>
+            </label>
+            <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">Show</button>
+          </form>
+        ) : null}
+        <PaymentsCharts initial={charts} url={`/api/console/reports/payments${chosen ? `?merchant=${chosen}` : ""}`} />
         {o.operator ? (
           <Card title="Service">
             <ul className="space-y-1 text-sm text-slate-700">

@@ -53,7 +53,7 @@ function Basket({ view }: { view: StoreCheckoutView }) {
   );
 }
 
-/** The merchant's original order amount and currency (SPEC 6: kept, also when it is not AED). */
+/** The merchant's original order amount and currency (docs/api.md "Overview" 6: kept, also when it is not AED). */
 function OriginalAmount({ view }: { view: StoreCheckoutView }) {
   const foreign = view.originalCurrency !== view.chargeCurrency;
   const note = !foreign ? "." : view.state === "READY" ? `, charged by the store in ${view.chargeCurrency} as shown above.` : view.state === "SUCCEEDED" ? `, paid in ${view.chargeCurrency}.` : ".";
@@ -100,7 +100,9 @@ function Outcome({ view }: { view: StoreCheckoutView }) {
         {paid ? (
           <>
             The sandbox test payment of <span className="whitespace-nowrap font-semibold">{aed(view.total)}</span> was confirmed. No real money moved.{" "}
-            {view.merchantName} is notified and updates your order.
+            {view.merchantNotified
+              ? `${view.merchantName} is notified and updates your order.`
+              : `${view.merchantName} has not set up automatic notifications, so it sees the payment when it checks your order; contact it if your order does not update.`}
           </>
         ) : (
           `The sandbox test payment was declined. Nothing was charged. Ask ${view.merchantName} for a new payment if you want to try again.`

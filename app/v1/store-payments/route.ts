@@ -9,7 +9,7 @@ import { createStorePayment } from "@/lib/store/create-store-payment";
 export const POST = merchantApi(
   {
     ...pipelineOptions(OPERATIONS.createStorePayment),
-    // SPEC idempotency rule 4: a replay returns the same payment id with the current checkout state.
+    // docs/api.md "Idempotency" 4: a replay returns the same payment id with the current checkout state.
     replay: async ({ db, merchant }, stored) => {
       const payment = await getPayment(db, merchant.id, stored.resourceId!);
       return { status: stored.status, body: serializePayment(payment, { detail: true }), resourceId: payment.id };

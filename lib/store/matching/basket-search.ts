@@ -1,5 +1,5 @@
 // The basket search behind matchPreparedDetailed (lib/store/matching.ts, which states the matching rule and its
-// guarantees: SPEC.md "What the service does" item 6): the fewest items for the least reachable total, through the
+// guarantees: docs/api.md "Overview" item 6): the fewest items for the least reachable total, through the
 // exact minimum-item table, the count search over sum-set levels, the guided search and the greedy fallback, and
 // the tie-break reconstruction. Amounts are exact integers held in `number`, in price steps of `ix.unit` fils
 // (the greatest common divisor of the product prices; lib/store/matching/catalog-index.ts).

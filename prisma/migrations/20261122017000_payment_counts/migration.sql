@@ -1,6 +1,6 @@
--- Exact list totals without a COUNT(*) over a merchant's history (issue 7, GET /v1/payments over 1,000,000
+-- Exact list totals without a COUNT(*) over a merchant's history (GET /v1/payments over 1,000,000
 -- payments). The statement trigger that fills payment_count_deltas, and the first backfill, are in
--- prisma/sql/guards.sql (plpgsql), applied in one transaction with the trigger.
+-- prisma/migrations/20261124055000_database_guards/migration.sql (plpgsql), applied in one transaction with the trigger.
 
 -- CreateTable
 CREATE TABLE "payment_counts" (

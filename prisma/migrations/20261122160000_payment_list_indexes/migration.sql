@@ -1,4 +1,4 @@
--- GET /v1/payments filters by currency, or by method and direction, without status (issue 7): with only the
+-- GET /v1/payments filters by currency, or by method and direction, without status: with only the
 -- (merchant_id, created_at) index such a page scanned every newer payment of other currencies or kinds
 -- (EXPLAIN ANALYZE over 1,000,000 payments: 38 to 47 ms when the merchant's newest 17,000 payments were USD
 -- gateway deposits). These indexes serve those filters in newest-first order.

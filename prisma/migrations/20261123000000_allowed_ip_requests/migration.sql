@@ -1,4 +1,4 @@
--- Allow-list requests (DESIGN "console roles": MERCHANT users manage allow-list requests, OPERATOR staff run
+-- Allow-list requests (docs/architecture.md "Console roles": MERCHANT users manage allow-list requests, OPERATOR staff run
 -- merchants). A MERCHANT user's new server IP waits here as PENDING until an operator approves it (it then
 -- becomes an allowed_ips row in the same transaction), rejects it with a reason, or the merchant cancels it.
 

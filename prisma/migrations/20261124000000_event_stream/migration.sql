@@ -1,6 +1,6 @@
 -- Events API and listeners (docs/callbacks.md "Events API"): every event, and every redelivery a merchant asks
 -- for, gets a position `seq` in commit order, assigned at COMMIT by the deferred trigger event_feed_seq
--- (prisma/sql/guards.sql). A follower that reads `seq > cursor` never skips a transaction that committed late.
+-- (prisma/migrations/20261124055000_database_guards/migration.sql). A follower that reads `seq > cursor` never skips a transaction that committed late.
 ALTER TABLE "events" ADD COLUMN "seq" BIGINT;
 
 CREATE TABLE "event_sequence" (

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ApproveButton } from "@/components/console/approve-button";
-import { Card, EmptyState, PageHeader, Pager } from "@/components/console/ui";
+import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { formatDateTime, pageParam } from "@/lib/console/format";
-import { approvalQueue } from "@/lib/console/payments";
+import { approvalQueue, approvedWithdrawal } from "@/lib/console/payments";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 
@@ -11,13 +11,24 @@ export const dynamic = "force-dynamic";
 
 export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
-  const queue = await approvalQueue(getDb(), actor, pageParam((await searchParams).page));
+  const params = await searchParams;
+  const queue = await approvalQueue(getDb(), actor, pageParam(params.page));
+  const approved = await approvedWithdrawal(getDb(), actor, typeof params.approved === "string" ? params.approved : undefined);
   return (
     <>
       <PageHeader
         title="Withdrawal approvals"
         description="Withdrawals wait here in PENDING_APPROVAL. Approval moves one to PENDING; the user whose API key created it cannot approve it, and an expired one cannot be approved."
       />
+      {approved ? (
+        <div className="mb-4" data-testid="approved-notice">
+          <Notice tone="success" title={`Approved withdrawal ${approved.reference} (${approved.amount} ${approved.currency})`}>
+            It is now {approved.status}. Complete it through the API (POST /v1/sandbox/payments/&#123;id&#125;/complete)
+            {approved.expiresAt ? ` before ${formatDateTime(approved.expiresAt)} (Dubai)` : ""}.{" "}
+            <Link className="font-medium underline" href={`/console/payments/${approved.id}`}>View the payment</Link>
+          </Notice>
+        </div>
+      ) : null}
       <Card>
         {queue.items.length === 0 ? (
           <EmptyState title="Nothing to approve">New withdrawals created through the API appear here.</EmptyState>
@@ -40,7 +51,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                   </dl>
                 </div>
                 <div className="sm:w-56 sm:shrink-0">
-                  <ApproveButton paymentId={p.id} refusal={p.refusal} />
+                  <ApproveButton paymentId={p.id} reference={p.reference} amount={p.amount} currency={p.currency} refusal={p.refusal} />
                 </div>
               </li>
             ))}

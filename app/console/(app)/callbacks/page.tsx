@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
@@ -8,6 +9,7 @@ import { merchantOptions } from "@/lib/console/merchants";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/events/deliveries";
+import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 
 export const dynamic = "force-dynamic";
 
@@ -19,10 +21,11 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
   const filters = DeliveryFilters.parse(Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v)));
   const db = getDb();
   const merchantId = actor.role === "MERCHANT" ? actor.merchantId! : (filters.merchant ?? null);
-  const [deliveries, merchants, merchant] = await Promise.all([
+  const [deliveries, merchants, merchant, charts] = await Promise.all([
     deliveryPage(db, actor, filters),
     actor.role === "OPERATOR" ? merchantOptions(db) : Promise.resolve([]),
     merchantId ? db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true } }) : Promise.resolve(null),
+    callbacksOverview(db, actor, { merchantId }),
   ]);
   const query = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
   return (
@@ -93,6 +96,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
         ) : actor.role === "OPERATOR" ? (
           <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>
         ) : null}
+        <CallbacksCharts initial={charts} url={`/api/console/reports/callbacks${merchantId && actor.role === "OPERATOR" ? `?merchant=${merchantId}` : ""}`} />
         <Card title="Deliveries" actions={actor.role === "MERCHANT" ? <Filters state={filters.state} /> : null}>
           {deliveries.total === 0 && !filters.state ? (
             <EmptyState title="No deliveries yet">Events appear here when payments succeed, fail or expire.</EmptyState>

@@ -1,4 +1,7 @@
 import Link from "next/link";
+import { LimitUsageChart } from "@/components/console/charts/limit-usage-chart";
+import { reportMerchantParam } from "@/lib/reports/days";
+import { limitUsage } from "@/lib/reports/limit-usage";
 import { PricingForm, type PricingDefaults } from "@/components/console/pricing-form";
 import { Badge, Card, EmptyState, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
 import { formatBps, formatDateTime, pageParam, param } from "@/lib/console/format";
@@ -26,17 +29,22 @@ async function defaultsFor(profileId: string | undefined): Promise<PricingDefaul
 }
 
 export default async function PricingPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireOperatorPage();
+  const actor = await requireOperatorPage();
   const sp = await searchParams;
   const merchantId = param(sp.merchant);
-  const [merchants, profiles, defaults] = await Promise.all([
+  const chosen = reportMerchantParam(merchantId);
+  const [merchants, profiles, defaults, usage] = await Promise.all([
     merchantOptions(getDb()),
     listProfiles(getDb(), { merchantId: merchantId && /^[0-9a-f-]{36}$/i.test(merchantId) ? merchantId : undefined, page: pageParam(sp.page), limit: 20 }),
     defaultsFor(param(sp.profile)),
+    limitUsage(getDb(), actor, { merchantId: chosen }),
   ]);
   return (
     <>
       <PageHeader title="Pricing profiles" description="One profile per merchant, transaction currency, channel and direction. Every save is a new, immutable version with a reason; payments keep the snapshot they were created with." />
+      <div className="mb-4">
+        <LimitUsageChart initial={usage} url={`/api/console/reports/limits${chosen ? `?merchant=${chosen}` : ""}`} />
+      </div>
       <Card title="Profiles" className="mb-4">
         {profiles.rows.length === 0 ? (
           <EmptyState title="No pricing profiles yet">Without a profile, a payment uses the merchant&apos;s fallback commission in its own currency.</EmptyState>

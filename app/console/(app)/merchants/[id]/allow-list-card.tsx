@@ -13,7 +13,7 @@ type Props = {
 };
 
 /**
- * The merchant page's server IP allow-list (SPEC "Authentication" 6): the approved entries (removable by both roles),
+ * The merchant page's server IP allow-list (docs/api.md "Authentication" 6): the approved entries (removable by both roles),
  * the pending requests (operators approve or reject with a reason, the merchant's users cancel), the add form (an
  * operator adds at once, a MERCHANT user files a request) and the latest decisions with their reasons.
  */

@@ -3,12 +3,14 @@ import { ActionForm, Checkbox, CheckboxGroup, Field, Hidden, SubmitButton } from
 import { Card, DefinitionList, EmptyState, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
 import { activate, deactivate, updatePolicy } from "@/app/console/actions/merchants";
 import { AllowListCard } from "./allow-list-card";
+import { RiskRulesCard } from "./risk-rules-card";
 import { listAllowedIpRequests } from "@/lib/console/allow-list";
 import { formatBps } from "@/lib/console/format";
 import { CUSTOMER_FIELDS, getMerchant } from "@/lib/console/merchants";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";
+import { listRiskRules } from "@/lib/risk/velocity-rules";
 
 export const dynamic = "force-dynamic";
 
@@ -25,13 +27,14 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
   const { id } = await params;
   const m = await orNotFound(getMerchant(getDb(), actor, id));
   const requests = await listAllowedIpRequests(getDb(), actor, m.id);
+  const riskRules = await listRiskRules(getDb(), actor, m.id);
   const operator = actor.role === "OPERATOR";
   return (
     <>
       {operator ? <p className="mb-2 text-sm"><Link className={linkClass} href="/console/merchants">← Merchants</Link></p> : null}
       <PageHeader title={m.name} description={<>Merchant id <code className="font-mono text-xs">{m.id}</code></>} actions={<StatusBadge status={m.status} />} />
       <div className="space-y-4">
-        <Card title="Status" description="Activation needs at least one approved server IP on the allow-list and an https callback address (SPEC Authentication 7).">
+        <Card title="Status" description="Activation needs at least one approved server IP on the allow-list and an https callback address.">
           {m.status === "ACTIVE" ? (
             operator ? (
               <ActionForm action={deactivate} label="Deactivate" confirm={`Deactivate ${m.name}? All its API keys are revoked for good.`} className="flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -54,6 +57,7 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
         </Card>
 
         <AllowListCard merchantId={m.id} operator={operator} entries={m.allowedIps} pending={requests.pending} decided={requests.decided} />
+        <RiskRulesCard merchantId={m.id} operator={operator} rules={riskRules} />
 
         <Card title="Callback address" actions={<Link className={linkClass} href={operator ? `/console/callbacks?merchant=${m.id}` : "/console/callbacks"}>Manage callbacks</Link>}>
           <p className="text-sm text-slate-700">{m.callbackUrl ? <code className="break-all font-mono text-xs">{m.callbackUrl}</code> : "Not set: events are stored as NOT CONFIGURED until an address is set."}</p>

@@ -1,5 +1,6 @@
--- Database guards that Prisma migrations cannot carry (the driver adapter splits scripts on ";",
--- which breaks plpgsql bodies). Applied idempotently by scripts/db.mjs migrate() after `prisma migrate deploy`.
+-- Database guards: triggers and functions that keep the data honest whatever code writes it. Written so that it
+-- also applies to a database that already has them (CREATE OR REPLACE, DROP TRIGGER IF EXISTS): installations
+-- that had these guards from an earlier start-up script get the same objects.
 
 -- Ledger: the lines of an entry sum to zero per currency, checked at commit.
 CREATE OR REPLACE FUNCTION ledger_entry_balanced() RETURNS trigger AS $$

@@ -1,0 +1,96 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
+import { usePolled } from "@/components/console/use-polled";
+import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
+
+const OUTCOMES = [
+  { key: "firstAttempt", label: "Delivered at the first attempt", color: "#047857", state: "SUCCEEDED" },
+  { key: "afterRetries", label: "Delivered after retries", color: "#0e7490", state: "SUCCEEDED" },
+  { key: "failed", label: "Failed", color: "#be123c", state: "FAILED" },
+  { key: "notConfigured", label: "Not configured", color: "#b45309", state: "NOT_CONFIGURED" },
+] as const;
+const short = (day: string) => day.slice(5);
+/** The deliveries list behind a bar: that state, for the chosen merchant. */
+export const deliveriesLink = (state: string, merchantId: string | null) => `/console/callbacks?state=${state}${merchantId ? `&merchant=${merchantId}` : ""}`;
+
+/**
+ * The callbacks page's charts, refreshed every 10 s with SWR: deliveries per day by outcome (a click opens the
+ * deliveries in that state), latency p50 and p95 per day, the backlog now (per merchant for operators looking at
+ * every merchant). Each chart has a table with the same numbers.
+ */
+export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; url: string }) {
+  const { data } = usePolled(url, initial, 10_000);
+  const router = useRouter();
+  const m = data.merchantId;
+  return (
+    <div className="space-y-4">
+      <p className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm" data-testid="callback-backlog">
+        <span className="text-slate-600">Backlog now: </span>
+        <Link className="text-2xl font-semibold tabular-nums text-slate-900 hover:text-indigo-700" href={deliveriesLink("PENDING", m)}>{data.backlog.pending}</Link>
+        <span className="text-slate-600"> deliveries waiting for an attempt</span>
+        {data.backlog.byMerchant.length > 0 ? (
+          <span className="mt-2 block text-slate-700">
+            {data.backlog.byMerchant.map((b) => (
+              <Link key={b.merchantId} className="mr-3 inline-block text-indigo-700 underline" href={deliveriesLink("PENDING", b.merchantId)}>{b.name}: {b.pending}</Link>
+            ))}
+          </span>
+        ) : null}
+      </p>
+      <ChartCard
+        testId="chart-deliveries-by-outcome"
+        title="Callback deliveries per day"
+        description="Deliveries by how they ended, per Dubai day of the outcome, over the last 30 days. Click a bar to open those deliveries."
+        chart={
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart accessibilityLayer={false} data={data.outcomes}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
+              <YAxis allowDecimals={false} fontSize={12} />
+              <Tooltip />
+              <Legend />
+              {OUTCOMES.map((o) => (
+                <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={() => router.push(deliveriesLink(o.state, m))} />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        }
+        table={
+          <FiguresTable
+            caption="Callback deliveries per day by outcome"
+            columns={["Day (Dubai)", ...OUTCOMES.map((o) => o.label)]}
+            rows={[...data.outcomes].reverse().map((o) => ({ key: o.day, cells: [o.day, ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.state, m)}>{o[s.key]}</Link>)] }))}
+          />
+        }
+      />
+      <ChartCard
+        testId="chart-delivery-latency"
+        title="Delivery latency per day"
+        description="From the event's creation to the receiver's 2xx answer, in milliseconds: the median (p50) and p95, each the upper bound of a power-of-two bucket."
+        chart={
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart accessibilityLayer={false} data={data.latency}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
+              <YAxis scale="log" domain={["auto", "auto"]} allowDataOverflow unit=" ms" fontSize={12} />
+              <Tooltip />
+              <Legend />
+              <Line type="monotone" dataKey="p50Ms" name="p50 (ms)" stroke="#4f46e5" connectNulls dot={false} />
+              <Line type="monotone" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" connectNulls dot={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        }
+        table={
+          <FiguresTable
+            caption="Delivery latency per day"
+            columns={["Day (Dubai)", "Delivered", "p50 (ms, at most)", "p95 (ms, at most)"]}
+            rows={[...data.latency].reverse().map((l) => ({ key: l.day, cells: [l.day, l.delivered, l.p50Ms ?? "—", l.p95Ms ?? "—"] }))}
+          />
+        }
+      />
+    </div>
+  );
+}

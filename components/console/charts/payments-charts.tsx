@@ -1,0 +1,150 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
+import { usePolled } from "@/components/console/use-polled";
+import type { PaymentsOverview } from "@/lib/reports/payments-overview";
+
+/** Outcome series: colour, label, and the payments-list status filter a click opens. */
+const OUTCOMES = [
+  { key: "succeeded", label: "Succeeded", color: "#047857", status: "SUCCEEDED" },
+  { key: "failed", label: "Failed", color: "#be123c", status: "FAILED" },
+  { key: "expired", label: "Expired", color: "#b45309", status: "EXPIRED" },
+  { key: "pending", label: "Still pending", color: "#4338ca", status: "PENDING" },
+] as const;
+/** Line colours with at least 4.5:1 contrast on white (the legend's text takes them). */
+const CURRENCY_COLORS = ["#4f46e5", "#0e7490", "#4d7c0f", "#a21caf", "#c2410c", "#0f766e", "#7e22ce"];
+
+const short = (day: string) => day.slice(5);
+const withMerchant = (merchantId: string | null) => (merchantId ? `&merchant=${merchantId}` : "");
+/** The payments list behind a point of a chart: that Dubai day, and a status when given. */
+export const paymentsLink = (day: string, status: string | null, merchantId: string | null) =>
+  `/console/payments?${status ? `status=${status}&` : ""}from=${day}&to=${day}${withMerchant(merchantId)}`;
+
+/** "+12 %" / "−5 %" / "new" / "no change" for today against last week. */
+function change(now: number, before: number): string {
+  if (before === 0) return now === 0 ? "no change" : "new";
+  const pct = Math.round(((now - before) / before) * 100);
+  return pct === 0 ? "no change" : `${pct > 0 ? "+" : "−"}${Math.abs(pct)} %`;
+}
+
+/**
+ * The overview's payment charts, refreshed every 10 s with SWR: payments per day stacked by outcome (a click on a
+ * bar opens that day's payments in that status), the success rate per day, SUCCEEDED volume charged in AED and per
+ * currency, and today against the same weekday last week. Each chart has a table with the same numbers.
+ */
+export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; url: string }) {
+  const { data } = usePolled(url, initial, 10_000);
+  const router = useRouter();
+  const m = data.merchantId;
+  const rate = data.outcomes.map((o) => ({ day: o.day, rate: o.successRate === null ? null : Math.round(o.successRate * 1000) / 10 }));
+  const volume = data.volume.map((v) => ({ day: v.day, aed: Number(v.chargedAed), ...Object.fromEntries(data.currencies.map((c) => [c, Number(v.byCurrency[c])])) }));
+  return (
+    <div className="space-y-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3" data-testid="today-vs-last-week">
+        {([
+          ["Payments today", data.today.payments, data.lastWeek.payments, String(data.today.payments), String(data.lastWeek.payments)],
+          ["Succeeded today", data.today.succeeded, data.lastWeek.succeeded, String(data.today.succeeded), String(data.lastWeek.succeeded)],
+          ["Charged today (AED)", Number(data.today.chargedAed), Number(data.lastWeek.chargedAed), data.today.chargedAed, data.lastWeek.chargedAed],
+        ] as const).map(([label, now, before, nowText, beforeText]) => (
+          <Link key={label} href={paymentsLink(data.today.day, label === "Payments today" ? null : "SUCCEEDED", m)} className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300">
+            <p className="text-sm text-slate-600">{label}</p>
+            <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{nowText}</p>
+            <p className="mt-1 text-xs text-slate-600">{change(now, before)} against {data.lastWeek.day} ({beforeText})</p>
+          </Link>
+        ))}
+      </div>
+
+      <ChartCard
+        testId="chart-payments-by-outcome"
+        title="Payments per day by outcome"
+        description="Payments created each Dubai day of the last 30, by what became of them. Click a bar to open those payments."
+        chart={
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart accessibilityLayer={false} data={data.outcomes}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
+              <YAxis allowDecimals={false} fontSize={12} />
+              <Tooltip />
+              <Legend />
+              {OUTCOMES.map((o) => (
+                <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, o.status, m))} />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        }
+        table={
+          <FiguresTable
+            caption="Payments per day by outcome"
+            columns={["Day (Dubai)", ...OUTCOMES.map((o) => o.label), "Success rate"]}
+            rows={[...data.outcomes].reverse().map((o) => ({
+              key: o.day,
+              cells: [
+                <Link key="d" className="text-indigo-700 underline" href={paymentsLink(o.day, null, m)}>{o.day}</Link>,
+                ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={paymentsLink(o.day, s.status, m)}>{o[s.key]}</Link>),
+                o.successRate === null ? "—" : `${Math.round(o.successRate * 1000) / 10} %`,
+              ],
+            }))}
+          />
+        }
+      />
+
+      <ChartCard
+        testId="chart-success-rate"
+        title="Success rate per day"
+        description="Succeeded among the payments of the day that ended (succeeded, failed or expired), in percent."
+        chart={
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart accessibilityLayer={false} data={rate}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
+              <YAxis domain={[0, 100]} unit=" %" fontSize={12} />
+              <Tooltip />
+              <Line type="monotone" dataKey="rate" name="Success rate (%)" stroke="#047857" strokeWidth={2} connectNulls dot={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        }
+        table={
+          <FiguresTable
+            caption="Success rate per day"
+            columns={["Day (Dubai)", "Success rate"]}
+            rows={[...rate].reverse().map((r) => ({ key: r.day, cells: [<Link key="d" className="text-indigo-700 underline" href={paymentsLink(r.day, null, m)}>{r.day}</Link>, r.rate === null ? "—" : `${r.rate} %`] }))}
+          />
+        }
+      />
+
+      <ChartCard
+        testId="chart-volume"
+        title="Volume per day"
+        description="Succeeded payments: the charge in AED (bars) and the amount in each payment currency (lines, each in its own currency)."
+        chart={
+          <ResponsiveContainer width="100%" height="100%">
+            <ComposedChart accessibilityLayer={false} data={volume}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
+              <YAxis fontSize={12} />
+              <Tooltip />
+              <Legend />
+              <Bar dataKey="aed" name="Charged (AED)" fill="#64748b" cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, "SUCCEEDED", m))} />
+              {data.currencies.map((c, i) => (
+                <Line key={c} type="monotone" dataKey={c} name={c} stroke={CURRENCY_COLORS[i % CURRENCY_COLORS.length]} dot={false} />
+              ))}
+            </ComposedChart>
+          </ResponsiveContainer>
+        }
+        table={
+          <FiguresTable
+            caption="Succeeded volume per day"
+            columns={["Day (Dubai)", "Charged (AED)", ...data.currencies]}
+            rows={[...data.volume].reverse().map((v) => ({
+              key: v.day,
+              cells: [<Link key="d" className="text-indigo-700 underline" href={paymentsLink(v.day, "SUCCEEDED", m)}>{v.day}</Link>, v.chargedAed, ...data.currencies.map((c) => v.byCurrency[c])],
+            }))}
+          />
+        }
+      />
+    </div>
+  );
+}

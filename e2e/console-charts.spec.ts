@@ -1,0 +1,87 @@
+import { expect, test, type Page } from "@playwright/test";
+import { contrastRatio, expectAccessible } from "./support/axe";
+import { api, base, expectNothingClipped, screenshot, seed, signIn } from "./support/console";
+
+// The console's charts (README "Console"): the overview, callbacks and pricing views with data, each chart's table
+// alternative, a click from a chart to the list behind it, screenshots, and an axe check of each page.
+
+const day = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai" }).format(new Date());
+
+/**
+ * axe cannot decide the contrast of text drawn in an SVG chart, so the spec measures it: every axis tick and legend
+ * text of the page's charts against the white chart background, at least 4.5:1.
+ */
+async function expectChartTextContrast(page: Page) {
+  const colours = await page.evaluate(() =>
+    [...document.querySelectorAll(".recharts-wrapper text, .recharts-legend-item-text")].map((el) => {
+      const style = getComputedStyle(el);
+      return { text: el.textContent ?? "", colour: el instanceof SVGElement && el.tagName === "text" ? style.fill : style.color };
+    }),
+  );
+  expect(colours.length).toBeGreaterThan(0);
+  for (const c of colours) expect(contrastRatio(c.colour, "#ffffff"), `${c.text}: ${c.colour}`).toBeGreaterThanOrEqual(4.5);
+}
+
+async function someActivity() {
+  const s = seed();
+  const stamp = Date.now();
+  for (const [i, outcome] of (["SUCCEEDED", "SUCCEEDED", "FAILED", null] as const).entries()) {
+    const created = await api(s.keys.full, "POST", "/v1/payments", { reference: `chart-${stamp}-${i}`, amount: `${10 + i}.00`, currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+    expect(created.status).toBe(201);
+    if (outcome) expect((await api(s.keys.full, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome })).status).toBe(200);
+  }
+}
+
+async function operatorPage(browser: import("@playwright/test").Browser): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const { operator } = seed().users;
+  await signIn(page, operator.username, operator.password);
+  return page;
+}
+
+test("overview: payments by outcome, success rate and volume with tables; a chart click and a table link open the payments behind", async ({ browser }) => {
+  await someActivity();
+  const page = await operatorPage(browser);
+  const outcomes = page.getByTestId("chart-payments-by-outcome");
+  await expect(outcomes.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(page.getByTestId("chart-success-rate")).toBeVisible();
+  await expect(page.getByTestId("chart-volume")).toBeVisible();
+  await expect(page.getByTestId("today-vs-last-week")).toContainText("Payments today");
+  await expectNothingClipped(page);
+  await screenshot(page, "overview-charts");
+  await expectChartTextContrast(page);
+  await expectAccessible(page, "console overview with charts", { contrastCheckedBySpec: ".recharts-wrapper" });
+
+  // The table alternative: today's FAILED count links to today's FAILED payments.
+  await outcomes.getByText("Show the numbers").click();
+  const row = outcomes.getByRole("row").filter({ has: page.getByRole("rowheader", { name: day() }) });
+  await expect(row).toBeVisible();
+  await row.getByRole("cell").nth(1).getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/console/payments\\?status=FAILED&from=${day()}&to=${day()}`));
+  await expect(page.getByRole("heading", { name: "Payments" })).toBeVisible();
+
+  // A click on a bar opens the payments of that day and outcome.
+  await page.goto(`${base()}/console`);
+  await page.getByTestId("chart-payments-by-outcome").locator(".recharts-bar-rectangle").last().click();
+  await expect(page).toHaveURL(/\/console\/payments\?status=[A-Z]+&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+});
+
+test("callbacks view: deliveries by outcome, latency and backlog; pricing view: limit use; screenshots and axe", async ({ browser }) => {
+  await someActivity();
+  const page = await operatorPage(browser);
+  await page.goto(`${base()}/console/callbacks`);
+  await expect(page.getByTestId("chart-deliveries-by-outcome")).toBeVisible();
+  await expect(page.getByTestId("chart-delivery-latency")).toBeVisible();
+  await expect(page.getByTestId("callback-backlog")).toContainText("Backlog now");
+  await expectNothingClipped(page);
+  await screenshot(page, "callbacks-charts");
+  await expectChartTextContrast(page);
+  await expectAccessible(page, "console callbacks with charts", { contrastCheckedBySpec: ".recharts-wrapper" });
+
+  await page.goto(`${base()}/console/pricing`);
+  await expect(page.getByTestId("chart-limit-usage")).toBeVisible();
+  await expectNothingClipped(page);
+  await screenshot(page, "pricing-limit-use");
+  await expectChartTextContrast(page);
+  await expectAccessible(page, "console pricing with the limit chart", { contrastCheckedBySpec: ".recharts-wrapper" });
+});

@@ -1,0 +1,119 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
+
+// Runs the README's shell walk-throughs as written, so the README cannot drift from the service: every `curl`
+// line of a section's ```sh blocks is executed with bash and curl, and the `# -> <status> {...}` comment under it
+// is checked (the status, and every literal "member":value pair it shows; "..." and <placeholders> are skipped).
+
+const README = path.resolve(__dirname, "../..", "README.md");
+
+/** One command of a walk-through block: an assignment or a curl call, with the expectation written under it. */
+type Step = { kind: "assign"; name: string; value: string } | { kind: "curl"; command: string; expect: string | null };
+
+/** The ```sh blocks of the README section titled `title` (a `## ` heading), in order. */
+export function readmeBlocks(title: string): string[] {
+  const text = fs.readFileSync(README, "utf8");
+  const start = text.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`README has no section "${title}"`);
+  const rest = text.slice(start + 4 + title.length);
+  const section = rest.slice(0, rest.search(/\n## /) === -1 ? undefined : rest.search(/\n## /));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** Splits a block into steps: continued (`\`) and open-quoted lines are joined; `# ->` comments are expectations. */
+function steps(block: string): Step[] {
+  const out: Step[] = [];
+  const lines = block.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
+    if (line.trim() === "") continue;
+    if (line.startsWith("#")) {
+      if (/^#\s*->/.test(line)) {
+        let expectation = line.replace(/^#\s*->\s*/, "");
+        while (i + 1 < lines.length && /^#\s{2,}/.test(lines[i + 1])) expectation += lines[++i].replace(/^#\s+/, "");
+        const last = out.at(-1);
+        if (last?.kind === "curl") last.expect = expectation;
+      }
+      continue;
+    }
+    const assign = /^([A-Z_]+)=(\S+)/.exec(line);
+    if (assign) {
+      out.push({ kind: "assign", name: assign[1], value: assign[2] });
+      continue;
+    }
+    while ((line.trimEnd().endsWith("\\") || (line.match(/'/g) ?? []).length % 2 === 1) && i + 1 < lines.length) {
+      line = line.trimEnd().endsWith("\\") ? `${line.trimEnd().slice(0, -1)} ${lines[++i].trim()}` : `${line}\n${lines[++i]}`;
+    }
+    if (/^curl\s/.test(line)) out.push({ kind: "curl", command: line.replace(/\s+#[^'"]*$/, ""), expect: null });
+    else throw new Error(`README walk-through line the runner does not know: ${line}`);
+  }
+  return out;
+}
+
+/** Every object's "member": value pairs of a JSON value, as `"name":<json>` strings. */
+function pairs(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => pairs(v, into));
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null || typeof v !== "object") into.add(`"${k}":${JSON.stringify(v)}`);
+      pairs(v, into);
+    }
+  }
+  return into;
+}
+
+/** The literal pairs an expectation shows ("..." values and <placeholders> left out). */
+function expectedPairs(expectation: string): string[] {
+  return [...expectation.matchAll(/"(\w+)":("(?:[^"\\]|\\.)*"|null|true|false|-?\d+(?:\.\d+)?)/g)]
+    .filter(([, , v]) => !v.includes("...") && !v.includes("<"))
+    .map(([, k, v]) => `"${k}":${v}`);
+}
+
+export type WalkState = { vars: Record<string, string>; lastId: string | null; responses: { command: string; status: number; body: any }[] };
+
+/**
+ * Runs the README blocks' steps against the service. `vars` gives what a reader sets by hand (BASE and the keys
+ * by their README names); `<...>` placeholders in assignments and commands take the id of the last answer that
+ * had one. References (`order-NNNN`) get `suffix`, so a run never meets an earlier run's records. A GET whose
+ * expectation is not met yet is repeated for up to 30 s (the store's checkout becomes READY a moment later).
+ */
+export async function runWalkThrough(blocks: string[], state: WalkState, suffix: string): Promise<WalkState> {
+  for (const block of blocks) {
+    for (const step of steps(block)) {
+      if (step.kind === "assign") {
+        if (step.value.startsWith("<")) {
+          expect(state.lastId, `${step.name}=${step.value} needs an id from an earlier answer`).not.toBeNull();
+          state.vars[step.name] = state.lastId!;
+        } else if (!(step.name in state.vars)) {
+          state.vars[step.name] = step.value;
+        }
+        continue;
+      }
+      const command = step.command.replace(/<[A-Z_]*ID>/g, () => state.lastId ?? "<no id>").replace(/order-(\d+)/g, `order-$1-${suffix}`);
+      const expectation = step.expect;
+      const deadline = Date.now() + (/-X POST/.test(command) ? 0 : 30_000);
+      for (;;) {
+        const raw = execFileSync("bash", ["-c", `${command} -w '\\n%{http_code}'`], { env: { ...process.env, ...state.vars }, encoding: "utf8" });
+        const cut = raw.lastIndexOf("\n");
+        const status = Number(raw.slice(cut + 1));
+        const text = raw.slice(0, cut);
+        const body = text ? JSON.parse(text) : null;
+        const wantedStatus = expectation ? /^(\d{3})\b/.exec(expectation)?.[1] : undefined;
+        const got = pairs(body);
+        const missing = expectation ? expectedPairs(expectation).filter((p) => !got.has(p)) : [];
+        const statusOk = wantedStatus ? status === Number(wantedStatus) : status >= 200 && status < 300;
+        if ((statusOk && missing.length === 0) || Date.now() > deadline) {
+          expect(status, `${command}\n-> ${text.slice(0, 500)}`).toBe(wantedStatus ? Number(wantedStatus) : status >= 200 && status < 300 ? status : 200);
+          expect(missing, `${command}\n-> ${text.slice(0, 800)}`).toEqual([]);
+          state.responses.push({ command, status, body });
+          if (body && typeof body.id === "string") state.lastId = body.id;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
+  }
+  return state;
+}

@@ -1,0 +1,53 @@
+import { Prisma } from "@/lib/generated/prisma/client";
+import { scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import type { Db } from "@/lib/db";
+import { fromMinor } from "@/lib/money/currency";
+import { dubaiDay, dubaiMonth } from "@/lib/money/dubai";
+
+// The pricing page's limit chart (README "Console"): each pricing profile's daily and monthly limit against what
+// pending and succeeded payments use of it now, from the limit counters the create path keeps (limit_counters,
+// period "D:<Dubai day>" and "M:<Dubai month>").
+
+/** Used and limit as decimal text in the profile's currency; `ratio` used/limit (0..1+), null when unlimited. */
+export type LimitFigure = { used: string; limit: string | null; ratio: number | null };
+export type ProfileUsage = { profileId: string; merchantId: string; merchantName: string; label: string; currency: string; daily: LimitFigure; monthly: LimitFigure };
+export type LimitUsage = { day: string; month: string; profiles: ProfileUsage[]; open: true };
+
+function figure(used: bigint, limit: bigint | null): LimitFigure {
+  return { used: fromMinor(used), limit: limit === null ? null : fromMinor(limit), ratio: limit === null || limit === 0n ? null : Number((used * 10_000n) / limit) / 10_000 };
+}
+
+/**
+ * Every pricing profile with a daily or monthly limit in its latest version, for the actor's merchants (a MERCHANT
+ * user's own; an operator's chosen one or all), with today's and this month's use. One statement.
+ */
+export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<LimitUsage> {
+  const now = opts.now ?? new Date();
+  const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
+  const day = dubaiDay(now);
+  const month = dubaiMonth(now);
+  const rows = await db.$queryRaw<{ profileId: string; merchantId: string; merchantName: string; currency: string; channel: string; direction: string; daily: bigint | null; monthly: bigint | null; usedDay: bigint; usedMonth: bigint }[]>`
+    SELECT p.id AS "profileId", p.merchant_id AS "merchantId", m.name AS "merchantName", p.currency, p.channel::text AS channel, p.direction::text AS direction,
+           v.daily_limit_minor AS daily, v.monthly_limit_minor AS monthly,
+           COALESCE((SELECT used_minor FROM limit_counters WHERE profile_id = p.id AND period = ${`D:${day}`}), 0)::bigint AS "usedDay",
+           COALESCE((SELECT used_minor FROM limit_counters WHERE profile_id = p.id AND period = ${`M:${month}`}), 0)::bigint AS "usedMonth"
+    FROM pricing_profiles p
+    JOIN merchants m ON m.id = p.merchant_id
+    JOIN LATERAL (SELECT daily_limit_minor, monthly_limit_minor FROM pricing_profile_versions WHERE profile_id = p.id ORDER BY version DESC LIMIT 1) v ON true
+    WHERE (v.daily_limit_minor IS NOT NULL OR v.monthly_limit_minor IS NOT NULL) ${merchantId ? Prisma.sql`AND p.merchant_id = ${merchantId}::uuid` : Prisma.empty}
+    ORDER BY m.name, p.currency, p.channel, p.direction`;
+  return {
+    day,
+    month,
+    profiles: rows.map((r) => ({
+      profileId: r.profileId,
+      merchantId: r.merchantId,
+      merchantName: r.merchantName,
+      currency: r.currency,
+      label: `${r.currency} ${r.channel === "GATEWAY" ? "gateway" : "bank-transfer"} ${r.direction === "DEPOSIT" ? "deposits" : "withdrawals"}`,
+      daily: figure(r.usedDay, r.daily),
+      monthly: figure(r.usedMonth, r.monthly),
+    })),
+    open: true,
+  };
+}

@@ -1,0 +1,93 @@
+import { Prisma } from "@/lib/generated/prisma/client";
+import { scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import type { Db } from "@/lib/db";
+import { fromMinor } from "@/lib/money/currency";
+import { dubaiDay } from "@/lib/money/dubai";
+import { lastDays } from "@/lib/reports/days";
+
+// The console overview's payment charts (README "Console"), from the payment counters the create path keeps
+// (payment_counts and its pending deltas: counts and amount sums per merchant, Dubai day, status and currency),
+// never from the payments themselves: 30 days are a few hundred counter rows at most, whatever the volume.
+
+/** One Dubai day's payments by outcome (created that day). `pending` holds PENDING and PENDING_APPROVAL. */
+export type DayOutcomes = { day: string; succeeded: number; failed: number; expired: number; pending: number; cancelled: number; total: number; successRate: number | null };
+/** One day's SUCCEEDED volume: per currency (decimal text in that currency) and as charged in AED (decimal text). */
+export type DayVolume = { day: string; chargedAed: string; byCurrency: Record<string, string> };
+/** A day's headline figures for "today against the same weekday last week". */
+export type DayFigures = { day: string; payments: number; succeeded: number; chargedAed: string };
+
+export type PaymentsOverview = {
+  merchantId: string | null;
+  days: string[];
+  outcomes: DayOutcomes[];
+  volume: DayVolume[];
+  currencies: string[];
+  today: DayFigures;
+  lastWeek: DayFigures;
+  /** SWR keeps polling while the page is open. */
+  open: true;
+};
+
+/**
+ * Payments per Dubai day of the last 30 days (today included) for the actor: a MERCHANT user's own merchant, an
+ * operator's chosen merchant or all merchants (`merchantId` undefined). Per day: counts by outcome and the success
+ * rate (SUCCEEDED / (SUCCEEDED + FAILED + EXPIRED), null when none ended), SUCCEEDED volume per currency and as
+ * charged in AED; and today's figures against the same weekday a week earlier. One statement over the counters.
+ */
+export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<PaymentsOverview> {
+  const now = opts.now ?? new Date();
+  const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
+  const days = lastDays(now);
+  const scope = merchantId ? Prisma.sql`AND merchant_id = ${merchantId}::uuid` : Prisma.empty;
+  const rows = await db.$queryRaw<{ day: string; status: string; currency: string; n: bigint; amount: bigint; aed: bigint }[]>`
+    SELECT day, status::text AS status, currency, sum(n)::bigint AS n, sum(amount_minor)::bigint AS amount, sum(charged_aed_minor)::bigint AS aed
+    FROM (
+      SELECT day, status, currency, n, amount_minor, charged_aed_minor FROM payment_counts WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope}
+      UNION ALL
+      SELECT day, status, currency, delta, amount_minor, charged_aed_minor FROM payment_count_deltas WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope}
+    ) AS counts
+    GROUP BY day, status, currency`;
+  const outcome = new Map(days.map((d) => [d, { day: d, succeeded: 0, failed: 0, expired: 0, pending: 0, cancelled: 0, total: 0, successRate: null as number | null }]));
+  const volume = new Map(days.map((d) => [d, { aed: 0n, byCurrency: new Map<string, bigint>() }]));
+  const currencies = new Set<string>();
+  for (const r of rows) {
+    const o = outcome.get(r.day);
+    const v = volume.get(r.day);
+    if (!o || !v) continue;
+    const n = Number(r.n);
+    o.total += n;
+    if (r.status === "SUCCEEDED") {
+      o.succeeded += n;
+      v.aed += r.aed;
+      v.byCurrency.set(r.currency, (v.byCurrency.get(r.currency) ?? 0n) + r.amount);
+      if (r.amount !== 0n) currencies.add(r.currency);
+    } else if (r.status === "FAILED") o.failed += n;
+    else if (r.status === "EXPIRED") o.expired += n;
+    else if (r.status === "CANCELLED") o.cancelled += n;
+    else o.pending += n;
+  }
+  const outcomes = days.map((d) => {
+    const o = outcome.get(d)!;
+    const ended = o.succeeded + o.failed + o.expired;
+    return { ...o, successRate: ended === 0 ? null : Math.round((o.succeeded / ended) * 1000) / 1000 };
+  });
+  const sortedCurrencies = [...currencies].sort();
+  const volumes: DayVolume[] = days.map((d) => {
+    const v = volume.get(d)!;
+    return { day: d, chargedAed: fromMinor(v.aed), byCurrency: Object.fromEntries(sortedCurrencies.map((c) => [c, fromMinor(v.byCurrency.get(c) ?? 0n)])) };
+  });
+  const figures = (day: string): DayFigures => {
+    const o = outcome.get(day);
+    return { day, payments: o?.total ?? 0, succeeded: o?.succeeded ?? 0, chargedAed: fromMinor(volume.get(day)?.aed ?? 0n) };
+  };
+  return {
+    merchantId,
+    days,
+    outcomes,
+    volume: volumes,
+    currencies: sortedCurrencies,
+    today: figures(dubaiDay(now)),
+    lastWeek: figures(dubaiDay(new Date(now.getTime() - 7 * 86_400_000))),
+    open: true,
+  };
+}

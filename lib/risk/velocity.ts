@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import type { Customer } from "@/lib/schemas/common";
+
+// Velocity rules (docs/api.md "Errors": 403 RISK_REJECTED is a block-list entry or a velocity rule): per merchant,
+// at most N payments, or at most an amount in one currency, per customer member within a fixed window.
+
+/** What a rule counts. */
+export const RISK_RULE_KINDS = ["COUNT", "AMOUNT"] as const;
+/** The customer member a rule keys on, and how a merchant's message names it. */
+export const RISK_SUBJECTS = { CUSTOMER_ID: { member: "id", label: "customer id" }, EMAIL: { member: "email", label: "e-mail" }, PHONE: { member: "phone", label: "phone" }, USERNAME: { member: "username", label: "username" } } as const;
+export type RiskSubject = keyof typeof RISK_SUBJECTS;
+/** Longest window: 31 days, in seconds. */
+export const MAX_WINDOW_SECONDS = 31 * 86_400;
+
+/** A new rule as an operator enters it (amounts already in minor units). */
+export const RiskRuleInput = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("COUNT"), subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]), windowSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS), maxCount: z.number().int().min(1).max(1_000_000) }),
+  z.object({ kind: z.literal("AMOUNT"), subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]), windowSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS), maxAmountMinor: z.bigint().min(1n), currency: z.string().regex(/^[A-Z]{3}$/) }),
+]);
+export type RiskRuleInput = z.infer<typeof RiskRuleInput>;
+
+/** The member values a rule compares: trimmed and lower-cased (like the block list), then hashed for storage. */
+function subjectHash(subject: RiskSubject, value: string): string {
+  return createHash("sha256").update(`${subject}:${value.trim().toLowerCase()}`).digest("hex");
+}
+
+/** The start of the fixed window of `seconds` that holds `now` (windows are aligned to the Unix epoch). */
+export function windowStart(now: Date, seconds: number): Date {
+  const ms = seconds * 1000;
+  return new Date(Math.floor(now.getTime() / ms) * ms);
+}
+
+type Applicable = { id: string; kind: "COUNT" | "AMOUNT"; subject: RiskSubject; hash: string; start: Date; end: Date; maxCount: number | null; maxAmountMinor: bigint | null };
+
+/**
+ * Counts a new payment (or checkout session: `amount` null) against the merchant's active velocity rules, in the
+ * creating transaction: for every rule whose customer member the request carries (and, for AMOUNT rules, in the
+ * rule's currency), one statement adds 1 and the amount to the counter of that customer and window, with the
+ * rule's bound in the statement itself, so concurrent creates can never pass it together. A refusal rolls the
+ * whole transaction back, counters included. Requests without the member are not counted by that rule.
+ * @param amount the payment's amount in minor units of `currency`, or null for a checkout session (AMOUNT rules
+ *   do not apply)
+ * @throws ApiError 403 RISK_REJECTED naming the kind of rule (count or amount, and the member), never its bound
+ */
+export async function consumeVelocity(
+  db: Db,
+  input: { merchantId: string; customer: Customer | undefined; amount: { minor: bigint; currency: string } | null; now: Date },
+): Promise<void> {
+  const customer = input.customer;
+  if (!customer) return;
+  const rules = await db.$queryRaw<{ id: string; kind: "COUNT" | "AMOUNT"; subject: RiskSubject; windowSeconds: number; maxCount: number | null; maxAmountMinor: bigint | null; currency: string | null }[]>`
+    SELECT id, kind, subject, window_seconds AS "windowSeconds", max_count AS "maxCount", max_amount_minor AS "maxAmountMinor", currency
+    FROM risk_rules WHERE merchant_id = ${input.merchantId}::uuid AND active`;
+  const applicable: Applicable[] = [];
+  for (const rule of rules) {
+    const value = customer[RISK_SUBJECTS[rule.subject].member];
+    if (typeof value !== "string" || value.trim() === "") continue;
+    if (rule.kind === "AMOUNT" && (!input.amount || input.amount.currency !== rule.currency)) continue;
+    const start = windowStart(input.now, rule.windowSeconds);
+    applicable.push({ ...rule, hash: subjectHash(rule.subject, value), start, end: new Date(start.getTime() + rule.windowSeconds * 1000) });
+  }
+  if (applicable.length === 0) return;
+  const amountMinor = input.amount?.minor ?? 0n;
+  // One statement for every applicable rule: a row comes back for each rule whose bound still holds after this
+  // request (a new counter only when the request alone is within the bound; an existing one only when its total
+  // with this request is). A rule without a row refuses.
+  const counted = await db.$queryRaw<{ ruleId: string }[]>`
+    WITH wanted AS (
+      SELECT * FROM unnest(${applicable.map((r) => r.id)}::uuid[], ${applicable.map((r) => r.hash)}::text[],
+        ${applicable.map((r) => r.start.toISOString())}::timestamptz[], ${applicable.map((r) => r.end.toISOString())}::timestamptz[],
+        ${applicable.map((r) => r.maxCount)}::int[], ${applicable.map((r) => r.maxAmountMinor?.toString() ?? null)}::bigint[])
+        AS w(rule_id, subject_hash, window_start, window_end, max_count, max_amount)
+    )
+    INSERT INTO risk_counters AS c (rule_id, subject_hash, window_start, window_end, n, amount_minor)
+    SELECT rule_id, subject_hash, window_start, window_end, 1, ${amountMinor}::bigint FROM wanted
+    WHERE (max_count IS NULL OR 1 <= max_count) AND (max_amount IS NULL OR ${amountMinor}::bigint <= max_amount)
+    ON CONFLICT (rule_id, subject_hash, window_start) DO UPDATE SET n = c.n + 1, amount_minor = c.amount_minor + EXCLUDED.amount_minor
+    WHERE (SELECT (w.max_count IS NULL OR c.n + 1 <= w.max_count) AND (w.max_amount IS NULL OR c.amount_minor + EXCLUDED.amount_minor <= w.max_amount)
+           FROM wanted w WHERE w.rule_id = c.rule_id)
+    RETURNING rule_id AS "ruleId"`;
+  const passed = new Set(counted.map((r) => r.ruleId));
+  const hit = applicable.find((r) => !passed.has(r.id));
+  if (hit) {
+    const what = hit.kind === "COUNT" ? "too many payments" : "too large a total amount";
+    throw apiError("RISK_REJECTED", `the payment was rejected by a velocity rule: ${what} for this ${RISK_SUBJECTS[hit.subject].label} in a short time; do not retry with another key`);
+  }
+}

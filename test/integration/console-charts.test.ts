@@ -1,0 +1,149 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { startReceiver } from "../support/receiver";
+import type { ConsoleActor } from "@/lib/console/actor";
+import { setCallbackUrl } from "@/lib/events/callback-config";
+import { savePricingVersion } from "@/lib/merchants/provision";
+import { dubaiDay } from "@/lib/money/dubai";
+import { compactPaymentCounts } from "@/lib/payments/counts";
+import { callbacksOverview } from "@/lib/reports/callbacks-overview";
+import { limitUsage } from "@/lib/reports/limit-usage";
+import { paymentsOverview } from "@/lib/reports/payments-overview";
+
+// The console charts' data (README "Console"), fed with known payments and deliveries through the running service
+// and read by the chart services from the counters the triggers keep.
+
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+const merchantActor = (m: TestMerchant): ConsoleActor => ({ id: m.owner.id, username: m.owner.username, role: "MERCHANT", merchantId: m.merchant.id });
+const operator: ConsoleActor = { id: "00000000-0000-0000-0000-000000000001", username: "chart-operator", role: "OPERATOR", merchantId: null };
+const today = () => dubaiDay();
+const yesterday = () => dubaiDay(new Date(Date.now() - 86_400_000));
+
+async function create(m: TestMerchant, over: Record<string, unknown>) {
+  const res = await m.api("/v1/payments", { body: depositBody(over) });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+const complete = (m: TestMerchant, id: string, outcome: "SUCCEEDED" | "FAILED") => m.api(`/v1/sandbox/payments/${id}/complete`, { body: { outcome } });
+
+describe("payments chart", () => {
+  it("counts per day by outcome, the success rate, volume per currency and as charged in AED, today against last week; compaction changes nothing", async () => {
+    const m = await newMerchant();
+    const usd1 = await create(m, { amount: "100.00", currency: "USD" });
+    const usd2 = await create(m, { amount: "7.00", currency: "USD" });
+    await create(m, { amount: "3.00", currency: "USD" }); // stays pending
+    const aed = await create(m, { amount: "50.00", currency: "AED" });
+    const late = await create(m, { amount: "9.00", currency: "USD" });
+    const old = await create(m, { amount: "20.00", currency: "USD" });
+    expect((await complete(m, usd1.id, "SUCCEEDED")).status).toBe(200);
+    expect((await complete(m, usd2.id, "FAILED")).status).toBe(200);
+    expect((await complete(m, aed.id, "SUCCEEDED")).status).toBe(200);
+    expect((await complete(m, old.id, "SUCCEEDED")).status).toBe(200);
+    // One expires (the service's sweep), one moves to yesterday (a statement-level update of created_at).
+    await db.payment.update({ where: { id: late.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await eventually(async () => (await db.payment.findUniqueOrThrow({ where: { id: late.id } })).status === "EXPIRED");
+    await db.$executeRaw`UPDATE payments SET created_at = created_at - interval '1 day' WHERE id = ${old.id}::uuid`;
+
+    const check = async () => {
+      const o = await paymentsOverview(db, merchantActor(m));
+      expect(o.merchantId).toBe(m.merchant.id);
+      expect(o.days).toHaveLength(30);
+      expect(o.days.at(-1)).toBe(today());
+      expect(o.outcomes.at(-1)).toEqual({ day: today(), succeeded: 2, failed: 1, expired: 1, pending: 1, cancelled: 0, total: 5, successRate: 0.5 });
+      expect(o.outcomes.at(-2)).toMatchObject({ day: yesterday(), succeeded: 1, total: 1, successRate: 1 });
+      expect(o.currencies).toEqual(["AED", "USD"]);
+      expect(o.volume.at(-1)).toEqual({ day: today(), chargedAed: "50.00", byCurrency: { AED: "50.00", USD: "100.00" } });
+      expect(o.volume.at(-2)).toEqual({ day: yesterday(), chargedAed: "0.00", byCurrency: { AED: "0.00", USD: "20.00" } });
+      expect(o.today).toEqual({ day: today(), payments: 5, succeeded: 2, chargedAed: "50.00" });
+      expect(o.lastWeek).toEqual({ day: dubaiDay(new Date(Date.now() - 7 * 86_400_000)), payments: 0, succeeded: 0, chargedAed: "0.00" });
+    };
+    await check();
+    await compactPaymentCounts(db);
+    await check();
+    // An operator choosing this merchant sees the same; another merchant's user sees only its own.
+    expect((await paymentsOverview(db, operator, { merchantId: m.merchant.id })).outcomes.at(-1)!.total).toBe(5);
+    const other = await newMerchant();
+    expect((await paymentsOverview(db, merchantActor(other), { merchantId: m.merchant.id })).outcomes.at(-1)!.total).toBe(0);
+  });
+
+  it("the AED charge of a payment charged in AED is its snapshot's gateway figure", async () => {
+    const m = await newMerchant();
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD",
+      markupBps: 0, bufferBps: 0, commissionBps: 100, reason: "test: USD charged in AED",
+    });
+    const p = await create(m, { amount: "10.00", currency: "USD" });
+    expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
+    const o = await paymentsOverview(db, merchantActor(m));
+    expect(o.volume.at(-1)).toEqual({ day: today(), chargedAed: (BigInt(p.pricing.gateway) / 100n).toString() + "." + (BigInt(p.pricing.gateway) % 100n).toString().padStart(2, "0"), byCurrency: { USD: "10.00" } });
+  });
+});
+
+describe("callbacks chart", () => {
+  it("outcomes per day (first attempt, after retries, FAILED, NOT_CONFIGURED), latency percentiles and the backlog", async () => {
+    const m = await newMerchant();
+    // Without an address: NOT_CONFIGURED.
+    const a = await create(m, {});
+    expect((await complete(m, a.id, "SUCCEEDED")).status).toBe(200);
+    await eventually(async () => (await db.delivery.findFirst({ where: { merchantId: m.merchant.id, state: "NOT_CONFIGURED" } })) !== null);
+    // With an accepting receiver: delivered at the first attempt.
+    const rx = await startReceiver();
+    receivers.push(rx);
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const b = await create(m, {});
+    expect((await complete(m, b.id, "FAILED")).status).toBe(200);
+    await rx.waitFor(1);
+    await eventually(async () => (await db.delivery.findFirst({ where: { merchantId: m.merchant.id, state: "SUCCEEDED" } })) !== null);
+    // A delivery that succeeds on its third attempt, one that fails for good, and one waiting (the backlog): set
+    // directly, as the delivery job would leave them.
+    const c = await create(m, {});
+    expect((await complete(m, c.id, "SUCCEEDED")).status).toBe(200);
+    const dc = await eventually(() => db.delivery.findFirst({ where: { event: { paymentId: c.id } } }));
+    await eventually(async () => (await db.delivery.findUniqueOrThrow({ where: { id: dc.id } })).state === "SUCCEEDED");
+    await db.$executeRaw`UPDATE deliveries SET state = 'PENDING' WHERE id = ${dc.id}::uuid`;
+    await db.$executeRaw`UPDATE deliveries SET state = 'SUCCEEDED', attempt_count = 3 WHERE id = ${dc.id}::uuid`;
+    await db.$executeRaw`UPDATE deliveries SET state = 'PENDING', attempt_count = 8, next_attempt_at = now() + interval '1 day' WHERE id = ${dc.id}::uuid`;
+    await db.$executeRaw`UPDATE deliveries SET state = 'FAILED' WHERE id = ${dc.id}::uuid`;
+    await db.$executeRaw`UPDATE deliveries SET state = 'PENDING', next_attempt_at = now() + interval '1 day' WHERE id = ${dc.id}::uuid`;
+
+    const o = await callbacksOverview(db, merchantActor(m));
+    expect(o.outcomes.at(-1)).toEqual({ day: today(), firstAttempt: 2, afterRetries: 1, failed: 1, notConfigured: 1 });
+    const latency = o.latency.at(-1)!;
+    expect(latency.delivered).toBe(3);
+    expect(latency.p50Ms).toBeGreaterThan(0);
+    expect(latency.p95Ms!).toBeGreaterThanOrEqual(latency.p50Ms!);
+    expect(o.backlog.pending).toBe(1);
+    expect(o.backlog.byMerchant).toEqual([]);
+    const all = await callbacksOverview(db, operator);
+    expect(all.backlog.byMerchant.find((x) => x.merchantId === m.merchant.id)).toEqual({ merchantId: m.merchant.id, name: m.merchant.name, pending: 1 });
+    await db.$executeRaw`UPDATE deliveries SET state = 'FAILED', next_attempt_at = NULL WHERE id = ${dc.id}::uuid`;
+  });
+});
+
+describe("limit chart", () => {
+  it("each profile's use of its daily and monthly limits from the limit counters", async () => {
+    const m = await newMerchant();
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id, currency: "EUR", channel: "BANK_TRANSFER", direction: "WITHDRAWAL", chargeCurrency: "EUR", settlementCurrency: "EUR",
+      markupBps: 0, bufferBps: 0, commissionBps: 0, dailyLimitMinor: 100_000n, monthlyLimitMinor: 500_000n, reason: "test: limits",
+    });
+    await create(m, { amount: "250.00", currency: "EUR", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
+    const u = await limitUsage(db, merchantActor(m));
+    expect(u.profiles).toEqual([
+      expect.objectContaining({ merchantId: m.merchant.id, label: "EUR bank-transfer withdrawals", currency: "EUR", daily: { used: "250.00", limit: "1000.00", ratio: 0.25 }, monthly: { used: "250.00", limit: "5000.00", ratio: 0.05 } }),
+    ]);
+  });
+});
+
+describe("chart routes", () => {
+  it("answer 401 without a console session", async () => {
+    for (const chart of ["payments", "callbacks", "limits"]) {
+      const res = await fetch(`${baseUrl()}/api/console/reports/${chart}`);
+      expect(res.status, chart).toBe(401);
+    }
+  });
+});

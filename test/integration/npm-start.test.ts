@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { isBuildCurrent } from "../../scripts/build-stamp.mjs";
+
+// README "Quick start" and "Seeded sandbox" as a developer and a process manager meet them: `npm start` skips the
+// build when no source changed since the last one, `npm run seed` works on the embedded database with the service
+// running and without it, and a SIGTERM to the npm process (what a supervisor sends) stops the server.
+
+const root = path.resolve(__dirname, "../..");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-npm-start-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** The environment of a developer's shell: no database url, nothing test-only. */
+function devEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, SANDPIPER_DATA_DIR: dataDir, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", ...extra };
+  for (const name of ["DATABASE_URL", "CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "NEXTAUTH_SECRET", "TRUSTED_PROXIES", "JOBS_DISABLED", "npm_lifecycle_event", "npm_lifecycle_script"]) delete env[name];
+  return env;
+}
+
+/** `npm run seed -- --json` to its end; the parsed JSON line. */
+function seedJson(): Promise<{ keys: Record<string, string>; amountEntryMerchantId: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "seed", "--", "--json"], { cwd: root, env: devEnv() });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (code !== 0 || !line) return reject(new Error(`npm run seed -- --json exited ${code}: ${out}`));
+      resolve(JSON.parse(line));
+    });
+  });
+}
+
+async function answers(base: string): Promise<boolean> {
+  try {
+    return (await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
+  it("a restart does not rebuild; seeding works beside the running service and without it; SIGTERM to npm stops the server", async () => {
+    // The suite built the service just before: npm start must find the build current and never build here.
+    expect(isBuildCurrent(root), "the build in .next is current (the suite builds before the tests)").toBe(true);
+    const { freePort } = await import("../../scripts/db.mjs");
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const npm: ChildProcess = spawn("npm", ["start"], { cwd: root, env: devEnv({ PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout!.on("data", (d) => (output += d));
+    npm.stderr!.on("data", (d) => (output += d));
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!/Sandpiper is running on/.test(output)) {
+        if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}: ${output}`);
+        if (Date.now() > deadline) throw new Error(`npm start did not come up: ${output}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(output).toMatch(/The build is up to date/);
+      expect(output).not.toMatch(/Creating an optimized production build|next build/);
+      expect(output).toMatch(/amount-entry key\s+sk_sandbox_/);
+
+      // Seeding while the service holds the embedded database: fresh keys that the running service accepts.
+      const seeded = await seedJson();
+      expect(Object.keys(seeded.keys).sort()).toEqual(["amountEntry", "full", "readOnly", "secondMerchant"]);
+      const session = await fetch(`${base}/v1/checkout-sessions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${seeded.keys.amountEntry}`, "content-type": "application/json", "idempotency-key": "order-2001-session" },
+        body: JSON.stringify({ reference: "order-2001", customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } }),
+      });
+      expect(session.status, await session.clone().text()).toBe(201);
+      expect(await session.json()).toMatchObject({ state: "AWAITING_AMOUNT", customerCheckout: { url: expect.stringContaining("/checkout/") } });
+      // The first merchant has no amount-entry; the error says where it is switched on.
+      const refused = await fetch(`${base}/v1/checkout-sessions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${seeded.keys.full}`, "content-type": "application/json", "idempotency-key": "order-2002-session" },
+        body: JSON.stringify({ reference: "order-2002", customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } }),
+      });
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error).toMatchObject({ code: "AMOUNT_ENTRY_NOT_ENABLED", message: expect.stringMatching(/console/i) });
+
+      // What a supervisor does: SIGTERM to the process it started (npm).
+      npm.kill("SIGTERM");
+      const stopBy = Date.now() + 15_000;
+      while ((await answers(base)) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 250));
+      expect(await answers(base), "the server stopped after SIGTERM to npm").toBe(false);
+      expect(fs.existsSync(path.join(dataDir, "embedded-db.json")), "the embedded database was closed").toBe(false);
+    } finally {
+      if (npm.exitCode === null) npm.kill("SIGKILL");
+    }
+
+    // Without the service: the seed opens the embedded database itself.
+    const offline = await seedJson();
+    expect(offline.keys.full).toMatch(/^sk_sandbox_/);
+    expect(offline.keys.full).not.toBe((await seedJson()).keys.full);
+  }, 300_000);
+});

@@ -1,0 +1,61 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The repository stands on its own (docs/architecture.md): a clone has no documents beside it, so no tracked
+// file may point to one, and every document a comment cites exists here.
+
+const root = path.resolve(__dirname, "../..");
+const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" })
+  .split("\0")
+  .filter((f) => f && /\.(ts|tsx|mts|mjs|js|md|sql|prisma|json|yml|yaml|css)$/.test(f) && f !== "package-lock.json")
+  .filter((f) => fs.existsSync(path.join(root, f)));
+
+// Built from parts so that this file does not match itself.
+const outside = [
+  new RegExp(["\\.\\.", "shared"].join("/")),
+  new RegExp(`\\b${"SP" + "EC"}(\\.md)?\\b`),
+  new RegExp(`\\b${"DES" + "IGN"}(\\.md)?\\b`),
+  new RegExp(`\\b${"issue"}s? #?\\d+`, "i"),
+  new RegExp(`\\b${"BRI" + "EF"}\\b`),
+];
+
+describe("the repository stands on its own", () => {
+  it("no tracked file refers to documents outside the repository or to issue numbers", () => {
+    const hits: string[] = [];
+    for (const file of tracked) {
+      const lines = fs.readFileSync(path.join(root, file), "utf8").split("\n");
+      lines.forEach((line, i) => {
+        if (outside.some((re) => re.test(line))) hits.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
+      });
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it("every docs/*.md that a file cites exists", () => {
+    const cited = new Set<string>();
+    for (const file of tracked) {
+      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/([a-z-]+\.md)\b/g)) cited.add(m[1]);
+    }
+    expect(cited.size).toBeGreaterThan(3);
+    for (const doc of cited) expect(fs.existsSync(path.join(root, "docs", doc)), `docs/${doc}`).toBe(true);
+  });
+
+  it("every section a comment cites as docs/<file>.md \"<section>\" is a heading of that file", () => {
+    const headings = new Map<string, Set<string>>();
+    for (const doc of fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md"))) {
+      const text = fs.readFileSync(path.join(root, "docs", doc), "utf8");
+      headings.set(doc, new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].replace(/`/g, "").trim())));
+    }
+    const missing: string[] = [];
+    for (const file of tracked) {
+      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/([a-z-]+\.md) ["']([^"'\n]+)["']/g)) {
+        const [, doc, section] = m;
+        const sections = headings.get(doc);
+        if (!sections || ![...sections].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`))) missing.push(`${file}: docs/${doc} "${section}"`);
+      }
+    }
+    expect([...new Set(missing)]).toEqual([]);
+  });
+});
