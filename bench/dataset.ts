@@ -2,8 +2,8 @@
 import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/provision";
+import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
+import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
 import { compactPaymentCounts } from "@/lib/payments/counts";

@@ -1,8 +1,8 @@
 // npm run seed [-- --json]: idempotent bootstrap of the sandbox (see README "Seeded sandbox").
 import { randomBytes } from "node:crypto";
 import { getDb, transaction, type Db, type Tx } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/provision";
+import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
+import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { ApiError } from "@/lib/errors";

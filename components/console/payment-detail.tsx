@@ -4,7 +4,7 @@ import { usePolled } from "@/components/console/use-polled";
 import { ApproveButton } from "@/components/console/approve-button";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import { formatBps, formatDateTime } from "@/lib/console/format";
-import type { PaymentView } from "@/lib/console/payments";
+import type { PaymentView } from "@/lib/payments/payment-views";
 
 const SNAPSHOT_LABELS: [string, string][] = [
   ["ruleVersion", "Profile version"], ["fallback", "Fallback pricing"], ["rateDay", "Rate day (Dubai)"],

@@ -3,7 +3,7 @@
 import { usePolled } from "@/components/console/use-polled";
 import Link from "next/link";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
-import type { listConsolePayments } from "@/lib/console/payments";
+import type { listConsolePayments } from "@/lib/payments/payment-views";
 import { formatDateTime } from "@/lib/console/format";
 
 type Page = Awaited<ReturnType<typeof listConsolePayments>>;

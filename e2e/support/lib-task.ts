@@ -3,8 +3,8 @@
 // (Playwright's loader cannot import the ESM Prisma client, so specs call this in a child process.)
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/provision";
+import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
+import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/create-merchant";
 
 const db = getDb();
 

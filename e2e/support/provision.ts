@@ -3,8 +3,8 @@
 // pricing profile charged in AED, and today's direct rate of that currency to AED.
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/provision";
+import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
+import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 
 export type E2eMerchant = {

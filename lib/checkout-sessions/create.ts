@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import type { Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db";
 import type { CheckoutSessionState } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
-import { getSettings } from "@/lib/settings";
+import { getSettings } from "@/lib/settings/service-settings";
 import { quotableCurrencies, type SessionQuote } from "@/lib/checkout-sessions/quote";
 import { findSessionByToken } from "@/lib/checkout-sessions/read";
 import { effectiveState } from "@/lib/checkout-sessions/transitions";

@@ -7,7 +7,7 @@ import { assertAmountInRange } from "@/lib/pricing/limits";
 import { directRate, resolvePricing } from "@/lib/pricing/resolve";
 import { computeSnapshot, type PricingSnapshot } from "@/lib/pricing/snapshot";
 import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
-import { assertWithinGlobalLimit, getSettings } from "@/lib/settings";
+import { assertWithinGlobalLimit, getSettings } from "@/lib/settings/service-settings";
 import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition } from "@/lib/checkout-sessions/transitions";
 

@@ -1,6 +1,6 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import type { ConsoleActor } from "@/lib/console/actor";
+import type { ConsoleActor } from "@/lib/auth/actor";
 import { formToObject } from "@/lib/console/forms";
 import { currentActor } from "@/lib/console/session";
 import { transaction, type Tx } from "@/lib/db";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkbox, checkboxGroup, formToObject, optionalAmountMinor } from "@/lib/console/forms";
+import { formToObject } from "@/lib/console/forms";
+import { checkbox, checkboxGroup, optionalAmountMinor } from "@/lib/schemas/form-fields";
 import { formatBps, formatDateTime, pageParam } from "@/lib/console/format";
 import { auditValue } from "@/lib/audit";
 

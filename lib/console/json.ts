@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/errors";
 import { currentActor } from "@/lib/console/session";
-import type { ConsoleActor } from "@/lib/console/actor";
+import type { ConsoleActor } from "@/lib/auth/actor";
 import { toJson } from "@/lib/http/respond";
 
 /**

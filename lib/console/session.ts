@@ -2,7 +2,7 @@ import { getServerSession } from "next-auth";
 import { notFound, redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
-import type { ConsoleActor } from "@/lib/console/actor";
+import type { ConsoleActor } from "@/lib/auth/actor";
 import { authOptions } from "@/lib/console/auth-options";
 
 /**

@@ -2,7 +2,7 @@ import { verify } from "@node-rs/argon2";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { SYSTEM_ACTOR, writeAudit } from "@/lib/audit";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { ConsoleActor } from "@/lib/console/actor";
+import type { ConsoleActor } from "@/lib/auth/actor";
 import { LOCK_MINUTES } from "@/lib/console/sign-in-messages";
 
 export { LOCK_MINUTES };

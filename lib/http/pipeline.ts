@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z as zod, type z } from "zod";
-import { authenticateApiKey, type AuthenticatedKey, type Scope } from "@/lib/auth/api-keys";
+import { authenticateApiKey, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
 import { normalizeIp, sourceIp } from "@/lib/auth/ip";
 import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Scope } from "@/lib/auth/api-keys";
+import type { Scope } from "@/lib/keys/api-keys";
 import type { ErrorCode } from "@/lib/errors";
 import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";

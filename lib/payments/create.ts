@@ -1,4 +1,4 @@
-import type { AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { randomUUID } from "node:crypto";
 import { modelRow, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -15,7 +15,7 @@ import { consumeVelocity } from "@/lib/risk/velocity";
 import { assertNotBlocked } from "@/lib/risk/block-list";
 import type { CreatePayment } from "@/lib/schemas/payments";
 import type { Customer } from "@/lib/schemas/common";
-import { assertWithinGlobalLimit, getSettings } from "@/lib/settings";
+import { assertWithinGlobalLimit, getSettings } from "@/lib/settings/service-settings";
 
 type Merchant = AuthenticatedKey["merchant"];
 export type Channel = "BANK_TRANSFER" | "GATEWAY" | "STORE";

@@ -1,5 +1,5 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";

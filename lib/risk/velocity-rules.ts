@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
-import { currencyField, integer, reasonField, uuidField } from "@/lib/console/forms";
+import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
+import { currencyField, integer, reasonField, uuidField } from "@/lib/schemas/form-fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { RiskRule } from "@/lib/generated/prisma/client";

@@ -1,5 +1,5 @@
 import { apiError, type ApiError } from "@/lib/errors";
-import type { ServiceSettings } from "@/lib/settings";
+import type { ServiceSettings } from "@/lib/settings/service-settings";
 
 /**
  * Why the connected store cannot take work now, from the operator's switches (docs/api.md "Errors": 503

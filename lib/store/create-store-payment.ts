@@ -1,4 +1,4 @@
-import type { AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { afterCommit, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { fromMinor, toMinor } from "@/lib/money/currency";
@@ -6,7 +6,7 @@ import { admitPayment, insertPayment, pricePayment } from "@/lib/payments/create
 import type { PaymentRow } from "@/lib/payments/serialize";
 import type { Customer } from "@/lib/schemas/common";
 import { STORE_REQUIRED_CUSTOMER, type CreateStorePayment } from "@/lib/schemas/store-payments";
-import { getSettings } from "@/lib/settings";
+import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
 import { announceStoreHandoff } from "@/lib/store/handoff-announce";
 

@@ -4,7 +4,7 @@ import { getDb, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
 import { fromMinor } from "@/lib/money/currency";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
-import { getSettings } from "@/lib/settings";
+import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
 import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector, StoreLine } from "@/lib/store/connector";
 import { handoffKey, signHandoff } from "@/lib/store/handoff-signing";

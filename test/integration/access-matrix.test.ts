@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { SCOPES } from "@/lib/auth/api-keys";
+import { SCOPES } from "@/lib/keys/api-keys";
 import type { ErrorCode } from "@/lib/errors";
 import type { Operation } from "@/lib/openapi/operations";
 import { call, db, freshIp, issueApiKey, type TestMerchant } from "../support/fixtures";

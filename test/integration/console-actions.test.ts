@@ -4,9 +4,9 @@ import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } f
 import {
   actionId, actionIdsIn, consoleActions, getWithSession, newAuditRows, postAction, sessionOf, type ActionFields,
 } from "../support/console-http";
-import { createConsoleUser, createMerchant } from "@/lib/merchants/provision";
+import { createConsoleUser, createMerchant } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
-import { getSettings } from "@/lib/settings";
+import { getSettings } from "@/lib/settings/service-settings";
 
 // The console's Server Actions driven over real HTTP against the built service, as the browser sends them:
 // CSRF (Origin) and session checks, operator-only actions refused for MERCHANT users, merchant isolation, and

@@ -6,10 +6,10 @@ import { createConsoleUser, db, freshIp, newMerchant, type TestMerchant } from "
 import { storeBody } from "../support/store";
 import {
   addAllowedIp, approveAllowedIpRequest, cancelAllowedIpRequest, listAllowedIpRequests, rejectAllowedIpRequest, removeAllowedIp, requestAllowedIp,
-} from "@/lib/console/allow-list";
-import type { ConsoleActor } from "@/lib/console/actor";
-import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/console/merchants";
-import { overview } from "@/lib/console/overview";
+} from "@/lib/merchants/allow-list";
+import type { ConsoleActor } from "@/lib/auth/actor";
+import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/merchants/manage-merchants";
+import { overview } from "@/lib/reports/overview";
 
 // docs/architecture.md "Console roles": MERCHANT users manage allow-list requests, operators approve them. The allow-list gates
 // POST /v1/store-payments and /v1/checkout-sessions (docs/api.md "Authentication" 6); the test service trusts loopback as

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditOf, actorOf, inTx, newOperator, refusal } from "../support/console";
 import { db, depositBody, newMerchant } from "../support/fixtures";
-import { assertMerchantAccess } from "@/lib/console/actor";
-import { configureCallback, requeueFromConsole } from "@/lib/console/callbacks";
-import { getKey, listKeys, revokeKey } from "@/lib/console/keys";
-import { requestAllowedIp } from "@/lib/console/allow-list";
-import { getMerchant, activateMerchant } from "@/lib/console/merchants";
-import { approvalQueue, approveFromConsole, getPaymentView, listConsolePayments } from "@/lib/console/payments";
-import { saveProfileVersion, PricingVersionInput } from "@/lib/console/pricing";
-import { saveRate } from "@/lib/console/rates";
-import { setIntake } from "@/lib/console/service-settings";
-import { createUser } from "@/lib/console/users";
+import { assertMerchantAccess } from "@/lib/auth/actor";
+import { configureCallback, requeueFromConsole } from "@/lib/events/manage-callbacks";
+import { getKey, listKeys, revokeKey } from "@/lib/keys/manage-keys";
+import { requestAllowedIp } from "@/lib/merchants/allow-list";
+import { getMerchant, activateMerchant } from "@/lib/merchants/manage-merchants";
+import { approvalQueue, approveFromConsole, getPaymentView, listConsolePayments } from "@/lib/payments/payment-views";
+import { saveProfileVersion, PricingVersionInput } from "@/lib/pricing/profile-versions";
+import { saveRate } from "@/lib/pricing/fx-rates";
+import { setIntake } from "@/lib/settings/intake";
+import { createUser } from "@/lib/users/manage-users";
 import { ListPaymentsQuery } from "@/lib/schemas/payments";
 import { dubaiDay } from "@/lib/money/dubai";
 

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
-import type { ConsoleActor } from "@/lib/console/actor";
+import type { ConsoleActor } from "@/lib/auth/actor";
 import { setCallbackUrl } from "@/lib/events/callback-config";
-import { savePricingVersion } from "@/lib/merchants/provision";
+import { savePricingVersion } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 import { compactPaymentCounts } from "@/lib/payments/counts";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";

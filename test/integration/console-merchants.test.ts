@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { auditOf, actorOf, inTx, newOperator, refusal } from "../support/console";
 import { call, db, issueApiKey, newMerchant } from "../support/fixtures";
-import { createKey, revokeKey } from "@/lib/console/keys";
-import { addAllowedIp } from "@/lib/console/allow-list";
+import { createKey, revokeKey } from "@/lib/keys/manage-keys";
+import { addAllowedIp } from "@/lib/merchants/allow-list";
 import {
   activateMerchant, activationRefusal, createMerchantFromConsole, deactivateMerchant, updateMerchantPolicy, MerchantPolicyInput,
-} from "@/lib/console/merchants";
-import { changeUserAccess, UserAccessInput } from "@/lib/console/users";
-import { SCOPES } from "@/lib/auth/api-keys";
+} from "@/lib/merchants/manage-merchants";
+import { changeUserAccess, UserAccessInput } from "@/lib/users/manage-users";
+import { SCOPES } from "@/lib/keys/api-keys";
 
 const HTTPS_CALLBACK = "https://merchant.example.com/sandpiper/callbacks";
 

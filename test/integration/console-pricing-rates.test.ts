@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { auditOf, inTx, newOperator, refusal } from "../support/console";
 import { db, depositBody, newMerchant, savePricingVersion } from "../support/fixtures";
-import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/console/pricing";
-import { missingRatesToday, RateInput, saveRate } from "@/lib/console/rates";
+import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
+import { missingRatesToday, RateInput, saveRate } from "@/lib/pricing/fx-rates";
 import { dubaiDay } from "@/lib/money/dubai";
 
 const form = (merchantId: string, over: Record<string, string> = {}) => ({

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { depositBody } from "../support/fixtures";
 import { Dedicated, errorOf, type DedicatedMerchant } from "../support/dedicated";
 import { transaction } from "@/lib/db";
-import type { ConsoleActor } from "@/lib/console/actor";
-import { setIntake } from "@/lib/console/service-settings";
+import type { ConsoleActor } from "@/lib/auth/actor";
+import { setIntake } from "@/lib/settings/intake";
 
 // Intake pauses (503 PAYMENT_INTAKE_PAUSED) and bank-transfer routing (503 NO_ROUTE, BANK_CAPACITY) on
 // POST /v1/payments. Both are global to the service (operator settings, the service's bank accounts), so this

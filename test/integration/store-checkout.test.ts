@@ -5,7 +5,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { db, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { createStorePayment, eurStoreMerchant, openStorePage, storeAction, storeBody, waitForCheckout } from "../support/store";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { verifyCallback } from "@/lib/events/verify";

@@ -4,11 +4,11 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { eventually } from "../support/fixtures";
 import { Dedicated, errorOf } from "../support/dedicated";
 import { storeBody } from "../support/store";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
-import { savePricingVersion, type NewMerchant } from "@/lib/merchants/provision";
+import { savePricingVersion, type NewMerchant } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
-import { updateSettings } from "@/lib/settings";
+import { updateSettings } from "@/lib/settings/service-settings";
 import { catalogVersion, storeCatalogProblem } from "@/lib/store/catalog-cache";
 import {
   deactivateCatalogItem, exportCatalogCsv, importCatalogCsv, listCatalogItems, setCatalogItemActive, upsertCatalogItem,

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { dubaiDay } from "@/lib/money/dubai";
 import { baseUrl, db, newMerchant, savePricingVersion } from "./fixtures";
-import type { NewMerchant } from "@/lib/merchants/provision";
-import type { Scope } from "@/lib/auth/api-keys";
+import type { NewMerchant } from "@/lib/merchants/create-merchant";
+import type { Scope } from "@/lib/keys/api-keys";
 
 /** A customer with every member a checkout session requires. */
 export function sessionCustomer(over: Record<string, unknown> = {}): Record<string, any> {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { transaction, type Tx } from "@/lib/db";
-import type { ConsoleActor } from "@/lib/console/actor";
+import type { ConsoleActor } from "@/lib/auth/actor";
 import { ApiError } from "@/lib/errors";
 import { createConsoleUser, db } from "./fixtures";
 

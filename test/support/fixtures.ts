@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES, type Scope } from "@/lib/auth/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion, type NewMerchant } from "@/lib/merchants/provision";
+import { issueApiKey, SCOPES, type Scope } from "@/lib/keys/api-keys";
+import { createConsoleUser, createMerchant, savePricingVersion, type NewMerchant } from "@/lib/merchants/create-merchant";
 import { assertMatchesContract } from "./contract";
 
 export const db = getDb();

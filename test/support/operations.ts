@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operations";
-import type { Scope } from "@/lib/auth/api-keys";
+import type { Scope } from "@/lib/keys/api-keys";
 import { db, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
 
 // Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the

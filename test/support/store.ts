@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { dubaiDay } from "@/lib/money/dubai";
 import { baseUrl, db, eventually, newMerchant, savePricingVersion, type TestMerchant } from "./fixtures";
-import type { NewMerchant } from "@/lib/merchants/provision";
-import type { Scope } from "@/lib/auth/api-keys";
+import type { NewMerchant } from "@/lib/merchants/create-merchant";
+import type { Scope } from "@/lib/keys/api-keys";
 
 /** A store-payment customer with every member the store flow requires (username, firstName, lastName, email). */
 export function storeCustomer(over: Record<string, unknown> = {}): Record<string, any> {

@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { ConsoleNav, type NavItem } from "@/components/console/nav";
 import { Notice } from "@/components/console/ui";
-import { merchantsInChaosMode } from "@/lib/console/callbacks";
-import { scopedMerchantId } from "@/lib/console/actor";
+import { merchantsInChaosMode } from "@/lib/events/manage-callbacks";
+import { scopedMerchantId } from "@/lib/auth/actor";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { PaymentsCharts } from "@/components/console/charts/payments-charts";
 import { Card, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
-import { merchantOptions } from "@/lib/console/merchants";
-import { overview } from "@/lib/console/overview";
+import { merchantOptions } from "@/lib/merchants/manage-merchants";
+import { overview } from "@/lib/reports/overview";
 import { reportMerchantParam } from "@/lib/reports/days";
 import { paymentsOverview } from "@/lib/reports/payments-overview";
 import { requireActor } from "@/lib/console/session";

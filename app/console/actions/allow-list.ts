@@ -5,8 +5,8 @@ import { consoleAction } from "@/lib/console/action";
 import {
   addAllowedIp, AllowedIpInput, AllowedIpRequestInput, approveAllowedIpRequest, cancelAllowedIpRequest, rejectAllowedIpRequest,
   RejectAllowedIpRequestInput, removeAllowedIp, requestAllowedIp,
-} from "@/lib/console/allow-list";
-import { uuidField } from "@/lib/console/forms";
+} from "@/lib/merchants/allow-list";
+import { uuidField } from "@/lib/schemas/form-fields";
 
 /** The allow-list form: an operator's address is added at once, a MERCHANT user's becomes a pending request. */
 export const addIp = consoleAction(AllowedIpInput, async ({ actor, tx, input, now }) => {

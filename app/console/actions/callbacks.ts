@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { CallbackUrlInput, ChaosModeInput, checkSignature, configureCallback, requeueFromConsole, sendTestFromConsole, setChaosMode, SignatureCheckInput } from "@/lib/console/callbacks";
-import { optionalText, uuidField } from "@/lib/console/forms";
+import { CallbackUrlInput, ChaosModeInput, checkSignature, configureCallback, requeueFromConsole, sendTestFromConsole, setChaosMode, SignatureCheckInput } from "@/lib/events/manage-callbacks";
+import { optionalText, uuidField } from "@/lib/schemas/form-fields";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {

@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { optionalText, uuidField } from "@/lib/console/forms";
-import { createKey, NewKeyInput, revokeKey } from "@/lib/console/keys";
+import { optionalText, uuidField } from "@/lib/schemas/form-fields";
+import { createKey, NewKeyInput, revokeKey } from "@/lib/keys/manage-keys";
 
 /** Creates an API key; the secret is returned once in the action state and never stored. */
 export const createKeyAction = consoleAction(NewKeyInput, async ({ actor, tx, input, now }) => {

@@ -2,10 +2,10 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { optionalText, reasonField, uuidField } from "@/lib/console/forms";
+import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields";
 import {
   activateMerchant, createMerchantFromConsole, deactivateMerchant, MerchantPolicyInput, NewMerchantInput, updateMerchantPolicy,
-} from "@/lib/console/merchants";
+} from "@/lib/merchants/manage-merchants";
 
 export const createMerchantAction = consoleAction(NewMerchantInput, async ({ actor, tx, input, now }) => {
   const m = await createMerchantFromConsole(tx, actor, input, now);

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { approveFromConsole } from "@/lib/console/payments";
+import { approveFromConsole } from "@/lib/payments/payment-views";
 
 /** Approves a withdrawal (PENDING_APPROVAL -> PENDING); the lib refuses the creator, expired ones and other merchants'. */
 export const approvePayment = consoleAction(z.object({ paymentId: z.string().max(64) }), async ({ actor, tx, input, now }) => {

@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { reasonField } from "@/lib/console/forms";
-import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/console/pricing";
+import { reasonField } from "@/lib/schemas/form-fields";
+import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
 
 /** Saves a new immutable pricing profile version (operator only; reason required). */
 export const savePricing = consoleAction(PricingVersionInput, async ({ actor, tx, input, now }) => {

@@ -1,7 +1,7 @@
 "use server";
 
 import { consoleAction } from "@/lib/console/action";
-import { RateInput, saveRate } from "@/lib/console/rates";
+import { RateInput, saveRate } from "@/lib/pricing/fx-rates";
 
 /** Enters or corrects a direct base rate for a Dubai day (operator only; reason required). */
 export const enterRate = consoleAction(RateInput, async ({ actor, tx, input, now }) => {

@@ -2,8 +2,9 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { reasonField, uuidField } from "@/lib/console/forms";
-import { addBlockEntry, BlockEntryInput, IntakeInput, removeBlockEntry, setIntake } from "@/lib/console/service-settings";
+import { reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { IntakeInput, setIntake } from "@/lib/settings/intake";
+import { addBlockEntry, BlockEntryInput, removeBlockEntry } from "@/lib/risk/block-list-entries";
 
 export const saveIntake = consoleAction(IntakeInput, async ({ actor, tx, input, now }) => {
   const s = await setIntake(tx, actor, input, now);

@@ -1,7 +1,7 @@
 "use server";
 
 import { consoleAction } from "@/lib/console/action";
-import { changeUserAccess, createUser, NewUserInput, UserAccessInput } from "@/lib/console/users";
+import { changeUserAccess, createUser, NewUserInput, UserAccessInput } from "@/lib/users/manage-users";
 
 export const createUserAction = consoleAction(NewUserInput, async ({ actor, tx, input, now }) => {
   const u = await createUser(tx, actor, input, now);

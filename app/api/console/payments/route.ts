@@ -1,6 +1,6 @@
 // GET /api/console/payments - the console's payment list (same filters as GET /v1/payments), polled by SWR
 import { consoleJson } from "@/lib/console/json";
-import { listConsolePayments, parsePaymentFilters } from "@/lib/console/payments";
+import { listConsolePayments, parsePaymentFilters } from "@/lib/payments/payment-views";
 import { getDb } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { ApproveButton } from "@/components/console/approve-button";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { formatDateTime, pageParam } from "@/lib/console/format";
-import { approvalQueue, approvedWithdrawal } from "@/lib/console/payments";
+import { approvalQueue, approvedWithdrawal } from "@/lib/payments/payment-views";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 

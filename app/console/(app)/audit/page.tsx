@@ -1,7 +1,7 @@
 import { Card, EmptyState, FilterButtons, PageHeader, Pager } from "@/components/console/ui";
 import { listAudit } from "@/lib/audit";
 import { formatDateTime, pageParam, param } from "@/lib/console/format";
-import { merchantOptions } from "@/lib/console/merchants";
+import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 

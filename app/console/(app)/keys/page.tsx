@@ -3,10 +3,10 @@ import { ActionForm, CheckboxGroup, Field, SubmitButton } from "@/components/con
 import { Card, EmptyState, PageHeader, Pager, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { createKeyAction } from "@/app/console/actions/keys";
 import { formatDate, formatDateTime, pageParam, param } from "@/lib/console/format";
-import { keyState, listKeys } from "@/lib/console/keys";
+import { keyState, listKeys } from "@/lib/keys/manage-keys";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
-import { SCOPES } from "@/lib/auth/api-keys";
+import { SCOPES } from "@/lib/keys/api-keys";
 
 export const dynamic = "force-dynamic";
 

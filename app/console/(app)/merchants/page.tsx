@@ -3,7 +3,7 @@ import { ActionForm, CheckboxGroup, Field, SubmitButton } from "@/components/con
 import { Card, EmptyState, PageHeader, Pager, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { createMerchantAction } from "@/app/console/actions/merchants";
 import { formatBps, pageParam } from "@/lib/console/format";
-import { listMerchants } from "@/lib/console/merchants";
+import { listMerchants } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";

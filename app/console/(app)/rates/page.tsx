@@ -3,7 +3,7 @@ import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Table, Td } from "@/components/console/ui";
 import { enterRate } from "@/app/console/actions/rates";
 import { formatDateTime, param } from "@/lib/console/format";
-import { missingRatesToday, rateDays, ratesOfDay } from "@/lib/console/rates";
+import { missingRatesToday, rateDays, ratesOfDay } from "@/lib/pricing/fx-rates";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";

@@ -2,12 +2,13 @@ import { ActionForm, Checkbox, CheckboxGroup, Field, Hidden, SubmitButton } from
 import { Card, EmptyState, Notice, PageHeader, Pager, RecordItem, RecordList } from "@/components/console/ui";
 import { addBlock, removeBlock, saveIntake } from "@/app/console/actions/settings";
 import { formatDateTime, pageParam } from "@/lib/console/format";
-import { merchantOptions } from "@/lib/console/merchants";
-import { CHANNELS, listBlockEntries } from "@/lib/console/service-settings";
+import { merchantOptions } from "@/lib/merchants/manage-merchants";
+import { CHANNELS } from "@/lib/settings/intake";
+import { listBlockEntries } from "@/lib/risk/block-list-entries";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { BLOCK_KINDS } from "@/lib/risk/block-list";
-import { getSettings } from "@/lib/settings";
+import { getSettings } from "@/lib/settings/service-settings";
 
 export const dynamic = "force-dynamic";
 

@@ -3,9 +3,9 @@ import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
 import { createUserAction } from "@/app/console/actions/users";
 import { formatDate, pageParam } from "@/lib/console/format";
-import { merchantOptions } from "@/lib/console/merchants";
+import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
-import { listUsers, MIN_PASSWORD_LENGTH } from "@/lib/console/users";
+import { listUsers, MIN_PASSWORD_LENGTH } from "@/lib/users/manage-users";
 import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";

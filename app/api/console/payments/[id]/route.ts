@@ -1,6 +1,6 @@
 // GET /api/console/payments/{id} - one payment's console view (404 for another merchant's), polled by SWR
 import { consoleJson } from "@/lib/console/json";
-import { getPaymentView } from "@/lib/console/payments";
+import { getPaymentView } from "@/lib/payments/payment-views";
 import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";

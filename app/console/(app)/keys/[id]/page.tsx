@@ -3,7 +3,7 @@ import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/fo
 import { Card, DefinitionList, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
 import { revokeKeyAction } from "@/app/console/actions/keys";
 import { formatDateTime } from "@/lib/console/format";
-import { getKey, keyState } from "@/lib/console/keys";
+import { getKey, keyState } from "@/lib/keys/manage-keys";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 

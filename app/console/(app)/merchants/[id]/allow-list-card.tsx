@@ -1,7 +1,7 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, RecordItem, RecordList, StatusBadge } from "@/components/console/ui";
 import { addIp, approveIpRequest, cancelIpRequest, rejectIpRequest, removeIp } from "@/app/console/actions/allow-list";
-import type { AllowedIpRequestView } from "@/lib/console/allow-list";
+import type { AllowedIpRequestView } from "@/lib/merchants/allow-list";
 import { formatDateTime } from "@/lib/console/format";
 
 type Props = {

@@ -4,9 +4,9 @@ import { Card, DefinitionList, EmptyState, Notice, PageHeader, StatusBadge, link
 import { activate, deactivate, updatePolicy } from "@/app/console/actions/merchants";
 import { AllowListCard } from "./allow-list-card";
 import { RiskRulesCard } from "./risk-rules-card";
-import { listAllowedIpRequests } from "@/lib/console/allow-list";
+import { listAllowedIpRequests } from "@/lib/merchants/allow-list";
 import { formatBps } from "@/lib/console/format";
-import { CUSTOMER_FIELDS, getMerchant } from "@/lib/console/merchants";
+import { CUSTOMER_FIELDS, getMerchant } from "@/lib/merchants/manage-merchants";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { PaymentDetail } from "@/components/console/payment-detail";
 import { PageHeader, linkClass } from "@/components/console/ui";
-import { getPaymentView } from "@/lib/console/payments";
+import { getPaymentView } from "@/lib/payments/payment-views";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 

@@ -3,7 +3,7 @@ import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/fo
 import { Badge, Card, PageHeader, Table, Td, linkClass } from "@/components/console/ui";
 import { toggleProfile } from "@/app/console/actions/pricing";
 import { formatBps, formatDateTime } from "@/lib/console/format";
-import { profileHistory } from "@/lib/console/pricing";
+import { profileHistory } from "@/lib/pricing/profile-versions";
 import { orNotFound, requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";

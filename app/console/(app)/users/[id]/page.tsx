@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, Notice, PageHeader, linkClass } from "@/components/console/ui";
 import { changeAccess } from "@/app/console/actions/users";
-import { merchantOptions } from "@/lib/console/merchants";
+import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { normalizeIp } from "@/lib/auth/ip";
-import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
-import { reasonField, text, uuidField } from "@/lib/console/forms";
-import { lockMerchant } from "@/lib/console/merchants";
+import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
+import { reasonField, text, uuidField } from "@/lib/schemas/form-fields";
+import { lockMerchant } from "@/lib/merchants/manage-merchants";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { AllowedIp, AllowedIpRequest, AllowedIpRequestState } from "@/lib/generated/prisma/client";

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
-import { checkbox, optionalText, reasonField, text } from "@/lib/console/forms";
-import { revokeKeysOf } from "@/lib/console/keys";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
+import { checkbox, optionalText, reasonField, text } from "@/lib/schemas/form-fields";
+import { revokeKeysOf } from "@/lib/keys/manage-keys";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { hashPassword } from "@/lib/merchants/provision";
+import { hashPassword } from "@/lib/merchants/create-merchant";
 
 /** Minimum console password length. */
 export const MIN_PASSWORD_LENGTH = 12;

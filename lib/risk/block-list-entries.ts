@@ -1,36 +1,10 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
-import { checkbox, checkboxGroup, optionalText, reasonField, text } from "@/lib/console/forms";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
+import { optionalText, reasonField, text } from "@/lib/schemas/form-fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { BLOCK_KINDS, normalizeBlockValue, type BlockKind } from "@/lib/risk/block-list";
-import { getSettings, updateSettings, type ServiceSettings } from "@/lib/settings";
-
-/** Channels that can be paused one by one (docs/api.md "Overview" 503 PAYMENT_INTAKE_PAUSED "system or channel closed"). */
-export const CHANNELS = ["BANK_TRANSFER", "GATEWAY", "STORE"] as const;
-
-export const IntakeInput = z.object({ intakePaused: checkbox, pausedChannels: checkboxGroup(CHANNELS), reason: reasonField });
-
-/**
- * Sets the global intake pause and the paused channels (operator only); audited with before and after.
- * New payments then get 503 PAYMENT_INTAKE_PAUSED; existing payments are not affected.
- */
-export async function setIntake(tx: Tx, actor: ConsoleActor, input: z.output<typeof IntakeInput>, now = new Date()): Promise<ServiceSettings> {
-  assertOperator(actor);
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('settings:service'))`;
-  const before = await getSettings(tx);
-  const after = await updateSettings(tx, { intakePaused: input.intakePaused, pausedChannels: [...input.pausedChannels] });
-  await writeAudit(tx, auditActor(actor), {
-    action: "settings.intake",
-    entity: "settings",
-    entityId: "service",
-    before: { intakePaused: before.intakePaused, pausedChannels: before.pausedChannels },
-    after: { intakePaused: after.intakePaused, pausedChannels: after.pausedChannels },
-    reason: input.reason,
-  }, now);
-  return after;
-}
 
 const KINDS = Object.keys(BLOCK_KINDS) as [BlockKind, ...BlockKind[]];
 

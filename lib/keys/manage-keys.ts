@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertMerchantAccess, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
-import { checkboxGroup, optionalText } from "@/lib/console/forms";
-import { issueApiKey, SCOPES } from "@/lib/auth/api-keys";
+import { assertMerchantAccess, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
+import { checkboxGroup, optionalText } from "@/lib/schemas/form-fields";
+import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 

@@ -1,8 +1,8 @@
-import { scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
-import { missingRatesToday } from "@/lib/console/rates";
+import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
+import { missingRatesToday } from "@/lib/pricing/fx-rates";
 import type { Db } from "@/lib/db";
 import { dubaiDay, dubaiDayStart } from "@/lib/money/dubai";
-import { getSettings } from "@/lib/settings";
+import { getSettings } from "@/lib/settings/service-settings";
 
 /**
  * The figures of the console's overview for the actor: payments created today (Dubai day), withdrawals awaiting

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
-import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/console/forms";
-import { revokeKeysOf } from "@/lib/console/keys";
+import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
+import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/schemas/form-fields";
+import { revokeKeysOf } from "@/lib/keys/manage-keys";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Merchant } from "@/lib/generated/prisma/client";
-import { createMerchant } from "@/lib/merchants/provision";
+import { createMerchant } from "@/lib/merchants/create-merchant";
 import { CURRENCIES } from "@/lib/money/currency";
 
 /** Customer members a merchant may require on `POST /v1/payments` (docs/api.md "Customer"). */
@@ -188,7 +188,7 @@ export async function merchantOptions(db: Db): Promise<{ id: string; name: strin
 
 /**
  * One merchant with its allow-list (approved entries), the number of pending allow-list requests and its console
- * users (the requests themselves: lib/console/allow-list.ts listAllowedIpRequests).
+ * users (the requests themselves: lib/merchants/allow-list.ts listAllowedIpRequests).
  * @throws ApiError 404 NOT_FOUND (unknown id, or another merchant for a MERCHANT user)
  */
 export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {

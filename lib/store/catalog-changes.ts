@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { assertOperator, type ConsoleActor } from "@/lib/console/actor";
+import { assertOperator, type ConsoleActor } from "@/lib/auth/actor";
 import type { Tx } from "@/lib/db";
 import { importCatalogCsv, setCatalogItemActive, upsertCatalogItem } from "@/lib/store/catalog-admin";
 

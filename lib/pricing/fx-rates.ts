@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
-import { currencyField, reasonField } from "@/lib/console/forms";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
+import { currencyField, reasonField } from "@/lib/schemas/form-fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { FxRate } from "@/lib/generated/prisma/client";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/console/actor";
-import { checkbox, integer, reasonField, text, uuidField } from "@/lib/console/forms";
-import { auditMerchant } from "@/lib/console/merchants";
+import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
+import { checkbox, integer, reasonField, text, uuidField } from "@/lib/schemas/form-fields";
+import { auditMerchant } from "@/lib/merchants/manage-merchants";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/events/callback-config";

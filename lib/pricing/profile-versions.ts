@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
-import { assertOperator, auditActor, type ConsoleActor } from "@/lib/console/actor";
-import { checkbox, currencyField, integer, optionalAmountMinor, reasonField, uuidField } from "@/lib/console/forms";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
+import { checkbox, currencyField, integer, optionalAmountMinor, reasonField, uuidField } from "@/lib/schemas/form-fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
-import { savePricingVersion } from "@/lib/merchants/provision";
+import { savePricingVersion } from "@/lib/merchants/create-merchant";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 
 const bps = integer(0, 10_000);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/console/actor";
+import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { writeAudit } from "@/lib/audit";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
