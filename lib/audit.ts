@@ -1,5 +1,6 @@
 import type { Db, Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { pageOf } from "@/lib/pagination";
 
 /** Who made a change: a signed-in console user, or the service itself (id null). */
 export type AuditActor = { id: string | null; username: string };
@@ -76,5 +77,5 @@ export async function listAudit(db: Db, q: AuditQuery) {
     db.auditLog.count({ where }),
     db.auditLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
   ]);
-  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows, total, q);
 }

@@ -11,12 +11,12 @@ import { formatDateTime } from "@/lib/console/format";
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
 export function DeliveriesTable({ initial, query, showMerchant }: { initial: DeliveryPage; query: string; showMerchant: boolean }) {
   const { data: page, error } = usePolled<DeliveryPage>(`/api/console/deliveries?${query}`, initial, 2000);
-  if (page.rows.length === 0) return <EmptyState title="No deliveries">Events appear here when payments succeed, fail or expire.</EmptyState>;
+  if (page.items.length === 0) return <EmptyState title="No deliveries">Events appear here when payments succeed, fail or expire.</EmptyState>;
   return (
     <>
       {error ? <Notice tone="error">Live refresh failed: {error.message}</Notice> : null}
       <Table caption="Callback deliveries" head={["Created (Dubai)", "Event", ...(showMerchant ? ["Merchant"] : []), "State", "Last error", "Next attempt", ""]}>
-        {page.rows.map((d) => (
+        {page.items.map((d) => (
           <tr key={d.id} data-testid={`delivery-${d.id}`}>
             <Td wrap className="min-w-[6rem]">{formatDateTime(d.createdAt)}</Td>
             <Td>

@@ -1,8 +1,8 @@
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/schemas/common";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Shape of a session token (lib/checkout-sessions/create.ts newSessionToken). */
 export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -11,7 +11,7 @@ export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id
  */
 export async function getCheckoutSession(db: Db, merchantId: string, id: string): Promise<CheckoutSession> {
-  const session = UUID.test(id) ? await db.checkoutSession.findFirst({ where: { id, merchantId } }) : null;
+  const session = isUuid(id) ? await db.checkoutSession.findFirst({ where: { id, merchantId } }) : null;
   if (!session) throw apiError("NOT_FOUND", "checkout session not found");
   return session;
 }

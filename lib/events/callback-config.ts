@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { Uuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/common";
 import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/events/url-policy";
 import { runtimeEnv } from "@/lib/runtime-env";
 
@@ -61,7 +61,7 @@ export async function setCallbackUrl(
   input: { merchantId: string; url: string },
   opts: { resolve?: Resolver } = {},
 ): Promise<{ secret: string }> {
-  if (!Uuid.safeParse(input.merchantId).success) throw apiError("NOT_FOUND", "merchant not found");
+  if (!isUuid(input.merchantId)) throw apiError("NOT_FOUND", "merchant not found");
   const url = typeof input.url === "string" ? input.url.trim() : "";
   if (url === "") throw apiError("VALIDATION_ERROR", "callbackUrl: an address is required");
   if (url.length > MAX_CALLBACK_URL_LENGTH) {
@@ -89,7 +89,7 @@ export async function setCallbackUrl(
  * @throws ApiError 404 NOT_FOUND when the merchant does not exist.
  */
 export async function removeCallbackUrl(db: Db, input: { merchantId: string }): Promise<void> {
-  if (!Uuid.safeParse(input.merchantId).success) throw apiError("NOT_FOUND", "merchant not found");
+  if (!isUuid(input.merchantId)) throw apiError("NOT_FOUND", "merchant not found");
   const changed = await db.merchant.updateMany({ where: { id: input.merchantId }, data: { callbackUrl: null, callbackSecret: null } });
   if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
 }

@@ -7,7 +7,8 @@ import { callbackHeaderNames } from "@/lib/events/signing";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
 import { announceDueDeliveries } from "@/lib/jobs/announce";
 import type { PaymentResource } from "@/lib/payments/serialize";
-import { Uuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/common";
+import { pageOf, type Page } from "@/lib/pagination";
 
 export const DELIVERY_STATES = ["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"] as const satisfies readonly DeliveryState[];
 
@@ -51,7 +52,7 @@ export type DeliveryRow = {
 };
 
 function assertUuid(id: string, what: string): void {
-  if (!Uuid.safeParse(id).success) throw apiError("VALIDATION_ERROR", `${what} must be a UUID`);
+  if (!isUuid(id)) throw apiError("VALIDATION_ERROR", `${what} must be a UUID`);
 }
 
 /**
@@ -59,18 +60,18 @@ function assertUuid(id: string, what: string): void {
  * @param input.merchantId the merchant whose deliveries are listed; null = operator view, all merchants.
  * @param input.state optional filter.
  * @param input.page 1-based page; input.limit 1 to 100 rows per page (docs/api.md "Limits").
- * @returns `{ rows, total, page, limit, pages }`.
+ * @returns `{ items, total, page, limit, pages }` (lib/pagination.ts).
  * @throws ApiError 400 VALIDATION_ERROR for an unknown state or a page/limit out of range.
  */
 export async function listDeliveries(
   db: Db,
   input: { merchantId: string | null; state?: DeliveryState; page: number; limit: number },
-): Promise<{ rows: DeliveryRow[]; total: number; page: number; limit: number; pages: number }> {
+): Promise<Page<DeliveryRow>> {
   const { merchantId, state, page, limit } = input;
   if (!Number.isInteger(page) || page < 1) throw apiError("VALIDATION_ERROR", "page must be an integer >= 1");
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw apiError("VALIDATION_ERROR", "limit must be an integer from 1 to 100");
   if (state !== undefined && !DELIVERY_STATES.includes(state)) throw apiError("VALIDATION_ERROR", `state must be one of ${DELIVERY_STATES.join(", ")}`);
-  if (merchantId !== null && !Uuid.safeParse(merchantId).success) return { rows: [], total: 0, page, limit, pages: 0 };
+  if (merchantId !== null && !isUuid(merchantId)) return pageOf([], 0, { page, limit });
   const where: Prisma.DeliveryWhereInput = { ...(merchantId !== null ? { merchantId } : {}), ...(state ? { state } : {}) };
   const [total, found] = await Promise.all([
     db.delivery.count({ where }),
@@ -101,7 +102,7 @@ export async function listDeliveries(
     deliveredAt: d.deliveredAt,
     createdAt: d.createdAt,
   }));
-  return { rows, total, page, limit, pages: Math.ceil(total / limit) };
+  return pageOf(rows, total, { page, limit });
 }
 
 /**
@@ -111,7 +112,7 @@ export async function listDeliveries(
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's delivery id.
  */
 export async function getDelivery(db: Db, input: { merchantId: string | null; deliveryId: string }) {
-  const found = Uuid.safeParse(input.deliveryId).success
+  const found = isUuid(input.deliveryId)
     ? await db.delivery.findFirst({
         where: { id: input.deliveryId, ...(input.merchantId !== null ? { merchantId: input.merchantId } : {}) },
         include: { event: true, attempts: { orderBy: { number: "asc" } }, injections: { orderBy: { sentAt: "asc" } } },
@@ -139,7 +140,7 @@ export async function requeueDeliveries(
   input: { merchantId: string | null; deliveryIds?: string[]; now?: Date },
 ): Promise<number> {
   const now = input.now ?? new Date();
-  if (input.merchantId !== null && !Uuid.safeParse(input.merchantId).success) return 0;
+  if (input.merchantId !== null && !isUuid(input.merchantId)) return 0;
   for (const id of input.deliveryIds ?? []) assertUuid(id, "delivery id");
   if (input.deliveryIds && input.deliveryIds.length === 0) return 0;
   const byMerchant = input.merchantId !== null ? Prisma.sql`AND d.merchant_id = ${input.merchantId}::uuid` : Prisma.empty;
@@ -172,7 +173,7 @@ export async function requeueDeliveries(
  */
 export async function sendTestEvent(db: Db, input: { merchantId: string; now?: Date }): Promise<{ eventId: string; deliveryId: string }> {
   const now = input.now ?? new Date();
-  const merchant = Uuid.safeParse(input.merchantId).success
+  const merchant = isUuid(input.merchantId)
     ? await db.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true, callbackUrl: true } })
     : null;
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");

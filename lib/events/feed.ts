@@ -11,8 +11,9 @@ import { notifyFeed } from "@/lib/events/feed-notify";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
 import { announceDueDeliveries } from "@/lib/jobs/announce";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
-import { isUuid } from "@/lib/payments/read";
+import { isUuid } from "@/lib/schemas/common";
 import type { PaymentResource } from "@/lib/payments/serialize";
+import { pageOf } from "@/lib/pagination";
 
 /** The callback envelope exactly as delivered: `{ id, type, createdAt, data }` (README "Receiving callbacks"). */
 export type EventEnvelope = { id: string; type: EventType; createdAt: string; data: PaymentResource };
@@ -96,7 +97,7 @@ export async function listEvents(db: Db, merchantId: string, q: ListEventsInput)
       SELECT e.id, e.body, e.seq, s.state, s.deliveries FROM events e ${DELIVERY_SUMMARY}
       WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${offset}`,
   ]);
-  return { items: rows.map(summaryOf), total: n, page: q.page, limit: q.limit, pages: Math.ceil(n / q.limit) };
+  return pageOf(rows.map(summaryOf), n, q);
 }
 
 /** The feed position of one of the merchant's events. @throws ApiError 404 NOT_FOUND otherwise. */

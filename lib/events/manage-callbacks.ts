@@ -9,7 +9,7 @@ import { setCallbackUrl } from "@/lib/events/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/events/deliveries";
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/events/signature-check";
-import { Uuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/common";
 
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
 
@@ -47,7 +47,7 @@ export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { m
   const scope = merchantScope(actor) ?? input.merchantId ?? null;
   if (input.deliveryIds) {
     const ids = [...new Set(input.deliveryIds)];
-    const visible = ids.every((id) => Uuid.safeParse(id).success)
+    const visible = ids.every((id) => isUuid(id))
       && (await tx.delivery.count({ where: { id: { in: ids }, ...(scope ? { merchantId: scope } : {}) } })) === ids.length;
     if (!visible) throw apiError("NOT_FOUND", "delivery not found");
   }
@@ -88,13 +88,13 @@ export const DeliveryFilters = z.object({
 export async function deliveryPage(db: Db, actor: ConsoleActor, q: z.output<typeof DeliveryFilters>, limit = 20) {
   const merchantId = merchantScope(actor) ?? q.merchant ?? null;
   const page = await listDeliveries(db, { merchantId, state: q.state, page: q.page, limit });
-  const rows = page.rows.map((r) => ({
+  const items = page.items.map((r) => ({
     ...r,
     nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
     deliveredAt: r.deliveredAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
   }));
-  return { ...page, rows, open: rows.some((r) => r.state === "PENDING") };
+  return { ...page, items, open: items.some((r) => r.state === "PENDING") };
 }
 export type DeliveryPage = Awaited<ReturnType<typeof deliveryPage>>;
 
@@ -159,4 +159,14 @@ export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.outpu
 export function merchantsInChaosMode(db: Db, actor: ConsoleActor): Promise<{ id: string; name: string }[]> {
   const scope = merchantScope(actor);
   return db.merchant.findMany({ where: { chaosMode: true, ...(scope ? { id: scope } : {}) }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
+/**
+ * One merchant's callback settings for the Callbacks page: id, name, callbackUrl (null = not configured) and
+ * chaosMode; null when the actor may not see that merchant or it does not exist. The secret is never returned.
+ */
+export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: string) {
+  const scope = merchantScope(actor);
+  if (scope && scope !== merchantId) return null;
+  return db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true } });
 }

@@ -7,7 +7,7 @@ import { DELIVERY_DUE_EVENT, inngest, STORE_HANDOFF_DUE_EVENT } from "@/lib/jobs
 import { JOBS, SWEEPS } from "@/lib/jobs/registry";
 import "@/lib/store/expiry"; // store checkouts expire with their payment (onPaymentExpired hook)
 import { handOffCheckout } from "@/lib/store/handoff";
-import { Uuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/common";
 
 /** Rounds of the delivery function: 8 attempts plus room for waiting out another worker's lease. */
 export const DELIVERY_ROUNDS = MAX_ATTEMPTS + 2;
@@ -38,7 +38,7 @@ async function inRounds<R>(step: RetrySteps, name: string, rounds: number, attem
 /** A uuid member of an event's data, or null when it is absent or malformed. */
 function uuidMember(data: unknown, member: string): string | null {
   const value = (data as Record<string, unknown> | null | undefined)?.[member];
-  return typeof value === "string" && Uuid.safeParse(value).success ? value : null;
+  return typeof value === "string" && isUuid(value) ? value : null;
 }
 
 /**

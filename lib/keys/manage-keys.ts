@@ -5,8 +5,9 @@ import { checkboxGroup, optionalText } from "@/lib/schemas/form-fields";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
+import { isUuid } from "@/lib/schemas/common";
+import { pageOf } from "@/lib/pagination";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const NewKeyInput = z.object({
   name: optionalText(80),
@@ -50,7 +51,7 @@ export async function listKeys(db: Db, actor: ConsoleActor, q: { page: number; l
     db.apiKey.count({ where }),
     db.apiKey.findMany({ where, select: keySelect, orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
   ]);
-  return { rows: rows.map(toView), total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows.map(toView), total, q);
 }
 
 /**
@@ -59,7 +60,7 @@ export async function listKeys(db: Db, actor: ConsoleActor, q: { page: number; l
  */
 export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<KeyView> {
   const merchantId = scopedMerchantId(actor);
-  const row = UUID.test(id) ? await db.apiKey.findFirst({ where: { id, ...(merchantId ? { merchantId } : {}) }, select: keySelect }) : null;
+  const row = isUuid(id) ? await db.apiKey.findFirst({ where: { id, ...(merchantId ? { merchantId } : {}) }, select: keySelect }) : null;
   if (!row) throw apiError("NOT_FOUND", "API key not found");
   return toView(row);
 }
@@ -97,7 +98,7 @@ export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typ
  * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (already revoked)
  */
 export async function revokeKey(tx: Tx, actor: ConsoleActor, input: { keyId: string; reason?: string }, now = new Date()) {
-  const key = UUID.test(input.keyId) ? await tx.apiKey.findUnique({ where: { id: input.keyId } }) : null;
+  const key = isUuid(input.keyId) ? await tx.apiKey.findUnique({ where: { id: input.keyId } }) : null;
   if (!key) throw apiError("NOT_FOUND", "API key not found");
   assertMerchantAccess(actor, key.merchantId, "API key");
   if (key.revokedAt) throw apiError("INVALID_STATE", "the key is already revoked");

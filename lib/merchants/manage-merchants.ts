@@ -8,6 +8,8 @@ import { apiError } from "@/lib/errors";
 import type { Merchant } from "@/lib/generated/prisma/client";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { CURRENCIES } from "@/lib/money/currency";
+import { isUuid } from "@/lib/schemas/common";
+import { pageOf } from "@/lib/pagination";
 
 /** Customer members a merchant may require on `POST /v1/payments` (docs/api.md "Customer"). */
 export const CUSTOMER_FIELDS = ["id", "email", "phone", "country", "username", "firstName", "lastName"] as const;
@@ -178,7 +180,7 @@ export async function listMerchants(db: Db, actor: ConsoleActor, q: { page: numb
       include: { _count: { select: { allowedIps: true, allowedIpRequests: PENDING_REQUESTS, apiKeys: { where: { revokedAt: null } } } } },
     }),
   ]);
-  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows, total, q);
 }
 
 /** Every merchant's id and name, by name (operators' pickers). */
@@ -192,7 +194,7 @@ export async function merchantOptions(db: Db): Promise<{ id: string; name: strin
  * @throws ApiError 404 NOT_FOUND (unknown id, or another merchant for a MERCHANT user)
  */
 export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
-  if (!z.uuid().safeParse(id).success) throw apiError("NOT_FOUND", "merchant not found");
+  if (!isUuid(id)) throw apiError("NOT_FOUND", "merchant not found");
   assertMerchantAccess(actor, id, "merchant");
   const merchant = await db.merchant.findUnique({
     where: { id },

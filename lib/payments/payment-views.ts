@@ -9,8 +9,9 @@ import { listPayments } from "@/lib/payments/read";
 import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
 import { FINAL_STATUSES } from "@/lib/payments/transitions";
 import { ListPaymentsQuery } from "@/lib/schemas/payments";
+import { isUuid } from "@/lib/schemas/common";
+import { pageOf } from "@/lib/pagination";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Console payment filters: the query of `GET /v1/payments` plus, for operators, a merchant. */
 export const ConsolePaymentsQuery = z.object({
@@ -50,8 +51,8 @@ export type PaymentListItem = PaymentResource & { merchantName: string };
  */
 export async function listConsolePayments(db: Db, actor: ConsoleActor, q: ListPaymentsQuery, merchant?: string) {
   const page = await listPayments(db, scopedMerchantId(actor, merchant), q);
-  const names = await merchantNames(db, page.rows.map((r) => r.merchantId));
-  const items: PaymentListItem[] = page.rows.map((r) => ({ ...serializePayment(r, { detail: false }), merchantName: names.get(r.merchantId) ?? "" }));
+  const names = await merchantNames(db, page.items.map((r) => r.merchantId));
+  const items: PaymentListItem[] = page.items.map((r) => ({ ...serializePayment(r, { detail: false }), merchantName: names.get(r.merchantId) ?? "" }));
   return { items, total: page.total, page: page.page, limit: page.limit, pages: page.pages, open: items.some((i) => !isFinal(i.status)) };
 }
 
@@ -97,7 +98,7 @@ export type PaymentView = {
  */
 export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, now = new Date()): Promise<PaymentView> {
   const scope = merchantScope(actor);
-  const payment = UUID.test(id)
+  const payment = isUuid(id)
     ? await db.payment.findFirst({
         where: { id, ...(scope ? { merchantId: scope } : {}) },
         include: {
@@ -151,6 +152,17 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
   };
 }
 
+/** The withdrawals awaiting approval that the actor may see: the approval queue, its badge and the overview. */
+function awaitingApprovalWhere(actor: ConsoleActor) {
+  const merchantId = scopedMerchantId(actor);
+  return { ...(merchantId ? { merchantId } : {}), status: "PENDING_APPROVAL", direction: "WITHDRAWAL" } as const;
+}
+
+/** How many withdrawals await approval among those the actor may see (the navigation badge and the overview). */
+export function countAwaitingApproval(db: Db, actor: ConsoleActor): Promise<number> {
+  return db.payment.count({ where: awaitingApprovalWhere(actor) });
+}
+
 /** A withdrawal in the approval queue, with the actor's refusal reason (null = may approve). */
 export type ApprovalItem = PaymentListItem & { createdBy: string | null; refusal: string | null };
 
@@ -159,8 +171,7 @@ export type ApprovalItem = PaymentListItem & { createdBy: string | null; refusal
  * first, each with the reason the actor cannot approve it (creator, approval period ended) or null.
  */
 export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, limit = 20, now = new Date()) {
-  const merchantId = scopedMerchantId(actor);
-  const where = { ...(merchantId ? { merchantId } : {}), status: "PENDING_APPROVAL", direction: "WITHDRAWAL" } as const;
+  const where = awaitingApprovalWhere(actor);
   const [total, rows] = await Promise.all([
     db.payment.count({ where }),
     db.payment.findMany({ where, orderBy: [{ expiresAt: "asc" }, { id: "asc" }], skip: (page - 1) * limit, take: limit }),
@@ -176,7 +187,7 @@ export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, l
     createdBy: creators.find((c) => c.id === r.createdById)?.username ?? null,
     refusal: approvalRefusal(r, actor, now),
   }));
-  return { items, total, page, limit, pages: Math.ceil(total / limit) };
+  return pageOf(items, total, { page, limit });
 }
 
 /**
@@ -185,7 +196,7 @@ export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, l
  * been approved (so a crafted link never shows a false confirmation).
  */
 export async function approvedWithdrawal(db: Db, actor: ConsoleActor, paymentId: string | undefined) {
-  if (!paymentId || !UUID.test(paymentId)) return null;
+  if (!paymentId || !isUuid(paymentId)) return null;
   const merchantId = scopedMerchantId(actor);
   const row = await db.payment.findFirst({ where: { id: paymentId, direction: "WITHDRAWAL", approvedAt: { not: null }, ...(merchantId ? { merchantId } : {}) } });
   if (!row) return null;
@@ -200,7 +211,7 @@ export async function approvedWithdrawal(db: Db, actor: ConsoleActor, paymentId:
  *   (the actor created it, it expired, it is not awaiting approval).
  */
 export async function approveFromConsole(tx: Tx, actor: ConsoleActor, input: { paymentId: string; now: Date }): Promise<PaymentRow> {
-  if (!UUID.test(input.paymentId)) throw apiError("NOT_FOUND", "payment not found");
+  if (!isUuid(input.paymentId)) throw apiError("NOT_FOUND", "payment not found");
   const before = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { status: true, approvedAt: true } });
   const approved = await approveWithdrawal(tx, { paymentId: input.paymentId, approver: actor, now: input.now });
   await writeAudit(tx, auditActor(actor), {

@@ -5,13 +5,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
 import type { PaymentRow } from "@/lib/payments/serialize";
 import type { ListPaymentsQuery } from "@/lib/schemas/payments";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a UUID in its canonical hyphenated text form (what a record id in a path must be). */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
+import { isUuid } from "@/lib/schemas/common";
+import { pageOf } from "@/lib/pagination";
 
 /**
  * `GET /v1/payments/{id}` (docs/api.md): one of the merchant's payments with its store checkout. A store payment and
@@ -57,7 +52,7 @@ function listConditions(merchantId: string | undefined, q: Omit<ListPaymentsQuer
 /**
  * `GET /v1/payments` (docs/api.md): a page of payments, newest first (shared by the API and the console; every
  * merchant's when `merchantId` is undefined). `from`/`to` are Dubai calendar days, the end day inclusive.
- * Returns `{ rows, total, page, limit, pages }`. `total` is exact: from the payment counters
+ * Returns `{ items, total, page, limit, pages }` (lib/pagination.ts). `total` is exact: from the payment counters
  * (lib/payments/counts.ts), or COUNT(*) for a reference search. Raw SQL: a hot path (lib/db.ts modelRow).
  */
 export async function listPayments(db: Db, merchantId: string | undefined, q: ListPaymentsQuery) {
@@ -70,5 +65,5 @@ export async function listPayments(db: Db, merchantId: string | undefined, q: Li
     db.$queryRaw<Record<string, unknown>[]>`
       SELECT * FROM payments ${where} ORDER BY created_at DESC, id DESC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
   ]);
-  return { rows: rows.map((r) => modelRow<PaymentRow>(r)), total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows.map((r) => modelRow<PaymentRow>(r)), total, q);
 }

@@ -5,7 +5,7 @@ import type { PaymentStatus } from "@/lib/generated/prisma/client";
 import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
 import { toMinor } from "@/lib/money/currency";
 import { releaseLimits } from "@/lib/pricing/limits";
-import { isUuid } from "@/lib/payments/read";
+import { isUuid } from "@/lib/schemas/common";
 import type { PaymentRow } from "@/lib/payments/serialize";
 
 export type Trigger = "approve" | "succeed" | "fail" | "expire";

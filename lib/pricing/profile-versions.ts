@@ -7,6 +7,7 @@ import { apiError } from "@/lib/errors";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { savePricingVersion } from "@/lib/merchants/create-merchant";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
+import { pageOf } from "@/lib/pagination";
 
 const bps = integer(0, 10_000);
 
@@ -164,7 +165,7 @@ export async function listProfiles(db: Db, q: { merchantId?: string; page: numbe
       take: q.limit,
     }),
   ]);
-  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows, total, q);
 }
 
 /**

@@ -5,6 +5,7 @@ import { optionalText, reasonField, text } from "@/lib/schemas/form-fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { BLOCK_KINDS, normalizeBlockValue, type BlockKind } from "@/lib/risk/block-list";
+import { pageOf } from "@/lib/pagination";
 
 const KINDS = Object.keys(BLOCK_KINDS) as [BlockKind, ...BlockKind[]];
 
@@ -50,5 +51,5 @@ export async function listBlockEntries(db: Db, q: { page: number; limit: number 
   ]);
   const merchants = await db.merchant.findMany({ where: { id: { in: rows.map((r) => r.merchantId).filter((x): x is string => !!x) } }, select: { id: true, name: true } });
   const name = new Map(merchants.map((m) => [m.id, m.name]));
-  return { rows: rows.map((r) => ({ ...r, merchantName: r.merchantId ? (name.get(r.merchantId) ?? "") : null })), total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows.map((r) => ({ ...r, merchantName: r.merchantId ? (name.get(r.merchantId) ?? "") : null })), total, q);
 }

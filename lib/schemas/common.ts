@@ -31,6 +31,16 @@ export const Reference = z.string().min(1).max(120);
 export const Description = z.string().max(500);
 export const Uuid = z.uuid();
 
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * True when `text` has the form of a UUID (8-4-4-4-12 hex digits, any case): the one check made before an id from a
+ * path, a query or a form is sent to the database, so arbitrary text is never cast to uuid (it is answered as not
+ * found instead).
+ */
+export function isUuid(text: string | null | undefined): text is string {
+  return typeof text === "string" && UUID_TEXT.test(text);
+}
+
 /** Response currencies: docs/api.md types them as strings; they are ISO 4217 codes. */
 export const CurrencyText = z.string().regex(/^[A-Z]{3}$/, { message: "must be an ISO 4217 currency code" });
 /** Response timestamps: ISO 8601 in UTC (docs/api.md "Conventions"). */

@@ -8,6 +8,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { checkCatalogFields, parseCatalogCsv, toCatalogCsv, type CatalogCsvError } from "@/lib/store/catalog-csv";
 import type { CatalogItem } from "@/lib/store/matching";
+import { pageOf } from "@/lib/pagination";
 
 /** Who makes a change (a console user), for the audit log. */
 export type CatalogActor = { id: string | null; name: string };
@@ -49,7 +50,7 @@ export async function listCatalogItems(db: Db, query: { page?: number; limit?: n
     db.catalogItem.count({ where }),
     db.catalogItem.findMany({ where, orderBy: { sku: "asc" }, skip: (page - 1) * limit, take: limit }),
   ]);
-  return { items: rows.map(entry), total, page, limit, pages: Math.ceil(total / limit) };
+  return pageOf(rows.map(entry), total, { page, limit });
 }
 
 /**

@@ -3,9 +3,11 @@ import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import { checkbox, optionalText, reasonField, text } from "@/lib/schemas/form-fields";
 import { revokeKeysOf } from "@/lib/keys/manage-keys";
+import { isUuid } from "@/lib/schemas/common";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { hashPassword } from "@/lib/merchants/create-merchant";
+import { pageOf } from "@/lib/pagination";
 
 /** Minimum console password length. */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -76,6 +78,18 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
   return { user: after, revokedKeys: revoked };
 }
 
+/**
+ * One console user for the operator's user page: id, username, role, merchantId, active and the count of unrevoked
+ * API keys (`_count.apiKeys`); null when `id` is not a user id or no such user exists.
+ */
+export async function getUser(db: Db, id: string) {
+  if (!isUuid(id)) return null;
+  return db.consoleUser.findUnique({
+    where: { id },
+    select: { id: true, username: true, role: true, merchantId: true, active: true, _count: { select: { apiKeys: { where: { revokedAt: null } } } } },
+  });
+}
+
 /** A page of console users (operator pages), with merchant names and counts of unrevoked keys. */
 export async function listUsers(db: Db, q: { page: number; limit: number }) {
   const [total, rows] = await Promise.all([
@@ -90,5 +104,5 @@ export async function listUsers(db: Db, q: { page: number; limit: number }) {
       },
     }),
   ]);
-  return { rows, total, page: q.page, limit: q.limit, pages: Math.ceil(total / q.limit) };
+  return pageOf(rows, total, q);
 }

@@ -146,23 +146,23 @@ describe("callback delivery through the running service", () => {
     const payment = await completedPayment(m);
     const listed = await listDeliveries(db, { merchantId: m.merchant.id, page: 1, limit: 10 });
     expect(listed.total).toBe(1);
-    expect(listed.rows[0]).toMatchObject({ state: "NOT_CONFIGURED", eventType: "payment.succeeded", paymentId: payment.id, attempts: 0, test: false });
+    expect(listed.items[0]).toMatchObject({ state: "NOT_CONFIGURED", eventType: "payment.succeeded", paymentId: payment.id, attempts: 0, test: false });
     expect(await requeueDeliveries(db, { merchantId: m.merchant.id })).toBe(0); // still no address
 
     const other = await newMerchant();
     await setCallbackUrl(db, { merchantId: other.merchant.id, url: rx.url });
     await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     // Another merchant cannot requeue it, even by id.
-    expect(await requeueDeliveries(db, { merchantId: other.merchant.id, deliveryIds: [listed.rows[0].id] })).toBe(0);
+    expect(await requeueDeliveries(db, { merchantId: other.merchant.id, deliveryIds: [listed.items[0].id] })).toBe(0);
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url }); // saving again rotates the secret
-    expect(await requeueDeliveries(db, { merchantId: m.merchant.id, deliveryIds: [listed.rows[0].id] })).toBe(1);
+    expect(await requeueDeliveries(db, { merchantId: m.merchant.id, deliveryIds: [listed.items[0].id] })).toBe(1);
 
     const [got] = await rx.waitFor(1);
     expect(verifyCallback(got.body, got.headers, secret).ok).toBe(true);
-    expect(header(got, "X-Service-Event-Id")).toBe(listed.rows[0].eventId);
+    expect(header(got, "X-Service-Event-Id")).toBe(listed.items[0].eventId);
     const after = await eventually(async () => {
       const page = await listDeliveries(db, { merchantId: m.merchant.id, state: "SUCCEEDED", page: 1, limit: 10 });
-      return page.total === 1 ? page.rows[0] : null;
+      return page.total === 1 ? page.items[0] : null;
     });
     expect(after).toMatchObject({ attempts: 1, attemptCount: 1 });
     expect((await listDeliveries(db, { merchantId: null, state: "SUCCEEDED", page: 1, limit: 100 })).total).toBeGreaterThanOrEqual(1);
@@ -182,7 +182,7 @@ describe("callback delivery through the running service", () => {
     expect(envelope).toMatchObject({ type: "payment.succeeded", data: { id: TEST_EVENT_PAYMENT_ID, merchantId: m.merchant.id, environment: "sandbox" } });
     const row = await eventually(async () => {
       const page = await listDeliveries(db, { merchantId: m.merchant.id, page: 1, limit: 10 });
-      return page.rows[0]?.state === "SUCCEEDED" ? page.rows[0] : null;
+      return page.items[0]?.state === "SUCCEEDED" ? page.items[0] : null;
     });
     expect(row).toMatchObject({ id: sent.deliveryId, test: true, paymentId: null });
   });

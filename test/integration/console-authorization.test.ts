@@ -33,7 +33,7 @@ describe("console: a MERCHANT user sees and changes only its own merchant", () =
     expect(list.items.length).toBeGreaterThan(0);
     expect(new Set(list.items.map((p) => p.merchantId))).toEqual(new Set([b.merchant.id]));
     const keys = await listKeys(db, userB, { page: 1, limit: 100, merchantId: a.merchant.id });
-    expect(new Set(keys.rows.map((k) => k.merchantId))).toEqual(new Set([b.merchant.id]));
+    expect(new Set(keys.items.map((k) => k.merchantId))).toEqual(new Set([b.merchant.id]));
 
     // Changes are refused the same way, and nothing changes.
     expect(await refusal(inTx((tx) => revokeKey(tx, userB, { keyId: a.keyId })))).toMatchObject({ code: "NOT_FOUND" });

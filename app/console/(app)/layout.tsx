@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ConsoleNav, type NavItem } from "@/components/console/nav";
 import { Notice } from "@/components/console/ui";
 import { merchantsInChaosMode } from "@/lib/events/manage-callbacks";
-import { scopedMerchantId } from "@/lib/auth/actor";
+import { countAwaitingApproval } from "@/lib/payments/payment-views";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 
@@ -12,9 +12,8 @@ export const metadata = { title: "Sandpiper console" };
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const actor = await requireActor();
-  const merchantId = scopedMerchantId(actor);
   const [awaiting, chaos] = await Promise.all([
-    getDb().payment.count({ where: { status: "PENDING_APPROVAL", direction: "WITHDRAWAL", ...(merchantId ? { merchantId } : {}) } }),
+    countAwaitingApproval(getDb(), actor),
     merchantsInChaosMode(getDb(), actor),
   ]);
   const items: NavItem[] = [

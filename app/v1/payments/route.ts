@@ -16,8 +16,8 @@ export const POST = merchantApi(
 );
 
 export const GET = merchantApi(pipelineOptions(OPERATIONS.listPayments), async ({ db, merchant, query }) => {
-  const { rows, ...page } = await listPayments(db, merchant.id, query);
-  return { status: 200, body: { items: rows.map((r) => serializePayment(r, { detail: false })), ...page } };
+  const { items, ...page } = await listPayments(db, merchant.id, query);
+  return { status: 200, body: { items: items.map((r) => serializePayment(r, { detail: false })), ...page } };
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);

@@ -4,6 +4,7 @@ import { formatDateTime, pageParam, param } from "@/lib/console/format";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
+import { isUuid } from "@/lib/schemas/common";
 
 export const dynamic = "force-dynamic";
 
@@ -53,7 +54,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   await requireOperatorPage();
   const sp = await searchParams;
   const filters = { action: param(sp.action)?.slice(0, 80), actor: param(sp.actor)?.slice(0, 80), merchant: param(sp.merchant) };
-  const merchantId = filters.merchant && /^[0-9a-f-]{36}$/i.test(filters.merchant) ? filters.merchant : undefined;
+  const merchantId = filters.merchant && isUuid(filters.merchant) ? filters.merchant : undefined;
   const db = getDb();
   const [log, merchants] = await Promise.all([
     listAudit(db, { page: pageParam(sp.page), limit: 25, action: filters.action, actor: filters.actor, merchantId }),
@@ -78,11 +79,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </form>
       </Card>
       <Card>
-        {log.rows.length === 0 ? (
+        {log.items.length === 0 ? (
           <EmptyState title="No audit entries match" />
         ) : (
           <ol aria-label="Audit log" className="divide-y divide-slate-100">
-            {log.rows.map((r) => (
+            {log.items.map((r) => (
               <li key={r.id} className="py-3" data-testid="audit-entry">
                 <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
                   <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800">{r.action}</code>

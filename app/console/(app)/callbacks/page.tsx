@@ -4,7 +4,7 @@ import { DeliveriesTable } from "@/components/console/deliveries-table";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction } from "@/app/console/actions/callbacks";
-import { DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
+import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -24,7 +24,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
   const [deliveries, merchants, merchant, charts] = await Promise.all([
     deliveryPage(db, actor, filters),
     actor.role === "OPERATOR" ? merchantOptions(db) : Promise.resolve([]),
-    merchantId ? db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true } }) : Promise.resolve(null),
+    merchantId ? callbackSettings(db, actor, merchantId) : Promise.resolve(null),
     callbacksOverview(db, actor, { merchantId }),
   ]);
   const query = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();

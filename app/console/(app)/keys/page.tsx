@@ -7,6 +7,7 @@ import { keyState, listKeys } from "@/lib/keys/manage-keys";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { SCOPES } from "@/lib/keys/api-keys";
+import { isUuid } from "@/lib/schemas/common";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
   const actor = await requireActor();
   const sp = await searchParams;
   const merchant = param(sp.merchant);
-  const keys = await listKeys(getDb(), actor, { page: pageParam(sp.page), limit: 20, merchantId: merchant && /^[0-9a-f-]{36}$/i.test(merchant) ? merchant : undefined });
+  const keys = await listKeys(getDb(), actor, { page: pageParam(sp.page), limit: 20, merchantId: merchant && isUuid(merchant) ? merchant : undefined });
   const now = new Date();
   return (
     <>
@@ -35,11 +36,11 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
         </Card>
       ) : null}
       <Card title={actor.role === "OPERATOR" ? "All keys" : "Your merchant's keys"}>
-        {keys.rows.length === 0 ? (
+        {keys.items.length === 0 ? (
           <EmptyState title="No API keys yet" />
         ) : (
           <Table caption="API keys" head={["Key", ...(actor.role === "OPERATOR" ? ["Merchant"] : []), "Owner", "Scopes", "State", "Expires", "Last used"]}>
-            {keys.rows.map((k) => (
+            {keys.items.map((k) => (
               <tr key={k.id} data-testid={`key-${k.prefix}`}>
                 <Td>
                   <Link className={`${linkClass} font-mono text-xs`} href={`/console/keys/${k.id}`}>{k.prefix}…</Link>

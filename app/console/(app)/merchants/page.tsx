@@ -17,11 +17,11 @@ export default async function MerchantsPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader title="Merchants" description="A merchant starts inactive; it can be activated once it has at least one server IP and an https callback address. Deactivation revokes all its API keys." />
       <Card title="All merchants" className="mb-4">
-        {list.rows.length === 0 ? (
+        {list.items.length === 0 ? (
           <EmptyState title="No merchants yet">Create the first one below.</EmptyState>
         ) : (
           <Table caption="Merchants" head={["Name", "Status", "Currencies", "Server IPs", "Callback", "Active keys", "Fallback commission"]}>
-            {list.rows.map((m) => (
+            {list.items.map((m) => (
               <tr key={m.id}>
                 <Td wrap className="min-w-[10rem]"><Link className={linkClass} href={`/console/merchants/${m.id}`}>{m.name}</Link></Td>
                 <Td><StatusBadge status={m.status} /></Td>

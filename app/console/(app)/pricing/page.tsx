@@ -10,12 +10,13 @@ import { listProfiles, profileHistory, versionAsInput } from "@/lib/pricing/prof
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
+import { isUuid } from "@/lib/schemas/common";
 
 export const dynamic = "force-dynamic";
 
 /** Form defaults from the latest version of `profileId` (the "new version" link), or none. */
 async function defaultsFor(profileId: string | undefined): Promise<PricingDefaults> {
-  if (!profileId || !/^[0-9a-f-]{36}$/i.test(profileId)) return {};
+  if (!profileId || !isUuid(profileId)) return {};
   const history = await profileHistory(getDb(), profileId).catch(() => null);
   const latest = history?.profile.versions[0];
   if (!history || !latest) return {};
@@ -35,7 +36,7 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
   const chosen = reportMerchantParam(merchantId);
   const [merchants, profiles, defaults, usage] = await Promise.all([
     merchantOptions(getDb()),
-    listProfiles(getDb(), { merchantId: merchantId && /^[0-9a-f-]{36}$/i.test(merchantId) ? merchantId : undefined, page: pageParam(sp.page), limit: 20 }),
+    listProfiles(getDb(), { merchantId: merchantId && isUuid(merchantId) ? merchantId : undefined, page: pageParam(sp.page), limit: 20 }),
     defaultsFor(param(sp.profile)),
     limitUsage(getDb(), actor, { merchantId: chosen }),
   ]);
@@ -46,11 +47,11 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
         <LimitUsageChart initial={usage} url={`/api/console/reports/limits${chosen ? `?merchant=${chosen}` : ""}`} />
       </div>
       <Card title="Profiles" className="mb-4">
-        {profiles.rows.length === 0 ? (
+        {profiles.items.length === 0 ? (
           <EmptyState title="No pricing profiles yet">Without a profile, a payment uses the merchant&apos;s fallback commission in its own currency.</EmptyState>
         ) : (
           <Table caption="Pricing profiles" head={["Profile", "Version", "Charge / settle", "Commission", "Markup + buffer", "State", ""]}>
-            {profiles.rows.map((p) => {
+            {profiles.items.map((p) => {
               const v = p.versions[0];
               return (
                 <tr key={p.id}>

@@ -32,11 +32,11 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
           </ActionForm>
         </Card>
         <Card title="Block list" description="Customer values compared case-insensitively; an entry applies to every merchant or to one.">
-          {blocks.rows.length === 0 ? (
+          {blocks.items.length === 0 ? (
             <EmptyState title="The block list is empty" />
           ) : (
             <RecordList label="Block list">
-              {blocks.rows.map((b) => (
+              {blocks.items.map((b) => (
                 <RecordItem
                   key={b.id}
                   title={

@@ -19,7 +19,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
       <PageHeader title="Console users" description="Operators work on every merchant; merchant users only on their own. Open a user to change its access: changing the role, merchant or active flag revokes every API key the user owns." />
       <Card title="Users" className="mb-4">
         <Table caption="Console users" head={["User name", "Role", "Merchant", "State", "Active keys", "Created"]}>
-          {users.rows.map((u) => (
+          {users.items.map((u) => (
             <tr key={u.id}>
               <Td><Link className={linkClass} href={`/console/users/${u.id}`} title="Change access">{u.username}</Link></Td>
               <Td>{u.role === "OPERATOR" ? <Badge tone="violet">operator</Badge> : <Badge tone="blue">merchant</Badge>}</Td>

@@ -7,6 +7,7 @@ import { profileHistory } from "@/lib/pricing/profile-versions";
 import { orNotFound, requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
+import { isUuid } from "@/lib/schemas/common";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,7 @@ const limit = (v: bigint | null) => (v === null ? "unlimited" : fromMinor(v));
 export default async function ProfileHistoryPage({ params }: { params: Promise<{ profileId: string }> }) {
   await requireOperatorPage();
   const { profileId } = await params;
-  const { profile, versions } = await orNotFound(profileHistory(getDb(), /^[0-9a-f-]{36}$/i.test(profileId) ? profileId : "00000000-0000-0000-0000-000000000000"));
+  const { profile, versions } = await orNotFound(profileHistory(getDb(), isUuid(profileId) ? profileId : "00000000-0000-0000-0000-000000000000"));
   const latest = versions[0];
   return (
     <>

@@ -4,6 +4,7 @@ import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/
 import { Card, Notice, PageHeader, linkClass } from "@/components/console/ui";
 import { changeAccess } from "@/app/console/actions/users";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
+import { getUser } from "@/lib/users/manage-users";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 
@@ -12,9 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function UserPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireOperatorPage();
   const { id } = await params;
-  const user = /^[0-9a-f-]{36}$/i.test(id)
-    ? await getDb().consoleUser.findUnique({ where: { id }, select: { id: true, username: true, role: true, merchantId: true, active: true, _count: { select: { apiKeys: { where: { revokedAt: null } } } } } })
-    : null;
+  const user = await getUser(getDb(), id);
   if (!user) notFound();
   const merchants = await merchantOptions(getDb());
   return (
