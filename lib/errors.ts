@@ -35,10 +35,16 @@ export const ERROR_STATUS = {
   STORE_UNAVAILABLE: 503,
   PAYMENT_INTAKE_PAUSED: 503,
   SERVICE_UNAVAILABLE: 503,
+  /** Console JSON routes only: no signed-in console session. */
+  SESSION_REQUIRED: 401,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+/** Codes that only the console's own JSON routes answer, never `/v1`: left out of the API reference. */
+export const CONSOLE_ONLY_CODES: readonly ErrorCode[] = ["SESSION_REQUIRED"];
+/** The codes of the merchant API (docs/api.md "Errors"): the table without the console-only codes. */
+export const API_ERROR_CODES = ERROR_CODES.filter((code) => !CONSOLE_ONLY_CODES.includes(code));
 
 /** A contract error: code, client-safe message and the extra response headers (e.g. Retry-After). */
 export class ApiError extends Error {

@@ -6,7 +6,10 @@ import useSWR from "swr";
 /** GET a console JSON route; a non-2xx answer throws (SWR keeps the last data and reports the error). */
 async function fetchJson<T>(url: string): Promise<T> {
   const res = await fetch(url, { headers: { accept: "application/json" }, cache: "no-store" });
-  if (!res.ok) throw new Error(res.status === 401 ? "Your session has ended; sign in again." : `The console answered ${res.status}.`);
+  if (!res.ok) {
+    const answer = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Error(res.status === 401 ? "Your session has ended; sign in again." : (answer?.error?.message ?? `The console answered ${res.status}.`));
+  }
   return res.json() as Promise<T>;
 }
 

@@ -46,3 +46,11 @@ export function serializeCheckoutSession(row: CheckoutSession, now: Date): Check
     livePayment: false,
   };
 }
+
+/**
+ * What the customer page's quote and confirm actions answer (README "Customer pages"): `{ state, amount, currency }`
+ * with the state as of `now` (an overdue session reads EXPIRED), amount as decimal text or null before a quote.
+ */
+export function customerSessionAnswer(session: CheckoutSession, now: Date) {
+  return { state: effectiveState(session, now), amount: session.amountMinor === null ? null : fromMinor(session.amountMinor), currency: session.currency };
+}

@@ -4,9 +4,9 @@ import type { ConsoleActor } from "@/lib/auth/actor";
 import { formToObject } from "@/lib/console/forms";
 import { currentActor } from "@/lib/console/session";
 import { transaction, type Tx } from "@/lib/db";
+import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/errors";
-import { uniqueViolation } from "@/lib/http/respond";
-import { log } from "@/lib/log";
+import { toApiError } from "@/lib/http/respond";
 
 /**
  * What a console form shows after submitting: nothing yet, a success message (with optional values shown once,
@@ -63,13 +63,15 @@ export function consoleAction<S extends z.ZodType>(
   };
 }
 
+/**
+ * The message a console user sees for a failed action, from the one error mapper (`toApiError`, which also logs
+ * what is not an ApiError): the mapped message as written for users, or for an internal error a generic one.
+ */
 function describeFailure(error: unknown): string {
-  if (error instanceof ApiError) return capitalise(error.message);
-  if (uniqueViolation(error) !== null) {
-    return "Someone else changed this at the same moment; reload and try again.";
-  }
-  log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, "console action failed");
-  return "Something went wrong; nothing was changed. Try again, and tell the service team if it keeps failing.";
+  const mapped = toApiError(error, randomUUID());
+  if (mapped.code === "SERVICE_UNAVAILABLE") return "The database is not answering; nothing was changed. Try again in a moment.";
+  if (mapped.code === "INTERNAL_ERROR") return "Something went wrong; nothing was changed. Try again, and tell the service team if it keeps failing.";
+  return capitalise(mapped.message);
 }
 
 /** "address: enter one exact ..." -> { address: "enter one exact ..." } for VALIDATION_ERROR messages. */

@@ -1,20 +1,21 @@
-import { ApiError } from "@/lib/errors";
+import { randomUUID } from "node:crypto";
 import { currentActor } from "@/lib/console/session";
 import type { ConsoleActor } from "@/lib/auth/actor";
-import { toJson } from "@/lib/http/respond";
+import { apiError } from "@/lib/errors";
+import { errorResponse, jsonResponse, toApiError } from "@/lib/http/respond";
 
 /**
- * A console JSON read for SWR polling: needs a signed-in user (401 otherwise); ApiErrors keep their status
- * (404 for another merchant's record); responses are never cached.
+ * A console JSON read for SWR polling: needs a signed-in user (401 SESSION_REQUIRED otherwise); every failure goes
+ * through the one error mapper (`toApiError`) and answers the error envelope with a requestId (404 NOT_FOUND for
+ * another merchant's record); answers are never cached.
  */
 export async function consoleJson(read: (actor: ConsoleActor) => Promise<unknown>): Promise<Response> {
-  const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
-  const actor = await currentActor();
-  if (!actor) return new Response(toJson({ error: { code: "UNAUTHENTICATED", message: "sign in to the console" } }), { status: 401, headers });
+  const requestId = randomUUID();
   try {
-    return new Response(toJson(await read(actor)), { status: 200, headers });
+    const actor = await currentActor();
+    if (!actor) throw apiError("SESSION_REQUIRED", "your console session has ended; sign in again");
+    return jsonResponse(200, await read(actor), { "Cache-Control": "no-store", "X-Request-Id": requestId });
   } catch (error) {
-    if (error instanceof ApiError) return new Response(toJson({ error: { code: error.code, message: error.message } }), { status: error.status, headers });
-    throw error;
+    return errorResponse(toApiError(error, requestId), requestId);
   }
 }

@@ -13,7 +13,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
 
 /** What a handler receives: typed, validated input and the authenticated merchant. */
-export type ApiContext<B, Q> = {
+export type ApiContext<B, Q, T extends Tx | null = Tx | null> = {
   requestId: string;
   ip: string | null;
   apiKey: AuthenticatedKey;
@@ -25,8 +25,8 @@ export type ApiContext<B, Q> = {
   headers: Headers;
   /** Aborted when the client goes away (long-running answers such as event streams stop then). */
   signal: AbortSignal;
-  /** The transaction of an idempotent request (null otherwise); write through it. */
-  tx: Tx | null;
+  /** The transaction of an idempotent request (typed non-null for idempotent endpoints; null otherwise); write through it. */
+  tx: T;
   /** `tx` when present, else the shared client. */
   db: Db;
   now: Date;
@@ -38,10 +38,10 @@ export type ApiContext<B, Q> = {
  */
 export type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string>; stream?: ReadableStream<Uint8Array> };
 
-export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, I extends boolean = boolean> = {
   scope: Scope;
   /** docs/api.md: Idempotency-Key required (and the handler runs inside the idempotency transaction). */
-  idempotent?: boolean;
+  idempotent?: I;
   /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
   allowList?: boolean;
   body?: B;
@@ -49,13 +49,15 @@ export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   /** Responses carry customer data: Cache-Control no-store. */
   noStore?: boolean;
   /** For idempotent endpoints whose replay shows the current state (docs/api.md "Idempotency" 4). */
-  replay?: (ctx: ApiContext<Infer<B>, Infer<Q>>, stored: StoredResponse) => Promise<ApiResult>;
+  replay?: (ctx: ApiContext<Infer<B>, Infer<Q>, null>, stored: StoredResponse) => Promise<ApiResult>;
 };
 
 /** What an endpoint without a request body accepts when a body is sent anyway: an empty object. */
 const NO_BODY = zod.strictObject({});
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+/** An idempotent endpoint's handler always runs inside the idempotency transaction; any other has none. */
+type TxFor<I extends boolean> = I extends true ? Tx : null;
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
@@ -65,9 +67,9 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
  * Every response carries X-Request-Id; errors use `{ error: { code, message, requestId } }`.
  */
-export function merchantApi<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  options: ApiOptions<B, Q>,
-  handler: (ctx: ApiContext<Infer<B>, Infer<Q>>) => Promise<ApiResult>,
+export function merchantApi<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, I extends boolean = false>(
+  options: ApiOptions<B, Q, I>,
+  handler: (ctx: ApiContext<Infer<B>, Infer<Q>, TxFor<I>>) => Promise<ApiResult>,
 ) {
   return async (request: Request, route?: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
@@ -131,14 +133,14 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     const params = await resolveParams(route);
     const base = { requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now, headers: request.headers, signal: request.signal };
 
-    if (!idempotencyKey) return handler({ ...base, tx: null, db });
+    if (!idempotencyKey) return handler({ ...base, tx: null as TxFor<I>, db });
 
     const scope = { merchantId: apiKey.merchant.id, key: idempotencyKey, method: request.method, path: url.pathname, hash: bodyHash(options.body ? parsedBody : undefined) };
     const { replayed, response } = await runIdempotent(
       db,
       scope,
       async (tx) => {
-        const result = await handler({ ...base, tx, db: tx });
+        const result = await handler({ ...base, tx: tx as TxFor<I>, db: tx });
         return { status: result.status, body: result.body, resourceId: result.resourceId ?? null };
       },
       TX_OPTIONS,

@@ -50,7 +50,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   const unique = uniqueViolation(error);
   if (unique !== null) {
     if (unique.includes("reference")) return apiError("DUPLICATE_REFERENCE", "a payment with this reference already exists");
-    return apiError("INVALID_STATE", "the request conflicts with an existing record");
+    return apiError("INVALID_STATE", "someone else changed this record at the same moment; read it again and retry");
   }
   const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
   if (CONNECTION_ERROR.test(text) || (error instanceof Prisma.PrismaClientKnownRequestError && ["P1001", "P1002", "P1017", "P2024", "P2028"].includes(error.code))) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { API_ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { EVENT_TYPES } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
@@ -290,7 +290,7 @@ export function openApiDocument(): OpenApiDocument {
         "Cache-Control": { description: "no-store: the response carries customer data.", schema: { type: "string", const: "no-store" } },
       },
     },
-    "x-error-codes": (Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => ({ code, status: ERROR_STATUS[code], meaning: ERROR_MEANINGS[code] })),
+    "x-error-codes": API_ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code], meaning: ERROR_MEANINGS[code] })),
   };
   return cached;
 }

@@ -36,5 +36,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   STORE_DISABLED: "The store is disabled. Limited retry with the same Idempotency-Key and body.",
   STORE_UNAVAILABLE: "The store is unavailable. Limited retry with the same Idempotency-Key and body.",
   PAYMENT_INTAKE_PAUSED: "The system or the channel is closed to new payments. Retry later with the same Idempotency-Key and body.",
+  SESSION_REQUIRED: "Console JSON routes only (never /v1): no signed-in console session; sign in again.",
   SERVICE_UNAVAILABLE: "Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body.",
 };

@@ -281,7 +281,7 @@ type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? Q : undefined
 export function pipelineOptions<O extends Operation>(op: O) {
   return {
     scope: op.scope,
-    idempotent: op.idempotent,
+    idempotent: op.idempotent as O["idempotent"],
     allowList: op.allowList,
     noStore: op.noStore,
     body: (op.bodyValidator ?? op.body) as BodyOf<O>,

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ERROR_CODES } from "@/lib/errors";
+import { API_ERROR_CODES } from "@/lib/errors";
 
 /** Every error code of the contract (lib/errors.ts is the one code -> status table). */
-export const ErrorCode = z.enum(ERROR_CODES as [string, ...string[]]);
+export const ErrorCode = z.enum(API_ERROR_CODES as [string, ...string[]]);
 
 /** docs/api.md "Errors": `{ error: { code, message, requestId } }`; keep requestId for support. */
 export const ErrorEnvelope = z

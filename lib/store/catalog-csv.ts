@@ -8,13 +8,13 @@
  * sign, no thousands separator, at most 10 integer digits (the API amount pattern), and > 0.
  */
 import { CsvError, parse } from "csv-parse/sync";
+import { AMOUNT_PATTERN, toMinor } from "@/lib/money/currency";
 import type { CatalogItem } from "./matching";
 
 /** One problem found while parsing: `line` is the 1-based line where the record starts. */
 export type CatalogCsvError = { line: number; message: string };
 
 const HEADER = ["sku", "name", "kind", "price"] as const;
-const PRICE_PATTERN = /^(\d{1,10})(?:\.(\d{1,2}))?$/;
 const SKU_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const MAX_NAME = 200;
 
@@ -119,10 +119,8 @@ export function checkCatalogFields(fields: { sku: string; name: string; kind: st
   const kind = fields.kind.trim().toUpperCase();
   if (kind !== "PRODUCT" && kind !== "PACKAGE") return `invalid kind ${JSON.stringify(fields.kind.trim())}: PRODUCT or PACKAGE`;
   const priceText = fields.price.trim();
-  const match = PRICE_PATTERN.exec(priceText);
-  if (!match) return `invalid price ${JSON.stringify(priceText)}: AED with at most 2 decimals, e.g. 12.50`;
-  const cents = (match[2] ?? "").padEnd(2, "0");
-  const priceMinor = BigInt(match[1]!) * 100n + BigInt(cents);
+  if (!AMOUNT_PATTERN.test(priceText)) return `invalid price ${JSON.stringify(priceText)}: AED with at most 2 decimals, e.g. 12.50`;
+  const priceMinor = toMinor(priceText);
   if (priceMinor <= 0n) return "price must be greater than 0";
   return { sku, name, kind, priceMinor };
 }

@@ -9,6 +9,7 @@
  * such charges match with no discount), and every charge from AED 10.00 to AED 68.51 finds a
  * basket within the 20 percent bound (both checked in catalog-seed.test.ts).
  */
+import { toMinor } from "@/lib/money/currency";
 import type { CatalogItem } from "./matching";
 
 type Row = readonly [sku: string, name: string, priceAed: string];
@@ -304,10 +305,7 @@ const PACKAGES: Row[] = [
 
 /** "1,299.00" -> 129900n fils; exact string arithmetic. Throws on malformed seed text. */
 function aedToFils(text: string): bigint {
-  const plain = text.replaceAll(",", "");
-  const match = /^(\d+)\.(\d{2})$/.exec(plain);
-  if (!match) throw new Error(`bad seed price: ${text}`);
-  return BigInt(match[1]!) * 100n + BigInt(match[2]!);
+  return toMinor(text.replaceAll(",", ""));
 }
 
 function rows(kind: CatalogItem["kind"], list: Row[]): CatalogItem[] {

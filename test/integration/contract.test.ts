@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
+import { API_ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, operationErrors } from "@/lib/openapi/operations";
 import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/checkout-sessions";
 import { assertMatchesContract, ContractViolation, contractDocument, validatorAt } from "../support/contract";
@@ -37,10 +37,10 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
       if (documented.responses[429]) expect(documented.responses[429].headers).toHaveProperty("Retry-After");
     }
     // Every code of lib/errors.ts with its status, in the table and in the Error schema's code enum.
-    expect(served["x-error-codes"].map((e: { code: string; status: number }) => [e.code, e.status])).toEqual(ERROR_CODES.map((c) => [c, ERROR_STATUS[c]]));
-    expect(served.components.schemas.ErrorCode.enum).toEqual(ERROR_CODES);
+    expect(served["x-error-codes"].map((e: { code: string; status: number }) => [e.code, e.status])).toEqual(API_ERROR_CODES.map((c) => [c, ERROR_STATUS[c]]));
+    expect(served.components.schemas.ErrorCode.enum).toEqual(API_ERROR_CODES);
     const statuses = new Set(Object.values(served.paths).flatMap((m: any) => Object.values(m).flatMap((o: any) => Object.keys(o.responses))));
-    for (const status of new Set(Object.values(ERROR_STATUS))) {
+    for (const status of new Set(API_ERROR_CODES.map((c) => ERROR_STATUS[c]))) {
       if (status !== 405) expect(statuses, `status ${status}`).toContain(String(status)); // 405 is answered for unserved methods only
     }
   });
@@ -147,7 +147,7 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
     expect(html).toMatch(/<h1[^>]*>Sandpiper merchant API<\/h1>/);
     expect(html).toContain('href="/v1/openapi.json"');
     for (const op of OPERATION_LIST) expect(html, op.operationId).toContain(`id="${op.operationId}"`);
-    for (const code of ERROR_CODES) expect(html, code).toContain(code);
+    for (const code of API_ERROR_CODES) expect(html, code).toContain(code);
     for (const name of Object.keys(contractDocument.components.schemas)) expect(html, name).toContain(`id="schema-${name}"`);
     const external = [...html.matchAll(/(?:src|href)="(https?:)?\/\/([^"/]+)/g)].map((m) => m[2]);
     expect(external).toEqual([]);

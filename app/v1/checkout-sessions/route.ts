@@ -8,7 +8,7 @@ import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 export const POST = merchantApi(
   pipelineOptions(OPERATIONS.createCheckoutSession),
   async ({ tx, merchant, body, now }) => {
-    const session = await createCheckoutSession(tx!, { merchant, body, now });
+    const session = await createCheckoutSession(tx, { merchant, body, now });
     return { status: 201, body: serializeCheckoutSession(session, now), resourceId: session.id };
   },
 );

@@ -10,7 +10,7 @@ import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 export const POST = merchantApi(
   pipelineOptions(OPERATIONS.createPayment),
   async ({ tx, apiKey, body, now }) => {
-    const payment = await createPayment(tx!, { apiKey, body, now });
+    const payment = await createPayment(tx, { apiKey, body, now });
     return { status: 201, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
   },
 );

@@ -16,7 +16,7 @@ export const POST = merchantApi(
     },
   },
   async ({ tx, apiKey, body, now }) => {
-    const payment = await createStorePayment(tx!, { apiKey, body, now });
+    const payment = await createStorePayment(tx, { apiKey, body, now });
     return { status: 201, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
   },
 );

@@ -1,6 +1,11 @@
 // POST /checkout/{token}/confirm - the customer confirms the quoted total (session -> AWAITING_VERIFICATION)
-import { customerCheckoutAction } from "@/lib/checkout-sessions/customer-endpoint";
 import { confirmCheckoutSession } from "@/lib/checkout-sessions/confirm";
+import { customerSessionAnswer } from "@/lib/checkout-sessions/serialize";
+import { customerAction } from "@/lib/http/customer-pipeline";
+import { CustomerAmount } from "@/lib/schemas/checkout-sessions";
 
 export const dynamic = "force-dynamic";
-export const POST = customerCheckoutAction(confirmCheckoutSession);
+export const POST = customerAction({ body: CustomerAmount, logMessage: "customer checkout action" }, async ({ token, body, now }) => {
+  const session = await confirmCheckoutSession(token, body, now);
+  return { body: customerSessionAnswer(session, now), log: { checkoutSessionId: session.id, action: "confirm", state: session.state } };
+});

@@ -1,6 +1,11 @@
 // POST /checkout/{token}/quote - the customer chooses amount and currency (session -> QUOTED)
-import { customerCheckoutAction } from "@/lib/checkout-sessions/customer-endpoint";
 import { quoteCheckoutSession } from "@/lib/checkout-sessions/quote";
+import { customerSessionAnswer } from "@/lib/checkout-sessions/serialize";
+import { customerAction } from "@/lib/http/customer-pipeline";
+import { CustomerAmount } from "@/lib/schemas/checkout-sessions";
 
 export const dynamic = "force-dynamic";
-export const POST = customerCheckoutAction(quoteCheckoutSession);
+export const POST = customerAction({ body: CustomerAmount, logMessage: "customer checkout action" }, async ({ token, body, now }) => {
+  const session = await quoteCheckoutSession(token, body, now);
+  return { body: customerSessionAnswer(session, now), log: { checkoutSessionId: session.id, action: "quote", state: session.state } };
+});

@@ -1,5 +1,9 @@
 // POST /store/{token}/decline - the store's sandbox test confirmation: decline (checkout and payment FAILED)
-import { storeConfirmationAction } from "@/lib/store/confirm-endpoint";
+import { customerAction } from "@/lib/http/customer-pipeline";
+import { confirmStoreCheckout } from "@/lib/store/confirm";
 
 export const dynamic = "force-dynamic";
-export const POST = storeConfirmationAction("FAILED");
+export const POST = customerAction({ logMessage: "store test confirmation" }, async ({ token, now }) => {
+  const result = await confirmStoreCheckout(token, "FAILED", now);
+  return { body: { state: result.state, status: result.status }, log: { paymentId: result.paymentId, outcome: "FAILED", state: result.state } };
+});

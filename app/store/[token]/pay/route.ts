@@ -1,5 +1,9 @@
 // POST /store/{token}/pay - the store's sandbox test confirmation: pay (checkout and payment SUCCEEDED)
-import { storeConfirmationAction } from "@/lib/store/confirm-endpoint";
+import { customerAction } from "@/lib/http/customer-pipeline";
+import { confirmStoreCheckout } from "@/lib/store/confirm";
 
 export const dynamic = "force-dynamic";
-export const POST = storeConfirmationAction("SUCCEEDED");
+export const POST = customerAction({ logMessage: "store test confirmation" }, async ({ token, now }) => {
+  const result = await confirmStoreCheckout(token, "SUCCEEDED", now);
+  return { body: { state: result.state, status: result.status }, log: { paymentId: result.paymentId, outcome: "SUCCEEDED", state: result.state } };
+});

@@ -5,7 +5,7 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 
 export const POST = merchantApi(pipelineOptions(OPERATIONS.redeliverEvent), async ({ tx, merchant, params, now }) => {
-  return { status: 201, body: await redeliverEvent(tx!, merchant.id, params.id, now) };
+  return { status: 201, body: await redeliverEvent(tx, merchant.id, params.id, now) };
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

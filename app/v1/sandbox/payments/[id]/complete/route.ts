@@ -8,7 +8,7 @@ import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 export const POST = merchantApi(
   pipelineOptions(OPERATIONS.completeSandboxPayment),
   async ({ tx, merchant, params, body, now }) => {
-    const payment = await completePayment(tx!, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });
+    const payment = await completePayment(tx, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });
     return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
   },
 );
