@@ -20,5 +20,39 @@ export default defineConfig([
       "no-restricted-properties": ["error", { property: "toFixed", message: "use fromMinor / formatRate (decimal.js)" }],
     },
   },
+  {
+    // Layers (docs/architecture.md "Layers and imports"): domain code in lib/ knows nothing of pages, components,
+    // Next.js, React or the console's glue; it takes plain values and a transaction.
+    files: ["lib/**/*.ts"],
+    ignores: ["lib/console/**", "**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          { group: ["@/app/*", "@/components/*"], message: "domain code does not import pages or components; move the shared part into lib/" },
+          { group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom"], message: "domain code is framework-free; the framework glue lives in app/ and lib/console" },
+          { group: ["@/lib/console/*"], message: "lib/console is the console's glue (session, actions, forms); domain code does not depend on it" },
+        ],
+      }],
+    },
+  },
+  {
+    // Pages, route handlers and components call services; they query nothing themselves.
+    files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "no-restricted-syntax": ["error",
+        {
+          selector: "CallExpression[callee.object.type='MemberExpression'][callee.property.name=/^(findMany|findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|count|aggregate|groupBy|create|createMany|update|updateMany|upsert|delete|deleteMany)$/]",
+          message: "pages and components query nothing: call a service in lib/<domain>/",
+        },
+        {
+          selector: "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
+          message: "pages and components query nothing: call a service in lib/<domain>/",
+        },
+      ],
+      "no-restricted-imports": ["error", {
+        patterns: [{ group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" }],
+      }],
+    },
+  },
   globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "lib/generated/**", "node_modules/**", "tmp/**", ".data/**", "test-results/**", "playwright-report/**"]),
 ]);

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 
 /** A Prisma client or the client of an interactive transaction. */
@@ -72,16 +73,22 @@ export function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<
   return "$transaction" in db ? transaction(fn, { db: db as PrismaClient }) : fn(db);
 }
 
+/** A column name as Prisma names the model's field: snake_case -> camelCase (`amount_minor` -> `amountMinor`). */
+export function fieldName(column: string): string {
+  return column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
 /**
- * A row read with raw SQL (`SELECT *` or `RETURNING *`), renamed as Prisma names the model's fields:
- * snake_case columns become camelCase (`amount_minor` -> `amountMinor`). Values keep the types the raw
- * query gave them (bigint -> BigInt, timestamptz -> Date, jsonb -> object), so the result has the model's
- * shape. Hot paths use raw SQL because Prisma 6 compiles every ORM query anew (docs/benchmarks.md).
+ * A row read with raw SQL, checked at the boundary: columns are renamed as Prisma names the model's fields
+ * ({@link fieldName}), then `schema` checks every field's type (bigint -> BigInt, timestamptz -> Date, jsonb ->
+ * object, as the driver gives them) and drops columns it does not name. Hot paths use raw SQL because Prisma 6
+ * compiles every ORM query anew (docs/benchmarks.md); this keeps them as safe as the ORM's typed results.
+ * @throws ZodError when the row lacks a field or a field has another type (a schema drift: 500 INTERNAL_ERROR).
  */
-export function modelRow<T>(row: Record<string, unknown>): T {
+export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unknown>): z.output<S> {
   const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) out[column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())] = value;
-  return out as T;
+  for (const [column, value] of Object.entries(row)) out[fieldName(column)] = value;
+  return schema.parse(out);
 }
 
 export { Prisma };

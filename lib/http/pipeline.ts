@@ -162,7 +162,7 @@ async function resolveParams(route: RouteContext | undefined): Promise<Record<st
  */
 async function requireAllowedIp(db: Db, merchantId: string, ip: string | null): Promise<void> {
   const normalized = ip ? normalizeIp(ip) : null;
-  // Raw SQL: runs on every create (lib/db.ts modelRow).
+  // Raw SQL: runs on every create.
   const [allowed] = normalized
     ? await db.$queryRaw<{ id: string }[]>`SELECT id FROM allowed_ips WHERE merchant_id = ${merchantId}::uuid AND address = ${normalized}`
     : [];

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, type Db } from "@/lib/db";
+import type { Merchant } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 
 /** docs/api.md "Authentication" 3: the scopes an API key can carry. */
@@ -54,27 +56,29 @@ export async function issueApiKey(
   return { id: row.id, key, prefix, expiresAt };
 }
 
-export type AuthenticatedKey = {
-  id: string;
-  scopes: string[];
-  ownerId: string;
-  merchant: {
-    id: string;
-    name: string;
-    enabledCurrencies: string[];
-    bankTransferDepositMinutes: number;
-    gatewayDepositMinutes: number;
-    withdrawalApprovalMinutes: number;
-    storeCheckoutMinutes: number;
-    checkoutSessionMinutes: number;
-    requiredCustomerFields: string[];
-    storeRequiresCountry: boolean;
-    amountEntryEnabled: boolean;
-    defaultCommissionBps: number;
-    callbackUrl: string | null;
-    chaosMode: boolean;
-  };
-};
+/**
+ * The merchant of an authenticated key: the `merchants` columns a request needs, read in the key's statement as
+ * JSON and checked by `parseRow` (lib/db.ts), so a renamed or retyped column fails loudly instead of arriving as
+ * undefined.
+ */
+const KeyMerchant = z.object({
+  id: z.string(),
+  name: z.string(),
+  enabledCurrencies: z.array(z.string()),
+  bankTransferDepositMinutes: z.number().int(),
+  gatewayDepositMinutes: z.number().int(),
+  withdrawalApprovalMinutes: z.number().int(),
+  storeCheckoutMinutes: z.number().int(),
+  checkoutSessionMinutes: z.number().int(),
+  requiredCustomerFields: z.array(z.string()),
+  storeRequiresCountry: z.boolean(),
+  amountEntryEnabled: z.boolean(),
+  defaultCommissionBps: z.number().int(),
+  callbackUrl: z.string().nullable(),
+  chaosMode: z.boolean(),
+}) satisfies z.ZodType<Partial<Merchant>>;
+
+export type AuthenticatedKey = { id: string; scopes: string[]; ownerId: string; merchant: z.output<typeof KeyMerchant> };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -119,7 +123,5 @@ export async function authenticateApiKey(db: Db, authorization: string | null, n
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
-  // Every merchant column, named as Prisma names them (snake_case -> camelCase), so new fields arrive too.
-  const merchant = Object.fromEntries(Object.entries(row.merchant).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v]));
-  return { id: row.id, scopes: row.scopes, ownerId: row.ownerId, merchant: merchant as AuthenticatedKey["merchant"] };
+  return { id: row.id, scopes: row.scopes, ownerId: row.ownerId, merchant: parseRow(KeyMerchant, row.merchant) };
 }

@@ -1,6 +1,7 @@
 import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { randomUUID } from "node:crypto";
-import { modelRow, type Tx } from "@/lib/db";
+import { parseRow, type Tx } from "@/lib/db";
+import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import { toMinor } from "@/lib/money/currency";
@@ -176,7 +177,7 @@ export async function insertPayment(
 ): Promise<PaymentRow> {
   const { apiKey, priced, now } = input;
   const expiresAt = new Date(now.getTime() + input.acceptanceMinutes * 60_000);
-  // Raw SQL (lib/db.ts modelRow): every column named, so the row is the model's. The store checkout, when
+  // Raw SQL, the row checked by parseRow (lib/db.ts). The store checkout, when
   // there is one, follows in the same transaction.
   const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
     INSERT INTO payments (id, merchant_id, reference, kind, amount_minor, fee_minor, currency, method, direction, status, pricing,
@@ -187,7 +188,7 @@ export async function insertPayment(
       ${input.description ?? null}, ${input.customer ? JSON.stringify(input.customer) : null}::jsonb, ${apiKey.ownerId}::uuid,
       ${apiKey.id}::uuid, ${now}, ${expiresAt}, ${now})
     RETURNING *`;
-  const payment = modelRow<PaymentRow>(row);
+  const payment = parseRow(PaymentRowSchema, row);
   const storeCheckout = input.storeCheckout
     ? await tx.storeCheckout.create({ data: { ...input.storeCheckout, paymentId: payment.id, expiresAt, createdAt: now, updatedAt: now } })
     : null;

@@ -1,4 +1,5 @@
-import { modelRow, type Db } from "@/lib/db";
+import { parseRow, type Db } from "@/lib/db";
+import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import { countableFilter, countPayments, equalityConditions } from "@/lib/payments/counts";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -25,10 +26,10 @@ export async function getPayment(db: Db, merchantId: string, id: string): Promis
   return { ...payment!, storeCheckout };
 }
 
-/** One payment row of a merchant, or null. Raw SQL: the read by id is a hot path (lib/db.ts modelRow). */
+/** One payment row of a merchant, or null. Raw SQL: the read by id is a hot path (rows checked by lib/db.ts parseRow). */
 async function readPayment(db: Db, merchantId: string, id: string): Promise<PaymentRow | null> {
   const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid`;
-  return row ? modelRow<PaymentRow>(row) : null;
+  return row ? parseRow(PaymentRowSchema, row) : null;
 }
 
 /** `text` as a LIKE pattern that matches it literally (backslash escapes %, _ and itself). */
@@ -53,7 +54,7 @@ function listConditions(merchantId: string | undefined, q: Omit<ListPaymentsQuer
  * `GET /v1/payments` (docs/api.md): a page of payments, newest first (shared by the API and the console; every
  * merchant's when `merchantId` is undefined). `from`/`to` are Dubai calendar days, the end day inclusive.
  * Returns `{ items, total, page, limit, pages }` (lib/pagination.ts). `total` is exact: from the payment counters
- * (lib/payments/counts.ts), or COUNT(*) for a reference search. Raw SQL: a hot path (lib/db.ts modelRow).
+ * (lib/payments/counts.ts), or COUNT(*) for a reference search. Raw SQL: a hot path (rows checked by lib/db.ts parseRow).
  */
 export async function listPayments(db: Db, merchantId: string | undefined, q: ListPaymentsQuery) {
   const conditions = listConditions(merchantId, q);
@@ -65,5 +66,5 @@ export async function listPayments(db: Db, merchantId: string | undefined, q: Li
     db.$queryRaw<Record<string, unknown>[]>`
       SELECT * FROM payments ${where} ORDER BY created_at DESC, id DESC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
   ]);
-  return pageOf(rows.map((r) => modelRow<PaymentRow>(r)), total, q);
+  return pageOf(rows.map((r) => parseRow(PaymentRowSchema, r)), total, q);
 }

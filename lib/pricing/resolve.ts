@@ -1,10 +1,35 @@
-import { modelRow, type Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, type Db } from "@/lib/db";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import type { PricingTerms } from "@/lib/pricing/snapshot";
 
 /** An immutable pricing profile version row. */
 export type ProfileVersion = PricingProfileVersion;
+
+/** A `pricing_profile_versions` row as the create's raw statement returns it, checked by `parseRow` (lib/db.ts). */
+const ProfileVersionRow = z.object({
+  id: z.string(),
+  profileId: z.string(),
+  version: z.number().int(),
+  chargeCurrency: z.string(),
+  settlementCurrency: z.string(),
+  markupBps: z.number().int(),
+  bufferBps: z.number().int(),
+  commissionBps: z.number().int().nullable(),
+  commissionFixedMinor: z.bigint().nullable(),
+  reserveBps: z.number().int(),
+  delayDays: z.number().int(),
+  reserveDays: z.number().int(),
+  minAmountMinor: z.bigint().nullable(),
+  maxAmountMinor: z.bigint().nullable(),
+  dailyLimitMinor: z.bigint().nullable(),
+  monthlyLimitMinor: z.bigint().nullable(),
+  enabled: z.boolean(),
+  reason: z.string(),
+  createdById: z.string().nullable(),
+  createdAt: z.date(),
+}) satisfies z.ZodType<ProfileVersion>;
 
 export type ResolvedPricing = { terms: PricingTerms; version: ProfileVersion | null };
 
@@ -20,13 +45,13 @@ export async function resolvePricing(
   channel: "BANK_TRANSFER" | "GATEWAY",
   direction: "DEPOSIT" | "WITHDRAWAL",
 ): Promise<ResolvedPricing> {
-  // Raw SQL: runs on every payment creation (lib/db.ts modelRow). The profile's latest version.
+  // Raw SQL: runs on every payment creation (the row checked by lib/db.ts parseRow). The profile's latest version.
   const [row] = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT v.* FROM pricing_profiles p
     JOIN LATERAL (SELECT * FROM pricing_profile_versions WHERE profile_id = p.id ORDER BY version DESC LIMIT 1) v ON true
     WHERE p.merchant_id = ${merchant.id}::uuid AND p.currency = ${currency}
       AND p.channel = ${channel}::"PaymentMethod" AND p.direction = ${direction}::"PaymentDirection"`;
-  const version = row ? modelRow<ProfileVersion>(row) : undefined;
+  const version = row ? parseRow(ProfileVersionRow, row) : undefined;
   if (!version) {
     return {
       version: null,

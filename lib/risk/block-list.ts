@@ -23,7 +23,7 @@ export async function assertNotBlocked(db: Db, merchantId: string, customer: Cus
     .filter((c): c is { kind: BlockKind; value: string } => typeof c.value === "string" && c.value.length > 0)
     .map((c) => ({ kind: c.kind, value: normalizeBlockValue(c.value) }));
   if (candidates.length === 0) return;
-  // Raw SQL: runs on every payment creation (lib/db.ts modelRow). Matches (kind, value) pairs.
+  // Raw SQL: runs on every payment creation. Matches (kind, value) pairs.
   const [hit] = await db.$queryRaw<{ id: string }[]>`
     SELECT id FROM block_list
     WHERE (merchant_id IS NULL OR merchant_id = ${merchantId}::uuid)

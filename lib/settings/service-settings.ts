@@ -29,7 +29,7 @@ const KEY = "service";
 
 /** Reads the service settings (defaults for anything not stored). */
 export async function getSettings(db: Db): Promise<ServiceSettings> {
-  // Raw SQL: read by every payment creation (lib/db.ts modelRow).
+  // Raw SQL: read by every payment creation.
   const [row] = await db.$queryRaw<{ value: Partial<ServiceSettings> }[]>`SELECT value FROM settings WHERE key = ${KEY}`;
   return { ...DEFAULT_SETTINGS, ...(row?.value ?? {}) };
 }
