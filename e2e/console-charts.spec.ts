@@ -78,6 +78,17 @@ test("callbacks view: deliveries by outcome, latency and backlog; pricing view: 
   await expectChartTextContrast(page);
   await expectAccessible(page, "console callbacks with charts", { contrastCheckedBySpec: ".recharts-wrapper" });
 
+  // The table alternative: today's NOT CONFIGURED count opens the deliveries that ended so today.
+  const outcomes = page.getByTestId("chart-deliveries-by-outcome");
+  await outcomes.getByText("Show the numbers").click();
+  const row = outcomes.getByRole("row").filter({ has: page.getByRole("rowheader", { name: day() }) });
+  await row.getByRole("cell").nth(3).getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/console/callbacks\\?state=NOT_CONFIGURED.*endedOn=${day()}`));
+  await expect(page.getByTestId("deliveries-narrowed")).toContainText(`ended on ${day()}`);
+  // A click on a bar opens the deliveries of that day and outcome.
+  await page.getByTestId("chart-deliveries-by-outcome").locator(".recharts-bar-rectangle").last().click();
+  await expect(page).toHaveURL(/\/console\/callbacks\?state=[A-Z_]+.*endedOn=\d{4}-\d{2}-\d{2}/);
+
   await page.goto(`${base()}/console/pricing`);
   await expect(page.getByTestId("chart-limit-usage")).toBeVisible();
   await expectNothingClipped(page);

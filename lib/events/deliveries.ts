@@ -7,6 +7,7 @@ import { callbackHeaderNames } from "@/lib/events/signing";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
 import { announceDueDeliveries } from "@/lib/jobs/announce";
 import type { PaymentResource } from "@/lib/payments/serialize";
+import { dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
 import { isUuid } from "@/lib/schemas/common";
 import { pageOf, type Page } from "@/lib/pagination";
 
@@ -59,20 +60,29 @@ function assertUuid(id: string, what: string): void {
  * A page of deliveries, newest first (console "Callbacks" list).
  * @param input.merchantId the merchant whose deliveries are listed; null = operator view, all merchants.
  * @param input.state optional filter.
+ * @param input.endedOn optional Dubai day (YYYY-MM-DD) on which the delivery reached its current state (the day the
+ *   console's callbacks chart counts it under); only meaningful with a final state.
+ * @param input.attempts optional: "first" = at most one attempt in its round, "retried" = more than one.
  * @param input.page 1-based page; input.limit 1 to 100 rows per page (docs/api.md "Limits").
  * @returns `{ items, total, page, limit, pages }` (lib/pagination.ts).
  * @throws ApiError 400 VALIDATION_ERROR for an unknown state or a page/limit out of range.
  */
 export async function listDeliveries(
   db: Db,
-  input: { merchantId: string | null; state?: DeliveryState; page: number; limit: number },
+  input: { merchantId: string | null; state?: DeliveryState; endedOn?: string; attempts?: "first" | "retried"; page: number; limit: number },
 ): Promise<Page<DeliveryRow>> {
-  const { merchantId, state, page, limit } = input;
+  const { merchantId, state, endedOn, attempts, page, limit } = input;
   if (!Number.isInteger(page) || page < 1) throw apiError("VALIDATION_ERROR", "page must be an integer >= 1");
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw apiError("VALIDATION_ERROR", "limit must be an integer from 1 to 100");
   if (state !== undefined && !DELIVERY_STATES.includes(state)) throw apiError("VALIDATION_ERROR", `state must be one of ${DELIVERY_STATES.join(", ")}`);
+  if (endedOn !== undefined && !isValidDay(endedOn)) throw apiError("VALIDATION_ERROR", "endedOn must be a day YYYY-MM-DD");
   if (merchantId !== null && !isUuid(merchantId)) return pageOf([], 0, { page, limit });
-  const where: Prisma.DeliveryWhereInput = { ...(merchantId !== null ? { merchantId } : {}), ...(state ? { state } : {}) };
+  const where: Prisma.DeliveryWhereInput = {
+    ...(merchantId !== null ? { merchantId } : {}),
+    ...(state ? { state } : {}),
+    ...(endedOn ? { updatedAt: { gte: dubaiDayStart(endedOn), lt: dubaiDayEnd(endedOn) } } : {}),
+    ...(attempts === "first" ? { attemptCount: { lte: 1 } } : attempts === "retried" ? { attemptCount: { gt: 1 } } : {}),
+  };
   const [total, found] = await Promise.all([
     db.delivery.count({ where }),
     db.delivery.findMany({

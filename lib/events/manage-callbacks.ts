@@ -10,6 +10,7 @@ import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTe
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/events/signature-check";
 import { isUuid } from "@/lib/schemas/common";
+import { isValidDay } from "@/lib/money/dubai";
 
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
 
@@ -74,9 +75,14 @@ export async function sendTestFromConsole(tx: Tx, actor: ConsoleActor, input: { 
   return sent;
 }
 
-/** Delivery list filters of the console (state and page; operators may pick a merchant). */
+/**
+ * Delivery list filters of the console: state, the Dubai day a delivery ended on and first attempt or retried
+ * (what a callbacks chart bar links to), page; operators may pick a merchant. A malformed value is ignored.
+ */
 export const DeliveryFilters = z.object({
   state: z.enum(DELIVERY_STATES).optional().catch(undefined),
+  endedOn: z.string().refine(isValidDay).optional().catch(undefined),
+  attempts: z.enum(["first", "retried"]).optional().catch(undefined),
   merchant: z.uuid().optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 });
@@ -87,7 +93,7 @@ export const DeliveryFilters = z.object({
  */
 export async function deliveryPage(db: Db, actor: ConsoleActor, q: z.output<typeof DeliveryFilters>, limit = 20) {
   const merchantId = merchantScope(actor) ?? q.merchant ?? null;
-  const page = await listDeliveries(db, { merchantId, state: q.state, page: q.page, limit });
+  const page = await listDeliveries(db, { merchantId, state: q.state, endedOn: q.endedOn, attempts: q.attempts, page: q.page, limit });
   const items = page.items.map((r) => ({
     ...r,
     nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,

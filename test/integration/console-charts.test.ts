@@ -3,6 +3,7 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { startReceiver } from "../support/receiver";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { setCallbackUrl } from "@/lib/events/callback-config";
+import { DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
 import { savePricingVersion } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 import { compactPaymentCounts } from "@/lib/payments/counts";
@@ -121,6 +122,31 @@ describe("callbacks chart", () => {
     const all = await callbacksOverview(db, operator);
     expect(all.backlog.byMerchant.find((x) => x.merchantId === m.merchant.id)).toEqual({ merchantId: m.merchant.id, name: m.merchant.name, pending: 1 });
     await db.$executeRaw`UPDATE deliveries SET state = 'FAILED', next_attempt_at = NULL WHERE id = ${dc.id}::uuid`;
+  });
+});
+
+describe("the deliveries behind a callbacks bar", () => {
+  it("filter by state, the Dubai day the deliveries ended on, and first attempt or retried; a malformed filter is ignored", async () => {
+    const m = await newMerchant();
+    const rx = await startReceiver();
+    receivers.push(rx);
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const first = await create(m, {});
+    const retried = await create(m, {});
+    expect((await complete(m, first.id, "SUCCEEDED")).status).toBe(200);
+    expect((await complete(m, retried.id, "FAILED")).status).toBe(200);
+    await rx.waitFor(2);
+    await eventually(async () => (await db.delivery.count({ where: { merchantId: m.merchant.id, state: "SUCCEEDED" } })) === 2);
+    // As the delivery job leaves a delivery that succeeded at its third attempt.
+    await db.$executeRaw`UPDATE deliveries SET attempt_count = 3 WHERE event_id IN (SELECT id FROM events WHERE payment_id = ${retried.id}::uuid)`;
+
+    const actor = merchantActor(m);
+    const paymentsOf = async (filters: Record<string, string>) => (await deliveryPage(db, actor, DeliveryFilters.parse(filters))).items.map((d) => d.paymentId);
+    expect(await paymentsOf({ state: "SUCCEEDED", endedOn: today(), attempts: "first" })).toEqual([first.id]);
+    expect(await paymentsOf({ state: "SUCCEEDED", endedOn: today(), attempts: "retried" })).toEqual([retried.id]);
+    expect(await paymentsOf({ state: "SUCCEEDED", endedOn: yesterday() })).toEqual([]);
+    expect((await paymentsOf({ state: "SUCCEEDED", endedOn: "2026-13-40", attempts: "sometimes" })).sort()).toEqual([first.id, retried.id].sort());
+    expect(await paymentsOf({ state: "FAILED", endedOn: today() })).toEqual([]);
   });
 });
 

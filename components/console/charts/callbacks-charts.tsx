@@ -8,14 +8,20 @@ import { usePolled } from "@/components/console/use-polled";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
 const OUTCOMES = [
-  { key: "firstAttempt", label: "Delivered at the first attempt", color: "#047857", state: "SUCCEEDED" },
-  { key: "afterRetries", label: "Delivered after retries", color: "#0e7490", state: "SUCCEEDED" },
-  { key: "failed", label: "Failed", color: "#be123c", state: "FAILED" },
-  { key: "notConfigured", label: "Not configured", color: "#b45309", state: "NOT_CONFIGURED" },
+  { key: "firstAttempt", label: "Delivered at the first attempt", color: "#047857", state: "SUCCEEDED", attempts: "first" },
+  { key: "afterRetries", label: "Delivered after retries", color: "#0e7490", state: "SUCCEEDED", attempts: "retried" },
+  { key: "failed", label: "Failed", color: "#be123c", state: "FAILED", attempts: undefined },
+  { key: "notConfigured", label: "Not configured", color: "#b45309", state: "NOT_CONFIGURED", attempts: undefined },
 ] as const;
 const short = (day: string) => day.slice(5);
-/** The deliveries list behind a bar: that state, for the chosen merchant. */
-export const deliveriesLink = (state: string, merchantId: string | null) => `/console/callbacks?state=${state}${merchantId ? `&merchant=${merchantId}` : ""}`;
+/**
+ * The deliveries list behind a figure: that state, for the chosen merchant; for a day's bar also the day the
+ * deliveries ended on and whether they needed retries.
+ */
+export function deliveriesLink(state: string, merchantId: string | null, endedOn?: string, attempts?: "first" | "retried"): string {
+  const query = new URLSearchParams({ state, ...(merchantId ? { merchant: merchantId } : {}), ...(endedOn ? { endedOn } : {}), ...(attempts ? { attempts } : {}) });
+  return `/console/callbacks?${query}#deliveries`;
+}
 
 /**
  * The callbacks page's charts, refreshed every 10 s with SWR: deliveries per day by outcome (a click opens the
@@ -53,7 +59,7 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
               <Tooltip />
               <Legend />
               {OUTCOMES.map((o) => (
-                <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={() => router.push(deliveriesLink(o.state, m))} />
+                <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(deliveriesLink(o.state, m, (d as unknown as { day: string }).day, o.attempts))} />
               ))}
             </BarChart>
           </ResponsiveContainer>
@@ -62,7 +68,7 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
           <FiguresTable
             caption="Callback deliveries per day by outcome"
             columns={["Day (Dubai)", ...OUTCOMES.map((o) => o.label)]}
-            rows={[...data.outcomes].reverse().map((o) => ({ key: o.day, cells: [o.day, ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.state, m)}>{o[s.key]}</Link>)] }))}
+            rows={[...data.outcomes].reverse().map((o) => ({ key: o.day, cells: [o.day, ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.state, m, o.day, s.attempts)}>{o[s.key]}</Link>)] }))}
           />
         }
       />
@@ -87,7 +93,7 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
           <FiguresTable
             caption="Delivery latency per day"
             columns={["Day (Dubai)", "Delivered", "p50 (ms, at most)", "p95 (ms, at most)"]}
-            rows={[...data.latency].reverse().map((l) => ({ key: l.day, cells: [l.day, l.delivered, l.p50Ms ?? "—", l.p95Ms ?? "—"] }))}
+            rows={[...data.latency].reverse().map((l) => ({ key: l.day, cells: [l.day, <Link key="delivered" className="text-indigo-700 underline" href={deliveriesLink("SUCCEEDED", m, l.day)}>{l.delivered}</Link>, l.p50Ms ?? "—", l.p95Ms ?? "—"] }))}
           />
         }
       />

@@ -27,7 +27,12 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
     merchantId ? callbackSettings(db, actor, merchantId) : Promise.resolve(null),
     callbacksOverview(db, actor, { merchantId }),
   ]);
-  const query = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
+  const listParams = { state: filters.state, merchant: filters.merchant, endedOn: filters.endedOn, attempts: filters.attempts };
+  const query = new URLSearchParams(Object.entries({ ...listParams, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
+  const narrowed = filters.endedOn || filters.attempts
+    ? [filters.endedOn ? `that ended on ${filters.endedOn} (Dubai)` : null, filters.attempts === "first" ? "delivered at the first attempt" : filters.attempts === "retried" ? "that needed retries" : null].filter(Boolean).join(", ")
+    : null;
+  const unnarrowed = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant }).filter((e): e is [string, string] => !!e[1])).toString();
   return (
     <>
       <PageHeader
@@ -97,13 +102,19 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
           <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>
         ) : null}
         <CallbacksCharts initial={charts} url={`/api/console/reports/callbacks${merchantId && actor.role === "OPERATOR" ? `?merchant=${merchantId}` : ""}`} />
-        <Card title="Deliveries" actions={actor.role === "MERCHANT" ? <Filters state={filters.state} /> : null}>
+        <Card id="deliveries" title="Deliveries" actions={actor.role === "MERCHANT" ? <Filters state={filters.state} /> : null}>
+          {narrowed ? (
+            <p className="mb-3 text-sm text-slate-700" data-testid="deliveries-narrowed">
+              Showing {filters.state ? filters.state.replace("_", " ").toLowerCase() : ""} deliveries {narrowed}.{" "}
+              <Link className="text-indigo-700 underline" href={`/console/callbacks${unnarrowed ? `?${unnarrowed}` : ""}#deliveries`}>Show all</Link>
+            </p>
+          ) : null}
           {deliveries.total === 0 && !filters.state ? (
             <EmptyState title="No deliveries yet">Events appear here when payments succeed, fail or expire.</EmptyState>
           ) : (
             <DeliveriesTable key={query} initial={deliveries} query={query} showMerchant={actor.role === "OPERATOR" && !filters.merchant} />
           )}
-          <Pager page={deliveries.page} pages={deliveries.pages} total={deliveries.total} basePath="/console/callbacks" params={{ state: filters.state, merchant: filters.merchant }} />
+          <Pager page={deliveries.page} pages={deliveries.pages} total={deliveries.total} basePath="/console/callbacks" params={listParams} />
         </Card>
       </div>
     </>
