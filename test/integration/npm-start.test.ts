@@ -20,19 +20,23 @@ function devEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `npm run seed -- --json` to its end; the parsed JSON line. */
-function seedJson(): Promise<{ keys: Record<string, string>; amountEntryMerchantId: string }> {
+/** `npm run seed` with `args` to its end; its output (stdout and stderr). Rejects when it exits non-zero. */
+function runSeed(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "seed", "--", "--json"], { cwd: root, env: devEnv() });
+    const child = spawn("npm", ["run", "--silent", "seed", ...(args.length ? ["--", ...args] : [])], { cwd: root, env: devEnv() });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (code !== 0 || !line) return reject(new Error(`npm run seed -- --json exited ${code}: ${out}`));
-      resolve(JSON.parse(line));
-    });
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`npm run seed ${args.join(" ")} exited ${code}: ${out}`))));
   });
+}
+
+/** `npm run seed -- --json` to its end; the parsed JSON line. */
+async function seedJson(): Promise<{ keys: Record<string, string>; amountEntryMerchantId: string }> {
+  const out = await runSeed(["--json"]);
+  const line = out.split("\n").find((l) => l.startsWith("{"));
+  if (!line) throw new Error(`npm run seed -- --json printed no JSON: ${out}`);
+  return JSON.parse(line);
 }
 
 async function answers(base: string): Promise<boolean> {
@@ -98,5 +102,7 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
     const offline = await seedJson();
     expect(offline.keys.full).toMatch(/^sk_sandbox_/);
     expect(offline.keys.full).not.toBe((await seedJson()).keys.full);
+    // Plain `npm run seed` (as the README shows it) prints the new keys for people.
+    expect(await runSeed([])).toMatch(/sk_sandbox_[A-Za-z0-9]+/);
   }, 300_000);
 });
