@@ -10,7 +10,17 @@ import { dubaiDay, dubaiMonth } from "@/lib/money/dubai";
 
 /** Used and limit as decimal text in the profile's currency; `ratio` used/limit (0..1+), null when unlimited. */
 export type LimitFigure = { used: string; limit: string | null; ratio: number | null };
-export type ProfileUsage = { profileId: string; merchantId: string; merchantName: string; label: string; currency: string; daily: LimitFigure; monthly: LimitFigure };
+export type ProfileUsage = {
+  profileId: string;
+  merchantId: string;
+  merchantName: string;
+  label: string;
+  currency: string;
+  channel: "BANK_TRANSFER" | "GATEWAY";
+  direction: "DEPOSIT" | "WITHDRAWAL";
+  daily: LimitFigure;
+  monthly: LimitFigure;
+};
 export type LimitUsage = { day: string; month: string; profiles: ProfileUsage[]; open: true };
 
 function figure(used: bigint, limit: bigint | null): LimitFigure {
@@ -44,6 +54,8 @@ export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId
       merchantId: r.merchantId,
       merchantName: r.merchantName,
       currency: r.currency,
+      channel: r.channel as ProfileUsage["channel"],
+      direction: r.direction as ProfileUsage["direction"],
       label: `${r.currency} ${r.channel === "GATEWAY" ? "gateway" : "bank-transfer"} ${r.direction === "DEPOSIT" ? "deposits" : "withdrawals"}`,
       daily: figure(r.usedDay, r.daily),
       monthly: figure(r.usedMonth, r.monthly),

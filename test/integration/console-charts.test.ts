@@ -160,7 +160,7 @@ describe("limit chart", () => {
     await create(m, { amount: "250.00", currency: "EUR", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
     const u = await limitUsage(db, merchantActor(m));
     expect(u.profiles).toEqual([
-      expect.objectContaining({ merchantId: m.merchant.id, label: "EUR bank-transfer withdrawals", currency: "EUR", daily: { used: "250.00", limit: "1000.00", ratio: 0.25 }, monthly: { used: "250.00", limit: "5000.00", ratio: 0.05 } }),
+      expect.objectContaining({ merchantId: m.merchant.id, label: "EUR bank-transfer withdrawals", currency: "EUR", channel: "BANK_TRANSFER", direction: "WITHDRAWAL", daily: { used: "250.00", limit: "1000.00", ratio: 0.25 }, monthly: { used: "250.00", limit: "5000.00", ratio: 0.05 } }),
     ]);
   });
 });
@@ -170,6 +170,9 @@ describe("chart routes", () => {
     for (const chart of ["payments", "callbacks", "limits"]) {
       const res = await fetch(`${baseUrl()}/api/console/reports/${chart}`);
       expect(res.status, chart).toBe(401);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: "SESSION_REQUIRED", requestId: res.headers.get("x-request-id") });
+      expect(body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 });

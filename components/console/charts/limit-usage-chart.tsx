@@ -1,13 +1,16 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { usePolled } from "@/components/console/use-polled";
-import type { LimitUsage } from "@/lib/reports/limit-usage";
+import type { LimitUsage, ProfileUsage } from "@/lib/reports/limit-usage";
 
 const pct = (ratio: number | null) => (ratio === null ? null : Math.round(ratio * 1000) / 10);
-const paymentsLink = (merchantId: string, currency: string, from: string, to: string) => `/console/payments?merchant=${merchantId}&currency=${currency}&from=${from}&to=${to}`;
+/** The payments of a profile (merchant, currency, channel and direction) created from `from` to `to` (Dubai days). */
+const paymentsLink = (p: ProfileUsage, from: string, to: string) =>
+  `/console/payments?${new URLSearchParams({ merchant: p.merchantId, currency: p.currency, method: p.channel, direction: p.direction, from, to })}`;
 
 /**
  * The pricing page's limit chart, refreshed every 10 s with SWR: each profile's use of its daily and monthly limit
@@ -15,13 +18,20 @@ const paymentsLink = (merchantId: string, currency: string, from: string, to: st
  */
 export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: string }) {
   const { data } = usePolled(url, initial, 10_000);
-  const rows = data.profiles.map((p) => ({ name: `${p.merchantName}: ${p.label}`, daily: pct(p.daily.ratio), monthly: pct(p.monthly.ratio) }));
+  const router = useRouter();
   const monthStart = `${data.month}-01`;
+  const rows = data.profiles.map((p) => ({
+    name: `${p.merchantName}: ${p.label}`,
+    daily: pct(p.daily.ratio),
+    monthly: pct(p.monthly.ratio),
+    dayHref: paymentsLink(p, data.day, data.day),
+    monthHref: paymentsLink(p, monthStart, data.day),
+  }));
   return (
     <ChartCard
       testId="chart-limit-usage"
       title="Limit use"
-      description={`Each profile's daily limit (${data.day}) and monthly limit (${data.month}) used by pending and succeeded payments, in percent; profiles without limits are not shown.`}
+      description={`Each profile's daily limit (${data.day}) and monthly limit (${data.month}) used by pending and succeeded payments, in percent; profiles without limits are not shown. Click a bar to open the profile's payments of that period.`}
       chart={
         <ResponsiveContainer width="100%" height="100%">
           <BarChart accessibilityLayer={false} data={rows} layout="vertical" margin={{ left: 16 }}>
@@ -30,8 +40,8 @@ export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: st
             <YAxis type="category" dataKey="name" width={220} fontSize={12} />
             <Tooltip />
             <Legend />
-            <Bar dataKey="daily" name="Today (%)" fill="#4f46e5" />
-            <Bar dataKey="monthly" name="This month (%)" fill="#0e7490" />
+            <Bar dataKey="daily" name="Today (%)" fill="#4f46e5" cursor="pointer" onClick={(d) => router.push((d as unknown as { dayHref: string }).dayHref)} />
+            <Bar dataKey="monthly" name="This month (%)" fill="#0e7490" cursor="pointer" onClick={(d) => router.push((d as unknown as { monthHref: string }).monthHref)} />
           </BarChart>
         </ResponsiveContainer>
       }
@@ -43,9 +53,9 @@ export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: st
             key: p.profileId,
             cells: [
               `${p.merchantName}: ${p.label}`,
-              <Link key="d" className="text-indigo-700 underline" href={paymentsLink(p.merchantId, p.currency, data.day, data.day)}>{`${p.daily.used} ${p.currency}${p.daily.ratio === null ? "" : ` (${pct(p.daily.ratio)} %)`}`}</Link>,
+              <Link key="d" className="text-indigo-700 underline" href={paymentsLink(p, data.day, data.day)}>{`${p.daily.used} ${p.currency}${p.daily.ratio === null ? "" : ` (${pct(p.daily.ratio)} %)`}`}</Link>,
               p.daily.limit === null ? "unlimited" : `${p.daily.limit} ${p.currency}`,
-              <Link key="m" className="text-indigo-700 underline" href={paymentsLink(p.merchantId, p.currency, monthStart, data.day)}>{`${p.monthly.used} ${p.currency}${p.monthly.ratio === null ? "" : ` (${pct(p.monthly.ratio)} %)`}`}</Link>,
+              <Link key="m" className="text-indigo-700 underline" href={paymentsLink(p, monthStart, data.day)}>{`${p.monthly.used} ${p.currency}${p.monthly.ratio === null ? "" : ` (${pct(p.monthly.ratio)} %)`}`}</Link>,
               p.monthly.limit === null ? "unlimited" : `${p.monthly.limit} ${p.currency}`,
             ],
           }))}
