@@ -2,7 +2,9 @@
 import { randomBytes } from "node:crypto";
 import { getDb, transaction, type Db, type Tx } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/create-merchant";
+import { createConsoleUser } from "@/lib/users/create-console-user";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { ApiError } from "@/lib/errors";

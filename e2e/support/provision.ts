@@ -4,7 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion } from "@/lib/merchants/create-merchant";
+import { createConsoleUser } from "@/lib/users/create-console-user";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
 
 export type E2eMerchant = {

@@ -5,7 +5,6 @@ import { checkbox, currencyField, integer, optionalAmountMinor, reasonField, uui
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
-import { savePricingVersion } from "@/lib/merchants/create-merchant";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
 
@@ -184,4 +183,68 @@ export async function profileHistory(db: Db, profileId: string) {
   });
   const author = new Map(authors.map((a) => [a.id, a.username]));
   return { profile, versions: profile.versions.map((v) => ({ ...v, createdBy: v.createdById ? (author.get(v.createdById) ?? null) : null })) };
+}
+
+/** Saves a new immutable pricing profile version (creating the profile on first use); version = last + 1. */
+export async function savePricingVersion(
+  db: Db,
+  input: {
+    merchantId: string;
+    currency: string;
+    channel: "BANK_TRANSFER" | "GATEWAY";
+    direction: "DEPOSIT" | "WITHDRAWAL";
+    chargeCurrency: string;
+    settlementCurrency: string;
+    markupBps?: number;
+    bufferBps?: number;
+    commissionBps?: number | null;
+    commissionFixedMinor?: bigint | null;
+    reserveBps?: number;
+    delayDays?: number;
+    reserveDays?: number;
+    minAmountMinor?: bigint | null;
+    maxAmountMinor?: bigint | null;
+    dailyLimitMinor?: bigint | null;
+    monthlyLimitMinor?: bigint | null;
+    enabled?: boolean;
+    reason: string;
+    createdById?: string | null;
+  },
+) {
+  const profile = await db.pricingProfile.upsert({
+    where: {
+      merchantId_currency_channel_direction: {
+        merchantId: input.merchantId,
+        currency: input.currency,
+        channel: input.channel,
+        direction: input.direction,
+      },
+    },
+    create: { merchantId: input.merchantId, currency: input.currency, channel: input.channel, direction: input.direction },
+    update: {},
+    include: { versions: { orderBy: { version: "desc" }, take: 1 } },
+  });
+  const fixed = input.commissionFixedMinor ?? null;
+  return db.pricingProfileVersion.create({
+    data: {
+      profileId: profile.id,
+      version: (profile.versions[0]?.version ?? 0) + 1,
+      chargeCurrency: input.chargeCurrency,
+      settlementCurrency: input.settlementCurrency,
+      markupBps: input.markupBps ?? 0,
+      bufferBps: input.bufferBps ?? 0,
+      commissionBps: fixed === null ? (input.commissionBps ?? 0) : null,
+      commissionFixedMinor: fixed,
+      reserveBps: input.reserveBps ?? 0,
+      delayDays: input.delayDays ?? 0,
+      reserveDays: input.reserveDays ?? 0,
+      minAmountMinor: input.minAmountMinor ?? null,
+      maxAmountMinor: input.maxAmountMinor ?? null,
+      dailyLimitMinor: input.dailyLimitMinor ?? null,
+      monthlyLimitMinor: input.monthlyLimitMinor ?? null,
+      enabled: input.enabled ?? true,
+      reason: input.reason,
+      createdById: input.createdById ?? null,
+    },
+  });
 }

@@ -6,7 +6,7 @@ import { revokeKeysOf } from "@/lib/keys/manage-keys";
 import { isUuid } from "@/lib/schemas/common";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { hashPassword } from "@/lib/merchants/create-merchant";
+import { hashPassword } from "@/lib/users/create-console-user";
 import { pageOf } from "@/lib/pagination";
 
 /** Minimum console password length. */

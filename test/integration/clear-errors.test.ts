@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { sessionBody, sessionCustomer } from "../support/checkout-sessions";
 import { storeBody } from "../support/store";
-import { savePricingVersion } from "@/lib/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
 
 // Bad input gets the error a merchant can act on, and changes nothing (docs/api.md "Customer", "Store checkout",

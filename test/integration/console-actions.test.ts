@@ -4,7 +4,8 @@ import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } f
 import {
   actionId, actionIdsIn, consoleActions, getWithSession, newAuditRows, postAction, sessionOf, type ActionFields,
 } from "../support/console-http";
-import { createConsoleUser, createMerchant } from "@/lib/merchants/create-merchant";
+import { createConsoleUser } from "@/lib/users/create-console-user";
+import { createMerchant } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 import { getSettings } from "@/lib/settings/service-settings";
 

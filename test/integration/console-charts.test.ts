@@ -4,7 +4,7 @@ import { startReceiver } from "../support/receiver";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
-import { savePricingVersion } from "@/lib/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
 import { compactPaymentCounts } from "@/lib/payments/counts";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";

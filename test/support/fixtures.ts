@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { getDb } from "@/lib/db";
 import { issueApiKey, SCOPES, type Scope } from "@/lib/keys/api-keys";
-import { createConsoleUser, createMerchant, savePricingVersion, type NewMerchant } from "@/lib/merchants/create-merchant";
+import { createConsoleUser } from "@/lib/users/create-console-user";
+import { createMerchant, type NewMerchant } from "@/lib/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { assertMatchesContract } from "./contract";
 
 export const db = getDb();
