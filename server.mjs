@@ -14,6 +14,9 @@ const PEER_HEADER = "x-sandpiper-peer";
 // The request target as it arrived (lib/http/json.ts requestQuery): Next.js rebuilds request.url from a parsed
 // query object and loses a parameter named "__proto__", which must reach validation as an unknown name.
 const TARGET_HEADER = "x-sandpiper-target";
+// X-Forwarded-For as the client sent it (lib/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
+// address when a request has none, so only this copy tells whether a proxy forwarded the request.
+const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
@@ -97,6 +100,8 @@ export async function startServer({
     // Only the socket tells the source address; client-sent values of the internal headers are overwritten.
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
     req.headers[TARGET_HEADER] = req.url ?? "";
+    if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_HEADER];
+    else req.headers[FORWARDED_HEADER] = req.headers["x-forwarded-for"];
     inFlight++;
     res.on("close", () => inFlight--);
     closeIfBodyUnread(req, res);

@@ -138,7 +138,7 @@ async function main() {
   }
   const lines = [
     "",
-    created ? "Seeded the sandbox (shown once; keep these):" : "Sandbox already seeded; new API keys issued (older keys stay valid):",
+    created ? "Seeded the sandbox (keep these: the database keeps only hashes of the keys and passwords):" : "Sandbox already seeded; new API keys issued (older keys stay valid):",
     `  merchant id          ${ids.merchantId}`,
     `  API key (all scopes) ${full.key}`,
     `  API key (read only)  ${readOnly.key}`,

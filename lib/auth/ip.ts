@@ -32,6 +32,11 @@ function trustedProxies(): Set<string> {
 
 /** Internal header set by server.mjs from the socket address (any client-sent value is dropped). */
 export const PEER_HEADER = "x-sandpiper-peer";
+/**
+ * Internal header set by server.mjs: X-Forwarded-For as the client sent it, absent when it sent none (any
+ * client-sent value is replaced). Next.js fills X-Forwarded-For itself, so that header cannot tell.
+ */
+export const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
 
 /**
  * The request's source IP (docs/architecture.md "Request pipeline"): the socket address, unless that address is a
@@ -43,10 +48,10 @@ export function sourceIp(headers: Headers): string | null {
   if (!peer) return null;
   const trusted = trustedProxies();
   if (!trusted.has(peer)) {
-    if (headers.has("x-forwarded-for")) warnUntrustedProxy(peer);
+    if (headers.has(FORWARDED_HEADER)) warnUntrustedProxy(peer);
     return peer;
   }
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = (headers.get(FORWARDED_HEADER) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(hops[i]);
     if (!hop) return peer;

@@ -13,7 +13,7 @@ export async function consoleJson(read: (actor: ConsoleActor) => Promise<unknown
   const requestId = randomUUID();
   try {
     const actor = await currentActor();
-    if (!actor) throw apiError("SESSION_REQUIRED", "your console session has ended; sign in again");
+    if (!actor) throw apiError("SESSION_REQUIRED", "no console session (none was sent, or it has ended); sign in at /console/sign-in");
     return jsonResponse(200, await read(actor), { "Cache-Control": "no-store", "X-Request-Id": requestId });
   } catch (error) {
     return errorResponse(toApiError(error, requestId), requestId);

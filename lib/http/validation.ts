@@ -4,7 +4,8 @@ import { apiError } from "@/lib/errors";
 /**
  * Parses `value` with a strict zod schema.
  * @throws ApiError 400: INVALID_EMAIL when the only problems are malformed (not over-long) e-mail members, otherwise
- *   VALIDATION_ERROR naming each offending member ("amount: must be ...; unknown property: foo").
+ *   VALIDATION_ERROR naming each offending member ("amount: must be ...; unknown property: foo"; an enumeration
+ *   names its accepted values).
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
   const result = schema.safeParse(value);
@@ -17,6 +18,9 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
       return `unknown property: ${keys}`;
     }
     if (issue.code === "invalid_type" && issue.message.includes("received undefined")) return `${path || where}: is required`;
+    if (issue.code === "invalid_type" && issue.expected === "object") return `${path || where}: must be a JSON object`;
+    // Enumerations are exact (case-sensitive): name every accepted value.
+    if (issue.code === "invalid_value") return `${path || where}: must be one of ${issue.values.map((v) => String(v)).join(", ")} (exactly, case-sensitive)`;
     // A member that may also be blank: the message of its format, not "invalid input".
     if (issue.code === "invalid_union" && issue.errors[0]?.[0]) return `${path || where}: ${issue.errors[0][0].message}`;
     return `${path || where}: ${issue.message}`;

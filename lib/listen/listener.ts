@@ -169,7 +169,7 @@ export class Listener {
       // Exponential backoff with full jitter: 0.5 s doubling up to 10 s; a clean rotation reconnects at once.
       const ceiling = reason.includes("(rotate)") ? 0 : Math.min(10_000, 500 * 2 ** (failures - 1));
       const delay = Math.round(Math.random() * ceiling);
-      this.print(`${new Date().toISOString()}  connection lost (${reason}); reconnecting in ${Math.round(delay / 100) / 10} s`);
+      this.print(`${new Date().toISOString()}  connection lost to ${this.opts.apiUrl} (${reason}); reconnecting in ${Math.round(delay / 100) / 10} s`);
       await sleep(delay, this.stopper.signal);
     }
     await Promise.race([Promise.all([this.chain, ...this.running]), sleep(5000)]);

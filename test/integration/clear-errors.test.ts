@@ -85,6 +85,16 @@ describe("messages say what to do", () => {
     expect(res.body.error.message).toContain('amount: send amounts as decimal strings, e.g. "1123.52" (got a JSON number)');
   });
 
+  it("an enumeration names its accepted values; a body that is not an object says so", async () => {
+    const m = await newMerchant();
+    const lower = await m.api("/v1/payments", { body: depositBody({ currency: "usd" }) });
+    expect(codeOf(lower)).toEqual([400, "VALIDATION_ERROR"]);
+    expect(lower.body.error.message).toContain("currency: must be one of TRY, EUR, USD, GBP, AED, SAR, CHF (exactly, case-sensitive)");
+    const array = await m.api("/v1/payments", { rawBody: "[]" });
+    expect(codeOf(array)).toEqual([400, "VALIDATION_ERROR"]);
+    expect(array.body.error.message).toBe("body: must be a JSON object");
+  });
+
   it("invalid JSON gives the position, line and column, without quoting the body", async () => {
     const m = await newMerchant();
     const res = await m.api("/v1/payments", { rawBody: '{\n  "reference": "secret-ref-9",\n  "amount": "1.00",,\n}' });

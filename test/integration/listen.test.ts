@@ -155,7 +155,7 @@ describe("sandpiper listen", () => {
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "listen-")), "state.json");
     const started = Date.now();
     const run = listen(["--forward-to", `${rx.origin}/hook`, "--api-url", `http://127.0.0.1:${port}`, "--api-key", "sk_sandbox_silent", "--state-file", stateFile]);
-    await waitForLine(run, /connection lost \(no heartbeat for 5 s\)/, 20_000);
+    await waitForLine(run, new RegExp(`connection lost to http://127\\.0\\.0\\.1:${port} \\(no heartbeat for 5 s\\)`), 20_000);
     await rx.waitFor(1, 20_000);
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
     expect(verifyCallback(rx.received[0].body, rx.received[0].headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
