@@ -10,7 +10,7 @@ const globalForDb = globalThis as unknown as { sandpiperPrisma?: PrismaClient };
 
 /**
  * The one Prisma client, on real PostgreSQL or on the embedded PGlite served over a loopback socket
- * (scripts/embedded-db.mjs). Pool size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session).
+ * (scripts/db.mjs). Pool size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session).
  */
 export function getDb(): PrismaClient {
   if (!globalForDb.sandpiperPrisma) {

@@ -42,7 +42,7 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 /** Codes that only the console's own JSON routes answer, never `/v1`: left out of the API reference. */
-export const CONSOLE_ONLY_CODES: readonly ErrorCode[] = ["SESSION_REQUIRED"];
+export const CONSOLE_ONLY_CODES: readonly ErrorCode[] = ["FORBIDDEN", "SESSION_REQUIRED"];
 /** The codes of the merchant API (docs/api.md "Errors"): the table without the console-only codes. */
 export const API_ERROR_CODES = ERROR_CODES.filter((code) => !CONSOLE_ONLY_CODES.includes(code));
 

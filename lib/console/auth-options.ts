@@ -2,8 +2,8 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { sourceIp } from "@/lib/auth/ip";
 import { getDb } from "@/lib/db";
-import { endSessions } from "@/lib/console/session-epoch";
-import { verifyCredentials } from "@/lib/console/sign-in";
+import { endSessions } from "@/lib/users/sessions";
+import { verifyCredentials } from "@/lib/users/sign-in";
 
 /** Console sessions last one working day (seconds). */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -19,7 +19,7 @@ export function secureCookies(): boolean {
 
 /**
  * next-auth configuration of the console (docs/api.md "Authentication" 8, docs/architecture.md "Stack"): one credentials
- * provider (user name + password, argon2id, lock-out in lib/console/sign-in.ts), JWT sessions in an
+ * provider (user name + password, argon2id, lock-out in lib/users/sign-in.ts), JWT sessions in an
  * HttpOnly cookie. The token carries only the user id, name and session epoch; every request re-reads the user's
  * role, merchant, active flag and epoch from the database (lib/console/session.ts), so a sign-out (which moves the
  * epoch on) ends the session on the server as well.

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { authOptions } from "@/lib/console/auth-options";
+import { sessionActor } from "@/lib/users/sessions";
 
 /**
  * The signed-in console user, re-read from the database (so deactivation, role and merchant changes apply
@@ -14,10 +15,7 @@ export async function currentActor(): Promise<ConsoleActor | null> {
   const session = await getServerSession(authOptions);
   const id = session?.userId;
   if (!id) return null;
-  const user = await getDb().consoleUser.findUnique({ where: { id } });
-  if (!user || !user.active || (session.sessionEpoch ?? 0) !== user.sessionEpoch) return null;
-  if (user.role === "MERCHANT" && !user.merchantId) return null;
-  return { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId };
+  return sessionActor(getDb(), id, session.sessionEpoch ?? 0);
 }
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */

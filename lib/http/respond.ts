@@ -41,9 +41,10 @@ export function uniqueViolation(error: unknown): string | null {
 }
 
 /**
- * Maps any thrown value to an ApiError, in one place: ApiError as is; a unique-constraint violation on a
- * reference -> 409 DUPLICATE_REFERENCE; a lost or unreachable database -> 503 SERVICE_UNAVAILABLE;
- * anything else -> 500 INTERNAL_ERROR (logged with the request id, never shown to the client).
+ * Maps any thrown value to an ApiError, in one place (the API, the customer pages and the console): ApiError as
+ * is; a unique-constraint violation on a reference -> 409 DUPLICATE_REFERENCE, on anything else -> 409
+ * INVALID_STATE (a concurrent change); a lost or unreachable database -> 503 SERVICE_UNAVAILABLE; anything else
+ * -> 500 INTERNAL_ERROR (logged with the request id, never shown to the client).
  */
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;

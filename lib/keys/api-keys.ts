@@ -82,18 +82,18 @@ export type AuthenticatedKey = { id: string; scopes: string[]; ownerId: string; 
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-type KeyRow = {
-  id: string;
-  scopes: string[];
-  ownerId: string;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-  ownerActive: boolean;
-  merchantStatus: string;
-  /** The merchants row as JSON (column names). */
-  merchant: Record<string, unknown>;
-};
+/** The authentication statement's row, checked at the boundary; `merchant` is the merchants row as JSON (column names). */
+const KeyRow = z.object({
+  id: z.string(),
+  scopes: z.array(z.string()),
+  ownerId: z.string(),
+  expiresAt: z.date(),
+  revokedAt: z.date().nullable(),
+  lastUsedAt: z.date().nullable(),
+  ownerActive: z.boolean(),
+  merchantStatus: z.string(),
+  merchant: z.record(z.string(), z.unknown()),
+});
 
 /**
  * Authenticates `Authorization: Bearer <API_KEY>` (docs/api.md "Authentication" 1-5).
@@ -109,12 +109,13 @@ export async function authenticateApiKey(db: Db, authorization: string | null, n
     });
   }
   // One round trip (key, owner and merchant): this runs before every /v1 request.
-  const [row] = await db.$queryRaw<KeyRow[]>`
+  const [found] = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT k.id, k.scopes, k.owner_id AS "ownerId", k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt",
            k.last_used_at AS "lastUsedAt", u.active AS "ownerActive", m.status::text AS "merchantStatus",
            to_jsonb(m) AS merchant
     FROM api_keys k JOIN console_users u ON u.id = k.owner_id JOIN merchants m ON m.id = k.merchant_id
     WHERE k.hash = ${hashApiKey(match[1])}`;
+  const row = found ? KeyRow.parse(found) : undefined;
   if (!row || row.revokedAt || row.expiresAt <= now || !row.ownerActive || row.merchantStatus !== "ACTIVE") {
     throw apiError("INVALID_API_KEY", "the API key is invalid, expired or revoked, or the merchant is inactive", {
       "WWW-Authenticate": "Bearer",

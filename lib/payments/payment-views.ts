@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { writeAudit } from "@/lib/audit";
 import type { Db, Tx } from "@/lib/db";
@@ -8,39 +7,10 @@ import { approvalRefusal, approveWithdrawal } from "@/lib/payments/approve";
 import { listPayments } from "@/lib/payments/read";
 import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
 import { FINAL_STATUSES } from "@/lib/payments/transitions";
-import { ListPaymentsQuery } from "@/lib/schemas/payments";
+import type { ListPaymentsQuery } from "@/lib/schemas/payments";
 import { isUuid } from "@/lib/schemas/common";
 import { pageOf } from "@/lib/pagination";
 
-
-/** Console payment filters: the query of `GET /v1/payments` plus, for operators, a merchant. */
-export const ConsolePaymentsQuery = z.object({
-  query: ListPaymentsQuery,
-  merchant: z.uuid({ message: "merchant: must be a merchant id" }).optional(),
-});
-
-/**
- * Parses console list filters from URL search parameters (the same names and rules as `GET /v1/payments`:
- * page, limit, status, method, direction, currency, search, from, to; plus `merchant` for operators).
- * Empty values count as absent. Returns the parsed query, or the first error message.
- */
-export function parsePaymentFilters(params: Record<string, string | string[] | undefined>):
-  | { ok: true; query: ListPaymentsQuery; merchant?: string }
-  | { ok: false; error: string } {
-  const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) {
-    const value = Array.isArray(v) ? v[0] : v;
-    if (value !== undefined && value !== "") flat[k] = value;
-  }
-  const { merchant, ...rest } = flat;
-  const parsed = ConsolePaymentsQuery.safeParse({ query: rest, merchant });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.path.filter((p) => p !== "query").join(".");
-    return { ok: false, error: `${path ? `${path}: ` : ""}${issue.message}` };
-  }
-  return { ok: true, query: parsed.data.query, merchant: parsed.data.merchant };
-}
 
 /** One payment as a console list row (JSON-safe; amounts as decimal text). */
 export type PaymentListItem = PaymentResource & { merchantName: string };
@@ -53,7 +23,7 @@ export async function listConsolePayments(db: Db, actor: ConsoleActor, q: ListPa
   const page = await listPayments(db, scopedMerchantId(actor, merchant), q);
   const names = await merchantNames(db, page.items.map((r) => r.merchantId));
   const items: PaymentListItem[] = page.items.map((r) => ({ ...serializePayment(r, { detail: false }), merchantName: names.get(r.merchantId) ?? "" }));
-  return { items, total: page.total, page: page.page, limit: page.limit, pages: page.pages, open: items.some((i) => !isFinal(i.status)) };
+  return { ...pageOf(items, page.total, page), open: items.some((i) => !isFinal(i.status)) };
 }
 
 async function merchantNames(db: Db, ids: string[]): Promise<Map<string, string>> {

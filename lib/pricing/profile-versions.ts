@@ -7,6 +7,7 @@ import { apiError } from "@/lib/errors";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
+import { isUuid } from "@/lib/schemas/common";
 
 const bps = integer(0, 10_000);
 
@@ -169,9 +170,10 @@ export async function listProfiles(db: Db, q: { merchantId?: string; page: numbe
 
 /**
  * A profile with every version, newest first, and the user name of each version's author.
- * @throws ApiError 404 NOT_FOUND
+ * @throws ApiError 404 NOT_FOUND for a malformed or unknown id
  */
 export async function profileHistory(db: Db, profileId: string) {
+  if (!isUuid(profileId)) throw apiError("NOT_FOUND", "pricing profile not found");
   const profile = await db.pricingProfile.findUnique({
     where: { id: profileId },
     include: { merchant: { select: { id: true, name: true } }, versions: { orderBy: { version: "desc" } } },

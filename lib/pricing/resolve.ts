@@ -7,7 +7,7 @@ import type { PricingTerms } from "@/lib/pricing/snapshot";
 /** An immutable pricing profile version row. */
 export type ProfileVersion = PricingProfileVersion;
 
-/** A `pricing_profile_versions` row as the create's raw statement returns it, checked by `parseRow` (lib/db.ts). */
+/** A `pricing_profile_versions` row as `resolvePricing`'s raw statement returns it, checked by `parseRow` (lib/db.ts). */
 const ProfileVersionRow = z.object({
   id: z.string(),
   profileId: z.string(),

@@ -2,7 +2,8 @@ import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { missingRatesToday } from "@/lib/pricing/fx-rates";
 import type { Db } from "@/lib/db";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
-import { dubaiDay, dubaiDayStart } from "@/lib/money/dubai";
+import { dubaiDay } from "@/lib/money/dubai";
+import { countPayments } from "@/lib/payments/counts";
 import { getSettings } from "@/lib/settings/service-settings";
 
 /**
@@ -15,7 +16,7 @@ export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
   const merchantId = scopedMerchantId(actor);
   const scope = merchantId ? { merchantId } : {};
   const [paymentsToday, awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings] = await Promise.all([
-    db.payment.count({ where: { ...scope, createdAt: { gte: dubaiDayStart(dubaiDay(now)) } } }),
+    countPayments(db, merchantId, { from: dubaiDay(now), to: dubaiDay(now) }),
     countAwaitingApproval(db, actor),
     db.delivery.count({ where: { ...scope, state: { in: ["FAILED", "NOT_CONFIGURED"] } } }),
     db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),

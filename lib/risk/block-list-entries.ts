@@ -26,9 +26,8 @@ export async function addBlockEntry(tx: Tx, actor: ConsoleActor, input: z.output
   if (input.merchantId && !(await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } }))) {
     throw apiError("NOT_FOUND", "merchant not found");
   }
-  const value = input.kind === "COUNTRY" ? input.value.trim().toUpperCase() : input.value;
   const row = await tx.blockListEntry.create({
-    data: { kind: input.kind, value: normalizeBlockValue(value), merchantId: input.merchantId ?? null, reason: input.reason, createdAt: now },
+    data: { kind: input.kind, value: normalizeBlockValue(input.value), merchantId: input.merchantId ?? null, reason: input.reason, createdAt: now },
   });
   await writeAudit(tx, auditActor(actor), { action: "block_list.add", entity: "block_list", entityId: row.id, merchantId: row.merchantId, after: { kind: row.kind, value: row.value }, reason: input.reason }, now);
   return row;

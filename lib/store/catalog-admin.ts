@@ -2,6 +2,7 @@
 // and export of the connected store's catalog (docs/api.md "Overview" 6: real catalog products and
 // packages with AED prices). Every change writes an audit_log row in the same transaction; the catalog
 // version trigger (prisma/migrations/20261124055000_database_guards/migration.sql) makes the store rebuild its matching index on the next handoff.
+import { writeAudit, type AuditActor } from "@/lib/audit";
 import { withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -10,8 +11,6 @@ import { checkCatalogFields, parseCatalogCsv, toCatalogCsv, type CatalogCsvError
 import type { CatalogItem } from "@/lib/store/matching";
 import { pageOf } from "@/lib/pagination";
 
-/** Who makes a change (a console user), for the audit log. */
-export type CatalogActor = { id: string | null; name: string };
 
 /** A catalog item as the console shows it: price as AED decimal text and in fils. */
 export type CatalogEntry = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; price: string; priceMinor: bigint; active: boolean; updatedAt: Date };
@@ -21,13 +20,9 @@ type Row = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; priceMinor:
 const entry = (r: Row): CatalogEntry => ({ sku: r.sku, name: r.name, kind: r.kind, price: fromMinor(r.priceMinor), priceMinor: r.priceMinor, active: r.active, updatedAt: r.updatedAt });
 const audited = (r: Pick<Row, "sku" | "name" | "kind" | "priceMinor" | "active">) => ({ sku: r.sku, name: r.name, kind: r.kind, price: fromMinor(r.priceMinor), active: r.active });
 
-async function audit(tx: Tx, actor: CatalogActor, action: string, entityId: string | null, before: unknown, after: unknown, reason?: string) {
-  await tx.auditLog.create({
-    data: {
-      actorId: actor.id, actorName: actor.name, action, entity: "catalog_item", entityId,
-      before: (before ?? undefined) as Prisma.InputJsonValue | undefined, after: (after ?? undefined) as Prisma.InputJsonValue | undefined, reason,
-    },
-  });
+/** One audit row of a catalog change, through the one audit writer (lib/audit.ts). */
+function audit(tx: Tx, actor: AuditActor, action: string, entityId: string | null, before: unknown, after: unknown, reason?: string) {
+  return writeAudit(tx, actor, { action, entity: "catalog_item", entityId, before, after, reason });
 }
 
 /**
@@ -63,7 +58,7 @@ export async function listCatalogItems(db: Db, query: { page?: number; limit?: n
 export async function upsertCatalogItem(
   db: Db,
   input: { sku: string; name: string; kind: string; price: string },
-  actor: CatalogActor,
+  actor: AuditActor,
 ): Promise<{ item: CatalogEntry; created: boolean }> {
   const item = checkCatalogFields(input);
   if (typeof item === "string") throw apiError("VALIDATION_ERROR", item);
@@ -84,7 +79,7 @@ export async function upsertCatalogItem(
  * offered keep their lines. Setting the state an item already has changes nothing and writes no audit row.
  * @throws ApiError 404 NOT_FOUND for an unknown sku
  */
-export async function setCatalogItemActive(db: Db, sku: string, active: boolean, actor: CatalogActor): Promise<CatalogEntry> {
+export async function setCatalogItemActive(db: Db, sku: string, active: boolean, actor: AuditActor): Promise<CatalogEntry> {
   return withTransaction(db, async (tx) => {
     const before = await tx.catalogItem.findUnique({ where: { sku } });
     if (!before) throw apiError("NOT_FOUND", `catalog item ${sku} not found`);
@@ -96,7 +91,7 @@ export async function setCatalogItemActive(db: Db, sku: string, active: boolean,
 }
 
 /** Deactivates an item (see setCatalogItemActive). @throws ApiError 404 NOT_FOUND for an unknown sku */
-export function deactivateCatalogItem(db: Db, sku: string, actor: CatalogActor): Promise<CatalogEntry> {
+export function deactivateCatalogItem(db: Db, sku: string, actor: AuditActor): Promise<CatalogEntry> {
   return setCatalogItemActive(db, sku, false, actor);
 }
 
@@ -112,7 +107,7 @@ export type CatalogImportResult =
  * deactivated (a full replacement of the offer). One audit row `catalog.import` with the counts.
  * @returns counts, or `{ ok: false, errors }`; never throws for bad input
  */
-export async function importCatalogCsv(db: Db, text: string, actor: CatalogActor, opts: { deactivateMissing?: boolean } = {}): Promise<CatalogImportResult> {
+export async function importCatalogCsv(db: Db, text: string, actor: AuditActor, opts: { deactivateMissing?: boolean } = {}): Promise<CatalogImportResult> {
   const { items, errors } = parseCatalogCsv(text);
   if (errors.length > 0) return { ok: false, errors };
   if (items.length === 0) return { ok: false, errors: [{ line: 1, message: "the file has no items" }] };

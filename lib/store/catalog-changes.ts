@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { assertOperator, type ConsoleActor } from "@/lib/auth/actor";
+import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import type { Tx } from "@/lib/db";
 import { importCatalogCsv, setCatalogItemActive, upsertCatalogItem } from "@/lib/store/catalog-admin";
 
-// Console side of the store catalog (operator-editable, CSV import). The catalog functions in
-// lib/store/catalog-admin.ts validate, save and audit; these add the operator check and the form schemas.
+// Changes to the store catalog by an operator (add or update an item, switch it on or off, CSV import): the form
+// schemas and the operator check; lib/store/catalog-admin.ts validates, saves and audits.
 
 export const CatalogItemInput = z.object({
   sku: z.string().trim().min(1, "required").max(64),
@@ -20,7 +20,6 @@ export const CatalogImportInput = z.object({
   deactivateMissing: z.literal("on").optional(),
 });
 
-const catalogActor = (actor: ConsoleActor) => ({ id: actor.id, name: actor.username });
 
 /**
  * Creates or updates a catalog item (AED price text such as "12.50"), operator only.
@@ -28,13 +27,13 @@ const catalogActor = (actor: ConsoleActor) => ({ id: actor.id, name: actor.usern
  */
 export function saveCatalogItem(tx: Tx, actor: ConsoleActor, input: z.output<typeof CatalogItemInput>) {
   assertOperator(actor);
-  return upsertCatalogItem(tx, input, catalogActor(actor));
+  return upsertCatalogItem(tx, input, auditActor(actor));
 }
 
 /** Activates or deactivates a catalog item, operator only. @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND */
 export function switchCatalogItem(tx: Tx, actor: ConsoleActor, input: z.output<typeof CatalogActiveInput>) {
   assertOperator(actor);
-  return setCatalogItemActive(tx, input.sku, input.active === "true", catalogActor(actor));
+  return setCatalogItemActive(tx, input.sku, input.active === "true", auditActor(actor));
 }
 
 /**
@@ -43,5 +42,5 @@ export function switchCatalogItem(tx: Tx, actor: ConsoleActor, input: z.output<t
  */
 export function importCatalog(tx: Tx, actor: ConsoleActor, input: z.output<typeof CatalogImportInput>) {
   assertOperator(actor);
-  return importCatalogCsv(tx, input.csv, catalogActor(actor), { deactivateMissing: input.deactivateMissing === "on" });
+  return importCatalogCsv(tx, input.csv, auditActor(actor), { deactivateMissing: input.deactivateMissing === "on" });
 }

@@ -11,7 +11,7 @@ export function hashPassword(password: string): Promise<string> {
 /** Creates a console user with an argon2id password hash. */
 export async function createConsoleUser(
   db: Db,
-  input: { username: string; password: string; role: "OPERATOR" | "MERCHANT"; merchantId?: string | null },
+  input: { username: string; password: string; role: "OPERATOR" | "MERCHANT"; merchantId?: string | null; createdAt?: Date },
 ) {
   return db.consoleUser.create({
     data: {
@@ -19,6 +19,7 @@ export async function createConsoleUser(
       passwordHash: await hashPassword(input.password),
       role: input.role,
       merchantId: input.role === "MERCHANT" ? (input.merchantId ?? null) : null,
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
     },
   });
 }

@@ -6,7 +6,7 @@ import { revokeKeysOf } from "@/lib/keys/manage-keys";
 import { isUuid } from "@/lib/schemas/common";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { hashPassword } from "@/lib/users/create-console-user";
+import { createConsoleUser } from "@/lib/users/create-console-user";
 import { pageOf } from "@/lib/pagination";
 
 /** Minimum console password length. */
@@ -40,9 +40,7 @@ export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<ty
   if (await tx.consoleUser.findUnique({ where: { username: input.username }, select: { id: true } })) {
     throw apiError("INVALID_STATE", `user name ${input.username} is taken`);
   }
-  const user = await tx.consoleUser.create({
-    data: { username: input.username, passwordHash: await hashPassword(input.password), role: input.role, merchantId, createdAt: now },
-  });
+  const user = await createConsoleUser(tx, { username: input.username, password: input.password, role: input.role, merchantId, createdAt: now });
   await writeAudit(tx, auditActor(actor), { action: "console_user.create", entity: "console_user", entityId: user.id, merchantId, after: { username: user.username, role: user.role, merchantId } }, now);
   return user;
 }

@@ -26,7 +26,7 @@ import { createStorePayment as createInProcess } from "@/lib/store/create-store-
 
 const dedicated = new Dedicated("store");
 let db: PrismaClient;
-const actor = { id: null, name: "test operator" };
+const actor = { id: null, username: "test operator" };
 
 beforeAll(async () => {
   await dedicated.start({ STORE_HANDOFF_POLL_INTERVAL_MS: "200" });

@@ -1,6 +1,7 @@
 // GET /api/console/payments - the console's payment list (same filters as GET /v1/payments), polled by SWR
 import { consoleJson } from "@/lib/console/json";
-import { listConsolePayments, parsePaymentFilters } from "@/lib/payments/payment-views";
+import { parsePaymentFilters } from "@/lib/console/payment-filters";
+import { listConsolePayments } from "@/lib/payments/payment-views";
 import { getDb } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 

@@ -6,6 +6,7 @@ import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/consol
 import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction } from "@/app/console/actions/callbacks";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
+import { merchantScope } from "@/lib/auth/actor";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/events/deliveries";
@@ -20,7 +21,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
   const sp = await searchParams;
   const filters = DeliveryFilters.parse(Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v)));
   const db = getDb();
-  const merchantId = actor.role === "MERCHANT" ? actor.merchantId! : (filters.merchant ?? null);
+  const merchantId = merchantScope(actor) ?? filters.merchant ?? null;
   const [deliveries, merchants, merchant, charts] = await Promise.all([
     deliveryPage(db, actor, filters),
     actor.role === "OPERATOR" ? merchantOptions(db) : Promise.resolve([]),

@@ -1,7 +1,8 @@
 import { PaymentsTable } from "@/components/console/payments-table";
 import { Card, FilterButtons, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { listConsolePayments, parsePaymentFilters } from "@/lib/payments/payment-views";
+import { parsePaymentFilters } from "@/lib/console/payment-filters";
+import { listConsolePayments } from "@/lib/payments/payment-views";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";

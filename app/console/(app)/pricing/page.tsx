@@ -9,6 +9,7 @@ import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { listProfiles, profileHistory, versionAsInput } from "@/lib/pricing/profile-versions";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
+import { ApiError } from "@/lib/errors";
 import { fromMinor } from "@/lib/money/currency";
 import { isUuid } from "@/lib/schemas/common";
 
@@ -16,8 +17,12 @@ export const dynamic = "force-dynamic";
 
 /** Form defaults from the latest version of `profileId` (the "new version" link), or none. */
 async function defaultsFor(profileId: string | undefined): Promise<PricingDefaults> {
-  if (!profileId || !isUuid(profileId)) return {};
-  const history = await profileHistory(getDb(), profileId).catch(() => null);
+  if (!profileId) return {};
+  // An unknown or malformed profile id in the link gives an empty form; any other failure is raised.
+  const history = await profileHistory(getDb(), profileId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "NOT_FOUND") return null;
+    throw error;
+  });
   const latest = history?.profile.versions[0];
   if (!history || !latest) return {};
   const input = versionAsInput(history.profile, latest);

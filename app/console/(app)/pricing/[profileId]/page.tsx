@@ -7,7 +7,6 @@ import { profileHistory } from "@/lib/pricing/profile-versions";
 import { orNotFound, requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
-import { isUuid } from "@/lib/schemas/common";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +16,7 @@ const limit = (v: bigint | null) => (v === null ? "unlimited" : fromMinor(v));
 export default async function ProfileHistoryPage({ params }: { params: Promise<{ profileId: string }> }) {
   await requireOperatorPage();
   const { profileId } = await params;
-  const { profile, versions } = await orNotFound(profileHistory(getDb(), isUuid(profileId) ? profileId : "00000000-0000-0000-0000-000000000000"));
+  const { profile, versions } = await orNotFound(profileHistory(getDb(), profileId));
   const latest = versions[0];
   return (
     <>

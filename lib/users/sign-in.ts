@@ -3,7 +3,8 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import { SYSTEM_ACTOR, writeAudit } from "@/lib/audit";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ConsoleActor } from "@/lib/auth/actor";
-import { LOCK_MINUTES } from "@/lib/console/sign-in-messages";
+import { actorOf } from "@/lib/users/sessions";
+import { LOCK_MINUTES } from "@/lib/users/sign-in-messages";
 
 export { LOCK_MINUTES };
 
@@ -118,5 +119,7 @@ export async function verifyCredentials(
   if (user.failedLogins !== 0 || user.lockedUntil) {
     await db.consoleUser.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
   }
-  return { ok: true, actor: { id: user.id, username: user.username, role: user.role, merchantId: user.merchantId }, sessionEpoch: user.sessionEpoch };
+  const actor = actorOf(user);
+  if (!actor) return { ok: false, reason: "invalid" };
+  return { ok: true, actor, sessionEpoch: user.sessionEpoch };
 }
