@@ -45,7 +45,7 @@ export default defineConfig([
           message: "pages and components query nothing: call a service in lib/<domain>/",
         },
         {
-          selector: "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
+          selector: "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
           message: "pages and components query nothing: call a service in lib/<domain>/",
         },
       ],

@@ -1,5 +1,6 @@
 // Server-sent events (text/event-stream) for /v1 answers written over time: the event stream that listeners
 // follow (docs/callbacks.md "sandpiper listen").
+import { log } from "@/lib/log";
 
 /** Writes SSE frames to an open stream. `data` is JSON-encoded on one line. */
 export type SseWriter = {
@@ -45,7 +46,10 @@ export function sseStream(signal: AbortSignal, produce: (out: SseWriter, signal:
         },
       };
       produce(writer, gone.signal)
-        .catch(() => writer.send("error", { message: "the stream ended unexpectedly; reconnect with your last cursor" }))
+        .catch((error: unknown) => {
+          log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, "event stream failed");
+          writer.send("error", { message: "the stream ended unexpectedly; reconnect with your last cursor" });
+        })
         .finally(() => {
           if (closed) return;
           closed = true;
