@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
+import { DailyChart } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
@@ -13,7 +14,6 @@ const OUTCOMES = [
   { key: "failed", label: "Failed", color: "#be123c", state: "FAILED", attempts: undefined },
   { key: "notConfigured", label: "Not configured", color: "#b45309", state: "NOT_CONFIGURED", attempts: undefined },
 ] as const;
-const short = (day: string) => day.slice(5);
 /**
  * The deliveries list behind a figure: that state, for the chosen merchant; for a day's bar also the day the
  * deliveries ended on and whether they needed retries.
@@ -51,18 +51,11 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         title="Callback deliveries per day"
         description="Deliveries by how they ended, per Dubai day of the outcome, over the last 30 days. Click a bar to open those deliveries."
         chart={
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart accessibilityLayer={false} data={data.outcomes}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
-              <YAxis allowDecimals={false} fontSize={12} />
-              <Tooltip />
-              <Legend />
-              {OUTCOMES.map((o) => (
-                <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(deliveriesLink(o.state, m, (d as unknown as { day: string }).day, o.attempts))} />
-              ))}
-            </BarChart>
-          </ResponsiveContainer>
+          <DailyChart kind="bar" data={data.outcomes}>
+            {OUTCOMES.map((o) => (
+              <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(deliveriesLink(o.state, m, (d as unknown as { day: string }).day, o.attempts))} />
+            ))}
+          </DailyChart>
         }
         table={
           <FiguresTable
@@ -77,17 +70,10 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         title="Delivery latency per day"
         description="From the event's creation to the receiver's 2xx answer, in milliseconds: the median (p50) and p95, each the upper bound of a power-of-two bucket."
         chart={
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart accessibilityLayer={false} data={data.latency}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
-              <YAxis scale="log" domain={["auto", "auto"]} allowDataOverflow unit=" ms" fontSize={12} />
-              <Tooltip />
-              <Legend />
-              <Line type="monotone" dataKey="p50Ms" name="p50 (ms)" stroke="#4f46e5" connectNulls dot={false} />
-              <Line type="monotone" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" connectNulls dot={false} />
-            </LineChart>
-          </ResponsiveContainer>
+          <DailyChart kind="line" data={data.latency} yAxis={<YAxis scale="log" domain={["auto", "auto"]} allowDataOverflow unit=" ms" fontSize={12} />}>
+            <Line type="monotone" dataKey="p50Ms" name="p50 (ms)" stroke="#4f46e5" connectNulls dot={false} />
+            <Line type="monotone" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" connectNulls dot={false} />
+          </DailyChart>
         }
         table={
           <FiguresTable

@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
+import { DailyChart } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
 
@@ -17,7 +18,6 @@ const OUTCOMES = [
 /** Line colours with at least 4.5:1 contrast on white (the legend's text takes them). */
 const CURRENCY_COLORS = ["#4f46e5", "#0e7490", "#4d7c0f", "#a21caf", "#c2410c", "#0f766e", "#7e22ce"];
 
-const short = (day: string) => day.slice(5);
 const withMerchant = (merchantId: string | null) => (merchantId ? `&merchant=${merchantId}` : "");
 /** The payments list behind a point of a chart: that Dubai day, and a status when given. */
 export const paymentsLink = (day: string, status: string | null, merchantId: string | null) =>
@@ -62,18 +62,11 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         title="Payments per day by outcome"
         description="Payments created each Dubai day of the last 30, by what became of them. Click a bar to open those payments."
         chart={
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart accessibilityLayer={false} data={data.outcomes}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
-              <YAxis allowDecimals={false} fontSize={12} />
-              <Tooltip />
-              <Legend />
-              {OUTCOMES.map((o) => (
-                <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, o.status, m))} />
-              ))}
-            </BarChart>
-          </ResponsiveContainer>
+          <DailyChart kind="bar" data={data.outcomes}>
+            {OUTCOMES.map((o) => (
+              <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, o.status, m))} />
+            ))}
+          </DailyChart>
         }
         table={
           <FiguresTable
@@ -96,15 +89,9 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         title="Success rate per day"
         description="Succeeded among the payments of the day that ended (succeeded, failed or expired), in percent."
         chart={
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart accessibilityLayer={false} data={rate}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
-              <YAxis domain={[0, 100]} unit=" %" fontSize={12} />
-              <Tooltip />
-              <Line type="monotone" dataKey="rate" name="Success rate (%)" stroke="#047857" strokeWidth={2} connectNulls dot={false} />
-            </LineChart>
-          </ResponsiveContainer>
+          <DailyChart kind="line" data={rate} yAxis={<YAxis domain={[0, 100]} unit=" %" fontSize={12} />} legend={false}>
+            <Line type="monotone" dataKey="rate" name="Success rate (%)" stroke="#047857" strokeWidth={2} connectNulls dot={false} />
+          </DailyChart>
         }
         table={
           <FiguresTable
@@ -120,19 +107,12 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         title="Volume per day"
         description="Succeeded payments: the charge in AED (bars) and the amount in each payment currency (lines, each in its own currency)."
         chart={
-          <ResponsiveContainer width="100%" height="100%">
-            <ComposedChart accessibilityLayer={false} data={volume}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={short} fontSize={12} />
-              <YAxis fontSize={12} />
-              <Tooltip />
-              <Legend />
-              <Bar dataKey="aed" name="Charged (AED)" fill="#64748b" cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, "SUCCEEDED", m))} />
-              {data.currencies.map((c, i) => (
-                <Line key={c} type="monotone" dataKey={c} name={c} stroke={CURRENCY_COLORS[i % CURRENCY_COLORS.length]} dot={false} />
-              ))}
-            </ComposedChart>
-          </ResponsiveContainer>
+          <DailyChart kind="composed" data={volume} yAxis={<YAxis fontSize={12} />}>
+            <Bar dataKey="aed" name="Charged (AED)" fill="#64748b" cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, "SUCCEEDED", m))} />
+            {data.currencies.map((c, i) => (
+              <Line key={c} type="monotone" dataKey={c} name={c} stroke={CURRENCY_COLORS[i % CURRENCY_COLORS.length]} dot={false} />
+            ))}
+          </DailyChart>
         }
         table={
           <FiguresTable
