@@ -14,9 +14,12 @@ export const WCAG_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"
  * "incomplete": text over an image, an overlapped element, ...), so a contrast problem cannot hide there. The one
  * exception is `contrastCheckedBySpec`: a CSS selector of a region whose contrast axe cannot compute (text inside
  * an SVG drawing) and which the calling spec measures itself, e.g. with `contrastRatio`.
- * `what` names the page state in the failure message.
+ * `what` names the page state in the failure message. Waits first for the page's <title> (see below).
  */
 export async function expectAccessible(page: Page, what: string, opts: { contrastCheckedBySpec?: string } = {}): Promise<void> {
+  // After a client-side refresh React puts the document <title> back a moment after the new content: wait for a
+  // non-empty title (a page without one still fails here, and axe's document-title rule stays on).
+  await expect(page, `a document title on ${what}`).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).withTags(WCAG_A_AA).analyze();
   const violations = results.violations.map((v) => ({
     rule: v.id,
