@@ -71,7 +71,9 @@ async function answers(base: string, child: ChildProcess, output: string[]): Pro
   for (;;) {
     if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${output.join("\n")}`);
     try {
-      if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) return;
+      // One worker answering is not the whole instance: the primary prints its banner once every worker listens.
+      const banner = output.some((line) => /workers on /.test(line));
+      if (banner && (await fetch(`${base}/v1/health-check-probe`)).status === 404) return;
     } catch {
       // not yet
     }
