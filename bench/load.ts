@@ -161,7 +161,8 @@ async function main() {
   log(`${data.payments} payments for merchant ${data.merchantId}`);
 
   const [port, floorPort] = [await freePort(), await freePort()];
-  const service = startProcess(["server.mjs"], {
+  // The V8 heap cap `npm start` sets (package.json; README "Under a process manager").
+  const service = startProcess(["--max-old-space-size=256", "server.mjs"], {
     NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL, LOG_LEVEL: "info",
     RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000",
   });
@@ -187,7 +188,7 @@ async function main() {
       log(`${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s`);
       await run(bases[scenario.server], scenario, WARMUP);
       const result = await run(bases[scenario.server], scenario, DURATION);
-      log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+      log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; service peak RSS so far ${peakRssMiB(service.pid!).toFixed(0)} MiB`);
       results.push(result);
     }
     const section = report(results, {

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import type { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 
@@ -6,24 +7,45 @@ import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 export type Db = PrismaClient | Prisma.TransactionClient;
 export type Tx = Prisma.TransactionClient;
 
-const globalForDb = globalThis as unknown as { sandpiperPrisma?: PrismaClient };
+const globalForDb = globalThis as unknown as { sandpiperPrisma?: PrismaClient; sandpiperPool?: pg.Pool };
 
 /**
- * The one Prisma client, on real PostgreSQL or on the embedded PGlite served over a loopback socket
- * (scripts/db.mjs). Pool size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session).
+ * The one connection pool, on real PostgreSQL or on the embedded PGlite served over a loopback socket
+ * (scripts/db.mjs). Prisma's adapter runs on it, and so do the hot paths' single statements ({@link query}).
+ * Size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session).
  */
-export function getDb(): PrismaClient {
-  if (!globalForDb.sandpiperPrisma) {
+export function getPool(): pg.Pool {
+  if (!globalForDb.sandpiperPool) {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const adapter = new PrismaPg({
-      connectionString,
-      max: Number(process.env.DB_POOL_MAX ?? 10),
-      connectionTimeoutMillis: 5_000,
-    });
-    globalForDb.sandpiperPrisma = new PrismaClient({ adapter });
+    globalForDb.sandpiperPool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10), connectionTimeoutMillis: 5_000 });
   }
+  return globalForDb.sandpiperPool;
+}
+
+/** The one Prisma client, on {@link getPool}'s pool. */
+export function getDb(): PrismaClient {
+  globalForDb.sandpiperPrisma ??= new PrismaClient({ adapter: new PrismaPg(getPool(), { disposeExternalPool: true }) });
   return globalForDb.sandpiperPrisma;
+}
+
+/** node-postgres' parsers for our statements: int8 (counts, minor units) as BigInt, never a JS number. */
+const TYPES = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === pg.types.builtins.INT8) return (text: string) => BigInt(text);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * Runs one statement built with `Prisma.sql` (the same fragments the Prisma paths use) straight on the pool, without
+ * the ORM: the hot paths (docs/architecture.md "Hot paths") make one or two such round trips per request. Rows come
+ * back with their column names; int8 as BigInt, timestamptz as Date, jsonb parsed; check them with {@link parseRow}.
+ * @throws the driver's error (a pg DatabaseError with `code`, `constraint`) as it comes
+ */
+export async function query(statement: Prisma.Sql, client: pg.Pool | pg.PoolClient = getPool()): Promise<Record<string, unknown>[]> {
+  const result = await client.query({ text: statement.text, values: statement.values as unknown[], types: TYPES });
+  return result.rows as Record<string, unknown>[];
 }
 
 /** Options for interactive transactions that may wait on an advisory lock or a busy pool. */

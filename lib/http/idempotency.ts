@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { transaction, type Db, type Tx } from "@/lib/db";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { getDb, query, transaction, type Db, type Tx } from "@/lib/db";
+import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 
 /** docs/api.md "Limits": Idempotency-Key 8 to 128 characters of [-a-zA-Z0-9_.:]. */
@@ -38,48 +38,102 @@ export function bodyHash(body: unknown): string {
 export type IdempotencyScope = { merchantId: string; key: string; method: string; path: string; hash: string };
 export type StoredResponse = { status: number; body: unknown; resourceId: string | null };
 
-async function findRecord(db: Db, scope: IdempotencyScope): Promise<StoredResponse | null> {
-  // Raw SQL: this lookup runs on every idempotent request (twice for a first request), so it skips the ORM's
-  // per-query compilation.
-  const [record] = await db.$queryRaw<{ method: string; path: string; bodyHash: string; status: number; body: unknown; resourceId: string | null }[]>`
-    SELECT method, path, body_hash AS "bodyHash", response_status AS status, response_body AS body, resource_id AS "resourceId"
-    FROM idempotency_records WHERE merchant_id = ${scope.merchantId}::uuid AND key = ${scope.key}`;
-  if (!record) return null;
-  if (record.method !== scope.method || record.path !== scope.path || record.bodyHash !== scope.hash) {
+/** The stored record's members, as both reads select them. */
+const RECORD = Prisma.sql`jsonb_build_object('method', r.method, 'path', r.path, 'bodyHash', r.body_hash, 'status', r.response_status,
+  'body', r.response_body, 'resourceId', r.resource_id)`;
+
+/**
+ * A column of a request's authentication statement (lib/keys/api-keys.ts authenticateRequest): the record of
+ * `key` for the key's merchant `m`, as JSON, or null; read it with {@link storedFromColumn}.
+ */
+export function idempotencyRecordColumn(key: string): Prisma.Sql {
+  return Prisma.sql`(SELECT ${RECORD} FROM idempotency_records r WHERE r.merchant_id = m.id AND r.key = ${key}) AS "idempotencyRecord"`;
+}
+
+type RecordRow = { method: string; path: string; bodyHash: string; status: number; body: unknown; resourceId: string | null };
+
+/**
+ * The stored answer of a record read for `scope`, or null when there is none.
+ * @throws ApiError 409 IDEMPOTENCY_CONFLICT when the key was used for another method, path or body.
+ */
+export function storedFromColumn(scope: IdempotencyScope, record: unknown): StoredResponse | null {
+  if (record === null || record === undefined) return null;
+  const r = record as RecordRow;
+  if (r.method !== scope.method || r.path !== scope.path || r.bodyHash !== scope.hash) {
     throw apiError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request; use a new key for a new request");
   }
   // The answer is kept as its JSON text (a jsonb string), so a replay lists members in the first answer's order;
   // records written as jsonb objects (member order not kept) are still read.
-  const body = typeof record.body === "string" ? JSON.parse(record.body) : record.body;
-  return { status: record.status, body, resourceId: record.resourceId };
+  const body = typeof r.body === "string" ? JSON.parse(r.body) : r.body;
+  return { status: r.status, body, resourceId: r.resourceId };
+}
+
+async function findRecord(db: Db, scope: IdempotencyScope): Promise<StoredResponse | null> {
+  const [row] = await db.$queryRaw<{ record: unknown }[]>`
+    SELECT ${RECORD} AS record FROM idempotency_records r WHERE r.merchant_id = ${scope.merchantId}::uuid AND r.key = ${scope.key}`;
+  return storedFromColumn(scope, row?.record);
+}
+
+/** The INSERT of a first answer's record: its JSON text kept as a jsonb string, so a replay keeps member order. */
+function recordInsert(scope: IdempotencyScope, response: StoredResponse): Prisma.Sql {
+  const stored = JSON.stringify(response.body, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+  return Prisma.sql`
+    INSERT INTO idempotency_records (id, merchant_id, key, method, path, body_hash, response_status, response_body, resource_id)
+    VALUES (gen_random_uuid(), ${scope.merchantId}::uuid, ${scope.key}, ${scope.method}, ${scope.path}, ${scope.hash},
+            ${response.status}, to_jsonb(${stored}::text), ${response.resourceId}::uuid)`;
 }
 
 /**
  * Runs `execute` at most once per (merchant, key) (docs/api.md "Idempotency"; docs/architecture.md "Consistency").
- * A completed record is replayed without a transaction; otherwise one transaction takes a transaction-level
- * advisory lock on the key, re-checks, runs `execute` and stores its response, so concurrent identical
- * requests create exactly one record: the others wait on the lock and replay. Only successful responses
- * are stored; an error rolls everything back and the same key may be retried.
+ * A completed record is replayed without a transaction (`known: "absent"` when the caller has just read that there
+ * is none); otherwise one transaction takes a transaction-level advisory lock on the key, re-checks, runs `execute`
+ * and stores its response, so concurrent identical requests create exactly one record: the others wait on the lock
+ * and replay. Only successful responses are stored; an error rolls everything back and the same key may be retried.
  * @throws ApiError 409 IDEMPOTENCY_CONFLICT when the key was used for another method, path or body.
  */
 export async function runIdempotent(
   db: PrismaClient,
   scope: IdempotencyScope,
   execute: (tx: Tx) => Promise<StoredResponse>,
-  txOptions: { maxWait: number; timeout: number },
+  txOptions: { maxWait: number; timeout: number; known?: "absent" },
 ): Promise<{ replayed: boolean; response: StoredResponse }> {
-  const existing = await findRecord(db, scope);
+  const { known, ...options } = txOptions;
+  const existing = known === "absent" ? null : await findRecord(db, scope);
   if (existing) return { replayed: true, response: existing };
   return transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${scope.merchantId}:${scope.key}`}, 0))`;
     const raced = await findRecord(tx, scope);
     if (raced) return { replayed: true, response: raced };
     const response = await execute(tx);
-    const stored = JSON.stringify(response.body, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
-    await tx.$executeRaw`
-      INSERT INTO idempotency_records (id, merchant_id, key, method, path, body_hash, response_status, response_body, resource_id)
-      VALUES (gen_random_uuid(), ${scope.merchantId}::uuid, ${scope.key}, ${scope.method}, ${scope.path}, ${scope.hash},
-              ${response.status}, to_jsonb(${stored}::text), ${response.resourceId}::uuid)`;
+    await tx.$executeRaw(recordInsert(scope, response));
     return { replayed: false, response };
-  }, { db, ...txOptions });
+  }, { db, ...options });
+}
+
+/**
+ * The single-statement form of {@link runIdempotent} (docs/architecture.md "Hot paths"), for a caller that has read
+ * (in its authentication statement) that the key has no record: one statement inserts the record of `response` and
+ * runs `effects` (more `name AS (...)` items of the same WITH, e.g. the payment and its counters), then selects
+ * `checks` (which may call refuse_statement to undo it all). A concurrent request with the same key meets the
+ * record's unique index (or, first, another unique index its effects share): it waits for that request to end and
+ * then replays its record, if one was committed.
+ * @returns `replayed: true` with the stored answer when a concurrent identical request won
+ * @throws ApiError 409 IDEMPOTENCY_CONFLICT (the winner's request differs); the driver's error otherwise (a unique
+ *   violation of the effects, refuse_statement's SQLSTATE SPREF), nothing written
+ */
+export async function commitIdempotent(
+  scope: IdempotencyScope,
+  response: StoredResponse,
+  effects: Prisma.Sql,
+  checks: Prisma.Sql,
+): Promise<{ replayed: boolean; response: StoredResponse }> {
+  try {
+    await query(Prisma.sql`WITH idempotency AS (${recordInsert(scope, response)} RETURNING id), ${effects} SELECT ${checks}`);
+    return { replayed: false, response };
+  } catch (error) {
+    if ((error as { code?: string }).code !== "23505") throw error;
+    const raced = await findRecord(getDb(), scope);
+    if (raced) return { replayed: true, response: raced };
+    throw error;
+  }
 }

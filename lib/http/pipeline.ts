@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { z as zod, type z } from "zod";
-import { authenticateApiKey, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
+import { authenticateRequest, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
 import { normalizeIp, sourceIp } from "@/lib/auth/ip";
 import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import { isJsonContentType, readRawBody } from "@/lib/http/body";
 import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
-import { bodyHash, requireIdempotencyKey, runIdempotent, type StoredResponse } from "@/lib/http/idempotency";
+import { bodyHash, commitIdempotent, idempotencyRecordColumn, requireIdempotencyKey, runIdempotent, storedFromColumn, type IdempotencyScope, type StoredResponse } from "@/lib/http/idempotency";
 import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -30,18 +31,45 @@ export type ApiContext<B, Q, T extends Tx | null = Tx | null> = {
   /** `tx` when present, else the shared client. */
   db: Db;
   now: Date;
+  /** The columns of the endpoint's `load`, read in the authentication statement (empty without one). */
+  loaded: Record<string, unknown>;
+  /**
+   * Single-statement idempotent endpoints (`idempotent: "statement"`): writes the first answer's record together with
+   * the endpoint's effects in one statement (lib/http/idempotency.ts commitIdempotent). Null on other endpoints.
+   */
+  commit: ((response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<ApiResult>) | null;
 };
 
 /**
  * A handler's result; `resourceId` lets a replay re-read the current state (store payments). `stream`, for
  * answers that are written over time (server-sent events), replaces the JSON body; never on idempotent endpoints.
  */
-export type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string>; stream?: ReadableStream<Uint8Array> };
+export type ApiResult = {
+  status: number;
+  body: unknown;
+  resourceId?: string | null;
+  headers?: Record<string, string>;
+  stream?: ReadableStream<Uint8Array>;
+  /** Set by `commit` when a concurrent identical request answered first: this is its stored answer. */
+  replayed?: boolean;
+};
+
+/** What an endpoint reads in the request's one authentication statement, from its validated input. */
+export type LoadInput<B, Q> = { body: B; query: Q; params: Record<string, string>; now: Date };
 
 export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, I extends boolean = boolean> = {
   scope: Scope;
-  /** docs/api.md: Idempotency-Key required (and the handler runs inside the idempotency transaction). */
-  idempotent?: I;
+  /**
+   * docs/api.md: Idempotency-Key required, and the handler runs inside the idempotency transaction; `"statement"`:
+   * no transaction, the handler writes its answer and effects in one statement through `ctx.commit`.
+   */
+  idempotent?: I | "statement";
+  /**
+   * A SELECT run as a LATERAL join of the authentication statement (it sees the key's merchant as `m`), so an
+   * endpoint reads what it needs in the same round trip (docs/architecture.md "Hot paths"). Not run when the request
+   * is refused before the handler (its input is invalid, say).
+   */
+  load?: (input: LoadInput<Infer<B>, Infer<Q>>) => Prisma.Sql | null;
   /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
   allowList?: boolean;
   body?: B;
@@ -116,55 +144,89 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     const now = new Date();
     const ip = sourceIp(request.headers);
     await enforceIpRateLimit(ip);
-    const apiKey = await authenticateApiKey(db, request.headers.get("authorization"), now);
+    // The input is checked before the key, so the endpoint's reads can join the authentication statement; its
+    // errors are answered after the key's, in the pipeline's order.
+    const url = new URL(request.url);
+    const input = checkInput(bytes, request);
+    const idempotencyHeader = options.idempotent ? attempt(() => requireIdempotencyKey(request.headers.get("idempotency-key"))) : null;
+    const params = await resolveParams(route);
+    const load = input.ok && options.load ? options.load({ body: input.value.body, query: input.value.query, params, now }) : null;
+    const idempotencyColumn = idempotencyHeader?.ok ? [idempotencyRecordColumn(idempotencyHeader.value)] : [];
+    const auth = await authenticateRequest(request.headers.get("authorization"), now, {
+      allowListIp: options.allowList ? (ip ? normalizeIp(ip) : null) : undefined,
+      columns: idempotencyColumn,
+      load,
+    });
+    const apiKey = auth.apiKey;
     setMerchant(apiKey.merchant.id);
     await enforceKeyRateLimit(apiKey.id);
     if (!apiKey.scopes.includes(options.scope)) {
       throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${options.scope} scope; do not retry automatically`);
     }
-    if (options.allowList) await requireAllowedIp(db, apiKey.merchant.id, ip);
-    const idempotencyKey = options.idempotent ? requireIdempotencyKey(request.headers.get("idempotency-key")) : null;
+    if (options.allowList && !auth.ipAllowed) {
+      throw apiError("IP_NOT_ALLOWED", "requests to this endpoint must come from an approved merchant server IP address");
+    }
+    if (idempotencyHeader && !idempotencyHeader.ok) throw idempotencyHeader.error;
+    if (!input.ok) throw input.error;
+    const { body, query, parsedBody } = input.value;
+    const base = {
+      requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now, headers: request.headers, signal: request.signal,
+      loaded: load ? auth.row : {},
+    };
 
-    const url = new URL(request.url);
-    const parsedBody = bytes ? parseJsonBody(bytes) : undefined;
-    if (!options.body && parsedBody !== undefined) parseOrThrow(NO_BODY, parsedBody, "body");
-    const body = (options.body ? parseOrThrow(options.body, parsedBody, "body") : undefined) as Infer<B>;
-    const query = (options.query ? parseOrThrow(options.query, queryObject(requestQuery(request)), "query") : undefined) as Infer<Q>;
-    const params = await resolveParams(route);
-    const base = { requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now, headers: request.headers, signal: request.signal };
+    if (!idempotencyHeader) return handler({ ...base, tx: null as TxFor<I>, db, commit: null });
 
-    if (!idempotencyKey) return handler({ ...base, tx: null as TxFor<I>, db });
-
-    const scope = { merchantId: apiKey.merchant.id, key: idempotencyKey, method: request.method, path: url.pathname, hash: bodyHash(options.body ? parsedBody : undefined) };
-    const { replayed, response } = await runIdempotent(
+    const scope: IdempotencyScope = { merchantId: apiKey.merchant.id, key: idempotencyHeader.value, method: request.method, path: url.pathname, hash: bodyHash(options.body ? parsedBody : undefined) };
+    const stored = storedFromColumn(scope, auth.row.idempotencyRecord);
+    if (stored) return replayed(base, stored);
+    if (options.idempotent === "statement") {
+      const commit = async (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql): Promise<ApiResult> => {
+        const outcome = await commitIdempotent(scope, response, effects, checks);
+        return outcome.replayed ? { ...outcome.response, replayed: true } : outcome.response;
+      };
+      const result = await handler({ ...base, tx: null as TxFor<I>, db, commit });
+      return result.replayed ? replayed(base, { status: result.status, body: result.body, resourceId: result.resourceId ?? null }) : result;
+    }
+    const outcome = await runIdempotent(
       db,
       scope,
       async (tx) => {
-        const result = await handler({ ...base, tx: tx as TxFor<I>, db: tx });
+        const result = await handler({ ...base, tx: tx as TxFor<I>, db: tx, commit: null });
         return { status: result.status, body: result.body, resourceId: result.resourceId ?? null };
       },
-      TX_OPTIONS,
+      { ...TX_OPTIONS, known: "absent" },
     );
-    if (!replayed) return response;
-    const replay = options.replay ? await options.replay({ ...base, tx: null, db }, response) : response;
+    return outcome.replayed ? replayed(base, outcome.response) : outcome.response;
+  }
+
+  /** A stored answer, as the endpoint shows a replay (docs/api.md "Idempotency" 4). */
+  async function replayed(base: Omit<ApiContext<Infer<B>, Infer<Q>, null>, "tx" | "db" | "commit">, stored: StoredResponse): Promise<ApiResult> {
+    const replay = options.replay ? await options.replay({ ...base, tx: null, db: getDb(), commit: null }, stored) : stored;
     return { ...replay, headers: { "Idempotency-Replayed": "true" } };
+  }
+
+  /** The JSON body and query, parsed and validated; an error is kept to be thrown in the pipeline's order. */
+  function checkInput(bytes: Buffer | null, request: Request) {
+    return attempt(() => {
+      const parsedBody = bytes ? parseJsonBody(bytes) : undefined;
+      if (!options.body && parsedBody !== undefined) parseOrThrow(NO_BODY, parsedBody, "body");
+      const body = (options.body ? parseOrThrow(options.body, parsedBody, "body") : undefined) as Infer<B>;
+      const query = (options.query ? parseOrThrow(options.query, queryObject(requestQuery(request)), "query") : undefined) as Infer<Q>;
+      return { body, query, parsedBody };
+    });
+  }
+}
+
+/** The value of `fn`, or the error it threw, to be thrown later. */
+function attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
+  try {
+    return { ok: true, value: fn() };
+  } catch (error) {
+    return { ok: false, error };
   }
 }
 
 async function resolveParams(route: RouteContext | undefined): Promise<Record<string, string>> {
   const raw = (route ? await route.params : undefined) ?? {};
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
-}
-
-/**
- * docs/api.md "Authentication" 6: exact IPv4/IPv6 match against the merchant's server allow-list.
- * @throws ApiError 403 IP_NOT_ALLOWED
- */
-async function requireAllowedIp(db: Db, merchantId: string, ip: string | null): Promise<void> {
-  const normalized = ip ? normalizeIp(ip) : null;
-  // Raw SQL: runs on every create.
-  const [allowed] = normalized
-    ? await db.$queryRaw<{ id: string }[]>`SELECT id FROM allowed_ips WHERE merchant_id = ${merchantId}::uuid AND address = ${normalized}`
-    : [];
-  if (!allowed) throw apiError("IP_NOT_ALLOWED", "requests to this endpoint must come from an approved merchant server IP address");
 }

@@ -28,10 +28,13 @@ export function errorResponse(error: ApiError, requestId: string): Response {
 const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|Server has closed the connection|ETIMEDOUT|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|Transaction API error: Unable to start a transaction/i;
 
 /**
- * The constraint (or its fields) of a unique-constraint violation, from an ORM query (Prisma P2002) or a raw
- * one (P2010 from the driver adapter, PostgreSQL's SQLSTATE 23505); null for any other error.
+ * The constraint (or its fields) of a unique-constraint violation, from an ORM query (Prisma P2002), a raw one
+ * (P2010 from the driver adapter) or a statement on the pool (PostgreSQL's SQLSTATE 23505); null for any other error.
  */
 export function uniqueViolation(error: unknown): string | null {
+  // A single statement run straight on the pool (lib/db.ts query): node-postgres' DatabaseError.
+  const driver = error as { code?: unknown; constraint?: unknown; severity?: unknown };
+  if (driver instanceof Error && driver.code === "23505" && typeof driver.severity === "string") return JSON.stringify(driver.constraint ?? {});
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return null;
   if (error.code === "P2002") return JSON.stringify(error.meta ?? {});
   // Raw queries through the driver adapter: meta.driverAdapterError.cause = { kind, originalCode, constraint }.

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { parseRow, type Db } from "@/lib/db";
-import type { Merchant } from "@/lib/generated/prisma/client";
+import type pg from "pg";
+import { getPool, parseRow, query, type Db } from "@/lib/db";
+import { Prisma, type Merchant } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 
 /** docs/api.md "Authentication" 3: the scopes an API key can carry. */
@@ -95,12 +96,31 @@ const KeyRow = z.object({
   merchant: z.record(z.string(), z.unknown()),
 });
 
+/** What a request's one authentication statement may read besides the key (docs/architecture.md "Hot paths"). */
+export type RequestReads = {
+  /** The source IP to look up on the merchant's server allow-list (docs/api.md "Authentication" 6). */
+  allowListIp?: string | null;
+  /** Extra columns: a SELECT that can refer to the key's merchant as `m` (its columns, e.g. `m.id`); run as a LATERAL join. */
+  load?: Prisma.Sql | null;
+  /** Extra columns computed from the key's merchant `m`, as `expression AS name` items (e.g. its idempotency record). */
+  columns?: Prisma.Sql[];
+};
+
+/** An authenticated request: the key, whether the source IP is allowed, and the endpoint's extra columns. */
+export type AuthenticatedRequest = { apiKey: AuthenticatedKey; ipAllowed: boolean; row: Record<string, unknown> };
+
+const INVALID = () =>
+  apiError("INVALID_API_KEY", "the API key is invalid, expired or revoked, or the merchant is inactive", { "WWW-Authenticate": "Bearer" });
+
 /**
- * Authenticates `Authorization: Bearer <API_KEY>` (docs/api.md "Authentication" 1-5).
- * @throws ApiError 401 INVALID_API_KEY for a missing, malformed, unknown, expired or revoked key, a
- *   deactivated key owner, or an inactive merchant.
+ * Authenticates `Authorization: Bearer <API_KEY>` (docs/api.md "Authentication" 1-6) in one round trip that also
+ * reads what the endpoint asks for (`reads`): the allow-list match, extra columns and a LATERAL `load`, all scoped to
+ * the key's merchant. The key's last use is written at most once a minute. `pool`: the service's (tests pass another).
+ * @returns `row`: every column of the statement (the extra ones under their own names)
+ * @throws ApiError 401 INVALID_API_KEY for a missing, malformed, unknown, expired or revoked key, a deactivated key
+ *   owner, or an inactive merchant.
  */
-export async function authenticateApiKey(db: Db, authorization: string | null, now = new Date()): Promise<AuthenticatedKey> {
+export async function authenticateRequest(authorization: string | null, now: Date, reads: RequestReads = {}, pool: pg.Pool = getPool()): Promise<AuthenticatedRequest> {
   // The scheme name is case-insensitive in HTTP ("bearer" is "Bearer"), followed by one or more spaces.
   const match = authorization?.match(/^Bearer +([A-Za-z0-9_]{1,200})$/i);
   if (!match || !match[1].startsWith(API_KEY_PREFIX)) {
@@ -108,21 +128,38 @@ export async function authenticateApiKey(db: Db, authorization: string | null, n
       "WWW-Authenticate": "Bearer",
     });
   }
-  // One round trip (key, owner and merchant): this runs before every /v1 request.
-  const [found] = await db.$queryRaw<Record<string, unknown>[]>`
-    SELECT k.id, k.scopes, k.owner_id AS "ownerId", k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt",
-           k.last_used_at AS "lastUsedAt", u.active AS "ownerActive", m.status::text AS "merchantStatus",
-           to_jsonb(m) AS merchant
+  const ipAllowed =
+    reads.allowListIp !== undefined
+      ? Prisma.sql`EXISTS (SELECT 1 FROM allowed_ips a WHERE a.merchant_id = m.id AND a.address = ${reads.allowListIp}) AS "ipAllowed"`
+      : Prisma.sql`false AS "ipAllowed"`;
+  const extra = [ipAllowed, ...(reads.columns ?? [])];
+  const [found] = await query(Prisma.sql`
+    SELECT k.id AS "keyId", k.scopes AS "keyScopes", k.owner_id AS "keyOwnerId", k.expires_at AS "keyExpiresAt",
+           k.revoked_at AS "keyRevokedAt", k.last_used_at AS "keyLastUsedAt", u.active AS "keyOwnerActive",
+           m.status::text AS "keyMerchantStatus", to_jsonb(m) AS "keyMerchant", ${Prisma.join(extra, ", ")}
+           ${reads.load ? Prisma.sql`, loaded.*` : Prisma.empty}
     FROM api_keys k JOIN console_users u ON u.id = k.owner_id JOIN merchants m ON m.id = k.merchant_id
-    WHERE k.hash = ${hashApiKey(match[1])}`;
-  const row = found ? KeyRow.parse(found) : undefined;
-  if (!row || row.revokedAt || row.expiresAt <= now || !row.ownerActive || row.merchantStatus !== "ACTIVE") {
-    throw apiError("INVALID_API_KEY", "the API key is invalid, expired or revoked, or the merchant is inactive", {
-      "WWW-Authenticate": "Bearer",
-    });
+    ${reads.load ? Prisma.sql`LEFT JOIN LATERAL (${reads.load}) loaded ON true` : Prisma.empty}
+    WHERE k.hash = ${hashApiKey(match[1])}`, pool);
+  if (!found) throw INVALID();
+  const key = KeyRow.parse({
+    id: found.keyId,
+    scopes: found.keyScopes,
+    ownerId: found.keyOwnerId,
+    expiresAt: found.keyExpiresAt,
+    revokedAt: found.keyRevokedAt,
+    lastUsedAt: found.keyLastUsedAt,
+    ownerActive: found.keyOwnerActive,
+    merchantStatus: found.keyMerchantStatus,
+    merchant: found.keyMerchant,
+  });
+  if (key.revokedAt || key.expiresAt <= now || !key.ownerActive || key.merchantStatus !== "ACTIVE") throw INVALID();
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await query(Prisma.sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${key.id}::uuid`, pool);
   }
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
-  }
-  return { id: row.id, scopes: row.scopes, ownerId: row.ownerId, merchant: parseRow(KeyMerchant, row.merchant) };
+  return {
+    apiKey: { id: key.id, scopes: key.scopes, ownerId: key.ownerId, merchant: parseRow(KeyMerchant, key.merchant) },
+    ipAllowed: found.ipAllowed === true,
+    row: found,
+  };
 }

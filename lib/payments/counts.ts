@@ -20,11 +20,12 @@ export function countableFilter(q: CountFilter): boolean {
 
 /**
  * The SQL conditions of a filter's equality members (merchant, status, method, direction, currency), on
- * columns of those names: payments, payment_counts and payment_count_deltas all have them.
+ * columns of those names: payments, payment_counts and payment_count_deltas all have them. `merchantId`: an id, or
+ * an SQL expression (`m.id` in a request's authentication statement).
  */
-export function equalityConditions(merchantId: string | undefined, q: CountFilter): Prisma.Sql[] {
+export function equalityConditions(merchantId: string | Prisma.Sql | undefined, q: CountFilter): Prisma.Sql[] {
   return [
-    merchantId ? Prisma.sql`merchant_id = ${merchantId}::uuid` : null,
+    merchantId === undefined ? null : Prisma.sql`merchant_id = ${merchantIdSql(merchantId)}`,
     q.status ? Prisma.sql`status = ${q.status}::"PaymentStatus"` : null,
     q.method ? Prisma.sql`method = ${q.method}::"PaymentMethod"` : null,
     q.direction ? Prisma.sql`direction = ${q.direction}::"PaymentDirection"` : null,
@@ -32,12 +33,17 @@ export function equalityConditions(merchantId: string | undefined, q: CountFilte
   ].filter((c): c is Prisma.Sql => c !== null);
 }
 
+/** A merchant id as SQL: an id as a uuid parameter, an expression as is. */
+export function merchantIdSql(merchantId: string | Prisma.Sql): Prisma.Sql {
+  return typeof merchantId === "string" ? Prisma.sql`${merchantId}::uuid` : merchantId;
+}
+
 /**
- * Number of payments matching the filter: the merchant's (or every merchant's when undefined), by status,
- * method, direction, currency and Dubai days `from`..`to` (inclusive).
+ * An SQL expression (bigint): the number of payments matching the filter: the merchant's (or every merchant's when
+ * undefined), by status, method, direction, currency and Dubai days `from`..`to` (inclusive).
  * @throws Error when the filter has `search` (count those rows with COUNT(*); see countableFilter).
  */
-export async function countPayments(db: Db, merchantId: string | undefined, q: CountFilter): Promise<number> {
+export function countExpression(merchantId: string | Prisma.Sql | undefined, q: CountFilter): Prisma.Sql {
   if (!countableFilter(q)) throw new Error("countPayments cannot count a reference search");
   const conditions = [
     ...equalityConditions(merchantId, q),
@@ -46,9 +52,16 @@ export async function countPayments(db: Db, merchantId: string | undefined, q: C
   ].filter((c): c is Prisma.Sql => c !== null);
   const where = (extra: Prisma.Sql) => Prisma.sql`WHERE ${Prisma.join([...conditions, extra], " AND ")}`;
   const days = q.from || q.to ? Prisma.sql`day <> ${ALL_TIME}` : Prisma.sql`day = ${ALL_TIME}`;
-  const [row] = await db.$queryRaw<{ total: bigint }[]>`
-    SELECT (COALESCE((SELECT sum(n) FROM payment_counts ${where(days)}), 0)
-          + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0))::bigint AS total`;
+  return Prisma.sql`(COALESCE((SELECT sum(n) FROM payment_counts ${where(days)}), 0)
+          + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0))::bigint`;
+}
+
+/**
+ * Number of payments matching the filter ({@link countExpression}), in one statement.
+ * @throws Error when the filter has `search` (count those rows with COUNT(*); see countableFilter).
+ */
+export async function countPayments(db: Db, merchantId: string | undefined, q: CountFilter): Promise<number> {
+  const [row] = await db.$queryRaw<{ total: bigint }[]>`SELECT ${countExpression(merchantId, q)} AS total`;
   return Number(row.total);
 }
 

@@ -2,80 +2,87 @@ import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { randomUUID } from "node:crypto";
 import { parseRow, type Tx } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
+import type { StoredResponse } from "@/lib/http/idempotency";
 import { toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
-import { assertAmountInRange, consumeLimits } from "@/lib/pricing/limits";
-import { directRate, resolvePricing } from "@/lib/pricing/resolve";
+import { assertAmountInRange, consumeLimits, limitCount, limitRefusal } from "@/lib/pricing/limits";
+import { directRate, latestVersionColumn, pricingOf, rateFrom, ratesColumn, resolvePricing, type ResolvedPricing } from "@/lib/pricing/resolve";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
-import { routeBankTransfer } from "@/lib/payments/routing";
-import type { PaymentRow } from "@/lib/payments/serialize";
+import { bankAccountsColumn, bankCapacityError, bankRouteCandidates, bankUsageCount } from "@/lib/payments/routing";
+import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
 import { customerProfile } from "@/lib/customers/profile";
-import { consumeVelocity } from "@/lib/risk/velocity";
-import { assertNotBlocked } from "@/lib/risk/block-list";
+import { activeRulesColumn, applicableRules, consumeVelocity, parseRules, velocityCount, velocityRefusal } from "@/lib/risk/velocity";
+import { assertNotBlocked, blockedError, blockListHit } from "@/lib/risk/block-list";
 import type { CreatePayment } from "@/lib/schemas/payments";
 import type { Customer } from "@/lib/schemas/common";
-import { assertWithinGlobalLimit, getSettings } from "@/lib/settings/service-settings";
+import { assertWithinGlobalLimit, getSettings, settingsOf, SETTINGS_COLUMN, type ServiceSettings } from "@/lib/settings/service-settings";
 
 type Merchant = AuthenticatedKey["merchant"];
 export type Channel = "BANK_TRANSFER" | "GATEWAY" | "STORE";
 
+type Admission = {
+  merchant: Merchant;
+  channel: Channel;
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+  customer?: Customer;
+  requiredCustomer: readonly (keyof Customer)[];
+  riskView?: (customer: Customer | undefined) => Customer | undefined;
+  now: Date;
+};
+
 /**
- * The checks every new payment passes before pricing (docs/api.md "Payments" rules, "Errors"): currency
- * enabled, intake open for the channel, global amount limit, required customer members, block list, velocity
- * rules (counted in this transaction), and a reference not used before by the merchant.
- * `riskView` gives the customer as the risk checks see it (the store flow's stable customer reference).
- * @returns the customer to store: blank members left out (docs/api.md "Customer")
- * @throws ApiError VALIDATION_ERROR, PAYMENT_INTAKE_PAUSED, GLOBAL_AMOUNT_LIMIT, CUSTOMER_PROFILE_REQUIRED,
- *   RISK_REJECTED, DUPLICATE_REFERENCE
+ * The checks of a new payment that need no counter (docs/api.md "Payments" rules, "Errors"), in order: currency
+ * enabled, intake open for the channel, global amount limit, required customer members.
+ * @returns the customer to store (blank members left out, docs/api.md "Customer") and as the risk checks see it
+ * @throws ApiError VALIDATION_ERROR, PAYMENT_INTAKE_PAUSED, GLOBAL_AMOUNT_LIMIT, CUSTOMER_PROFILE_REQUIRED
  */
-export async function admitPayment(
-  tx: Tx,
-  input: {
-    merchant: Merchant;
-    channel: Channel;
-    reference: string;
-    amountMinor: bigint;
-    currency: string;
-    customer?: Customer;
-    requiredCustomer: readonly (keyof Customer)[];
-    riskView?: (customer: Customer | undefined) => Customer | undefined;
-    now: Date;
-  },
-): Promise<Customer | undefined> {
-  const { merchant } = input;
-  if (!merchant.enabledCurrencies.includes(input.currency)) {
+function admissionChecks(input: Admission, settings: ServiceSettings): { customer: Customer | undefined; riskCustomer: Customer | undefined } {
+  if (!input.merchant.enabledCurrencies.includes(input.currency)) {
     throw apiError("VALIDATION_ERROR", `currency: ${input.currency} is not enabled for this merchant`);
   }
-  const settings = await getSettings(tx);
   if (settings.intakePaused || settings.pausedChannels.includes(input.channel)) {
     throw apiError("PAYMENT_INTAKE_PAUSED", "the service is not accepting new payments on this channel right now; retry later with the same Idempotency-Key");
   }
   assertWithinGlobalLimit(settings, input.amountMinor);
   const customer = customerProfile(input.customer, input.requiredCustomer);
-  const riskCustomer = input.riskView ? input.riskView(customer) : customer;
+  return { customer, riskCustomer: input.riskView ? input.riskView(customer) : customer };
+}
+
+const duplicateReference = () => apiError("DUPLICATE_REFERENCE", "a payment with this reference already exists for this merchant");
+
+/**
+ * The checks every new payment passes before pricing (docs/api.md "Payments" rules, "Errors"): those of
+ * admissionChecks, then the block list, velocity rules (counted in this transaction), and a reference not used
+ * before by the merchant. `riskView` gives the customer as the risk checks see it (the store flow's stable
+ * customer reference).
+ * @returns the customer to store: blank members left out (docs/api.md "Customer")
+ * @throws ApiError VALIDATION_ERROR, PAYMENT_INTAKE_PAUSED, GLOBAL_AMOUNT_LIMIT, CUSTOMER_PROFILE_REQUIRED,
+ *   RISK_REJECTED, DUPLICATE_REFERENCE
+ */
+export async function admitPayment(tx: Tx, input: Admission): Promise<Customer | undefined> {
+  const { merchant } = input;
+  const { customer, riskCustomer } = admissionChecks(input, await getSettings(tx));
   await assertNotBlocked(tx, merchant.id, riskCustomer);
   await consumeVelocity(tx, { merchantId: merchant.id, customer: riskCustomer, amount: { minor: input.amountMinor, currency: input.currency }, now: input.now });
   const [existing] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE merchant_id = ${merchant.id}::uuid AND reference = ${input.reference}`;
-  if (existing) throw apiError("DUPLICATE_REFERENCE", "a payment with this reference already exists for this merchant");
+  if (existing) throw duplicateReference();
   return customer;
 }
 
+type PriceInput = { merchant: Merchant; currency: string; channel: "BANK_TRANSFER" | "GATEWAY"; direction: "DEPOSIT" | "WITHDRAWAL"; amountMinor: bigint; now: Date; requireChargeCurrency?: string };
+
 /**
- * Prices a new payment (docs/api.md "Pricing", "Pricing limits"): resolves the profile, checks its amount
- * bounds, reads the direct rates of today's Dubai day, consumes the profile's limits and returns the snapshot
- * and the fee. With `deferLimits` the limits are not consumed yet: the caller calls the returned
- * `consumeLimits()` as the last step of its transaction, so the profile's counter rows stay locked briefly
- * (without it, `consumeLimits()` is a no-op: limits are consumed once).
- * @throws ApiError PRICING_DISABLED, FX_RATE_MISSING, AMOUNT_OUT_OF_RANGE, DAILY_LIMIT, MONTHLY_LIMIT
+ * Prices a new payment from its resolved pricing and a rate lookup (docs/api.md "Pricing"): the charge currency
+ * the caller requires, the direct rates of today's Dubai day, the profile's amount bounds, then the snapshot and fee.
+ * @throws ApiError PROVIDER_CURRENCY_MISMATCH, FX_RATE_MISSING, AMOUNT_OUT_OF_RANGE
  */
-export async function pricePayment(
-  tx: Tx,
-  input: { merchant: Merchant; currency: string; channel: "BANK_TRANSFER" | "GATEWAY"; direction: "DEPOSIT" | "WITHDRAWAL"; amountMinor: bigint; now: Date; requireChargeCurrency?: string; deferLimits?: boolean },
-) {
+async function priceWith(input: PriceInput, resolved: ResolvedPricing, rate: (base: string, quote: string, day: string) => Promise<string> | string) {
   const day = dubaiDay(input.now);
-  const { terms, version } = await resolvePricing(tx, input.merchant, input.currency, input.channel, input.direction);
+  const { terms, version } = resolved;
   if (input.requireChargeCurrency && terms.chargeCurrency !== input.requireChargeCurrency) {
     const what = `${input.currency} ${input.channel === "GATEWAY" ? "gateway" : "bank-transfer"} ${input.direction === "DEPOSIT" ? "deposits" : "withdrawals"}`;
     throw apiError(
@@ -85,19 +92,32 @@ export async function pricePayment(
         : `this merchant has no pricing profile for ${what} charging ${input.requireChargeCurrency}, which the provider needs (payments in ${input.requireChargeCurrency} itself need none); an operator sets one up in the console (Pricing), with today's ${input.currency}->${input.requireChargeCurrency} rate (Rates)`,
     );
   }
-  const baseRate = await directRate(tx, input.currency, terms.chargeCurrency, day);
-  const settlementRate = await directRate(tx, input.currency, terms.settlementCurrency, day);
+  const baseRate = await rate(input.currency, terms.chargeCurrency, day);
+  const settlementRate = await rate(input.currency, terms.settlementCurrency, day);
   if (version) assertAmountInRange(version, input.amountMinor);
+  const snapshot = computeSnapshot({ amountMinor: input.amountMinor, currency: input.currency, direction: input.direction, terms, baseRate, settlementRate, rateDay: day });
+  return { snapshot, day, version, profileId: version?.profileId ?? null, feeMinor: toMinor(snapshot.fee) };
+}
+
+/**
+ * Prices a new payment in the caller's transaction (docs/api.md "Pricing", "Pricing limits"): resolves the profile,
+ * prices it (priceWith), and consumes the profile's limits. With `deferLimits` the limits are not consumed yet: the
+ * caller calls the returned `consumeLimits()` as the last step of its transaction, so the profile's counter rows
+ * stay locked briefly (without it, `consumeLimits()` is a no-op: limits are consumed once).
+ * @throws ApiError PRICING_DISABLED, FX_RATE_MISSING, AMOUNT_OUT_OF_RANGE, DAILY_LIMIT, MONTHLY_LIMIT
+ */
+export async function pricePayment(tx: Tx, input: PriceInput & { deferLimits?: boolean }) {
+  const resolved = await resolvePricing(tx, input.merchant, input.currency, input.channel, input.direction);
+  const priced = await priceWith(input, resolved, (base, quote, day) => directRate(tx, base, quote, day));
   let consumed = false;
   // Consumes the profile's limits exactly once, whether called here or later by the caller.
   const consume = async () => {
     if (consumed) return;
     consumed = true;
-    if (version) await consumeLimits(tx, version, input.amountMinor, day);
+    if (priced.version) await consumeLimits(tx, priced.version, input.amountMinor, priced.day);
   };
   if (!input.deferLimits) await consume();
-  const snapshot = computeSnapshot({ amountMinor: input.amountMinor, currency: input.currency, direction: input.direction, terms, baseRate, settlementRate, rateDay: day });
-  return { snapshot, day, profileId: version?.profileId ?? null, feeMinor: toMinor(snapshot.fee), consumeLimits: consume };
+  return { ...priced, consumeLimits: consume };
 }
 
 /** Acceptance period in minutes by kind (docs/api.md "Payment states" defaults: bank-transfer deposit 60, gateway deposit 30, withdrawal approval 1440). */
@@ -106,92 +126,167 @@ export function acceptanceMinutes(merchant: Merchant, method: string, direction:
   return method === "GATEWAY" ? merchant.gatewayDepositMinutes : merchant.bankTransferDepositMinutes;
 }
 
+type NewPayment = {
+  apiKey: AuthenticatedKey;
+  kind: "STANDARD" | "STORE";
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+  method: "BANK_TRANSFER" | "GATEWAY";
+  direction: "DEPOSIT" | "WITHDRAWAL";
+  status: "PENDING" | "PENDING_APPROVAL";
+  priced: { snapshot: object; day: string; profileId: string | null; feeMinor: bigint };
+  bankAccountId?: string | null;
+  description?: string;
+  customer?: Customer;
+  acceptanceMinutes: number;
+  now: Date;
+};
+
+/**
+ * A new payment's row, complete before it is written (its id is made here): the priced snapshot, limit profile,
+ * Dubai business day, creating identity (the key's owner) and expiresAt = now + acceptanceMinutes.
+ */
+function newPaymentRow(input: NewPayment): PaymentRow {
+  const { apiKey, priced, now } = input;
+  return {
+    id: randomUUID(),
+    merchantId: apiKey.merchant.id,
+    reference: input.reference,
+    kind: input.kind,
+    amountMinor: input.amountMinor,
+    feeMinor: priced.feeMinor,
+    currency: input.currency,
+    method: input.method,
+    direction: input.direction,
+    status: input.status,
+    pricing: priced.snapshot as Prisma.JsonObject,
+    limitProfileId: priced.profileId,
+    businessDay: priced.day,
+    bankAccountId: input.bankAccountId ?? null,
+    description: input.description ?? null,
+    customer: input.customer ?? null,
+    createdById: apiKey.ownerId,
+    apiKeyId: apiKey.id,
+    approvedById: null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + input.acceptanceMinutes * 60_000),
+    approvedAt: null,
+    finalizedAt: null,
+    updatedAt: now,
+  };
+}
+
+/** The INSERT of a new payment's row ({@link newPaymentRow}). */
+function paymentInsert(row: PaymentRow): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO payments (id, merchant_id, reference, kind, amount_minor, fee_minor, currency, method, direction, status, pricing,
+      limit_profile_id, business_day, bank_account_id, description, customer, created_by_id, api_key_id, created_at, expires_at, updated_at)
+    VALUES (${row.id}::uuid, ${row.merchantId}::uuid, ${row.reference}, ${row.kind}::"PaymentKind", ${row.amountMinor}, ${row.feeMinor},
+      ${row.currency}, ${row.method}::"PaymentMethod", ${row.direction}::"PaymentDirection", ${row.status}::"PaymentStatus",
+      ${JSON.stringify(row.pricing)}::jsonb, ${row.limitProfileId}::uuid, ${row.businessDay}, ${row.bankAccountId}::uuid,
+      ${row.description}, ${row.customer === null ? null : JSON.stringify(row.customer)}::jsonb, ${row.createdById}::uuid,
+      ${row.apiKeyId}::uuid, ${row.createdAt}, ${row.expiresAt}, ${row.updatedAt})`;
+}
+
+/**
+ * Inserts a new payment row (the last step of createStorePayment) in the caller's transaction, with its store
+ * checkout when `storeCheckout` is given, then consumes the profile's limits (deferred by pricePayment).
+ * @returns the row with its store checkout
+ */
+export async function insertPayment(
+  tx: Tx,
+  input: NewPayment & { priced: Awaited<ReturnType<typeof pricePayment>>; storeCheckout?: Omit<Prisma.StoreCheckoutCreateWithoutPaymentInput, "expiresAt"> },
+): Promise<PaymentRow> {
+  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`${paymentInsert(newPaymentRow(input))} RETURNING *`;
+  const payment = parseRow(PaymentRowSchema, row);
+  const storeCheckout = input.storeCheckout
+    ? await tx.storeCheckout.create({ data: { ...input.storeCheckout, paymentId: payment.id, expiresAt: payment.expiresAt!, createdAt: input.now, updatedAt: input.now } })
+    : null;
+  await input.priced.consumeLimits(); // last: the profile's counter rows stay locked only until the commit
+  return { ...payment, storeCheckout };
+}
+
+/**
+ * What `POST /v1/payments` reads, joined to the request's authentication statement (docs/architecture.md "Hot
+ * paths"; `m` is the key's merchant): service settings, the block-list match, active velocity rules, whether the
+ * reference is taken, the latest pricing version, today's direct rates from the currency, and the bank accounts'
+ * use (bank-transfer deposits).
+ */
+export function createPaymentReads(body: CreatePayment, now: Date): Prisma.Sql {
+  const m = Prisma.raw("m.id");
+  const day = dubaiDay(now);
+  const routed = body.method === "BANK_TRANSFER" && body.direction === "DEPOSIT";
+  return Prisma.sql`SELECT ${SETTINGS_COLUMN} AS settings, ${blockListHit(m, customerProfile(body.customer, []))} AS blocked,
+    ${activeRulesColumn(m)} AS "velocityRules",
+    EXISTS (SELECT 1 FROM payments WHERE merchant_id = m.id AND reference = ${body.reference}) AS "referenceTaken",
+    ${latestVersionColumn(m, { currency: body.currency, channel: body.method, direction: body.direction })} AS "pricingVersion",
+    ${ratesColumn(body.currency, day)} AS rates, ${routed ? bankAccountsColumn(day) : Prisma.sql`NULL::jsonb`} AS "bankAccounts"`;
+}
+
+/** Writes a first answer and its effects in one statement (the request pipeline's `commit`). */
+type Commit<R> = (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<R>;
+
 /**
  * `POST /v1/payments` (docs/api.md): creates a sandbox deposit (PENDING) or withdrawal (PENDING_APPROVAL) with its
- * immutable pricing snapshot, in the caller's transaction. The API key's owner is the creating identity.
- * @throws ApiError as admitPayment and pricePayment, VALIDATION_ERROR (GATEWAY withdrawal), NO_ROUTE / BANK_CAPACITY
+ * immutable pricing snapshot, from what {@link createPaymentReads} read, in one statement through `commit`: the
+ * idempotency record, the payment, the profile's limit counters, velocity counters and the bank account's use,
+ * each bound in its WHERE clause (docs/architecture.md "Hot paths"). The API key's owner is the creating identity.
+ * @returns what `commit` returns for the 201 answer (a replay when a concurrent identical request won)
+ * @throws ApiError as admissionChecks and priceWith, RISK_REJECTED, DUPLICATE_REFERENCE, PRICING_DISABLED,
+ *   DAILY_LIMIT, MONTHLY_LIMIT, VALIDATION_ERROR (GATEWAY withdrawal), NO_ROUTE / BANK_CAPACITY
  */
-export async function createPayment(tx: Tx, input: { apiKey: AuthenticatedKey; body: CreatePayment; now: Date }): Promise<PaymentRow> {
-  const { apiKey, body, now } = input;
+export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: CreatePayment; now: Date; loaded: Record<string, unknown>; commit: Commit<R> }): Promise<R> {
+  const { apiKey, body, now, loaded } = input;
   const merchant = apiKey.merchant;
   if (body.method === "GATEWAY" && body.direction === "WITHDRAWAL") {
     throw apiError("VALIDATION_ERROR", "method: GATEWAY supports deposits only");
   }
   const amountMinor = toMinor(body.amount);
-  const customer = await admitPayment(tx, {
-    merchant,
-    channel: body.method,
-    reference: body.reference,
-    amountMinor,
-    currency: body.currency,
-    customer: body.customer,
-    requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[],
-    now,
-  });
-  const priced = await pricePayment(tx, { merchant, currency: body.currency, channel: body.method, direction: body.direction, amountMinor, now, deferLimits: true });
-  const bankAccountId =
-    body.method === "BANK_TRANSFER" && body.direction === "DEPOSIT" ? await routeBankTransfer(tx, priced.day) : null;
-  return insertPayment(tx, {
-    apiKey,
-    kind: "STANDARD",
-    reference: body.reference,
-    amountMinor,
-    currency: body.currency,
-    method: body.method,
-    direction: body.direction,
-    status: body.direction === "DEPOSIT" ? "PENDING" : "PENDING_APPROVAL",
-    priced,
-    bankAccountId,
-    description: body.description,
-    customer,
-    acceptanceMinutes: acceptanceMinutes(merchant, body.method, body.direction),
-    now,
-  });
+  const admission = { merchant, channel: body.method, reference: body.reference, amountMinor, currency: body.currency, customer: body.customer, requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[], now };
+  const { customer, riskCustomer } = admissionChecks(admission, settingsOf(loaded.settings));
+  if (loaded.blocked === true) throw blockedError();
+  const applicable = applicableRules(parseRules(loaded.velocityRules), riskCustomer, { minor: amountMinor, currency: body.currency }, now);
+  if (loaded.referenceTaken === true) throw duplicateReference();
+  const kind = { currency: body.currency, channel: body.method, direction: body.direction };
+  const rates = (loaded.rates ?? {}) as Record<string, unknown>;
+  const priced = await priceWith({ ...kind, merchant, amountMinor, now }, pricingOf(loaded.pricingVersion, merchant, kind), (base, quote, day) => rateFrom(rates, base, quote, day));
+  const accounts = loaded.bankAccounts === null ? [null] : bankRouteCandidates(loaded.bankAccounts);
+  for (const account of accounts) {
+    const row = newPaymentRow({
+      apiKey, kind: "STANDARD", reference: body.reference, amountMinor, currency: body.currency, method: body.method, direction: body.direction,
+      status: body.direction === "DEPOSIT" ? "PENDING" : "PENDING_APPROVAL", priced, bankAccountId: account?.id ?? null,
+      description: body.description, customer, acceptanceMinutes: acceptanceMinutes(merchant, body.method, body.direction), now,
+    });
+    const effects = [
+      Prisma.sql`payment AS (${paymentInsert(row)} RETURNING id)`,
+      priced.version ? Prisma.sql`limits AS (${limitCount(priced.version, amountMinor, priced.day)})` : Prisma.sql`limits AS (SELECT ${`D:${priced.day}`} AS period UNION ALL SELECT ${`M:${priced.day.slice(0, 7)}`})`,
+      applicable.length ? Prisma.sql`velocity AS (${velocityCount(applicable, amountMinor)})` : Prisma.sql`velocity AS (SELECT NULL::uuid AS "ruleId" WHERE false)`,
+      account ? Prisma.sql`bank AS (${bankUsageCount(account, priced.day)})` : Prisma.sql`bank AS (SELECT 1 AS used)`,
+    ];
+    // The refusals, in the order the checks are made one by one: velocity, route, day, month.
+    const checks = Prisma.sql`CASE
+      WHEN (SELECT count(*) FROM velocity) < ${applicable.length} THEN refuse_statement('RISK_REJECTED:' || coalesce((SELECT string_agg("ruleId"::text, ',') FROM velocity), ''))
+      WHEN NOT EXISTS (SELECT 1 FROM bank) THEN refuse_statement('BANK_ROUTE_TAKEN')
+      WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'D:%') THEN refuse_statement('DAILY_LIMIT')
+      WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'M:%') THEN refuse_statement('MONTHLY_LIMIT')
+      ELSE true END AS admitted`;
+    const response = { status: 201, body: serializePayment(row, { detail: true }), resourceId: row.id };
+    try {
+      return await input.commit(response, Prisma.join(effects, ", "), checks);
+    } catch (error) {
+      const refusal = statementRefusal(error);
+      if (refusal === null) throw error;
+      if (refusal === "BANK_ROUTE_TAKEN") continue; // a concurrent request took the account's last unit: the next one
+      if (refusal.startsWith("RISK_REJECTED:")) throw velocityRefusal(applicable, new Set(refusal.slice("RISK_REJECTED:".length).split(",")))!;
+      throw limitRefusal(priced.day, new Set(refusal === "DAILY_LIMIT" ? [] : [`D:${priced.day}`]))!;
+    }
+  }
+  throw bankCapacityError();
 }
 
-/**
- * Inserts a new payment row (the last step of createPayment and createStorePayment) with its priced
- * snapshot, limit profile, Dubai business day, creating identity (the key's owner) and expiresAt = now +
- * acceptanceMinutes. `storeCheckout` creates the payment's store checkout in the same statement.
- * @returns the row with its store checkout
- */
-export async function insertPayment(
-  tx: Tx,
-  input: {
-    apiKey: AuthenticatedKey;
-    kind: "STANDARD" | "STORE";
-    reference: string;
-    amountMinor: bigint;
-    currency: string;
-    method: "BANK_TRANSFER" | "GATEWAY";
-    direction: "DEPOSIT" | "WITHDRAWAL";
-    status: "PENDING" | "PENDING_APPROVAL";
-    priced: Awaited<ReturnType<typeof pricePayment>>;
-    bankAccountId?: string | null;
-    description?: string;
-    customer?: Customer;
-    acceptanceMinutes: number;
-    now: Date;
-    storeCheckout?: Omit<Prisma.StoreCheckoutCreateWithoutPaymentInput, "expiresAt">;
-  },
-): Promise<PaymentRow> {
-  const { apiKey, priced, now } = input;
-  const expiresAt = new Date(now.getTime() + input.acceptanceMinutes * 60_000);
-  // Raw SQL, the row checked by parseRow (lib/db.ts). The store checkout, when
-  // there is one, follows in the same transaction.
-  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
-    INSERT INTO payments (id, merchant_id, reference, kind, amount_minor, fee_minor, currency, method, direction, status, pricing,
-      limit_profile_id, business_day, bank_account_id, description, customer, created_by_id, api_key_id, created_at, expires_at, updated_at)
-    VALUES (${randomUUID()}::uuid, ${apiKey.merchant.id}::uuid, ${input.reference}, ${input.kind}::"PaymentKind", ${input.amountMinor}, ${priced.feeMinor},
-      ${input.currency}, ${input.method}::"PaymentMethod", ${input.direction}::"PaymentDirection", ${input.status}::"PaymentStatus",
-      ${JSON.stringify(priced.snapshot)}::jsonb, ${priced.profileId}::uuid, ${priced.day}, ${input.bankAccountId ?? null}::uuid,
-      ${input.description ?? null}, ${input.customer ? JSON.stringify(input.customer) : null}::jsonb, ${apiKey.ownerId}::uuid,
-      ${apiKey.id}::uuid, ${now}, ${expiresAt}, ${now})
-    RETURNING *`;
-  const payment = parseRow(PaymentRowSchema, row);
-  const storeCheckout = input.storeCheckout
-    ? await tx.storeCheckout.create({ data: { ...input.storeCheckout, paymentId: payment.id, expiresAt, createdAt: now, updatedAt: now } })
-    : null;
-  await priced.consumeLimits(); // last: the profile's counter rows stay locked only until the commit
-  return { ...payment, storeCheckout };
+/** The code refuse_statement raised (SQLSTATE SPREF), or null for any other error. */
+function statementRefusal(error: unknown): string | null {
+  const e = error as { code?: string; message?: string };
+  return e?.code === "SPREF" && typeof e.message === "string" ? e.message : null;
 }

@@ -1,6 +1,7 @@
+import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
-import { countableFilter, countPayments, equalityConditions } from "@/lib/payments/counts";
+import { countableFilter, countExpression, countPayments, equalityConditions } from "@/lib/payments/counts";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
@@ -10,15 +11,24 @@ import { isUuid } from "@/lib/schemas/common";
 import { pageOf } from "@/lib/pagination";
 
 /**
- * `GET /v1/payments/{id}` (docs/api.md): one of the merchant's payments with its store checkout. A store payment and
- * its checkout change together (one transaction), so they are read in one REPEATABLE READ snapshot: a reader
- * never sees an EXPIRED checkout beside a PENDING payment.
+ * What `GET /v1/payments/{id}` reads, joined to the request's authentication statement (docs/architecture.md "Hot
+ * paths"; `m` is the key's merchant): the payment's columns, or nulls. None for a malformed id.
+ */
+export function paymentReads(id: string): Prisma.Sql | null {
+  return isUuid(id) ? Prisma.sql`SELECT p.* FROM payments p WHERE p.id = ${id}::uuid AND p.merchant_id = m.id` : null;
+}
+
+/**
+ * `GET /v1/payments/{id}` (docs/api.md): one of the merchant's payments with its store checkout, from the columns
+ * {@link paymentReads} read with the key (`loaded`) when given. A store payment and its checkout change together
+ * (one transaction), so they are read in one REPEATABLE READ snapshot: a reader never sees an EXPIRED checkout
+ * beside a PENDING payment.
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id.
  */
-export async function getPayment(db: Db, merchantId: string, id: string): Promise<PaymentRow> {
-  const first = isUuid(id) ? await readPayment(db, merchantId, id) : null;
+export async function getPayment(db: Db, merchantId: string, id: string, loaded?: Record<string, unknown>): Promise<PaymentRow> {
+  const first = !isUuid(id) ? null : loaded ? (loaded.id ? parseRow(PaymentRowSchema, loaded) : null) : await readPayment(db, merchantId, id);
   if (!first) throw apiError("NOT_FOUND", "payment not found");
-  // Only store payments have a checkout: standard reads skip the snapshot and the second query.
+  // Only store payments have a checkout: standard reads need no snapshot and no second query.
   if (first.kind !== "STORE") return { ...first, storeCheckout: null };
   const readBoth = (c: Db) => Promise.all([readPayment(c, merchantId, id), c.storeCheckout.findUnique({ where: { paymentId: id } })]);
   const [payment, storeCheckout] =
@@ -26,7 +36,7 @@ export async function getPayment(db: Db, merchantId: string, id: string): Promis
   return { ...payment!, storeCheckout };
 }
 
-/** One payment row of a merchant, or null. Raw SQL: the read by id is a hot path (rows checked by lib/db.ts parseRow). */
+/** One payment row of a merchant, or null (rows checked by lib/db.ts parseRow). */
 async function readPayment(db: Db, merchantId: string, id: string): Promise<PaymentRow | null> {
   const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid`;
   return row ? parseRow(PaymentRowSchema, row) : null;
@@ -41,13 +51,51 @@ function likeLiteral(text: string): string {
  * The SQL conditions of a payment list filter: the equality members, `from`/`to` as Dubai calendar days
  * (the end day inclusive) on created_at, and `search` as a case-insensitive substring of the reference.
  */
-function listConditions(merchantId: string | undefined, q: Omit<ListPaymentsQuery, "page" | "limit">): Prisma.Sql[] {
+function listConditions(merchantId: string | Prisma.Sql | undefined, q: Omit<ListPaymentsQuery, "page" | "limit">): Prisma.Sql[] {
   return [
     ...equalityConditions(merchantId, q),
     q.from ? Prisma.sql`created_at >= ${dubaiDayStart(q.from)}` : null,
     q.to ? Prisma.sql`created_at < ${dubaiDayEnd(q.to)}` : null,
     q.search ? Prisma.sql`reference ILIKE ${`%${likeLiteral(q.search)}%`}` : null,
   ].filter((c): c is Prisma.Sql => c !== null);
+}
+
+/** The ORDER BY, LIMIT and OFFSET of a page, newest first. */
+function pageClause(q: ListPaymentsQuery): Prisma.Sql {
+  return Prisma.sql`ORDER BY created_at DESC, id DESC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`;
+}
+
+/** A `payments` row as JSON ({@link listReads}: minor units as text, times as ISO text). */
+const PaymentJsonSchema = PaymentRowSchema.extend({
+  amountMinor: z.string().transform(BigInt),
+  feeMinor: z.string().transform(BigInt),
+  createdAt: z.string().transform((v) => new Date(v)),
+  updatedAt: z.string().transform((v) => new Date(v)),
+  expiresAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
+  approvedAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
+  finalizedAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
+});
+
+/**
+ * What `GET /v1/payments` reads, joined to the request's authentication statement (docs/architecture.md "Hot
+ * paths"; `m` is the key's merchant): `listTotal` and `listItems` (the page's rows as JSON). Read them with
+ * {@link pageFromReads}.
+ */
+export function listReads(q: ListPaymentsQuery): Prisma.Sql {
+  const m = Prisma.raw("m.id");
+  const conditions = listConditions(m, q);
+  const where = Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`;
+  const total = countableFilter(q) ? countExpression(m, q) : Prisma.sql`(SELECT count(*) FROM payments ${where})`;
+  return Prisma.sql`SELECT ${total} AS "listTotal",
+    (SELECT coalesce(jsonb_agg(to_jsonb(p) || jsonb_build_object('amount_minor', p.amount_minor::text, 'fee_minor', p.fee_minor::text)
+       ORDER BY p.created_at DESC, p.id DESC), '[]'::jsonb)
+     FROM (SELECT * FROM payments ${where} ${pageClause(q)}) p) AS "listItems"`;
+}
+
+/** The page {@link listReads} read: `{ items, total, page, limit, pages }` (lib/pagination.ts). */
+export function pageFromReads(loaded: Record<string, unknown>, q: ListPaymentsQuery) {
+  const items = z.array(z.record(z.string(), z.unknown())).parse(loaded.listItems).map((r) => parseRow(PaymentJsonSchema, r));
+  return pageOf(items, Number(loaded.listTotal as bigint), q);
 }
 
 /**
@@ -63,8 +111,7 @@ export async function listPayments(db: Db, merchantId: string | undefined, q: Li
     countableFilter(q)
       ? countPayments(db, merchantId, q)
       : db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payments ${where}`.then(([r]) => Number(r.n)),
-    db.$queryRaw<Record<string, unknown>[]>`
-      SELECT * FROM payments ${where} ORDER BY created_at DESC, id DESC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
+    db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments ${where} ${pageClause(q)}`,
   ]);
   return pageOf(rows.map((r) => parseRow(PaymentRowSchema, r)), total, q);
 }

@@ -1,5 +1,6 @@
 import type { Tx } from "@/lib/db";
-import { apiError } from "@/lib/errors";
+import { apiError, type ApiError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import type { ProfileVersion } from "@/lib/pricing/resolve";
 
@@ -19,28 +20,46 @@ export function assertAmountInRange(version: Pick<ProfileVersion, "minAmountMino
   }
 }
 
+type LimitedVersion = Pick<ProfileVersion, "profileId" | "minAmountMinor" | "maxAmountMinor" | "dailyLimitMinor" | "monthlyLimitMinor">;
+
 /**
- * Checks the profile's transaction bounds and consumes its daily and monthly limits in the caller's
- * transaction (docs/api.md "Pricing"; docs/architecture.md "Consistency": counters, not a SUM over history).
- * A null limit is unlimited. Both counter rows are incremented in one statement; the transaction holds their
- * row locks until it ends, so callers consume as late as they can (every payment of the profile waits on them).
+ * The statement that consumes a profile's daily and monthly limits (docs/api.md "Pricing"; docs/architecture.md
+ * "Consistency": counters, not a SUM over history), each bound in the statement itself (a null limit is
+ * unlimited): a row comes back (`period`) for each counter still within its limit with this payment. Counters are
+ * kept even for unlimited profiles, so a limit set later starts from the true usage. Both rows are changed in one
+ * statement, in one order; they stay locked until the transaction ends.
+ */
+export function limitCount(version: LimitedVersion, amountMinor: bigint, day: string): Prisma.Sql {
+  const daily = version.dailyLimitMinor;
+  const monthly = version.monthlyLimitMinor;
+  return Prisma.sql`
+    INSERT INTO limit_counters AS c (profile_id, period, used_minor)
+    SELECT profile_id, period, used FROM (VALUES (${version.profileId}::uuid, ${dayPeriod(day)}, ${amountMinor}::bigint, ${daily}::bigint),
+      (${version.profileId}::uuid, ${monthPeriod(day)}, ${amountMinor}::bigint, ${monthly}::bigint)) AS v(profile_id, period, used, bound)
+    WHERE bound IS NULL OR used <= bound
+    ON CONFLICT (profile_id, period) DO UPDATE SET used_minor = c.used_minor + EXCLUDED.used_minor
+    WHERE CASE WHEN c.period = ${dayPeriod(day)} THEN ${daily}::bigint IS NULL OR c.used_minor + EXCLUDED.used_minor <= ${daily}::bigint
+               ELSE ${monthly}::bigint IS NULL OR c.used_minor + EXCLUDED.used_minor <= ${monthly}::bigint END
+    RETURNING period`;
+}
+
+/** The refusal when a counter did not come back from {@link limitCount} (`passed`: the periods that did); the day first. */
+export function limitRefusal(day: string, passed: ReadonlySet<string>): ApiError | null {
+  if (!passed.has(dayPeriod(day))) return apiError("DAILY_LIMIT", "the daily limit of this pricing profile would be exceeded");
+  if (!passed.has(monthPeriod(day))) return apiError("MONTHLY_LIMIT", "the monthly limit of this pricing profile would be exceeded");
+  return null;
+}
+
+/**
+ * Checks the profile's transaction bounds and consumes its daily and monthly limits in the caller's transaction
+ * ({@link limitCount}), so callers consume as late as they can (every payment of the profile waits on the rows).
  * @throws ApiError AMOUNT_OUT_OF_RANGE (400), DAILY_LIMIT or MONTHLY_LIMIT (409)
  */
-export async function consumeLimits(tx: Tx, version: ProfileVersion, amountMinor: bigint, day: string): Promise<void> {
+export async function consumeLimits(tx: Tx, version: LimitedVersion, amountMinor: bigint, day: string): Promise<void> {
   assertAmountInRange(version, amountMinor);
-  // Counters are kept even for unlimited profiles, so a limit set later starts from the true usage.
-  const rows = await tx.$queryRaw<{ period: string; used_minor: bigint }[]>`
-    INSERT INTO limit_counters (profile_id, period, used_minor)
-    VALUES (${version.profileId}::uuid, ${dayPeriod(day)}, ${amountMinor}), (${version.profileId}::uuid, ${monthPeriod(day)}, ${amountMinor})
-    ON CONFLICT (profile_id, period) DO UPDATE SET used_minor = limit_counters.used_minor + EXCLUDED.used_minor
-    RETURNING period, used_minor`;
-  const used = (period: string) => rows.find((r) => r.period === period)!.used_minor;
-  if (version.dailyLimitMinor !== null && used(dayPeriod(day)) > version.dailyLimitMinor) {
-    throw apiError("DAILY_LIMIT", "the daily limit of this pricing profile would be exceeded");
-  }
-  if (version.monthlyLimitMinor !== null && used(monthPeriod(day)) > version.monthlyLimitMinor) {
-    throw apiError("MONTHLY_LIMIT", "the monthly limit of this pricing profile would be exceeded");
-  }
+  const rows = await tx.$queryRaw<{ period: string }[]>(limitCount(version, amountMinor, day));
+  const refusal = limitRefusal(day, new Set(rows.map((r) => r.period)));
+  if (refusal) throw refusal;
 }
 
 /**

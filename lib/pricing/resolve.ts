@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
-import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
+import { Prisma, type PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import type { PricingTerms } from "@/lib/pricing/snapshot";
 
 /** An immutable pricing profile version row. */
 export type ProfileVersion = PricingProfileVersion;
 
-/** A `pricing_profile_versions` row as `resolvePricing`'s raw statement returns it, checked by `parseRow` (lib/db.ts). */
-const ProfileVersionRow = z.object({
+const minor = z.string().nullable().transform((v) => (v === null ? null : BigInt(v)));
+
+/** A `pricing_profile_versions` row as {@link latestVersionColumn} gives it (minor units as text, then BigInt). */
+const ProfileVersionJson = z.object({
   id: z.string(),
   profileId: z.string(),
   version: z.number().int(),
@@ -17,41 +19,44 @@ const ProfileVersionRow = z.object({
   markupBps: z.number().int(),
   bufferBps: z.number().int(),
   commissionBps: z.number().int().nullable(),
-  commissionFixedMinor: z.bigint().nullable(),
+  commissionFixedMinor: minor,
   reserveBps: z.number().int(),
   delayDays: z.number().int(),
   reserveDays: z.number().int(),
-  minAmountMinor: z.bigint().nullable(),
-  maxAmountMinor: z.bigint().nullable(),
-  dailyLimitMinor: z.bigint().nullable(),
-  monthlyLimitMinor: z.bigint().nullable(),
+  minAmountMinor: minor,
+  maxAmountMinor: minor,
+  dailyLimitMinor: minor,
+  monthlyLimitMinor: minor,
   enabled: z.boolean(),
   reason: z.string(),
   createdById: z.string().nullable(),
-  createdAt: z.date(),
-}) satisfies z.ZodType<ProfileVersion>;
+  createdAt: z.string().transform((v) => new Date(v)),
+}) satisfies z.ZodType<ProfileVersion, unknown>;
 
 export type ResolvedPricing = { terms: PricingTerms; version: ProfileVersion | null };
+type Kind = { currency: string; channel: "BANK_TRANSFER" | "GATEWAY"; direction: "DEPOSIT" | "WITHDRAWAL" };
 
 /**
- * Resolves the pricing of a new payment (docs/api.md "Overview" 3, "Pricing limits"): the latest
- * version of the merchant's profile for currency x channel x direction; none -> fallback (merchant default
- * commission, same currency, no markup). The latest version disabled -> 409 PRICING_DISABLED.
+ * A JSON column: the latest version of the merchant's profile for currency x channel x direction (`merchantId`: an
+ * expression, e.g. `m.id`), or null; minor units as text. Read it with {@link pricingOf}.
  */
-export async function resolvePricing(
-  db: Db,
-  merchant: { id: string; defaultCommissionBps: number },
-  currency: string,
-  channel: "BANK_TRANSFER" | "GATEWAY",
-  direction: "DEPOSIT" | "WITHDRAWAL",
-): Promise<ResolvedPricing> {
-  // Raw SQL: runs on every payment creation (the row checked by lib/db.ts parseRow). The profile's latest version.
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
-    SELECT v.* FROM pricing_profiles p
-    JOIN LATERAL (SELECT * FROM pricing_profile_versions WHERE profile_id = p.id ORDER BY version DESC LIMIT 1) v ON true
-    WHERE p.merchant_id = ${merchant.id}::uuid AND p.currency = ${currency}
-      AND p.channel = ${channel}::"PaymentMethod" AND p.direction = ${direction}::"PaymentDirection"`;
-  const version = row ? parseRow(ProfileVersionRow, row) : undefined;
+export function latestVersionColumn(merchantId: Prisma.Sql, kind: Kind): Prisma.Sql {
+  return Prisma.sql`(SELECT to_jsonb(v) || jsonb_build_object('commission_fixed_minor', v.commission_fixed_minor::text,
+      'min_amount_minor', v.min_amount_minor::text, 'max_amount_minor', v.max_amount_minor::text,
+      'daily_limit_minor', v.daily_limit_minor::text, 'monthly_limit_minor', v.monthly_limit_minor::text)
+    FROM pricing_profiles p JOIN pricing_profile_versions v ON v.profile_id = p.id
+    WHERE p.merchant_id = ${merchantId} AND p.currency = ${kind.currency}
+      AND p.channel = ${kind.channel}::"PaymentMethod" AND p.direction = ${kind.direction}::"PaymentDirection"
+    ORDER BY v.version DESC LIMIT 1)`;
+}
+
+/**
+ * The pricing of a new payment (docs/api.md "Overview" 3, "Pricing limits") from {@link latestVersionColumn}'s JSON:
+ * the latest version's terms; none -> fallback (merchant default commission, same currency, no markup).
+ * @throws ApiError 409 PRICING_DISABLED when the latest version is disabled
+ */
+export function pricingOf(json: unknown, merchant: { defaultCommissionBps: number }, kind: Kind): ResolvedPricing {
+  const version = json ? parseRow(ProfileVersionJson, json as Record<string, unknown>) : null;
   if (!version) {
     return {
       version: null,
@@ -59,8 +64,8 @@ export async function resolvePricing(
         ruleId: null,
         ruleVersion: 0,
         fallback: true,
-        chargeCurrency: currency,
-        settlementCurrency: currency,
+        chargeCurrency: kind.currency,
+        settlementCurrency: kind.currency,
         markupBps: 0,
         bufferBps: 0,
         commissionBps: merchant.defaultCommissionBps,
@@ -72,7 +77,7 @@ export async function resolvePricing(
     };
   }
   if (!version.enabled) {
-    throw apiError("PRICING_DISABLED", `pricing for ${currency} ${channel} ${direction} is disabled for this merchant`);
+    throw apiError("PRICING_DISABLED", `pricing for ${kind.currency} ${kind.channel} ${kind.direction} is disabled for this merchant`);
   }
   return {
     version,
@@ -94,12 +99,43 @@ export async function resolvePricing(
 }
 
 /**
+ * Resolves the pricing of a new payment ({@link pricingOf}) with one statement.
+ * @throws ApiError 409 PRICING_DISABLED
+ */
+export async function resolvePricing(
+  db: Db,
+  merchant: { id: string; defaultCommissionBps: number },
+  currency: string,
+  channel: "BANK_TRANSFER" | "GATEWAY",
+  direction: "DEPOSIT" | "WITHDRAWAL",
+): Promise<ResolvedPricing> {
+  const kind = { currency, channel, direction };
+  const [row] = await db.$queryRaw<{ version: unknown }[]>`SELECT ${latestVersionColumn(Prisma.sql`${merchant.id}::uuid`, kind)} AS version`;
+  return pricingOf(row.version, merchant, kind);
+}
+
+/** A JSON column: every direct rate from `base` for a Dubai day, as `{ quote: rate }` (rates are decimal text). */
+export function ratesColumn(base: string, day: string): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(jsonb_object_agg(quote, rate), '{}'::jsonb) FROM fx_rates WHERE base = ${base} AND day = ${day})`;
+}
+
+/**
+ * The direct base rate base -> quote among `rates` ({@link ratesColumn}'s JSON); "1" for the same currency.
+ * @throws ApiError 409 FX_RATE_MISSING when no direct rate exists for that day (a reverse pair never counts).
+ */
+export function rateFrom(rates: Record<string, unknown>, base: string, quote: string, day: string): string {
+  if (base === quote) return "1";
+  const rate = rates[quote];
+  if (typeof rate !== "string") throw apiError("FX_RATE_MISSING", `no ${base}->${quote} rate for Dubai business day ${day}`);
+  return rate;
+}
+
+/**
  * The direct base rate base -> quote for a Dubai day ("1" for the same currency).
  * @throws ApiError 409 FX_RATE_MISSING when no direct rate exists for that day (a reverse pair never counts).
  */
 export async function directRate(db: Db, base: string, quote: string, day: string): Promise<string> {
   if (base === quote) return "1";
   const [rate] = await db.$queryRaw<{ rate: string }[]>`SELECT rate FROM fx_rates WHERE base = ${base} AND quote = ${quote} AND day = ${day}`;
-  if (!rate) throw apiError("FX_RATE_MISSING", `no ${base}->${quote} rate for Dubai business day ${day}`);
-  return rate.rate;
+  return rateFrom(rate ? { [quote]: rate.rate } : {}, base, quote, day);
 }

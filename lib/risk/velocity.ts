@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { apiError } from "@/lib/errors";
+import { apiError, type ApiError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { Customer } from "@/lib/schemas/common";
 
 // Velocity rules (docs/api.md "Errors": 403 RISK_REJECTED is a block-list entry or a velocity rule): per merchant,
@@ -33,41 +34,59 @@ export function windowStart(now: Date, seconds: number): Date {
   return new Date(Math.floor(now.getTime() / ms) * ms);
 }
 
-type Applicable = { id: string; kind: "COUNT" | "AMOUNT"; subject: RiskSubject; hash: string; start: Date; end: Date; maxCount: number | null; maxAmountMinor: bigint | null };
+/** An active rule as {@link activeRulesColumn} reads it. */
+const RuleRow = z.object({
+  id: z.string(),
+  kind: z.enum(RISK_RULE_KINDS),
+  subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]),
+  windowSeconds: z.number().int(),
+  maxCount: z.number().int().nullable(),
+  maxAmountMinor: z.string().nullable().transform((v) => (v === null ? null : BigInt(v))),
+  currency: z.string().nullable(),
+});
+export type VelocityRule = z.output<typeof RuleRow>;
+
+/** A JSON array of the merchant's active rules (`merchantId`: an expression, e.g. `m.id`); amounts as text. */
+export function activeRulesColumn(merchantId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'kind', kind, 'subject', subject, 'windowSeconds', window_seconds,
+      'maxCount', max_count, 'maxAmountMinor', max_amount_minor::text, 'currency', currency)), '[]'::jsonb)
+    FROM risk_rules WHERE merchant_id = ${merchantId} AND active)`;
+}
+
+/** Checks the JSON of {@link activeRulesColumn}. */
+export function parseRules(json: unknown): VelocityRule[] {
+  return z.array(RuleRow).parse(json);
+}
+
+/** A rule that counts this request: its counter's subject hash and window. */
+export type ApplicableRule = VelocityRule & { hash: string; start: Date; end: Date };
 
 /**
- * Counts a new payment (or checkout session: `amount` null) against the merchant's active velocity rules, in the
- * creating transaction: for every rule whose customer member the request carries (and, for AMOUNT rules, in the
- * rule's currency), one statement adds 1 and the amount to the counter of that customer and window, with the
- * rule's bound in the statement itself, so concurrent creates can never pass it together. A refusal rolls the
- * whole transaction back, counters included. Requests without the member are not counted by that rule.
- * @param amount the payment's amount in minor units of `currency`, or null for a checkout session (AMOUNT rules
- *   do not apply)
- * @throws ApiError 403 RISK_REJECTED naming the kind of rule (count or amount, and the member), never its bound
+ * The rules that count a request: those whose customer member the request carries (and, for AMOUNT rules, in the
+ * rule's currency), each with the window that holds `now`.
+ * @param amount null for a checkout session (AMOUNT rules do not apply)
  */
-export async function consumeVelocity(
-  db: Db,
-  input: { merchantId: string; customer: Customer | undefined; amount: { minor: bigint; currency: string } | null; now: Date },
-): Promise<void> {
-  const customer = input.customer;
-  if (!customer) return;
-  const rules = await db.$queryRaw<{ id: string; kind: "COUNT" | "AMOUNT"; subject: RiskSubject; windowSeconds: number; maxCount: number | null; maxAmountMinor: bigint | null; currency: string | null }[]>`
-    SELECT id, kind, subject, window_seconds AS "windowSeconds", max_count AS "maxCount", max_amount_minor AS "maxAmountMinor", currency
-    FROM risk_rules WHERE merchant_id = ${input.merchantId}::uuid AND active`;
-  const applicable: Applicable[] = [];
+export function applicableRules(rules: VelocityRule[], customer: Customer | undefined, amount: { minor: bigint; currency: string } | null, now: Date): ApplicableRule[] {
+  if (!customer) return [];
+  const applicable: ApplicableRule[] = [];
   for (const rule of rules) {
     const value = customer[RISK_SUBJECTS[rule.subject].member];
     if (typeof value !== "string" || value.trim() === "") continue;
-    if (rule.kind === "AMOUNT" && (!input.amount || input.amount.currency !== rule.currency)) continue;
-    const start = windowStart(input.now, rule.windowSeconds);
+    if (rule.kind === "AMOUNT" && (!amount || amount.currency !== rule.currency)) continue;
+    const start = windowStart(now, rule.windowSeconds);
     applicable.push({ ...rule, hash: subjectHash(rule.subject, value), start, end: new Date(start.getTime() + rule.windowSeconds * 1000) });
   }
-  if (applicable.length === 0) return;
-  const amountMinor = input.amount?.minor ?? 0n;
-  // One statement for every applicable rule: a row comes back for each rule whose bound still holds after this
-  // request (a new counter only when the request alone is within the bound; an existing one only when its total
-  // with this request is). A rule without a row refuses.
-  const counted = await db.$queryRaw<{ ruleId: string }[]>`
+  return applicable;
+}
+
+/**
+ * The statement that counts a request against its applicable rules (non-empty), with each rule's bound in the
+ * statement itself, so concurrent creates can never pass it together: a row comes back (`ruleId`) for each rule
+ * whose bound still holds after this request (a new counter only when the request alone is within the bound; an
+ * existing one only when its total with this request is). A rule without a row refuses ({@link velocityRefusal}).
+ */
+export function velocityCount(applicable: ApplicableRule[], amountMinor: bigint): Prisma.Sql {
+  return Prisma.sql`
     WITH wanted AS (
       SELECT * FROM unnest(${applicable.map((r) => r.id)}::uuid[], ${applicable.map((r) => r.hash)}::text[],
         ${applicable.map((r) => r.start.toISOString())}::timestamptz[], ${applicable.map((r) => r.end.toISOString())}::timestamptz[],
@@ -81,10 +100,35 @@ export async function consumeVelocity(
     WHERE (SELECT (w.max_count IS NULL OR c.n + 1 <= w.max_count) AND (w.max_amount IS NULL OR c.amount_minor + EXCLUDED.amount_minor <= w.max_amount)
            FROM wanted w WHERE w.rule_id = c.rule_id)
     RETURNING rule_id AS "ruleId"`;
-  const passed = new Set(counted.map((r) => r.ruleId));
+}
+
+/**
+ * The refusal when a rule's counter did not come back from {@link velocityCount} (`passed`: the rule ids that did),
+ * naming the kind of rule (count or amount, and the member), never its bound; null when every rule passed.
+ */
+export function velocityRefusal(applicable: ApplicableRule[], passed: ReadonlySet<string>): ApiError | null {
   const hit = applicable.find((r) => !passed.has(r.id));
-  if (hit) {
-    const what = hit.kind === "COUNT" ? "too many payments" : "too large a total amount";
-    throw apiError("RISK_REJECTED", `the payment was rejected by a velocity rule: ${what} for this ${RISK_SUBJECTS[hit.subject].label} in a short time; do not retry with another key`);
-  }
+  if (!hit) return null;
+  const what = hit.kind === "COUNT" ? "too many payments" : "too large a total amount";
+  return apiError("RISK_REJECTED", `the payment was rejected by a velocity rule: ${what} for this ${RISK_SUBJECTS[hit.subject].label} in a short time; do not retry with another key`);
+}
+
+/**
+ * Counts a new payment (or checkout session: `amount` null) against the merchant's active velocity rules, in the
+ * creating transaction ({@link applicableRules}, {@link velocityCount}). A refusal rolls the whole transaction back,
+ * counters included. Requests without the member are not counted by that rule.
+ * @param amount the payment's amount in minor units of `currency`, or null for a checkout session
+ * @throws ApiError 403 RISK_REJECTED naming the kind of rule (count or amount, and the member), never its bound
+ */
+export async function consumeVelocity(
+  db: Db,
+  input: { merchantId: string; customer: Customer | undefined; amount: { minor: bigint; currency: string } | null; now: Date },
+): Promise<void> {
+  if (!input.customer) return;
+  const [row] = await db.$queryRaw<{ rules: unknown }[]>`SELECT ${activeRulesColumn(Prisma.sql`${input.merchantId}::uuid`)} AS rules`;
+  const applicable = applicableRules(parseRules(row.rules), input.customer, input.amount, input.now);
+  if (applicable.length === 0) return;
+  const counted = await db.$queryRaw<{ ruleId: string }[]>(velocityCount(applicable, input.amount?.minor ?? 0n));
+  const refusal = velocityRefusal(applicable, new Set(counted.map((r) => r.ruleId)));
+  if (refusal) throw refusal;
 }

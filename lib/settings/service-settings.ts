@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
 
 /** Operator switches and limits (console: merchants, intake pause, global amount limit, store). */
@@ -27,11 +28,18 @@ export const DEFAULT_SETTINGS: ServiceSettings = {
 
 const KEY = "service";
 
+/** A JSON column: the stored service settings, or null (read it with {@link settingsOf}). */
+export const SETTINGS_COLUMN = Prisma.sql`(SELECT value FROM settings WHERE key = ${KEY})`;
+
+/** The service settings from {@link SETTINGS_COLUMN}'s JSON: defaults for anything not stored. */
+export function settingsOf(value: unknown): ServiceSettings {
+  return { ...DEFAULT_SETTINGS, ...((value as Partial<ServiceSettings> | null) ?? {}) };
+}
+
 /** Reads the service settings (defaults for anything not stored). */
 export async function getSettings(db: Db): Promise<ServiceSettings> {
-  // Raw SQL: read by every payment creation.
-  const [row] = await db.$queryRaw<{ value: Partial<ServiceSettings> }[]>`SELECT value FROM settings WHERE key = ${KEY}`;
-  return { ...DEFAULT_SETTINGS, ...(row?.value ?? {}) };
+  const [row] = await db.$queryRaw<{ value: unknown }[]>`SELECT ${SETTINGS_COLUMN} AS value`;
+  return settingsOf(row.value);
 }
 
 /** Stores a partial change of the service settings and returns the result. */

@@ -101,13 +101,15 @@ describe("faults", () => {
   }, 120_000);
 
   for (const when of ["before", "after"] as const) {
-    it(`the service killed by SIGKILL mid-request (${when === "before" ? "COMMIT not yet sent" : "COMMIT done, answer not yet sent"}): the retry with the same key and body yields exactly one payment`, async () => {
+    it(`the service killed by SIGKILL mid-request (${when === "before" ? "the create's write statement not yet sent" : "the write statement committed, its answer not yet received"}): the retry with the same key and body yields exactly one payment`, async () => {
       const { proxy, svc } = await serviceBehindProxy();
       const m = await newMerchant();
       expect((await call("/v1/payments?limit=1", { base: svc.url, key: m.key, ip: m.ip })).status).toBe(200); // warm up (key lastUsedAt, pool)
       const key = `kill-${randomUUID()}`;
       const body = depositBody();
-      const trapped = proxy.trap("COMMIT", when);
+      // A create reads in one statement and writes in one (docs/architecture.md "Hot paths"): the write, which
+      // commits on its own, is the statement that inserts the idempotency record.
+      const trapped = proxy.trap("INSERT INTO idempotency_records", when);
       const pending = create(svc, m, body, key).then(
         (res) => ({ answered: true as const, res }),
         (error: unknown) => ({ answered: false as const, error }),
@@ -117,7 +119,7 @@ describe("faults", () => {
       svc.child.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");
       expect((await pending).answered, "the merchant got no answer").toBe(false);
-      // PostgreSQL decided: a transaction whose COMMIT never arrived is rolled back; a committed one stays.
+      // PostgreSQL decided: a statement that never arrived wrote nothing; a completed one stays.
       expect(await paymentsOf(m)).toBe(when === "after" ? 1 : 0);
 
       const restarted = await startService(serviceEnv(TEST_DATABASE_URL));
@@ -136,7 +138,7 @@ describe("faults", () => {
     const { proxy, svc } = await serviceBehindProxy();
     const m = await newMerchant();
     expect((await call("/v1/payments?limit=1", { base: svc.url, key: m.key, ip: m.ip })).status).toBe(200);
-    proxy.latencyMs = 100; // every database round trip now takes >= 200 ms: a create takes about two seconds
+    proxy.latencyMs = 500; // every database round trip now takes >= 1 s: a create (two round trips) takes about two seconds
     const inFlight = Array.from({ length: 4 }, () => create(svc, m, depositBody(), `drain-${randomUUID()}`).then((res) => ({ res, at: Date.now() })));
     await sleep(700);
     const exited = new Promise<number | null>((resolve) => svc.child.once("exit", (code) => resolve(code)));

@@ -5,7 +5,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { db, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { createStorePayment, eurStoreMerchant, openStorePage, storeAction, storeBody, waitForCheckout } from "../support/store";
-import { authenticateApiKey } from "@/lib/keys/api-keys";
+import { authenticateRequest } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { verifyCallback } from "@/lib/events/verify";
@@ -40,7 +40,7 @@ let parkDay = 1 + Math.floor(Math.random() * 1000);
 /** A store payment created in this process at a time days ahead; returns its id and that time. */
 async function parked(m: TestMerchant, over: Record<string, unknown> = {}) {
   const at = new Date(Date.now() + parkDay++ * 86_400_000);
-  const apiKey = await authenticateApiKey(db, `Bearer ${m.key}`);
+  const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date())).apiKey;
   const body = { reference: `parked-${randomUUID()}`, amount: "12.34", currency: "AED" as const, customer: { username: "parked", firstName: "P", lastName: "Q", email: "p@example.com" }, ...over };
   const payment = await transaction((tx) => createInProcess(tx, { apiKey, body, now: at }));
   return { id: payment.id, at };
@@ -319,7 +319,7 @@ describe("the store's test confirmation (store page endpoints)", () => {
 describe("expiry", () => {
   it("a QUEUED checkout expires with its payment (payment.expired); it is never handed off", async () => {
     const m = await newMerchant();
-    const apiKey = await authenticateApiKey(db, `Bearer ${m.key}`);
+    const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date())).apiKey;
     // Created 31 minutes ago: its acceptance period (30 minutes) has ended.
     const payment = await transaction((tx) => createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date(Date.now() - 31 * 60_000) }));
     const read = await waitForCheckout(m, payment.id, "EXPIRED");

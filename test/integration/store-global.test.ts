@@ -4,7 +4,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { eventually } from "../support/fixtures";
 import { Dedicated, errorOf } from "../support/dedicated";
 import { storeBody } from "../support/store";
-import { authenticateApiKey } from "@/lib/keys/api-keys";
+import { authenticateRequest } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { type NewMerchant } from "@/lib/merchants/create-merchant";
@@ -115,7 +115,7 @@ describe("store switches (global settings; dedicated service)", () => {
 
   it("STORE_UNAVAILABLE at handoff time keeps the checkout QUEUED (no attempt counted); it is handed off once the store is back", async () => {
     const m = await merchant();
-    const apiKey = await authenticateApiKey(db, `Bearer ${m.key}`);
+    const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date(), {}, dedicated.pool)).apiKey;
     // The payment and the switch commit together, so the service never sees this checkout with the store open.
     const payment = await transaction(async (tx) => {
       const p = await createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date() });

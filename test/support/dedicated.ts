@@ -1,3 +1,4 @@
+import pg from "pg";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -21,6 +22,8 @@ export type DedicatedMerchant = Awaited<ReturnType<Dedicated["merchant"]>>;
 export class Dedicated {
   readonly url: string;
   db!: PrismaClient;
+  /** A node-postgres pool on this database (for services that take one, e.g. authenticateRequest). */
+  pool!: pg.Pool;
   service!: { url: string; child: ChildProcess };
 
   constructor(suffix: string) {
@@ -36,6 +39,7 @@ export class Dedicated {
     await migrate(this.url);
     await seed(this.url, ["--json"]);
     this.db = new PrismaClient({ adapter: new PrismaPg({ connectionString: this.url, max: 3 }) });
+    this.pool = new pg.Pool({ connectionString: this.url, max: 2 });
     this.service = await startService({ DATABASE_URL: this.url, TRUSTED_PROXIES: "127.0.0.1,::1", EXPIRY_SWEEP_INTERVAL_MS: "500", DB_POOL_MAX: "5", ...env });
   }
 
@@ -43,6 +47,7 @@ export class Dedicated {
     this.service?.child.kill("SIGTERM");
     await new Promise((r) => this.service?.child.once("exit", r));
     await this.db?.$disconnect();
+    await this.pool?.end();
   }
 
   /** A merchant on this database with its own allow-listed source IP and a key with every scope. */

@@ -8,6 +8,11 @@ import net from "node:net";
  */
 export class TcpProxy {
   latencyMs = 0;
+  /**
+   * Round trips the clients asked for since the start (or the last reset to 0): PostgreSQL protocol messages that
+   * each wait for an answer, a simple Query ('Q') or the Sync ('S') that ends an extended-protocol query.
+   */
+  roundTrips = 0;
   private cutOff = false;
   private readonly sockets = new Set<net.Socket>();
   private armed: { pattern: string; when: "before" | "after"; fire: () => void } | null = null;
@@ -71,8 +76,10 @@ export class TcpProxy {
         .then(() => (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : undefined))
         .then(() => void (to.destroyed ? undefined : to.write(chunk)));
     };
+    const count = roundTripCounter(() => this.roundTrips++);
     client.on("data", (chunk) => {
       if (state === "holdingRequest") return;
+      count(chunk);
       const trap = this.armed;
       if (state === "flowing" && trap && chunk.includes(trap.pattern)) {
         this.armed = null;
@@ -102,4 +109,25 @@ export class TcpProxy {
     client.on("close", end).on("error", end);
     upstream.on("close", end).on("error", end);
   }
+}
+
+/**
+ * Reads one connection's client-to-server byte stream as PostgreSQL protocol messages and calls `onRoundTrip` for
+ * each simple Query and each Sync. The first message (startup) has no type byte.
+ */
+function roundTripCounter(onRoundTrip: () => void): (chunk: Buffer) => void {
+  let pending = Buffer.alloc(0);
+  let started = false;
+  return (chunk) => {
+    pending = Buffer.concat([pending, chunk]);
+    for (;;) {
+      const header = started ? 5 : 4;
+      if (pending.length < header) return;
+      const length = started ? pending.readInt32BE(1) + 1 : pending.readInt32BE(0);
+      if (pending.length < length) return;
+      if (started && (pending[0] === 0x51 || pending[0] === 0x53)) onRoundTrip();
+      started = true;
+      pending = pending.subarray(length);
+    }
+  };
 }

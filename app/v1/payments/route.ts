@@ -2,21 +2,20 @@
 // GET  /v1/payments - list the merchant's payments
 import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
-import { createPayment } from "@/lib/payments/create";
-import { listPayments } from "@/lib/payments/read";
+import { createPayment, createPaymentReads } from "@/lib/payments/create";
+import { listReads, pageFromReads } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 
+// One statement reads (with the key) and one writes (docs/architecture.md "Hot paths").
 export const POST = merchantApi(
-  pipelineOptions(OPERATIONS.createPayment),
-  async ({ tx, apiKey, body, now }) => {
-    const payment = await createPayment(tx, { apiKey, body, now });
-    return { status: 201, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
-  },
+  { ...pipelineOptions(OPERATIONS.createPayment), idempotent: "statement", load: ({ body, now }) => createPaymentReads(body, now) },
+  async ({ apiKey, body, now, loaded, commit }) => createPayment({ apiKey, body, now, loaded, commit: commit! }),
 );
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.listPayments), async ({ db, merchant, query }) => {
-  const { items, ...page } = await listPayments(db, merchant.id, query);
+// The page and its total are read in the key's statement.
+export const GET = merchantApi({ ...pipelineOptions(OPERATIONS.listPayments), load: ({ query }) => listReads(query) }, async ({ loaded, query }) => {
+  const { items, ...page } = pageFromReads(loaded, query);
   return { status: 200, body: { items: items.map((r) => serializePayment(r, { detail: false })), ...page } };
 });
 

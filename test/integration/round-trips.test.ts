@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { TEST_DATABASE_URL } from "../support/env";
+import { call, db, depositBody, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
+import { startService, stopService, type StartedService } from "../support/global-setup";
+import { TcpProxy } from "../support/tcp-proxy";
+
+// docs/architecture.md "Hot paths": a create makes at most two database round trips (one read with the key, one
+// write), a read by id and a list one each. A service of its own reaches PostgreSQL through a proxy that counts the
+// round trips its requests ask for (jobs off, so only the requests under test touch the database).
+
+const target = { host: new URL(TEST_DATABASE_URL).hostname, port: Number(new URL(TEST_DATABASE_URL).port || 5432) };
+let proxy: TcpProxy;
+let svc: StartedService;
+let m: TestMerchant;
+
+beforeAll(async () => {
+  proxy = await TcpProxy.start(target);
+  svc = await startService({ DATABASE_URL: proxy.urlFor(TEST_DATABASE_URL), TRUSTED_PROXIES: "127.0.0.1,::1", JOBS_DISABLED: "1", DB_POOL_MAX: "2" });
+  m = await newMerchant();
+  // Everything a create can touch: a profile with limits, a velocity rule on the customer's e-mail.
+  await savePricingVersion(db, { merchantId: m.merchant.id, currency: "USD", channel: "BANK_TRANSFER", direction: "DEPOSIT", chargeCurrency: "USD", settlementCurrency: "USD", commissionBps: 100, dailyLimitMinor: 100_000_000n, monthlyLimitMinor: 1_000_000_000n, reason: "test" });
+  await db.riskRule.create({ data: { merchantId: m.merchant.id, kind: "COUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: 100, reason: "test" } });
+  expect((await api("/v1/payments?limit=1")).status).toBe(200); // warm-up: the key's last use is written once a minute
+}, 120_000);
+
+afterAll(async () => {
+  await stopService(svc?.child);
+  await proxy?.close();
+});
+
+function api(path: string, opts: { body?: Record<string, unknown>; idempotencyKey?: string } = {}) {
+  return call(path, { base: svc.url, key: m.key, ip: m.ip, ...opts });
+}
+
+/** The response of `request` and the database round trips it took. */
+async function counted<T>(request: () => Promise<T>): Promise<[T, number]> {
+  proxy.roundTrips = 0;
+  const result = await request();
+  return [result, proxy.roundTrips];
+}
+
+describe("database round trips per request", () => {
+  const body = depositBody({ method: "BANK_TRANSFER", customer: { email: "buyer@example.com" } });
+  const key = `trips-${randomUUID()}`;
+  let id = "";
+
+  it("a bank-transfer deposit with pricing limits, a velocity rule and bank routing: two (one read, one write)", async () => {
+    const [res, trips] = await counted(() => api("/v1/payments", { body, idempotencyKey: key }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.bankAccountId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(trips).toBe(2);
+    id = res.body.id;
+    // Everything was written by the one statement.
+    const counters = await db.limitCounter.findMany({ where: { profileId: res.body.pricing.ruleId } });
+    expect(counters.map((c) => c.usedMinor)).toEqual([BigInt(body.amount.replace(".", "")), BigInt(body.amount.replace(".", ""))]);
+    const rule = await db.riskRule.findFirstOrThrow({ where: { merchantId: m.merchant.id } });
+    expect((await db.riskCounter.findMany({ where: { ruleId: rule.id } })).map((c) => c.n)).toEqual([1]);
+    expect(await db.idempotencyRecord.count({ where: { merchantId: m.merchant.id, key } })).toBe(1);
+  });
+
+  it("its replay: one", async () => {
+    const [res, trips] = await counted(() => api("/v1/payments", { body, idempotencyKey: key }));
+    expect([res.status, res.headers.get("idempotency-replayed"), res.body.id]).toEqual([201, "true", id]);
+    expect(trips).toBe(1);
+  });
+
+  it("a refusal by a bound (the daily limit) writes nothing: two", async () => {
+    const [res, trips] = await counted(() => api("/v1/payments", { body: depositBody({ method: "BANK_TRANSFER", amount: "1000000.00" }) }));
+    expect([res.status, res.body.error?.code]).toEqual([409, "DAILY_LIMIT"]);
+    expect(trips).toBe(2);
+    expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(1);
+  });
+
+  it("a read by id: one; a filtered list with its total: one", async () => {
+    const [read, readTrips] = await counted(() => api(`/v1/payments/${id}`));
+    expect([read.status, read.body.id]).toEqual([200, id]);
+    expect(readTrips).toBe(1);
+    const [list, listTrips] = await counted(() => api("/v1/payments?status=PENDING&method=BANK_TRANSFER&limit=10"));
+    expect([list.status, list.body.total, list.body.items.map((p: { id: string }) => p.id)]).toEqual([200, 1, [id]]);
+    expect(listTrips).toBe(1);
+  });
+});
