@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import type { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
 
 /** A Prisma client or the client of an interactive transaction. */
 export type Db = PrismaClient | Prisma.TransactionClient;
@@ -15,17 +16,24 @@ const globalForDb = globalThis as unknown as { sandpiperPrisma?: PrismaClient; s
  * Size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session).
  */
 export function getPool(): pg.Pool {
-  if (!globalForDb.sandpiperPool) {
+  // A pool ended by the client's $disconnect (scripts, tests) is replaced, with a client of its own.
+  if (!globalForDb.sandpiperPool || globalForDb.sandpiperPool.ending) {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    globalForDb.sandpiperPool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10), connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10), connectionTimeoutMillis: 5_000 });
+    // An idle connection that drops (a database restart) is discarded by the pool; without a listener it would
+    // end the process. The next query opens a new one.
+    pool.on("error", (error: Error) => log.warn({ err: error.message }, "database connection lost; reconnecting on the next query"));
+    globalForDb.sandpiperPool = pool;
+    globalForDb.sandpiperPrisma = undefined;
   }
   return globalForDb.sandpiperPool;
 }
 
 /** The one Prisma client, on {@link getPool}'s pool. */
 export function getDb(): PrismaClient {
-  globalForDb.sandpiperPrisma ??= new PrismaClient({ adapter: new PrismaPg(getPool(), { disposeExternalPool: true }) });
+  const pool = getPool();
+  globalForDb.sandpiperPrisma ??= new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   return globalForDb.sandpiperPrisma;
 }
 

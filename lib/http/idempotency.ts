@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { getDb, query, transaction, type Db, type Tx } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
+import { uniqueViolation } from "@/lib/http/respond";
 
 /** docs/api.md "Limits": Idempotency-Key 8 to 128 characters of [-a-zA-Z0-9_.:]. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[-a-zA-Z0-9_.:]{8,128}$/;
@@ -100,23 +101,31 @@ export async function runIdempotent(
   const { known, ...options } = txOptions;
   const existing = known === "absent" ? null : await findRecord(db, scope);
   if (existing) return { replayed: true, response: existing };
-  return transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${scope.merchantId}:${scope.key}`}, 0))`;
-    const raced = await findRecord(tx, scope);
+  try {
+    return await transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${scope.merchantId}:${scope.key}`}, 0))`;
+      const raced = await findRecord(tx, scope);
+      if (raced) return { replayed: true, response: raced };
+      const response = await execute(tx);
+      await tx.$executeRaw(recordInsert(scope, response));
+      return { replayed: false, response };
+    }, { db, ...options });
+  } catch (error) {
+    // The single-statement endpoints take no advisory lock: a request of theirs with this key may have won.
+    if (uniqueViolation(error) === null) throw error;
+    const raced = await findRecord(db, scope);
     if (raced) return { replayed: true, response: raced };
-    const response = await execute(tx);
-    await tx.$executeRaw(recordInsert(scope, response));
-    return { replayed: false, response };
-  }, { db, ...options });
+    throw error;
+  }
 }
 
 /**
  * The single-statement form of {@link runIdempotent} (docs/architecture.md "Hot paths"), for a caller that has read
  * (in its authentication statement) that the key has no record: one statement inserts the record of `response` and
  * runs `effects` (more `name AS (...)` items of the same WITH, e.g. the payment and its counters), then selects
- * `checks` (which may call refuse_statement to undo it all). A concurrent request with the same key meets the
- * record's unique index (or, first, another unique index its effects share): it waits for that request to end and
- * then replays its record, if one was committed.
+ * `checks` (which may call refuse_statement to undo it all, and must read `idempotency` first so that the record is
+ * inserted before anything else). A concurrent request with the same key meets the record's unique index: it waits
+ * for that request to end and then replays its record, if one was committed (or is told IDEMPOTENCY_CONFLICT).
  * @returns `replayed: true` with the stored answer when a concurrent identical request won
  * @throws ApiError 409 IDEMPOTENCY_CONFLICT (the winner's request differs); the driver's error otherwise (a unique
  *   violation of the effects, refuse_statement's SQLSTATE SPREF), nothing written

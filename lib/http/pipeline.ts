@@ -66,8 +66,8 @@ export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   idempotent?: I | "statement";
   /**
    * A SELECT run as a LATERAL join of the authentication statement (it sees the key's merchant as `m`), so an
-   * endpoint reads what it needs in the same round trip (docs/architecture.md "Hot paths"). Not run when the request
-   * is refused before the handler (its input is invalid, say).
+   * endpoint reads what it needs in the same round trip (docs/architecture.md "Hot paths"). Not run when the input
+   * is invalid; it runs with the key's statement even when the key is then refused (its result is not used).
    */
   load?: (input: LoadInput<Infer<B>, Infer<Q>>) => Prisma.Sql | null;
   /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */

@@ -101,23 +101,14 @@ async function priceWith(input: PriceInput, resolved: ResolvedPricing, rate: (ba
 
 /**
  * Prices a new payment in the caller's transaction (docs/api.md "Pricing", "Pricing limits"): resolves the profile,
- * prices it (priceWith), and consumes the profile's limits. With `deferLimits` the limits are not consumed yet: the
- * caller calls the returned `consumeLimits()` as the last step of its transaction, so the profile's counter rows
- * stay locked briefly (without it, `consumeLimits()` is a no-op: limits are consumed once).
+ * prices it (priceWith), and consumes the profile's daily and monthly limits.
  * @throws ApiError PRICING_DISABLED, FX_RATE_MISSING, AMOUNT_OUT_OF_RANGE, DAILY_LIMIT, MONTHLY_LIMIT
  */
-export async function pricePayment(tx: Tx, input: PriceInput & { deferLimits?: boolean }) {
+export async function pricePayment(tx: Tx, input: PriceInput) {
   const resolved = await resolvePricing(tx, input.merchant, input.currency, input.channel, input.direction);
   const priced = await priceWith(input, resolved, (base, quote, day) => directRate(tx, base, quote, day));
-  let consumed = false;
-  // Consumes the profile's limits exactly once, whether called here or later by the caller.
-  const consume = async () => {
-    if (consumed) return;
-    consumed = true;
-    if (priced.version) await consumeLimits(tx, priced.version, input.amountMinor, priced.day);
-  };
-  if (!input.deferLimits) await consume();
-  return { ...priced, consumeLimits: consume };
+  if (priced.version) await consumeLimits(tx, priced.version, input.amountMinor, priced.day);
+  return priced;
 }
 
 /** Acceptance period in minutes by kind (docs/api.md "Payment states" defaults: bank-transfer deposit 60, gateway deposit 30, withdrawal approval 1440). */
@@ -191,19 +182,18 @@ function paymentInsert(row: PaymentRow): Prisma.Sql {
 
 /**
  * Inserts a new payment row (the last step of createStorePayment) in the caller's transaction, with its store
- * checkout when `storeCheckout` is given, then consumes the profile's limits (deferred by pricePayment).
+ * checkout when `storeCheckout` is given.
  * @returns the row with its store checkout
  */
 export async function insertPayment(
   tx: Tx,
-  input: NewPayment & { priced: Awaited<ReturnType<typeof pricePayment>>; storeCheckout?: Omit<Prisma.StoreCheckoutCreateWithoutPaymentInput, "expiresAt"> },
+  input: NewPayment & { storeCheckout?: Omit<Prisma.StoreCheckoutCreateWithoutPaymentInput, "expiresAt"> },
 ): Promise<PaymentRow> {
   const [row] = await tx.$queryRaw<Record<string, unknown>[]>`${paymentInsert(newPaymentRow(input))} RETURNING *`;
   const payment = parseRow(PaymentRowSchema, row);
   const storeCheckout = input.storeCheckout
     ? await tx.storeCheckout.create({ data: { ...input.storeCheckout, paymentId: payment.id, expiresAt: payment.expiresAt!, createdAt: input.now, updatedAt: input.now } })
     : null;
-  await input.priced.consumeLimits(); // last: the profile's counter rows stay locked only until the commit
   return { ...payment, storeCheckout };
 }
 
@@ -264,8 +254,11 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
       applicable.length ? Prisma.sql`velocity AS (${velocityCount(applicable, amountMinor)})` : Prisma.sql`velocity AS (SELECT NULL::uuid AS "ruleId" WHERE false)`,
       account ? Prisma.sql`bank AS (${bankUsageCount(account, priced.day)})` : Prisma.sql`bank AS (SELECT 1 AS used)`,
     ];
-    // The refusals, in the order the checks are made one by one: velocity, route, day, month.
+    // Read first, the idempotency record and the payment are inserted first: a concurrent request with the same key
+    // or reference waits on their unique indexes (then replays, or is DUPLICATE_REFERENCE) before it counts anything.
+    // Then the refusals, in the order the checks are made one by one: velocity, route, day, month.
     const checks = Prisma.sql`CASE
+      WHEN NOT EXISTS (SELECT 1 FROM idempotency) OR NOT EXISTS (SELECT 1 FROM payment) THEN refuse_statement('NOT_WRITTEN')
       WHEN (SELECT count(*) FROM velocity) < ${applicable.length} THEN refuse_statement('RISK_REJECTED:' || coalesce((SELECT string_agg("ruleId"::text, ',') FROM velocity), ''))
       WHEN NOT EXISTS (SELECT 1 FROM bank) THEN refuse_statement('BANK_ROUTE_TAKEN')
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'D:%') THEN refuse_statement('DAILY_LIMIT')
@@ -279,7 +272,9 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
       if (refusal === null) throw error;
       if (refusal === "BANK_ROUTE_TAKEN") continue; // a concurrent request took the account's last unit: the next one
       if (refusal.startsWith("RISK_REJECTED:")) throw velocityRefusal(applicable, new Set(refusal.slice("RISK_REJECTED:".length).split(",")))!;
-      throw limitRefusal(priced.day, new Set(refusal === "DAILY_LIMIT" ? [] : [`D:${priced.day}`]))!;
+      if (refusal === "DAILY_LIMIT") throw limitRefusal(priced.day, new Set())!;
+      if (refusal === "MONTHLY_LIMIT") throw limitRefusal(priced.day, new Set([`D:${priced.day}`]))!;
+      throw error;
     }
   }
   throw bankCapacityError();

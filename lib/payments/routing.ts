@@ -3,8 +3,8 @@ import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * Bank-transfer routing (docs/decisions.md "Bank capacity"): a JSON column of the active service bank accounts with
- * their capacity and their use on a Dubai day.
+ * Bank-transfer routing (docs/architecture.md "Hot paths"; capacity is counted in deposits per Dubai day): a JSON
+ * column of the active service bank accounts with their capacity and their use on a Dubai day.
  */
 export function bankAccountsColumn(day: string): Prisma.Sql {
   return Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'dailyCapacity', a.daily_capacity, 'used', coalesce(u.used, 0))), '[]'::jsonb)

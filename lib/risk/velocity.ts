@@ -46,10 +46,13 @@ const RuleRow = z.object({
 });
 export type VelocityRule = z.output<typeof RuleRow>;
 
-/** A JSON array of the merchant's active rules (`merchantId`: an expression, e.g. `m.id`); amounts as text. */
+/**
+ * A JSON array of the merchant's active rules (`merchantId`: an expression, e.g. `m.id`), by id, so concurrent
+ * creates lock their counters in one order; amounts as text.
+ */
 export function activeRulesColumn(merchantId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'kind', kind, 'subject', subject, 'windowSeconds', window_seconds,
-      'maxCount', max_count, 'maxAmountMinor', max_amount_minor::text, 'currency', currency)), '[]'::jsonb)
+      'maxCount', max_count, 'maxAmountMinor', max_amount_minor::text, 'currency', currency) ORDER BY id), '[]'::jsonb)
     FROM risk_rules WHERE merchant_id = ${merchantId} AND active)`;
 }
 

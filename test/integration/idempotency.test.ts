@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { db, depositBody, newMerchant } from "../support/fixtures";
+import { db, depositBody, newMerchant, savePricingVersion } from "../support/fixtures";
 
 describe("idempotency (docs/api.md 'Idempotency')", () => {
   it("a replay returns the first response, 201, with Idempotency-Replayed: true, even after the payment changed", async () => {
@@ -45,6 +45,21 @@ describe("idempotency (docs/api.md 'Idempotency')", () => {
     expect(results.filter((r) => r.headers.get("idempotency-replayed") === "true")).toHaveLength(49);
     expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(1);
     expect(await db.idempotencyRecord.count({ where: { merchantId: m.merchant.id } })).toBe(1);
+  });
+
+  it("50 concurrent identical requests whose payment takes the last of every bound (daily limit, velocity rule) still all answer 201 with it", async () => {
+    const m = await newMerchant();
+    const body = depositBody({ amount: "40.00", customer: { email: "last@example.com" } });
+    await savePricingVersion(db, { merchantId: m.merchant.id, currency: body.currency, channel: body.method, direction: body.direction, chargeCurrency: body.currency, settlementCurrency: body.currency, dailyLimitMinor: 4000n, reason: "test" });
+    await db.riskRule.create({ data: { merchantId: m.merchant.id, kind: "COUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: 1, reason: "test" } });
+    const key = `idem-${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 50 }, () => m.api("/v1/payments", { body, idempotencyKey: key })));
+    expect(results.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.error?.code}`))).toEqual(Array(50).fill(201));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(1);
+    // The same key with another body is a conflict, not a refusal by the bounds the first one used up.
+    const other = await m.api("/v1/payments", { body: { ...body, reference: `other-${randomUUID()}` }, idempotencyKey: key });
+    expect([other.status, other.body.error?.code]).toEqual([409, "IDEMPOTENCY_CONFLICT"]);
   });
 
   it("an error is not stored: the same key may be retried after the cause is fixed", async () => {
