@@ -83,17 +83,20 @@ export type AuthenticatedKey = { id: string; scopes: string[]; ownerId: string; 
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The authentication statement's row, checked at the boundary; `merchant` is the merchants row as JSON (column names). */
+/**
+ * The key's columns of the authentication statement's row, checked at the boundary (the endpoint's extra columns
+ * are left out); `keyMerchant` is the merchants row as JSON (column names).
+ */
 const KeyRow = z.object({
-  id: z.string(),
-  scopes: z.array(z.string()),
-  ownerId: z.string(),
-  expiresAt: z.date(),
-  revokedAt: z.date().nullable(),
-  lastUsedAt: z.date().nullable(),
-  ownerActive: z.boolean(),
-  merchantStatus: z.string(),
-  merchant: z.record(z.string(), z.unknown()),
+  keyId: z.string(),
+  keyScopes: z.array(z.string()),
+  keyOwnerId: z.string(),
+  keyExpiresAt: z.date(),
+  keyRevokedAt: z.date().nullable(),
+  keyLastUsedAt: z.date().nullable(),
+  keyOwnerActive: z.boolean(),
+  keyMerchantStatus: z.string(),
+  keyMerchant: z.record(z.string(), z.unknown()),
 });
 
 /** What a request's one authentication statement may read besides the key (docs/architecture.md "Hot paths"). */
@@ -142,23 +145,13 @@ export async function authenticateRequest(authorization: string | null, now: Dat
     ${reads.load ? Prisma.sql`LEFT JOIN LATERAL (${reads.load}) loaded ON true` : Prisma.empty}
     WHERE k.hash = ${hashApiKey(match[1])}`, pool);
   if (!found) throw INVALID();
-  const key = KeyRow.parse({
-    id: found.keyId,
-    scopes: found.keyScopes,
-    ownerId: found.keyOwnerId,
-    expiresAt: found.keyExpiresAt,
-    revokedAt: found.keyRevokedAt,
-    lastUsedAt: found.keyLastUsedAt,
-    ownerActive: found.keyOwnerActive,
-    merchantStatus: found.keyMerchantStatus,
-    merchant: found.keyMerchant,
-  });
-  if (key.revokedAt || key.expiresAt <= now || !key.ownerActive || key.merchantStatus !== "ACTIVE") throw INVALID();
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await query(Prisma.sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${key.id}::uuid`, pool);
+  const key = KeyRow.parse(found);
+  if (key.keyRevokedAt || key.keyExpiresAt <= now || !key.keyOwnerActive || key.keyMerchantStatus !== "ACTIVE") throw INVALID();
+  if (!key.keyLastUsedAt || now.getTime() - key.keyLastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await query(Prisma.sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${key.keyId}::uuid`, pool);
   }
   return {
-    apiKey: { id: key.id, scopes: key.scopes, ownerId: key.ownerId, merchant: parseRow(KeyMerchant, key.merchant) },
+    apiKey: { id: key.keyId, scopes: key.keyScopes, ownerId: key.keyOwnerId, merchant: parseRow(KeyMerchant, key.keyMerchant) },
     ipAllowed: found.ipAllowed === true,
     row: found,
   };

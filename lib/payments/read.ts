@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
-import { countableFilter, countExpression, countPayments, equalityConditions } from "@/lib/payments/counts";
+import { countableFilter, countExpression, countPayments, equalityConditions, merchantIdSql } from "@/lib/payments/counts";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
@@ -15,7 +15,12 @@ import { pageOf } from "@/lib/pagination";
  * paths"; `m` is the key's merchant): the payment's columns, or nulls. None for a malformed id.
  */
 export function paymentReads(id: string): Prisma.Sql | null {
-  return isUuid(id) ? Prisma.sql`SELECT p.* FROM payments p WHERE p.id = ${id}::uuid AND p.merchant_id = m.id` : null;
+  return isUuid(id) ? paymentById(Prisma.raw("m.id"), id) : null;
+}
+
+/** One payment of a merchant (`merchantId`: an id, or an SQL expression such as `m.id`). */
+function paymentById(merchantId: string | Prisma.Sql, id: string): Prisma.Sql {
+  return Prisma.sql`SELECT p.* FROM payments p WHERE p.id = ${id}::uuid AND p.merchant_id = ${merchantIdSql(merchantId)}`;
 }
 
 /**
@@ -38,7 +43,7 @@ export async function getPayment(db: Db, merchantId: string, id: string, loaded?
 
 /** One payment row of a merchant, or null (rows checked by lib/db.ts parseRow). */
 async function readPayment(db: Db, merchantId: string, id: string): Promise<PaymentRow | null> {
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid`;
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>(paymentById(merchantId, id));
   return row ? parseRow(PaymentRowSchema, row) : null;
 }
 
