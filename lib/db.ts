@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import type { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
@@ -49,11 +50,33 @@ const TYPES = {
  * Runs one statement built with `Prisma.sql` (the same fragments the Prisma paths use) straight on the pool, without
  * the ORM: the hot paths (docs/architecture.md "Hot paths") make one or two such round trips per request. Rows come
  * back with their column names; int8 as BigInt, timestamptz as Date, jsonb parsed; check them with {@link parseRow}.
+ * The statement is prepared once per connection and then only bound and executed ({@link preparedName}).
  * @throws the driver's error (a pg DatabaseError with `code`, `constraint`) as it comes
  */
 export async function query(statement: Prisma.Sql, client: pg.Pool | pg.PoolClient = getPool()): Promise<Record<string, unknown>[]> {
-  const result = await client.query({ text: statement.text, values: statement.values as unknown[], types: TYPES });
+  const result = await client.query({ name: preparedName(statement.text), text: statement.text, values: statement.values as unknown[], types: TYPES });
   return result.rows as Record<string, unknown>[];
+}
+
+/** How many distinct statement texts a process prepares; texts beyond it are sent whole each time (unnamed). */
+export const PREPARED_TEXTS_MAX = 256;
+const preparedNames = new Map<string, string>();
+
+/**
+ * The prepared-statement name of a statement text (docs/architecture.md "Hot paths"): `sp_` and 16 hex digits of its
+ * SHA-1, so a connection parses and plans a text once and afterwards receives only the name and the values (the
+ * create's two statements are several kilobytes each; sending and planning them was half of PostgreSQL's work per
+ * create). Undefined, for an unnamed statement, when the process already named {@link PREPARED_TEXTS_MAX} texts, with
+ * the embedded database (its connections share one session, where a name prepared by one would exist for the others),
+ * or when DB_PREPARED_STATEMENTS=0 (a pooler in transaction mode that does not keep prepared statements).
+ */
+export function preparedName(text: string): string | undefined {
+  const known = preparedNames.get(text);
+  if (known !== undefined || preparedNames.size >= PREPARED_TEXTS_MAX) return known;
+  if (process.env.SANDPIPER_EMBEDDED === "1" || process.env.DB_PREPARED_STATEMENTS === "0") return undefined;
+  const name = `sp_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+  preparedNames.set(text, name);
+  return name;
 }
 
 /** Options for interactive transactions that may wait on an advisory lock or a busy pool. */

@@ -17,7 +17,7 @@ async function main() {
   try {
     if (embedded) await migrate(url, { lockHeld: true });
     const fresh = await isEmpty(url);
-    const out = await seed(url, args, { DB_POOL_MAX: "1" });
+    const out = await seed(url, args, { DB_POOL_MAX: "1", SANDPIPER_EMBEDDED: "1" });
     process.stdout.write(out);
     // The first seed's output holds the only copy of the console passwords: `npm start` prints it again.
     if (fresh && !args.includes("--json")) fs.writeFileSync(path.join(dataDirectory(), "credentials.txt"), out, { mode: 0o600 });

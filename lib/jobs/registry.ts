@@ -1,7 +1,7 @@
 import { expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { deliverDueCallbacks } from "@/lib/events/deliver";
 import { DELIVERY_JOB_ID } from "@/lib/jobs/announce";
-import { compactPaymentCounts } from "@/lib/payments/counts";
+import { compactAndVacuum } from "@/lib/payments/counts";
 import { getDb } from "@/lib/db";
 import { expireDuePayments } from "@/lib/payments/expire";
 import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
@@ -54,10 +54,10 @@ export const JOBS: readonly Job[] = [
   {
     id: "compact-payment-counts",
     name: "Compact payment counts",
-    // Folds the payment count changes into payment_counts, so list totals sum few rows.
+    // Folds the payment count changes into payment_counts, so list totals sum few rows, and vacuums what it deleted.
     intervalMs: () => Number(process.env.COUNT_COMPACT_INTERVAL_MS ?? 2_000),
     inngest: "cron",
-    run: () => compactPaymentCounts(),
+    run: () => compactAndVacuum(),
   },
   {
     id: "prune-risk-counters",

@@ -1,5 +1,5 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { getDb, type Db } from "@/lib/db";
+import { getDb, getPool, type Db } from "@/lib/db";
 import type { ListPaymentsQuery } from "@/lib/schemas/payments";
 
 // Exact payment counts for GET /v1/payments `total` (`total` is an exact integer) without a COUNT(*) over the
@@ -88,4 +88,22 @@ export async function compactPaymentCounts(db: Db = getDb(), batch = 50_000): Pr
     )
     SELECT (SELECT count(*) FROM claimed)::bigint AS folded, (SELECT count(*) FROM folded) AS groups`;
   return Number(row.folded);
+}
+
+/** Folded rows from which {@link compactAndVacuum} also vacuums payment_count_deltas. */
+export const VACUUM_AFTER_FOLDED = 1_000;
+
+/**
+ * The "compact-payment-counts" job: {@link compactPaymentCounts}, then, when it folded at least
+ * {@link VACUUM_AFTER_FOLDED} rows, `VACUUM (SKIP_LOCKED) payment_count_deltas` (docs/architecture.md "Hot paths").
+ * The deleted rows stay in the table and its index until a vacuum; autovacuum visits a database about once a
+ * minute, and meanwhile every list total scanned them (after a burst of creates, 6 of a list's 7 ms over 1,000,000
+ * payments, docs/benchmarks.md). SKIP_LOCKED: when another instance or autovacuum is vacuuming it, this one does not wait.
+ * @returns `{ folded, vacuumed }`
+ */
+export async function compactAndVacuum(): Promise<{ folded: number; vacuumed: boolean }> {
+  const folded = await compactPaymentCounts();
+  if (folded < VACUUM_AFTER_FOLDED) return { folded, vacuumed: false };
+  await getPool().query("VACUUM (SKIP_LOCKED) payment_count_deltas"); // on the pool, outside any transaction, as VACUUM must run
+  return { folded, vacuumed: true };
 }

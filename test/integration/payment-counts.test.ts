@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
-import { compactPaymentCounts } from "@/lib/payments/counts";
+import { compactPaymentCounts, VACUUM_AFTER_FOLDED } from "@/lib/payments/counts";
+import { JOBS } from "@/lib/jobs/registry";
 import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
 
 // GET /v1/payments `total` comes from payment counters (trigger-fed deltas folded by a job) instead of a
@@ -96,5 +97,20 @@ describe("payment counters (list totals)", () => {
       { numRuns: 60 },
     );
     expect(compactions + (await db.paymentCount.count({ where: { merchantId: m.merchant.id } }))).toBeGreaterThan(0);
+  });
+
+  it("the compaction job vacuums payment_count_deltas after folding many rows, so list totals do not scan what it deleted", async () => {
+    const m = await newMerchant();
+    const vacuums = async () => {
+      const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'payment_count_deltas'`;
+      return Number(row.n);
+    };
+    const before = await vacuums();
+    // Three times the threshold: whichever compactor (this one, or a running service's job) claims most of them folds enough.
+    await db.$executeRaw`INSERT INTO payment_count_deltas (merchant_id, day, status, method, direction, currency, delta)
+      SELECT ${m.merchant.id}::uuid, '2026-03-10', 'PENDING', 'GATEWAY', 'DEPOSIT', 'USD', 0 FROM generate_series(1, ${3 * VACUUM_AFTER_FOLDED})`;
+    await JOBS.find((job) => job.id === "compact-payment-counts")!.run(new Date());
+    expect(await db.paymentCountDelta.count({ where: { merchantId: m.merchant.id } })).toBe(0);
+    await expect.poll(vacuums, { timeout: 10_000 }).toBeGreaterThan(before);
   });
 });

@@ -80,4 +80,17 @@ describe("database round trips per request", () => {
     expect([list.status, list.body.total, list.body.items.map((p: { id: string }) => p.id)]).toEqual([200, 1, [id]]);
     expect(listTrips).toBe(1);
   });
+
+  it("statements are prepared once per connection: a warm create sends the names and values of its two statements, not their text", async () => {
+    // The pool has two connections: after a few creates each has parsed the create's read and write.
+    for (let i = 0; i < 4; i++) expect((await api("/v1/payments", { body: depositBody({ customer: { email: "buyer@example.com" } }) })).status).toBe(201);
+    proxy.parsed = [];
+    const [res, trips] = await counted(() => api("/v1/payments", { body: depositBody({ customer: { email: "buyer@example.com" } }) }));
+    expect(res.status, res.text).toBe(201);
+    expect(trips).toBe(2);
+    expect(proxy.parsed.filter((text) => text.includes("INSERT INTO payments") || text.includes("FROM api_keys"))).toEqual([]);
+    // A statement never seen before is sent whole once: here the warm-up's first create did.
+    expect((await counted(() => api("/v1/payments?currency=EUR&status=FAILED&limit=3")))[0].status).toBe(200);
+    expect(proxy.parsed.some((text) => text.includes("FROM api_keys"))).toBe(true);
+  });
 });

@@ -13,6 +13,8 @@ export class TcpProxy {
    * each wait for an answer, a simple Query ('Q') or the Sync ('S') that ends an extended-protocol query.
    */
   roundTrips = 0;
+  /** Statement texts the clients sent to be parsed (extended-protocol Parse, 'P'), since the start or the last reset. */
+  parsed: string[] = [];
   private cutOff = false;
   private readonly sockets = new Set<net.Socket>();
   private armed: { pattern: string; when: "before" | "after"; fire: () => void } | null = null;
@@ -76,7 +78,7 @@ export class TcpProxy {
         .then(() => (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : undefined))
         .then(() => void (to.destroyed ? undefined : to.write(chunk)));
     };
-    const count = roundTripCounter(() => this.roundTrips++);
+    const count = messageReader({ roundTrip: () => this.roundTrips++, parse: (text) => this.parsed.push(text) });
     client.on("data", (chunk) => {
       if (state === "holdingRequest") return;
       count(chunk);
@@ -112,10 +114,10 @@ export class TcpProxy {
 }
 
 /**
- * Reads one connection's client-to-server byte stream as PostgreSQL protocol messages and calls `onRoundTrip` for
- * each simple Query and each Sync. The first message (startup) has no type byte.
+ * Reads one connection's client-to-server byte stream as PostgreSQL protocol messages: `roundTrip` for each simple
+ * Query and each Sync, `parse` with the statement text of each Parse. The first message (startup) has no type byte.
  */
-function roundTripCounter(onRoundTrip: () => void): (chunk: Buffer) => void {
+function messageReader(on: { roundTrip: () => void; parse: (text: string) => void }): (chunk: Buffer) => void {
   let pending = Buffer.alloc(0);
   let started = false;
   return (chunk) => {
@@ -125,7 +127,12 @@ function roundTripCounter(onRoundTrip: () => void): (chunk: Buffer) => void {
       if (pending.length < header) return;
       const length = started ? pending.readInt32BE(1) + 1 : pending.readInt32BE(0);
       if (pending.length < length) return;
-      if (started && (pending[0] === 0x51 || pending[0] === 0x53)) onRoundTrip();
+      if (started && (pending[0] === 0x51 || pending[0] === 0x53)) on.roundTrip();
+      if (started && pending[0] === 0x50) {
+        // Parse: statement name (C string), then the text (C string).
+        const nameEnd = pending.indexOf(0, 5);
+        on.parse(pending.subarray(nameEnd + 1, pending.indexOf(0, nameEnd + 1)).toString("utf8"));
+      }
       started = true;
       pending = pending.subarray(length);
     }
