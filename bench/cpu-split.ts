@@ -1,10 +1,11 @@
-// Where the CPU of one request goes, by process: `node --import tsx bench/cpu-split.ts [--duration 10] [--scenarios floor,404,replay,create,read,list]`.
+// Where the CPU of one request goes, by process: `node --import tsx bench/cpu-split.ts [--duration 10] [--scenarios floor,404,replay,create,read,list] [--workers 1]`.
 // For each scenario a fresh server (the built service as `npm start` runs it, or bench/floor-server.mjs) takes
 // 32 connections of load from autocannon in this process for a 3 s warm-up and then the duration; the user + system
 // CPU time of the server process (and its children), of every PostgreSQL process (/proc/<pid>/stat) and of this
 // process, divided by the requests answered. On a machine whose cores are all busy, throughput is about
 // (cores) / (CPU per request summed over the processes), so this shows which process to make cheaper.
 // Uses the load benchmark's database (BENCH_DATABASE_URL, default sandpiper_bench_7; run bench/load.ts once first).
+// `--workers N` runs the service with SANDPIPER_WORKERS=N (rate limits in Redis when REDIS_URL is set, else in PostgreSQL).
 // Prints a markdown table; writes nothing.
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -16,6 +17,7 @@ import { numberArg } from "./support";
 const root = path.resolve(__dirname, "..");
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
 const DURATION = numberArg("duration", 10);
+const WORKERS = numberArg("workers", 1);
 const scenariosAt = process.argv.indexOf("--scenarios");
 const SCENARIOS = (scenariosAt >= 0 ? process.argv[scenariosAt + 1]! : "floor,404,replay,create,read,list").split(",");
 
@@ -50,7 +52,7 @@ async function main() {
       cwd: root,
       env: {
         ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL, LOG_LEVEL: "info",
-        RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000", FLOOR_MERCHANT_ID: data.merchantId,
+        RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000", FLOOR_MERCHANT_ID: data.merchantId, SANDPIPER_WORKERS: String(WORKERS),
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -90,7 +92,8 @@ async function main() {
     rows.push(`| ${scenario} | ${result.requests.average.toFixed(0)} | ${per(s1 - s0)} | ${per(p1 - p0)} | ${per((c1.user + c1.system) / 1000)} | ${expected ? "as expected" : `UNEXPECTED: ${result.non2xx} non-2xx`} |`);
     console.error(rows.at(-1));
   }
-  console.log(["| scenario (32 connections) | requests/s | server CPU per request | PostgreSQL CPU per request | load generator CPU per request | answers |", "|---|---|---|---|---|---|", ...rows].join("\n"));
+  const heading = `| scenario (32 connections${WORKERS > 1 ? `, ${WORKERS} service workers` : ""}) | requests/s | server CPU per request | PostgreSQL CPU per request | load generator CPU per request | answers |`;
+  console.log([heading, "|---|---|---|---|---|---|", ...rows].join("\n"));
   process.exit(0);
 }
 

@@ -95,7 +95,8 @@ export const VACUUM_AFTER_FOLDED = 1_000;
 
 /**
  * The "compact-payment-counts" job: {@link compactPaymentCounts}, then, when it folded at least
- * {@link VACUUM_AFTER_FOLDED} rows, `VACUUM (SKIP_LOCKED) payment_count_deltas` (docs/architecture.md "Hot paths").
+ * {@link VACUUM_AFTER_FOLDED} rows, `VACUUM (SKIP_LOCKED, TRUNCATE false, INDEX_CLEANUP ON) payment_count_deltas`
+ * (docs/architecture.md "Hot paths").
  * The deleted rows stay in the table and its index until a vacuum; autovacuum visits a database about once a
  * minute, and meanwhile every list total scanned them (after a burst of creates, 6 of a list's 7 ms over 1,000,000
  * payments, docs/benchmarks.md). SKIP_LOCKED: when another instance or autovacuum is vacuuming it, this one does not wait.
@@ -104,6 +105,8 @@ export const VACUUM_AFTER_FOLDED = 1_000;
 export async function compactAndVacuum(): Promise<{ folded: number; vacuumed: boolean }> {
   const folded = await compactPaymentCounts();
   if (folded < VACUUM_AFTER_FOLDED) return { folded, vacuumed: false };
-  await getPool().query("VACUUM (SKIP_LOCKED) payment_count_deltas"); // on the pool, outside any transaction, as VACUUM must run
+  // On the pool, outside any transaction, as VACUUM must run. TRUNCATE false: giving the emptied pages back to the
+  // operating system takes a lock that stops the creates' inserts for a moment; new changes fill those pages again.
+  await getPool().query("VACUUM (SKIP_LOCKED, TRUNCATE false, INDEX_CLEANUP ON) payment_count_deltas");
   return { folded, vacuumed: true };
 }
