@@ -1,8 +1,9 @@
 // Where the CPU of one request goes, by process: `node --import tsx bench/cpu-split.ts [--duration 10] [--scenarios floor,404,replay,create,read,list] [--workers 1]`.
 // For each scenario a fresh server (the built service as `npm start` runs it, or bench/floor-server.mjs) takes
 // 32 connections of load from autocannon in this process for a 3 s warm-up and then the duration; the user + system
-// CPU time of the server process (and its children), of every PostgreSQL process (/proc/<pid>/stat) and of this
-// process, divided by the requests answered. On a machine whose cores are all busy, throughput is about
+// CPU time of the server process (and its children), of every PostgreSQL process on the machine (/proc/<pid>/stat;
+// background ones such as autovacuum included, so run it on an otherwise idle database server) and of this process,
+// divided by the requests answered. On a machine whose cores are all busy, throughput is about
 // (cores) / (CPU per request summed over the processes), so this shows which process to make cheaper.
 // Uses the load benchmark's database (BENCH_DATABASE_URL, default sandpiper_bench_7; run bench/load.ts once first).
 // `--workers N` runs the service with SANDPIPER_WORKERS=N (rate limits in Redis when REDIS_URL is set, else in PostgreSQL).

@@ -50,31 +50,70 @@ const TYPES = {
  * Runs one statement built with `Prisma.sql` (the same fragments the Prisma paths use) straight on the pool, without
  * the ORM: the hot paths (docs/architecture.md "Hot paths") make one or two such round trips per request. Rows come
  * back with their column names; int8 as BigInt, timestamptz as Date, jsonb parsed; check them with {@link parseRow}.
- * The statement is prepared once per connection and then only bound and executed ({@link preparedName}).
+ * The statement is prepared once per connection and then only bound and executed ({@link preparedName}). A statement
+ * the database refuses (a SQLSTATE such as a unique violation or a `refuse_statement` code) leaves its connection in
+ * the pool with its prepared statements; a lost connection is discarded. When a schema change altered the columns a
+ * prepared statement returns, it is prepared again under new names and run once more.
  * @throws the driver's error (a pg DatabaseError with `code`, `constraint`) as it comes
  */
 export async function query(statement: Prisma.Sql, client: pg.Pool | pg.PoolClient = getPool()): Promise<Record<string, unknown>[]> {
-  const result = await client.query({ name: preparedName(statement.text), text: statement.text, values: statement.values as unknown[], types: TYPES });
-  return result.rows as Record<string, unknown>[];
+  const run = async () => {
+    const config = { name: preparedName(statement.text), text: statement.text, values: statement.values as unknown[], types: TYPES };
+    if (!(client instanceof pg.Pool)) return (await client.query(config)).rows;
+    const connection = await client.connect();
+    try {
+      const result = await connection.query(config);
+      connection.release();
+      return result.rows;
+    } catch (error) {
+      connection.release(keepsConnection(error) ? undefined : (error as Error));
+      throw error;
+    }
+  };
+  try {
+    return (await run()) as Record<string, unknown>[];
+  } catch (error) {
+    if (!isStalePlan(error)) throw error;
+    renamePreparedStatements();
+    return (await run()) as Record<string, unknown>[];
+  }
+}
+
+/** Whether a connection stays usable after `error`: the database answered with a SQLSTATE outside connection failures (08) and shutdowns (57P). */
+function keepsConnection(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && typeof error.code === "string" && !error.code.startsWith("08") && !error.code.startsWith("57P");
+}
+
+/** PostgreSQL's answer to a prepared statement whose result columns a schema change altered (`SELECT *` after ADD COLUMN). */
+function isStalePlan(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && error.code === "0A000" && /cached plan must not change result type/.test(error.message);
 }
 
 /** How many distinct statement texts a process prepares; texts beyond it are sent whole each time (unnamed). */
 export const PREPARED_TEXTS_MAX = 256;
 const preparedNames = new Map<string, string>();
+let generation = 0;
+
+/** Forgets every name given so far: texts get new names (with the next generation), so each connection prepares them anew. */
+function renamePreparedStatements(): void {
+  preparedNames.clear();
+  generation++;
+}
 
 /**
- * The prepared-statement name of a statement text (docs/architecture.md "Hot paths"): `sp_` and 16 hex digits of its
- * SHA-1, so a connection parses and plans a text once and afterwards receives only the name and the values (the
- * create's two statements are several kilobytes each; sending and planning them was half of PostgreSQL's work per
- * create). Undefined, for an unnamed statement, when the process already named {@link PREPARED_TEXTS_MAX} texts, with
- * the embedded database (its connections share one session, where a name prepared by one would exist for the others),
- * or when DB_PREPARED_STATEMENTS=0 (a pooler in transaction mode that does not keep prepared statements).
+ * The prepared-statement name of a statement text (docs/architecture.md "Hot paths"): `sp_`, a generation number and
+ * 16 hex digits of the text's SHA-1, so a connection parses a text once and afterwards receives only the name and the
+ * values (the create's two statements are several kilobytes each; sending, parsing and planning them was more than
+ * half of PostgreSQL's work per create). Undefined, for an unnamed statement, when the process already named
+ * {@link PREPARED_TEXTS_MAX} texts, with the embedded database (its connections share one session, where a name
+ * prepared by one would exist for the others), or when DB_PREPARED_STATEMENTS=0 (a pooler in transaction mode that
+ * does not keep prepared statements).
  */
 export function preparedName(text: string): string | undefined {
   const known = preparedNames.get(text);
   if (known !== undefined || preparedNames.size >= PREPARED_TEXTS_MAX) return known;
   if (process.env.SANDPIPER_EMBEDDED === "1" || process.env.DB_PREPARED_STATEMENTS === "0") return undefined;
-  const name = `sp_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+  const name = `sp${generation}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
   preparedNames.set(text, name);
   return name;
 }
