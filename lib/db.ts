@@ -101,8 +101,8 @@ function renamePreparedStatements(): void {
 }
 
 /**
- * The prepared-statement name of a statement text (docs/architecture.md "Hot paths"): `sp_`, a generation number and
- * 16 hex digits of the text's SHA-1, so a connection parses a text once and afterwards receives only the name and the
+ * The prepared-statement name of a statement text (docs/architecture.md "Hot paths"): `sp`, the generation number,
+ * `_` and 16 hex digits of the text's SHA-1, so a connection parses a text once and afterwards receives only the name and the
  * values (the create's two statements are several kilobytes each; sending, parsing and planning them was more than
  * half of PostgreSQL's work per create). Undefined, for an unnamed statement, when the process already named
  * {@link PREPARED_TEXTS_MAX} texts, with the embedded database (its connections share one session, where a name

@@ -71,7 +71,7 @@ export async function countPayments(db: Db, merchantId: string | undefined, q: C
  * "compact-payment-counts"). Rows are claimed with SKIP LOCKED, so several instances may run it at once. The claimed
  * ids are collected once into an array (an InitPlan) and deleted by index: written as `id IN (SELECT ... FOR UPDATE)`,
  * a planner that believes the table empty (its statistics after a vacuum of a folded table that kept its pages) joined
- * them in a nested loop that ran the locking subquery again for every row, and 36,000 changes took more than ten minutes.
+ * them in a nested loop that ran the locking subquery again for every row, and 36,000 changes had not been folded after three minutes.
  * Returns the number of delta rows folded.
  */
 export async function compactPaymentCounts(db: Db = getDb(), batch = 50_000): Promise<number> {
