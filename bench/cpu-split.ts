@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { numberArg } from "./support";
+import { LIST_FILTERS, numberArg } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
@@ -43,7 +43,6 @@ async function main() {
   const data = await prepareDataset(DATABASE_URL, 1_000_000, () => undefined);
   const headers = { authorization: `Bearer ${data.key}`, "content-type": "application/json" };
   const createBody = (reference: string) => JSON.stringify({ reference, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
-  const filters = ["status=SUCCEEDED", "status=PENDING&currency=USD", "method=BANK_TRANSFER&direction=WITHDRAWAL", "currency=EUR", "status=FAILED&method=GATEWAY", "status=EXPIRED&currency=GBP&page=3", "direction=DEPOSIT&currency=AED"];
   let n = 0;
   const rows: string[] = [];
   for (const scenario of SCENARIOS) {
@@ -72,7 +71,7 @@ async function main() {
     const request: autocannon.Request =
       scenario === "404" ? { method: "GET", path: "/v1/no-such-endpoint", headers }
       : scenario === "read" ? { method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers, path: `/v1/payments/${data.sampleIds[n++ % data.sampleIds.length]}` }) }
-      : scenario === "list" ? { method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers, path: `/v1/payments?${filters[n++ % filters.length]}` }) }
+      : scenario === "list" ? { method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers, path: `/v1/payments?${LIST_FILTERS[n++ % LIST_FILTERS.length]}` }) }
       : {
           method: "POST", path: floor ? "/payments" : "/v1/payments",
           setupRequest: (req) => {

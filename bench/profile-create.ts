@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
+import { LIST_FILTERS } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
@@ -86,8 +87,7 @@ async function main() {
     return { ...req, headers: { ...headers, "idempotency-key": `prof-${id}` }, body: JSON.stringify({ reference: `prof-${id}`, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }) };
   };
   let n = 0;
-  const filters = ["status=SUCCEEDED", "status=PENDING&currency=USD", "method=BANK_TRANSFER&direction=WITHDRAWAL", "currency=EUR", "status=FAILED&method=GATEWAY", "status=EXPIRED&currency=GBP&page=3", "direction=DEPOSIT&currency=AED"];
-  const list = (req: autocannon.Request) => ({ ...req, headers, path: `/v1/payments?${filters[n++ % filters.length]}` });
+  const list = (req: autocannon.Request) => ({ ...req, headers, path: `/v1/payments?${LIST_FILTERS[n++ % LIST_FILTERS.length]}` });
   const request: autocannon.Request = SCENARIO === "list" ? { method: "GET", path: "/v1/payments", setupRequest: list } : { method: "POST", path: "/v1/payments", setupRequest: create };
   const result = await autocannon({ url: base, connections: 32, duration: DURATION, requests: [request] });
   const exited = new Promise((r) => service.once("exit", r));

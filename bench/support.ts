@@ -31,6 +31,9 @@ export async function freshSeededDatabase(url: string): Promise<{ merchantId: st
   return JSON.parse(await seed(url, ["--json"])) as { merchantId: string; keys: { full: string } };
 }
 
+/** List filters without a date range, from the load benchmark's list scenario (bench/load.ts), for the CPU benchmarks. */
+export const LIST_FILTERS = ["status=SUCCEEDED", "status=PENDING&currency=USD", "method=BANK_TRANSFER&direction=WITHDRAWAL", "currency=EUR", "status=FAILED&method=GATEWAY", "status=EXPIRED&currency=GBP&page=3", "direction=DEPOSIT&currency=AED"];
+
 /** The p-th percentile (nearest rank) of an ascending list. */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
