@@ -16,28 +16,46 @@ const BATCH = 100;
 
 export type StreamOptions = { cursor?: bigint; types?: readonly EventType[]; chaos: boolean };
 
+/** How often a stream reads the merchant's chaos mode again, milliseconds (a switch reaches listeners this fast). */
+const CHAOS_CHECK_MS = 1000;
+
+/** Whether the merchant's chaos mode is on now (docs/callbacks.md "Chaos mode"). */
+async function chaosModeOf(db: Db, merchantId: string): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ chaos_mode: boolean }[]>`SELECT chaos_mode FROM merchants WHERE id = ${merchantId}::uuid`;
+  return row?.chaos_mode === true;
+}
+
 function shuttingDown(): boolean {
   return (globalThis as { __sandpiperShuttingDown?: boolean }).__sandpiperShuttingDown === true;
 }
 
 /**
  * Writes the merchant's feed to `out` as server-sent events until the client goes away, the service shuts down
- * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers }` (the position it starts after: the
- * given cursor, else the newest; the callback header names to sign forwards with), then one `item` event per feed item (the FeedItem; the SSE id is its cursor) as
- * they commit, a `heartbeat` `{ cursor, time }` every {@link HEARTBEAT_SECONDS} seconds, and `bye`
+ * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers, chaos }` (the position it starts after:
+ * the given cursor, else the newest; the callback header names to sign forwards with; whether chaos mode is on),
+ * then one `item` event per feed item (the FeedItem; the SSE id is its cursor) as they commit, `chaos`
+ * `{ enabled }` within about a second of the merchant's chaos mode being switched (items after it carry chaos
+ * plans, or none), a `heartbeat` `{ cursor, time }` every {@link HEARTBEAT_SECONDS} seconds, and `bye`
  * `{ cursor, reason }` when the service closes the stream ("shutdown" or "rotate"); reconnect with the cursor.
  */
 export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
   let cursor = opts.cursor ?? (await feedHead(db));
   const started = Date.now();
-  out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames() });
+  let chaos = opts.chaos;
+  let chaosCheckedAt = Date.now();
+  out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames(), chaos });
   let lastBeat = Date.now();
   while (!out.closed) {
     if (shuttingDown() || Date.now() - started > MAX_STREAM_MS) {
       out.send("bye", { cursor: cursor.toString(), reason: shuttingDown() ? "shutdown" : "rotate" });
       return;
     }
-    const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });
+    if (Date.now() - chaosCheckedAt >= CHAOS_CHECK_MS) {
+      chaosCheckedAt = Date.now();
+      const now = await chaosModeOf(db, merchantId);
+      if (now !== chaos) out.send("chaos", { enabled: (chaos = now) });
+    }
+    const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos });
     for (const item of items) {
       out.send("item", item, item.cursor);
       cursor = BigInt(item.cursor);

@@ -18,6 +18,7 @@ Options:
   --events <types>      comma-separated: ${EVENT_TYPES.join(", ")} (default: all)
   --state-file <path>   where the cursor is kept between runs (default: in your config folder)
   --from-now            skip what happened while the listener was stopped
+  --max-attempts <n>    give up on an event after n attempts (default: retry until your receiver answers 2xx)
   -h, --help            this text
 
 SANDPIPER_API_KEY and SANDPIPER_API_URL are read from the environment, and from a .env file in the current
@@ -58,6 +59,7 @@ export async function main(argv: string[]): Promise<number> {
         events: { type: "string" },
         "state-file": { type: "string" },
         "from-now": { type: "boolean", default: false },
+        "max-attempts": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -81,6 +83,10 @@ export async function main(argv: string[]): Promise<number> {
   const types = values.events ? values.events.split(",").map((t) => t.trim()).filter(Boolean) : [];
   const unknown = types.filter((t) => !EVENT_TYPES.includes(t));
   if (unknown.length) problems.push(`--events: unknown type ${unknown.join(", ")}; use ${EVENT_TYPES.join(", ")}`);
+  const maxAttempts = values["max-attempts"] === undefined ? undefined : Number(values["max-attempts"]);
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000)) {
+    problems.push("--max-attempts must be a whole number from 1 to 1000");
+  }
   if (problems.length) {
     console.error(`${problems.join("\n")}\n\nRun "sandpiper listen --help" for the options.`);
     return 2;
@@ -92,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
     types,
     stateFile: values["state-file"] ?? defaultStateFile(apiUrl, apiKey!),
     fromNow: values["from-now"] ?? false,
+    maxAttempts,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => listener.stop());
   return listener.run();

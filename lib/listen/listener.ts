@@ -1,10 +1,9 @@
 // `sandpiper listen`: follows a merchant's event stream and forwards each event to a receiver on the developer's
 // machine as the real callback request (docs/callbacks.md "sandpiper listen"). Imports nothing of the service
 // but the signing code and the chaos plan (node:crypto only), so it runs as a small separate process.
-import { randomBytes } from "node:crypto";
-import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind, type ChaosPlan } from "../events/chaos";
 import { listenerSecret } from "../events/listener-secret";
-import { buildCallbackHeaders } from "../events/signing";
+import { Forwarder, type FeedItem } from "./forwarder";
+import { Reporter } from "./reporter";
 import { readSse, type SseEvent } from "./sse";
 import { readState, writeState } from "./state";
 
@@ -28,29 +27,24 @@ export type ListenOptions = {
   watchdogMs?: number;
   /** Time limit of one forward to the receiver, milliseconds (default 10000). */
   forwardTimeoutMs?: number;
+  /** Attempts per event before giving up on it; 0 or undefined: until the receiver answers 2xx. */
+  maxAttempts?: number;
+  /** Record forward attempts on the service (`POST /v1/events/forwards`); default true. */
+  report?: boolean;
 };
 
-/** One item of the service's event stream (the FeedItem of the Events API). */
-type FeedItem = {
-  cursor: string;
-  kind: "event" | "redelivery";
-  eventId: string;
-  type: string;
-  paymentId: string | null;
-  reference: string | null;
-  body: string;
-  chaos: ChaosPlan | null;
-};
+type Ready = { cursor: string; heartbeatSeconds: number; headers: { eventId: string }; chaos?: boolean };
 
-type Ready = { cursor: string; heartbeatSeconds: number; headers: { eventId: string } };
-
-/** A forward's result: the receiver's status, or why there was none; latency in milliseconds. */
-type Forwarded = { status: number | null; error: string | null; latencyMs: number };
-
+/** Waits `ms`, or less when `signal` aborts; leaves no listener on the signal behind. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 function describe(error: unknown): string {
@@ -60,11 +54,13 @@ function describe(error: unknown): string {
 }
 
 /**
- * A running listener. `run()` connects to `GET /v1/events/stream` (server-sent events), forwards every item to the
- * receiver signed with the listener secret (same body bytes, the three callback headers), prints one line per
- * forward, keeps the cursor in the state file once an item and every item before it are forwarded, notices a
- * silent connection by its missing heartbeats and reconnects with backoff and jitter, resuming after the last
- * item it received. Returns the process exit code: 0 after `stop()`, 1 when the service refuses the key or scope.
+ * A running listener. `run()` connects to `GET /v1/events/stream` (server-sent events), hands every item to a
+ * {@link Forwarder} (first attempts in feed order, retries with backoff until the receiver answers 2xx), records
+ * each attempt on the service through a {@link Reporter}, and keeps in the state file the cursor up to which every
+ * item was delivered plus the items after it that were delivered too, so a restart forwards exactly what was not
+ * delivered. A silent connection is noticed by its missing heartbeats and opened again with backoff and jitter,
+ * resuming after the last item received. Returns the process exit code: 0 after `stop()`, 1 when the service
+ * refuses the key or scope.
  */
 export class Listener {
   readonly secret: string;
@@ -72,21 +68,37 @@ export class Listener {
   private readonly stopper = new AbortController();
   /** Last cursor received over the stream (where a reconnect resumes). */
   private received: bigint | null = null;
-  /** Cursor up to which every item was forwarded (what the state file keeps). */
+  /** Cursor up to which every item was delivered (what the state file keeps). */
   private committed: bigint | null = null;
+  /** Items after `committed`, in cursor order, and whether each is delivered. */
   private readonly pending: { cursor: bigint; done: boolean }[] = [];
-  private chain: Promise<void> = Promise.resolve();
-  private readonly running = new Set<Promise<void>>();
+  /** Cursors delivered by an earlier run after its committed cursor (skipped on resume). */
+  private deliveredBefore = new Set<string>();
   private serviceName = "Service";
+  private chaos: boolean | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
-  /** Forwards made, for tests and the summary at exit. */
-  readonly counts = { forwarded: 0, failed: 0, injected: 0, reconnects: 0 };
+  private readonly forwarder: Forwarder;
+  private readonly reporter: Reporter | null;
+  /** For tests and the summary at exit. */
+  readonly counts = { reconnects: 0, skipped: 0 };
 
   constructor(private readonly opts: ListenOptions) {
     this.secret = listenerSecret(opts.apiKey);
     // A closed output (a pipe whose reader went away) must not stop the forwarding.
     process.stdout.on("error", () => undefined);
     this.print = opts.print ?? ((line) => process.stdout.write(`${line}\n`));
+    this.reporter = opts.report === false ? null : new Reporter({ apiUrl: opts.apiUrl.replace(/\/$/, ""), apiKey: opts.apiKey, print: this.print });
+    this.forwarder = new Forwarder({
+      forwardTo: opts.forwardTo,
+      secret: this.secret,
+      maxAttempts: opts.maxAttempts,
+      timeoutMs: opts.forwardTimeoutMs ?? 10_000,
+      serviceName: () => this.serviceName,
+      print: this.print,
+      report: (attempt) => this.reporter?.add(attempt),
+      settled: (cursor) => this.settle(cursor),
+      resendCommand: (eventId) => `sandpiper events resend ${eventId}${opts.apiUrl.replace(/\/$/, "") === "http://localhost:3000" ? "" : ` --api-url ${opts.apiUrl}`}`,
+    });
   }
 
   /** Stops after the forwards under way (at most 5 s); the cursor is saved. */
@@ -94,13 +106,22 @@ export class Listener {
     this.stopper.abort();
   }
 
+  /** Forwards delivered, retried, given up and chaos requests sent so far. */
+  get forwardCounts() {
+    return this.forwarder.counts;
+  }
+
   async run(): Promise<number> {
     const { opts } = this;
     const kept = opts.fromNow ? null : readState(opts.stateFile);
-    if (kept) this.received = this.committed = BigInt(kept.cursor);
+    if (kept) {
+      this.received = this.committed = BigInt(kept.cursor);
+      this.deliveredBefore = new Set(kept.delivered ?? []);
+    }
     this.print(`Forwarding events to ${opts.forwardTo}${opts.types.length ? ` (${opts.types.join(", ")})` : ""}`);
     this.print(`Listener signing secret: ${this.secret} (the same on every run with this API key: configure your receiver with it)`);
     this.print(`Cursor kept in ${opts.stateFile}${kept ? `; resuming after position ${kept.cursor}` : ""}`);
+    this.print(`A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`);
     let failures = 0;
     let connectedOnce = false;
     while (!this.stopper.signal.aborted) {
@@ -126,6 +147,7 @@ export class Listener {
         if (res.status === 401 || res.status === 403) {
           const body = await res.text();
           this.print(`The service refused the API key (${res.status} ${body.slice(0, 300)}). Use a valid sandbox key with the payments:read scope (--api-key or SANDPIPER_API_KEY).`);
+          await this.finish();
           return 1;
         }
         if (res.status === 429) {
@@ -172,10 +194,22 @@ export class Listener {
       this.print(`${new Date().toISOString()}  connection lost to ${this.opts.apiUrl} (${reason}); reconnecting in ${Math.round(delay / 100) / 10} s`);
       await sleep(delay, this.stopper.signal);
     }
-    await Promise.race([Promise.all([this.chain, ...this.running]), sleep(5000)]);
-    this.save();
-    this.print(`Stopped: ${this.counts.forwarded} forwarded, ${this.counts.failed} not delivered, ${this.counts.injected} chaos requests.`);
+    await this.finish();
+    const c = this.forwarder.counts;
+    const outstanding = this.forwarder.outstanding;
+    this.print(
+      `Stopped: ${c.delivered} delivered, ${c.retries} retries, ${c.givenUp} given up, ${c.injected} chaos requests.` +
+        (outstanding > 0 ? ` ${outstanding} not delivered yet: they are forwarded again on the next start.` : ""),
+    );
     return 0;
+  }
+
+  /** Stops forwarding (requests under way get 5 s), records what is left on the service, saves the cursor. */
+  private async finish(): Promise<void> {
+    await this.forwarder.stop(5000);
+    await this.reporter?.close(2000);
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.save();
   }
 
   /** Handles one server-sent event; returns the `ready` data when it is one. */
@@ -188,33 +222,47 @@ export class Listener {
         this.save();
       }
       this.print(`${new Date().toISOString()}  ${reconnected ? "Reconnected" : "Ready"}: following ${this.opts.apiUrl} after position ${ready.cursor}. Press Ctrl+C to stop.`);
+      if (ready.chaos !== undefined) this.onChaos(ready.chaos);
       return ready;
     }
+    if (event.event === "chaos") this.onChaos((JSON.parse(event.data) as { enabled: boolean }).enabled);
     if (event.event === "item") {
       const item = JSON.parse(event.data) as FeedItem;
       const cursor = BigInt(item.cursor);
       if (this.received !== null && cursor <= this.received) return null;
       this.received = cursor;
-      const entry = { cursor, done: false };
-      this.pending.push(entry);
-      const finish = () => {
-        entry.done = true;
+      const delivered = this.deliveredBefore.delete(item.cursor);
+      this.pending.push({ cursor, done: delivered });
+      if (delivered) {
+        this.counts.skipped++;
         this.advance();
-      };
-      const delay = item.chaos?.kinds.includes("delay") ? item.chaos.delayMs : 0;
-      if (delay > 0) {
-        // Held back: later items overtake it (chaos mode's reordering); it does not block the queue.
-        const task = sleep(delay).then(() => this.forwardItem(item)).then(finish);
-        this.running.add(task);
-        void task.finally(() => this.running.delete(task));
       } else {
-        this.chain = this.chain.then(() => this.forwardItem(item)).then(finish);
+        this.forwarder.add(item);
       }
     }
     return null;
   }
 
-  /** Moves the committed cursor over every leading forwarded item and saves it soon. */
+  /** Prints a line when the merchant's chaos mode is (or becomes) on, and when it goes off. */
+  private onChaos(enabled: boolean): void {
+    if (this.chaos === enabled || (this.chaos === null && !enabled)) {
+      this.chaos = enabled;
+      return;
+    }
+    this.chaos = enabled;
+    this.print(
+      `${new Date().toISOString()}  Chaos mode is ${enabled ? "ON for this merchant: forwards now get duplicates, delays, forged and stale requests (docs/callbacks.md \"Chaos mode\")" : "OFF: forwards are plain again"}`,
+    );
+  }
+
+  /** An item's event got a 2xx: mark it delivered and move the committed cursor. */
+  private settle(cursor: bigint): void {
+    const entry = this.pending.find((p) => p.cursor === cursor);
+    if (entry) entry.done = true;
+    this.advance();
+  }
+
+  /** Moves the committed cursor over every leading delivered item and saves it soon. */
   private advance(): void {
     while (this.pending.length > 0 && this.pending[0].done) this.committed = this.pending.shift()!.cursor;
     this.saveTimer ??= setTimeout(() => {
@@ -225,70 +273,14 @@ export class Listener {
 
   private save(): void {
     if (this.committed === null) return;
-    writeState(this.opts.stateFile, { apiUrl: this.opts.apiUrl, cursor: this.committed.toString(), updatedAt: new Date().toISOString() });
-  }
-
-  /** Forwards one item (and what chaos mode injects with it), printing a line for each request. */
-  private async forwardItem(item: FeedItem): Promise<void> {
-    const tags = [item.kind === "redelivery" ? "redelivery" : null, item.chaos?.kinds.includes("delay") ? `chaos: delayed ${item.chaos.delayMs} ms` : null].filter(Boolean);
-    const result = await this.forwardWithRetry(item, this.secret, Date.now);
-    this.line(item, result, tags.length ? ` [${tags.join("; ")}]` : "");
-    if (result.status !== null && result.status >= 200 && result.status < 300) this.counts.forwarded++;
-    else this.counts.failed++;
-    for (const kind of item.chaos?.kinds ?? []) {
-      if (kind === "delay") continue;
-      await this.inject(item, kind);
-    }
-  }
-
-  /** One request chaos mode adds (docs/callbacks.md "Chaos mode"), with what a correct receiver answers. */
-  private async inject(item: FeedItem, kind: Exclude<ChaosKind, "delay">): Promise<void> {
-    const secret = kind === "bad_signature" ? `whsec_${randomBytes(32).toString("base64url")}` : this.secret;
-    const clock = kind === "stale_timestamp" ? () => Date.now() - STALE_TIMESTAMP_AGE_SECONDS * 1000 : Date.now;
-    const result = await this.send(item, secret, clock);
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const expected = kind === "duplicate" ? "2xx" : "refuse";
-    const asExpected = expected === "2xx" ? ok : result.status !== null && !ok;
-    this.counts.injected++;
-    this.line(item, result, ` [chaos: ${kind}; a correct receiver ${expected === "2xx" ? "answers 2xx" : "refuses it"}: ${asExpected ? "it did" : "IT DID NOT"}]`);
-  }
-
-  private line(item: FeedItem, result: Forwarded, suffix: string): void {
-    const answer = result.status !== null ? String(result.status) : `no answer (${result.error})`;
-    this.print(`${new Date().toISOString()}  ${item.type.padEnd(17)}  ${item.eventId}  ${item.reference ?? "-"}  -> ${answer}  ${result.latencyMs} ms${suffix}`);
-  }
-
-  /** Sends with up to 5 tries while the receiver cannot be reached (not while it answers, whatever the status). */
-  private async forwardWithRetry(item: FeedItem, secret: string, clock: () => number): Promise<Forwarded> {
-    let result = await this.send(item, secret, clock);
-    for (let attempt = 1; result.status === null && attempt < 5 && !this.stopper.signal.aborted; attempt++) {
-      const wait = 500 * 2 ** (attempt - 1);
-      this.print(`${new Date().toISOString()}  receiver not reachable at ${this.opts.forwardTo} (${result.error}); trying again in ${wait / 1000} s`);
-      await sleep(wait, this.stopper.signal);
-      result = await this.send(item, secret, clock);
-    }
-    if (result.status === null) {
-      this.print(`${new Date().toISOString()}  gave up forwarding ${item.eventId}; send it again with POST /v1/events/${item.eventId}/redeliver once the receiver runs`);
-    }
-    return result;
-  }
-
-  /** One POST of the item's exact body, signed as a callback with `secret` at the time `clock()` gives. */
-  private async send(item: FeedItem, secret: string, clock: () => number): Promise<Forwarded> {
-    const started = performance.now();
-    const headers = buildCallbackHeaders({ eventId: item.eventId, rawBody: item.body, secret, nowMs: clock(), serviceName: this.serviceName });
-    try {
-      const res = await fetch(this.opts.forwardTo, {
-        method: "POST",
-        headers,
-        body: Buffer.from(item.body, "utf8"),
-        redirect: "manual",
-        signal: AbortSignal.timeout(this.opts.forwardTimeoutMs ?? 10_000),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      return { status: res.status, error: null, latencyMs: Math.round(performance.now() - started) };
-    } catch (error) {
-      return { status: null, error: describe(error), latencyMs: Math.round(performance.now() - started) };
-    }
+    // Items delivered after the committed cursor (behind one still failing), so a restart does not send them again;
+    // the newest 10,000 at most (beyond that a restart may send some twice, which receivers accept).
+    const delivered = this.pending.filter((p) => p.done).map((p) => p.cursor.toString());
+    writeState(this.opts.stateFile, {
+      apiUrl: this.opts.apiUrl,
+      cursor: this.committed.toString(),
+      ...(delivered.length > 0 ? { delivered: delivered.slice(-10_000) } : {}),
+      updatedAt: new Date().toISOString(),
+    });
   }
 }

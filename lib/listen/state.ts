@@ -4,8 +4,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-/** What the state file holds: the feed position up to which every item was forwarded. */
-export type ListenState = { apiUrl: string; cursor: string; updatedAt: string };
+/**
+ * What the state file holds: the feed position up to which every item was delivered (a 2xx from the receiver),
+ * and the positions after it that were delivered too (behind one still being retried), if any.
+ */
+export type ListenState = { apiUrl: string; cursor: string; delivered?: string[]; updatedAt: string };
 
 /**
  * The default state file of a listener: `<config folder>/sandpiper/listen-<id>.json`, the config folder being
@@ -22,7 +25,9 @@ export function defaultStateFile(apiUrl: string, apiKey: string): string {
 export function readState(file: string): ListenState | null {
   try {
     const state = JSON.parse(fs.readFileSync(file, "utf8")) as ListenState;
-    return typeof state.cursor === "string" && /^\d+$/.test(state.cursor) ? state : null;
+    if (typeof state.cursor !== "string" || !/^\d+$/.test(state.cursor)) return null;
+    const delivered = Array.isArray(state.delivered) ? state.delivered.filter((c) => typeof c === "string" && /^\d+$/.test(c)) : undefined;
+    return { ...state, delivered };
   } catch {
     return null;
   }

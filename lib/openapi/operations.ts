@@ -245,7 +245,7 @@ export const OPERATIONS = {
     allowList: false,
     noStore: true,
     query: EventStreamQuery,
-    eventStream: "Server-sent events. `event: ready` data `{cursor, heartbeatSeconds}`; `event: item` (id = cursor) data: one item as in the JSON answer's `items`; `event: heartbeat` data `{cursor, time}` every 5 s; `event: bye` data `{cursor, reason}`.",
+    eventStream: "Server-sent events. `event: ready` data `{cursor, heartbeatSeconds, headers, chaos}`; `event: item` (id = cursor) data: one item as in the JSON answer's `items`; `event: chaos` data `{enabled}` within about a second of the merchant's chaos mode being switched; `event: heartbeat` data `{cursor, time}` every 5 s; `event: bye` data `{cursor, reason}`.",
     success: { status: 200, schema: EventStreamPage, description: "Feed items after the cursor (JSON mode)." },
     errors: [],
   }),

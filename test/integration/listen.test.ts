@@ -142,6 +142,8 @@ describe("sandpiper listen", () => {
     let connections = 0;
     const body = JSON.stringify({ id: "5b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", type: "payment.succeeded", createdAt: new Date().toISOString(), data: { reference: "silent-1" } });
     const server = http.createServer((req, res) => {
+      // This stand-in keeps no record of forwards (the listener then stops reporting them).
+      if (!req.url?.startsWith("/v1/events/stream")) return void res.writeHead(404).end();
       connections++;
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(`event: ready\ndata: ${JSON.stringify({ cursor: "7", heartbeatSeconds: 1, headers: { eventId: "X-Service-Event-Id" } })}\n\n`);

@@ -1,0 +1,113 @@
+// The listener's record of its forwards on the service (docs/callbacks.md "sandpiper listen", "Forwards on the
+// service"): every attempt is sent to `POST /v1/events/forwards` in batches, off the forwarding path, so the
+// merchant sees listener forwards beside deliveries and the signature debugger can check them.
+import type { ForwardReport } from "./forwarder";
+
+/** Attempts per request (the endpoint takes at most 50). */
+const BATCH = 50;
+/** Attempts kept while the service cannot take them; older ones are dropped first. */
+const MAX_QUEUED = 5_000;
+
+/** Options of {@link Reporter}. */
+export type ReporterOptions = {
+  apiUrl: string;
+  apiKey: string;
+  print: (line: string) => void;
+  /** Milliseconds between flushes (default 500). */
+  intervalMs?: number;
+};
+
+/**
+ * Sends forward attempts to the service in batches of at most 50, every `intervalMs`. A batch the service does not
+ * take (no connection, 5xx, 429) is kept and sent again later (after `Retry-After` for a 429); a service without the
+ * endpoint (404) or a refused batch (400) is reported once and dropped: forwarding never waits for reporting.
+ */
+export class Reporter {
+  private queue: ForwardReport[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private sending: Promise<void> | null = null;
+  private pausedUntil = 0;
+  private disabled = false;
+  private warned = false;
+  private dropped = 0;
+
+  constructor(private readonly opts: ReporterOptions) {}
+
+  /** Queues one attempt; it is sent within about `intervalMs`. */
+  add(report: ForwardReport): void {
+    if (this.disabled) return;
+    this.queue.push(report);
+    if (this.queue.length > MAX_QUEUED) {
+      this.dropped += this.queue.length - MAX_QUEUED;
+      this.queue.splice(0, this.queue.length - MAX_QUEUED);
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.opts.intervalMs ?? 500);
+  }
+
+  /** Sends what is queued now (one batch after another); resolves when done or when the service does not take them. */
+  async flush(): Promise<void> {
+    if (this.sending) return this.sending;
+    this.sending = (async () => {
+      while (this.queue.length > 0 && !this.disabled && Date.now() >= this.pausedUntil) {
+        const batch = this.queue.slice(0, BATCH);
+        const outcome = await this.send(batch);
+        if (outcome === "retry") break;
+        this.queue.splice(0, batch.length);
+      }
+    })().finally(() => (this.sending = null));
+    await this.sending;
+    if (this.queue.length > 0 && !this.disabled) {
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, Math.max(this.opts.intervalMs ?? 500, this.pausedUntil - Date.now(), 2000));
+    }
+  }
+
+  /** Sends what is left, for at most `graceMs`, and stops the timer. */
+  async close(graceMs: number): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pausedUntil = 0;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.flush(), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+    if (this.timer) clearTimeout(this.timer);
+    if (this.dropped > 0 || this.queue.length > 0) {
+      this.opts.print(`${new Date().toISOString()}  ${this.dropped + this.queue.length} forward attempts were not recorded on the service (it could not be reached)`);
+    }
+  }
+
+  private async send(batch: ForwardReport[]): Promise<"done" | "retry"> {
+    try {
+      const res = await fetch(`${this.opts.apiUrl}/v1/events/forwards`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${this.opts.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ forwards: batch }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await res.text().catch(() => "");
+      if (res.ok) return "done";
+      if (res.status === 429) {
+        this.pausedUntil = Date.now() + Number(res.headers.get("retry-after") ?? "5") * 1000;
+        return "retry";
+      }
+      if (res.status >= 500) return "retry";
+      if (res.status === 404 || res.status === 405) {
+        this.disabled = true;
+        this.opts.print(`${new Date().toISOString()}  this service does not record listener forwards (${res.status}); forwarding goes on`);
+        return "done";
+      }
+      if (!this.warned) {
+        this.warned = true;
+        this.opts.print(`${new Date().toISOString()}  the service did not record ${batch.length} forward attempts (${res.status} ${text.slice(0, 200)}); forwarding goes on`);
+      }
+      return "done";
+    } catch {
+      return "retry";
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { listen, waitForLine, type Running } from "../support/listener";
+import { startRobustReceiver } from "../support/robust-receiver";
+
+// `sandpiper listen` delivers at least once to the developer's receiver (docs/callbacks.md "sandpiper listen",
+// "Delivery to your receiver"): real processes (the built service, a listener process, receivers on loopback that
+// follow the README's receiver rules). A receiver that answers 500, a receiver that is down for 20 s, a listener
+// stopped while a forward is failing: every event reaches the receiver with a 2xx, none is processed twice, and
+// all of it without restarting the listener (but for the case that restarts it on purpose).
+
+/** Creates and concludes `n` payments of the merchant (every third FAILED); returns their ids. */
+async function concludePayments(m: TestMerchant, n: number, referencePrefix = "listen"): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const created = await m.api("/v1/payments", { body: depositBody({ reference: `${referencePrefix}-${crypto.randomUUID()}` }) });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: i % 3 === 0 ? "FAILED" : "SUCCEEDED" } });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      return created.body.id as string;
+    }),
+  );
+}
+
+async function eventIdsOf(paymentIds: string[]): Promise<string[]> {
+  return (await db.event.findMany({ where: { paymentId: { in: paymentIds } }, select: { id: true } })).map((e) => e.id);
+}
+
+function stateFile(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "listen-delivery-")), "state.json");
+}
+
+async function stop(run: Running): Promise<void> {
+  run.child.kill("SIGTERM");
+  expect(await run.exited).toBe(0);
+}
+
+it("retries a receiver that answers 500 and one that is down for 20 s until each event gets a 2xx; nothing lost, nothing processed twice", async () => {
+  const m = await newMerchant();
+  // Answers 500 to the first two valid copies of every event, then stores it.
+  let rx = await startRobustReceiver({ failFirst: 2 });
+  const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile()]);
+  rx.state.secret = await run.secret;
+  await waitForLine(run, /Ready: following/);
+
+  const first = await concludePayments(m, 12);
+  const firstEvents = await eventIdsOf(first);
+  await eventually(async () => firstEvents.every((id) => rx.state.events.has(id)), 30_000);
+  for (const id of firstEvents) {
+    expect(rx.state.failed.get(id), "two 500s before the 2xx").toBe(2);
+    expect(rx.state.events.get(id), "delivered once: a 2xx is not retried").toBe(1);
+  }
+  // Each line names its attempt and when the next one comes.
+  expect(run.lines.some((l) => / -> 500 .*attempt 1, next in \d+\.\d s/.test(l)), run.lines.slice(-10).join("\n")).toBe(true);
+  expect(run.lines.some((l) => / -> 200 .*attempt 3\b/.test(l))).toBe(true);
+
+  // The receiver goes down for 20 s while payments conclude; the listener keeps retrying (no restart).
+  const port = rx.port;
+  const state = rx.state;
+  await rx.close();
+  const downAt = Date.now();
+  const second = await concludePayments(m, 8);
+  const secondEvents = await eventIdsOf(second);
+  await waitForLine(run, /no answer \(ECONNREFUSED\) .*attempt 2, next in/);
+  await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - (Date.now() - downAt))));
+  expect(secondEvents.some((id) => state.events.has(id)), "nothing arrived while it was down").toBe(false);
+  rx = await startRobustReceiver({ port, state });
+  // Back up: the next retries (at most 30 s apart) get through.
+  await eventually(async () => secondEvents.every((id) => state.events.has(id)), 45_000);
+
+  // No event lost, no payment processed twice by a receiver that follows the rules.
+  for (const id of [...firstEvents, ...secondEvents]) expect(state.events.has(id), id).toBe(true);
+  for (const id of [...first, ...second]) expect(state.processed.get(id), id).toBe(1);
+  expect(run.lines.some((l) => /gave up/.test(l))).toBe(false);
+  await stop(run);
+  await rx.close();
+}, 150_000);
+
+it("a listener stopped while a forward is failing forwards that event when it starts again; delivered ones are not sent twice", async () => {
+  const m = await newMerchant();
+  const file = stateFile();
+  let fixed = false;
+  const rx = await startRobustReceiver({ failFirst: 1_000, failWhen: (event) => !fixed && event.data.reference.startsWith("stuck-") });
+  let run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", file]);
+  rx.state.secret = await run.secret;
+  await waitForLine(run, /Ready: following/);
+
+  // One event fails for as long as the receiver says so; the events after it are delivered meanwhile.
+  const [stuckPayment] = await concludePayments(m, 1, "stuck");
+  const [stuck] = await eventIdsOf([stuckPayment]);
+  const later = await concludePayments(m, 4);
+  const laterEvents = await eventIdsOf(later);
+  await eventually(async () => laterEvents.every((id) => rx.state.events.has(id)), 20_000);
+  await eventually(async () => (rx.state.failed.get(stuck) ?? 0) >= 2, 20_000);
+  await stop(run);
+  const kept = JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string; delivered?: string[] };
+  const stuckSeq = (await db.event.findUniqueOrThrow({ where: { id: stuck } })).seq!;
+  expect(BigInt(kept.cursor), "the cursor does not pass the event without a 2xx").toBeLessThan(stuckSeq);
+  expect(kept.delivered?.length, "the delivered ones behind it are remembered").toBe(4);
+  expect(run.lines.join("\n")).toMatch(/1 not delivered yet: they are forwarded again on the next start/);
+
+  // The receiver is fixed; the listener starts again and delivers the stuck event, and only that one.
+  fixed = true;
+  const before = rx.state.events.size;
+  run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", file]);
+  await eventually(async () => rx.state.events.has(stuck), 20_000);
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(rx.state.events.size).toBe(before + 1);
+  for (const id of laterEvents) expect(rx.state.events.get(id), "not forwarded again").toBe(1);
+  await eventually(async () => BigInt((JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string }).cursor) >= stuckSeq, 5_000);
+  await stop(run);
+  await rx.close();
+}, 90_000);
+
+it("with --max-attempts the listener gives up and prints a command that sends the event again", async () => {
+  const m = await newMerchant();
+  const rx = await startRobustReceiver({ failFirst: 3 });
+  const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile(), "--max-attempts", "2"]);
+  rx.state.secret = await run.secret;
+  await waitForLine(run, /Ready: following/);
+  const [payment] = await concludePayments(m, 1);
+  const [eventId] = await eventIdsOf([payment]);
+  await waitForLine(run, new RegExp(`-> 500 .*attempt 2 of 2, giving up`));
+  const gaveUp = await waitForLine(run, new RegExp(`gave up forwarding ${eventId} after 2 attempts; .* sandpiper events resend ${eventId} --api-url ${baseUrl().replace(/[.]/g, "\\.")}`));
+  expect(gaveUp).toBeTruthy();
+  expect(rx.state.events.has(eventId)).toBe(false);
+  // A redelivery (what `sandpiper events resend` asks for) reaches the running listener: attempt 1 of the new
+  // item fails once more (the receiver's third 500), attempt 2 gets through.
+  const redelivery = await m.api(`/v1/events/${eventId}/redeliver`, { body: {} });
+  expect(redelivery.status).toBe(201);
+  await eventually(async () => rx.state.events.has(eventId), 20_000);
+  await stop(run);
+  await rx.close();
+}, 60_000);
+
+it("chaos mode switched on and off reaches a running listener within 5 s, with a line each time", async () => {
+  const m = await newMerchant();
+  const rx = await startRobustReceiver();
+  const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile()]);
+  rx.state.secret = await run.secret;
+  await waitForLine(run, /Ready: following/);
+
+  await db.merchant.update({ where: { id: m.merchant.id }, data: { chaosMode: true } });
+  const on = Date.now();
+  await waitForLine(run, /Chaos mode is ON/, 5_000);
+  expect(Date.now() - on).toBeLessThan(5_000);
+  // Injections start: conclude payments until one is injected (about 5 in 10 events get something).
+  for (let i = 0; i < 10 && !run.lines.some((l) => /\[chaos: /.test(l)); i++) {
+    await concludePayments(m, 3);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await eventually(async () => run.lines.some((l) => /\[chaos: /.test(l)), 10_000);
+
+  await db.merchant.update({ where: { id: m.merchant.id }, data: { chaosMode: false } });
+  const off = Date.now();
+  await waitForLine(run, /Chaos mode is OFF/, 5_000);
+  expect(Date.now() - off).toBeLessThan(5_000);
+  // Delayed chaos forwards of earlier events may still be under way: wait for them, then count.
+  await new Promise((r) => setTimeout(r, 3_500));
+  const injectedBefore = run.lines.filter((l) => /\[chaos: /.test(l)).length;
+  const after = await concludePayments(m, 12);
+  const afterEvents = await eventIdsOf(after);
+  await eventually(async () => afterEvents.every((id) => rx.state.events.has(id)), 15_000);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(run.lines.filter((l) => /\[chaos: /.test(l)).length, "no injection after the switch-off").toBe(injectedBefore);
+  for (const id of afterEvents) expect(rx.state.events.get(id)).toBe(1);
+  await stop(run);
+  await rx.close();
+}, 90_000);
