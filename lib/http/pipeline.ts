@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z as zod, type z } from "zod";
-import { authenticateRequest, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
+import { authenticateRequest, keyDisplayPrefix, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
 import { normalizeIp, sourceIp } from "@/lib/auth/ip";
 import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -9,9 +9,10 @@ import { isJsonContentType, readRawBody } from "@/lib/http/body";
 import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
 import { bodyHash, commitIdempotent, idempotencyRecordColumn, requireIdempotencyKey, runIdempotent, storedFromColumn, type IdempotencyScope, type StoredResponse } from "@/lib/http/idempotency";
 import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
-import { errorResponse, jsonResponse, toApiError } from "@/lib/http/respond";
+import { errorResponse, jsonResponse, toApiError, toJson } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
+import { recordRequest } from "@/lib/request-log/writer";
 
 /** What a handler receives: typed, validated input and the authenticated merchant. */
 export type ApiContext<B, Q, T extends Tx | null = Tx | null> = {
@@ -80,6 +81,9 @@ export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   replay?: (ctx: ApiContext<Infer<B>, Infer<Q>, null>, stored: StoredResponse) => Promise<ApiResult>;
 };
 
+/** What the pipeline learnt of a request on its way, for the request log: the key's merchant, the key, the raw body. */
+type Seen = { merchantId?: string; apiKeyId?: string; keyPrefix?: string; body?: Buffer | null };
+
 /** What an endpoint without a request body accepts when a body is sent anyway: an empty object. */
 const NO_BODY = zod.strictObject({});
 
@@ -101,36 +105,56 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
 ) {
   return async (request: Request, route?: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
+    const createdAt = new Date();
     const started = performance.now();
-    let merchantId: string | undefined;
+    const seen: Seen = {};
     let response: Response;
+    let responseText: string | null = null;
+    let errorCode: string | null = null;
+    let replayedAnswer = false;
     try {
-      const result = await run(request, route, requestId, (id) => (merchantId = id));
-      const headers = { ...(options.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
-      response = result.stream ? new Response(result.stream, { status: result.status, headers }) : jsonResponse(result.status, result.body, headers);
+      const result = await run(request, route, requestId, seen);
+      const headers: Record<string, string> = { ...(options.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
+      replayedAnswer = headers["Idempotency-Replayed"] === "true";
+      if (result.stream) {
+        response = new Response(result.stream, { status: result.status, headers });
+      } else {
+        responseText = toJson(result.body);
+        response = jsonResponse(result.status, responseText, headers, true);
+      }
     } catch (error) {
-      response = errorResponse(toApiError(error, requestId), requestId);
+      const apiErr = toApiError(error, requestId);
+      errorCode = apiErr.code;
+      response = errorResponse(apiErr, requestId);
+      responseText = toJson({ error: { code: apiErr.code, message: apiErr.message, requestId } });
     }
-    log.info(
-      {
+    const url = new URL(request.url);
+    const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+    log.info({ requestId, merchantId: seen.merchantId, method: request.method, path: url.pathname, status: response.status, latencyMs }, "request");
+    // docs/api.md "Request log": every request of an authenticated key, queued here and written off the path.
+    if (seen.merchantId && seen.apiKeyId) {
+      recordRequest({
         requestId,
-        merchantId,
+        merchantId: seen.merchantId,
+        apiKeyId: seen.apiKeyId,
+        keyPrefix: seen.keyPrefix ?? "",
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: url.pathname,
+        query: url.search ? url.search.slice(1) : null,
         status: response.status,
-        latencyMs: Math.round((performance.now() - started) * 10) / 10,
-      },
-      "request",
-    );
+        errorCode,
+        idempotencyKey: request.headers.get("idempotency-key"),
+        replayed: replayedAnswer,
+        latencyMs: Math.round(latencyMs),
+        requestBody: seen.body ? seen.body.toString("utf8") : null,
+        responseBody: responseText,
+        createdAt,
+      });
+    }
     return response;
   };
 
-  async function run(
-    request: Request,
-    route: RouteContext | undefined,
-    requestId: string,
-    setMerchant: (id: string) => void,
-  ): Promise<ApiResult> {
+  async function run(request: Request, route: RouteContext | undefined, requestId: string, seen: Seen): Promise<ApiResult> {
     // An endpoint without a request body (a redelivery) takes a POST with none at all; a body sent to it anyway
     // is checked like any other: JSON, and nothing but `{}`.
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
@@ -140,6 +164,7 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
       throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
     }
     const bytes = sentBody ? (raw ?? (await readRawBody(request))) : null;
+    seen.body = bytes;
     const db = getDb();
     const now = new Date();
     const ip = sourceIp(request.headers);
@@ -158,7 +183,9 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
       load,
     });
     const apiKey = auth.apiKey;
-    setMerchant(apiKey.merchant.id);
+    seen.merchantId = apiKey.merchant.id;
+    seen.apiKeyId = apiKey.id;
+    seen.keyPrefix = keyDisplayPrefix((request.headers.get("authorization") ?? "").replace(/^Bearer +/i, ""));
     await enforceKeyRateLimit(apiKey.id);
     if (!apiKey.scopes.includes(options.scope)) {
       throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${options.scope} scope; do not retry automatically`);

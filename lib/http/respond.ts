@@ -8,9 +8,9 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
 }
 
-/** A JSON response with the request id and the extra headers. */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(toJson(body), {
+/** A JSON response with the request id and the extra headers; `serialized`: `body` is already JSON text. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, serialized = false): Response {
+  return new Response(serialized ? (body as string) : toJson(body), {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", ...transportSecurityHeaders(), ...headers },
   });

@@ -4,6 +4,7 @@ import { DELIVERY_JOB_ID } from "@/lib/jobs/announce";
 import { compactAndVacuum } from "@/lib/payments/counts";
 import { getDb } from "@/lib/db";
 import { expireDuePayments } from "@/lib/payments/expire";
+import { pruneRequestLog } from "@/lib/request-log/retention";
 import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
 import "@/lib/store/expiry"; // store checkouts expire with their payment (onPaymentExpired hook)
 import { runStoreHandoffs } from "@/lib/store/handoff";
@@ -66,6 +67,14 @@ export const JOBS: readonly Job[] = [
     intervalMs: () => Number(process.env.RISK_PRUNE_INTERVAL_MS ?? 60_000),
     inngest: "cron",
     run: (now) => pruneRiskCounters(getDb(), now),
+  },
+  {
+    id: "prune-request-log",
+    name: "Prune the request log",
+    // Requests older than REQUEST_LOG_RETENTION_DAYS (default 14) are deleted, 10,000 per run.
+    intervalMs: () => Number(process.env.REQUEST_LOG_PRUNE_INTERVAL_MS ?? 600_000),
+    inngest: "cron",
+    run: (now) => pruneRequestLog(getDb(), now),
   },
   {
     id: STORE_HANDOFF_JOB_ID,

@@ -30,6 +30,11 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
+/** The first characters of a key, as the console shows it (`sk_sandbox_` and 6 more); never more of the secret. */
+export function keyDisplayPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + 6);
+}
+
 /**
  * Issues a new API key (docs/decisions.md: `sk_sandbox_` + 32 random bytes in base62). Returns the secret once;
  * only its hash and a display prefix are stored. Creating a key never revokes older keys.
@@ -41,7 +46,7 @@ export async function issueApiKey(
   const key = API_KEY_PREFIX + base62(randomBytes(32));
   const now = input.now ?? new Date();
   const expiresAt = new Date(now.getTime() + API_KEY_VALIDITY_DAYS * 24 * 3600 * 1000);
-  const prefix = key.slice(0, API_KEY_PREFIX.length + 6);
+  const prefix = keyDisplayPrefix(key);
   const row = await db.apiKey.create({
     data: {
       merchantId: input.merchantId,

@@ -9,6 +9,7 @@ import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
 import { Customer } from "@/lib/schemas/common";
 import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
+import { RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
@@ -40,6 +41,8 @@ const COMPONENTS = {
   EventList,
   EventRedelivery,
   EventStreamPage,
+  RequestLogEntry,
+  RequestLogList,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };
@@ -264,6 +267,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: "Checkout sessions", description: "Customer amount-entry flow." },
       { name: "Sandbox", description: "Simulation of test results; no money moves." },
       { name: "Events", description: "The callbacks' events: list, follow with a cursor, read with deliveries, redeliver, stream to listeners." },
+      { name: "Requests", description: "The request log: every API request of the merchant's keys, with its answer, for debugging by requestId." },
       { name: "Contract", description: "This document." },
     ],
     paths,

@@ -6,6 +6,7 @@ import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schem
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
 import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ListEventsQuery } from "@/lib/schemas/events";
+import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -21,7 +22,7 @@ export type Operation = {
   path: string;
   /** The app route file that serves it (tests cover an operation once its route exists). */
   route: string;
-  tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox" | "Events";
+  tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox" | "Events" | "Requests";
   summary: string;
   description: string;
   scope: Scope;
@@ -230,6 +231,38 @@ export const OPERATIONS = {
     noStore: true,
     pathId: { description: "event id (uuid); another merchant's id answers 404", createdBy: "completeSandboxPayment" },
     success: { status: 201, schema: EventRedelivery, description: "The redelivery (also for a replay)." },
+    errors: [],
+  }),
+  listRequests: operation({
+    operationId: "listRequests",
+    method: "GET",
+    path: "/v1/requests",
+    route: "app/v1/requests/route.ts",
+    tag: "Requests",
+    summary: "List the merchant's API requests (request log)",
+    description: "Every `/v1` request sent with one of the merchant's keys, newest first, paged like the payments list: time, key prefix, method, path, status, error code, requestId, Idempotency-Key and whether the answer was a replay, latency, and the request and response bodies with secrets and bearer links redacted, cut at 8 KiB. Filters: `status` (a class such as `4xx`, or a status), `path` (a prefix), `method`, `errorCode`, `idempotencyKey`, `keyPrefix`, `since`. Requests are kept 14 days (the operator may change that) and show up within about a second of their answer.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    query: ListRequestsQuery,
+    success: { status: 200, schema: RequestLogList, description: "A page of logged requests." },
+    errors: [],
+  }),
+  getRequest: operation({
+    operationId: "getRequest",
+    method: "GET",
+    path: "/v1/requests/{id}",
+    route: "app/v1/requests/[id]/route.ts",
+    tag: "Requests",
+    summary: "Read one API request by its requestId",
+    description: "One logged request of the merchant, by the requestId of its answer (the `X-Request-Id` header, and the `requestId` of an error answer). Another merchant's request, an unknown id or one older than the retention period answers 404.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    pathId: { description: "the requestId of an earlier request (uuid); another merchant's answers 404", createdBy: "createPayment" },
+    success: { status: 200, schema: RequestLogEntry, description: "The logged request." },
     errors: [],
   }),
   streamEvents: operation({

@@ -107,6 +107,6 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
     absent.pathname = `${absent.pathname}_absent`;
     const service = await startLoggedService({ DATABASE_URL: absent.toString() });
     await eventually(async () => service.output().includes("embedded job driver started"), 30_000);
-    expect(service.output()).toContain('"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","store-handoffs"]');
+    expect(service.output()).toContain('"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","store-handoffs"]');
   });
 });

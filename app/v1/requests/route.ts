@@ -1,0 +1,13 @@
+// GET /v1/requests - the merchant's API requests, newest first (request log)
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { listRequests } from "@/lib/request-log/read";
+import { flushRequestLog } from "@/lib/request-log/writer";
+
+export const GET = merchantApi(pipelineOptions(OPERATIONS.listRequests), async ({ db, merchant, query }) => {
+  await flushRequestLog();
+  return { status: 200, body: await listRequests(db, merchant.id, query) };
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -1,0 +1,88 @@
+// Reading the request log (docs/api.md "Request log"): one merchant's requests, newest first, for the API
+// (`GET /v1/requests`), the console's Requests page and `sandpiper logs tail`.
+import type { Db } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { pageOf, type Page } from "@/lib/pagination";
+import { isUuid } from "@/lib/schemas/common";
+import type { ListRequestsQuery } from "@/lib/schemas/requests";
+
+/** One logged request as the API shows it. */
+export type RequestLogView = {
+  requestId: string;
+  createdAt: string;
+  keyPrefix: string;
+  method: string;
+  path: string;
+  query: string | null;
+  status: number;
+  errorCode: string | null;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  latencyMs: number;
+  requestBody: string | null;
+  responseBody: string | null;
+  resource: { type: "payment" | "event" | "checkout_session"; id: string } | null;
+};
+
+type Row = Prisma.RequestLogGetPayload<object>;
+
+function viewOf(r: Row): RequestLogView {
+  return {
+    requestId: r.requestId,
+    createdAt: r.createdAt.toISOString(),
+    keyPrefix: r.keyPrefix,
+    method: r.method,
+    path: r.path,
+    query: r.query,
+    status: r.status,
+    errorCode: r.errorCode,
+    idempotencyKey: r.idempotencyKey,
+    replayed: r.replayed,
+    latencyMs: r.latencyMs,
+    requestBody: r.requestBody,
+    responseBody: r.responseBody,
+    resource: r.resourceType && r.resourceId ? { type: r.resourceType as "payment" | "event" | "checkout_session", id: r.resourceId } : null,
+  };
+}
+
+/** The filters of a request log query as a Prisma `where` for one merchant. */
+function whereOf(merchantId: string, q: Omit<ListRequestsQuery, "page" | "limit">): Prisma.RequestLogWhereInput {
+  const status = q.status?.endsWith("xx") ? { gte: Number(q.status[0]) * 100, lt: Number(q.status[0]) * 100 + 100 } : q.status ? Number(q.status) : undefined;
+  return {
+    merchantId,
+    ...(status !== undefined ? { status } : {}),
+    ...(q.path ? { path: { startsWith: q.path } } : {}),
+    ...(q.method ? { method: q.method } : {}),
+    ...(q.errorCode ? { errorCode: q.errorCode } : {}),
+    ...(q.idempotencyKey ? { idempotencyKey: q.idempotencyKey } : {}),
+    ...(q.keyPrefix ? { keyPrefix: { startsWith: q.keyPrefix } } : {}),
+    ...(q.since ? { createdAt: { gte: new Date(q.since) } } : {}),
+  };
+}
+
+/**
+ * `GET /v1/requests` (docs/api.md "Request log"): the merchant's logged requests, newest first, paged like the
+ * payments list, with filters (status class or status, path prefix, method, error code, Idempotency-Key, key
+ * prefix, since). A request shows up within about a second of its answer (the log is written in batches).
+ * @returns `{ items, total, page, limit, pages }`.
+ */
+export async function listRequests(db: Db, merchantId: string, q: ListRequestsQuery): Promise<Page<RequestLogView>> {
+  const where = whereOf(merchantId, q);
+  const [total, rows] = await Promise.all([
+    db.requestLog.count({ where }),
+    db.requestLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { requestId: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+  ]);
+  return pageOf(rows.map(viewOf), total, q);
+}
+
+/**
+ * `GET /v1/requests/{requestId}` (docs/api.md "Request log"): one logged request of the merchant.
+ * @throws ApiError 404 NOT_FOUND for a malformed or unknown request id, one of another merchant, or one older than
+ *   the retention period.
+ */
+export async function getRequest(db: Db, merchantId: string, requestId: string): Promise<RequestLogView> {
+  const row = isUuid(requestId) ? await db.requestLog.findFirst({ where: { requestId, merchantId } }) : null;
+  if (!row) throw apiError("NOT_FOUND", "request not found in this key's request log (it may be older than the retention period, or not written yet: retry in a second)");
+  return viewOf(row);
+}

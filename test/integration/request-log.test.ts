@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { keyDisplayPrefix } from "@/lib/keys/api-keys";
+import { pruneRequestLog } from "@/lib/request-log/retention";
+import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
+import { implementedOperations, merchantFor, recordFor, sendValid } from "../support/operations";
+
+// The request log (docs/api.md "Request log") over real HTTP: every operation's request appears with the right
+// fields and without a secret or bearer link; another merchant's requests are never visible; pruning keeps the
+// window.
+
+/** Secrets and bearer links that must never be in a logged request. */
+function secretsIn(text: string, m: TestMerchant): string[] {
+  const found: string[] = [];
+  if (text.includes(m.key)) found.push("the API key");
+  if (/whsec_[A-Za-z0-9_-]{10,}/.test(text)) found.push("a whsec_ secret");
+  if (/\/(checkout|store)\/[A-Za-z0-9_-]{16,}/.test(text)) found.push("a customer page link");
+  return found;
+}
+
+async function logged(m: TestMerchant, requestId: string) {
+  const res = await m.api(`/v1/requests/${requestId}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+describe("request log", () => {
+  it("records a request of every operation with its fields, and no secret or bearer link", async () => {
+    for (const op of implementedOperations) {
+      const m = await merchantFor(op);
+      const id = await recordFor(op, m);
+      const res = await sendValid(op, m, id);
+      expect(res.status, `${op.operationId}: ${res.text}`).toBe(op.success.status);
+      const requestId = res.headers.get("x-request-id")!;
+      const entry = await logged(m, requestId);
+      expect(entry, op.operationId).toMatchObject({
+        requestId,
+        method: op.method,
+        status: op.success.status,
+        errorCode: null,
+        replayed: false,
+        keyPrefix: keyDisplayPrefix(m.key),
+      });
+      expect(entry.path).toBe(op.path.replace("{id}", id ?? ""));
+      expect(entry.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(entry.idempotencyKey !== null, op.operationId).toBe(op.method === "POST");
+      if (op.eventStream === undefined) expect(entry.responseBody, op.operationId).not.toBeNull();
+      expect(secretsIn(JSON.stringify(entry), m), op.operationId).toEqual([]);
+      // What a create or a read was about is linked.
+      if (op.operationId === "createPayment") expect(entry.resource).toEqual({ type: "payment", id: res.body.id });
+      if (op.operationId === "getEvent") expect(entry.resource).toEqual({ type: "event", id });
+    }
+  }, 240_000);
+
+  it("a bearer link in an answer is redacted; the rest of the body is kept", async () => {
+    const m = await newMerchant({ amountEntryEnabled: true });
+    const res = await m.api("/v1/checkout-sessions", { body: { reference: `s-${randomUUID()}`, customer: { id: "c1", firstName: "A", lastName: "B", email: "a@example.com", phone: "+14155550100" } } });
+    expect(res.status, res.text).toBe(201);
+    const entry = await logged(m, res.headers.get("x-request-id")!);
+    const answer = JSON.parse(entry.responseBody);
+    expect(answer.customerCheckout.url).toBe("[redacted]");
+    expect(answer.reference).toBe(res.body.reference);
+    expect(entry.responseBody).not.toContain(new URL(res.body.customerCheckout.url).pathname);
+  });
+
+  it("errors carry their code and requestId; replays are marked; filters find them", async () => {
+    const m = await newMerchant();
+    const bad = await m.api("/v1/payments", { body: depositBody({ amount: "1.234" }) });
+    expect(bad.status).toBe(400);
+    const badEntry = await logged(m, bad.body.error.requestId);
+    expect(badEntry).toMatchObject({ status: 400, errorCode: "VALIDATION_ERROR", requestId: bad.headers.get("x-request-id") });
+    expect(JSON.parse(badEntry.requestBody).amount).toBe("1.234");
+
+    const key = `replay-${randomUUID()}`;
+    const body = depositBody();
+    const first = await m.api("/v1/payments", { body, idempotencyKey: key });
+    const again = await m.api("/v1/payments", { body, idempotencyKey: key });
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect((await logged(m, first.headers.get("x-request-id")!)).replayed).toBe(false);
+    expect((await logged(m, again.headers.get("x-request-id")!)).replayed).toBe(true);
+
+    const byKey = await m.api(`/v1/requests?idempotencyKey=${key}`);
+    expect(byKey.body.items.map((r: { requestId: string }) => r.requestId).sort()).toEqual([first.headers.get("x-request-id"), again.headers.get("x-request-id")].sort());
+    const errors = await m.api("/v1/requests?status=4xx");
+    expect(errors.body.items.map((r: { requestId: string }) => r.requestId)).toEqual([bad.body.error.requestId]);
+    const byCode = await m.api("/v1/requests?errorCode=VALIDATION_ERROR&path=/v1/payments");
+    expect(byCode.body.total).toBe(1);
+    const list = await m.api("/v1/requests?limit=2");
+    expect(list.body).toMatchObject({ page: 1, limit: 2 });
+    expect(list.body.total).toBeGreaterThanOrEqual(4);
+    const refused = await m.api("/v1/requests?status=6xx");
+    expect(refused.status).toBe(400);
+  });
+
+  it("another merchant's requests are never visible", async () => {
+    const a = await newMerchant();
+    const b = await newMerchant();
+    const created = await a.api("/v1/payments", { body: depositBody() });
+    const requestId = created.headers.get("x-request-id")!;
+    await logged(a, requestId);
+    expect((await b.api(`/v1/requests/${requestId}`)).status).toBe(404);
+    const listed = await b.api("/v1/requests?limit=100");
+    expect(listed.body.items.some((r: { requestId: string }) => r.requestId === requestId)).toBe(false);
+    expect((await b.api(`/v1/requests?idempotencyKey=${encodeURIComponent(String((await logged(a, requestId)).idempotencyKey))}`)).body.total).toBe(0);
+  });
+
+  it("pruning deletes requests older than the retention period and keeps the rest", async () => {
+    const m = await newMerchant();
+    const now = new Date();
+    const row = (daysAgo: number) => ({
+      requestId: randomUUID(),
+      merchantId: m.merchant.id,
+      apiKeyId: randomUUID(),
+      keyPrefix: "sk_sandbox_abcdef",
+      method: "GET",
+      path: "/v1/payments",
+      status: 200,
+      latencyMs: 1,
+      createdAt: new Date(now.getTime() - daysAgo * 24 * 3600 * 1000),
+    });
+    const old = row(15);
+    const kept = row(13);
+    await db.requestLog.createMany({ data: [old, kept] });
+    await pruneRequestLog(db, now);
+    expect(await db.requestLog.findUnique({ where: { requestId: old.requestId } })).toBeNull();
+    expect(await db.requestLog.findUnique({ where: { requestId: kept.requestId } })).not.toBeNull();
+  });
+});
