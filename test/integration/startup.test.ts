@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
 import { TEST_DATABASE_URL } from "../support/env";
 
@@ -80,6 +80,65 @@ describe("npm run start:local", () => {
     } finally {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
+    }
+  }, 120_000);
+});
+
+/** Every process below `pid` (children, their children, ...), from `ps`. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  for (let frontier = [pid]; frontier.length > 0; ) {
+    frontier = rows.filter(([, ppid]) => frontier.includes(ppid)).map(([child]) => child);
+    found.push(...frontier);
+  }
+  return found;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("npm run start:local and a SIGTERM to npm", () => {
+  it("stops the server: the port stops answering and no process started by npm remains", async () => {
+    const { freePort } = await import("../../scripts/db.mjs");
+    const { recreateDatabase } = await import("../support/global-setup");
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `${url.pathname}_npmlocal`;
+    await recreateDatabase(url.toString());
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = Object.fromEntries(Object.entries({ ...process.env, DATABASE_URL: url.toString(), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", NEXTAUTH_SECRET: "local-test-secret" }).filter(([k]) => k !== "NODE_ENV" && k !== "CALLBACK_ALLOW_LOOPBACK" && !k.startsWith("npm_")));
+    // What a developer types (the suite has built the service, so --no-build), and what a supervisor or Ctrl-C sends.
+    const npm = spawn("npm", ["run", "start:local", "--", "--no-build"], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout!.on("data", (d) => (output += d));
+    npm.stderr!.on("data", (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => npm.once("exit", (code) => resolve(code)));
+    let started: number[] = [];
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!output.includes("Sandpiper is running")) {
+        if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm run start:local did not come up: ${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(200);
+      started = descendants(npm.pid!);
+      expect(started.length, "npm started the server").toBeGreaterThan(0);
+      npm.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+      expect(npm.exitCode !== null || npm.signalCode !== null, "npm exited after SIGTERM").toBe(true);
+      const stopBy = Date.now() + 15_000;
+      while (started.some(alive) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
+      expect(started.filter(alive), `processes left running: ${output}`).toEqual([]);
+      const answer = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => "no answer");
+      expect(answer, "the port stopped answering").toBe("no answer");
+    } finally {
+      for (const pid of [npm.pid!, ...started]) if (alive(pid)) process.kill(pid, "SIGKILL");
     }
   }, 120_000);
 });
