@@ -8,3 +8,4 @@ export function startEmbeddedDb(dataDir?: string): Promise<{ url: string; stop()
 export class MissingDatabaseError extends Error {}
 export function ensureDatabase(databaseUrl: string, log?: (line: string) => void): Promise<boolean>;
 export function ensureDatabaseOrExit(databaseUrl: string): Promise<void>;
+export function withCommandDatabase<T>(fn: (url: string, env: Record<string, string>, dataDir: string) => Promise<T>): Promise<T>;

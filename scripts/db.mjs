@@ -222,3 +222,25 @@ export async function runningEmbeddedDb(dataDir) {
     await client.end().catch(() => {});
   }
 }
+
+/**
+ * Runs a command's work on its database (`npm run seed`, `npm run console:reset-password`): DATABASE_URL when set;
+ * otherwise the embedded database, through the running service when one serves it (runningEmbeddedDb), or opened
+ * here, migrated first and closed afterwards. `fn(url, env)` gets the url and the environment the database needs
+ * (`{}` on PostgreSQL; one connection, embedded mode on PGlite) and `dataDir`, the embedded install's data folder.
+ * @returns what `fn` returns.
+ */
+export async function withCommandDatabase(fn) {
+  const { dataDirectory } = await import("../server.mjs");
+  if (process.env.DATABASE_URL) return fn(process.env.DATABASE_URL, {}, dataDirectory());
+  const dataDir = path.join(dataDirectory(), "pglite");
+  const running = await runningEmbeddedDb(dataDir);
+  const embedded = running ? null : await startEmbeddedDb(dataDir);
+  const url = running ?? embedded.url;
+  try {
+    if (embedded) await migrate(url, { lockHeld: true });
+    return await fn(url, { DB_POOL_MAX: "1", SANDPIPER_EMBEDDED: "1" }, dataDirectory());
+  } finally {
+    await embedded?.stop();
+  }
+}
