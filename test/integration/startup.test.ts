@@ -52,6 +52,16 @@ function launch(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
   return { child, output: () => output, running, stop, exited };
 }
 
+/** A recreated test database named after the suite's with `suffix`, and a free port: a start of its own. */
+async function freshStart(suffix: string): Promise<{ url: string; port: number }> {
+  const { freePort } = await import("../../scripts/db.mjs");
+  const { recreateDatabase } = await import("../support/global-setup");
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `${url.pathname}${suffix}`;
+  await recreateDatabase(url.toString());
+  return { url: url.toString(), port: await freePort() };
+}
+
 const UNSAFE = { CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "production", PORT: "0" };
 const MESSAGE = /refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is (not allowed|refused) when NODE_ENV=production.*npm run start:local.*npx sandpiper listen --forward-to/s;
 
@@ -78,20 +88,15 @@ describe("the service refuses CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production
 
 describe("npm run start:local", () => {
   it("serves with loopback callback receivers allowed (NODE_ENV=development), for local work on the service", async () => {
-    const { freePort } = await import("../../scripts/db.mjs");
-    const { recreateDatabase } = await import("../support/global-setup");
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `${url.pathname}_local`;
-    await recreateDatabase(url.toString());
-    const port = await freePort();
+    const { url, port } = await freshStart("_local");
     // start:local sets NODE_ENV and CALLBACK_ALLOW_LOOPBACK itself.
-    const started = launch(process.execPath, ["scripts/start.mjs", "--local", "--no-build"], startEnv(url.toString(), port));
+    const started = launch(process.execPath, ["scripts/start.mjs", "--local", "--no-build"], startEnv(url, port));
     try {
       await started.running();
       expect(started.output()).toMatch(/Local development: callbacks may go to http:\/\/localhost receivers/);
       const { PrismaPg } = await import("@prisma/adapter-pg");
       const { PrismaClient } = await import("@/lib/generated/prisma/client");
-      const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url.toString(), max: 1 }) });
+      const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }) });
       try {
         expect(await db.merchant.count()).toBeGreaterThan(0);
       } finally {
@@ -125,15 +130,10 @@ const alive = (pid: number) => {
 
 describe("npm run start:local and a SIGTERM to npm", () => {
   it("stops the server: the port stops answering and no process started by npm remains", async () => {
-    const { freePort } = await import("../../scripts/db.mjs");
-    const { recreateDatabase } = await import("../support/global-setup");
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `${url.pathname}_npmlocal`;
-    await recreateDatabase(url.toString());
-    const port = await freePort();
+    const { url, port } = await freshStart("_npmlocal");
     const base = `http://127.0.0.1:${port}`;
     // What a developer types (the suite has built the service, so --no-build), and what a supervisor or Ctrl-C sends.
-    const npm = launch("npm", ["run", "start:local", "--", "--no-build"], startEnv(url.toString(), port));
+    const npm = launch("npm", ["run", "start:local", "--", "--no-build"], startEnv(url, port));
     let started: number[] = [];
     try {
       await npm.running();
