@@ -14,7 +14,8 @@ const base = () => process.env.SANDPIPER_URL!;
 const shots = path.join(__dirname, "screenshots");
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `checkout-${name}.png`), fullPage: true });
 
-test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+// A customer in Dubai: the page names the time zone of every time it shows.
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "Asia/Dubai" });
 
 /** A fresh amount-entry merchant and its key, provisioned by e2e/support/amount-entry-merchant.ts. */
 function amountEntryMerchant(): { merchantId: string; headers: Record<string, string> } {
@@ -53,6 +54,7 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(page.getByRole("heading", { name: "Pay Falcon Outfitters" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "How much do you want to pay?" })).toBeVisible();
   await expect(page.getByText("This link is valid until")).toBeVisible();
+  await expect(page.getByText("This link is valid until")).toHaveText(/^This link is valid until \d{1,2}:\d{2}(\s[AP]M)?\sGMT\+4\.$/);
   // Only the currencies that can be quoted (EUR has no AED pricing here).
   await expect(page.getByLabel("Currency").locator("option")).toHaveText(["USD", "AED"]);
   await shot(page, "amount");

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { contrastRatio, expectAccessible } from "./support/axe";
-import { api, base, expectNothingClipped, screenshot, seed, signIn } from "./support/console";
+import { api, base, expectNothingClipped, libTask, screenshot, seed, signIn } from "./support/console";
 
 // The console's charts (README "Console"): the overview, callbacks and pricing views with data, each chart's table
 // alternative, a click from a chart to the list behind it, screenshots, and an axe check of each page.
@@ -47,6 +47,7 @@ test("overview: payments by outcome, success rate and volume with tables; a char
   await expect(page.getByTestId("chart-success-rate")).toBeVisible();
   await expect(page.getByTestId("chart-volume")).toBeVisible();
   await expect(page.getByTestId("today-vs-last-week")).toContainText("Payments today");
+  await expect(page.getByText("Payments today", { exact: true }), "today's payments are shown once").toHaveCount(1);
   await expectNothingClipped(page);
   await screenshot(page, "overview-charts");
   await expectChartTextContrast(page);
@@ -64,6 +65,30 @@ test("overview: payments by outcome, success rate and volume with tables; a char
   await page.goto(`${base()}/console`);
   await page.getByTestId("chart-payments-by-outcome").locator(".recharts-bar-rectangle").last().click();
   await expect(page).toHaveURL(/\/console\/payments\?status=[A-Z]+&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+});
+
+test("a line chart with one day of data draws that day as a visible dot with its value", async ({ page }) => {
+  // A new merchant: its only payments are today's, so its success rate has one day with a value.
+  const m = await libTask("merchant");
+  const created = await api(m.key, "POST", "/v1/payments", { reference: `one-day-${Date.now()}`, amount: "12.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  expect(created.status).toBe(201);
+  expect((await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" })).status).toBe(200);
+  await signIn(page, m.owner, m.password);
+  const chart = page.getByTestId("chart-success-rate");
+  const point = chart.locator("svg .lone-day-point");
+  await expect(point).toHaveCount(1);
+  const dot = point.locator("circle");
+  await expect(dot).toBeVisible();
+  expect(Number(await dot.getAttribute("r"))).toBeGreaterThan(0);
+  const box = await dot.boundingBox();
+  expect(box && box.width > 0 && box.height > 0, "the dot has a size on screen").toBe(true);
+  expect(await dot.evaluate((el) => getComputedStyle(el).fill)).not.toMatch(/none|transparent|rgba\(0, 0, 0, 0\)/);
+  await expect(point.locator("text")).toHaveText("100 %");
+  await expect(point.locator("text")).toBeVisible();
+  // The value is drawn whole, inside the chart (not cut at its edge).
+  const [label, svg] = [await point.locator("text").boundingBox(), await chart.locator("svg.recharts-surface").first().boundingBox()];
+  expect(label!.x >= svg!.x && label!.x + label!.width <= svg!.x + svg!.width && label!.y >= svg!.y, `${JSON.stringify(label)} inside ${JSON.stringify(svg)}`).toBe(true);
+  await expectChartTextContrast(page);
 });
 
 test("callbacks view: deliveries by outcome, latency and backlog; pricing view: limit use; screenshots and axe", async ({ browser }) => {

@@ -18,7 +18,8 @@ const base = () => process.env.SANDPIPER_URL!;
 const shots = path.join(__dirname, "screenshots");
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `store-${name}.png`), fullPage: true });
 
-test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+// A customer whose browser runs on UTC: the page names the time zone of every time it shows.
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "UTC" });
 
 type Callback = { headers: http.IncomingHttpHeaders; body: Buffer };
 
@@ -136,6 +137,7 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     await expect(page.getByTestId("basket-line").nth(0)).toContainText("1 × AED 5.99");
     await expect(page.getByTestId("basket-line").nth(1)).toContainText("Lip Balm");
     await expect(page.getByTestId("subtotal")).toHaveText("AED 10.49");
+    await expect(page.getByText("This link is valid until")).toHaveText(/^This link is valid until \d{1,2}:\d{2}(\s[AP]M)?\sUTC\.$/);
 
     // The wheel spins, then lands: the label under the pointer is the computed discount.
     const wheel = page.getByTestId("discount-wheel");

@@ -12,16 +12,46 @@ export type Tx = Prisma.TransactionClient;
 const globalForDb = globalThis as unknown as { sandpiperPrisma?: PrismaClient; sandpiperPool?: pg.Pool };
 
 /**
+ * A node-postgres client that runs one query at a time: a query issued while others run is sent when they have
+ * ended, in order (docs/architecture.md "Stack"). Prisma's engine loads the relations of one `include` at once,
+ * and inside an interactive transaction they all go to the transaction's one connection; node-postgres' own
+ * queue of such queries is deprecated (a warning now, an error from pg 9). Submittables (cursors, streams) are
+ * passed through unchanged. Callback and promise forms give what pg gives.
+ */
+export class OneQueryAtATimeClient extends pg.Client {
+  private running = 0;
+  private last: Promise<unknown> = Promise.resolve();
+
+  // One signature over pg's overloads: the arguments are handed to pg as they came.
+  override query(...args: any[]): any {
+    const pgQuery = super.query as (...a: unknown[]) => unknown;
+    const callback = typeof args.at(-1) === "function" ? (args.pop() as (error: Error | null, result?: unknown) => void) : undefined;
+    if (args[0] && typeof args[0].submit === "function") return pgQuery.apply(this, callback ? [...args, callback] : args);
+    const send = () => pgQuery.apply(this, args) as Promise<unknown>;
+    const result = this.running === 0 ? send() : this.last.then(send);
+    this.running++;
+    this.last = result.then(
+      () => void this.running--,
+      () => void this.running--,
+    );
+    if (!callback) return result;
+    result.then((rows) => callback(null, rows), (error: Error) => callback(error));
+    return undefined;
+  }
+}
+
+/**
  * The one connection pool, on real PostgreSQL or on the embedded PGlite served over a loopback socket
  * (scripts/db.mjs). Prisma's adapter runs on it, and so do the hot paths' single statements ({@link query}).
- * Size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session).
+ * Size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session). Its connections run one query at a time
+ * ({@link OneQueryAtATimeClient}).
  */
 export function getPool(): pg.Pool {
   // A pool ended by the client's $disconnect (scripts, tests) is replaced, with a client of its own.
   if (!globalForDb.sandpiperPool || globalForDb.sandpiperPool.ending) {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const pool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10), connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10), connectionTimeoutMillis: 5_000, Client: OneQueryAtATimeClient });
     // An idle connection that drops (a database restart) is discarded by the pool; without a listener it would
     // end the process. The next query opens a new one.
     pool.on("error", (error: Error) => log.warn({ err: error.message }, "database connection lost; reconnecting on the next query"));

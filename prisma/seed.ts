@@ -1,8 +1,7 @@
 // npm run seed [-- --json]: idempotent bootstrap of the sandbox (see README "Seeded sandbox").
-import { randomBytes } from "node:crypto";
 import { getDb, transaction, type Db, type Tx } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser } from "@/lib/users/create-console-user";
+import { createConsoleUser, randomPassword } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
@@ -12,7 +11,7 @@ import { SEED_CATALOG } from "@/lib/store/catalog-seed";
 
 const db = getDb();
 const json = process.argv.includes("--json");
-const password = () => randomBytes(12).toString("base64url");
+const password = randomPassword;
 const SEED_KEY = "seed";
 
 type SeedIds = {

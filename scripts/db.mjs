@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -39,6 +40,66 @@ export function generateClient() {
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error("prisma generate failed");
+  }
+}
+
+/** Thrown by ensureDatabase when the database is missing and cannot be created here; `message` is one line to print. */
+export class MissingDatabaseError extends Error {}
+
+/**
+ * Makes sure the database `databaseUrl` names exists (README "Quick start": `DATABASE_URL` may name a database
+ * not created yet). When it does not and the url's role may create databases (connected to the cluster's
+ * `postgres` database), it is created, owned by that role, and `log` gets one line saying so. Otherwise throws a
+ * MissingDatabaseError whose message is one line with the command and the SQL to run; the password is never in it.
+ * Any other connection error is rethrown as it is.
+ * @returns true when it created the database, false when it existed.
+ */
+export async function ensureDatabase(databaseUrl, log = console.log) {
+  const probe = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await probe.connect();
+    return false;
+  } catch (error) {
+    if (error.code !== "3D000") throw error; // 3D000 invalid_catalog_name: the database does not exist
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  const user = decodeURIComponent(url.username) || process.env.PGUSER || os.userInfo().username;
+  const host = url.hostname || "localhost";
+  const port = url.port || "5432";
+  const admin = new URL(databaseUrl);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  let why;
+  try {
+    await client.connect();
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+    log(`Created the database "${name}" on ${host}:${port} (DATABASE_URL named a database that did not exist); migrating it now.`);
+    return true;
+  } catch (error) {
+    if (error.code === "42P04") return false; // duplicate_database: another instance created it a moment ago
+    why = error.code === "42501" ? `role "${user}" may not create databases` : `it could not be created (${error.message})`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const ident = (text) => `"${text.replaceAll('"', '""')}"`;
+  throw new MissingDatabaseError(
+    `Sandpiper cannot use DATABASE_URL: the database "${name}" does not exist on ${host}:${port}, and ${why}. ` +
+      `Create it as a role that may create databases, then start again: createdb -h ${host} -p ${port} -U postgres -O ${user} ${name} ` +
+      `(or in SQL: CREATE DATABASE ${ident(name)} OWNER ${ident(user)};)`,
+  );
+}
+
+/** ensureDatabase for a command line (`npm start`, `npm run db:migrate`): on a MissingDatabaseError prints its one line and exits 1. */
+export async function ensureDatabaseOrExit(databaseUrl) {
+  try {
+    await ensureDatabase(databaseUrl);
+  } catch (error) {
+    if (!(error instanceof MissingDatabaseError)) throw error;
+    console.error(error.message);
+    process.exit(1);
   }
 }
 
@@ -159,5 +220,27 @@ export async function runningEmbeddedDb(dataDir) {
     throw new Error(`process ${pid} holds the embedded database in ${dataDir} but it does not answer (${error.message}); stop that process and try again`);
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Runs a command's work on its database (`npm run seed`, `npm run console:reset-password`): DATABASE_URL when set;
+ * otherwise the embedded database, through the running service when one serves it (runningEmbeddedDb), or opened
+ * here, migrated first and closed afterwards. `fn(url, env)` gets the url and the environment the database needs
+ * (`{}` on PostgreSQL; one connection, embedded mode on PGlite) and `dataDir`, the embedded install's data folder.
+ * @returns what `fn` returns.
+ */
+export async function withCommandDatabase(fn) {
+  const { dataDirectory } = await import("../server.mjs");
+  if (process.env.DATABASE_URL) return fn(process.env.DATABASE_URL, {}, dataDirectory());
+  const dataDir = path.join(dataDirectory(), "pglite");
+  const running = await runningEmbeddedDb(dataDir);
+  const embedded = running ? null : await startEmbeddedDb(dataDir);
+  const url = running ?? embedded.url;
+  try {
+    if (embedded) await migrate(url, { lockHeld: true });
+    return await fn(url, { DB_POOL_MAX: "1", SANDPIPER_EMBEDDED: "1" }, dataDirectory());
+  } finally {
+    await embedded?.stop();
   }
 }

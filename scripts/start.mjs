@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { isBuildCurrent } from "./build-stamp.mjs";
-import { isEmpty, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
+import { ensureDatabaseOrExit, isEmpty, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 // `npm run start:local` (--local): local development of the service, with http receivers on this machine allowed.
@@ -34,6 +34,9 @@ if (!process.env.DATABASE_URL) {
   process.env.SANDPIPER_EMBEDDED = "1";
   workerCount(); // refuses SANDPIPER_WORKERS above 1 before anything starts
   console.log(`Embedded database (PGlite) in ${path.relative(root, path.join(dataDirectory(), "pglite")) || "."}; set DATABASE_URL to use PostgreSQL.`);
+} else {
+  // A DATABASE_URL that names a database not created yet: created when its role may, else one line says how.
+  await ensureDatabaseOrExit(process.env.DATABASE_URL);
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");
 // Instances started together take turns: one migrates and seeds, the others wait, then find the work done.

@@ -6,14 +6,15 @@ import { useEffect, useSyncExternalStore } from "react";
 const noSubscription = () => () => {};
 
 /**
- * Shows until when the link is valid (in the customer's own time zone, so only in the browser) and reloads
- * the page the moment it expires, so the customer never acts on an expired session.
+ * Shows until when the link is valid, in the customer's own time zone and naming it ("14:05 UTC", "2:05 PM GMT+4";
+ * so only in the browser), and reloads the page the moment it expires, so the customer never acts on an expired
+ * session.
  */
 export function ExpiryWatch({ expiresAt }: { expiresAt: string }) {
   const router = useRouter();
   const label = useSyncExternalStore(
     noSubscription,
-    () => new Date(expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+    () => new Date(expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
     () => null,
   );
   useEffect(() => {

@@ -47,6 +47,26 @@ describe("diagnoseSignature", () => {
     expect(diagnose({ timestamp: "1795469999", signature: "0".repeat(64) }).findings.some((f) => /not the one sent with this attempt/.test(f.message))).toBe(true);
   });
 
+  it("names a body in other bytes before any guess about the secret, whatever the signature", () => {
+    const reserialised = JSON.stringify(JSON.parse(body), null, 2);
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(body)).reverse()));
+    const wrong = "0".repeat(64);
+    const listener = listenerSecret("sk_sandbox_exampleexampleexampleexampleexample");
+    for (const changed of [reserialised, reordered]) {
+      // A signature that matches nothing, the header's signature (right for the sent body), one made with another key.
+      for (const signature of [wrong, right, hmac("whsec_old", `${timestamp}.${changed}`).toString("hex"), hmac(listener, `${timestamp}.${changed}`).toString("hex")]) {
+        const d = diagnose({ body: changed, signature }, [{ label: "the sandpiper listen secret", secret: listener }]);
+        expect(d.findings[0], signature).toMatchObject({ ok: false, part: "body", message: expect.stringMatching(/same JSON but not the same bytes/) });
+        expect(firstProblem(d)).not.toMatch(/another secret/);
+      }
+    }
+    expect(diagnose({ body: `${body}\n`, signature: wrong }).findings[0]).toMatchObject({ ok: false, part: "body", message: expect.stringMatching(/line break/) });
+    expect(diagnose({ body: `${body}\r\n`, signature: right }).findings[0].message).toMatch(/line break/);
+    expect(diagnose({ body: `  ${body} `, signature: wrong }).findings[0]).toMatchObject({ ok: false, part: "body", message: expect.stringMatching(/white space around it/) });
+    // A body that is not the sent one at all keeps the secret as the first suspect.
+    expect(firstProblem(diagnose({ body: body.replace("order-1", "order-2"), signature: wrong }))).toMatch(/another secret/);
+  });
+
   it("names the listener secret when the signature was made with it, and suspects another secret otherwise; never shows a secret", () => {
     const key = "sk_sandbox_exampleexampleexampleexampleexample";
     const listener = listenerSecret(key);

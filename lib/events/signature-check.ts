@@ -39,7 +39,8 @@ function sortKeys(value: unknown): unknown {
  * @param input.sent the timestamp and body the service actually sent in the attempt being debugged, when known.
  * @param input.given what the merchant's code used and computed.
  * @param input.nowSeconds the service's clock, Unix seconds (for the 300-second tolerance).
- * @returns findings in the order a merchant should fix them; `verified` when the signature is right.
+ * @returns findings in the order a merchant should fix them (a body that is the sent one in other bytes first, then
+ *   encoding slips, the secret, the timestamp); `verified` when the signature is right.
  */
 export function diagnoseSignature(input: { secret: string; others: NamedSecret[]; sent: { timestamp: string; body: string } | null; given: SignatureAttempt; nowSeconds: number }): SignatureDiagnosis {
   const { secret, others, sent, given, nowSeconds } = input;
@@ -48,12 +49,14 @@ export function diagnoseSignature(input: { secret: string; others: NamedSecret[]
   const expected = signCallback(secret, given.timestamp, given.body);
   const verified = signature === expected;
 
-  // The inputs against what was sent.
+  // The inputs against what was sent. A body with the sent content in other bytes (a line break or white space
+  // added, or re-serialised JSON) is the cause to fix first: it is named before any guess about the secret.
+  let changedBytes: Finding | null = null;
   if (sent) {
     if (given.body === sent.body) findings.push({ ok: true, part: "body", message: "The body is byte for byte the one sent." });
-    else if (given.body.replace(/\r?\n$/, "") === sent.body) findings.push({ ok: false, part: "body", message: "The body has a line break at the end that was not sent: verify the raw request body exactly as received." });
-    else if (given.body.trim() === sent.body) findings.push({ ok: false, part: "body", message: "The body has white space around it that was not sent: verify the raw request body exactly as received." });
-    else if (jsonEqual(given.body, sent.body)) findings.push({ ok: false, part: "body", message: "The body is the same JSON but not the same bytes (re-serialised: white space, member order or escaping changed). Verify the raw request body before parsing it." });
+    else if (given.body.replace(/\r?\n$/, "") === sent.body) changedBytes = { ok: false, part: "body", message: "The body has a line break at the end that was not sent: verify the raw request body exactly as received." };
+    else if (given.body.trim() === sent.body) changedBytes = { ok: false, part: "body", message: "The body has white space around it that was not sent: verify the raw request body exactly as received." };
+    else if (jsonEqual(given.body, sent.body)) changedBytes = { ok: false, part: "body", message: "The body is the same JSON but not the same bytes (re-serialised: white space, member order or escaping changed). Verify the raw request body before parsing it." };
     else findings.push({ ok: false, part: "body", message: "The body is not the one sent with this delivery: check that you pasted the request body of this event." });
     if (given.timestamp.trim() !== sent.timestamp) findings.push({ ok: false, part: "timestamp", message: `The timestamp is not the one sent with this attempt (${sent.timestamp}). The timestamp header is renewed on every attempt: read it from the request you verify.` });
     else findings.push({ ok: true, part: "timestamp", message: "The timestamp is the one sent with this attempt." });
@@ -61,9 +64,11 @@ export function diagnoseSignature(input: { secret: string; others: NamedSecret[]
   if (!/^\d{10}$/.test(given.timestamp.trim())) findings.push({ ok: false, part: "timestamp", message: "The timestamp must be the 10-digit Unix seconds of the timestamp header, used as text." });
   else if (Math.abs(nowSeconds - Number(given.timestamp)) > 300) findings.push({ ok: false, part: "timestamp", message: `The timestamp is ${Math.abs(nowSeconds - Number(given.timestamp))} s away from the service's clock: a receiver refuses requests more than 300 s old or ahead (a stale or replayed request), even with a correct signature.` });
 
+  const expectedMatchesSent = sent ? signCallback(secret, sent.timestamp, sent.body) === expected : null;
   if (verified) {
     findings.unshift({ ok: true, part: "signature", message: "Your signature is correct for this timestamp and body with the current callback secret." });
-    return { verified, expectedMatchesSent: sent ? signCallback(secret, sent.timestamp, sent.body) === expected : null, findings };
+    if (changedBytes) findings.unshift(changedBytes);
+    return { verified, expectedMatchesSent, findings };
   }
 
   // Encoding slips of the right key over the right text.
@@ -83,7 +88,9 @@ export function diagnoseSignature(input: { secret: string; others: NamedSecret[]
     const other = others.find((o) => signature === signCallback(o.secret, given.timestamp, given.body));
     if (other) findings.unshift({ ok: false, part: "secret", message: `This signature was made with ${other.label}. Requests to your configured address are signed with the callback secret shown when the address was set.` });
     else if (sent && given.body !== sent.body && signature === signCallback(secret, given.timestamp, sent.body)) findings.unshift({ ok: false, part: "body", message: "Your signature is right for the body that was sent, but you pasted another body: your code signs different bytes from the ones it checks." });
+    else if (changedBytes) findings.unshift({ ok: false, part: "secret", message: "The signature does not match this body with the current callback secret, nor with a common slip. Verify the raw body as received first; if it still fails, your code may use another secret (an earlier one: setting the address again generates a new secret, shown once)." });
     else findings.unshift({ ok: false, part: "secret", message: "The signature does not match with the current callback secret, nor with a common slip. Your code most likely uses another secret (an earlier one: setting the address again generates a new secret, shown once), or the body or timestamp it signs are not the ones above." });
   }
-  return { verified, expectedMatchesSent: sent ? signCallback(secret, sent.timestamp, sent.body) === expected : null, findings };
+  if (changedBytes) findings.unshift(changedBytes);
+  return { verified, expectedMatchesSent, findings };
 }

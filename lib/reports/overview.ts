@@ -3,20 +3,18 @@ import { missingRatesToday } from "@/lib/pricing/fx-rates";
 import type { Db } from "@/lib/db";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
 import { dubaiDay } from "@/lib/money/dubai";
-import { countPayments } from "@/lib/payments/counts";
 import { getSettings } from "@/lib/settings/service-settings";
 
 /**
- * The figures of the console's overview for the actor: payments created today (Dubai day), withdrawals awaiting
- * approval, deliveries that need attention (FAILED or NOT_CONFIGURED), allow-list requests waiting for an operator
+ * The figures of the console's overview for the actor (today's payments are in lib/reports/payments-overview.ts,
+ * with the charts): withdrawals awaiting approval, deliveries that need attention (FAILED or NOT_CONFIGURED), allow-list requests waiting for an operator
  * (every merchant's for operators), and for operators the intake switches, inactive merchants and the pairs missing
  * today's rate.
  */
 export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
   const merchantId = scopedMerchantId(actor);
   const scope = merchantId ? { merchantId } : {};
-  const [paymentsToday, awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings] = await Promise.all([
-    countPayments(db, merchantId, { from: dubaiDay(now), to: dubaiDay(now) }),
+  const [awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings] = await Promise.all([
     countAwaitingApproval(db, actor),
     db.delivery.count({ where: { ...scope, state: { in: ["FAILED", "NOT_CONFIGURED"] } } }),
     db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),
@@ -29,5 +27,5 @@ export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
       }
     : null;
   const merchant = merchantId ? await db.merchant.findUnique({ where: { id: merchantId }, select: { name: true, status: true, callbackUrl: true } }) : null;
-  return { day: dubaiDay(now), paymentsToday, awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings, operator, merchant };
+  return { day: dubaiDay(now), awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings, operator, merchant };
 }

@@ -1,4 +1,5 @@
 import { hash } from "@node-rs/argon2";
+import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 
 /**
@@ -6,6 +7,11 @@ import type { Db } from "@/lib/db";
  */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+}
+
+/** A new random console password: 16 characters of base64url (96 random bits), above MIN_PASSWORD_LENGTH. */
+export function randomPassword(): string {
+  return randomBytes(12).toString("base64url");
 }
 
 /** Creates a console user with an argon2id password hash. */

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { writeAudit } from "@/lib/audit";
+import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import { checkbox, optionalText, reasonField, text } from "@/lib/schemas/form-fields";
 import { revokeKeysOf } from "@/lib/keys/manage-keys";
 import { isUuid } from "@/lib/schemas/common";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { createConsoleUser } from "@/lib/users/create-console-user";
+import { createConsoleUser, hashPassword, randomPassword } from "@/lib/users/create-console-user";
 import { pageOf } from "@/lib/pagination";
 
 /** Minimum console password length. */
@@ -74,6 +74,39 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
     reason: input.reason,
   }, now);
   return { user: after, revokedKeys: revoked };
+}
+
+/** The audit actor of `npm run console:reset-password`: someone with shell access to the service, not a console user. */
+export const COMMAND_LINE_ACTOR: AuditActor = { id: null, username: "command line" };
+
+/**
+ * Sets a new random password for the console user named `username` (README "Seeded sandbox": `npm run
+ * console:reset-password -- <username>`): an argon2id hash of randomPassword(), the lock-out cleared (no failed
+ * sign-ins, no lock), and every session of the user ended (the session epoch moves on, as at sign-out), in one
+ * transaction with an audit row `console_user.reset_password` by COMMAND_LINE_ACTOR (never the password). API keys
+ * and access are unchanged.
+ * @returns the user (id, username, role, active) and the new password, which only the caller sees (shown once).
+ * @throws ApiError 404 NOT_FOUND when no user has that name (names are case-sensitive).
+ */
+export async function resetPassword(tx: Tx, input: { username: string }, now = new Date()) {
+  const before = await tx.consoleUser.findUnique({ where: { username: input.username } });
+  if (!before) throw apiError("NOT_FOUND", `no console user is named "${input.username}"`);
+  const password = randomPassword();
+  const user = await tx.consoleUser.update({
+    where: { id: before.id },
+    data: { passwordHash: await hashPassword(password), failedLogins: 0, lockedUntil: null, sessionEpoch: { increment: 1 }, updatedAt: now },
+    select: { id: true, username: true, role: true, active: true },
+  });
+  await writeAudit(tx, COMMAND_LINE_ACTOR, {
+    action: "console_user.reset_password",
+    entity: "console_user",
+    entityId: before.id,
+    merchantId: before.merchantId,
+    before: { username: before.username, failedLogins: before.failedLogins, lockedUntil: before.lockedUntil },
+    after: { username: user.username, failedLogins: 0, lockedUntil: null, sessionsEnded: true },
+    reason: "npm run console:reset-password",
+  }, now);
+  return { user, password };
 }
 
 /**

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
 import { TEST_DATABASE_URL } from "../support/env";
 import { amountEntryMerchant, sessionBody } from "../support/checkout-sessions";
-import { call, db, depositBody, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
+import { postAction, signIn } from "../support/console-http";
+import { call, createConsoleUser, db, depositBody, eventually, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 
 // Log hygiene (docs/architecture.md: secrets and bearer links never reach logs): a full flow against a
@@ -177,5 +178,39 @@ describe("logs", () => {
     };
     expectNoSecrets(output, secrets);
     expect(output).not.toMatch(/\/checkout\/[A-Za-z0-9_-]{20,}/);
+  }, 120_000);
+
+  it("the flows above, a console session and the jobs leave no node-postgres warning in the output (no client runs two queries at once)", async () => {
+    // A console session over the overview, lists and charts (pages that read several things at once).
+    const operator = await createConsoleUser(db, { username: `logs-${randomUUID().slice(0, 8)}`, password: "operator-password-1", role: "OPERATOR" });
+    const cookie = (await signIn(operator.username, "operator-password-1", undefined, svc.url)).cookie!;
+    expect(cookie).toBeTruthy();
+    for (const page of ["/console", "/console/payments", "/console/callbacks", "/console/approvals", "/console/merchants", "/console/users", "/console/pricing", "/console/rates", "/console/audit", "/console/settings", "/console/catalog", "/api/console/reports/payments", "/api/console/reports/callbacks", "/api/console/reports/limits", "/api/console/payments?limit=5"]) {
+      const res = await fetch(`${svc.url}${page}`, { headers: { cookie }, redirect: "manual" });
+      expect(res.status, page).toBe(200);
+      await res.arrayBuffer();
+    }
+    // API reads and writes at once, as a merchant's server sends them.
+    const m = await newMerchant();
+    const as = (path: string, o: Parameters<typeof call>[1] = {}) => call(path, { base: svc.url, key: m.key, ip: m.ip, ...o });
+    const created = await Promise.all(Array.from({ length: 6 }, () => as("/v1/payments", { body: depositBody() })));
+    await Promise.all(created.map((c) => as(`/v1/sandbox/payments/${c.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })));
+    await Promise.all([as("/v1/payments?limit=5"), as("/v1/events?limit=5"), ...created.map((c) => as(`/v1/payments/${c.body.id}`))]);
+    // The signature debugger on a delivered callback (it reads the delivery with its event, attempts and chaos
+    // requests in the console action's transaction).
+    const hooked = await newMerchant({ callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, callbackSecret: `whsec_${randomBytes(24).toString("hex")}` });
+    const paid = await call("/v1/payments", { base: svc.url, key: hooked.key, ip: hooked.ip, body: depositBody() });
+    await call(`/v1/sandbox/payments/${paid.body.id}/complete`, { base: svc.url, key: hooked.key, ip: hooked.ip, body: { outcome: "SUCCEEDED" } });
+    const delivery = await eventually(() => db.delivery.findFirst({ where: { merchantId: hooked.merchant.id, state: "SUCCEEDED" }, include: { event: true, attempts: true } }), 15_000);
+    const checked = await postAction(
+      "callbacks.checkSignatureAction",
+      { deliveryId: delivery.id, attempt: "1", timestamp: delivery.attempts[0].signedTimestamp!, body: delivery.event.body, signature: delivery.attempts[0].signature! },
+      { cookie, base: svc.url, page: `/console/callbacks/${delivery.id}` },
+    );
+    expect(checked.state, checked.text.slice(0, 500)).toMatchObject({ status: "ok" });
+    await new Promise((r) => setTimeout(r, 1_500)); // the jobs' next rounds (expiry sweep, deliveries, count compaction)
+
+    const warnings = svc.output.flatMap((line, i) => (/already executing a query|DeprecationWarning/.test(line) ? [svc.output.slice(i, i + 25).join("\n")] : []));
+    expect(warnings, "node-postgres warnings in the service's output").toEqual([]);
   }, 120_000);
 });

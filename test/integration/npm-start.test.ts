@@ -104,5 +104,22 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
     expect(offline.keys.full).not.toBe((await seedJson()).keys.full);
     // Plain `npm run seed` (as the README shows it) prints the new keys for people.
     expect(await runSeed([])).toMatch(/sk_sandbox_[A-Za-z0-9]+/);
+
+    // README "Seeded sandbox": a new console password on the embedded database; credentials.txt (printed again by
+    // every start) shows the new one, and the other users' lines are kept.
+    const credentials = path.join(dataDir, "credentials.txt");
+    const before = fs.readFileSync(credentials, "utf8");
+    const reset = await new Promise<string>((resolve, reject) => {
+      const child = spawn("npm", ["run", "--silent", "console:reset-password", "--", "operator"], { cwd: root, env: devEnv() });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (out += d));
+      child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`console:reset-password exited ${code}: ${out}`))));
+    });
+    const password = /New password for console user operator: (\S+)/.exec(reset)?.[1];
+    expect(password, reset).toBeTruthy();
+    const after = fs.readFileSync(credentials, "utf8");
+    expect(after).toMatch(new RegExp(`console operator\\s+operator / ${password}$`, "m"));
+    expect(after.replace(/operator \/ \S+/, "")).toBe(before.replace(/operator \/ \S+/, ""));
   }, 300_000);
 });

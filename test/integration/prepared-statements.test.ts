@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { Prisma, query } from "@/lib/db";
+import { OneQueryAtATimeClient, Prisma, query } from "@/lib/db";
 import { TEST_DATABASE_URL } from "../support/env";
 
 // lib/db.ts `query` (docs/architecture.md "Hot paths"): statements are prepared once per connection, a refused
@@ -50,5 +50,40 @@ describe("query on the pool", () => {
     await pool.query(`ALTER TABLE ${table} ADD COLUMN b int NOT NULL DEFAULT 7`);
     expect(await query(all, pool)).toEqual([{ a: 1, b: 7 }]);
     expect(await query(all, pool)).toEqual([{ a: 1, b: 7 }]);
+  });
+});
+
+describe("OneQueryAtATimeClient (the pool's connections)", () => {
+  it("queries issued at once on one connection run one after another, in order, each with its own answer or error, and pg warns of nothing", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    const one = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1, Client: OneQueryAtATimeClient });
+    const client = await one.connect();
+    try {
+      // clock_timestamp() is read after the sleep of its own statement.
+      const started = (delay: number) => client.query(`SELECT clock_timestamp() AS at FROM pg_sleep(${delay})`);
+      const issued = [
+        started(0.05),
+        client.query("SELECT $1::int AS n", [2]),
+        client.query("SELECT 1 / 0").catch((error: Error) => error),
+        new Promise((resolve) => client.query("SELECT $1::text AS t", ["callback"], (error, result) => resolve(error ?? result.rows))),
+        started(0),
+      ] as const;
+      // node-postgres' own (deprecated) queue stays empty: the client holds the later queries back itself.
+      expect((client as unknown as { _queryQueue: unknown[] })._queryQueue).toHaveLength(0);
+      const answers = await Promise.all(issued);
+      expect(answers[1].rows).toEqual([{ n: 2 }]);
+      expect(answers[2]).toMatchObject({ code: "22012" });
+      expect(answers[3]).toEqual([{ t: "callback" }]);
+      expect(answers[4].rows[0].at.getTime(), "the last query ran after the first one's sleep").toBeGreaterThan(answers[0].rows[0].at.getTime());
+      expect((await client.query("SELECT 4 AS n")).rows, "the connection is usable after them").toEqual([{ n: 4 }]);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => /already executing a query/.test(w.message))).toEqual([]);
+    } finally {
+      client.release();
+      await one.end();
+      process.off("warning", onWarning);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { TEST_DATABASE_URL } from "../support/env";
-import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { recreateDatabase } from "../support/global-setup";
 
 // The receivers printed in README "Receiving callbacks" are run as written, against real signed deliveries from
@@ -131,4 +131,29 @@ describe("README receivers against real deliveries", () => {
       await store.end();
     }
   }, 120_000);
+});
+
+describe("README 'Events API': the redeliver line", () => {
+  it("run as written for two events and twice for one, makes a new redelivery each time", async () => {
+    const line = readmeBlock("# walk-through: events").split("\n").find((l) => l.includes("/redeliver"));
+    expect(line, "the README shows a redeliver call").toBeTruthy();
+    const m = await newMerchant();
+    for (const _ of [1, 2]) {
+      const created = await m.api("/v1/payments", { body: depositBody() });
+      await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } });
+    }
+    const events = (await m.api("/v1/events")).body.items.map((e: { id: string }) => e.id);
+    expect(events).toHaveLength(2);
+    /** The README's line with the event id put in, through bash and curl as a reader runs it; status and body. */
+    const redeliver = (eventId: string) => {
+      const command = `${line!.replace("<EVENT_ID>", eventId)} -H "X-Forwarded-For: ${m.ip}" -w '\n%{http_code}'`;
+      const out = execFileSync("bash", ["-c", command], { env: { ...process.env, BASE: baseUrl(), KEY: m.key }, encoding: "utf8" });
+      const cut = out.lastIndexOf("\n");
+      return { status: Number(out.slice(cut + 1)), body: JSON.parse(out.slice(0, cut)) };
+    };
+    const answers = [redeliver(events[0]), redeliver(events[1]), redeliver(events[0])];
+    expect(answers.map((a) => a.status), JSON.stringify(answers)).toEqual([201, 201, 201]);
+    expect(answers.map((a) => a.body.eventId)).toEqual([events[0], events[1], events[0]]);
+    expect(new Set(answers.map((a) => a.body.id)).size, "three redeliveries, none replayed").toBe(3);
+  });
 });

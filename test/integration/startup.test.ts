@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
+import pg from "pg";
 import { TEST_DATABASE_URL } from "../support/env";
 
 const root = path.resolve(__dirname, "../..");
@@ -21,6 +22,44 @@ function run(args: string[], env: Record<string, string>, timeoutMs = 60_000): P
       resolve({ code, output });
     });
   });
+}
+
+/** A developer's environment for a start on `databaseUrl` at `port`: NODE_ENV, loopback and npm's own variables unset. */
+function startEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", NEXTAUTH_SECRET: "local-test-secret" };
+  for (const name of Object.keys(env)) if (name === "NODE_ENV" || name === "CALLBACK_ALLOW_LOOPBACK" || name.startsWith("npm_")) delete env[name];
+  return env;
+}
+
+/** Spawns `cmd args` in the repository; `running()` resolves once it prints "Sandpiper is running" (rejects if it exits first). */
+function launch(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(cmd, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  async function running() {
+    const deadline = Date.now() + 90_000;
+    while (!output.includes("Sandpiper is running")) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd} ${args.join(" ")} did not come up: ${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  async function stop() {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    return exited;
+  }
+  return { child, output: () => output, running, stop, exited };
+}
+
+/** A recreated test database named after the suite's with `suffix`, and a free port: a start of its own. */
+async function freshStart(suffix: string): Promise<{ url: string; port: number }> {
+  const { freePort } = await import("../../scripts/db.mjs");
+  const { recreateDatabase } = await import("../support/global-setup");
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `${url.pathname}${suffix}`;
+  await recreateDatabase(url.toString());
+  return { url: url.toString(), port: await freePort() };
 }
 
 const UNSAFE = { CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "production", PORT: "0" };
@@ -49,28 +88,15 @@ describe("the service refuses CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production
 
 describe("npm run start:local", () => {
   it("serves with loopback callback receivers allowed (NODE_ENV=development), for local work on the service", async () => {
-    const { freePort } = await import("../../scripts/db.mjs");
-    const { recreateDatabase } = await import("../support/global-setup");
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `${url.pathname}_local`;
-    await recreateDatabase(url.toString());
-    const port = await freePort();
+    const { url, port } = await freshStart("_local");
     // start:local sets NODE_ENV and CALLBACK_ALLOW_LOOPBACK itself.
-    const env = Object.fromEntries(Object.entries({ ...process.env, DATABASE_URL: url.toString(), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", NEXTAUTH_SECRET: "local-test-secret" }).filter(([k]) => k !== "NODE_ENV" && k !== "CALLBACK_ALLOW_LOOPBACK"));
-    const child = spawn(process.execPath, ["scripts/start.mjs", "--local", "--no-build"], { cwd: root, env: env as NodeJS.ProcessEnv });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
+    const started = launch(process.execPath, ["scripts/start.mjs", "--local", "--no-build"], startEnv(url, port));
     try {
-      const deadline = Date.now() + 90_000;
-      while (!output.includes("Sandpiper is running")) {
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`start:local did not come up: ${output}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(output).toMatch(/Local development: callbacks may go to http:\/\/localhost receivers/);
+      await started.running();
+      expect(started.output()).toMatch(/Local development: callbacks may go to http:\/\/localhost receivers/);
       const { PrismaPg } = await import("@prisma/adapter-pg");
       const { PrismaClient } = await import("@/lib/generated/prisma/client");
-      const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url.toString(), max: 1 }) });
+      const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }) });
       try {
         expect(await db.merchant.count()).toBeGreaterThan(0);
       } finally {
@@ -78,8 +104,110 @@ describe("npm run start:local", () => {
       }
       expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
     } finally {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
+      await started.stop();
     }
   }, 120_000);
+});
+
+/** Every process below `pid` (children, their children, ...), from `ps`. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  for (let frontier = [pid]; frontier.length > 0; ) {
+    frontier = rows.filter(([, ppid]) => frontier.includes(ppid)).map(([child]) => child);
+    found.push(...frontier);
+  }
+  return found;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("npm run start:local and a SIGTERM to npm", () => {
+  it("stops the server: the port stops answering and no process started by npm remains", async () => {
+    const { url, port } = await freshStart("_npmlocal");
+    const base = `http://127.0.0.1:${port}`;
+    // What a developer types (the suite has built the service, so --no-build), and what a supervisor or Ctrl-C sends.
+    const npm = launch("npm", ["run", "start:local", "--", "--no-build"], startEnv(url, port));
+    let started: number[] = [];
+    try {
+      await npm.running();
+      expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(200);
+      started = descendants(npm.child.pid!);
+      expect(started.length, "npm started the server").toBeGreaterThan(0);
+      await Promise.race([npm.stop(), new Promise((r) => setTimeout(r, 20_000))]);
+      expect(npm.child.exitCode !== null || npm.child.signalCode !== null, "npm exited after SIGTERM").toBe(true);
+      const stopBy = Date.now() + 15_000;
+      while (started.some(alive) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
+      expect(started.filter(alive), `processes left running: ${npm.output()}`).toEqual([]);
+      const answer = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => "no answer");
+      expect(answer, "the port stopped answering").toBe("no answer");
+    } finally {
+      for (const pid of [npm.child.pid!, ...started]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  }, 120_000);
+});
+
+describe("a DATABASE_URL that names a database that does not exist", () => {
+  /** `url` with the database `name`, and `user` when given. */
+  const withDatabase = (name: string, user?: string) => {
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    if (user) url.username = user;
+    return url.toString();
+  };
+  const missing = `${new URL(TEST_DATABASE_URL).pathname.slice(1)}_missing_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: withDatabase("postgres") });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it("is created when the role may create databases (one line says so), then migrated, seeded and served", async () => {
+    await admin(`DROP DATABASE IF EXISTS "${missing}" WITH (FORCE)`);
+    const { freePort } = await import("../../scripts/db.mjs");
+    const port = await freePort();
+    const started = launch(process.execPath, ["scripts/start.mjs", "--no-build"], { ...startEnv(withDatabase(missing), port), NODE_ENV: "production" });
+    try {
+      await started.running();
+      expect(started.output().match(/^Created the database .*$/gm)).toEqual([`Created the database "${missing}" on 127.0.0.1:5432 (DATABASE_URL named a database that did not exist); migrating it now.`]);
+      expect(started.output()).toMatch(/API key \(all scopes\) sk_sandbox_/);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
+    } finally {
+      expect(await started.stop()).toBe(0);
+      await admin(`DROP DATABASE IF EXISTS "${missing}" WITH (FORCE)`);
+    }
+  }, 120_000);
+
+  it("otherwise: npm start and npm run db:migrate print one line with what to run and exit 1, without a stack trace", async () => {
+    const role = `sp_nocreatedb_${process.pid}`;
+    await admin(`DROP ROLE IF EXISTS ${role}`);
+    await admin(`CREATE ROLE ${role} LOGIN NOCREATEDB`);
+    try {
+      const url = withDatabase(missing, role).replace(`${role}@`, `${role}:not-a-secret-to-print@`);
+      for (const script of [["scripts/start.mjs", "--no-build"], ["scripts/migrate.mjs"]]) {
+        const { code, output } = await run(script, { DATABASE_URL: url, PORT: "0", NODE_ENV: "production", CALLBACK_ALLOW_LOOPBACK: "" });
+        expect(code, output).toBe(1);
+        const lines = output.split("\n").filter((l) => l.trim() && !/^npm warn/.test(l));
+        expect(lines, output).toEqual([
+          `Sandpiper cannot use DATABASE_URL: the database "${missing}" does not exist on 127.0.0.1:5432, and role "${role}" may not create databases. ` +
+            `Create it as a role that may create databases, then start again: createdb -h 127.0.0.1 -p 5432 -U postgres -O ${role} ${missing} ` +
+            `(or in SQL: CREATE DATABASE "${missing}" OWNER "${role}";)`,
+        ]);
+        expect(output).not.toMatch(/^\s+at /m);
+        expect(output).not.toContain("not-a-secret-to-print");
+      }
+    } finally {
+      await admin(`DROP ROLE IF EXISTS ${role}`);
+    }
+  });
 });

@@ -23,13 +23,14 @@ export type SignInAnswer = { cookie: string | null; status: number; body: any; s
 /**
  * Signs in through next-auth's credentials endpoint over HTTP (CSRF token first, as the sign-in form does).
  * `ip` is sent as X-Forwarded-For (the test service trusts loopback as a proxy); default: a fresh TEST-NET-3
- * address. Returns the session cookie ("name=value") or null, with the status, JSON body and Set-Cookie lines.
+ * address; `base` another service than the suite's. Returns the session cookie ("name=value") or null, with the
+ * status, JSON body and Set-Cookie lines.
  */
-export async function signIn(username: string, password: string, ip = signInIp()): Promise<SignInAnswer> {
-  const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
+export async function signIn(username: string, password: string, ip = signInIp(), base = baseUrl()): Promise<SignInAnswer> {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
   const csrfCookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const { csrfToken } = await csrf.json();
-  const res = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies, "x-forwarded-for": ip },
     body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
@@ -82,7 +83,8 @@ export function consoleActions(): Map<string, { id: string; pages: string[] }> {
   const parsed = JSON.parse(readFileSync(file, "utf8")) as { node: Record<string, ManifestEntry> };
   manifest = new Map();
   for (const [id, entry] of Object.entries(parsed.node)) {
-    const match = /^app\/console\/actions\/([\w-]+)\.ts$/.exec(entry.filename);
+    // The path is relative to the build's root: the repository, or a folder above it (next.config turbopack.root).
+    const match = /(?:^|\/)app\/console\/actions\/([\w-]+)\.ts$/.exec(entry.filename);
     if (!match) continue;
     const pages = Object.keys(entry.workers).map((w) => w.replace(/^app/, "").replace(/\/page$/, "").replace(/\/\([^)]*\)/g, ""));
     manifest.set(`${match[1]}.${entry.exportedName}`, { id, pages });
@@ -125,6 +127,8 @@ export type ActionCall = {
   transport?: ActionTransport;
   /** Page to post to; default the first page of the action without a dynamic segment. */
   page?: string;
+  /** Another service than the suite's (its base url). */
+  base?: string;
 };
 
 export type ActionAnswer = {
@@ -157,7 +161,8 @@ export async function postAction(name: string, fields: ActionFields, call: Actio
   const transport = call.transport ?? "fetch";
   const headers: Record<string, string> = {};
   if (call.cookie) headers.cookie = call.cookie;
-  const origin = call.origin === undefined ? baseUrl() : call.origin;
+  const base = call.base ?? baseUrl();
+  const origin = call.origin === undefined ? base : call.origin;
   if (origin !== null) headers.origin = origin;
   let body: FormData | string;
   if (transport === "fetch") {
@@ -177,7 +182,7 @@ export async function postAction(name: string, fields: ActionFields, call: Actio
     body.append(`$ACTION_ID_${id}`, "");
   }
   if (typeof body === "string") headers["content-type"] = "text/plain;charset=UTF-8";
-  const res = await fetch(`${baseUrl()}${page}`, { method: "POST", headers, body, redirect: "manual" });
+  const res = await fetch(`${base}${page}`, { method: "POST", headers, body, redirect: "manual" });
   const text = await res.text();
   return { status: res.status, state: transport === "fetch" ? actionResultOf(text) : null, text, headers: res.headers };
 }

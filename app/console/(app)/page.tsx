@@ -51,8 +51,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         {o.merchant && o.merchant.status !== "ACTIVE" ? (
           <Notice tone="warning" title="This merchant is not active">API keys are refused until an operator activates it.</Notice>
         ) : null}
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
-          <Figure label="Payments today" value={o.paymentsToday} href="/console/payments" hint="Created since 00:00 Dubai time" />
+        {/* Payments today, with last week's figure, is the first card of the charts below (shown once). */}
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
           <Figure label="Withdrawals awaiting approval" value={o.awaitingApproval} href="/console/approvals" hint="Approved by someone other than the creator" />
           <Figure label="Callbacks needing attention" value={o.deliveriesNeedingAttention} href="/console/callbacks" hint="FAILED or NOT CONFIGURED deliveries" />
           {o.operator ? (

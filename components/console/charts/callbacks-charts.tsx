@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
-import { DailyChart } from "@/components/console/charts/daily-chart";
+import { DailyChart, loneDayDot } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
@@ -71,8 +71,8 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         description="From the event's creation to the receiver's 2xx answer, in milliseconds: the median (p50) and p95, each the upper bound of a power-of-two bucket."
         chart={
           <DailyChart kind="line" data={data.latency} yAxis={<YAxis scale="log" domain={["auto", "auto"]} allowDataOverflow unit=" ms" fontSize={12} />}>
-            <Line type="monotone" dataKey="p50Ms" name="p50 (ms)" stroke="#4f46e5" connectNulls dot={false} />
-            <Line type="monotone" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" connectNulls dot={false} />
+            <Line type="monotone" dataKey="p50Ms" name="p50 (ms)" stroke="#4f46e5" connectNulls dot={loneDayDot(data.latency, "p50Ms", "#4f46e5", { format: (v) => `${v} ms`, below: true })} />
+            <Line type="monotone" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" connectNulls dot={loneDayDot(data.latency, "p95Ms", "#be123c", { format: (v) => `${v} ms` })} />
           </DailyChart>
         }
         table={

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
-import { DailyChart } from "@/components/console/charts/daily-chart";
+import { DailyChart, loneDayDot } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
 
@@ -90,7 +90,7 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         description="Succeeded among the payments of the day that ended (succeeded, failed or expired), in percent."
         chart={
           <DailyChart kind="line" data={rate} yAxis={<YAxis domain={[0, 100]} unit=" %" fontSize={12} />} legend={false}>
-            <Line type="monotone" dataKey="rate" name="Success rate (%)" stroke="#047857" strokeWidth={2} connectNulls dot={false} />
+            <Line type="monotone" dataKey="rate" name="Success rate (%)" stroke="#047857" strokeWidth={2} connectNulls dot={loneDayDot(rate, "rate", "#047857", { format: (v) => `${v} %` })} />
           </DailyChart>
         }
         table={
