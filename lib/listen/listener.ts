@@ -4,6 +4,7 @@
 import { listenerSecret } from "../events/listener-secret";
 import { Forwarder, type FeedItem } from "./forwarder";
 import { Reporter } from "./reporter";
+import { sleep } from "./sleep";
 import { readSse, type SseEvent } from "./sse";
 import { readState, writeState } from "./state";
 
@@ -34,18 +35,6 @@ export type ListenOptions = {
 };
 
 type Ready = { cursor: string; heartbeatSeconds: number; headers: { eventId: string }; chaos?: boolean };
-
-/** Waits `ms`, or less when `signal` aborts; leaves no listener on the signal behind. */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
