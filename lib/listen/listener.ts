@@ -28,6 +28,7 @@ export type ListenOptions = {
   watchdogMs?: number;
   /** Time limit of one forward to the receiver, milliseconds (default 10000). */
   forwardTimeoutMs?: number;
+  /** Tries of one forward to a receiver that cannot be reached (default 5). */ maxAttempts?: number;
 };
 
 /** One item of the service's event stream (the FeedItem of the Events API). */
