@@ -27,7 +27,7 @@ export const HELP = Symbol("help");
  * The variables of `env` (the process environment), with SANDPIPER_API_KEY and SANDPIPER_API_URL read from `dotEnvPath`
  * (`./.env` by default) when the environment does not set them. A missing or unreadable file is ignored.
  */
-export function readEnv(env: NodeJS.ProcessEnv, dotEnvPath = ".env"): Env {
+export function readEnv(env: Record<string, string | undefined>, dotEnvPath = ".env"): Env {
   let file: Record<string, string> = {};
   try {
     file = parseEnv(readFileSync(dotEnvPath, "utf8")) as Record<string, string>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dubaiDay } from "@/lib/money/dubai";
-import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
+import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, waitForCheckout } from "../support/store";
 
 // POST /v1/sandbox/payments/{id}/expire (docs/api.md "Test helpers"): a pending payment expires now exactly as the
@@ -17,6 +17,10 @@ async function usedToday(payment: { pricing: { ruleId: string } }): Promise<bigi
 describe("POST /v1/sandbox/payments/{id}/expire", () => {
   it("expires a PENDING deposit now: one payment.expired event, the amount back in the limits; a replay answers the same, a second request is 409", async () => {
     const m = await newMerchant();
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "USD", settlementCurrency: "USD",
+      commissionBps: 100, reason: "test: a profile whose limits are counted",
+    });
     const p = (await m.api("/v1/payments", { body: depositBody({ amount: "40.00" }) })).body;
     expect(await usedToday(p)).toBe(4000n);
     const res = await expire(m, p.id, "expire-once-1");

@@ -57,7 +57,7 @@ export function parseTrigger(argv: string[], env: Env): TriggerArgs | typeof HEL
 }
 
 type Payment = { id: string; reference: string; amount: string; currency: string; method: string; status: string };
-type EventPage = { items: { id: string; type: string; createdAt: string }[] };
+type EventPage = { items: { id: string; type: string; createdAt: string; delivery: { state: string } }[] };
 
 const SCOPES_HINT = 'sandpiper trigger needs a key with the payments:create and sandbox:simulate scopes (the seeded "API key (all scopes)" has both): pass it with --api-key or SANDPIPER_API_KEY.';
 
@@ -114,7 +114,8 @@ export async function runTrigger(args: TriggerArgs): Promise<number> {
     return 0;
   }
   console.log(`Payment ${payment.id} is now ${concluded.status}`);
-  console.log(`Event ${event.type} ${event.id}: delivered to your callback address and every running sandpiper listen (details: sandpiper events get ${event.id})`);
+  const where = event.delivery.state === "NOT_CONFIGURED" ? "sent to every running sandpiper listen (no callback address is configured)" : "delivered to your callback address and every running sandpiper listen";
+  console.log(`Event ${event.type} ${event.id}: ${where} (details: sandpiper events get ${event.id})`);
   return 0;
 }
 
