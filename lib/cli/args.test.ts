@@ -6,7 +6,7 @@ import { HELP, readEnv, UsageError } from "./args";
 import { parseEventsGet, parseEventsList, parseEventsResend } from "./commands/events";
 import { parseListen } from "./commands/listen";
 import { parseTrigger, TRIGGER_DEFAULTS } from "./commands/trigger";
-import { route } from "../listen/cli";
+import { main, route } from "../listen/cli";
 
 // The argument parsing of `sandpiper` (docs/callbacks.md "The sandpiper command"): pure functions from the command
 // line and the variables to options, or one-line usage errors (exit 2).
@@ -124,5 +124,30 @@ describe("trigger", () => {
     expect(usageOf(() => parseTrigger(["payment.failed", "--amount", "1,000"], env))).toMatch(/--amount must be a decimal like 10\.00/);
     expect(usageOf(() => parseTrigger(["payment.failed", "--currency", "dollars"], env))).toMatch(/--currency must be a three-letter/);
     expect(usageOf(() => parseTrigger(["payment.failed", "--method", "CARD"], env))).toMatch(/--method must be GATEWAY or BANK_TRANSFER/);
+  });
+});
+
+describe("the documented command lines", () => {
+  it("every `sandpiper ...` line in the README's and docs/callbacks.md's code blocks parses", () => {
+    const root = path.resolve(__dirname, "../..");
+    const lines = ["README.md", "docs/callbacks.md"].flatMap((file) =>
+      [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/```[a-z]*\n([\s\S]*?)```/g)]
+        .flatMap((m) => m[1].split("\n"))
+        .map((l) => l.replace(/\s+#.*$/, "").trim())
+        .filter((l) => l.startsWith("sandpiper ")),
+    );
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend } as const;
+    for (const line of lines) {
+      const argv = line.replace(/<EVENT_ID>/g, ID).split(/\s+/).slice(1);
+      const target = route(argv);
+      if ("help" in target) continue;
+      expect(() => commands[target.name as keyof typeof commands](target.rest, env), line).not.toThrow();
+    }
+  });
+
+  it("main answers --help with exit 0 and an unknown command with exit 2", async () => {
+    expect(await main(["events", "get", "--help"])).toBe(0);
+    expect(await main(["nope"])).toBe(2);
   });
 });

@@ -36,7 +36,8 @@ type Run = { code: number | null; stdout: string; stderr: string; out: string };
 function sandpiper(args: string[], env: Record<string, string> = {}, cwd = outside): Promise<Run> {
   const child = spawn("sandpiper", args, {
     cwd,
-    env: { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, SANDPIPER_API_URL: d.service.url, SANDPIPER_API_KEY: keys.full, ...env },
+    // Only what a shell gives: no variable of the test run reaches the command.
+    env: { NODE_ENV: process.env.NODE_ENV, PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, SANDPIPER_API_URL: d.service.url, SANDPIPER_API_KEY: keys.full, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
