@@ -8,6 +8,7 @@ import { setCallbackUrl } from "@/lib/events/callback-config";
 import { Dedicated } from "../support/dedicated";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
+import { readmeBlock } from "../support/readme";
 
 // The `sandpiper` command as a user meets it (README "The sandpiper command", docs/callbacks.md "The sandpiper
 // command"): installed by the README's lines into a temporary HOME, then run by name from a folder outside the
@@ -21,14 +22,6 @@ const bin = path.join(home, ".local", "bin");
 let keys: { full: string; readOnly: string };
 let merchantId: string;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
-
-/** The README code block whose first line starts with `firstLine`. */
-function readmeBlock(firstLine: string): string {
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith(firstLine));
-  if (!block) throw new Error(`README.md has no code block starting with ${firstLine}`);
-  return block;
-}
 
 type Run = { code: number | null; stdout: string; stderr: string; out: string };
 
