@@ -138,7 +138,7 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/payments/[id]/expire/route.ts",
     tag: "Sandbox",
     summary: "Expire a pending test payment now (test helper)",
-    description: "Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). A final payment (an expired one included) answers 409 INVALID_STATE. No money moves.",
+    description: "Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment is answered as it is (nothing is written twice); a payment that ended otherwise answers 409 INVALID_STATE. No money moves.",
     scope: "sandbox:simulate",
     idempotent: true,
     allowList: false,

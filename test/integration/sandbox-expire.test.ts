@@ -15,7 +15,7 @@ async function usedToday(payment: { pricing: { ruleId: string } }): Promise<bigi
 }
 
 describe("POST /v1/sandbox/payments/{id}/expire", () => {
-  it("expires a PENDING deposit now: one payment.expired event, the amount back in the limits; a replay answers the same, a second request is 409", async () => {
+  it("expires a PENDING deposit now: one payment.expired event, the amount back in the limits; a replay or a second request answers it as it is and writes nothing", async () => {
     const m = await newMerchant();
     await savePricingVersion(db, {
       merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "USD", settlementCurrency: "USD",
@@ -37,9 +37,9 @@ describe("POST /v1/sandbox/payments/{id}/expire", () => {
     expect([replay.status, replay.headers.get("idempotency-replayed")]).toEqual([200, "true"]);
     expect(replay.body).toEqual(res.body);
     const again = await expire(m, p.id);
-    expect([again.status, again.body.error.code]).toEqual([409, "INVALID_STATE"]);
-    expect(again.body.error.message).toMatch(/payment is EXPIRED; only a PENDING or PENDING_APPROVAL payment can be expired/);
-    expect(await db.event.count({ where: { paymentId: p.id } })).toBe(1);
+    expect([again.status, again.headers.get("idempotency-replayed")]).toEqual([200, null]);
+    expect(again.body).toEqual(res.body);
+    expect(await db.event.count({ where: { paymentId: p.id } }), "nothing is written twice").toBe(1);
     expect(await usedToday(p)).toBe(0n);
   });
 
@@ -53,6 +53,7 @@ describe("POST /v1/sandbox/payments/{id}/expire", () => {
     expect((await m.api(`/v1/sandbox/payments/${done.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
     const final = await expire(m, done.id);
     expect([final.status, final.body.error.code]).toEqual([409, "INVALID_STATE"]);
+    expect(final.body.error.message).toMatch(/^payment is SUCCEEDED; a final payment cannot change its result$/);
 
     const pending = (await m.api("/v1/payments", { body: depositBody() })).body;
     const other = await newMerchant();
