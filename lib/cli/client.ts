@@ -20,7 +20,7 @@ export class ServiceError extends Error {
 
   /** One line: `the service answered <status> <code>: <message>, requestId <id>. <what to do>`. */
   line(): string {
-    const message = this.message.replace(/\.$/, "");
+    const message = this.message.replace(/\s+/g, " ").trim().replace(/\.$/, "");
     const detail = `${this.status} ${this.code}: ${message}${this.requestId ? `, requestId ${this.requestId}` : ""}`;
     const head = this.status === null ? message : this.status === 401 ? `the service refused the API key (${detail})` : `the service answered ${detail}`;
     return `sandpiper: ${head}.${this.hint ? ` ${this.hint}` : ""}`;
