@@ -29,8 +29,8 @@ export function refuseUnsafeStart(env = process.env) {
     console.error(
       "Sandpiper refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is not allowed when NODE_ENV=production " +
         "(loopback callback receivers are for tests and local development only). For local work run `npm run start:local`; " +
-        "to deliver to a receiver on a developer's machine, keep this service as it is and run `npx sandpiper listen --forward-to <local address>` " +
-        "there (README \"Receiving callbacks\"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.",
+        "to deliver to a receiver on a developer's machine, keep this service as it is and run `sandpiper listen --forward-to <local address>` " +
+        "there (README \"The sandpiper command\"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.",
     );
     process.exit(1);
   }

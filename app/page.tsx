@@ -17,7 +17,7 @@ export default function Home() {
           <Link className={link} href="/console">Console</Link> for operators and merchant staff: approvals, pricing, rates,
           allow-lists, API keys and callbacks.
         </li>
-        <li>Getting started, the curl walk-throughs and <code>npx sandpiper listen</code>: see the README.</li>
+        <li>Getting started, the curl walk-throughs and the <code>sandpiper</code> command: see the README.</li>
       </ul>
     </main>
   );

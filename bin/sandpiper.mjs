@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The `sandpiper` command: `npx sandpiper listen --forward-to http://localhost:4000/hook` (README "Receiving
-// callbacks"). It runs the TypeScript sources through tsx, so it works from a clone without a build.
+// The `sandpiper` command (docs/callbacks.md "The sandpiper command"; README "The sandpiper command" puts it on the
+// PATH). It runs the TypeScript sources through tsx, so it works from a clone without a build. Invoked through a
+// symlink from another folder, Node runs this file from its real place in the clone, so `tsx` and the sources are
+// found there, and the clone's tsconfig.json is used whatever folder the command runs in.
+import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 
-const { main } = await tsImport("../lib/listen/cli.ts", import.meta.url);
+const { main } = await tsImport("../lib/listen/cli.ts", { parentURL: import.meta.url, tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
 process.exit(await main(process.argv.slice(2)));

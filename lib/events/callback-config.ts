@@ -19,7 +19,7 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
  */
 export function loopbackAllowanceRefusal(): string | null {
   if (runtimeEnv("CALLBACK_ALLOW_LOOPBACK") === "1" && runtimeEnv("NODE_ENV") === "production") {
-    return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer's machine from this service, run `npx sandpiper listen --forward-to <local address>` there (README \"Receiving callbacks\")";
+    return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer's machine from this service, run `sandpiper listen --forward-to <local address>` there (README \"The sandpiper command\")";
   }
   return null;
 }
@@ -70,7 +70,7 @@ export async function setCallbackUrl(
   const check = await checkCallbackUrl(url, { ...callbackUrlPolicy(), resolve: opts.resolve });
   if (!check.ok) {
     const local = /^http:|^https?:\/\/(localhost|127\.|\[::1\]|10\.|192\.168\.)/i.test(url) || /non-public|raw IP|DNS name/.test(check.reason);
-    const hint = local ? `; for a receiver on your own machine, run "npx sandpiper listen --forward-to <your local address>" (README "Receiving callbacks")` : "";
+    const hint = local ? `; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" (README "The sandpiper command")` : "";
     throw apiError("VALIDATION_ERROR", `callbackUrl: ${check.reason}${hint}`);
   }
   const secret = newCallbackSecret();

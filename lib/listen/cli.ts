@@ -1,105 +1,90 @@
-// The `sandpiper` command (docs/callbacks.md "sandpiper listen"): `sandpiper listen --forward-to <url>`.
-import { parseArgs } from "node:util";
-import { Listener } from "./listener";
-import { defaultStateFile } from "./state";
+// The `sandpiper` command (docs/callbacks.md "The sandpiper command"): finds the command named by the first words
+// of the command line, parses its options (lib/cli/commands/) and runs it. Exit codes: 0 done, 1 the service
+// refused or failed, 2 a usage error.
+import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "../cli/args";
+import { ServiceError } from "../cli/client";
+import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "../cli/commands/events";
+import { LISTEN_HELP, parseListen, runListen } from "../cli/commands/listen";
+import { parseTrigger, runTrigger, TRIGGER_HELP } from "../cli/commands/trigger";
 
-const EVENT_TYPES = ["payment.succeeded", "payment.failed", "payment.expired"];
+export const MAIN_HELP = `Usage: sandpiper <command> [options]
 
-const HELP = `Usage: sandpiper listen --forward-to <url> [options]
+Commands:
+  listen --forward-to <url>   forward your events to a receiver on this machine, signed like callbacks
+  events list                 your events, newest first
+  events get <event id>       one event with its deliveries, as JSON
+  events resend <event id>    deliver an event again, to running listeners and your callback address
+  trigger <event type>        make a test payment that ends in payment.succeeded, payment.failed or payment.expired
 
-Follows your merchant's events on a Sandpiper service and forwards each one to a receiver on this machine
-as the real callback request: the same body bytes and the three callback headers, signed with a listener
-secret that is printed at start and stays the same for your API key.
+Options of every command:
+${COMMON_HELP}
 
-Options:
-  --forward-to <url>    where to POST each event, e.g. http://localhost:4000/hook (required)
-  --api-key <key>       sandbox API key with the payments:read scope (default: SANDPIPER_API_KEY)
-  --api-url <url>       the service (default: SANDPIPER_API_URL, else http://localhost:3000)
-  --events <types>      comma-separated: ${EVENT_TYPES.join(", ")} (default: all)
-  --state-file <path>   where the cursor is kept between runs (default: in your config folder)
-  --from-now            skip what happened while the listener was stopped
-  --max-attempts <n>    give up on an event after n attempts (default: retry until your receiver answers 2xx)
-  -h, --help            this text
+Run "sandpiper <command> --help" for a command's options. Exit codes: 0 done, 1 the service refused
+the request or could not be reached, 2 a mistake in the command line.`;
 
-SANDPIPER_API_KEY and SANDPIPER_API_URL are read from the environment, and from a .env file in the current
-folder when there is one (variables already set win).`;
+/** A command: its help text, its parser (pure: arguments and variables in, options out) and its runner. */
+type Command = { help: string; parse: (argv: string[], env: Env) => unknown; run: (args: never) => Promise<number> };
 
-/** Reads `./.env` into the environment when it exists; variables already set keep their values. */
-function loadDotEnv(): void {
-  try {
-    process.loadEnvFile(".env");
-  } catch {
-    // no .env here
+const COMMANDS: Record<string, Command> = {
+  listen: { help: LISTEN_HELP, parse: parseListen, run: runListen },
+  trigger: { help: TRIGGER_HELP, parse: parseTrigger, run: runTrigger },
+  ...Object.fromEntries(Object.entries(EVENTS_COMMANDS).map(([name, c]) => [`events ${name}`, c])),
+};
+
+const isHelp = (word: string | undefined) => word === "-h" || word === "--help" || word === "help";
+
+/**
+ * Which command `argv` names: `{ name, rest }` for a command, or the help text to print with its exit code
+ * (`sandpiper`, `sandpiper events` alone: 2; `--help`, `help <command>`: 0).
+ * @throws UsageError for an unknown command
+ */
+export function route(argv: string[]): { name: string; rest: string[] } | { help: string; code: 0 | 2 } {
+  const [first, second, ...more] = argv;
+  if (first === undefined) return { help: MAIN_HELP, code: 2 };
+  if (isHelp(first)) {
+    if (second === undefined) return { help: MAIN_HELP, code: 0 };
+    const target = route([second, ...more.filter((w) => !isHelp(w)), "--help"]);
+    return "help" in target ? target : { help: COMMANDS[target.name].help, code: 0 };
   }
+  if (first === "events") {
+    if (second === undefined) return { help: EVENTS_HELP, code: 2 };
+    if (isHelp(second)) return { help: EVENTS_HELP, code: 0 };
+    if (!(second in EVENTS_COMMANDS)) throw unknownEventsCommand(second);
+    return { name: `events ${second}`, rest: more };
+  }
+  if (first in COMMANDS) return { name: first, rest: [second, ...more].filter((w) => w !== undefined) };
+  throw new UsageError(`sandpiper: unknown command "${first}": use listen, events or trigger (run "sandpiper --help")`);
 }
 
 /**
- * Runs the command line `argv` (without node and the script); resolves with the exit code. Errors in the
- * arguments print what to do and answer 2.
+ * Runs the command line `argv` (without node and the script); resolves with the exit code: 0 done, 1 the service
+ * refused or failed (one line with the error envelope's code, message and requestId, and what to do), 2 a usage
+ * error (one line). The API key is never printed.
  */
 export async function main(argv: string[]): Promise<number> {
-  loadDotEnv();
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
-    console.log(HELP);
-    return command === undefined ? 2 : 0;
-  }
-  if (command !== "listen") {
-    console.error(`Unknown command "${command}". ${HELP}`);
-    return 2;
-  }
-  let values;
   try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        "forward-to": { type: "string" },
-        "api-key": { type: "string" },
-        "api-url": { type: "string" },
-        events: { type: "string" },
-        "state-file": { type: "string" },
-        "from-now": { type: "boolean", default: false },
-        "max-attempts": { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-    }));
+    const target = route(argv);
+    if ("help" in target) {
+      (target.code === 0 ? console.log : console.error)(target.help);
+      return target.code;
+    }
+    const command = COMMANDS[target.name];
+    const args = command.parse(target.rest, readEnv(process.env));
+    if (args === HELP) {
+      console.log(command.help);
+      return 0;
+    }
+    return await command.run(args as never);
   } catch (error) {
-    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
-    return 2;
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      return 2;
+    }
+    if (error instanceof ServiceError) {
+      console.error(error.line());
+      return 1;
+    }
+    throw error;
   }
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  const forwardTo = values["forward-to"];
-  const apiKey = values["api-key"] ?? process.env.SANDPIPER_API_KEY;
-  const apiUrl = (values["api-url"] ?? process.env.SANDPIPER_API_URL ?? "http://localhost:3000").replace(/\/$/, "");
-  const problems: string[] = [];
-  if (!forwardTo) problems.push("--forward-to is required, e.g. --forward-to http://localhost:4000/hook");
-  else if (!/^https?:\/\//.test(forwardTo)) problems.push("--forward-to must be an http:// or https:// URL");
-  if (!apiKey) problems.push("an API key is required: --api-key sk_sandbox_... or SANDPIPER_API_KEY");
-  if (!/^https?:\/\//.test(apiUrl)) problems.push("--api-url must be an http:// or https:// URL");
-  const types = values.events ? values.events.split(",").map((t) => t.trim()).filter(Boolean) : [];
-  const unknown = types.filter((t) => !EVENT_TYPES.includes(t));
-  if (unknown.length) problems.push(`--events: unknown type ${unknown.join(", ")}; use ${EVENT_TYPES.join(", ")}`);
-  const maxAttempts = values["max-attempts"] === undefined ? undefined : Number(values["max-attempts"]);
-  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 1000)) {
-    problems.push("--max-attempts must be a whole number from 1 to 1000");
-  }
-  if (problems.length) {
-    console.error(`${problems.join("\n")}\n\nRun "sandpiper listen --help" for the options.`);
-    return 2;
-  }
-  const listener = new Listener({
-    apiUrl,
-    apiKey: apiKey!,
-    forwardTo: forwardTo!,
-    types,
-    stateFile: values["state-file"] ?? defaultStateFile(apiUrl, apiKey!),
-    fromNow: values["from-now"] ?? false,
-    maxAttempts,
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => listener.stop());
-  return listener.run();
 }
+

@@ -1,5 +1,6 @@
-import { transaction } from "@/lib/db";
+import { transaction, type Tx } from "@/lib/db";
 import { applyTransition } from "@/lib/payments/transitions";
+import type { PaymentRow } from "@/lib/payments/serialize";
 
 export type ExpiryHook = (tx: import("@/lib/db").Tx, paymentId: string, now: Date) => Promise<void>;
 const hooks: ExpiryHook[] = [];
@@ -7,6 +8,21 @@ const hooks: ExpiryHook[] = [];
 /** Registers work done in the same transaction when a payment expires (store checkouts follow it). */
 export function onPaymentExpired(hook: ExpiryHook): void {
   if (!hooks.includes(hook)) hooks.push(hook);
+}
+
+/**
+ * Expires one locked PENDING or PENDING_APPROVAL payment in the caller's transaction: the "expire" transition of
+ * the one table (EXPIRED, finalizedAt, limit release, payment.expired event), then the registered expiry work
+ * (a store checkout becomes EXPIRED). The expiry sweep and `POST /v1/sandbox/payments/{id}/expire` both use it
+ * (docs/api.md "Payment states").
+ * @returns the updated payment row
+ * @throws ApiError 409 INVALID_STATE when the payment is in neither state.
+ */
+export async function expireLockedPayment(tx: Tx, payment: PaymentRow, now: Date): Promise<PaymentRow> {
+  const expired = await applyTransition(tx, payment, "expire", { now });
+  for (const hook of hooks) await hook(tx, payment.id, now);
+  // The hooks change the store checkout: the row returned shows it as it is now.
+  return expired.storeCheckout ? tx.payment.findUniqueOrThrow({ where: { id: payment.id }, include: { storeCheckout: true } }) : expired;
 }
 
 /**
@@ -28,8 +44,7 @@ export async function expireDuePayments(opts: { now?: Date; batchSize?: number }
         ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
       for (const { id } of due) {
         const payment = await tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
-        await applyTransition(tx, payment, "expire", { now });
-        for (const hook of hooks) await hook(tx, id, now);
+        await expireLockedPayment(tx, payment, now);
       }
       return due.length;
     });

@@ -49,7 +49,7 @@ describe("setCallbackUrl: address policy (no loopback allowance)", () => {
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
     const answers = await import("node:dns").then((dns) => dns.promises.lookup("localhost", { all: true }));
     expect(answers.map((a) => a.address)).toContain("127.0.0.1");
-    await expectRefused("https://localhost:443/hooks", /^callbackUrl: host resolves to non-public address (127\.0\.0\.1|::1); for a receiver on your own machine, run "npx sandpiper listen/);
+    await expectRefused("https://localhost:443/hooks", /^callbackUrl: host resolves to non-public address (127\.0\.0\.1|::1); for a receiver on your own machine, run "sandpiper listen/);
   });
 
   it.each([
@@ -119,7 +119,7 @@ describe("setCallbackUrl: accepted addresses and the secret", () => {
   it("a refused local address says how to receive callbacks on your own machine; a refused public one does not", async () => {
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
     for (const url of ["http://localhost:4000/hook", "http://127.0.0.1:4000/hook", "https://192.168.1.20/hook"]) {
-      await expectRefused(url, /; for a receiver on your own machine, run "npx sandpiper listen --forward-to <your local address>"/);
+      await expectRefused(url, /; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" \(README "The sandpiper command"\)/);
     }
     await expectRefused("https://hooks.example.com:8443/cb", /^callbackUrl: port must be 443$/);
   });

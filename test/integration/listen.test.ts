@@ -142,8 +142,10 @@ describe("sandpiper listen", () => {
     let connections = 0;
     const body = JSON.stringify({ id: "5b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", type: "payment.succeeded", createdAt: new Date().toISOString(), data: { reference: "silent-1" } });
     const server = http.createServer((req, res) => {
-      // This stand-in keeps no record of forwards (the listener then stops reporting them).
-      if (!req.url?.startsWith("/v1/events/stream")) return void res.writeHead(404).end();
+      // This stand-in keeps no record of forwards (the listener then stops reporting them); the key check
+      // `sandpiper listen` makes before it starts (GET /v1/events?limit=1) is not a stream connection.
+      if (req.url!.startsWith("/v1/events/forwards")) return void res.writeHead(404).end();
+      if (!req.url!.startsWith("/v1/events/stream")) return void res.writeHead(200, { "content-type": "application/json" }).end('{"items":[],"total":0,"page":1,"limit":1,"pages":0}');
       connections++;
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(`event: ready\ndata: ${JSON.stringify({ cursor: "7", heartbeatSeconds: 1, headers: { eventId: "X-Service-Event-Id" } })}\n\n`);
@@ -174,6 +176,7 @@ describe("sandpiper listen", () => {
     const bad = listen(["--forward-to", "http://127.0.0.1:9/hook", "--api-url", d.service.url, "--api-key", "sk_sandbox_nope", "--state-file", path.join(os.tmpdir(), `nope-${Date.now()}.json`)]);
     expect(await bad.exited).toBe(1);
     expect(bad.lines.join("\n")).toMatch(/refused the API key \(401.*INVALID_API_KEY/);
+    expect(bad.lines.join("\n"), "the key is checked before the secret is printed").not.toMatch(/whsec_/);
     const missing = listen([], { SANDPIPER_API_KEY: "" });
     expect(await missing.exited).toBe(2);
     expect(missing.lines.join("\n")).toMatch(/--forward-to is required/);

@@ -8,6 +8,7 @@ import { setCallbackUrl } from "@/lib/events/callback-config";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { recreateDatabase } from "../support/global-setup";
+import { readmeBlock } from "../support/readme";
 
 // The receivers printed in README "Receiving callbacks" are run as written, against real signed deliveries from
 // the built service: the Node one (with PostgreSQL, and a copy of lib/events/verify.ts as the README says) and the
@@ -22,14 +23,6 @@ afterAll(() => {
   for (const c of children) c.kill("SIGTERM");
   fs.rmSync(work, { recursive: true, force: true });
 });
-
-/** The README code block whose first line starts with `firstLine`. */
-function readmeBlock(firstLine: string): string {
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith(firstLine));
-  if (!block) throw new Error(`README.md has no code block starting with ${firstLine}`);
-  return block;
-}
 
 async function freePort(): Promise<number> {
   const { freePort: free } = await import("../../scripts/db.mjs");

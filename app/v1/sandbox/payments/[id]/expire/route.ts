@@ -1,0 +1,13 @@
+// POST /v1/sandbox/payments/{id}/expire - test helper: expire a pending test payment now, as the expiry sweep does
+import { merchantApi } from "@/lib/http/pipeline";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { expirePaymentNow } from "@/lib/payments/sandbox-expire";
+import { serializePayment } from "@/lib/payments/serialize";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+
+export const POST = merchantApi(pipelineOptions(OPERATIONS.expireSandboxPayment), async ({ tx, merchant, params, now }) => {
+  const payment = await expirePaymentNow(tx, { merchantId: merchant.id, paymentId: params.id, now });
+  return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { HELP, readEnv, UsageError } from "./args";
+import { parseEventsGet, parseEventsList, parseEventsResend } from "./commands/events";
+import { parseListen } from "./commands/listen";
+import { parseTrigger, TRIGGER_DEFAULTS } from "./commands/trigger";
+import { main, route } from "../listen/cli";
+
+// The argument parsing of `sandpiper` (docs/callbacks.md "The sandpiper command"): pure functions from the command
+// line and the variables to options, or one-line usage errors (exit 2).
+
+const KEY = "sk_sandbox_secret-value-never-printed";
+const env = { SANDPIPER_API_KEY: KEY };
+const ID = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+
+/** The UsageError message `parse` throws. */
+function usageOf(parse: () => unknown): string {
+  try {
+    parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    const message = (error as Error).message;
+    expect(message, "one line").not.toContain("\n");
+    expect(message, "never the key").not.toContain(KEY);
+    return message;
+  }
+  throw new Error("no usage error");
+}
+
+describe("route", () => {
+  it("finds commands and subcommands; help is exit 0, a bare group is exit 2, an unknown word a usage error", () => {
+    expect(route(["listen", "--forward-to", "http://x"])).toEqual({ name: "listen", rest: ["--forward-to", "http://x"] });
+    expect(route(["events", "resend", ID])).toEqual({ name: "events resend", rest: [ID] });
+    expect(route(["trigger", "payment.failed"])).toEqual({ name: "trigger", rest: ["payment.failed"] });
+    expect(route([])).toMatchObject({ code: 2, help: expect.stringMatching(/^Usage: sandpiper <command>/) });
+    expect(route(["--help"])).toMatchObject({ code: 0 });
+    expect(route(["events"])).toMatchObject({ code: 2, help: expect.stringMatching(/^Usage: sandpiper events </) });
+    expect(route(["events", "-h"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events </) });
+    expect(route(["help", "events", "list"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events list/) });
+    expect(route(["help", "trigger"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper trigger/) });
+    expect(usageOf(() => route(["deploy"]))).toBe('sandpiper: unknown command "deploy": use listen, events or trigger (run "sandpiper --help")');
+    expect(usageOf(() => route(["events", "delete"]))).toMatch(/^sandpiper events: unknown command "delete": use list, get or resend/);
+  });
+});
+
+describe("common options", () => {
+  it("--api-key wins over SANDPIPER_API_KEY; --api-url over SANDPIPER_API_URL over http://localhost:3000", () => {
+    expect(parseEventsGet([ID], env)).toEqual({ eventId: ID, connection: { apiKey: KEY, apiUrl: "http://localhost:3000" } });
+    expect(parseEventsGet([ID, "--api-key", "sk_sandbox_flag", "--api-url", "http://h:1/"], { ...env, SANDPIPER_API_URL: "http://env:2" })).toMatchObject({ connection: { apiKey: "sk_sandbox_flag", apiUrl: "http://h:1" } });
+    expect(parseEventsGet([ID], { ...env, SANDPIPER_API_URL: "https://sandbox.example" })).toMatchObject({ connection: { apiUrl: "https://sandbox.example" } });
+    expect(usageOf(() => parseEventsGet([ID], {}))).toMatch(/^sandpiper events get: an API key is required: pass --api-key sk_sandbox_\.\.\. or set SANDPIPER_API_KEY/);
+    expect(usageOf(() => parseEventsGet([ID], { ...env, SANDPIPER_API_URL: "localhost:3000" }))).toMatch(/--api-url must be an http:\/\/ or https:\/\/ URL/);
+  });
+
+  it("reads the key and URL from ./.env when the environment has none; the environment wins", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-env-"));
+    const file = path.join(dir, ".env");
+    fs.writeFileSync(file, 'DATABASE_URL=postgresql://x\nSANDPIPER_API_KEY="sk_sandbox_from_file"\nSANDPIPER_API_URL=http://file:3000\n');
+    expect(readEnv({}, file)).toEqual({ SANDPIPER_API_KEY: "sk_sandbox_from_file", SANDPIPER_API_URL: "http://file:3000" });
+    expect(readEnv({ SANDPIPER_API_KEY: "sk_sandbox_env" }, file)).toEqual({ SANDPIPER_API_KEY: "sk_sandbox_env", SANDPIPER_API_URL: "http://file:3000" });
+    expect(readEnv({}, path.join(dir, "missing"))).toEqual({ SANDPIPER_API_KEY: undefined, SANDPIPER_API_URL: undefined });
+  });
+
+  it("--help and -h on every command answer HELP, before any other check", () => {
+    for (const parse of [parseListen, parseEventsList, parseEventsGet, parseEventsResend, parseTrigger]) {
+      expect(parse(["--help"], {})).toBe(HELP);
+      expect(parse(["-h"], {})).toBe(HELP);
+    }
+  });
+
+  it("unknown options, missing values and extra arguments are one-line usage errors naming the command's help", () => {
+    expect(usageOf(() => parseEventsList(["--bogus"], env))).toBe('sandpiper events list: unknown option --bogus (run "sandpiper events list --help" for the options)');
+    expect(usageOf(() => parseEventsList(["--limit"], env))).toMatch(/option --limit needs a value/);
+    expect(usageOf(() => parseEventsList(["--json=yes"], env))).toMatch(/option --json takes no value/);
+    expect(usageOf(() => parseEventsGet([ID, ID], env))).toMatch(new RegExp(`unexpected argument "${ID}"`));
+  });
+});
+
+describe("listen", () => {
+  it("parses the listener's options, --max-attempts included", () => {
+    const args = parseListen(["--forward-to", "http://localhost:4000/hook", "--events", "payment.failed, payment.expired", "--from-now", "--state-file", "/tmp/s.json", "--max-attempts", "3"], env);
+    expect(args).toEqual({ connection: { apiKey: KEY, apiUrl: "http://localhost:3000" }, forwardTo: "http://localhost:4000/hook", types: ["payment.failed", "payment.expired"], stateFile: "/tmp/s.json", fromNow: true, maxAttempts: 3 });
+    const plain = parseListen(["--forward-to", "http://localhost:4000/hook"], env);
+    expect(plain).toMatchObject({ types: [], fromNow: false, stateFile: expect.stringContaining("listen-") });
+    expect(plain).not.toHaveProperty("maxAttempts");
+  });
+
+  it("refuses what it cannot run", () => {
+    expect(usageOf(() => parseListen([], {}))).toMatch(/--forward-to is required/);
+    expect(usageOf(() => parseListen(["--forward-to", "localhost:4000"], env))).toMatch(/--forward-to must be an http/);
+    expect(usageOf(() => parseListen(["--forward-to", "http://x", "--events", "payment.refunded"], env))).toMatch(/--events: unknown type payment\.refunded/);
+    for (const n of ["0", "101", "2.5", "x"]) expect(usageOf(() => parseListen(["--forward-to", "http://x", "--max-attempts", n], env))).toMatch(/--max-attempts must be a whole number from 1 to 100/);
+  });
+});
+
+describe("events", () => {
+  it("list: filters and limit", () => {
+    expect(parseEventsList([], env)).toMatchObject({ limit: 20, json: false, type: undefined, paymentId: undefined });
+    expect(parseEventsList(["--type", "payment.failed", "--payment", ID.toUpperCase(), "--limit", "100", "--json"], env)).toMatchObject({ type: "payment.failed", paymentId: ID, limit: 100, json: true });
+    expect(usageOf(() => parseEventsList(["--type", "refund"], env))).toMatch(/unknown event type "refund": use payment\.succeeded, payment\.failed, payment\.expired/);
+    expect(usageOf(() => parseEventsList(["--payment", "order-1001"], env))).toMatch(/"order-1001" is not a payment id \(a uuid\)/);
+    expect(usageOf(() => parseEventsList(["--limit", "101"], env))).toMatch(/--limit must be a whole number from 1 to 100/);
+  });
+
+  it("get and resend need one event id", () => {
+    expect(parseEventsResend([ID, "--json"], env)).toMatchObject({ eventId: ID, json: true });
+    expect(usageOf(() => parseEventsResend([], env))).toMatch(/^sandpiper events resend: the event id is required/);
+    expect(usageOf(() => parseEventsGet(["12"], env))).toMatch(/"12" is not an event id \(a uuid\)/);
+  });
+});
+
+describe("trigger", () => {
+  it("defaults to the seeded merchant's USD gateway deposit; options override", () => {
+    const args = parseTrigger(["payment.succeeded"], env);
+    expect(args).toMatchObject({ type: "payment.succeeded", ...TRIGGER_DEFAULTS, reference: expect.stringMatching(/^sandpiper-trigger-[0-9a-f]{8}$/), json: false });
+    expect(parseTrigger(["payment.expired", "--amount", "250.5", "--currency", "eur", "--method", "bank_transfer", "--reference", "order-9"], env)).toMatchObject({ type: "payment.expired", amount: "250.5", currency: "EUR", method: "BANK_TRANSFER", reference: "order-9" });
+  });
+
+  it("refuses a missing or unknown event type and malformed deposits", () => {
+    expect(usageOf(() => parseTrigger([], env))).toMatch(/^sandpiper trigger: an event type is required: payment\.succeeded, payment\.failed, payment\.expired/);
+    expect(usageOf(() => parseTrigger(["payment.refunded"], env))).toMatch(/unknown event type "payment\.refunded"/);
+    expect(usageOf(() => parseTrigger(["payment.failed", "--amount", "1,000"], env))).toMatch(/--amount must be a decimal like 10\.00/);
+    expect(usageOf(() => parseTrigger(["payment.failed", "--currency", "dollars"], env))).toMatch(/--currency must be a three-letter/);
+    expect(usageOf(() => parseTrigger(["payment.failed", "--method", "CARD"], env))).toMatch(/--method must be GATEWAY or BANK_TRANSFER/);
+  });
+});
+
+describe("the documented command lines", () => {
+  it("every `sandpiper ...` line in the README's and docs/callbacks.md's code blocks parses", () => {
+    const root = path.resolve(__dirname, "../..");
+    const lines = ["README.md", "docs/callbacks.md"].flatMap((file) =>
+      [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/```[a-z]*\n([\s\S]*?)```/g)]
+        .flatMap((m) => m[1].split("\n"))
+        .map((l) => l.replace(/\s+#.*$/, "").trim())
+        .filter((l) => l.startsWith("sandpiper ")),
+    );
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend } as const;
+    for (const line of lines) {
+      const argv = line.replace(/<EVENT_ID>/g, ID).split(/\s+/).slice(1);
+      const target = route(argv);
+      if ("help" in target) continue;
+      expect(() => commands[target.name as keyof typeof commands](target.rest, env), line).not.toThrow();
+    }
+  });
+
+  it("main answers --help with exit 0 and an unknown command with exit 2", async () => {
+    expect(await main(["events", "get", "--help"])).toBe(0);
+    expect(await main(["nope"])).toBe(2);
+  });
+});

@@ -1,0 +1,79 @@
+// The HTTP side of `sandpiper` (docs/callbacks.md "The sandpiper command"): one request to the merchant API with the
+// command's key, and the service's refusals as errors that carry the error envelope's code, message and requestId.
+import type { Connection } from "./args";
+
+/**
+ * A request the service refused or could not answer; the command prints `line()` and exits 1. `status` is null when
+ * no answer arrived (the service is not reachable). The API key is never part of the text.
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly status: number | null,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | null,
+    /** What to do about it, appended to the line. */
+    public hint: string,
+  ) {
+    super(message);
+  }
+
+  /** One line: `the service answered <status> <code>: <message>, requestId <id>. <what to do>`. */
+  line(): string {
+    const message = this.message.replace(/\s+/g, " ").trim().replace(/\.$/, "");
+    const detail = `${this.status} ${this.code}: ${message}${this.requestId ? `, requestId ${this.requestId}` : ""}`;
+    const head = this.status === null ? message : this.status === 401 ? `the service refused the API key (${detail})` : `the service answered ${detail}`;
+    return `sandpiper: ${head}.${this.hint ? ` ${this.hint}` : ""}`;
+  }
+}
+
+/** The generic advice for a refusal, by status (a command may replace it with its own). */
+function adviceFor(status: number, code: string, retryAfter: string | null): string {
+  if (status === 401) return "Use a valid sandbox API key: --api-key sk_sandbox_... or SANDPIPER_API_KEY.";
+  if (status === 403 && code === "INSUFFICIENT_SCOPE") return "Use a key that has the scope the message names (keys and their scopes are managed in the console).";
+  if (status === 429) return `Wait ${retryAfter ?? "a few"} seconds and run the command again.`;
+  if (status >= 500) return "The service failed; run the command again, and give the requestId to its operator if it persists.";
+  return "";
+}
+
+/**
+ * Sends one request to the merchant API as `conn`'s key: JSON in (when `body` is given) and out, `Idempotency-Key`
+ * when given, a 30 s time-limit.
+ * @returns the parsed JSON answer of a 2xx response
+ * @throws ServiceError for a non-2xx answer (with the envelope's code, message and requestId) or when the service
+ *   cannot be reached.
+ */
+export async function request<T = unknown>(
+  conn: Connection,
+  method: "GET" | "POST",
+  path: string,
+  opts: { body?: unknown; idempotencyKey?: string; timeoutMs?: number } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${conn.apiKey}`, accept: "application/json" };
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
+  let res: Response;
+  try {
+    res = await fetch(conn.apiUrl + path, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+    });
+  } catch (error) {
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    const cause = e.name === "TimeoutError" ? `no answer within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    throw new ServiceError(null, "UNREACHABLE", `cannot reach the service at ${conn.apiUrl} (${cause})`, null, "Start it (npm start in the clone) or pass the right --api-url (or SANDPIPER_API_URL).");
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: reported below
+  }
+  if (res.ok) return json as T;
+  const error = (json as { error?: { code?: string; message?: string; requestId?: string } } | null)?.error;
+  const code = error?.code ?? "HTTP_ERROR";
+  throw new ServiceError(res.status, code, error?.message ?? `no error envelope (${text.slice(0, 120).replace(/\s+/g, " ")})`, error?.requestId ?? res.headers.get("x-request-id"), adviceFor(res.status, code, res.headers.get("retry-after")));
+}
