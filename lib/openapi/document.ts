@@ -12,6 +12,7 @@ import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error
 import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
+import { QuotedCheckoutSession, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -40,6 +41,11 @@ const COMPONENTS = {
   EventList,
   EventRedelivery,
   EventStreamPage,
+  SessionAmount,
+  QuotedCheckoutSession,
+  SandboxDelivery,
+  SandboxSettings,
+  UpdateSandboxSettings,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };

@@ -3,13 +3,15 @@ import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction } from "@/app/console/actions/callbacks";
+import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { merchantScope } from "@/lib/auth/actor";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/events/deliveries";
+import { retryWaitsSeconds } from "@/lib/events/retry-schedule";
+import { formatRetryWaits } from "@/lib/console/format";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 
 export const dynamic = "force-dynamic";
@@ -38,7 +40,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Callbacks"
-        description="Signed callbacks for payment.succeeded, payment.failed and payment.expired: at most 8 attempts per round, 5 s time-out, waits from 30 s to 1 h. Without an address, events are stored as NOT CONFIGURED and can be requeued once one is set."
+        description={`Signed callbacks for payment.succeeded, payment.failed and payment.expired: at most 8 attempts per round, 5 s time-out, waits from ${merchant?.fastRetries ? "0.5 s to 60 s (fast retries on)" : "30 s to 1 h"}. Without an address, events are stored as NOT CONFIGURED and can be requeued once one is set.`}
       />
       <div className="space-y-4">
         {actor.role === "OPERATOR" ? (
@@ -97,6 +99,22 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               {merchant.chaosMode ? null : <Hidden name="enabled" value="on" />}
               <Field name="reason" label="Reason" required placeholder="e.g. testing duplicate handling before launch" className="flex-1" />
               <div className="sm:pt-6"><SubmitButton variant={merchant.chaosMode ? "secondary" : "primary"}>{merchant.chaosMode ? "Switch chaos mode off" : "Switch chaos mode on"}</SubmitButton></div>
+            </ActionForm>
+          </Card>
+        ) : null}
+        {merchant ? (
+          <Card
+            title="Fast retries"
+            description="For testing a receiver that fails at first: failed callbacks are retried on the same schedule divided by 60, so the 8 attempts take seconds instead of hours (0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s). Applies from the next failed attempt. Also switchable with PUT /v1/sandbox/settings."
+          >
+            <p className="mb-3 text-sm text-slate-700" data-testid="fast-retries-state">
+              Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
+            </p>
+            <ActionForm action={setFastRetriesAction} label="Switch fast retries" className="flex flex-col gap-3 sm:flex-row sm:items-start">
+              <Hidden name="merchantId" value={merchant.id} />
+              {merchant.fastRetries ? null : <Hidden name="enabled" value="on" />}
+              <Field name="reason" label="Reason" required placeholder="e.g. testing our receiver's retry handling" className="flex-1" />
+              <div className="sm:pt-6"><SubmitButton variant={merchant.fastRetries ? "secondary" : "primary"}>{merchant.fastRetries ? "Switch fast retries off" : "Switch fast retries on"}</SubmitButton></div>
             </ActionForm>
           </Card>
         ) : actor.role === "OPERATOR" ? (
