@@ -247,7 +247,7 @@ describe("POST /v1/sandbox/deliveries/{id}/attempt", () => {
     expect(await row()).toEqual(untouched);
 
     const asked = Date.now();
-    const due = await m.api(path, { method: "POST" });
+    const due = await m.api(path, { method: "POST", idempotencyKey: `attempt-${retrying.id}` });
     expect(due.status, due.text).toBe(200);
     expect(due.body).toMatchObject({ id: retrying.id, eventId: event.id, state: "PENDING", attemptCount: 1, lastError: expect.stringContaining("503"), deliveredAt: null, fastRetries: false });
     expect(Date.parse(due.body.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
@@ -264,7 +264,10 @@ describe("POST /v1/sandbox/deliveries/{id}/attempt", () => {
     expect(errorOf(refused)).toEqual([409, "INVALID_STATE"]);
     expect(refused.body.error.message).toMatch(/already delivered/);
     // The replay of the first request answers its stored answer and sends nothing more.
-    await new Promise((r) => setTimeout(r, 300));
+    const replay = await m.api(path, { method: "POST", idempotencyKey: `attempt-${retrying.id}` });
+    expect([replay.status, replay.headers.get("idempotency-replayed")]).toEqual([200, "true"]);
+    expect(replay.body).toEqual(due.body);
+    await new Promise((r) => setTimeout(r, 500));
     expect(rx.received).toHaveLength(2);
     expect(await db.ledgerEntry.count({ where: { paymentId: created.body.id } })).toBe(1);
     await rx.close();
