@@ -19,12 +19,16 @@ export const implementedOperations: Operation[] = OPERATION_LIST.filter((op) => 
 
 /**
  * A merchant that may use `op` (amount-entry enabled for checkout sessions, legacy store flow otherwise); an
- * operation on an `{id}` takes the flow of the operation that creates its records.
+ * operation on an `{id}` takes the flow of the operation that creates its records, and so on back.
  */
 export function merchantFor(op: Operation, opts: { scopes?: Scope[] } = {}): Promise<TestMerchant> {
+  return newMerchant({ amountEntryEnabled: flowOf(op) === "amount-entry", ...opts });
+}
+
+/** The flow of `op`, else of the operation that creates its records (followed back to the first). */
+function flowOf(op: Operation): Operation["merchantFlow"] {
   const creator = op.pathId ? (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy] : undefined;
-  const flow = op.merchantFlow ?? creator?.merchantFlow;
-  return newMerchant({ amountEntryEnabled: flow === "amount-entry", ...opts });
+  return op.merchantFlow ?? (creator ? flowOf(creator) : undefined);
 }
 
 /** The operation's example body with a fresh reference (references are unique per merchant). */
