@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CustomerAmount } from "@/lib/schemas/checkout-sessions";
-import { CurrencyText, Timestamp } from "@/lib/schemas/common";
+import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/common";
 
 // Requests and responses of the test helpers (docs/api.md "Test helpers"): the published schemas and the types of
 // their serialisers. The store confirmation's body is CompletePayment ({outcome}), the customer's steps take the
 // page's own CustomerAmount.
 
 /** Body of `POST /v1/sandbox/checkout-sessions/{id}/quote` and `/confirm`: what the customer enters on the page. */
-export const SessionAmount = CustomerAmount.describe(
+export const SessionAmount = CustomerAmount.extend({
+  amount: Amount.describe("The amount the customer enters: decimal text in currency, e.g. \"250.00\"."),
+  currency: CurrencyCode.describe("A currency the page offers: the merchant's enabled ones priced in AED (AED itself always)."),
+}).describe(
   "The amount (decimal text, up to 10 integer digits and 2 decimals) and currency the customer enters on the checkout page; confirm repeats the quoted pair, as the page does.",
 );
 
@@ -19,9 +22,13 @@ export const QuotedCheckoutSession = CheckoutSession.extend({
       rateDay: z.string().describe("Dubai (UTC+4) day of the rate, YYYY-MM-DD."),
       effectiveRate: z.string().describe("1 unit of the chosen currency in chargeCurrency: base rate x (1 + markup) x (1 + buffer), decimal text."),
       chargeCurrency: CurrencyText.describe("Always AED: the store charges in AED."),
-      chargeAmount: z.string().describe("The AED charge the customer is shown, decimal text."),
+      chargeAmount: z.string().describe("The charge the customer is shown: decimal text in AED."),
       bankAccount: z
-        .strictObject({ holder: z.string(), bankName: z.string(), iban: z.string() })
+        .strictObject({
+          holder: z.string().describe("Account holder."),
+          bankName: z.string().describe("Bank name."),
+          iban: z.string().describe("IBAN, without spaces."),
+        })
         .describe("The service bank account shown as the receiver of the transfer."),
     })
     .nullable()
