@@ -134,3 +134,30 @@ test("the signature debugger shows what a real delivery was signed with and says
     await receiver.close();
   }
 });
+
+test("fast retries: switched on in the console with a reason, shown with the schedule, and on a failing delivery's next attempt", async ({ page }) => {
+  const m = await libTask("merchant");
+  await signIn(page, m.owner, m.password);
+  await page.goto(`${base()}/console/callbacks`);
+  // Nothing listens on port 9: every attempt fails and the delivery stays PENDING between its fast retries.
+  const address = page.getByRole("form", { name: "Set the callback address" });
+  await address.getByLabel("New address").fill("http://127.0.0.1:9/hook");
+  await address.getByRole("button", { name: "Save address" }).click();
+  await expect(address.getByTestId("shown-once-signing-secret")).toBeVisible();
+  await expect(page.getByTestId("fast-retries-state")).toContainText("Fast retries are off: waits between attempts 30 s, 2 min, 5 min");
+
+  const fast = page.getByRole("form", { name: "Switch fast retries" });
+  await fast.getByLabel("Reason").fill("testing our receiver's retry handling");
+  await fast.getByRole("button", { name: "Switch fast retries on" }).click();
+  await expect(fast.getByTestId("action-ok")).toContainText("Fast retries are on");
+  await page.reload();
+  await expect(page.getByTestId("fast-retries-state")).toContainText("Fast retries are on: waits between attempts 0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s");
+  expect((await api(m.key, "GET", "/v1/sandbox/settings")).body.fastRetries).toBe(true);
+
+  const created = await api(m.key, "POST", "/v1/payments", { reference: `fast-${Date.now()}`, amount: "5.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "FAILED" });
+  const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
+  await page.goto(`${base()}/console/callbacks/${delivery.id}`);
+  await expect(page.getByText("(fast retries: waits 0.5 s to 60 s)")).toBeVisible();
+  await screenshot(page, "delivery-fast-retries");
+});

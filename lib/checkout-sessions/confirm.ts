@@ -1,4 +1,4 @@
-import { transaction } from "@/lib/db";
+import { getDb, withTransaction, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { toMinor } from "@/lib/money/currency";
@@ -14,11 +14,12 @@ import { applySessionTransition, assertTransition, isDue } from "@/lib/checkout-
  * a total the customer did not see; a quote from an earlier Dubai day must be renewed first. Repeating the
  * confirmation of the same total returns the session unchanged. Customer verification is not configured
  * (docs/api.md "Overview" 5): this creates no payment, no store handoff and no event, and is not
- * payment success.
+ * payment success. Runs in its own transaction, or the caller's when `db` is one (the test helper
+ * `POST /v1/sandbox/checkout-sessions/{id}/confirm`).
  * @throws ApiError 404 NOT_FOUND (token), 409 INVALID_STATE (expired, nothing quoted, total changed, stale rate day)
  */
-export async function confirmCheckoutSession(token: string, choice: CustomerAmount, now: Date): Promise<CheckoutSession> {
-  return transaction(async (tx) => {
+export async function confirmCheckoutSession(token: string, choice: CustomerAmount, now: Date, db: Db = getDb()): Promise<CheckoutSession> {
+  return withTransaction(db, async (tx) => {
     const session = await lockSessionByToken(tx, token);
     const sameTotal = session.amountMinor === toMinor(choice.amount) && session.currency === choice.currency;
     if (session.state === "AWAITING_VERIFICATION" && sameTotal && !isDue(session, now)) return session;

@@ -18,15 +18,29 @@ export type CustomerCheckoutView = {
   expiresAt: string;
   amount: string | null;
   currency: string | null;
-  quote: Pick<SessionQuote, "rateDay" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
-    bankAccount: Omit<SessionQuote["bankAccount"], "id">;
-  } | null;
+  quote: CustomerQuote | null;
   /** Currencies the customer can choose (lib/checkout-sessions/quote.ts quotableCurrencies). */
   currencies: string[];
   /** The global amount limit (decimal text). */
   minAmount: string;
   maxAmount: string;
 };
+
+/** The part of a session's quote the customer sees: no account id, no pricing snapshot. */
+export type CustomerQuote = Pick<SessionQuote, "rateDay" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
+  bankAccount: Omit<SessionQuote["bankAccount"], "id">;
+};
+
+/** What the customer sees of a stored quote (the page and the test helpers show the same), or null before one. */
+export function customerQuote(quote: SessionQuote | null): CustomerQuote | null {
+  return quote && {
+    rateDay: quote.rateDay,
+    effectiveRate: quote.effectiveRate,
+    chargeCurrency: quote.chargeCurrency,
+    chargeAmount: quote.chargeAmount,
+    bankAccount: { holder: quote.bankAccount.holder, bankName: quote.bankAccount.bankName, iban: quote.bankAccount.iban },
+  };
+}
 
 /**
  * Loads the page view of a token at `now` (state EXPIRED once expiresAt has passed).
@@ -39,7 +53,6 @@ export async function loadCustomerCheckout(db: Db, token: string, now: Date): Pr
   const merchant = await db.merchant.findUniqueOrThrow({ where: { id: session.merchantId } });
   const open = state === "AWAITING_AMOUNT" || state === "QUOTED";
   const [currencies, settings] = open ? await Promise.all([quotableCurrencies(db, merchant), getSettings(db)]) : [[], null];
-  const quote = session.quote as SessionQuote | null;
   return {
     merchantName: merchant.name,
     reference: session.reference,
@@ -47,13 +60,7 @@ export async function loadCustomerCheckout(db: Db, token: string, now: Date): Pr
     expiresAt: session.expiresAt.toISOString(),
     amount: session.amountMinor === null ? null : fromMinor(session.amountMinor),
     currency: session.currency,
-    quote: quote && {
-      rateDay: quote.rateDay,
-      effectiveRate: quote.effectiveRate,
-      chargeCurrency: quote.chargeCurrency,
-      chargeAmount: quote.chargeAmount,
-      bankAccount: { holder: quote.bankAccount.holder, bankName: quote.bankAccount.bankName, iban: quote.bankAccount.iban },
-    },
+    quote: customerQuote(session.quote as SessionQuote | null),
     currencies,
     minAmount: settings?.globalMinAmount ?? "",
     maxAmount: settings?.globalMaxAmount ?? "",

@@ -1,5 +1,25 @@
-import { Prisma, transaction } from "@/lib/db";
+import { Prisma, transaction, type Tx } from "@/lib/db";
+import type { CheckoutSession } from "@/lib/generated/prisma/client";
+import { getCheckoutSession } from "@/lib/checkout-sessions/read";
 import { SESSION_TRANSITIONS } from "@/lib/checkout-sessions/transitions";
+
+/**
+ * The expiry statement (transition "expire" of lib/checkout-sessions/transitions.ts): moves up to `batchSize`
+ * sessions whose expiresAt has passed at `now` from a state the table allows to EXPIRED, claiming them with
+ * FOR UPDATE SKIP LOCKED; `only` narrows it to one session. The sweep and the test helper both expire through it.
+ * @returns how many sessions it expired
+ */
+function expireDue(tx: Tx, now: Date, batchSize: number, only: Prisma.Sql = Prisma.empty): Promise<number> {
+  const { from, to } = SESSION_TRANSITIONS.expire;
+  const states = Prisma.join(from.map((state) => Prisma.sql`${state}::"CheckoutSessionState"`));
+  return tx.$executeRaw`
+    UPDATE checkout_sessions SET state = ${to}::"CheckoutSessionState", updated_at = ${now}
+    WHERE id IN (
+      SELECT id FROM checkout_sessions
+      WHERE state IN (${states}) AND expires_at <= ${now} ${only}
+      ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+    )`;
+}
 
 /**
  * Job body of the checkout-session expiry sweep (docs/decisions.md: any non-expired state -> EXPIRED at expiresAt;
@@ -10,20 +30,28 @@ import { SESSION_TRANSITIONS } from "@/lib/checkout-sessions/transitions";
 export async function expireDueSessions(opts: { now?: Date; batchSize?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const batchSize = opts.batchSize ?? 500;
-  const { from, to } = SESSION_TRANSITIONS.expire;
-  const states = Prisma.join(from.map((state) => Prisma.sql`${state}::"CheckoutSessionState"`));
   let total = 0;
   for (;;) {
-    const count = await transaction(
-      (tx) => tx.$executeRaw`
-        UPDATE checkout_sessions SET state = ${to}::"CheckoutSessionState", updated_at = ${now}
-        WHERE id IN (
-          SELECT id FROM checkout_sessions
-          WHERE state IN (${states}) AND expires_at <= ${now}
-          ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
-        )`,
-    );
+    const count = await transaction((tx) => expireDue(tx, now, batchSize));
     total += count;
     if (count < batchSize) return total;
   }
+}
+
+/**
+ * Test helper `POST /v1/sandbox/checkout-sessions/{id}/expire` (docs/api.md "Test helpers"): ends one of the
+ * merchant's sessions' acceptance period now (expiresAt becomes `now` unless it is earlier) and expires it with the
+ * sweep's own statement, in the caller's transaction. A session already EXPIRED is answered as it is. Like the
+ * sweep it writes no event (sessions send no callbacks) and no audit row.
+ * @returns the session afterwards (state EXPIRED)
+ * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id
+ */
+export async function expireSessionNow(tx: Tx, input: { merchantId: string; sessionId: string; now: Date }): Promise<CheckoutSession> {
+  const { merchantId, sessionId, now } = input;
+  await getCheckoutSession(tx, merchantId, sessionId);
+  await tx.$executeRaw`
+    UPDATE checkout_sessions SET expires_at = ${now}, updated_at = ${now}
+    WHERE id = ${sessionId}::uuid AND merchant_id = ${merchantId}::uuid AND state <> 'EXPIRED' AND expires_at > ${now}`;
+  await expireDue(tx, now, 1, Prisma.sql`AND id = ${sessionId}::uuid`);
+  return getCheckoutSession(tx, merchantId, sessionId);
 }

@@ -1,4 +1,4 @@
-import { transaction, type Db, type Tx } from "@/lib/db";
+import { getDb, withTransaction, type Db, type Tx } from "@/lib/db";
 import { ApiError, apiError } from "@/lib/errors";
 import type { CheckoutSession, Merchant } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
@@ -115,11 +115,12 @@ export async function priceSessionQuote(tx: Tx, merchant: QuotingMerchant, choic
 
 /**
  * The customer chose amount and currency on the page: AWAITING_AMOUNT or QUOTED -> QUOTED with the amount,
- * currency and quote stored (docs/decisions.md: re-quoting from QUOTED is allowed). One transaction, row locked.
+ * currency and quote stored (docs/decisions.md: re-quoting from QUOTED is allowed). One transaction, row locked:
+ * its own, or the caller's when `db` is one (the test helper `POST /v1/sandbox/checkout-sessions/{id}/quote`).
  * @throws ApiError 404 NOT_FOUND (token), 409 INVALID_STATE (expired or confirmed), and as priceSessionQuote
  */
-export async function quoteCheckoutSession(token: string, choice: CustomerAmount, now: Date): Promise<CheckoutSession> {
-  return transaction(async (tx) => {
+export async function quoteCheckoutSession(token: string, choice: CustomerAmount, now: Date, db: Db = getDb()): Promise<CheckoutSession> {
+  return withTransaction(db, async (tx) => {
     const session = await lockSessionByToken(tx, token);
     const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: session.merchantId } });
     // An expired or confirmed session is refused before pricing, so that is the message the customer sees.

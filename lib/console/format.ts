@@ -42,3 +42,11 @@ export function param(value: string | string[] | undefined): string | undefined 
   const text = Array.isArray(value) ? value[0] : value;
   return text === "" ? undefined : text;
 }
+
+/**
+ * A merchant's callback retry waits as the console shows them (docs/callbacks.md "Fast retries"):
+ * "30 s, 2 min, ..., 60 min", or "0.5 s, 2 s, ..., 60 s" with fast retries.
+ */
+export function formatRetryWaits(seconds: readonly number[], fastRetries: boolean): string {
+  return seconds.map((s) => (fastRetries || s < 60 ? `${s} s` : `${s / 60} min`)).join(", ");
+}

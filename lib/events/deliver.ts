@@ -57,6 +57,8 @@ type Claimed = {
   merchantId: string;
   /** The merchant's chaos mode was on at claim time (docs/callbacks.md "Chaos mode"). */
   chaos: boolean;
+  /** The merchant's fast retries were on at claim time (docs/callbacks.md "Fast retries"). */
+  fastRetries: boolean;
   attemptCount: number;
   leaseUntil: Date;
   body: string;
@@ -69,6 +71,7 @@ type ClaimRow = {
   event_id: string;
   merchant_id: string;
   chaos_mode: boolean;
+  fast_retries: boolean;
   attempt_count: number;
   lease_until: Date | null;
   body: string;
@@ -93,7 +96,7 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return transaction(async (tx) => {
     const due = await tx.$queryRaw<ClaimRow[]>`
-      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
+      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
       ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`;
@@ -123,6 +126,7 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
         eventId: row.event_id,
         merchantId: row.merchant_id,
         chaos: row.chaos_mode,
+        fastRetries: row.fast_retries,
         attemptCount: row.attempt_count + 1,
         leaseUntil,
         body: row.body,
@@ -166,7 +170,8 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
 
 /**
  * Records the attempt and moves the delivery, in a second short transaction with the row locked:
- * 2xx -> SUCCEEDED (deliveredAt); failure -> PENDING at now + the retry wait, or FAILED after attempt 8;
+ * 2xx -> SUCCEEDED (deliveredAt); failure -> PENDING at now + the retry wait of the merchant's schedule (normal or
+ * fast retries, as read at claim time), or FAILED after attempt 8;
  * no address at send time -> NOT_CONFIGURED (the claim is given back: nothing was sent). A worker whose
  * lease was taken over (it stalled past the lease) still records its attempt, and a success still counts,
  * but a failure leaves the state to the worker holding the lease.
@@ -213,7 +218,7 @@ async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt:
       return { ...outcome, state: "SUCCEEDED", nextAttemptAt: null };
     }
     if (result.ok || !ownLease) return { ...outcome, state: row.state, nextAttemptAt: row.next_attempt_at };
-    const waitMs = nextAttemptDelayMs(claimed.attemptCount, random);
+    const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
     const nextAttemptAt = waitMs === null ? null : new Date(finishedAt.getTime() + waitMs);
     const state = waitMs === null ? "FAILED" : "PENDING";
     await tx.delivery.update({

@@ -1,6 +1,6 @@
 // Console operations on callback deliveries: list, read with attempts, requeue, send a test event.
 // docs/callbacks.md (NOT_CONFIGURED and FAILED deliveries can be requeued) and docs/architecture.md "Callbacks".
-import { afterCommit, withTransaction, Prisma, type Db } from "@/lib/db";
+import { afterCommit, withTransaction, Prisma, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
@@ -116,7 +116,7 @@ export async function listDeliveries(
 }
 
 /**
- * One delivery with its event body, every recorded attempt (oldest first: number, url, startedAt, durationMs,
+ * One delivery with its event body (and the merchant's fast retries setting), every recorded attempt (oldest first: number, url, startedAt, durationMs,
  * statusCode, error, responseSnippet, signedTimestamp, signature) and the requests chaos mode added to it.
  * @param input.merchantId the merchant that must own the delivery; null = operator.
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's delivery id.
@@ -125,7 +125,11 @@ export async function getDelivery(db: Db, input: { merchantId: string | null; de
   const found = isUuid(input.deliveryId)
     ? await db.delivery.findFirst({
         where: { id: input.deliveryId, ...(input.merchantId !== null ? { merchantId: input.merchantId } : {}) },
-        include: { event: true, attempts: { orderBy: { number: "asc" } }, injections: { orderBy: { sentAt: "asc" } } },
+        include: {
+          event: { include: { merchant: { select: { fastRetries: true } } } },
+          attempts: { orderBy: { number: "asc" } },
+          injections: { orderBy: { sentAt: "asc" } },
+        },
       })
     : null;
   if (!found) throw apiError("NOT_FOUND", "delivery not found");
@@ -167,6 +171,63 @@ export async function requeueDeliveries(
     afterCommit(tx, () => announceDueDeliveries(ids));
     return ids.length;
   });
+}
+
+/** `POST /v1/sandbox/deliveries/{id}/attempt` answer (docs/api.md "Test helpers"). */
+export type SandboxDelivery = {
+  id: string;
+  eventId: string;
+  state: DeliveryState;
+  /** Attempts in the current round (at most MAX_ATTEMPTS). */
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  lastError: string | null;
+  /** The merchant's fast retries setting (docs/callbacks.md "Fast retries"). */
+  fastRetries: boolean;
+};
+
+/** Why a delivery in a final state has no next attempt, and what sends the event again. */
+const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
+  SUCCEEDED: "this delivery was already delivered (your receiver answered 2xx); to send the event again use POST /v1/events/{eventId}/redeliver",
+  FAILED: "this delivery failed all 8 attempts of its round; requeue it in the console (Callbacks) or send the event again with POST /v1/events/{eventId}/redeliver",
+  NOT_CONFIGURED: "this delivery has no callback address (none was configured when it was due); set one in the console (Callbacks), then requeue it there or use POST /v1/events/{eventId}/redeliver",
+};
+
+/**
+ * Test helper `POST /v1/sandbox/deliveries/{id}/attempt` (docs/api.md "Test helpers"): runs the next attempt of a
+ * PENDING delivery (first attempt or a retry) now instead of at its scheduled time. In the caller's transaction
+ * the row is locked and made due now, exactly as a requeue makes a delivery due, and the delivery worker is told
+ * after commit (announceDueDeliveries); the attempt itself is the worker's (lib/events/deliver.ts), with its
+ * signing, address checks, attempt record and retry schedule. An attempt already running (leased) is left to end.
+ * @returns the delivery as it is now (state PENDING, nextAttemptAt now)
+ * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id; 409 INVALID_STATE for a
+ *   SUCCEEDED, FAILED or NOT_CONFIGURED delivery (the message says what to do instead)
+ */
+export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; deliveryId: string; now: Date }): Promise<SandboxDelivery> {
+  const { merchantId, deliveryId, now } = input;
+  const [locked] = isUuid(deliveryId)
+    ? await tx.$queryRaw<{ state: DeliveryState; next_attempt_at: Date | null; event_id: string }[]>`
+        SELECT state, next_attempt_at, event_id FROM deliveries WHERE id = ${deliveryId}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
+    : [];
+  if (!locked) throw apiError("NOT_FOUND", "delivery not found");
+  const refusal = NO_NEXT_ATTEMPT[locked.state];
+  if (refusal) throw apiError("INVALID_STATE", refusal.replace("{eventId}", locked.event_id));
+  if (locked.next_attempt_at === null || locked.next_attempt_at > now) {
+    await tx.delivery.update({ where: { id: deliveryId }, data: { nextAttemptAt: now, updatedAt: now } });
+  }
+  afterCommit(tx, () => announceDueDeliveries([deliveryId]));
+  const d = await tx.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { merchant: { select: { fastRetries: true } } } } } });
+  return {
+    id: d.id,
+    eventId: d.eventId,
+    state: d.state,
+    attemptCount: d.attemptCount,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    lastError: d.lastError,
+    fastRetries: d.event.merchant.fastRetries,
+  };
 }
 
 /**

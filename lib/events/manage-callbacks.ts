@@ -7,6 +7,7 @@ import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/events/deliveries";
+import { switchFastRetries } from "@/lib/events/fast-retries";
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/events/signature-check";
 import { isUuid } from "@/lib/schemas/common";
@@ -127,6 +128,18 @@ export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<
   await auditMerchant(tx, actor, input.merchantId, { action: "merchant.chaos_mode", before: { chaosMode: before.chaos_mode }, after: { chaosMode: input.enabled }, reason: input.reason }, now);
 }
 
+export const FastRetriesInput = z.object({ merchantId: uuidField, enabled: checkbox, reason: reasonField });
+
+/**
+ * Switches a merchant's fast retries on or off (docs/callbacks.md "Fast retries"), like chaos mode: MERCHANT users
+ * for their own merchant, operators for any; a reason is required; one audit row (lib/events/fast-retries.ts).
+ * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user)
+ */
+export async function setFastRetries(tx: Tx, actor: ConsoleActor, input: z.output<typeof FastRetriesInput>, now = new Date()): Promise<void> {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  await switchFastRetries(tx, auditActor(actor), { merchantId: input.merchantId, enabled: input.enabled, reason: input.reason }, now);
+}
+
 export const SignatureCheckInput = z.object({
   deliveryId: uuidField,
   attempt: integer(1, 1_000_000),
@@ -169,10 +182,11 @@ export function merchantsInChaosMode(db: Db, actor: ConsoleActor): Promise<{ id:
 
 /**
  * One merchant's callback settings for the Callbacks page: id, name, callbackUrl (null = not configured) and
- * chaosMode; null when the actor may not see that merchant or it does not exist. The secret is never returned.
+ * chaosMode and fastRetries; null when the actor may not see that merchant or it does not exist. The secret is never
+ * returned.
  */
 export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: string) {
   const scope = merchantScope(actor);
   if (scope && scope !== merchantId) return null;
-  return db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true } });
+  return db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true } });
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BASE_WAITS_SECONDS, MAX_ATTEMPTS, nextAttemptDelayMs } from "./retry-schedule";
+import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, MAX_ATTEMPTS, nextAttemptDelayMs, retryWaitsSeconds } from "./retry-schedule";
 
 const noJitter = () => 0.5;
 
@@ -57,5 +57,28 @@ describe("retry schedule", () => {
   it("throws for invalid attempt numbers or random values", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => nextAttemptDelayMs(bad)).toThrow(RangeError);
     expect(() => nextAttemptDelayMs(1, () => Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("fast retries (docs/callbacks.md \"Fast retries\")", () => {
+  const fast = { fastRetries: true };
+
+  it("is the same schedule divided by 60: same 8 attempts, waits from 0.5 s to 60 s", () => {
+    expect(FAST_RETRY_DIVISOR).toBe(60);
+    expect(retryWaitsSeconds(fast)).toEqual([0.5, 2, 5, 10, 20, 40, 60]);
+    expect(retryWaitsSeconds()).toEqual([...BASE_WAITS_SECONDS]);
+    const waits = [1, 2, 3, 4, 5, 6, 7].map((n) => nextAttemptDelayMs(n, noJitter, fast));
+    expect(waits).toEqual([500, 2_000, 5_000, 10_000, 20_000, 40_000, 60_000]);
+    expect(nextAttemptDelayMs(8, noJitter, fast)).toBeNull();
+  });
+
+  it("keeps the jitter and the clamps, divided too", () => {
+    expect(nextAttemptDelayMs(1, () => 0, fast)).toBe(500); // 450 ms clamped up
+    expect(nextAttemptDelayMs(7, () => 0.999999, fast)).toBe(60_000); // 66 s clamped down
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 7 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
+        expect(Math.abs(nextAttemptDelayMs(attempt, () => r, fast)! - nextAttemptDelayMs(attempt, () => r)! / 60)).toBeLessThanOrEqual(1);
+      }),
+    );
   });
 });

@@ -13,6 +13,7 @@ import { RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
+import { QuotedCheckoutSession, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -43,6 +44,11 @@ const COMPONENTS = {
   EventStreamPage,
   RequestLogEntry,
   RequestLogList,
+  SessionAmount,
+  QuotedCheckoutSession,
+  SandboxDelivery,
+  SandboxSettings,
+  UpdateSandboxSettings,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };

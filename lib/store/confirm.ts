@@ -1,9 +1,10 @@
 // The store's own test confirmation (docs/api.md "Overview" 7; docs/api.md "Store checkout":
 // READY -> SUCCEEDED or FAILED from the store's test confirmation, the payment follows).
-import { transaction } from "@/lib/db";
+import { getDb, withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutState, PaymentStatus } from "@/lib/generated/prisma/client";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
+import type { PaymentRow } from "@/lib/payments/serialize";
 import { STORE_TOKEN_PATTERN } from "@/lib/store/sandbox-store";
 
 export type StoreConfirmation = "SUCCEEDED" | "FAILED";
@@ -19,7 +20,8 @@ const REFUSALS: Partial<Record<CheckoutState, string>> = {
  * the payment row is locked, the checkout moves READY -> `outcome` by a conditional update, and the
  * payment follows with applyTransition ("succeed": ledger entry and payment.succeeded; "fail":
  * payment.failed, limits released). Repeating the outcome the checkout already has returns it unchanged
- * (a double click pays once); any other state, or a payment past expiresAt, is refused.
+ * (a double click pays once); any other state, or a payment past expiresAt, is refused. Runs in its own
+ * transaction, or the caller's when `db` is one (the test helper {@link confirmStorePaymentAsStore}).
  * @param token the bearer token of the store page (path segment)
  * @returns the checkout state and payment status afterwards
  * @throws ApiError 404 NOT_FOUND (malformed or unknown token), 409 INVALID_STATE (already paid, declined,
@@ -29,8 +31,9 @@ export async function confirmStoreCheckout(
   token: string,
   outcome: StoreConfirmation,
   now: Date,
+  db: Db = getDb(),
 ): Promise<{ paymentId: string; state: CheckoutState; status: PaymentStatus }> {
-  return transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     const found = STORE_TOKEN_PATTERN.test(token) ? await tx.storeCheckout.findUnique({ where: { token }, select: { paymentId: true } }) : null;
     if (!found) throw apiError("NOT_FOUND", "store checkout not found");
     const payment = await lockPayment(tx, null, found.paymentId);
@@ -43,4 +46,38 @@ export async function confirmStoreCheckout(
     const updated = await applyTransition(tx, payment, outcome === "SUCCEEDED" ? "succeed" : "fail", { now });
     return { paymentId: updated.id, state: outcome, status: updated.status };
   });
+}
+
+/** Why the test helper cannot confirm a checkout in this state now, and what to wait for or do instead. */
+const NOT_READY: Partial<Record<CheckoutState, string>> = {
+  QUEUED: "checkout.state is QUEUED: the store has not answered the handoff yet; poll GET /v1/payments/{id} until checkout.state is READY (usually within seconds), then confirm",
+  REJECTED: "checkout.state is REJECTED: the store found no basket for this amount and the payment is FAILED; there is nothing to confirm",
+  EXPIRED: "checkout.state is EXPIRED: the payment's acceptance period ended before a confirmation; create a new store payment",
+  SUCCEEDED: "checkout.state is SUCCEEDED: the store already confirmed this checkout as paid; a checkout is confirmed once",
+  FAILED: "checkout.state is FAILED: the store already declined this checkout; a checkout is confirmed once",
+};
+
+/**
+ * Test helper `POST /v1/sandbox/store-payments/{id}/confirm` (docs/api.md "Test helpers"): the store's sandbox test
+ * confirmation of one of the merchant's store payments, as the store page's Pay ("SUCCEEDED") and Decline
+ * ("FAILED") buttons do, through {@link confirmStoreCheckout} in the caller's transaction (ledger entry and
+ * payment.succeeded, or payment.failed). Only a READY checkout can be confirmed; repeating the outcome it
+ * already has answers it unchanged, like the page.
+ * @returns the payment with its checkout afterwards
+ * @throws ApiError 404 NOT_FOUND (unknown or another merchant's payment); 409 INVALID_STATE for a payment that is
+ *   not a store payment, or a checkout that is not READY (the message names its state and what to wait for)
+ */
+export async function confirmStorePaymentAsStore(
+  tx: Tx,
+  input: { merchantId: string; paymentId: string; outcome: StoreConfirmation; now: Date },
+): Promise<PaymentRow> {
+  const payment = await lockPayment(tx, input.merchantId, input.paymentId);
+  const checkout = payment.storeCheckout;
+  if (!checkout) throw apiError("INVALID_STATE", "this payment is not a store payment; conclude it with POST /v1/sandbox/payments/{id}/complete");
+  if (checkout.state !== "READY" && checkout.state !== input.outcome) {
+    throw apiError("INVALID_STATE", NOT_READY[checkout.state] ?? `checkout.state is ${checkout.state}`);
+  }
+  if (checkout.state === "READY" && payment.expiresAt && payment.expiresAt <= input.now) throw apiError("INVALID_STATE", NOT_READY.EXPIRED!);
+  await confirmStoreCheckout(checkout.token!, input.outcome, input.now, tx);
+  return lockPayment(tx, input.merchantId, input.paymentId);
 }

@@ -417,6 +417,14 @@ const CASES: ActionCase[] = [
     }),
   },
   {
+    action: "callbacks.setFastRetriesAction", by: "OWNER",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id, enabled: "on", reason: "testing retry handling" },
+      state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { fastRetries: true } }),
+      audit: { action: "merchant.fast_retries", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, before: { fastRetries: false }, after: { fastRetries: true }, reason: "testing retry handling" },
+    }),
+  },
+  {
     action: "callbacks.checkSignatureAction", by: "OWNER", merchant: merchantWithDelivery,
     prepare: async (m) => {
       const timestamp = String(Math.floor(Date.now() / 1000));

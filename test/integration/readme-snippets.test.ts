@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { amountEntryMerchant } from "../support/checkout-sessions";
+import { startReceiver } from "../support/receiver";
 import { recreateDatabase } from "../support/global-setup";
 import { readmeBlock } from "../support/readme";
 
@@ -149,4 +151,35 @@ describe("README 'Events API': the redeliver line", () => {
     expect(answers.map((a) => a.body.eventId)).toEqual([events[0], events[1], events[0]]);
     expect(new Set(answers.map((a) => a.body.id)).size, "three redeliveries, none replayed").toBe(3);
   });
+});
+
+describe("README \"Test helpers\": the CI script as written", () => {
+  it("quotes and confirms a checkout session and sees a callback delivered after two failures, with curl and jq only", async () => {
+    // The script's keys: its curl calls come from loopback, so both merchants allow it (as a CI host is allow-listed).
+    const ae = await amountEntryMerchant({ allowedIps: ["127.0.0.1", "::1"] });
+    const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
+    const rx = await startReceiver((_r, i) => ({ status: i < 2 ? 500 : 200 }));
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const file = path.join(work, "test-helpers.sh");
+    fs.mkdirSync(work, { recursive: true });
+    fs.writeFileSync(file, readmeBlock("# test-helpers.sh"));
+    const started = Date.now();
+    const output: string[] = [];
+    const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, AE_KEY: ae.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, output.join("\n")).toBe(0);
+    expect(output).toEqual([
+      "quoted: 250.00 USD = 936.56 AED",
+      "session: AWAITING_VERIFICATION",
+      '{"fastRetries":true,"waits":[0.5,2,5,10,20,40,60]}',
+      "callback: SUCCEEDED after 3 attempts",
+    ]);
+    expect(Date.now() - started, "the whole run takes seconds, not the normal schedule's minutes").toBeLessThan(60_000);
+    expect(rx.received.length).toBe(3);
+    const session = await db.checkoutSession.findFirstOrThrow({ where: { merchantId: ae.merchant.id } });
+    expect(session.state).toBe("AWAITING_VERIFICATION");
+    await rx.close();
+  }, 90_000);
 });

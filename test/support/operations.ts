@@ -5,7 +5,8 @@ import { expect } from "vitest";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operations";
 import type { Scope } from "@/lib/keys/api-keys";
-import { db, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
+import { setCallbackUrl } from "@/lib/events/callback-config";
+import { db, eventually, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
 
 // Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the
 // hostile-input properties iterate over every operation whose route file exists, so an endpoint added on
@@ -18,12 +19,16 @@ export const implementedOperations: Operation[] = OPERATION_LIST.filter((op) => 
 
 /**
  * A merchant that may use `op` (amount-entry enabled for checkout sessions, legacy store flow otherwise); an
- * operation on an `{id}` takes the flow of the operation that creates its records.
+ * operation on an `{id}` takes the flow of the operation that creates its records, and so on back.
  */
 export function merchantFor(op: Operation, opts: { scopes?: Scope[] } = {}): Promise<TestMerchant> {
+  return newMerchant({ amountEntryEnabled: flowOf(op) === "amount-entry", ...opts });
+}
+
+/** The flow of `op`, else of the operation that creates its records (followed back to the first). */
+function flowOf(op: Operation): Operation["merchantFlow"] {
   const creator = op.pathId ? (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy] : undefined;
-  const flow = op.merchantFlow ?? creator?.merchantFlow;
-  return newMerchant({ amountEntryEnabled: flow === "amount-entry", ...opts });
+  return op.merchantFlow ?? (creator ? flowOf(creator) : undefined);
 }
 
 /** The operation's example body with a fresh reference (references are unique per merchant). */
@@ -46,16 +51,25 @@ export function pathOf(op: Operation, id?: string): string {
 export async function recordFor(op: Operation, m: TestMerchant): Promise<string | undefined> {
   if (!op.pathId) return undefined;
   const creator = (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy];
+  // A delivery with attempts left needs a callback address: a loopback one nothing listens on, so it stays PENDING.
+  const delivery = op.path.startsWith("/v1/sandbox/deliveries/");
+  if (delivery) await setCallbackUrl(db, { merchantId: m.merchant.id, url: "http://127.0.0.1:9/callbacks" });
   const id = await recordFor(creator, m);
   const res = await m.api(pathOf(creator, id), { method: creator.method, body: exampleBody(creator) });
   expect(res.status, `creating a record for ${op.operationId}: ${res.text}`).toBe(creator.success.status);
   // A logged request is named by its requestId (the log is written within a second; a read flushes it first).
   if (op.tag === "Requests") return res.headers.get("x-request-id") ?? undefined;
-  if (op.tag !== "Events") return res.body.id;
-  // An event is recorded by the completion: read its id from the Events API.
+  if (creator.operationId === "createStorePayment") {
+    // The store's test confirmation needs the handoff done: wait until the checkout is no longer QUEUED.
+    await eventually(async () => (await m.api(`/v1/payments/${res.body.id}`)).body.checkout.state !== "QUEUED", 15_000);
+  }
+  if (op.tag !== "Events" && !delivery) return res.body.id;
+  // An event is recorded by the completion: read its id (and its delivery's) from the Events API.
   const events = await m.api(`/v1/events?paymentId=${res.body.id}`);
   expect(events.body.items, `the event of ${res.body.id}`).toHaveLength(1);
-  return events.body.items[0].id;
+  if (!delivery) return events.body.items[0].id;
+  const event = await m.api(`/v1/events/${events.body.items[0].id}`);
+  return event.body.delivery.deliveries[0].id;
 }
 
 /** Sends `op`'s valid request as merchant `m` (fresh Idempotency-Key), with overrides. */

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { CallbackUrlInput, ChaosModeInput, checkSignature, configureCallback, requeueFromConsole, sendTestFromConsole, setChaosMode, SignatureCheckInput } from "@/lib/events/manage-callbacks";
+import { CallbackUrlInput, ChaosModeInput, checkSignature, configureCallback, FastRetriesInput, requeueFromConsole, sendTestFromConsole, setChaosMode, setFastRetries, SignatureCheckInput } from "@/lib/events/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/schemas/form-fields";
 
 /** Sets the callback address; the new signing secret is returned once. */
@@ -36,6 +36,16 @@ export const setChaosModeAction = consoleAction(ChaosModeInput, async ({ actor, 
     message: input.enabled
       ? "Chaos mode is on: deliveries and listener forwards now also bring duplicates, delays, forged and stale requests."
       : "Chaos mode is off: deliveries are sent as usual.",
+  };
+});
+
+/** Switches fast retries on or off for a merchant (reason required, audited). */
+export const setFastRetriesAction = consoleAction(FastRetriesInput, async ({ actor, tx, input, now }) => {
+  await setFastRetries(tx, actor, input, now);
+  return {
+    message: input.enabled
+      ? "Fast retries are on: failed callbacks are retried after 0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s and 60 s."
+      : "Fast retries are off: failed callbacks are retried after 30 s to 1 h as usual.",
   };
 });
 

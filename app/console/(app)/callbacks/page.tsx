@@ -3,13 +3,15 @@ import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction } from "@/app/console/actions/callbacks";
+import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { merchantScope } from "@/lib/auth/actor";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/events/deliveries";
+import { retryWaitsSeconds } from "@/lib/events/retry-schedule";
+import { formatRetryWaits } from "@/lib/console/format";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 
 export const dynamic = "force-dynamic";
@@ -38,7 +40,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Callbacks"
-        description="Signed callbacks for payment.succeeded, payment.failed and payment.expired: at most 8 attempts per round, 5 s time-out, waits from 30 s to 1 h. Without an address, events are stored as NOT CONFIGURED and can be requeued once one is set."
+        description={`Signed callbacks for payment.succeeded, payment.failed and payment.expired: at most 8 attempts per round, 5 s time-out, waits from ${merchant?.fastRetries ? "0.5 s to 60 s (fast retries on)" : "30 s to 1 h"}. Without an address, events are stored as NOT CONFIGURED and can be requeued once one is set.`}
       />
       <div className="space-y-4">
         {actor.role === "OPERATOR" ? (
@@ -85,20 +87,24 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
           </Card>
         ) : null}
         {merchant ? (
-          <Card
-            title="Chaos mode"
-            description="Tests your receiver against what real delivery does: on top of each delivery and listener forward, some events come twice, some late (so others overtake them), and now and then a request with a bad signature or a 10-minute-old timestamp arrives that your receiver must refuse. Injected requests are listed on each delivery with the answer a correct receiver gives; they never count as attempts."
-          >
-            <p className="mb-3 text-sm text-slate-700" data-testid="chaos-state">
+          <>
+            <SwitchCard
+              title="Chaos mode"
+              description="Tests your receiver against what real delivery does: on top of each delivery and listener forward, some events come twice, some late (so others overtake them), and now and then a request with a bad signature or a 10-minute-old timestamp arrives that your receiver must refuse. Injected requests are listed on each delivery with the answer a correct receiver gives; they never count as attempts."
+              testId="chaos-state" merchantId={merchant.id} on={merchant.chaosMode} action={setChaosModeAction}
+              placeholder="e.g. testing duplicate handling before launch"
+            >
               Chaos mode is <strong>{merchant.chaosMode ? "on" : "off"}</strong>.
-            </p>
-            <ActionForm action={setChaosModeAction} label="Switch chaos mode" className="flex flex-col gap-3 sm:flex-row sm:items-start">
-              <Hidden name="merchantId" value={merchant.id} />
-              {merchant.chaosMode ? null : <Hidden name="enabled" value="on" />}
-              <Field name="reason" label="Reason" required placeholder="e.g. testing duplicate handling before launch" className="flex-1" />
-              <div className="sm:pt-6"><SubmitButton variant={merchant.chaosMode ? "secondary" : "primary"}>{merchant.chaosMode ? "Switch chaos mode off" : "Switch chaos mode on"}</SubmitButton></div>
-            </ActionForm>
-          </Card>
+            </SwitchCard>
+            <SwitchCard
+              title="Fast retries"
+              description="For testing a receiver that fails at first: failed callbacks are retried on the same schedule divided by 60, so the 8 attempts take seconds instead of hours (0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s). Applies from the next failed attempt. Also switchable with PUT /v1/sandbox/settings."
+              testId="fast-retries-state" merchantId={merchant.id} on={merchant.fastRetries} action={setFastRetriesAction}
+              placeholder="e.g. testing our receiver's retry handling"
+            >
+              Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
+            </SwitchCard>
+          </>
         ) : actor.role === "OPERATOR" ? (
           <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>
         ) : null}
@@ -135,3 +141,27 @@ function Filters({ state }: { state?: string }) {
   );
 }
 
+/** A merchant's on/off delivery setting switched with a reason (chaos mode, fast retries): its state and the form. */
+function SwitchCard(props: {
+  title: string;
+  description: string;
+  testId: string;
+  merchantId: string;
+  on: boolean;
+  action: typeof setChaosModeAction;
+  placeholder: string;
+  children: React.ReactNode;
+}) {
+  const name = props.title.toLowerCase();
+  return (
+    <Card title={props.title} description={props.description}>
+      <p className="mb-3 text-sm text-slate-700" data-testid={props.testId}>{props.children}</p>
+      <ActionForm action={props.action} label={`Switch ${name}`} className="flex flex-col gap-3 sm:flex-row sm:items-start">
+        <Hidden name="merchantId" value={props.merchantId} />
+        {props.on ? null : <Hidden name="enabled" value="on" />}
+        <Field name="reason" label="Reason" required placeholder={props.placeholder} className="flex-1" />
+        <div className="sm:pt-6"><SubmitButton variant={props.on ? "secondary" : "primary"}>{props.on ? `Switch ${name} off` : `Switch ${name} on`}</SubmitButton></div>
+      </ActionForm>
+    </Card>
+  );
+}

@@ -29,7 +29,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
             items={[
               ["State", d.state.replace("_", " ")],
               ["Attempts this round", `${d.attemptCount} of 8`],
-              ["Next attempt", d.state === "PENDING" ? formatDateTime(d.nextAttemptAt) : "—"],
+              ["Next attempt", d.state === "PENDING" ? `${formatDateTime(d.nextAttemptAt)}${d.event.merchant.fastRetries ? " (fast retries: waits 0.5 s to 60 s)" : " (waits 30 s to 1 h)"}` : "—"],
               ["Delivered", formatDateTime(d.deliveredAt)],
               ["Last error", d.lastError ?? "—"],
               ["Payment", d.event.paymentId ? <Link key="p" className={linkClass} href={`/console/payments/${d.event.paymentId}`}>{d.event.paymentId}</Link> : "test event"],

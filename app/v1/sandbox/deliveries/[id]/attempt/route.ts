@@ -1,0 +1,12 @@
+// POST /v1/sandbox/deliveries/{id}/attempt - test helper: run a callback delivery's next attempt now
+import { attemptDeliveryNow } from "@/lib/events/deliveries";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+
+export const POST = merchantApi(pipelineOptions(OPERATIONS.attemptSandboxDelivery), async ({ tx, merchant, params, now }) => {
+  const delivery = await attemptDeliveryNow(tx, { merchantId: merchant.id, deliveryId: params.id, now });
+  return { status: 200, body: delivery, resourceId: delivery.id };
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

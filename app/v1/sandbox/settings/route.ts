@@ -1,0 +1,16 @@
+// GET /v1/sandbox/settings - read the merchant's sandbox settings; PUT - switch fast retries (audited)
+import { apiKeyAuditActor, getSandboxSettings, switchFastRetries } from "@/lib/events/fast-retries";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+
+export const GET = merchantApi(pipelineOptions(OPERATIONS.getSandboxSettings), async ({ db, merchant }) => {
+  return { status: 200, body: await getSandboxSettings(db, merchant.id) };
+});
+
+export const PUT = merchantApi(pipelineOptions(OPERATIONS.updateSandboxSettings), async ({ db, apiKey, merchant, body, now }) => {
+  const settings = await switchFastRetries(db, apiKeyAuditActor(apiKey), { merchantId: merchant.id, enabled: body.fastRetries, reason: "PUT /v1/sandbox/settings" }, now);
+  return { status: 200, body: settings };
+});
+
+export const { POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "PUT"]);

@@ -1,0 +1,41 @@
+// The amount-entry customer's steps through the merchant API, for a merchant's CI (docs/api.md "Test helpers"):
+// the same services as the customer page's actions (app/checkout/[token]/quote and /confirm), reached by the
+// session's id instead of its bearer link, in the idempotent request's transaction.
+import type { Tx } from "@/lib/db";
+import type { CheckoutSession } from "@/lib/generated/prisma/client";
+import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
+import { confirmCheckoutSession } from "@/lib/checkout-sessions/confirm";
+import { customerQuote, type CustomerQuote } from "@/lib/checkout-sessions/customer-view";
+import { quoteCheckoutSession, type SessionQuote } from "@/lib/checkout-sessions/quote";
+import { getCheckoutSession } from "@/lib/checkout-sessions/read";
+import { serializeCheckoutSession, type CheckoutSessionResource } from "@/lib/checkout-sessions/serialize";
+
+/** The session as `GET /v1/checkout-sessions/{id}` shows it, plus the quote the customer sees on the page. */
+export type QuotedCheckoutSession = CheckoutSessionResource & { quote: CustomerQuote | null };
+
+/** Shapes a session row as the test helpers answer it (state as of `now`). */
+export function serializeQuotedSession(row: CheckoutSession, now: Date): QuotedCheckoutSession {
+  return { ...serializeCheckoutSession(row, now), quote: customerQuote(row.quote as SessionQuote | null) };
+}
+
+type Step = { merchantId: string; sessionId: string; choice: CustomerAmount; now: Date };
+
+/**
+ * `POST /v1/sandbox/checkout-sessions/{id}/quote`: what the customer does choosing amount and currency on the page
+ * (lib/checkout-sessions/quote.ts quoteCheckoutSession: same validation, pricing and transition).
+ * @throws ApiError 404 NOT_FOUND (unknown or another merchant's session), and as quoteCheckoutSession
+ */
+export async function quoteAsCustomer(tx: Tx, step: Step): Promise<CheckoutSession> {
+  const { token } = await getCheckoutSession(tx, step.merchantId, step.sessionId);
+  return quoteCheckoutSession(token, step.choice, step.now, tx);
+}
+
+/**
+ * `POST /v1/sandbox/checkout-sessions/{id}/confirm`: what the customer does pressing "Confirm total" on the page
+ * (lib/checkout-sessions/confirm.ts confirmCheckoutSession: the body repeats the quoted total).
+ * @throws ApiError 404 NOT_FOUND (unknown or another merchant's session), and as confirmCheckoutSession
+ */
+export async function confirmAsCustomer(tx: Tx, step: Step): Promise<CheckoutSession> {
+  const { token } = await getCheckoutSession(tx, step.merchantId, step.sessionId);
+  return confirmCheckoutSession(token, step.choice, step.now, tx);
+}

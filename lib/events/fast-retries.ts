@@ -1,0 +1,67 @@
+// Fast retries: a merchant's sandbox setting that compresses the callback retry schedule (docs/callbacks.md
+// "Fast retries"). Switched in the console (Callbacks page) or with PUT /v1/sandbox/settings; audited either way.
+import { writeAudit, type AuditActor } from "@/lib/audit";
+import { withTransaction, type Db, type Tx } from "@/lib/db";
+import { apiError } from "@/lib/errors";
+import { MAX_ATTEMPTS, retryWaitsSeconds } from "@/lib/events/retry-schedule";
+
+/** `GET` / `PUT /v1/sandbox/settings` (docs/api.md "Test helpers"): the merchant's sandbox settings. */
+export type SandboxSettings = {
+  fastRetries: boolean;
+  /** The callback schedule in force for the merchant: attempts and the waits after attempts 1 to 7, in seconds. */
+  callbackRetries: { attempts: number; waitsSeconds: number[] };
+};
+
+/** The settings answer for a merchant whose fast retries are `fastRetries`. */
+export function sandboxSettingsOf(fastRetries: boolean): SandboxSettings {
+  return { fastRetries, callbackRetries: { attempts: MAX_ATTEMPTS, waitsSeconds: retryWaitsSeconds({ fastRetries }) } };
+}
+
+/**
+ * Reads a merchant's sandbox settings.
+ * @throws ApiError 404 NOT_FOUND for an unknown merchant
+ */
+export async function getSandboxSettings(db: Db, merchantId: string): Promise<SandboxSettings> {
+  const merchant = await db.merchant.findUnique({ where: { id: merchantId }, select: { fastRetries: true } });
+  if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
+  return sandboxSettingsOf(merchant.fastRetries);
+}
+
+/**
+ * Switches a merchant's fast retries on or off (docs/callbacks.md "Fast retries"): the row is locked, changed and
+ * one audit row written (action `merchant.fast_retries`, before and after, the reason) in one transaction; a
+ * switch to the value it already has changes and audits nothing. Applies from the next failed attempt of every
+ * pending delivery (a wait already scheduled is kept; POST /v1/sandbox/deliveries/{id}/attempt runs it now).
+ * The console's access check is the caller's (lib/events/manage-callbacks.ts setFastRetries).
+ * @returns the settings afterwards
+ * @throws ApiError 404 NOT_FOUND for an unknown merchant
+ */
+export async function switchFastRetries(
+  db: Db | Tx,
+  actor: AuditActor,
+  input: { merchantId: string; enabled: boolean; reason?: string | null },
+  now: Date,
+): Promise<SandboxSettings> {
+  return withTransaction(db, async (tx) => {
+    const [before] = await tx.$queryRaw<{ fast_retries: boolean }[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`;
+    if (!before) throw apiError("NOT_FOUND", "merchant not found");
+    if (before.fast_retries !== input.enabled) {
+      await tx.merchant.update({ where: { id: input.merchantId }, data: { fastRetries: input.enabled } });
+      await writeAudit(tx, actor, {
+        action: "merchant.fast_retries",
+        entity: "merchant",
+        entityId: input.merchantId,
+        merchantId: input.merchantId,
+        before: { fastRetries: before.fast_retries },
+        after: { fastRetries: input.enabled },
+        reason: input.reason ?? null,
+      }, now);
+    }
+    return sandboxSettingsOf(input.enabled);
+  });
+}
+
+/** The audit actor of a change made with an API key: the key's owner, named by the key. */
+export function apiKeyAuditActor(apiKey: { id: string; ownerId: string }): AuditActor {
+  return { id: apiKey.ownerId, username: `api key ${apiKey.id}` };
+}
