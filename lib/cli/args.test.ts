@@ -1,3 +1,4 @@
+import { parseLogsTail } from "./commands/logs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,7 +41,7 @@ describe("route", () => {
     expect(route(["events", "-h"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events </) });
     expect(route(["help", "events", "list"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events list/) });
     expect(route(["help", "trigger"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper trigger/) });
-    expect(usageOf(() => route(["deploy"]))).toBe('sandpiper: unknown command "deploy": use listen, events or trigger (run "sandpiper --help")');
+    expect(usageOf(() => route(["deploy"]))).toBe('sandpiper: unknown command "deploy": use listen, events, trigger or logs (run "sandpiper --help")');
     expect(usageOf(() => route(["events", "delete"]))).toMatch(/^sandpiper events: unknown command "delete": use list, get or resend/);
   });
 });
@@ -137,7 +138,7 @@ describe("the documented command lines", () => {
         .filter((l) => l.startsWith("sandpiper ")),
     );
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend } as const;
+    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend, "logs tail": parseLogsTail } as const;
     for (const line of lines) {
       const argv = line.replace(/<EVENT_ID>/g, ID).split(/\s+/).slice(1);
       const target = route(argv);

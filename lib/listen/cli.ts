@@ -5,6 +5,7 @@ import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "../cli/args";
 import { ServiceError } from "../cli/client";
 import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "../cli/commands/events";
 import { LISTEN_HELP, parseListen, runListen } from "../cli/commands/listen";
+import { LOGS_COMMANDS } from "../cli/commands/logs";
 import { parseTrigger, runTrigger, TRIGGER_HELP } from "../cli/commands/trigger";
 
 export const MAIN_HELP = `Usage: sandpiper <command> [options]
@@ -15,6 +16,7 @@ Commands:
   events get <event id>       one event with its deliveries, as JSON
   events resend <event id>    deliver an event again, to running listeners and your callback address
   trigger <event type>        make a test payment that ends in payment.succeeded, payment.failed or payment.expired
+  logs tail                   follow your API requests as they are answered (the request log)
 
 Options of every command:
 ${COMMON_HELP}
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   listen: { help: LISTEN_HELP, parse: parseListen, run: runListen },
   trigger: { help: TRIGGER_HELP, parse: parseTrigger, run: runTrigger },
   ...Object.fromEntries(Object.entries(EVENTS_COMMANDS).map(([name, c]) => [`events ${name}`, c])),
+  ...Object.fromEntries(Object.entries(LOGS_COMMANDS).map(([name, c]) => [`logs ${name}`, c])),
 };
 
 const isHelp = (word: string | undefined) => word === "-h" || word === "--help" || word === "help";
@@ -52,8 +55,13 @@ export function route(argv: string[]): { name: string; rest: string[] } | { help
     if (!(second in EVENTS_COMMANDS)) throw unknownEventsCommand(second);
     return { name: `events ${second}`, rest: more };
   }
+  if (first === "logs") {
+    if (second === undefined || isHelp(second)) return { help: LOGS_COMMANDS.tail.help, code: second === undefined ? 2 : 0 };
+    if (!(second in LOGS_COMMANDS)) throw new UsageError(`sandpiper logs: unknown command "${second}": use tail (run "sandpiper logs tail --help")`);
+    return { name: `logs ${second}`, rest: more };
+  }
   if (first in COMMANDS) return { name: first, rest: [second, ...more].filter((w) => w !== undefined) };
-  throw new UsageError(`sandpiper: unknown command "${first}": use listen, events or trigger (run "sandpiper --help")`);
+  throw new UsageError(`sandpiper: unknown command "${first}": use listen, events, trigger or logs (run "sandpiper --help")`);
 }
 
 /**

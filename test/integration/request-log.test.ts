@@ -1,8 +1,11 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { keyDisplayPrefix } from "@/lib/keys/api-keys";
 import { pruneRequestLog } from "@/lib/request-log/retention";
-import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { implementedOperations, merchantFor, recordFor, sendValid } from "../support/operations";
 
 // The request log (docs/api.md "Request log") over real HTTP: every operation's request appears with the right
@@ -125,4 +128,35 @@ describe("request log", () => {
     expect(await db.requestLog.findUnique({ where: { requestId: old.requestId } })).toBeNull();
     expect(await db.requestLog.findUnique({ where: { requestId: kept.requestId } })).not.toBeNull();
   });
+
+  it("sandpiper logs tail follows the key's merchant's requests as they are answered, with filters, and no other merchant's", async () => {
+    const a = await newMerchant();
+    const b = await newMerchant();
+    const tail = (m: TestMerchant, extra: string[] = []) => {
+      const child = spawn(process.execPath, [path.resolve(__dirname, "../../bin/sandpiper.mjs"), "logs", "tail", "--api-url", baseUrl(), "--api-key", m.key, ...extra], { cwd: os.tmpdir(), stdio: ["ignore", "pipe", "pipe"] });
+      const lines: string[] = [];
+      for (const s of [child.stdout!, child.stderr!]) s.setEncoding("utf8").on("data", (t: string) => lines.push(...t.split("\n").filter(Boolean)));
+      return { child, lines };
+    };
+    const all = tail(a);
+    const errorsOnly = tail(a, ["--status", "4xx"]);
+    const other = tail(b);
+    await eventually(async () => [all, errorsOnly, other].every((t) => t.lines.some((l) => l.startsWith("Following the request log"))), 30_000);
+    const ok = await a.api("/v1/payments", { body: depositBody() });
+    const bad = await a.api("/v1/payments", { body: depositBody({ currency: "XXX" }) });
+    const okId = ok.headers.get("x-request-id")!;
+    const badId = bad.headers.get("x-request-id")!;
+    await eventually(async () => all.lines.some((l) => l.includes(badId)) && errorsOnly.lines.some((l) => l.includes(badId)), 15_000);
+    expect(all.lines.find((l) => l.includes(okId))).toMatch(/POST  \/v1\/payments  201  \d+ ms  req .* idem /);
+    expect(all.lines.find((l) => l.includes(badId))).toMatch(/ 400 .*VALIDATION_ERROR$/);
+    expect(errorsOnly.lines.some((l) => l.includes(okId)), "the 4xx filter leaves the 201 out").toBe(false);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(other.lines.some((l) => l.includes(okId) || l.includes(badId)), "another merchant's tail shows none of them").toBe(false);
+    expect(all.lines.some((l) => l.includes("/v1/requests")), "its own reads are left out").toBe(false);
+    for (const t of [all, errorsOnly, other]) {
+      const exited = new Promise((r) => t.child.once("exit", r));
+      t.child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+  }, 60_000);
 });
