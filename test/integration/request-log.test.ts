@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { keyDisplayPrefix } from "@/lib/keys/api-keys";
 import { pruneRequestLog } from "@/lib/request-log/retention";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { implementedOperations, merchantFor, recordFor, sendValid } from "../support/operations";
+import { readmeBlock } from "../support/readme";
 
 // The request log (docs/api.md "Request log") over real HTTP: every operation's request appears with the right
 // fields and without a secret or bearer link; another merchant's requests are never visible; pruning keeps the
@@ -159,4 +160,16 @@ describe("request log", () => {
       expect(await exited).toBe(0);
     }
   }, 60_000);
+
+  it("the README's request log lines work as written", async () => {
+    const m = await newMerchant();
+    const bad = await m.api("/v1/payments", { body: depositBody({ amount: "12.345" }) });
+    const curls = readmeBlock("# walk-through: request log").split("\n").filter((l) => l.startsWith("curl "));
+    expect(curls).toHaveLength(2);
+    const run = (line: string) => JSON.parse(execFileSync("bash", ["-c", line.replace("<REQUEST_ID>", bad.body.error.requestId)], { env: { ...process.env, BASE: baseUrl(), KEY: m.key }, encoding: "utf8" }));
+    const list = run(curls[0]);
+    expect(list.items.map((r: { requestId: string }) => r.requestId)).toEqual([bad.body.error.requestId]);
+    expect(list.items[0]).toMatchObject({ method: "POST", path: "/v1/payments", status: 400, errorCode: "VALIDATION_ERROR" });
+    expect(run(curls[1])).toMatchObject({ requestId: bad.body.error.requestId, status: 400 });
+  });
 });
