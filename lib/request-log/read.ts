@@ -1,5 +1,6 @@
 // Reading the request log (docs/api.md "Request log"): one merchant's requests, newest first, for the API
 // (`GET /v1/requests`), the console's Requests page and `sandpiper logs tail`.
+import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -46,8 +47,8 @@ function viewOf(r: Row): RequestLogView {
   };
 }
 
-/** The filters of a request log query as a Prisma `where` for one merchant. */
-function whereOf(merchantId: string, q: Omit<ListRequestsQuery, "page" | "limit">): Prisma.RequestLogWhereInput {
+/** The filters of a request log query as a Prisma `where`, for one merchant (undefined: every merchant). */
+function whereOf(merchantId: string | undefined, q: RequestFilters): Prisma.RequestLogWhereInput {
   const status = q.status?.endsWith("xx") ? { gte: Number(q.status[0]) * 100, lt: Number(q.status[0]) * 100 + 100 } : q.status ? Number(q.status) : undefined;
   return {
     merchantId,
@@ -58,7 +59,20 @@ function whereOf(merchantId: string, q: Omit<ListRequestsQuery, "page" | "limit"
     ...(q.idempotencyKey ? { idempotencyKey: q.idempotencyKey } : {}),
     ...(q.keyPrefix ? { keyPrefix: { startsWith: q.keyPrefix } } : {}),
     ...(q.since ? { createdAt: { gte: new Date(q.since) } } : {}),
+    ...(q.requestId ? { requestId: q.requestId } : {}),
   };
+}
+
+/** The filters the API and the console share (the console adds a search by requestId). */
+export type RequestFilters = Omit<ListRequestsQuery, "page" | "limit"> & { requestId?: string };
+
+async function page(db: Db, merchantId: string | undefined, q: RequestFilters & { page: number; limit: number }): Promise<Page<RequestLogView & { merchantId: string }>> {
+  const where = whereOf(merchantId, q);
+  const [total, rows] = await Promise.all([
+    db.requestLog.count({ where }),
+    db.requestLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { requestId: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+  ]);
+  return pageOf(rows.map((r) => ({ ...viewOf(r), merchantId: r.merchantId })), total, q);
 }
 
 /**
@@ -68,12 +82,17 @@ function whereOf(merchantId: string, q: Omit<ListRequestsQuery, "page" | "limit"
  * @returns `{ items, total, page, limit, pages }`.
  */
 export async function listRequests(db: Db, merchantId: string, q: ListRequestsQuery): Promise<Page<RequestLogView>> {
-  const where = whereOf(merchantId, q);
-  const [total, rows] = await Promise.all([
-    db.requestLog.count({ where }),
-    db.requestLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { requestId: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
-  ]);
-  return pageOf(rows.map(viewOf), total, q);
+  const found = await page(db, merchantId, q);
+  return { ...found, items: found.items.map(({ merchantId: _m, ...view }) => view) };
+}
+
+/**
+ * The console's Requests page (docs/api.md "Request log"): the same list for a console user, newest first, 25 a
+ * page. A MERCHANT user sees only its merchant's requests (whatever `merchant` asks); an operator sees every
+ * merchant's, or the one `merchant` names. Items carry their `merchantId`.
+ */
+export function consoleRequestPage(db: Db, actor: ConsoleActor, q: RequestFilters & { merchant?: string; page: number }) {
+  return page(db, scopedMerchantId(actor, q.merchant), { ...q, limit: 25 });
 }
 
 /**

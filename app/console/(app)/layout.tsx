@@ -22,6 +22,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     { href: "/console/approvals", label: "Approvals", badge: awaiting },
     { href: "/console/keys", label: "API keys" },
     { href: "/console/callbacks", label: "Callbacks" },
+    { href: "/console/requests", label: "Requests" },
   ];
   if (actor.role === "OPERATOR") {
     items.push(
