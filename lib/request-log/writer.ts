@@ -1,6 +1,6 @@
 // Writes the request log (docs/api.md "Request log") off the request's path: the pipeline hands each finished
 // /v1 request to recordRequest, which only queues it; a timer writes the queue in one INSERT per batch.
-import { getDb } from "@/lib/db";
+import { Prisma, query } from "@/lib/db";
 import { log } from "@/lib/log";
 import { redactBody } from "@/lib/request-log/redact";
 
@@ -91,9 +91,27 @@ export function recordRequest(record: RequestRecord): void {
   }
 }
 
+/** One INSERT of a batch (one round trip, one prepared statement): columns as arrays, unnested. */
+async function insertRows(batch: RequestRecord[]): Promise<void> {
+  const rows = batch.map((r) => ({ ...r, resource: resourceOf(r.method, r.path, r.status, r.responseBody) }));
+  const column = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+  await query(Prisma.sql`
+    INSERT INTO request_logs (request_id, merchant_id, api_key_id, key_prefix, method, path, query, status, error_code, idempotency_key,
+                              replayed, latency_ms, request_body, response_body, resource_type, resource_id, created_at)
+    SELECT * FROM unnest(
+      ${column((r) => r.requestId)}::uuid[], ${column((r) => r.merchantId)}::uuid[], ${column((r) => r.apiKeyId)}::uuid[],
+      ${column((r) => r.keyPrefix)}::text[], ${column((r) => r.method)}::text[], ${column((r) => r.path)}::text[],
+      ${column((r) => r.query)}::text[], ${column((r) => r.status)}::int[], ${column((r) => r.errorCode)}::text[],
+      ${column((r) => r.idempotencyKey)}::text[], ${column((r) => r.replayed)}::bool[], ${column((r) => r.latencyMs)}::int[],
+      ${column((r) => redactBody(r.requestBody))}::text[], ${column((r) => redactBody(r.responseBody))}::text[],
+      ${column((r) => r.resource?.resourceType ?? null)}::text[], ${column((r) => r.resource?.resourceId ?? null)}::uuid[],
+      ${column((r) => r.createdAt.toISOString())}::timestamptz[])
+    ON CONFLICT (request_id) DO NOTHING`);
+}
+
 /**
- * Writes every queued request now, in INSERTs of at most 200 rows (bodies redacted and capped by redactBody;
- * a request id already written is skipped). Resolves when the queue is empty or a write failed (logged).
+ * Writes every queued request now, in INSERTs of at most 200 rows, one round trip each (bodies redacted and
+ * capped by redactBody; a request id already written is skipped). Resolves when the queue is empty or a write failed (logged).
  */
 export async function flushRequestLog(): Promise<void> {
   if (writing) await writing;
@@ -101,15 +119,7 @@ export async function flushRequestLog(): Promise<void> {
     while (queue.length > 0) {
       const batch = queue.splice(0, BATCH);
       try {
-        await getDb().requestLog.createMany({
-          data: batch.map((r) => ({
-            ...r,
-            ...(resourceOf(r.method, r.path, r.status, r.responseBody) ?? {}),
-            requestBody: redactBody(r.requestBody),
-            responseBody: redactBody(r.responseBody),
-          })),
-          skipDuplicates: true,
-        });
+        await insertRows(batch);
       } catch (error) {
         log.warn({ rows: batch.length, err: error instanceof Error ? error.message.slice(0, 300) : String(error) }, "request log rows not written");
       }

@@ -7,7 +7,8 @@ import { TcpProxy } from "../support/tcp-proxy";
 
 // docs/architecture.md "Hot paths": a create makes at most two database round trips (one read with the key, one
 // write), a read by id and a list one each. A service of its own reaches PostgreSQL through a proxy that counts the
-// round trips its requests ask for (jobs off, so only the requests under test touch the database).
+// round trips its requests ask for (jobs off, and the request log off: its batched writes run beside the requests,
+// not in them, and bench/request-log.ts measures them).
 
 const target = { host: new URL(TEST_DATABASE_URL).hostname, port: Number(new URL(TEST_DATABASE_URL).port || 5432) };
 let proxy: TcpProxy;
@@ -16,7 +17,7 @@ let m: TestMerchant;
 
 beforeAll(async () => {
   proxy = await TcpProxy.start(target);
-  svc = await startService({ DATABASE_URL: proxy.urlFor(TEST_DATABASE_URL), TRUSTED_PROXIES: "127.0.0.1,::1", JOBS_DISABLED: "1", DB_POOL_MAX: "2" });
+  svc = await startService({ DATABASE_URL: proxy.urlFor(TEST_DATABASE_URL), TRUSTED_PROXIES: "127.0.0.1,::1", JOBS_DISABLED: "1", REQUEST_LOG: "0", DB_POOL_MAX: "2" });
   m = await newMerchant();
   // Everything a create can touch: a profile with limits, a velocity rule on the customer's e-mail.
   await savePricingVersion(db, { merchantId: m.merchant.id, currency: "USD", channel: "BANK_TRANSFER", direction: "DEPOSIT", chargeCurrency: "USD", settlementCurrency: "USD", commissionBps: 100, dailyLimitMinor: 100_000_000n, monthlyLimitMinor: 1_000_000_000n, reason: "test" });
