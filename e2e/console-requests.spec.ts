@@ -16,8 +16,8 @@ test("a merchant user looks a failed request up by its requestId, filters by sta
   const requestId: string = bad.body.error.requestId;
 
   await signIn(page, m.owner, m.password);
-  await page.getByRole("link", { name: "Requests" }).click();
-  await expect(page.getByRole("heading", { name: "Requests" })).toBeVisible();
+  await page.getByRole("link", { name: "Requests", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Requests", exact: true })).toBeVisible();
   const form = page.getByRole("form", { name: "Filter the requests" });
   await form.getByLabel("requestId").fill(requestId);
   await form.getByRole("button", { name: /filter|apply/i }).click();

@@ -38,7 +38,7 @@ function Body({ label, text }: { label: string; text: string | null }) {
   return (
     <div>
       <p className="text-xs font-medium text-slate-500">{label}</p>
-      <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-800">{shown}</pre>
+      <pre role="region" aria-label={label} tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-800">{shown}</pre>
     </div>
   );
 }
