@@ -8,6 +8,7 @@ import { apiError } from "@/lib/errors";
 import { chaosPlan, type ChaosPlan } from "@/lib/events/chaos";
 import { EVENT_TYPES, type EventType } from "@/lib/events/outbox";
 import { notifyFeed } from "@/lib/events/feed-notify";
+import { forwardsOf, type ListenerForwardView } from "@/lib/events/listener-forwards";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
 import { announceDueDeliveries } from "@/lib/jobs/announce";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
@@ -34,8 +35,8 @@ export type EventDelivery = {
 
 /** A list item: the envelope plus the state of its latest delivery. */
 export type EventSummary = EventEnvelope & { delivery: { state: DeliveryState; deliveries: number } };
-/** One event: the envelope plus every delivery with its attempts (oldest first). */
-export type EventDetail = EventEnvelope & { delivery: { state: DeliveryState; deliveries: EventDelivery[] } };
+/** One event: the envelope plus every delivery with its attempts (oldest first), and its listener forwards. */
+export type EventDetail = EventEnvelope & { delivery: { state: DeliveryState; deliveries: EventDelivery[] }; forwards: ListenerForwardView[] };
 
 /** Query of `GET /v1/events` after validation (lib/schemas/events.ts). */
 export type ListEventsInput = {
@@ -112,7 +113,8 @@ async function eventPosition(db: Db, merchantId: string, eventId: string): Promi
 /**
  * `GET /v1/events/{id}` (docs/callbacks.md "Events API"): the envelope exactly as it is delivered, plus a
  * separate `delivery` member: the latest delivery's state and every delivery (the first, then one per
- * redelivery) with its attempts, oldest first.
+ * redelivery) with its attempts, oldest first; and `forwards`, what listeners reported of forwarding it
+ * (docs/callbacks.md "Forwards on the service").
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's event id.
  */
 export async function getEvent(db: Db, merchantId: string, id: string): Promise<EventDetail> {
@@ -135,7 +137,7 @@ export async function getEvent(db: Db, merchantId: string, id: string): Promise<
     nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
     attempts: d.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
   }));
-  return { ...envelopeOf(event.body), delivery: { state: shown[shown.length - 1]?.state ?? "NOT_CONFIGURED", deliveries: shown } };
+  return { ...envelopeOf(event.body), delivery: { state: shown[shown.length - 1]?.state ?? "NOT_CONFIGURED", deliveries: shown }, forwards: await forwardsOf(db, id) };
 }
 
 /** Answer of {@link redeliverEvent}. */

@@ -10,6 +10,7 @@ import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
 import { Customer } from "@/lib/schemas/common";
 import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
 import { RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
+import { ForwardsRecorded, ListenerForward, RecordForwards } from "@/lib/schemas/events";
 import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
@@ -42,6 +43,9 @@ const COMPONENTS = {
   EventList,
   EventRedelivery,
   EventStreamPage,
+  RecordForwards,
+  ForwardsRecorded,
+  ListenerForward,
   RequestLogEntry,
   RequestLogList,
   SessionAmount,

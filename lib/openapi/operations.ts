@@ -6,6 +6,7 @@ import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schem
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
 import { QuotedCheckoutSession, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
+import { ForwardsRecorded, RecordForwards } from "@/lib/schemas/events";
 import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ListEventsQuery } from "@/lib/schemas/events";
 import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
@@ -344,7 +345,7 @@ export const OPERATIONS = {
     route: "app/v1/events/[id]/route.ts",
     tag: "Events",
     summary: "Read one event with its deliveries",
-    description: "The envelope exactly as it is delivered (`id`, `type`, `createdAt`, `data`), plus a separate `delivery` member: the state of the latest delivery to the configured callback address and every delivery with its attempts. Listener forwards are not deliveries and never appear here.",
+    description: "The envelope exactly as it is delivered (`id`, `type`, `createdAt`, `data`), plus a separate `delivery` member: the state of the latest delivery to the configured callback address and every delivery with its attempts; and `forwards`: what `sandpiper listen` processes reported of forwarding the event to a receiver (each forward with its attempts and whether it was DELIVERED). Listener forwards are not deliveries and never change a delivery.",
     scope: "payments:read",
     idempotent: false,
     allowList: false,
@@ -400,6 +401,23 @@ export const OPERATIONS = {
     pathId: { description: "the requestId of an earlier request (uuid); another merchant's answers 404", createdBy: "createPayment" },
     success: { status: 200, schema: RequestLogEntry, description: "The logged request." },
     errors: [],
+  }),
+  recordForwards: operation({
+    operationId: "recordForwards",
+    method: "POST",
+    path: "/v1/events/forwards",
+    route: "app/v1/events/forwards/route.ts",
+    tag: "Events",
+    summary: "Record listener forward attempts (sandpiper listen)",
+    description: "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded.",
+    scope: "payments:read",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    body: RecordForwards,
+    success: { status: 200, schema: ForwardsRecorded, description: "What was recorded." },
+    errors: [],
+    example: { forwards: [{ eventId: "6f1c2d3e-0000-4000-8000-000000000001", forwardId: "6f1c2d3e-0000-4000-8000-000000000002", cursor: "1", kind: "event", attempt: 1, startedAt: "2026-11-25T10:00:00.000Z", durationMs: 4, statusCode: 200, error: null, forwardTo: "http://localhost:4000/hook", timestamp: "1764064800", signature: "0".repeat(64), responseSnippet: "{\"received\":true}", nextAttemptAt: null }] },
   }),
   streamEvents: operation({
     operationId: "streamEvents",

@@ -1,22 +1,28 @@
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { missingRatesToday } from "@/lib/pricing/fx-rates";
-import type { Db } from "@/lib/db";
+import { Prisma, type Db } from "@/lib/db";
+import { deliveredByListener } from "@/lib/events/listener-forwards";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
 import { dubaiDay } from "@/lib/money/dubai";
 import { getSettings } from "@/lib/settings/service-settings";
 
 /**
  * The figures of the console's overview for the actor (today's payments are in lib/reports/payments-overview.ts,
- * with the charts): withdrawals awaiting approval, deliveries that need attention (FAILED or NOT_CONFIGURED), allow-list requests waiting for an operator
+ * with the charts): withdrawals awaiting approval, deliveries that need attention (FAILED or NOT_CONFIGURED, unless a
+ * `sandpiper listen` process delivered the event: those count as received by a listener), allow-list requests waiting for an operator
  * (every merchant's for operators), and for operators the intake switches, inactive merchants and the pairs missing
  * today's rate.
  */
 export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
   const merchantId = scopedMerchantId(actor);
   const scope = merchantId ? { merchantId } : {};
-  const [awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings] = await Promise.all([
+  const inScope = merchantId ? Prisma.sql`d.merchant_id = ${merchantId}::uuid` : Prisma.sql`true`;
+  const [awaitingApproval, [attention], pendingAllowListRequests, settings] = await Promise.all([
     countAwaitingApproval(db, actor),
-    db.delivery.count({ where: { ...scope, state: { in: ["FAILED", "NOT_CONFIGURED"] } } }),
+    db.$queryRaw<{ needing: number; byListener: number }[]>`
+      SELECT count(*) FILTER (WHERE NOT ${deliveredByListener(Prisma.sql`d.event_id`)})::int AS needing,
+             count(*) FILTER (WHERE ${deliveredByListener(Prisma.sql`d.event_id`)})::int AS "byListener"
+      FROM deliveries d WHERE ${inScope} AND d.state IN ('FAILED', 'NOT_CONFIGURED')`,
     db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),
     getSettings(db),
   ]);
@@ -27,5 +33,14 @@ export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
       }
     : null;
   const merchant = merchantId ? await db.merchant.findUnique({ where: { id: merchantId }, select: { name: true, status: true, callbackUrl: true } }) : null;
-  return { day: dubaiDay(now), awaitingApproval, deliveriesNeedingAttention, pendingAllowListRequests, settings, operator, merchant };
+  return {
+    day: dubaiDay(now),
+    awaitingApproval,
+    deliveriesNeedingAttention: attention.needing,
+    deliveredByListener: attention.byListener,
+    pendingAllowListRequests,
+    settings,
+    operator,
+    merchant,
+  };
 }

@@ -48,15 +48,7 @@ export const EventSummary = EventEnvelope.extend({
     .describe("delivery to the configured callback address (listener forwards are not counted)"),
 }).describe("An event as lists show it.");
 
-/** `GET /v1/events/{id}`: the envelope plus every delivery with its attempts. */
-export const Event = EventEnvelope.extend({
-  delivery: z
-    .strictObject({
-      state: DeliveryState.describe("state of the latest delivery to the configured callback address"),
-      deliveries: z.array(Delivery).describe("the first delivery, then one per redelivery, oldest first"),
-    })
-    .describe("delivery to the configured callback address; listener forwards never appear here"),
-}).describe("One event: the envelope exactly as delivered, and its deliveries in a separate member.");
+
 
 export const EventList = z.strictObject({
   items: z.array(EventSummary).describe("This page's events, newest first."),
@@ -131,3 +123,62 @@ export const EventStreamPage = z.strictObject({
   items: z.array(FeedItem).describe("at most 100 items, oldest first"),
   cursor: z.string().describe("position to pass as cursor next time"),
 });
+
+/** One forward attempt as `sandpiper listen` reports it (`POST /v1/events/forwards`). */
+const ForwardReport = z.strictObject({
+  eventId: z.uuid().describe("the event forwarded"),
+  forwardId: z.uuid().describe("made by the listener: one per forward of one feed item, the same for all its attempts"),
+  cursor: z.string().regex(/^\d{1,18}$/, { message: "must be a feed position" }).describe("the feed position of the item forwarded"),
+  kind: z.enum(["event", "redelivery"]).describe("a new event, or a redelivery of one"),
+  attempt: z.int().min(1).max(1000).describe("attempt number of this forward, from 1"),
+  startedAt: Timestamp.describe("when the attempt started"),
+  durationMs: z.int().min(0).max(600_000).describe("wall time of the attempt, milliseconds"),
+  statusCode: z.int().min(100).max(599).nullable().describe("the receiver's HTTP status; null when no answer arrived"),
+  error: z.string().max(500).nullable().describe("why no answer arrived (connection refused, time-out); null otherwise"),
+  forwardTo: z.string().min(1).max(2048).describe("the receiver's URL"),
+  timestamp: z.string().regex(/^\d{10}$/, { message: "must be the 10-digit timestamp header sent" }).describe("the timestamp header sent"),
+  signature: z.string().regex(/^[0-9a-f]{64}$/, { message: "must be the 64 lowercase hex signature header sent" }).describe("the signature header sent"),
+  responseSnippet: z.string().max(1024).nullable().describe("the first characters of the receiver's answer"),
+  nextAttemptAt: Timestamp.nullable().describe("when the listener tries again; null after a 2xx or when it gave up"),
+});
+
+/** `POST /v1/events/forwards` body: a batch of forward attempts. */
+export const RecordForwards = z
+  .strictObject({ forwards: z.array(ForwardReport).min(1).max(50).describe("1 to 50 attempts") })
+  .describe("Forward attempts of a `sandpiper listen` process, recorded for the merchant's events.");
+
+/** `POST /v1/events/forwards` answer. */
+export const ForwardsRecorded = z.strictObject({
+  recorded: z.int().min(0).describe("attempts recorded now"),
+  duplicates: z.int().min(0).describe("attempts already recorded (the same forwardId and attempt): nothing changed"),
+  unknownEvents: z.array(z.uuid()).describe("event ids that are not this merchant's: their attempts were not recorded"),
+});
+
+const ForwardAttempt = z.strictObject({
+  number: z.int().min(1).describe("attempt number of this forward, from 1"),
+  startedAt: Timestamp.describe("when the attempt started"),
+  durationMs: z.int().min(0).describe("wall time, milliseconds"),
+  statusCode: z.int().nullable().describe("the receiver's HTTP status; null when no answer arrived"),
+  error: z.string().nullable().describe("why no answer arrived; null otherwise"),
+  nextAttemptAt: Timestamp.nullable().describe("when the listener tried again; null after a 2xx or when it gave up"),
+});
+
+/** A listener forward of an event as `GET /v1/events/{id}` shows it. */
+export const ListenerForward = z.strictObject({
+  id: z.uuid().describe("the forward's id (the listener's forwardId)"),
+  kind: z.enum(["event", "redelivery"]).describe("the feed item forwarded: the event, or a redelivery of it"),
+  forwardTo: z.string().describe("the receiver's URL"),
+  state: z.enum(["DELIVERED", "RETRYING", "FAILED"]).describe("DELIVERED once an attempt got a 2xx; RETRYING while the listener has a next attempt; FAILED when it stopped without a 2xx"),
+  attempts: z.array(ForwardAttempt).describe("attempts, oldest first"),
+});
+
+/** `GET /v1/events/{id}`: the envelope plus every delivery with its attempts, and the listener forwards. */
+export const Event = EventEnvelope.extend({
+  delivery: z
+    .strictObject({
+      state: DeliveryState.describe("state of the latest delivery to the configured callback address"),
+      deliveries: z.array(Delivery).describe("the first delivery, then one per redelivery, oldest first"),
+    })
+    .describe("delivery to the configured callback address; listener forwards are not deliveries and are listed in forwards"),
+  forwards: z.array(ListenerForward).describe("what `sandpiper listen` processes reported of forwarding this event to a receiver, oldest first; never counted as deliveries"),
+}).describe("One event: the envelope exactly as delivered, its deliveries and its listener forwards in separate members.");

@@ -119,7 +119,8 @@ describe("Events API", () => {
     });
     expect(read.status).toBe(200);
     const stored = await db.event.findUniqueOrThrow({ where: { id: event.id } });
-    const { delivery, ...envelope } = read.body;
+    const { delivery, forwards, ...envelope } = read.body;
+    expect(forwards, "no listener forwarded it").toEqual([]);
     expect(envelope).toEqual(JSON.parse(stored.body));
     expect(delivery.deliveries).toHaveLength(1);
     expect(delivery.deliveries[0]).toMatchObject({ redelivery: false, attempts: [{ number: 1, statusCode: 500 }] });

@@ -71,6 +71,17 @@ it("retries a receiver that answers 500 and one that is down for 20 s until each
   // Back up: the next retries (at most 30 s apart) get through.
   await eventually(async () => secondEvents.every((id) => state.events.has(id)), 45_000);
 
+  // The listener reported every attempt: the event shows its forward, DELIVERED on the third attempt after two 500s.
+  await eventually(async () => {
+    const shown = await m.api(`/v1/events/${firstEvents[0]}`);
+    return shown.body.forwards?.[0]?.state === "DELIVERED" ? shown : null;
+  }, 10_000);
+  const shown = (await m.api(`/v1/events/${firstEvents[0]}`)).body;
+  expect(shown.forwards).toHaveLength(1);
+  expect(shown.forwards[0].attempts.map((a: { statusCode: number | null }) => a.statusCode)).toEqual([500, 500, 200]);
+  expect(shown.forwards[0].attempts[0].nextAttemptAt).not.toBeNull();
+  expect(shown.delivery.state, "forwards never change the delivery").toBe("NOT_CONFIGURED");
+
   // No event lost, no payment processed twice by a receiver that follows the rules.
   for (const id of [...firstEvents, ...secondEvents]) expect(state.events.has(id), id).toBe(true);
   for (const id of [...first, ...second]) expect(state.processed.get(id), id).toBe(1);
@@ -170,3 +181,39 @@ it("chaos mode switched on and off reaches a running listener within 5 s, with a
   await stop(run);
   await rx.close();
 }, 90_000);
+
+it("recorded forwards: idempotent by forward and attempt, another merchant's events refused, bad bodies 400; the overview counts a listener-delivered event as received", async () => {
+  const { overview } = await import("@/lib/reports/overview");
+  const { actorOf } = await import("../support/console");
+  const m = await newMerchant();
+  const other = await newMerchant();
+  const [payment] = await concludePayments(m, 1);
+  const [eventId] = await eventIdsOf([payment]);
+  const [otherPayment] = await concludePayments(other, 1);
+  const [otherEvent] = await eventIdsOf([otherPayment]);
+  const owner = actorOf({ ...m.owner, role: "MERCHANT", merchantId: m.merchant.id });
+  const before = await overview(db, owner);
+  expect(before.deliveriesNeedingAttention, "NOT_CONFIGURED without a listener").toBe(1);
+
+  const attempt = (n: number, statusCode: number | null, forwardEvent = eventId) => ({
+    eventId: forwardEvent, forwardId: "0b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", cursor: "12", kind: "event", attempt: n,
+    startedAt: new Date().toISOString(), durationMs: 3, statusCode, error: statusCode === null ? "ECONNREFUSED" : null,
+    forwardTo: "http://localhost:4000/hook", timestamp: String(Math.floor(Date.now() / 1000)), signature: "a".repeat(64),
+    responseSnippet: null, nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
+  });
+  const first = await m.api("/v1/events/forwards", { body: { forwards: [attempt(1, null), attempt(1, null, otherEvent)] } });
+  expect(first.status, first.text).toBe(200);
+  expect(first.body).toEqual({ recorded: 1, duplicates: 0, unknownEvents: [otherEvent] });
+  expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0]).toMatchObject({ state: "RETRYING", attempts: [{ number: 1, statusCode: null, error: "ECONNREFUSED" }] });
+  const again = await m.api("/v1/events/forwards", { body: { forwards: [attempt(1, null), attempt(2, 200)] } });
+  expect(again.body).toEqual({ recorded: 1, duplicates: 1, unknownEvents: [] });
+  expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0].state).toBe("DELIVERED");
+  expect((await other.api(`/v1/events/${otherEvent}`)).body.forwards, "nothing recorded on another merchant's event").toEqual([]);
+  const bad = await m.api("/v1/events/forwards", { body: { forwards: [{ ...attempt(3, 200), signature: "XYZ" }] } });
+  expect(bad.status).toBe(400);
+  expect(bad.body.error.code).toBe("VALIDATION_ERROR");
+
+  const after = await overview(db, owner);
+  expect(after.deliveriesNeedingAttention, "a listener delivered it: no false alarm").toBe(0);
+  expect(after.deliveredByListener).toBe(1);
+}, 60_000);

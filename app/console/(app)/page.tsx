@@ -54,7 +54,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         {/* Payments today, with last week's figure, is the first card of the charts below (shown once). */}
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
           <Figure label="Withdrawals awaiting approval" value={o.awaitingApproval} href="/console/approvals" hint="Approved by someone other than the creator" />
-          <Figure label="Callbacks needing attention" value={o.deliveriesNeedingAttention} href="/console/callbacks" hint="FAILED or NOT CONFIGURED deliveries" />
+          <Figure
+            label="Callbacks needing attention"
+            value={o.deliveriesNeedingAttention}
+            href="/console/callbacks"
+            hint={`FAILED or NOT CONFIGURED deliveries that no listener delivered${o.deliveredByListener > 0 ? `; ${o.deliveredByListener} more received through sandpiper listen` : ""}`}
+          />
           {o.operator ? (
             <Figure label="Allow-list requests to review" value={o.pendingAllowListRequests} href="/console/merchants" hint="Server IPs merchants asked for; approve or reject on the merchant's page" />
           ) : (

@@ -7,6 +7,7 @@ import { formatDateTime } from "@/lib/console/format";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { callbackHeaderNames } from "@/lib/events/signing";
+import { forwardAttemptsOf } from "@/lib/events/listener-forwards";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
   const { deliveryId } = await params;
   const d = await orNotFound(deliveryDetail(getDb(), actor, deliveryId));
   const names = callbackHeaderNames();
+  const forwards = await forwardAttemptsOf(getDb(), d.eventId);
   const signed = d.attempts.filter((a) => a.signedTimestamp && a.signature);
   const last = signed[signed.length - 1];
   return (
@@ -50,6 +52,31 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   <Td wrap className="min-w-[10rem]">{a.error ?? "—"}</Td>
                   <Td className="max-w-[14rem] truncate" mono>{a.responseSnippet ?? "—"}</Td>
                   <Td className="max-w-[16rem] truncate" mono>{a.url}</Td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </Card>
+        <Card
+          title="Listener forwards"
+          description="What sandpiper listen processes reported of forwarding this event to a receiver on a developer's machine, signed with the listener secret of their API key. They are not attempts of this delivery and never change its state."
+        >
+          {forwards.length === 0 ? (
+            <EmptyState title="No listener forwarded this event" />
+          ) : (
+            <Table caption="Listener forwards" head={["Forward", "#", "Started (Dubai)", "Duration", "HTTP", "Error", "Next attempt", names.timestamp, names.signature, "Receiver"]}>
+              {forwards.map((f) => (
+                <tr key={f.id} data-testid="listener-forward">
+                  <Td mono>{f.forwardId.slice(0, 8)}{f.kind === "redelivery" ? " (redelivery)" : ""}</Td>
+                  <Td>{f.attempt}</Td>
+                  <Td>{formatDateTime(f.startedAt)}</Td>
+                  <Td className="tabular-nums">{f.durationMs} ms</Td>
+                  <Td>{f.statusCode ?? "—"}</Td>
+                  <Td wrap className="min-w-[8rem]">{f.error ?? "—"}</Td>
+                  <Td>{f.nextAttemptAt ? formatDateTime(f.nextAttemptAt) : "—"}</Td>
+                  <Td mono>{f.signedTimestamp}</Td>
+                  <Td className="max-w-[10rem] truncate" mono>{f.signature}</Td>
+                  <Td className="max-w-[12rem] truncate" mono>{f.forwardTo}</Td>
                 </tr>
               ))}
             </Table>

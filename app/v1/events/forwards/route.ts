@@ -1,0 +1,11 @@
+// POST /v1/events/forwards - record what sandpiper listen reports of its forward attempts
+import { recordForwards } from "@/lib/events/listener-forwards";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+
+export const POST = merchantApi(pipelineOptions(OPERATIONS.recordForwards), async ({ db, merchant, apiKey, body }) => {
+  return { status: 200, body: await recordForwards(db, merchant.id, apiKey.id, body) };
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -1,0 +1,101 @@
+// Listener forwards on the service (docs/callbacks.md "Forwards on the service"): what `sandpiper listen` reports of
+// each attempt to bring an event to the developer's receiver, recorded beside the event and shown with it. They are
+// never deliveries: no delivery's state or attempts change.
+import type { z } from "zod";
+import { Prisma, type Db } from "@/lib/db";
+import type { RecordForwards } from "@/lib/schemas/events";
+
+/** One listener forward of an event: its attempts and where it ended. */
+export type ListenerForwardView = {
+  id: string;
+  kind: "event" | "redelivery";
+  forwardTo: string;
+  state: "DELIVERED" | "RETRYING" | "FAILED";
+  attempts: { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; nextAttemptAt: string | null }[];
+};
+
+const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/**
+ * `POST /v1/events/forwards`: records a batch of forward attempts of the key's merchant (docs/callbacks.md
+ * "Forwards on the service"). Attempts of events that are not the merchant's are left out and their ids listed
+ * back; an attempt already recorded (the same forwardId and attempt) changes nothing.
+ * @param apiKeyId the reporting key: its listener secret signed the forwards (the signature debugger uses it).
+ * @returns `{ recorded, duplicates, unknownEvents }`.
+ */
+export async function recordForwards(db: Db, merchantId: string, apiKeyId: string, input: z.output<typeof RecordForwards>) {
+  const ids = [...new Set(input.forwards.map((f) => f.eventId))];
+  const known = new Set((await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true } })).map((e) => e.id));
+  const rows = input.forwards.filter((f) => known.has(f.eventId));
+  const recorded = rows.length === 0 ? 0 : (
+    await db.listenerForward.createMany({
+      data: rows.map((f) => ({
+        merchantId,
+        eventId: f.eventId,
+        apiKeyId,
+        forwardId: f.forwardId,
+        cursor: BigInt(f.cursor),
+        kind: f.kind,
+        attempt: f.attempt,
+        startedAt: new Date(f.startedAt),
+        durationMs: f.durationMs,
+        statusCode: f.statusCode,
+        error: f.error,
+        forwardTo: f.forwardTo,
+        signedTimestamp: f.timestamp,
+        signature: f.signature,
+        responseSnippet: f.responseSnippet,
+        nextAttemptAt: f.nextAttemptAt ? new Date(f.nextAttemptAt) : null,
+      })),
+      skipDuplicates: true,
+    })
+  ).count;
+  return { recorded, duplicates: rows.length - recorded, unknownEvents: ids.filter((id) => !known.has(id)) };
+}
+
+/**
+ * The listener forwards of one event, oldest first, each with its attempts: DELIVERED once an attempt got a 2xx,
+ * RETRYING while the latest attempt names a next one, FAILED otherwise.
+ */
+export async function forwardsOf(db: Db, eventId: string): Promise<ListenerForwardView[]> {
+  const rows = await db.listenerForward.findMany({ where: { eventId }, orderBy: [{ startedAt: "asc" }, { attempt: "asc" }] });
+  const byForward = new Map<string, typeof rows>();
+  for (const r of rows) byForward.set(r.forwardId, [...(byForward.get(r.forwardId) ?? []), r]);
+  return [...byForward.entries()].map(([id, attempts]) => {
+    const last = attempts[attempts.length - 1];
+    const state = attempts.some((a) => is2xx(a.statusCode)) ? "DELIVERED" : last.nextAttemptAt ? "RETRYING" : "FAILED";
+    return {
+      id,
+      kind: last.kind as "event" | "redelivery",
+      forwardTo: last.forwardTo,
+      state,
+      attempts: attempts.map((a) => ({
+        number: a.attempt,
+        startedAt: a.startedAt.toISOString(),
+        durationMs: a.durationMs,
+        statusCode: a.statusCode,
+        error: a.error,
+        nextAttemptAt: a.nextAttemptAt?.toISOString() ?? null,
+      })),
+    };
+  });
+}
+
+/**
+ * SQL condition: event `e` was delivered by a listener (some forward attempt got a 2xx). For the overview and the
+ * callbacks chart, which count such an event as received rather than as needing attention.
+ */
+export const deliveredByListener = (event: Prisma.Sql) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM listener_forwards lf WHERE lf.event_id = ${event} AND lf.status_code BETWEEN 200 AND 299)`;
+
+/**
+ * The listener forward attempts of one event for the console's event pages, oldest first, with the headers each
+ * sent (timestamp and signature: what the signature debugger checks) and the start of the receiver's answer.
+ */
+export function forwardAttemptsOf(db: Db, eventId: string) {
+  return db.listenerForward.findMany({
+    where: { eventId },
+    orderBy: [{ startedAt: "asc" }, { attempt: "asc" }],
+    select: { id: true, forwardId: true, kind: true, attempt: true, startedAt: true, durationMs: true, statusCode: true, error: true, forwardTo: true, signedTimestamp: true, signature: true, responseSnippet: true, nextAttemptAt: true },
+  });
+}
