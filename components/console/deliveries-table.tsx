@@ -29,7 +29,7 @@ export function DeliveriesTable({ initial, query, showMerchant }: { initial: Del
               <span data-testid="delivery-state"><StatusBadge status={d.state} /></span>
               <span className="block text-xs text-slate-600">{d.attempts} attempt{d.attempts === 1 ? "" : "s"}</span>
             </Td>
-            <Td wrap className="max-w-[11rem]">{d.lastError ?? "—"}</Td>
+            <Td wrap className="max-w-[11rem] break-all">{d.lastError ?? "—"}</Td>
             <Td wrap className="min-w-[6rem]">{d.state === "PENDING" ? formatDateTime(d.nextAttemptAt) : "—"}</Td>
             <Td>
               {d.state === "FAILED" || d.state === "NOT_CONFIGURED" ? (
