@@ -6,8 +6,7 @@ import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schem
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
 import { QuotedCheckoutSession, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
-import { ForwardsRecorded, RecordForwards } from "@/lib/schemas/events";
-import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ListEventsQuery } from "@/lib/schemas/events";
+import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ForwardsRecorded, ListEventsQuery, RecordForwards } from "@/lib/schemas/events";
 import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";

@@ -6,25 +6,11 @@ import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf, type Page } from "@/lib/pagination";
 import { isUuid } from "@/lib/schemas/common";
-import type { ListRequestsQuery } from "@/lib/schemas/requests";
+import type { z } from "zod";
+import type { ListRequestsQuery, RequestLogEntry } from "@/lib/schemas/requests";
 
-/** One logged request as the API shows it. */
-export type RequestLogView = {
-  requestId: string;
-  createdAt: string;
-  keyPrefix: string;
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  errorCode: string | null;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  latencyMs: number;
-  requestBody: string | null;
-  responseBody: string | null;
-  resource: { type: "payment" | "event" | "checkout_session"; id: string } | null;
-};
+/** One logged request as the API shows it (the RequestLogEntry schema of the OpenAPI document). */
+export type RequestLogView = z.output<typeof RequestLogEntry>;
 
 type Row = Prisma.RequestLogGetPayload<object>;
 

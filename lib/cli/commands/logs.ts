@@ -1,6 +1,7 @@
 // `sandpiper logs tail` (docs/api.md "Request log"): follows the merchant's request log from the command line,
 // one line per API request as it is answered.
 import { COMMON_HELP, HELP, connection, intOption, parseCommandLine, usage, type Connection, type Env } from "../args";
+import type { RequestLogView } from "../../request-log/read";
 import { request } from "../client";
 
 export const LOGS_TAIL_HELP = `Usage: sandpiper logs tail [options]
@@ -64,19 +65,8 @@ export function parseLogsTail(argv: string[], env: Env): LogsTailArgs | typeof H
   return { connection: connection("logs tail", values, env), filters, intervalMs: interval * 1000 };
 }
 
-/** One logged request as `GET /v1/requests` answers it (the members the line shows). */
-export type LoggedRequest = {
-  requestId: string;
-  createdAt: string;
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  errorCode: string | null;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  latencyMs: number;
-};
+/** One logged request as `GET /v1/requests` answers it, with the members the line shows. */
+export type LoggedRequest = Pick<RequestLogView, "requestId" | "createdAt" | "method" | "path" | "query" | "status" | "errorCode" | "idempotencyKey" | "replayed" | "latencyMs">;
 
 /** The line `logs tail` prints for one request. */
 export function formatRequestLine(r: LoggedRequest): string {
