@@ -208,16 +208,21 @@ export class Forwarder {
     }
   }
 
-  /** Every open forward of the event is delivered: cancel their retries and settle their items. */
+  /**
+   * The event reached the receiver: every open forward of it that was tried (retrying, or given up) is settled and
+   * its retries cancelled. One not tried yet (a redelivery queued behind) is still sent: it was asked for.
+   */
   private settleEvent(eventId: string): void {
     const forwards = this.open.get(eventId);
     if (!forwards) return;
-    this.open.delete(eventId);
     for (const f of forwards) {
+      if (f.attempts === 0) continue;
+      forwards.delete(f);
       f.done = true;
       if (f.timer) clearTimeout(f.timer);
       this.opts.settled(f.cursor);
     }
+    if (forwards.size === 0) this.open.delete(eventId);
   }
 
   /** One request chaos mode adds (docs/callbacks.md "Chaos mode"), with what a correct receiver answers. */
