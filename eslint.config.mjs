@@ -36,6 +36,19 @@ export default defineConfig([
     },
   },
   {
+    // One source of "now" for the domain (docs/decisions.md "One source of now"): lib/clock.ts gives the real time
+    // and a merchant's sandbox time; every rule takes its `now` from a caller. The listener, the sandpiper command
+    // and verify.ts (a receiver's code, copied by merchants) run on a developer's machine, outside the service's clocks.
+    files: ["lib/**/*.ts"],
+    ignores: ["lib/clock.ts", "lib/listen/**", "lib/cli/**", "lib/events/verify.ts", "**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": ["error",
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts" },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts" },
+      ],
+    },
+  },
+  {
     // Pages, route handlers and components call services; they query nothing themselves.
     files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
     rules: {
@@ -54,5 +67,5 @@ export default defineConfig([
       }],
     },
   },
-  globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "lib/generated/**", "node_modules/**", "tmp/**", ".data/**", "test-results/**", "playwright-report/**"]),
+  globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "lib/generated/**", "node_modules/**", "tmp/**", ".data/**", "test-results/**", "playwright-report/**", "clients/typescript/dist/**"]),
 ]);

@@ -1,4 +1,6 @@
+import { createHmac } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { listenerSecret } from "../lib/events/listener-secret";
 import { api, base, libTask, signIn } from "./support/console";
 
 // Listener forwards in the console (docs/callbacks.md "Forwards on the service"): an event that a sandpiper listen
@@ -31,4 +33,17 @@ test("a listener-delivered event: its forward on the delivery page, and no 'need
   await expect(rows.nth(0)).toContainText("ECONNREFUSED");
   await expect(rows.nth(1)).toContainText("200");
   await expect(rows.nth(1)).toContainText("ab".repeat(32).slice(0, 10));
+
+  // The signature debugger for a forward: checked against the listener secret of the key that reported it.
+  const check = page.getByRole("form", { name: "Check the verification of a listener forward" });
+  const timestamp = await check.getByLabel("Timestamp your code used").inputValue();
+  const body = await check.getByLabel("Body your code verified").inputValue();
+  const sign = (secret: string) => createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  await check.getByLabel("Signature your code computed").fill(sign(listenerSecret(m.key)));
+  await check.getByRole("button", { name: "Check" }).click();
+  await expect(check.getByTestId("action-ok")).toContainText("Your signature is correct.");
+  await expect(check.getByTestId("action-details")).toContainText(`the sandpiper listen secret of API key ${m.key.slice(0, 12)}`);
+  await check.getByLabel("Signature your code computed").fill(sign(listenerSecret(m.key)).toUpperCase());
+  await check.getByRole("button", { name: "Check" }).click();
+  await expect(check.getByTestId("action-details")).toContainText("upper-case hex");
 });

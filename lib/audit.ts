@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf } from "@/lib/pagination";
@@ -44,7 +45,7 @@ export function auditValue(value: unknown): Prisma.InputJsonValue | null {
  * log: who, when, what, before/after, reason"). Call it with the transaction that makes the change, so
  * the row exists exactly when the change does. The table refuses UPDATE and DELETE (prisma/migrations/20261124055000_database_guards/migration.sql).
  */
-export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, now: Date = new Date()): Promise<void> {
+export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, now: Date = systemNow()): Promise<void> {
   const before = auditValue(entry.before);
   const after = auditValue(entry.after);
   await tx.auditLog.create({

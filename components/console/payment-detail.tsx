@@ -23,6 +23,13 @@ function snapshotValue(key: string, value: unknown): string {
   return value === null || value === undefined ? "—" : String(value);
 }
 
+/** What the scenario rule that matched a payment did or will do (docs/api.md "Scenario rules"). */
+function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>): string {
+  if (s.concludedAt) return `Concluded by scenario rule ${s.name} (${s.outcome}) at ${formatDateTime(s.concludedAt)}`;
+  if (s.outcome === "EXPIRE") return `Scenario rule ${s.name}: left to expire at ${formatDateTime(s.dueAt)}`;
+  return `Scenario rule ${s.name}: ${s.outcome} ${s.dueAt ? `due ${formatDateTime(s.dueAt)}` : "after approval"} (unless concluded otherwise first)`;
+}
+
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
 export function PaymentDetail({ initial }: { initial: PaymentView }) {
   const { data: v, error } = usePolled<PaymentView>(`/api/console/payments/${initial.payment.id}`, initial, 3000);
@@ -46,6 +53,8 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
             ["Payment id", <code key="id" className="font-mono text-xs">{p.id}</code>],
             ...(p.checkout ? [["Store checkout", `${p.checkout.state} · charge ${p.checkout.chargeAmount} AED`] as [string, string]] : []),
             ...(v.payment.description ? [["Description", v.payment.description] as [string, string]] : []),
+            ...(p.scenario ? [["Scenario rule", <span key="sc" data-testid="payment-scenario">{scenarioText(p.scenario)}</span>] as [string, React.ReactNode]] : []),
+            ...(p.sandboxClock ? [["Sandbox clock", `${p.sandboxClock.offset} ahead of the real time: the times above are sandbox times`] as [string, string]] : []),
           ]}
         />
       </Card>

@@ -1,4 +1,6 @@
-import { Prisma, transaction, type Tx } from "@/lib/db";
+import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
+import { sandboxNow, systemNow } from "@/lib/clock";
+import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { getCheckoutSession } from "@/lib/checkout-sessions/read";
 import { SESSION_TRANSITIONS } from "@/lib/checkout-sessions/transitions";
@@ -24,17 +26,39 @@ function expireDue(tx: Tx, now: Date, batchSize: number, only: Prisma.Sql = Pris
 /**
  * Job body of the checkout-session expiry sweep (docs/decisions.md: any non-expired state -> EXPIRED at expiresAt;
  * docs/api.md "Limits": the expiry check runs every 30 seconds). Claims due rows with FOR UPDATE SKIP LOCKED, so
- * several processes may run it at once, in batches of `batchSize`. Sessions emit no events (docs/callbacks.md).
+ * several processes may run it at once, in batches of `batchSize`. Sessions emit no events (docs/callbacks.md). A
+ * merchant whose sandbox clock is moved (docs/api.md "Sandbox clock") is swept first at its own sandbox time.
+ * @param opts.now the real time (default the clock); opts.merchantId sweeps one merchant only.
  * @returns the number of sessions expired
  */
-export async function expireDueSessions(opts: { now?: Date; batchSize?: number } = {}): Promise<number> {
-  const now = opts.now ?? new Date();
+export async function expireDueSessions(opts: { now?: Date; batchSize?: number; merchantId?: string } = {}): Promise<number> {
+  const now = opts.now ?? systemNow();
   const batchSize = opts.batchSize ?? 500;
+  const rounds = (await movedClocks(getDb()))
+    .filter((c) => !opts.merchantId || c.merchantId === opts.merchantId)
+    .map((c) => ({ at: sandboxNow(c.offsetMs, now), merchantId: c.merchantId as string | undefined }));
+  let total = 0;
+  for (const round of [...rounds, { at: now, merchantId: opts.merchantId }]) {
+    for (;;) {
+      const count = await transaction((tx) => expireDue(tx, round.at, batchSize, merchantFilter(Prisma.sql`merchant_id`, round.merchantId)));
+      total += count;
+      if (count < batchSize) break;
+    }
+  }
+  return total;
+}
+
+/**
+ * Expires one merchant's due checkout sessions at its sandbox time `at`, in the caller's transaction (the sandbox
+ * clock's move, docs/api.md "Sandbox clock"), with the sweep's own statement.
+ * @returns the number of sessions expired
+ */
+export async function expireMerchantSessions(tx: Tx, input: { merchantId: string; at: Date }): Promise<number> {
   let total = 0;
   for (;;) {
-    const count = await transaction((tx) => expireDue(tx, now, batchSize));
+    const count = await expireDue(tx, input.at, 500, merchantFilter(Prisma.sql`merchant_id`, input.merchantId));
     total += count;
-    if (count < batchSize) return total;
+    if (count < 500) return total;
   }
 }
 

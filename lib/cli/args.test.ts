@@ -7,6 +7,8 @@ import { HELP, readEnv, UsageError } from "./args";
 import { parseEventsGet, parseEventsList, parseEventsResend } from "./commands/events";
 import { parseListen } from "./commands/listen";
 import { parseTrigger, TRIGGER_DEFAULTS } from "./commands/trigger";
+import { parseClock } from "./commands/clock";
+import { parseSimulate, SCENARIOS_COMMANDS } from "./commands/simulate";
 import { main, route } from "../listen/cli";
 
 // The argument parsing of `sandpiper` (docs/callbacks.md "The sandpiper command"): pure functions from the command
@@ -41,7 +43,7 @@ describe("route", () => {
     expect(route(["events", "-h"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events </) });
     expect(route(["help", "events", "list"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events list/) });
     expect(route(["help", "trigger"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper trigger/) });
-    expect(usageOf(() => route(["deploy"]))).toBe('sandpiper: unknown command "deploy": use listen, events, trigger or logs (run "sandpiper --help")');
+    expect(usageOf(() => route(["deploy"]))).toBe('sandpiper: unknown command "deploy": use listen, events, trigger, logs, clock, simulate or scenarios (run "sandpiper --help")');
     expect(usageOf(() => route(["events", "delete"]))).toMatch(/^sandpiper events: unknown command "delete": use list, get or resend/);
   });
 });
@@ -138,9 +140,9 @@ describe("the documented command lines", () => {
         .filter((l) => l.startsWith("sandpiper ")),
     );
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend, "logs tail": parseLogsTail } as const;
+    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend, "logs tail": parseLogsTail, clock: parseClock, simulate: parseSimulate, "scenarios list": SCENARIOS_COMMANDS.list.parse, "scenarios add-standard": SCENARIOS_COMMANDS["add-standard"].parse } as const;
     for (const line of lines) {
-      const argv = line.replace(/<EVENT_ID>/g, ID).split(/\s+/).slice(1);
+      const argv = line.replace(/<EVENT_ID>|<PAYMENT_ID>/g, ID).split(/\s+/).slice(1);
       const target = route(argv);
       if ("help" in target) continue;
       expect(() => commands[target.name as keyof typeof commands](target.rest, env), line).not.toThrow();

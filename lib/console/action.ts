@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import type { ConsoleActor } from "@/lib/auth/actor";
@@ -38,7 +39,7 @@ export function consoleAction<S extends z.ZodType>(
   run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: Date }) => Promise<Result>,
 ) {
   return async (_prev: ActionState, form: FormData): Promise<ActionState> => {
-    const at = Date.now();
+    const at = systemNow().getTime();
     const actor = await currentActor();
     if (!actor) return { status: "error", message: "Your session has ended. Sign in again.", at };
     // A form post that names the action without its bound state ($ACTION_ID_ instead of useActionState's
@@ -54,7 +55,7 @@ export function consoleAction<S extends z.ZodType>(
       return { status: "error", message: "Check the highlighted fields; nothing was changed.", fieldErrors, at };
     }
     try {
-      const result = await transaction((tx) => run({ actor, tx, input: parsed.data, now: new Date() }));
+      const result = await transaction((tx) => run({ actor, tx, input: parsed.data, now: systemNow() }));
       revalidatePath("/console", "layout");
       return { status: "ok", ...result, at };
     } catch (error) {

@@ -1,5 +1,6 @@
 // Chaos mode on the service's own deliveries (docs/callbacks.md "Chaos mode"): the extra requests it sends to the
 // configured address beside a real attempt, recorded as chaos_injections rows, never as attempts.
+import { systemNow } from "@/lib/clock";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db";
 import { CHAOS_EXPECTED, STALE_TIMESTAMP_AGE_SECONDS, chaosPlan, type ChaosKind, type ChaosPlan } from "@/lib/events/chaos";
@@ -46,7 +47,7 @@ export type InjectChaosInput = {
 export async function injectChaos(input: InjectChaosInput): Promise<void> {
   const rows = [];
   for (const kind of input.plan.kinds) {
-    const sentAt = new Date();
+    const sentAt = systemNow();
     const result = kind === "delay" ? input.real : await sendInjected(input, kind);
     rows.push({
       deliveryId: input.deliveryId,
@@ -71,7 +72,7 @@ export async function injectChaos(input: InjectChaosInput): Promise<void> {
 
 function sendInjected(input: InjectChaosInput, kind: Exclude<ChaosKind, "delay">): Promise<SendCallbackResult> {
   const secret = kind === "bad_signature" ? `whsec_${randomBytes(32).toString("base64url")}` : input.secret;
-  const nowMs = kind === "stale_timestamp" ? Date.now() - STALE_TIMESTAMP_AGE_SECONDS * 1000 : Date.now();
+  const nowMs = kind === "stale_timestamp" ? systemNow().getTime() - STALE_TIMESTAMP_AGE_SECONDS * 1000 : systemNow().getTime();
   const headers = buildCallbackHeaders({ eventId: input.eventId, rawBody: input.body, secret, nowMs });
   return sendCallbackRequest({ ...input.target, headers, body: input.body, timeoutMs: input.timeoutMs });
 }

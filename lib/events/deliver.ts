@@ -2,6 +2,7 @@
 // docs/callbacks.md (Delivery: at-least-once, 5 s timeout, at most 8 attempts, redirects not followed),
 // "Limits" (Callback) and docs/architecture.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
 // inside a transaction).
+import { systemNow } from "@/lib/clock";
 import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
 import { callbackUrlPolicy } from "@/lib/events/callback-config";
 import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/events/retry-schedule";
@@ -233,9 +234,9 @@ async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptO
   // Chaos mode: the event's plan, once per delivery; a delay holds the real attempt back (well inside the lease).
   const plan = claimed.chaos && claimed.callbackSecret ? await pendingChaosPlan(claimed.id, claimed.eventId) : null;
   if (plan?.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
-  const startedAt = opts.now ?? new Date();
+  const startedAt = opts.now ?? systemNow();
   const sent = await send(claimed, startedAt, opts.timeoutMs);
-  const outcome = await settle(claimed, sent, startedAt, opts.now ?? new Date(), opts.random ?? Math.random);
+  const outcome = await settle(claimed, sent, startedAt, opts.now ?? systemNow(), opts.random ?? Math.random);
   if (plan && "target" in sent && sent.target) {
     await injectChaos({ deliveryId: claimed.id, eventId: claimed.eventId, merchantId: claimed.merchantId, body: claimed.body, secret: claimed.callbackSecret!, url: sent.url, target: sent.target, plan, real: sent.result, timeoutMs: opts.timeoutMs });
   }
@@ -267,7 +268,7 @@ export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<De
   const filter = opts.merchantId ? Prisma.sql`AND d.merchant_id = ${opts.merchantId}::uuid` : Prisma.empty;
   const summary: DeliverySummary = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, notConfigured: 0, outcomes: [] };
   for (;;) {
-    const claimed = await claim(filter, opts.now ?? new Date(), limit, opts.leaseMs ?? DEFAULT_LEASE_MS);
+    const claimed = await claim(filter, opts.now ?? systemNow(), limit, opts.leaseMs ?? DEFAULT_LEASE_MS);
     const outcomes = await Promise.all(claimed.map((c) => attempt(c, opts)));
     summary.claimed += claimed.length;
     for (const o of outcomes) {
@@ -295,7 +296,7 @@ export type DeliverOneResult =
  * @throws database errors.
  */
 export async function deliverOne(deliveryId: string, opts: DeliverOptions = {}): Promise<DeliverOneResult> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? systemNow();
   const [claimed] = await claim(Prisma.sql`AND d.id = ${deliveryId}::uuid`, now, 1, opts.leaseMs ?? DEFAULT_LEASE_MS);
   if (claimed) return { claimed: true, ...(await attempt(claimed, opts)) };
   const row = await getDb().delivery.findUnique({ where: { id: deliveryId }, select: { state: true, nextAttemptAt: true, leaseUntil: true } });

@@ -1,12 +1,13 @@
 // Console operations on callback deliveries: list, read with attempts, requeue, send a test event.
 // docs/callbacks.md (NOT_CONFIGURED and FAILED deliveries can be requeued) and docs/architecture.md "Callbacks".
+import { systemNow } from "@/lib/clock";
 import { afterCommit, withTransaction, Prisma, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
-import { announceDueDeliveries } from "@/lib/jobs/announce";
-import type { PaymentResource } from "@/lib/payments/serialize";
+import { announceDueDeliveries } from "@/lib/notify/announce";
+import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 import { dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
 import { isUuid } from "@/lib/schemas/common";
 import { pageOf, type Page } from "@/lib/pagination";
@@ -63,15 +64,20 @@ function assertUuid(id: string, what: string): void {
  * @param input.endedOn optional Dubai day (YYYY-MM-DD) on which the delivery reached its current state (the day the
  *   console's callbacks chart counts it under); only meaningful with a final state.
  * @param input.attempts optional: "first" = at most one attempt in its round, "retried" = more than one.
+ * @param input.path optional: "listener" = FAILED or NOT_CONFIGURED deliveries of events a `sandpiper listen` process
+ *   delivered (what the callbacks chart counts as received through the listener); "address" = the others.
  * @param input.page 1-based page; input.limit 1 to 100 rows per page (docs/api.md "Limits").
  * @returns `{ items, total, page, limit, pages }` (lib/pagination.ts).
  * @throws ApiError 400 VALIDATION_ERROR for an unknown state or a page/limit out of range.
  */
+/** A listener forward attempt that the receiver answered 2xx. */
+const LISTENER_2XX = { statusCode: { gte: 200, lte: 299 } } satisfies Prisma.ListenerForwardWhereInput;
+
 export async function listDeliveries(
   db: Db,
-  input: { merchantId: string | null; state?: DeliveryState; endedOn?: string; attempts?: "first" | "retried"; page: number; limit: number },
+  input: { merchantId: string | null; state?: DeliveryState; endedOn?: string; attempts?: "first" | "retried"; path?: "listener" | "address"; page: number; limit: number },
 ): Promise<Page<DeliveryRow>> {
-  const { merchantId, state, endedOn, attempts, page, limit } = input;
+  const { merchantId, state, endedOn, attempts, path, page, limit } = input;
   if (!Number.isInteger(page) || page < 1) throw apiError("VALIDATION_ERROR", "page must be an integer >= 1");
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw apiError("VALIDATION_ERROR", "limit must be an integer from 1 to 100");
   if (state !== undefined && !DELIVERY_STATES.includes(state)) throw apiError("VALIDATION_ERROR", `state must be one of ${DELIVERY_STATES.join(", ")}`);
@@ -82,6 +88,8 @@ export async function listDeliveries(
     ...(state ? { state } : {}),
     ...(endedOn ? { updatedAt: { gte: dubaiDayStart(endedOn), lt: dubaiDayEnd(endedOn) } } : {}),
     ...(attempts === "first" ? { attemptCount: { lte: 1 } } : attempts === "retried" ? { attemptCount: { gt: 1 } } : {}),
+    ...(path === "listener" ? { AND: [{ state: { in: ["FAILED", "NOT_CONFIGURED"] } }, { event: { forwards: { some: LISTENER_2XX } } }] } : {}),
+    ...(path === "address" ? { event: { forwards: { none: LISTENER_2XX } } } : {}),
   };
   const [total, found] = await Promise.all([
     db.delivery.count({ where }),
@@ -153,7 +161,7 @@ export async function requeueDeliveries(
   db: Db,
   input: { merchantId: string | null; deliveryIds?: string[]; now?: Date },
 ): Promise<number> {
-  const now = input.now ?? new Date();
+  const now = input.now ?? systemNow();
   if (input.merchantId !== null && !isUuid(input.merchantId)) return 0;
   for (const id of input.deliveryIds ?? []) assertUuid(id, "delivery id");
   if (input.deliveryIds && input.deliveryIds.length === 0) return 0;
@@ -204,8 +212,10 @@ const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id; 409 INVALID_STATE for a
  *   SUCCEEDED, FAILED or NOT_CONFIGURED delivery (the message says what to do instead)
  */
-export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; deliveryId: string; now: Date }): Promise<SandboxDelivery> {
-  const { merchantId, deliveryId, now } = input;
+export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; deliveryId: string }): Promise<SandboxDelivery> {
+  const { merchantId, deliveryId } = input;
+  // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
+  const now = systemNow();
   const [locked] = isUuid(deliveryId)
     ? await tx.$queryRaw<{ state: DeliveryState; next_attempt_at: Date | null; event_id: string }[]>`
         SELECT state, next_attempt_at, event_id FROM deliveries WHERE id = ${deliveryId}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
@@ -243,7 +253,7 @@ export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; de
  * @throws ApiError 404 NOT_FOUND for an unknown merchant; 409 INVALID_STATE when no callback address is set.
  */
 export async function sendTestEvent(db: Db, input: { merchantId: string; now?: Date }): Promise<{ eventId: string; deliveryId: string }> {
-  const now = input.now ?? new Date();
+  const now = input.now ?? systemNow();
   const merchant = isUuid(input.merchantId)
     ? await db.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true, callbackUrl: true } })
     : null;
@@ -273,4 +283,23 @@ export async function sendTestEvent(db: Db, input: { merchantId: string; now?: D
     if (recorded.state !== "PENDING") throw apiError("INVALID_STATE", "set a callback address before sending a test event");
     return { eventId: recorded.eventId, deliveryId: recorded.deliveryId };
   });
+}
+
+/**
+ * The sandbox clock moved a merchant's time ahead by `byMs` (docs/api.md "Sandbox clock"): each of its PENDING
+ * deliveries waiting for a retry comes `byMs` sooner (at the earliest now), as if that time had gone by, and those
+ * now due are announced to the delivery worker after commit. Deliveries run on the real clock, so this is the one
+ * way a clock move reaches them.
+ * @returns how many deliveries are due now.
+ */
+export async function advanceDeliveries(tx: Tx, input: { merchantId: string; byMs: bigint }): Promise<number> {
+  const now = systemNow();
+  const moved = await tx.$queryRaw<{ id: string; due: boolean }[]>`
+    UPDATE deliveries
+    SET next_attempt_at = GREATEST(next_attempt_at - ${input.byMs.toString()}::bigint * interval '1 millisecond', ${now}::timestamptz), updated_at = ${now}
+    WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
+    RETURNING id, next_attempt_at <= ${now} AS due`;
+  const ids = moved.filter((d) => d.due).map((d) => d.id);
+  afterCommit(tx, () => announceDueDeliveries(ids));
+  return ids.length;
 }

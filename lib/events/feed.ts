@@ -2,18 +2,20 @@
 // commit-ordered cursor (`after`), one event with its deliveries, redelivery, and the items that listeners
 // follow. Every event and every redelivery has a position `seq` assigned at COMMIT (prisma/migrations/20261124055000_database_guards/migration.sql
 // event_feed_assign_seq), so reading `seq > n` never skips a transaction that committed late.
+import { systemNow } from "@/lib/clock";
 import { randomUUID } from "node:crypto";
 import { afterCommit, Prisma, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { chaosPlan, type ChaosPlan } from "@/lib/events/chaos";
-import { EVENT_TYPES, type EventType } from "@/lib/events/outbox";
+import type { EventType } from "@/lib/events/outbox";
+import { EVENT_TYPES } from "@/lib/schemas/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { forwardsOf, type ListenerForwardView } from "@/lib/events/listener-forwards";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
-import { announceDueDeliveries } from "@/lib/jobs/announce";
+import { announceDueDeliveries } from "@/lib/notify/announce";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
 import { isUuid } from "@/lib/schemas/common";
-import type { PaymentResource } from "@/lib/payments/serialize";
+import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 import { pageOf } from "@/lib/pagination";
 
 /** The callback envelope exactly as delivered: `{ id, type, createdAt, data }` (README "Receiving callbacks"). */
@@ -156,7 +158,7 @@ export async function redeliverEvent(tx: Tx, merchantId: string, eventId: string
   if (!event) throw apiError("NOT_FOUND", "event not found");
   const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { callbackUrl: true } });
   const delivery = merchant.callbackUrl
-    ? await tx.delivery.create({ data: { eventId, merchantId, state: "PENDING", nextAttemptAt: now, createdAt: now }, select: { id: true } })
+    ? await tx.delivery.create({ data: { eventId, merchantId, state: "PENDING", nextAttemptAt: systemNow(), createdAt: now }, select: { id: true } })
     : null;
   const id = randomUUID();
   await tx.eventRedelivery.create({ data: { id, eventId, merchantId, deliveryId: delivery?.id ?? null, createdAt: now } });

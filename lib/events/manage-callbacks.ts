@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
@@ -22,7 +23,7 @@ export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048
  * @returns the new secret (show it once).
  * @throws ApiError 400 VALIDATION_ERROR "callbackUrl: <policy reason>", 404 NOT_FOUND
  */
-export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { merchantId: string; url: string }, now = new Date()): Promise<string> {
+export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { merchantId: string; url: string }, now = systemNow()): Promise<string> {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   const before = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { callbackUrl: true } });
   if (!before) throw apiError("NOT_FOUND", "merchant not found");
@@ -45,7 +46,7 @@ export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { me
  * @returns how many deliveries became PENDING (deliveries of merchants without an address stay as they are).
  * @throws ApiError 404 NOT_FOUND for a listed delivery the actor cannot see.
  */
-export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId?: string; deliveryIds?: string[] }, now = new Date()): Promise<number> {
+export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId?: string; deliveryIds?: string[] }, now = systemNow()): Promise<number> {
   const scope = merchantScope(actor) ?? input.merchantId ?? null;
   if (input.deliveryIds) {
     const ids = [...new Set(input.deliveryIds)];
@@ -69,7 +70,7 @@ export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { m
  * Sends a signed test event to the merchant's callback address (lib/events/deliveries.ts `sendTestEvent`); audited.
  * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (no address set)
  */
-export async function sendTestFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId: string }, now = new Date()) {
+export async function sendTestFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId: string }, now = systemNow()) {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   const sent = await sendTestEvent(tx, { merchantId: input.merchantId, now });
   await writeAudit(tx, auditActor(actor), { action: "delivery.test_event", entity: "event", entityId: sent.eventId, merchantId: input.merchantId, after: sent }, now);
@@ -84,6 +85,7 @@ export const DeliveryFilters = z.object({
   state: z.enum(DELIVERY_STATES).optional().catch(undefined),
   endedOn: z.string().refine(isValidDay).optional().catch(undefined),
   attempts: z.enum(["first", "retried"]).optional().catch(undefined),
+  path: z.enum(["listener", "address"]).optional().catch(undefined),
   merchant: z.uuid().optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 });
@@ -94,7 +96,7 @@ export const DeliveryFilters = z.object({
  */
 export async function deliveryPage(db: Db, actor: ConsoleActor, q: z.output<typeof DeliveryFilters>, limit = 20) {
   const merchantId = merchantScope(actor) ?? q.merchant ?? null;
-  const page = await listDeliveries(db, { merchantId, state: q.state, endedOn: q.endedOn, attempts: q.attempts, page: q.page, limit });
+  const page = await listDeliveries(db, { merchantId, state: q.state, endedOn: q.endedOn, attempts: q.attempts, path: q.path, page: q.page, limit });
   const items = page.items.map((r) => ({
     ...r,
     nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
@@ -120,7 +122,7 @@ export const ChaosModeInput = z.object({ merchantId: uuidField, enabled: checkbo
  * merchant, operators for any; a reason is required; one audit row with the before and after state and the reason.
  * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user)
  */
-export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<typeof ChaosModeInput>, now = new Date()): Promise<void> {
+export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<typeof ChaosModeInput>, now = systemNow()): Promise<void> {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   const [before] = await tx.$queryRaw<{ chaos_mode: boolean }[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`;
   if (!before) throw apiError("NOT_FOUND", "merchant not found");
@@ -135,7 +137,7 @@ export const FastRetriesInput = z.object({ merchantId: uuidField, enabled: check
  * for their own merchant, operators for any; a reason is required; one audit row (lib/events/fast-retries.ts).
  * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user)
  */
-export async function setFastRetries(tx: Tx, actor: ConsoleActor, input: z.output<typeof FastRetriesInput>, now = new Date()): Promise<void> {
+export async function setFastRetries(tx: Tx, actor: ConsoleActor, input: z.output<typeof FastRetriesInput>, now = systemNow()): Promise<void> {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   await switchFastRetries(tx, auditActor(actor), { merchantId: input.merchantId, enabled: input.enabled, reason: input.reason }, now);
 }
@@ -149,6 +151,8 @@ export const SignatureCheckInput = z.object({
   signature: text(200, "signature"),
 });
 
+export const ForwardSignatureCheckInput = SignatureCheckInput.omit({ attempt: true }).extend({ forwardAttemptId: uuidField });
+
 /**
  * "Check my verification" on a delivery attempt (docs/callbacks.md "Signature debugger"): compares what the
  * merchant's code used and computed with what the service signed for that attempt, trying the merchant's current
@@ -156,22 +160,67 @@ export const SignatureCheckInput = z.object({
  * Audited (who checked which delivery, and whether it verified), without the body or signature.
  * @throws ApiError 404 NOT_FOUND (delivery or attempt not visible), 409 INVALID_STATE (no callback secret set)
  */
-export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.output<typeof SignatureCheckInput>, now = new Date()): Promise<SignatureDiagnosis> {
+export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.output<typeof SignatureCheckInput>, now = systemNow()): Promise<SignatureDiagnosis> {
   const delivery = await getDelivery(tx, { merchantId: merchantScope(actor), deliveryId: input.deliveryId });
   const attempt = delivery.attempts.find((a) => a.number === input.attempt);
   if (!attempt) throw apiError("NOT_FOUND", "attempt not found");
-  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: delivery.merchantId }, select: { callbackSecret: true } });
-  if (!merchant.callbackSecret) throw apiError("INVALID_STATE", "this merchant has no callback secret: set a callback address first");
-  const keys = await tx.apiKey.findMany({ where: { merchantId: delivery.merchantId }, select: { hash: true, prefix: true } });
+  const { callbackSecret, listenerSecrets } = await secretsOf(tx, delivery.merchantId);
+  if (!callbackSecret) throw apiError("INVALID_STATE", "this merchant has no callback secret: set a callback address first");
   const diagnosis = diagnoseSignature({
-    secret: merchant.callbackSecret,
-    others: keys.map((k) => ({ label: `the sandpiper listen secret of API key ${k.prefix}...`, secret: listenerSecretFromKeyHash(k.hash) })),
+    secret: callbackSecret,
+    others: listenerSecrets.map((k) => k.named),
     sent: attempt.signedTimestamp ? { timestamp: attempt.signedTimestamp, body: delivery.event.body } : null,
     given: { timestamp: input.timestamp, body: input.body, signature: input.signature },
     nowSeconds: Math.floor(now.getTime() / 1000),
   });
   await writeAudit(tx, auditActor(actor), { action: "delivery.signature_check", entity: "delivery", entityId: delivery.id, merchantId: delivery.merchantId, after: { attempt: attempt.number, verified: diagnosis.verified } }, now);
   return diagnosis;
+}
+
+/**
+ * "Check my verification" on a listener forward attempt (docs/callbacks.md "Forwards on the service"): the same
+ * check as for a delivery attempt, against the listener secret of the API key whose `sandpiper listen` reported the
+ * forward; the callback secret and the other keys' listener secrets are tried to name a mix-up. Reached from the
+ * event's delivery page, so the same scope applies. Audited as `listener_forward.signature_check`, without the body
+ * or signature.
+ * @throws ApiError 404 NOT_FOUND (delivery, or a forward attempt of its event, not visible)
+ */
+export async function checkForwardSignature(tx: Tx, actor: ConsoleActor, input: z.output<typeof ForwardSignatureCheckInput>, now = systemNow()): Promise<SignatureDiagnosis> {
+  const delivery = await getDelivery(tx, { merchantId: merchantScope(actor), deliveryId: input.deliveryId });
+  const forward = await tx.listenerForward.findFirst({ where: { id: input.forwardAttemptId, eventId: delivery.eventId }, select: { id: true, apiKeyId: true, forwardId: true, attempt: true, signedTimestamp: true } });
+  if (!forward) throw apiError("NOT_FOUND", "listener forward attempt not found");
+  const { callbackSecret, listenerSecrets } = await secretsOf(tx, delivery.merchantId);
+  const signer = listenerSecrets.find((k) => k.id === forward.apiKeyId);
+  if (!signer) throw apiError("NOT_FOUND", "the API key that reported this forward no longer exists");
+  const diagnosis = diagnoseSignature({
+    secret: signer.named.secret,
+    others: [
+      ...(callbackSecret ? [{ label: "your callback secret (the one for your configured address)", secret: callbackSecret }] : []),
+      ...listenerSecrets.filter((k) => k.id !== signer.id).map((k) => k.named),
+    ],
+    sent: { timestamp: forward.signedTimestamp, body: delivery.event.body },
+    given: { timestamp: input.timestamp, body: input.body, signature: input.signature },
+    nowSeconds: Math.floor(now.getTime() / 1000),
+    signedWith: { kind: "listener", keyPrefix: signer.prefix },
+  });
+  await writeAudit(tx, auditActor(actor), {
+    action: "listener_forward.signature_check",
+    entity: "delivery",
+    entityId: delivery.id,
+    merchantId: delivery.merchantId,
+    after: { forwardId: forward.forwardId, attempt: forward.attempt, verified: diagnosis.verified },
+  }, now);
+  return diagnosis;
+}
+
+/** A merchant's callback secret (null when no address was set) and the listener secret of each of its API keys. */
+async function secretsOf(tx: Tx, merchantId: string) {
+  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { callbackSecret: true } });
+  const keys = await tx.apiKey.findMany({ where: { merchantId }, select: { id: true, hash: true, prefix: true } });
+  return {
+    callbackSecret: merchant.callbackSecret,
+    listenerSecrets: keys.map((k) => ({ id: k.id, prefix: k.prefix, named: { label: `the sandpiper listen secret of API key ${k.prefix}...`, secret: listenerSecretFromKeyHash(k.hash) } })),
+  };
 }
 
 /** The merchants in the actor's scope whose chaos mode is on (the console's banner), by name. */
@@ -188,5 +237,5 @@ export function merchantsInChaosMode(db: Db, actor: ConsoleActor): Promise<{ id:
 export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: string) {
   const scope = merchantScope(actor);
   if (scope && scope !== merchantId) return null;
-  return db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true } });
+  return db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true, clockOffsetMs: true } });
 }

@@ -1,11 +1,12 @@
+import { systemNow } from "@/lib/clock";
 import { afterCommit, type Tx } from "@/lib/db";
 import { toJson } from "@/lib/http/respond";
+import { EVENT_TYPES } from "@/lib/schemas/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
-import { announceDueDeliveries } from "@/lib/jobs/announce";
-import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
+import { announceDueDeliveries } from "@/lib/notify/announce";
+import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 
-/** docs/callbacks.md: the only event types. */
-export const EVENT_TYPES = ["payment.succeeded", "payment.failed", "payment.expired"] as const;
+/** One of the event types of docs/callbacks.md (lib/schemas/events.ts). */
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export type RecordedEvent = { eventId: string; deliveryId: string; state: "PENDING" | "NOT_CONFIGURED" };
@@ -29,17 +30,10 @@ export async function recordEvent(
   const state = merchant.callbackUrl ? "PENDING" : "NOT_CONFIGURED";
   await tx.event.create({ data: { id, merchantId, paymentId, type, body, createdAt: now } });
   const delivery = await tx.delivery.create({
-    data: { eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? now : null, createdAt: now },
+    // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
+    data: { eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? systemNow() : null, createdAt: now },
   });
   if (state === "PENDING") afterCommit(tx, () => announceDueDeliveries([delivery.id]));
   afterCommit(tx, notifyFeed);
   return { eventId: id, deliveryId: delivery.id, state };
-}
-
-/**
- * The outbox event of a payment transition (docs/callbacks.md): `data` is the Payment without `customer`
- * (and without `checkout`), so `data.amount` and `data.currency` are the original merchant values.
- */
-export function recordPaymentEvent(tx: Tx, payment: PaymentRow, type: EventType, now: Date): Promise<RecordedEvent> {
-  return recordEvent(tx, { merchantId: payment.merchantId, paymentId: payment.id, type, data: serializePayment(payment, { detail: false }), now });
 }

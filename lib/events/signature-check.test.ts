@@ -78,3 +78,21 @@ describe("diagnoseSignature", () => {
     for (const d of [withListener, other]) expect(JSON.stringify(d)).not.toMatch(/whsec_[A-Za-z0-9]/);
   });
 });
+
+describe("diagnoseSignature for a listener forward (docs/callbacks.md \"Forwards on the service\")", () => {
+  const listener = listenerSecret("sk_sandbox_exampleexampleexampleexampleexample");
+  const signedWith = { kind: "listener", keyPrefix: "sk_sandbox_abcdef" } as const;
+  const check = (signature: string) =>
+    diagnoseSignature({ secret: listener, others: [{ label: "your callback secret", secret }], sent, given: { timestamp, body, signature }, nowSeconds: now, signedWith });
+
+  it("names the listener secret of the reporting key, and a callback secret used by mistake", () => {
+    const ok = check(hmac(listener, `${timestamp}.${body}`).toString("hex"));
+    expect(ok.verified).toBe(true);
+    expect(ok.findings[0].message).toMatch(/sandpiper listen secret of API key sk_sandbox_abcdef\.\.\./);
+    const mixedUp = check(right);
+    expect(mixedUp.verified).toBe(false);
+    expect(firstProblem(mixedUp)).toMatch(/made with your callback secret\. Forwards of sandpiper listen are signed with the listener secret/);
+    expect(firstProblem(check("0".repeat(64)))).toMatch(/does not match with the sandpiper listen secret/);
+    expect(JSON.stringify([ok, mixedUp])).not.toContain(listener);
+  });
+});

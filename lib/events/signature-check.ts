@@ -13,6 +13,32 @@ export type NamedSecret = { label: string; secret: string };
 /** One finding: `ok` true for what is right, false for what differs, with what to do. */
 export type Finding = { ok: boolean; part: "signature" | "secret" | "body" | "timestamp" | "encoding"; message: string };
 
+/** What `diagnoseSignature` takes (see its parameters). */
+export type SignatureDiagnosisInput = {
+  secret: string;
+  others: NamedSecret[];
+  sent: { timestamp: string; body: string } | null;
+  given: SignatureAttempt;
+  nowSeconds: number;
+  /** Which key signed what is debugged: a delivery's callback secret (default), or a listener's secret. */
+  signedWith?: SignedWith;
+};
+
+/** The key that signed the request being debugged, and how the findings name it. */
+export type SignedWith = { kind: "callback" } | { kind: "listener"; keyPrefix: string };
+
+const SECRET_TEXTS = {
+  callback: () => ({
+    name: "the current callback secret",
+    where: "Requests to your configured address are signed with the callback secret shown when the address was set.",
+    earlier: "an earlier one: setting the address again generates a new secret, shown once",
+  }),
+  listener: (keyPrefix: string) => ({
+    name: `the sandpiper listen secret of API key ${keyPrefix}...`,
+    where: `Forwards of sandpiper listen are signed with the listener secret it printed when it started (the one of API key ${keyPrefix}...).`,
+    earlier: "the callback secret, or the listener secret of another API key: sandpiper listen prints the one it signs with when it starts",
+  }),
+};
 /** The answer: `verified` when the computed signature is the correct one for the given timestamp and body. */
 export type SignatureDiagnosis = { verified: boolean; expectedMatchesSent: boolean | null; findings: Finding[] };
 
@@ -39,11 +65,15 @@ function sortKeys(value: unknown): unknown {
  * @param input.sent the timestamp and body the service actually sent in the attempt being debugged, when known.
  * @param input.given what the merchant's code used and computed.
  * @param input.nowSeconds the service's clock, Unix seconds (for the 300-second tolerance).
+ * @param input.signedWith the key that signed it: a delivery's callback secret (default) or, for a listener forward
+ *   (docs/callbacks.md "Forwards on the service"), the listener secret of the reporting API key.
  * @returns findings in the order a merchant should fix them (a body that is the sent one in other bytes first, then
  *   encoding slips, the secret, the timestamp); `verified` when the signature is right.
  */
-export function diagnoseSignature(input: { secret: string; others: NamedSecret[]; sent: { timestamp: string; body: string } | null; given: SignatureAttempt; nowSeconds: number }): SignatureDiagnosis {
+export function diagnoseSignature(input: SignatureDiagnosisInput): SignatureDiagnosis {
   const { secret, others, sent, given, nowSeconds } = input;
+  const signedWith = input.signedWith ?? { kind: "callback" };
+  const texts = signedWith.kind === "listener" ? SECRET_TEXTS.listener(signedWith.keyPrefix) : SECRET_TEXTS.callback();
   const findings: Finding[] = [];
   const signature = given.signature.trim();
   const expected = signCallback(secret, given.timestamp, given.body);
@@ -57,7 +87,7 @@ export function diagnoseSignature(input: { secret: string; others: NamedSecret[]
     else if (given.body.replace(/\r?\n$/, "") === sent.body) changedBytes = { ok: false, part: "body", message: "The body has a line break at the end that was not sent: verify the raw request body exactly as received." };
     else if (given.body.trim() === sent.body) changedBytes = { ok: false, part: "body", message: "The body has white space around it that was not sent: verify the raw request body exactly as received." };
     else if (jsonEqual(given.body, sent.body)) changedBytes = { ok: false, part: "body", message: "The body is the same JSON but not the same bytes (re-serialised: white space, member order or escaping changed). Verify the raw request body before parsing it." };
-    else findings.push({ ok: false, part: "body", message: "The body is not the one sent with this delivery: check that you pasted the request body of this event." });
+    else findings.push({ ok: false, part: "body", message: "The body is not the one sent with this attempt: check that you pasted the request body of this event." });
     if (given.timestamp.trim() !== sent.timestamp) findings.push({ ok: false, part: "timestamp", message: `The timestamp is not the one sent with this attempt (${sent.timestamp}). The timestamp header is renewed on every attempt: read it from the request you verify.` });
     else findings.push({ ok: true, part: "timestamp", message: "The timestamp is the one sent with this attempt." });
   }
@@ -66,7 +96,7 @@ export function diagnoseSignature(input: { secret: string; others: NamedSecret[]
 
   const expectedMatchesSent = sent ? signCallback(secret, sent.timestamp, sent.body) === expected : null;
   if (verified) {
-    findings.unshift({ ok: true, part: "signature", message: "Your signature is correct for this timestamp and body with the current callback secret." });
+    findings.unshift({ ok: true, part: "signature", message: `Your signature is correct for this timestamp and body with ${texts.name}.` });
     if (changedBytes) findings.unshift(changedBytes);
     return { verified, expectedMatchesSent, findings };
   }
@@ -86,10 +116,10 @@ export function diagnoseSignature(input: { secret: string; others: NamedSecret[]
   for (const [matches, message] of slips) if (matches) findings.unshift({ ok: false, part: "encoding", message });
   if (!slips.some(([m]) => m)) {
     const other = others.find((o) => signature === signCallback(o.secret, given.timestamp, given.body));
-    if (other) findings.unshift({ ok: false, part: "secret", message: `This signature was made with ${other.label}. Requests to your configured address are signed with the callback secret shown when the address was set.` });
+    if (other) findings.unshift({ ok: false, part: "secret", message: `This signature was made with ${other.label}. ${texts.where}` });
     else if (sent && given.body !== sent.body && signature === signCallback(secret, given.timestamp, sent.body)) findings.unshift({ ok: false, part: "body", message: "Your signature is right for the body that was sent, but you pasted another body: your code signs different bytes from the ones it checks." });
-    else if (changedBytes) findings.unshift({ ok: false, part: "secret", message: "The signature does not match this body with the current callback secret, nor with a common slip. Verify the raw body as received first; if it still fails, your code may use another secret (an earlier one: setting the address again generates a new secret, shown once)." });
-    else findings.unshift({ ok: false, part: "secret", message: "The signature does not match with the current callback secret, nor with a common slip. Your code most likely uses another secret (an earlier one: setting the address again generates a new secret, shown once), or the body or timestamp it signs are not the ones above." });
+    else if (changedBytes) findings.unshift({ ok: false, part: "secret", message: `The signature does not match this body with ${texts.name}, nor with a common slip. Verify the raw body as received first; if it still fails, your code may use another secret (${texts.earlier}).` });
+    else findings.unshift({ ok: false, part: "secret", message: `The signature does not match with ${texts.name}, nor with a common slip. Your code most likely uses another secret (${texts.earlier}), or the body or timestamp it signs are not the ones above.` });
   }
   if (changedBytes) findings.unshift(changedBytes);
   return { verified, expectedMatchesSent, findings };

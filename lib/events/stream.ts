@@ -1,5 +1,6 @@
 // The event stream that `sandpiper listen` follows (docs/callbacks.md "sandpiper listen"): the merchant's feed
 // items after a cursor, as server-sent events with heartbeats, or as one JSON page for simple pollers.
+import { systemNow } from "@/lib/clock";
 import type { Db } from "@/lib/db";
 import type { EventType } from "@/lib/events/outbox";
 import { readFeed, type FeedItem } from "@/lib/events/feed";
@@ -40,18 +41,18 @@ function shuttingDown(): boolean {
  */
 export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
   let cursor = opts.cursor ?? (await feedHead(db));
-  const started = Date.now();
+  const started = systemNow().getTime();
   let chaos = opts.chaos;
-  let chaosCheckedAt = Date.now();
+  let chaosCheckedAt = systemNow().getTime();
   out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames(), chaos });
-  let lastBeat = Date.now();
+  let lastBeat = systemNow().getTime();
   while (!out.closed) {
-    if (shuttingDown() || Date.now() - started > MAX_STREAM_MS) {
+    if (shuttingDown() || systemNow().getTime() - started > MAX_STREAM_MS) {
       out.send("bye", { cursor: cursor.toString(), reason: shuttingDown() ? "shutdown" : "rotate" });
       return;
     }
-    if (Date.now() - chaosCheckedAt >= CHAOS_CHECK_MS) {
-      chaosCheckedAt = Date.now();
+    if (systemNow().getTime() - chaosCheckedAt >= CHAOS_CHECK_MS) {
+      chaosCheckedAt = systemNow().getTime();
       const now = await chaosModeOf(db, merchantId);
       if (now !== chaos) out.send("chaos", { enabled: (chaos = now) });
     }
@@ -61,12 +62,12 @@ export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions
       cursor = BigInt(item.cursor);
     }
     if (items.length === BATCH) continue;
-    const sinceBeat = Date.now() - lastBeat;
+    const sinceBeat = systemNow().getTime() - lastBeat;
     if (sinceBeat >= HEARTBEAT_SECONDS * 1000) {
-      out.send("heartbeat", { cursor: cursor.toString(), time: new Date().toISOString() });
-      lastBeat = Date.now();
+      out.send("heartbeat", { cursor: cursor.toString(), time: systemNow().toISOString() });
+      lastBeat = systemNow().getTime();
     }
-    await waitForFeed(Math.min(1000, Math.max(50, HEARTBEAT_SECONDS * 1000 - (Date.now() - lastBeat))), signal);
+    await waitForFeed(Math.min(1000, Math.max(50, HEARTBEAT_SECONDS * 1000 - (systemNow().getTime() - lastBeat))), signal);
   }
 }
 
@@ -76,10 +77,10 @@ export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions
  */
 export async function feedPage(db: Db, merchantId: string, opts: StreamOptions & { waitSeconds: number }, signal: AbortSignal): Promise<{ items: FeedItem[]; cursor: string }> {
   const cursor = opts.cursor ?? (await feedHead(db));
-  const deadline = Date.now() + opts.waitSeconds * 1000;
+  const deadline = systemNow().getTime() + opts.waitSeconds * 1000;
   for (;;) {
     const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });
-    const remaining = deadline - Date.now();
+    const remaining = deadline - systemNow().getTime();
     if (items.length > 0 || remaining <= 0 || signal.aborted || shuttingDown()) {
       return { items, cursor: items.length > 0 ? items[items.length - 1].cursor : cursor.toString() };
     }

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { sourceIp } from "@/lib/auth/ip";
@@ -40,7 +41,7 @@ export function customerAction<S extends z.ZodType>(
         if (!isJsonContentType(request.headers.get("content-type"))) throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
         body = parseOrThrow(opts.body, parseJsonBody(await readRawBody(request, MAX_CUSTOMER_BODY_BYTES)), "body");
       }
-      const answer = await run({ token, body, now: new Date(), requestId });
+      const answer = await run({ token, body, now: systemNow(), requestId });
       log.info({ requestId, ...answer.log }, opts.logMessage);
       return jsonResponse(200, answer.body, { "X-Request-Id": requestId, "Cache-Control": "no-store" });
     } catch (error) {

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { z as zod, type z } from "zod";
-import { authenticateRequest, keyDisplayPrefix, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
+import { authenticateRequest, keyDisplayPrefix, readLoad, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
+import { sandboxNow, systemNow } from "@/lib/clock";
 import { normalizeIp, sourceIp } from "@/lib/auth/ip";
 import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { apiError } from "@/lib/errors";
+import { ApiError, apiError } from "@/lib/errors";
 import { isJsonContentType, readRawBody } from "@/lib/http/body";
 import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
 import { bodyHash, commitIdempotent, idempotencyRecordColumn, requireIdempotencyKey, runIdempotent, storedFromColumn, type IdempotencyScope, type StoredResponse } from "@/lib/http/idempotency";
@@ -12,7 +13,7 @@ import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError, toJson } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
-import { recordRequest } from "@/lib/request-log/writer";
+import { recordRequest, withLogPointer } from "@/lib/request-log/writer";
 
 /** What a handler receives: typed, validated input and the authenticated merchant. */
 export type ApiContext<B, Q, T extends Tx | null = Tx | null> = {
@@ -105,7 +106,7 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
 ) {
   return async (request: Request, route?: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
-    const createdAt = new Date();
+    const createdAt = systemNow();
     const started = performance.now();
     const seen: Seen = {};
     let response: Response;
@@ -123,7 +124,9 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
         response = jsonResponse(result.status, responseText, headers, true);
       }
     } catch (error) {
-      const apiErr = toApiError(error, requestId);
+      const mapped = toApiError(error, requestId);
+      // docs/api.md "Request log": a recorded request's error message says where to look it up.
+      const apiErr = new ApiError(mapped.code, withLogPointer(mapped.message, requestId, Boolean(seen.merchantId && seen.apiKeyId)), mapped.headers);
       errorCode = apiErr.code;
       response = errorResponse(apiErr, requestId);
       responseText = toJson({ error: { code: apiErr.code, message: apiErr.message, requestId } });
@@ -166,7 +169,7 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     const bytes = sentBody ? (raw ?? (await readRawBody(request))) : null;
     seen.body = bytes;
     const db = getDb();
-    const now = new Date();
+    const now = systemNow();
     const ip = sourceIp(request.headers);
     await enforceIpRateLimit(ip);
     // The input is checked before the key, so the endpoint's reads can join the authentication statement; its
@@ -196,9 +199,13 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     if (idempotencyHeader && !idempotencyHeader.ok) throw idempotencyHeader.error;
     if (!input.ok) throw input.error;
     const { body, query, parsedBody } = input.value;
+    // A merchant whose sandbox clock is moved works at its sandbox time, and the endpoint's reads are made for it.
+    const moved = apiKey.merchant.clockOffsetMs !== 0n;
+    const at = moved ? sandboxNow(apiKey.merchant.clockOffsetMs, now) : now;
+    const reload = moved && options.load ? options.load({ body, query, params, now: at }) : null;
     const base = {
-      requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now, headers: request.headers, signal: request.signal,
-      loaded: load ? auth.row : {},
+      requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now: at, headers: request.headers, signal: request.signal,
+      loaded: reload ? await readLoad(apiKey.merchant.id, reload) : load ? auth.row : {},
     };
 
     if (!idempotencyHeader) return handler({ ...base, tx: null as TxFor<I>, db, commit: null });

@@ -48,9 +48,13 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
   return memory;
 }
 
-/** 300 requests per minute per API key and 600 per source IP (README "Limits"; env overrides for operators). */
-const perKey = createRateLimiter("key", Number(process.env.RATE_LIMIT_PER_KEY ?? 300), 60);
-const perIp = createRateLimiter("ip", Number(process.env.RATE_LIMIT_PER_IP ?? 600), 60);
+/**
+ * 300 requests per minute per API key and 600 per source IP (README "Limits"; env overrides for operators;
+ * RATE_LIMIT_WINDOW_SECONDS changes the minute, e.g. to test a client's retries in seconds).
+ */
+const apiWindowSeconds = Number(process.env.RATE_LIMIT_WINDOW_SECONDS ?? 60);
+const perKey = createRateLimiter("key", Number(process.env.RATE_LIMIT_PER_KEY ?? 300), apiWindowSeconds);
+const perIp = createRateLimiter("ip", Number(process.env.RATE_LIMIT_PER_IP ?? 600), apiWindowSeconds);
 /** The customer pages' actions (quote, confirm, pay, decline): per source IP and per bearer link, a minute each. */
 const customerPerIp = createRateLimiter("customer-ip", Number(process.env.CUSTOMER_RATE_LIMIT_PER_IP ?? 120), 60);
 const customerPerLink = createRateLimiter("customer-link", Number(process.env.CUSTOMER_RATE_LIMIT_PER_LINK ?? 30), 60);

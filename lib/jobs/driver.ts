@@ -1,7 +1,7 @@
 import { log } from "@/lib/log";
 import { JOBS, type Job } from "@/lib/jobs/registry";
-import { inngestConfigured } from "@/lib/jobs/mode";
-import { onWake } from "@/lib/jobs/wake";
+import { inngestConfigured } from "@/lib/notify/mode";
+import { onWake } from "@/lib/notify/wake";
 
 const g = globalThis as unknown as { __sandpiperDriver?: NodeJS.Timeout[]; __sandpiperShuttingDown?: boolean };
 
@@ -36,7 +36,7 @@ function jobLoop(job: Job): NodeJS.Timeout {
 
 /**
  * Starts the embedded driver: polls each job body of lib/jobs/registry at its interval, in-process, and
- * runs a job at once when this process wakes it (lib/jobs/wake). Exactly one driver runs: nothing starts
+ * runs a job at once when this process wakes it (lib/notify/wake.ts). Exactly one driver runs: nothing starts
  * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1.
  */
 export function startJobDriver(): void {

@@ -1,11 +1,11 @@
 // Inngest functions: the production driver of the background jobs (docs/architecture.md "Stack").
 // They call the same job bodies as the embedded driver (lib/jobs/registry.ts); exactly one driver runs:
 // these when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV), else the embedded driver.
+import { systemNow } from "@/lib/clock";
 import { deliverOne } from "@/lib/events/deliver";
 import { MAX_ATTEMPTS } from "@/lib/events/retry-schedule";
-import { DELIVERY_DUE_EVENT, inngest, STORE_HANDOFF_DUE_EVENT } from "@/lib/jobs/inngest-client";
+import { DELIVERY_DUE_EVENT, inngest, STORE_HANDOFF_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { JOBS, SWEEPS } from "@/lib/jobs/registry";
-import "@/lib/store/expiry"; // store checkouts expire with their payment (onPaymentExpired hook)
 import { handOffCheckout } from "@/lib/store/handoff";
 import { isUuid } from "@/lib/schemas/common";
 
@@ -87,7 +87,7 @@ export type Clock = () => Date;
  *
  * Every body claims rows with FOR UPDATE SKIP LOCKED and leases, so overlapping runs are safe.
  */
-export function createInngestFunctions(clock: Clock = () => new Date()) {
+export function createInngestFunctions(clock: Clock = () => systemNow()) {
   const expirySweeps = inngest.createFunction(
     { id: "expiry-sweeps", name: "Expiry sweeps (every 30 s)", triggers: [{ cron: "* * * * *" }] },
     async ({ step }) => {

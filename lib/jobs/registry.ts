@@ -1,16 +1,16 @@
 import { expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { deliverDueCallbacks } from "@/lib/events/deliver";
-import { DELIVERY_JOB_ID } from "@/lib/jobs/announce";
+import { DELIVERY_JOB_ID } from "@/lib/notify/announce";
 import { compactAndVacuum } from "@/lib/payments/counts";
 import { getDb } from "@/lib/db";
 import { expireDuePayments } from "@/lib/payments/expire";
 import { pruneRequestLog } from "@/lib/request-log/retention";
 import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
-import "@/lib/store/expiry"; // store checkouts expire with their payment (onPaymentExpired hook)
+import { concludeDueScenarios } from "@/lib/payments/conclude-scenarios";
 import { runStoreHandoffs } from "@/lib/store/handoff";
-import { STORE_HANDOFF_JOB_ID } from "@/lib/store/handoff-announce";
+import { STORE_HANDOFF_JOB_ID } from "@/lib/notify/announce";
 
-/** Which driver runs a job body: the embedded loop of this process, or Inngest (lib/jobs/mode.ts). */
+/** Which driver runs a job body: the embedded loop of this process, or Inngest (lib/notify/mode.ts). */
 export type JobDriver = "embedded" | "inngest";
 
 /**
@@ -75,6 +75,14 @@ export const JOBS: readonly Job[] = [
     intervalMs: () => Number(process.env.REQUEST_LOG_PRUNE_INTERVAL_MS ?? 600_000),
     inngest: "cron",
     run: (now) => pruneRequestLog(getDb(), now),
+  },
+  {
+    id: "conclude-scenarios",
+    name: "Conclude payments by scenario rules",
+    // docs/api.md "Scenario rules": due conclusions, concluded as a manual completion would.
+    intervalMs: () => Number(process.env.SCENARIO_POLL_INTERVAL_MS ?? 1_000),
+    inngest: "cron",
+    run: (now) => concludeDueScenarios({ now }),
   },
   {
     id: STORE_HANDOFF_JOB_ID,

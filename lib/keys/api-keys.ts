@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type pg from "pg";
@@ -44,7 +45,7 @@ export async function issueApiKey(
   input: { merchantId: string; ownerId: string; scopes: readonly Scope[]; name?: string; now?: Date },
 ): Promise<{ id: string; key: string; prefix: string; expiresAt: Date }> {
   const key = API_KEY_PREFIX + base62(randomBytes(32));
-  const now = input.now ?? new Date();
+  const now = input.now ?? systemNow();
   const expiresAt = new Date(now.getTime() + API_KEY_VALIDITY_DAYS * 24 * 3600 * 1000);
   const prefix = keyDisplayPrefix(key);
   const row = await db.apiKey.create({
@@ -82,6 +83,8 @@ const KeyMerchant = z.object({
   defaultCommissionBps: z.number().int(),
   callbackUrl: z.string().nullable(),
   chaosMode: z.boolean(),
+  /** The sandbox clock's offset in ms (docs/api.md "Sandbox clock"); 0 = the real clock. */
+  clockOffsetMs: z.number().int().nonnegative().transform((n) => BigInt(n)),
 }) satisfies z.ZodType<Partial<Merchant>>;
 
 export type AuthenticatedKey = { id: string; scopes: string[]; ownerId: string; merchant: z.output<typeof KeyMerchant> };
@@ -103,6 +106,16 @@ const KeyRow = z.object({
   keyMerchantStatus: z.string(),
   keyMerchant: z.record(z.string(), z.unknown()),
 });
+
+/**
+ * Runs an endpoint's `load` (see {@link RequestReads}) again on its own for the key's merchant: for a merchant whose
+ * sandbox clock is moved, whose reads depend on the time (docs/api.md "Sandbox clock"). One round trip.
+ * @returns the load's columns (an empty row when it returned none).
+ */
+export async function readLoad(merchantId: string, load: Prisma.Sql, pool: pg.Pool = getPool()): Promise<Record<string, unknown>> {
+  const [row] = await query(Prisma.sql`SELECT loaded.* FROM merchants m LEFT JOIN LATERAL (${load}) loaded ON true WHERE m.id = ${merchantId}::uuid`, pool);
+  return row ?? {};
+}
 
 /** What a request's one authentication statement may read besides the key (docs/architecture.md "Hot paths"). */
 export type RequestReads = {

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
@@ -30,7 +31,7 @@ export type KeyView = {
 };
 
 /** "active", "revoked" or "expired" at `now`. */
-export function keyState(key: Pick<KeyView, "revokedAt" | "expiresAt">, now = new Date()): "active" | "revoked" | "expired" {
+export function keyState(key: Pick<KeyView, "revokedAt" | "expiresAt">, now = systemNow()): "active" | "revoked" | "expired" {
   if (key.revokedAt) return "revoked";
   return key.expiresAt <= now ? "expired" : "active";
 }
@@ -73,7 +74,7 @@ export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<K
  * meanwhile would come back to life at reactivation (README "Console tour").
  * @throws ApiError 403 FORBIDDEN for operators; 409 INVALID_STATE while the merchant is inactive.
  */
-export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewKeyInput>, now = new Date()) {
+export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewKeyInput>, now = systemNow()) {
   if (actor.role !== "MERCHANT" || !actor.merchantId) {
     throw apiError("FORBIDDEN", "API keys are created by the merchant's own users (the key's owner creates the payments)");
   }
@@ -97,7 +98,7 @@ export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typ
  * operators any key. Audited.
  * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (already revoked)
  */
-export async function revokeKey(tx: Tx, actor: ConsoleActor, input: { keyId: string; reason?: string }, now = new Date()) {
+export async function revokeKey(tx: Tx, actor: ConsoleActor, input: { keyId: string; reason?: string }, now = systemNow()) {
   const key = isUuid(input.keyId) ? await tx.apiKey.findUnique({ where: { id: input.keyId } }) : null;
   if (!key) throw apiError("NOT_FOUND", "API key not found");
   assertMerchantAccess(actor, key.merchantId, "API key");

@@ -3,10 +3,12 @@
 // refused or failed, 2 a usage error.
 import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "../cli/args";
 import { ServiceError } from "../cli/client";
+import { CLOCK_HELP, parseClock, runClock } from "../cli/commands/clock";
 import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "../cli/commands/events";
 import { LISTEN_HELP, parseListen, runListen } from "../cli/commands/listen";
 import { LOGS_COMMANDS } from "../cli/commands/logs";
 import { parseTrigger, runTrigger, TRIGGER_HELP } from "../cli/commands/trigger";
+import { parseSimulate, runSimulate, SCENARIOS_COMMANDS, SCENARIOS_HELP, SIMULATE_HELP } from "../cli/commands/simulate";
 
 export const MAIN_HELP = `Usage: sandpiper <command> [options]
 
@@ -17,6 +19,11 @@ Commands:
   events resend <event id>    deliver an event again, to running listeners and your callback address
   trigger <event type>        make a test payment that ends in payment.succeeded, payment.failed or payment.expired
   logs tail                   follow your API requests as they are answered (the request log)
+  simulate <helper> <id>      move a sandbox object forward now: succeed, fail, expire, quote, confirm, pay,
+                              decline, session-expire, attempt-now (the test helpers)
+  scenarios list              your scenario rules
+  scenarios add-standard      add the standard set of scenario rules, enabled
+  clock advance <duration>    move your sandbox time ahead (also: clock show, clock reset)
 
 Options of every command:
 ${COMMON_HELP}
@@ -30,6 +37,9 @@ type Command = { help: string; parse: (argv: string[], env: Env) => unknown; run
 const COMMANDS: Record<string, Command> = {
   listen: { help: LISTEN_HELP, parse: parseListen, run: runListen },
   trigger: { help: TRIGGER_HELP, parse: parseTrigger, run: runTrigger },
+  simulate: { help: SIMULATE_HELP, parse: parseSimulate, run: runSimulate },
+  ...Object.fromEntries(Object.entries(SCENARIOS_COMMANDS).map(([name, c]) => [`scenarios ${name}`, c])),
+  clock: { help: CLOCK_HELP, parse: parseClock, run: runClock },
   ...Object.fromEntries(Object.entries(EVENTS_COMMANDS).map(([name, c]) => [`events ${name}`, c])),
   ...Object.fromEntries(Object.entries(LOGS_COMMANDS).map(([name, c]) => [`logs ${name}`, c])),
 };
@@ -60,8 +70,13 @@ export function route(argv: string[]): { name: string; rest: string[] } | { help
     if (!(second in LOGS_COMMANDS)) throw new UsageError(`sandpiper logs: unknown command "${second}": use tail (run "sandpiper logs tail --help")`);
     return { name: `logs ${second}`, rest: more };
   }
+  if (first === "scenarios") {
+    if (second === undefined || isHelp(second)) return { help: SCENARIOS_HELP, code: second === undefined ? 2 : 0 };
+    if (!(second in SCENARIOS_COMMANDS)) throw new UsageError(`sandpiper scenarios: unknown command "${second}": use list or add-standard (run "sandpiper scenarios --help")`);
+    return { name: `scenarios ${second}`, rest: more };
+  }
   if (first in COMMANDS) return { name: first, rest: [second, ...more].filter((w) => w !== undefined) };
-  throw new UsageError(`sandpiper: unknown command "${first}": use listen, events, trigger or logs (run "sandpiper --help")`);
+  throw new UsageError(`sandpiper: unknown command "${first}": use listen, events, trigger, logs, clock, simulate or scenarios (run "sandpiper --help")`);
 }
 
 /**

@@ -20,3 +20,19 @@ describe("retryDelayMs (docs/callbacks.md \"Delivery to your receiver\")", () =>
     }
   });
 });
+
+describe("batchSize (the listener's reports stay under the service's 32 KiB body limit)", () => {
+  it("takes up to 50 small reports, and fewer when they are large; never none", async () => {
+    const { batchSize } = await import("./reporter");
+    const report = (snippet: number) => ({
+      eventId: "e", forwardId: "f", cursor: "1", kind: "event" as const, attempt: 1, startedAt: "t", durationMs: 1, statusCode: 200, error: null,
+      forwardTo: `http://localhost:4000/${"x".repeat(snippet)}`, timestamp: "1", signature: "s", responseSnippet: null, nextAttemptAt: null,
+    });
+    expect(batchSize(Array.from({ length: 80 }, () => report(10)))).toBe(50);
+    const large = Array.from({ length: 50 }, () => report(2000));
+    const n = batchSize(large);
+    expect(n).toBeLessThan(50);
+    expect(JSON.stringify({ forwards: large.slice(0, n) }).length).toBeLessThan(32 * 1024);
+    expect(batchSize([report(40_000)])).toBe(1);
+  });
+});

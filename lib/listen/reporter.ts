@@ -5,6 +5,18 @@ import type { ForwardReport } from "./forwarder";
 
 /** Attempts per request (the endpoint takes at most 50). */
 const BATCH = 50;
+/** Bytes of JSON per request: under the service's 32 KiB body limit, with room for the envelope. */
+const MAX_BATCH_BYTES = 28 * 1024;
+
+/** How many of the first reports fit one request: at most BATCH and MAX_BATCH_BYTES of JSON, at least one. */
+export function batchSize(queue: readonly ForwardReport[]): number {
+  let bytes = 0;
+  for (let i = 0; i < Math.min(queue.length, BATCH); i++) {
+    bytes += Buffer.byteLength(JSON.stringify(queue[i]), "utf8") + 1;
+    if (bytes > MAX_BATCH_BYTES) return Math.max(1, i);
+  }
+  return Math.min(queue.length, BATCH);
+}
 /** Attempts kept while the service cannot take them; older ones are dropped first. */
 const MAX_QUEUED = 5_000;
 
@@ -18,7 +30,7 @@ export type ReporterOptions = {
 };
 
 /**
- * Sends forward attempts to the service in batches of at most 50, every `intervalMs`. A batch the service does not
+ * Sends forward attempts to the service in batches of at most 50 (and 28 KiB of JSON), every `intervalMs`. A batch the service does not
  * take (no connection, 5xx, 429) is kept and sent again later (after `Retry-After` for a 429); a service without the
  * endpoint (404) or a refused batch (400) is reported once and dropped: forwarding never waits for reporting.
  */
@@ -52,7 +64,7 @@ export class Reporter {
     if (this.sending) return this.sending;
     this.sending = (async () => {
       while (this.queue.length > 0 && !this.disabled && Date.now() >= this.pausedUntil) {
-        const batch = this.queue.slice(0, BATCH);
+        const batch = this.queue.slice(0, batchSize(this.queue));
         const outcome = await this.send(batch);
         if (outcome === "retry") break;
         this.queue.splice(0, batch.length);

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { normalizeIp } from "@/lib/auth/ip";
@@ -60,7 +61,7 @@ function insertEntry(tx: Tx, merchantId: string, address: string, now: Date): Pr
  * @throws ApiError 403 FORBIDDEN (not an operator), 400 VALIDATION_ERROR (not one exact address), 404 NOT_FOUND,
  *   409 INVALID_STATE (already listed, or a request for it is pending: approve or reject that instead)
  */
-export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressInput, now = new Date()): Promise<AllowedIp> {
+export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressInput, now = systemNow()): Promise<AllowedIp> {
   assertOperator(actor);
   const address = await newAddress(tx, actor, input);
   const row = await insertEntry(tx, input.merchantId, address, now);
@@ -77,7 +78,7 @@ export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressIn
  * @throws ApiError 403 FORBIDDEN (operators add directly), 404 NOT_FOUND (another merchant), 400 VALIDATION_ERROR,
  *   409 INVALID_STATE (already listed or already requested)
  */
-export async function requestAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressInput, now = new Date()): Promise<AllowedIpRequest> {
+export async function requestAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressInput, now = systemNow()): Promise<AllowedIpRequest> {
   if (actor.role !== "MERCHANT") throw apiError("FORBIDDEN", "operators add addresses directly");
   const address = await newAddress(tx, actor, input);
   const row = await tx.allowedIpRequest.create({ data: { merchantId: input.merchantId, address, requestedById: actor.id, createdAt: now } });
@@ -132,7 +133,7 @@ async function decide(
  * @returns the APPROVED request and the new entry
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE (no longer pending, or the address is listed)
  */
-export async function approveAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: RequestRef, now = new Date()): Promise<{ request: AllowedIpRequest; entry: AllowedIp }> {
+export async function approveAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: RequestRef, now = systemNow()): Promise<{ request: AllowedIpRequest; entry: AllowedIp }> {
   assertOperator(actor);
   let entry: AllowedIp | undefined;
   const request = await decide(tx, actor, ref, { state: "APPROVED", verb: "approve" }, now, async (pending) => {
@@ -149,7 +150,7 @@ export async function approveAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: 
  * merchant's users, and in the audit row `allowed_ip_request.reject`.
  * @throws ApiError 403 FORBIDDEN, 400 VALIDATION_ERROR (blank reason), 404 NOT_FOUND, 409 INVALID_STATE
  */
-export async function rejectAllowedIpRequest(tx: Tx, actor: ConsoleActor, input: RequestRef & { reason: string }, now = new Date()): Promise<AllowedIpRequest> {
+export async function rejectAllowedIpRequest(tx: Tx, actor: ConsoleActor, input: RequestRef & { reason: string }, now = systemNow()): Promise<AllowedIpRequest> {
   assertOperator(actor);
   const reason = input.reason.trim();
   if (!reason) throw apiError("VALIDATION_ERROR", "reason: give a reason for the rejection");
@@ -162,7 +163,7 @@ export async function rejectAllowedIpRequest(tx: Tx, actor: ConsoleActor, input:
  * @throws ApiError 403 FORBIDDEN (operators reject instead), 404 NOT_FOUND (unknown or another merchant's),
  *   409 INVALID_STATE (no longer pending)
  */
-export async function cancelAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: RequestRef, now = new Date()): Promise<AllowedIpRequest> {
+export async function cancelAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: RequestRef, now = systemNow()): Promise<AllowedIpRequest> {
   if (actor.role !== "MERCHANT") throw apiError("FORBIDDEN", "operators reject a request instead of cancelling it");
   return decide(tx, actor, ref, { state: "CANCELLED", verb: "cancel" }, now);
 }
@@ -173,7 +174,7 @@ export async function cancelAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: R
  * deactivate first). Audited as `allowed_ip.remove`.
  * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE
  */
-export async function removeAllowedIp(tx: Tx, actor: ConsoleActor, input: { merchantId: string; allowedIpId: string }, now = new Date()): Promise<void> {
+export async function removeAllowedIp(tx: Tx, actor: ConsoleActor, input: { merchantId: string; allowedIpId: string }, now = systemNow()): Promise<void> {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   const merchant = await lockMerchant(tx, input.merchantId);
   const row = await tx.allowedIp.findFirst({ where: { id: input.allowedIpId, merchantId: input.merchantId } });

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
@@ -75,7 +76,7 @@ function policyOf(m: Merchant) {
  * Creates a merchant (operator only). It starts INACTIVE: activation needs server IPs and an https callback
  * address first (docs/api.md "Authentication" 7).
  */
-export async function createMerchantFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewMerchantInput>, now = new Date()): Promise<Merchant> {
+export async function createMerchantFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewMerchantInput>, now = systemNow()): Promise<Merchant> {
   assertOperator(actor);
   const merchant = await createMerchant(tx, { name: input.name, status: "INACTIVE", enabledCurrencies: input.enabledCurrencies, defaultCommissionBps: input.defaultCommissionBps });
   await auditMerchant(tx, actor, merchant.id, { action: "merchant.create", after: policyOf(merchant) }, now);
@@ -88,7 +89,7 @@ export async function createMerchantFromConsole(tx: Tx, actor: ConsoleActor, inp
  * payments; existing payments keep their expiresAt and snapshot.
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND
  */
-export async function updateMerchantPolicy(tx: Tx, actor: ConsoleActor, input: MerchantPolicyInput, now = new Date()): Promise<Merchant> {
+export async function updateMerchantPolicy(tx: Tx, actor: ConsoleActor, input: MerchantPolicyInput, now = systemNow()): Promise<Merchant> {
   assertOperator(actor);
   const before = await lockMerchant(tx, input.merchantId);
   const { merchantId, reason, ...policy } = input;
@@ -129,7 +130,7 @@ export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackU
  * Activates a merchant (operator only) when activationRefusal allows it; audited.
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE with the refusal.
  */
-export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = new Date()): Promise<Merchant> {
+export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = systemNow()): Promise<Merchant> {
   assertOperator(actor);
   const before = await lockMerchant(tx, input.merchantId);
   const [ips, pending] = await Promise.all([
@@ -148,7 +149,7 @@ export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { mer
  * revokes the related keys"); audited with the revoked key ids. A later activation does not bring keys back.
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE when already inactive.
  */
-export async function deactivateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = new Date()): Promise<Merchant> {
+export async function deactivateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = systemNow()): Promise<Merchant> {
   assertOperator(actor);
   const before = await lockMerchant(tx, input.merchantId);
   if (before.status === "INACTIVE") throw apiError("INVALID_STATE", "the merchant is already inactive");

@@ -1,15 +1,16 @@
+import { systemNow } from "@/lib/clock";
 /** Asia/Dubai is UTC+4 with no daylight saving (docs/api.md "Conventions": rate days and from/to filters). */
 export const DUBAI_TIMEZONE = "Asia/Dubai";
 const OFFSET_MS = 4 * 60 * 60 * 1000;
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The Dubai business day of an instant, "YYYY-MM-DD". */
-export function dubaiDay(at: Date = new Date()): string {
+export function dubaiDay(at: Date = systemNow()): string {
   return new Date(at.getTime() + OFFSET_MS).toISOString().slice(0, 10);
 }
 
 /** The Dubai month of an instant, "YYYY-MM". */
-export function dubaiMonth(at: Date = new Date()): string {
+export function dubaiMonth(at: Date = systemNow()): string {
   return dubaiDay(at).slice(0, 7);
 }
 

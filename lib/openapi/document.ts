@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
-import { EVENT_TYPES } from "@/lib/events/outbox";
+import { EVENT_TYPES } from "@/lib/schemas/events";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
 import { ERROR_MEANINGS } from "@/lib/openapi/error-codes";
@@ -13,7 +13,8 @@ import { RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary, ForwardsRecorded, ListenerForward, RecordForwards } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
-import { QuotedCheckoutSession, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
+import { CreateScenarioRule, DeletedScenarioRule, PaymentScenario, ScenarioMatch, ScenarioRule, ScenarioRuleList, UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
+import { AdvanceSandboxClock, QuotedCheckoutSession, SandboxClock, SandboxClockMove, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -52,6 +53,16 @@ const COMPONENTS = {
   SandboxDelivery,
   SandboxSettings,
   UpdateSandboxSettings,
+  ScenarioRule,
+  ScenarioRuleList,
+  ScenarioMatch,
+  CreateScenarioRule,
+  UpdateScenarioRule,
+  DeletedScenarioRule,
+  PaymentScenario,
+  SandboxClock,
+  SandboxClockMove,
+  AdvanceSandboxClock,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };
@@ -191,7 +202,7 @@ Authentication: Authorization: Bearer <API_KEY> with a server-side sandbox key (
 
 Idempotency: where an operation lists the Idempotency-Key header it is required (8 to 128 characters of letters, digits, '-', '_', '.', ':'). The key is bound to merchant, method, path and body; a replay carries Idempotency-Replayed: true; the same key with a different body answers 409 IDEMPOTENCY_CONFLICT. On a time-out, retry with the same key and body.
 
-Errors: every non-2xx response under /v1 is {"error": {"code", "message", "requestId"}}; every response carries X-Request-Id (equal to requestId). Retry only transient errors (429 after Retry-After, 500, 503) with the same Idempotency-Key and body. An unknown path under /v1 answers 404 NOT_FOUND and an unserved method 405 METHOD_NOT_ALLOWED with an Allow header. Limits: 300 requests a minute per API key and 600 per source IP.
+Errors: every non-2xx response under /v1 is {"error": {"code", "message", "requestId"}}; every response carries X-Request-Id (equal to requestId). The message of a request sent with a valid key ends with where to look it up in the request log (GET /v1/requests/{requestId}, or the console's Requests page) while the log is on; branch on code, never on the message. Retry only transient errors (429 after Retry-After, 500, 503) with the same Idempotency-Key and body. An unknown path under /v1 answers 404 NOT_FOUND and an unserved method 405 METHOD_NOT_ALLOWED with an Allow header. Limits: 300 requests a minute per API key and 600 per source IP.
 
 This document is public (no API key needed) at /v1/openapi.json; a readable reference is at /docs.`;
 

@@ -5,9 +5,10 @@ import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
-import { QuotedCheckoutSession, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
+import { AdvanceSandboxClock, QuotedCheckoutSession, SandboxClock, SandboxClockMove, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
 import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ForwardsRecorded, ListEventsQuery, RecordForwards } from "@/lib/schemas/events";
 import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
+import { CreateScenarioRule, DeletedScenarioRule, ScenarioRule, ScenarioRuleList, UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -18,7 +19,7 @@ import { CreateStorePayment } from "@/lib/schemas/store-payments";
  */
 export type Operation = {
   operationId: string;
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. `/v1/payments/{id}`. */
   path: string;
   /** The app route file that serves it (tests cover an operation once its route exists). */
@@ -267,6 +268,134 @@ export const OPERATIONS = {
     success: { status: 200, schema: SandboxSettings, description: "The settings afterwards." },
     errors: [],
     example: { fastRetries: true },
+  }),
+  getSandboxClock: operation({
+    operationId: "getSandboxClock",
+    method: "GET",
+    path: "/v1/sandbox/clock",
+    route: "app/v1/sandbox/clock/route.ts",
+    tag: "Sandbox",
+    summary: "Test helper: read the merchant's sandbox clock",
+    description: "How far the merchant's sandbox time runs ahead of the real clock, and both times now. See POST /v1/sandbox/clock/advance.",
+    scope: "sandbox:simulate",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    success: { status: 200, schema: SandboxClock, description: "The clock." },
+    errors: [],
+  }),
+  advanceSandboxClock: operation({
+    operationId: "advanceSandboxClock",
+    method: "POST",
+    path: "/v1/sandbox/clock/advance",
+    route: "app/v1/sandbox/clock/advance/route.ts",
+    tag: "Sandbox",
+    summary: "Test helper: move the merchant's sandbox time ahead",
+    description: "Moves the merchant's sandbox clock ahead by `by`, as if that time had gone by, for this merchant only: its PENDING and PENDING_APPROVAL payments and its checkout sessions whose expiresAt has passed at the new time expire now (the sweep's transitions, ledger entries and payment.expired events, in the same transaction as the move), callback retries waiting for their time come that much sooner, and from now on the merchant's requests work at its sandbox time: new payments' createdAt and expiresAt, velocity windows, daily and monthly limits and the Dubai business day. Callback signatures keep the real time. The clock only moves ahead, at most ten years; POST /v1/sandbox/clock/reset goes back to the real clock. Written to the audit log.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    body: AdvanceSandboxClock,
+    success: { status: 200, schema: SandboxClockMove, description: "The clock after the move, and what it expired." },
+    errors: [],
+    example: { by: "2h" },
+  }),
+  resetSandboxClock: operation({
+    operationId: "resetSandboxClock",
+    method: "POST",
+    path: "/v1/sandbox/clock/reset",
+    route: "app/v1/sandbox/clock/reset/route.ts",
+    tag: "Sandbox",
+    summary: "Test helper: put the merchant's sandbox clock back to the real time",
+    description: "The merchant's requests work at the real time again. Nothing is expired or moved back: times already given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    success: { status: 200, schema: SandboxClockMove, description: "The clock, back at the real time." },
+    errors: [],
+  }),
+  listScenarioRules: operation({
+    operationId: "listScenarioRules",
+    method: "GET",
+    path: "/v1/sandbox/scenario-rules",
+    route: "app/v1/sandbox/scenario-rules/route.ts",
+    tag: "Sandbox",
+    summary: "Scenario rules: list",
+    description: "The merchant's scenario rules by position. When a payment is created, the first enabled rule it matches concludes it automatically (SUCCEEDED or FAILED after delayMs, as POST /v1/sandbox/payments/{id}/complete would) or leaves it to expire (EXPIRE). See docs/api.md \"Scenario rules\".",
+    scope: "sandbox:simulate",
+    idempotent: false,
+    allowList: false,
+    noStore: true,
+    success: { status: 200, schema: ScenarioRuleList, description: "Every rule, by position." },
+    errors: [],
+  }),
+  createScenarioRule: operation({
+    operationId: "createScenarioRule",
+    method: "POST",
+    path: "/v1/sandbox/scenario-rules",
+    route: "app/v1/sandbox/scenario-rules/route.ts",
+    tag: "Sandbox",
+    summary: "Scenario rules: add one",
+    description: "Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules. Audited.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    body: CreateScenarioRule,
+    success: { status: 201, schema: ScenarioRule, description: "The rule." },
+    errors: [],
+    example: { name: "Amount 13.13 fails", enabled: true, match: { amount: "13.13" }, outcome: "FAILED", delayMs: 0 },
+  }),
+  addStandardScenarioRules: operation({
+    operationId: "addStandardScenarioRules",
+    method: "POST",
+    path: "/v1/sandbox/scenario-rules/standard",
+    route: "app/v1/sandbox/scenario-rules/standard/route.ts",
+    tag: "Sandbox",
+    summary: "Scenario rules: add the standard set",
+    description: "Adds, enabled, each rule of the standard set (README \"Testing your integration\") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    success: { status: 200, schema: ScenarioRuleList, description: "Every rule afterwards, by position." },
+    errors: [],
+  }),
+  updateScenarioRule: operation({
+    operationId: "updateScenarioRule",
+    method: "PATCH",
+    path: "/v1/sandbox/scenario-rules/{id}",
+    route: "app/v1/sandbox/scenario-rules/[id]/route.ts",
+    tag: "Sandbox",
+    summary: "Scenario rules: change one (enable, disable, reorder)",
+    description: "Changes the members given; the others keep their values. Applies to payments created afterwards. Audited.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    body: UpdateScenarioRule,
+    pathId: { description: "scenario rule id (uuid); another merchant's id answers 404", createdBy: "createScenarioRule" },
+    success: { status: 200, schema: ScenarioRule, description: "The rule afterwards." },
+    errors: [],
+    example: { outcome: "SUCCEEDED", enabled: false },
+  }),
+  deleteScenarioRule: operation({
+    operationId: "deleteScenarioRule",
+    method: "DELETE",
+    path: "/v1/sandbox/scenario-rules/{id}",
+    route: "app/v1/sandbox/scenario-rules/[id]/route.ts",
+    tag: "Sandbox",
+    summary: "Scenario rules: delete one",
+    description: "Deletes a rule: it leaves the list and matches no new payment. Payments it already matched keep their conclusion and show its name. Deleting a deleted rule answers the same and changes nothing. Audited.",
+    scope: "sandbox:simulate",
+    idempotent: true,
+    allowList: false,
+    noStore: true,
+    pathId: { description: "scenario rule id (uuid); another merchant's id answers 404", createdBy: "createScenarioRule" },
+    success: { status: 200, schema: DeletedScenarioRule, description: "The rule is deleted." },
+    errors: [],
   }),
   createStorePayment: operation({
     operationId: "createStorePayment",

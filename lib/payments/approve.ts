@@ -2,6 +2,7 @@ import type { Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
+import { scheduleAfterApproval } from "@/lib/scenarios/match";
 
 export type Approver = { id: string; role: "OPERATOR" | "MERCHANT"; merchantId: string | null };
 
@@ -17,7 +18,8 @@ export function approvalRefusal(payment: PaymentRow, approver: Approver, now: Da
 }
 
 /**
- * Approves a withdrawal: PENDING_APPROVAL -> PENDING with approvedAt (docs/api.md "Payment states").
+ * Approves a withdrawal: PENDING_APPROVAL -> PENDING with approvedAt (docs/api.md "Payment states"); a scenario
+ * rule's pending conclusion becomes due its delay after now (docs/api.md "Scenario rules").
  * @throws ApiError 404 NOT_FOUND (not visible to the approver), 409 INVALID_STATE with the refusal reason.
  */
 export async function approveWithdrawal(tx: Tx, input: { paymentId: string; approver: Approver; now: Date }): Promise<PaymentRow> {
@@ -25,5 +27,7 @@ export async function approveWithdrawal(tx: Tx, input: { paymentId: string; appr
   const payment = await lockPayment(tx, scope, input.paymentId);
   const refusal = approvalRefusal(payment, input.approver, input.now);
   if (refusal) throw apiError("INVALID_STATE", refusal);
-  return applyTransition(tx, payment, "approve", { now: input.now, actorId: input.approver.id });
+  const approved = await applyTransition(tx, payment, "approve", { now: input.now, actorId: input.approver.id });
+  await scheduleAfterApproval(tx, payment.id, input.now);
+  return approved;
 }

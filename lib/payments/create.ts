@@ -17,6 +17,7 @@ import { activeRulesColumn, applicableRules, consumeVelocity, parseRules, veloci
 import { assertNotBlocked, blockedError, blockListHit } from "@/lib/risk/block-list";
 import type { CreatePayment } from "@/lib/schemas/payments";
 import type { Customer } from "@/lib/schemas/common";
+import { conclusionDueAt, conclusionInsert, matchedRule, matchingRuleColumn, paymentScenario } from "@/lib/scenarios/match";
 import { assertWithinGlobalLimit, getSettings, settingsOf, SETTINGS_COLUMN, type ServiceSettings } from "@/lib/settings/service-settings";
 
 type Merchant = AuthenticatedKey["merchant"];
@@ -162,6 +163,7 @@ function newPaymentRow(input: NewPayment): PaymentRow {
     approvedById: null,
     createdAt: now,
     expiresAt: new Date(now.getTime() + input.acceptanceMinutes * 60_000),
+    clockOffsetMs: apiKey.merchant.clockOffsetMs === 0n ? null : apiKey.merchant.clockOffsetMs,
     approvedAt: null,
     finalizedAt: null,
     updatedAt: now,
@@ -172,12 +174,12 @@ function newPaymentRow(input: NewPayment): PaymentRow {
 function paymentInsert(row: PaymentRow): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO payments (id, merchant_id, reference, kind, amount_minor, fee_minor, currency, method, direction, status, pricing,
-      limit_profile_id, business_day, bank_account_id, description, customer, created_by_id, api_key_id, created_at, expires_at, updated_at)
+      limit_profile_id, business_day, bank_account_id, description, customer, created_by_id, api_key_id, created_at, expires_at, clock_offset_ms, updated_at)
     VALUES (${row.id}::uuid, ${row.merchantId}::uuid, ${row.reference}, ${row.kind}::"PaymentKind", ${row.amountMinor}, ${row.feeMinor},
       ${row.currency}, ${row.method}::"PaymentMethod", ${row.direction}::"PaymentDirection", ${row.status}::"PaymentStatus",
       ${JSON.stringify(row.pricing)}::jsonb, ${row.limitProfileId}::uuid, ${row.businessDay}, ${row.bankAccountId}::uuid,
       ${row.description}, ${row.customer === null ? null : JSON.stringify(row.customer)}::jsonb, ${row.createdById}::uuid,
-      ${row.apiKeyId}::uuid, ${row.createdAt}, ${row.expiresAt}, ${row.updatedAt})`;
+      ${row.apiKeyId}::uuid, ${row.createdAt}, ${row.expiresAt}, ${row.clockOffsetMs}::bigint, ${row.updatedAt})`;
 }
 
 /**
@@ -200,8 +202,8 @@ export async function insertPayment(
 /**
  * What `POST /v1/payments` reads, joined to the request's authentication statement (docs/architecture.md "Hot
  * paths"; `m` is the key's merchant): service settings, the block-list match, active velocity rules, whether the
- * reference is taken, the latest pricing version, today's direct rates from the currency, and the bank accounts'
- * use (bank-transfer deposits).
+ * reference is taken, the latest pricing version, today's direct rates from the currency, the bank accounts'
+ * use (bank-transfer deposits) and the first enabled scenario rule that matches (docs/api.md "Scenario rules").
  */
 export function createPaymentReads(body: CreatePayment, now: Date): Prisma.Sql {
   const m = Prisma.raw("m.id");
@@ -211,7 +213,8 @@ export function createPaymentReads(body: CreatePayment, now: Date): Prisma.Sql {
     ${activeRulesColumn(m)} AS "velocityRules",
     EXISTS (SELECT 1 FROM payments WHERE merchant_id = m.id AND reference = ${body.reference}) AS "referenceTaken",
     ${latestVersionColumn(m, { currency: body.currency, channel: body.method, direction: body.direction })} AS "pricingVersion",
-    ${ratesColumn(body.currency, day)} AS rates, ${routed ? bankAccountsColumn(day) : Prisma.sql`NULL::jsonb`} AS "bankAccounts"`;
+    ${ratesColumn(body.currency, day)} AS rates, ${routed ? bankAccountsColumn(day) : Prisma.sql`NULL::jsonb`} AS "bankAccounts",
+    ${matchingRuleColumn(m, body)} AS "scenarioRule"`;
 }
 
 /** Writes a first answer and its effects in one statement (the request pipeline's `commit`). */
@@ -221,7 +224,8 @@ type Commit<R> = (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.
  * `POST /v1/payments` (docs/api.md): creates a sandbox deposit (PENDING) or withdrawal (PENDING_APPROVAL) with its
  * immutable pricing snapshot, from what {@link createPaymentReads} read, in one statement through `commit`: the
  * idempotency record, the payment, the profile's limit counters, velocity counters and the bank account's use,
- * each bound in its WHERE clause (docs/architecture.md "Hot paths"). The API key's owner is the creating identity.
+ * each bound in its WHERE clause (docs/architecture.md "Hot paths"), and the pending conclusion of a matching
+ * scenario rule (docs/api.md "Scenario rules"). The API key's owner is the creating identity.
  * @returns what `commit` returns for the 201 answer (a replay when a concurrent identical request won)
  * @throws ApiError as admissionChecks and priceWith, RISK_REJECTED, DUPLICATE_REFERENCE, PRICING_DISABLED,
  *   DAILY_LIMIT, MONTHLY_LIMIT, VALIDATION_ERROR (GATEWAY withdrawal), NO_ROUTE / BANK_CAPACITY
@@ -241,6 +245,7 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
   const kind = { currency: body.currency, channel: body.method, direction: body.direction };
   const rates = (loaded.rates ?? {}) as Record<string, unknown>;
   const priced = await priceWith({ ...kind, merchant, amountMinor, now }, pricingOf(loaded.pricingVersion, merchant, kind), (base, quote, day) => rateFrom(rates, base, quote, day));
+  const rule = matchedRule(loaded.scenarioRule);
   const accounts = loaded.bankAccounts === null ? [null] : bankRouteCandidates(loaded.bankAccounts);
   for (const account of accounts) {
     const row = newPaymentRow({
@@ -254,6 +259,9 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
       applicable.length ? Prisma.sql`velocity AS (${velocityCount(applicable, amountMinor)})` : Prisma.sql`velocity AS (SELECT NULL::uuid AS "ruleId" WHERE false)`,
       account ? Prisma.sql`bank AS (${bankUsageCount(account, priced.day)})` : Prisma.sql`bank AS (SELECT 1 AS used)`,
     ];
+    const dueAt = rule ? conclusionDueAt(rule, row.status, now) : null;
+    // The conclusion's foreign key is checked at the end of the statement, when the payment row exists.
+    if (rule) effects.push(Prisma.sql`scenario AS (${conclusionInsert(row.id, merchant.id, rule, dueAt, now)})`);
     // Read first, the idempotency record and the payment are inserted first: a concurrent request with the same key
     // or reference waits on their unique indexes (then replays, or is DUPLICATE_REFERENCE) before it counts anything.
     // Then the refusals, in the order the checks are made one by one: velocity, route, day, month.
@@ -264,7 +272,8 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'D:%') THEN refuse_statement('DAILY_LIMIT')
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'M:%') THEN refuse_statement('MONTHLY_LIMIT')
       ELSE true END AS admitted`;
-    const response = { status: 201, body: serializePayment(row, { detail: true }), resourceId: row.id };
+    const scenario = rule ? paymentScenario({ ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome, dueAt, doneAt: null, result: null }, row.expiresAt) : null;
+    const response = { status: 201, body: serializePayment({ ...row, scenario }, { detail: true }), resourceId: row.id };
     try {
       return await input.commit(response, Prisma.join(effects, ", "), checks);
     } catch (error) {

@@ -30,6 +30,7 @@ export const PaymentRowSchema = z.object({
   approvedById: z.string().nullable(),
   createdAt: z.date(),
   expiresAt: z.date().nullable(),
+  clockOffsetMs: z.bigint().nullable(),
   approvedAt: z.date().nullable(),
   finalizedAt: z.date().nullable(),
   updatedAt: z.date(),

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { writeAudit } from "@/lib/audit";
 import type { Db, Tx } from "@/lib/db";
@@ -10,6 +11,7 @@ import { FINAL_STATUSES } from "@/lib/payments/transitions";
 import type { ListPaymentsQuery } from "@/lib/schemas/payments";
 import { isUuid } from "@/lib/schemas/common";
 import { pageOf } from "@/lib/pagination";
+import { readPaymentScenario } from "@/lib/scenarios/match";
 
 
 /** One payment as a console list row (JSON-safe; amounts as decimal text). */
@@ -63,10 +65,11 @@ export type PaymentView = {
 
 /**
  * One payment as the actor may see it: pricing snapshot, ledger entries with lines, events with their
- * delivery and attempts, and whether the actor may approve it.
+ * delivery and attempts, the scenario rule that matched it (docs/api.md "Scenario rules"), and whether the actor
+ * may approve it.
  * @throws ApiError 404 NOT_FOUND for a malformed or unknown id, or another merchant's payment for a MERCHANT user.
  */
-export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, now = new Date()): Promise<PaymentView> {
+export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, now = systemNow()): Promise<PaymentView> {
   const scope = merchantScope(actor);
   const payment = isUuid(id)
     ? await db.payment.findFirst({
@@ -102,7 +105,8 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
         }
       : null,
   }));
-  const resource = serializePayment(payment, { detail: true });
+  const scenario = await readPaymentScenario(db, payment.id, payment.expiresAt);
+  const resource = serializePayment({ ...payment, scenario }, { detail: true });
   // The store checkout url is a bearer link (docs/api.md "Store checkout"); the console shows its state, never the link.
   if (resource.checkout) resource.checkout = { ...resource.checkout, url: null };
   const awaiting = payment.direction === "WITHDRAWAL" && payment.status === "PENDING_APPROVAL";
@@ -140,7 +144,7 @@ export type ApprovalItem = PaymentListItem & { createdBy: string | null; refusal
  * The approval queue: PENDING_APPROVAL withdrawals visible to the actor, oldest deadline
  * first, each with the reason the actor cannot approve it (creator, approval period ended) or null.
  */
-export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, limit = 20, now = new Date()) {
+export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, limit = 20, now = systemNow()) {
   const where = awaitingApprovalWhere(actor);
   const [total, rows] = await Promise.all([
     db.payment.count({ where }),

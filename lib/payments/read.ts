@@ -8,6 +8,7 @@ import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
 import type { PaymentRow } from "@/lib/payments/serialize";
 import type { ListPaymentsQuery } from "@/lib/schemas/payments";
 import { isUuid } from "@/lib/schemas/common";
+import { conclusionColumn, scenarioFromColumn } from "@/lib/scenarios/match";
 import { pageOf } from "@/lib/pagination";
 
 /**
@@ -18,9 +19,19 @@ export function paymentReads(id: string): Prisma.Sql | null {
   return isUuid(id) ? paymentById(Prisma.raw("m.id"), id) : null;
 }
 
-/** One payment of a merchant (`merchantId`: an id, or an SQL expression such as `m.id`). */
+/**
+ * One payment of a merchant (`merchantId`: an id, or an SQL expression such as `m.id`), with its scenario rule's
+ * conclusion as the JSON column `scenarioConclusion` (docs/api.md "Scenario rules"; NULL for most payments).
+ */
 function paymentById(merchantId: string | Prisma.Sql, id: string): Prisma.Sql {
-  return Prisma.sql`SELECT p.* FROM payments p WHERE p.id = ${id}::uuid AND p.merchant_id = ${merchantIdSql(merchantId)}`;
+  return Prisma.sql`SELECT p.*, ${conclusionColumn(Prisma.raw("p"))} AS "scenarioConclusion"
+    FROM payments p WHERE p.id = ${id}::uuid AND p.merchant_id = ${merchantIdSql(merchantId)}`;
+}
+
+/** A payment row parsed from a read with {@link paymentById}'s columns, with its `scenario`. */
+function withScenario(row: Record<string, unknown>): PaymentRow {
+  const payment = parseRow(PaymentRowSchema, row);
+  return { ...payment, scenario: scenarioFromColumn(row.scenarioConclusion, payment.expiresAt) };
 }
 
 /**
@@ -31,7 +42,7 @@ function paymentById(merchantId: string | Prisma.Sql, id: string): Prisma.Sql {
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id.
  */
 export async function getPayment(db: Db, merchantId: string, id: string, loaded?: Record<string, unknown>): Promise<PaymentRow> {
-  const first = !isUuid(id) ? null : loaded ? (loaded.id ? parseRow(PaymentRowSchema, loaded) : null) : await readPayment(db, merchantId, id);
+  const first = !isUuid(id) ? null : loaded ? (loaded.id ? withScenario(loaded) : null) : await readPayment(db, merchantId, id);
   if (!first) throw apiError("NOT_FOUND", "payment not found");
   // Only store payments have a checkout: standard reads need no snapshot and no second query.
   if (first.kind !== "STORE") return { ...first, storeCheckout: null };
@@ -44,7 +55,7 @@ export async function getPayment(db: Db, merchantId: string, id: string, loaded?
 /** One payment row of a merchant, or null (rows checked by lib/db.ts parseRow). */
 async function readPayment(db: Db, merchantId: string, id: string): Promise<PaymentRow | null> {
   const [row] = await db.$queryRaw<Record<string, unknown>[]>(paymentById(merchantId, id));
-  return row ? parseRow(PaymentRowSchema, row) : null;
+  return row ? withScenario(row) : null;
 }
 
 /** `text` as a LIKE pattern that matches it literally (backslash escapes %, _ and itself). */
@@ -79,6 +90,7 @@ const PaymentJsonSchema = PaymentRowSchema.extend({
   expiresAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
   approvedAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
   finalizedAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
+  clockOffsetMs: z.number().int().nullable().transform((v) => (v === null ? null : BigInt(v))),
 });
 
 /**

@@ -3,8 +3,6 @@ import { apiError } from "@/lib/errors";
 import { expireLockedPayment } from "@/lib/payments/expire";
 import { lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
-// A store checkout expires with its payment here as in the sweep: importing the module registers that hook.
-import "@/lib/store/expiry";
 
 /**
  * `POST /v1/sandbox/payments/{id}/expire` (docs/api.md "Test helpers"): expires a PENDING or PENDING_APPROVAL

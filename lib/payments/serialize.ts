@@ -1,18 +1,22 @@
 import type { Payment as PaymentModel, StoreCheckout } from "@/lib/generated/prisma/client";
 import type { Customer } from "@/lib/schemas/common";
 import type { Payment } from "@/lib/schemas/payment-resource";
+import type { PaymentScenario } from "@/lib/schemas/scenario-rules";
+import { formatOffset } from "@/lib/clock";
 import { fromMinor } from "@/lib/money/currency";
 import { orderSnapshot } from "@/lib/pricing/snapshot";
-import { serializeCheckout } from "@/lib/store/checkout-object";
+import { serializeCheckout } from "@/lib/payments/checkout-object";
 
 /** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
 export type PaymentResource = Payment;
 
-export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null };
+/** A payments row, with its store checkout and (detail reads) the scenario rule that matched it at creation. */
+export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null; scenario?: PaymentScenario | null };
 
 /**
  * Shapes a payment row as the contract's Payment. `detail` (single read and creation responses) adds
- * `checkout` for store payments and `customer`; lists and callback payloads never carry either.
+ * `checkout` for store payments, `customer`, and `scenario` when a scenario rule matched the payment (absent
+ * otherwise, so a payment without one serialises as before); lists and callback payloads never carry them.
  */
 export function serializePayment(row: PaymentRow, opts: { detail: boolean }): PaymentResource {
   const resource: PaymentResource = {
@@ -33,9 +37,11 @@ export function serializePayment(row: PaymentRow, opts: { detail: boolean }): Pa
     approvedAt: row.approvedAt?.toISOString() ?? null,
     finalizedAt: row.finalizedAt?.toISOString() ?? null,
   };
+  if (row.clockOffsetMs !== null) resource.sandboxClock = { offsetMs: Number(row.clockOffsetMs), offset: formatOffset(row.clockOffsetMs) };
   if (opts.detail) {
     if (row.storeCheckout) resource.checkout = serializeCheckout(row.storeCheckout);
     resource.customer = (row.customer as Customer | null) ?? null;
+    if (row.scenario) resource.scenario = row.scenario;
   }
   return resource;
 }

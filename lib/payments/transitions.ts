@@ -1,12 +1,12 @@
 import type { Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { recordPaymentEvent, type EventType } from "@/lib/events/outbox";
+import { recordEvent, type EventType, type RecordedEvent } from "@/lib/events/outbox";
 import type { PaymentStatus } from "@/lib/generated/prisma/client";
 import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
 import { toMinor } from "@/lib/money/currency";
 import { releaseLimits } from "@/lib/pricing/limits";
 import { isUuid } from "@/lib/schemas/common";
-import type { PaymentRow } from "@/lib/payments/serialize";
+import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
 
 export type Trigger = "approve" | "succeed" | "fail" | "expire";
 
@@ -97,4 +97,12 @@ export async function lockPayment(tx: Tx, merchantId: string | null, id: string)
     : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`;
   if (rows.length === 0) throw apiError("NOT_FOUND", "payment not found");
   return tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
+}
+
+/**
+ * The outbox event of a payment transition (docs/callbacks.md): `data` is the Payment without `customer`
+ * (and without `checkout`), so `data.amount` and `data.currency` are the original merchant values.
+ */
+function recordPaymentEvent(tx: Tx, payment: PaymentRow, type: EventType, now: Date): Promise<RecordedEvent> {
+  return recordEvent(tx, { merchantId: payment.merchantId, paymentId: payment.id, type, data: serializePayment(payment, { detail: false }), now });
 }

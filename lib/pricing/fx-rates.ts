@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
@@ -36,7 +37,7 @@ export type RateInput = z.output<typeof RateInput>;
  * A correction changes only payments created after it; snapshots never change.
  * @throws ApiError 403 FORBIDDEN, 400 VALIDATION_ERROR (day in the past or too far ahead).
  */
-export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, now = new Date()): Promise<FxRate> {
+export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, now = systemNow()): Promise<FxRate> {
   assertOperator(actor);
   const today = dubaiDay(now);
   const last = dubaiDay(new Date(now.getTime() + MAX_DAYS_AHEAD * 86_400_000));
@@ -77,7 +78,7 @@ export async function rateDays(db: Db, limit = 30): Promise<string[]> {
  * enabled version of every pricing profile, currency -> charge currency and currency -> settlement currency
  * when they differ, plus every pair that had a rate on an earlier day. Each with the profiles that need it.
  */
-export async function missingRatesToday(db: Db, now = new Date()): Promise<{ pair: string; base: string; quote: string; usedBy: number }[]> {
+export async function missingRatesToday(db: Db, now = systemNow()): Promise<{ pair: string; base: string; quote: string; usedBy: number }[]> {
   const today = dubaiDay(now);
   const profiles = await db.pricingProfile.findMany({ include: { versions: { orderBy: { version: "desc" }, take: 1 } } });
   const needed = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
@@ -62,7 +63,7 @@ export type PricingVersionInput = z.output<typeof PricingVersionInput>;
  * @throws ApiError 403 FORBIDDEN (not an operator), 404 NOT_FOUND (unknown merchant), 409 INVALID_STATE when
  *   another version was saved at the same moment.
  */
-export async function saveProfileVersion(tx: Tx, actor: ConsoleActor, input: PricingVersionInput, now = new Date()): Promise<PricingProfileVersion> {
+export async function saveProfileVersion(tx: Tx, actor: ConsoleActor, input: PricingVersionInput, now = systemNow()): Promise<PricingProfileVersion> {
   assertOperator(actor);
   const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
@@ -110,7 +111,7 @@ export async function setProfileEnabled(
   tx: Tx,
   actor: ConsoleActor,
   input: { profileId: string; enabled: boolean; reason: string },
-  now = new Date(),
+  now = systemNow(),
 ): Promise<PricingProfileVersion> {
   assertOperator(actor);
   const profile = await tx.pricingProfile.findUnique({

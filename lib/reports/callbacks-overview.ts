@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
@@ -8,8 +9,12 @@ import { lastDays } from "@/lib/reports/days";
 // delivery_latency_stats: a histogram of event-created -> 2xx latencies in powers of two of milliseconds), and
 // the backlog from the deliveries' (state, next_attempt_at) index.
 
-/** One Dubai day's callback outcomes: delivered at the first attempt, after retries, FAILED, NOT_CONFIGURED. */
-export type DayDeliveries = { day: string; firstAttempt: number; afterRetries: number; failed: number; notConfigured: number };
+/**
+ * One Dubai day's callback outcomes: delivered at the first attempt, after retries, FAILED, NOT_CONFIGURED, and
+ * `listener`: deliveries that ended FAILED or NOT_CONFIGURED for an event a `sandpiper listen` process delivered
+ * (docs/callbacks.md "Forwards on the service"), counted there and not under their state.
+ */
+export type DayDeliveries = { day: string; firstAttempt: number; afterRetries: number; listener: number; failed: number; notConfigured: number };
 /**
  * One day's delivery latency (event created -> 2xx answer): p50 and p95 as the upper bound of their histogram
  * bucket, in milliseconds (null on a day without a delivered callback).
@@ -43,7 +48,7 @@ export function quantileMs(buckets: Map<number, number>, q: number): number | nu
  * MERCHANT user's own merchant; an operator's chosen merchant or all). Three statements over counters and an index.
  */
 export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<CallbacksOverview> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? systemNow();
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
   const scope = merchantId ? Prisma.sql`AND merchant_id = ${merchantId}::uuid` : Prisma.empty;
@@ -58,8 +63,8 @@ export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { mer
       WHERE d.state = 'PENDING' ${merchantId ? Prisma.sql`AND d.merchant_id = ${merchantId}::uuid` : Prisma.empty}
       GROUP BY d.merchant_id, m.name ORDER BY pending DESC, m.name`,
   ]);
-  const outcomes = new Map(days.map((d) => [d, { day: d, firstAttempt: 0, afterRetries: 0, failed: 0, notConfigured: 0 }]));
-  const key = { FIRST_ATTEMPT: "firstAttempt", AFTER_RETRIES: "afterRetries", FAILED: "failed", NOT_CONFIGURED: "notConfigured" } as const;
+  const outcomes = new Map(days.map((d) => [d, { day: d, firstAttempt: 0, afterRetries: 0, listener: 0, failed: 0, notConfigured: 0 }]));
+  const key = { FIRST_ATTEMPT: "firstAttempt", AFTER_RETRIES: "afterRetries", LISTENER: "listener", FAILED: "failed", NOT_CONFIGURED: "notConfigured" } as const;
   for (const s of stats) {
     const o = outcomes.get(s.day);
     const k = key[s.outcome as keyof typeof key];

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
@@ -32,7 +33,7 @@ function figure(used: bigint, limit: bigint | null): LimitFigure {
  * user's own; an operator's chosen one or all), with today's and this month's use. One statement.
  */
 export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<LimitUsage> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? systemNow();
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const day = dubaiDay(now);
   const month = dubaiMonth(now);

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { missingRatesToday } from "@/lib/pricing/fx-rates";
 import { Prisma, type Db } from "@/lib/db";
@@ -13,7 +14,7 @@ import { getSettings } from "@/lib/settings/service-settings";
  * (every merchant's for operators), and for operators the intake switches, inactive merchants and the pairs missing
  * today's rate.
  */
-export async function overview(db: Db, actor: ConsoleActor, now = new Date()) {
+export async function overview(db: Db, actor: ConsoleActor, now = systemNow()) {
   const merchantId = scopedMerchantId(actor);
   const scope = merchantId ? { merchantId } : {};
   const inScope = merchantId ? Prisma.sql`d.merchant_id = ${merchantId}::uuid` : Prisma.sql`true`;

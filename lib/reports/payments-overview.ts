@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
@@ -35,7 +36,7 @@ export type PaymentsOverview = {
  * charged in AED; and today's figures against the same weekday a week earlier. One statement over the counters.
  */
 export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<PaymentsOverview> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? systemNow();
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
   const scope = merchantId ? Prisma.sql`AND merchant_id = ${merchantId}::uuid` : Prisma.empty;

@@ -35,7 +35,7 @@ function capped(text: string, cap: number): string {
  * The body as the request log keeps it: JSON text with every member named like a secret or bearer link (url,
  * secret, password, token, key, ...) set to "[redacted]" and any API key, `whsec_` secret or customer page link
  * inside a string replaced, then cut to {@link BODY_CAP_BYTES}. Text that is not JSON is kept with the same
- * replacements inside it. Null and empty text give null.
+ * replacements inside it, and a NUL character as the text `\u0000`. Null and empty text give null.
  * @param text the raw body (UTF-8 text), or null when there was none.
  * @returns the text to store, at most BODY_CAP_BYTES plus a short marker.
  */
@@ -45,7 +45,8 @@ export function redactBody(text: string | null, cap = BODY_CAP_BYTES): string | 
   try {
     kept = JSON.stringify(redactValue(JSON.parse(text)));
   } catch {
-    kept = text.replace(SECRET_TEXT, REDACTED);
+    // PostgreSQL text cannot hold NUL: written as the JSON escape it would have in JSON.
+    kept = text.replace(SECRET_TEXT, REDACTED).replaceAll("\u0000", "\\u0000");
   }
   return capped(kept, cap);
 }

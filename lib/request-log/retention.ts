@@ -1,4 +1,5 @@
 // How long the request log keeps a request (docs/api.md "Request log"), and the job body that prunes it.
+import { systemNow } from "@/lib/clock";
 import type { Db } from "@/lib/db";
 
 /** Days a logged request is kept (REQUEST_LOG_RETENTION_DAYS, default 14). */
@@ -11,7 +12,7 @@ export function requestLogRetentionDays(): number {
  * Deletes logged requests older than the retention period at `now`, at most 10,000 per call (the job runs again).
  * @returns `{ pruned }`, the rows deleted.
  */
-export async function pruneRequestLog(db: Db, now: Date = new Date()): Promise<{ pruned: number }> {
+export async function pruneRequestLog(db: Db, now: Date = systemNow()): Promise<{ pruned: number }> {
   const before = new Date(now.getTime() - requestLogRetentionDays() * 24 * 3600 * 1000);
   const pruned = await db.$executeRaw`
     DELETE FROM request_logs WHERE request_id IN (SELECT request_id FROM request_logs WHERE created_at < ${before} LIMIT 10000)`;

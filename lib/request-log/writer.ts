@@ -66,6 +66,18 @@ export function requestLogEnabled(): boolean {
   return process.env.REQUEST_LOG !== "0";
 }
 
+/**
+ * docs/api.md "Request log": where an error answer can be looked up, appended to its message. `recorded`: whether
+ * this request goes into the log (it was sent with a valid key). Returns `message` unchanged when the log is off or
+ * the request is not recorded; otherwise `message` ending with a full stop and
+ * ` See GET /v1/requests/<requestId> or the console's Requests page.`
+ */
+export function withLogPointer(message: string, requestId: string, recorded: boolean): string {
+  if (!recorded || !requestLogEnabled()) return message;
+  const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+  return `${sentence} See GET /v1/requests/${requestId} or the console's Requests page.`;
+}
+
 const queue: RequestRecord[] = [];
 let timer: NodeJS.Timeout | null = null;
 let writing: Promise<void> | null = null;

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
@@ -21,7 +22,7 @@ export const BlockEntryInput = z.object({
  * merchant or one. Values are stored normalised (trimmed, lower case) as the risk check compares them. Audited.
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND (unknown merchant)
  */
-export async function addBlockEntry(tx: Tx, actor: ConsoleActor, input: z.output<typeof BlockEntryInput>, now = new Date()) {
+export async function addBlockEntry(tx: Tx, actor: ConsoleActor, input: z.output<typeof BlockEntryInput>, now = systemNow()) {
   assertOperator(actor);
   if (input.merchantId && !(await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } }))) {
     throw apiError("NOT_FOUND", "merchant not found");
@@ -34,7 +35,7 @@ export async function addBlockEntry(tx: Tx, actor: ConsoleActor, input: z.output
 }
 
 /** Removes a block-list entry (operator only); audited with the removed entry. @throws ApiError 404 NOT_FOUND */
-export async function removeBlockEntry(tx: Tx, actor: ConsoleActor, input: { id: string; reason: string }, now = new Date()) {
+export async function removeBlockEntry(tx: Tx, actor: ConsoleActor, input: { id: string; reason: string }, now = systemNow()) {
   assertOperator(actor);
   const row = await tx.blockListEntry.findUnique({ where: { id: input.id } });
   if (!row) throw apiError("NOT_FOUND", "block-list entry not found");

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
@@ -104,6 +105,6 @@ export async function removeRiskRule(tx: Tx, actor: ConsoleActor, input: z.infer
  * Job body: deletes velocity counters whose window has ended (they can never refuse anything again), at most
  * `batch` rows per run. Returns the number deleted.
  */
-export async function pruneRiskCounters(db: Db, now = new Date(), batch = 10_000): Promise<number> {
+export async function pruneRiskCounters(db: Db, now = systemNow(), batch = 10_000): Promise<number> {
   return db.$executeRaw`DELETE FROM risk_counters WHERE ctid IN (SELECT ctid FROM risk_counters WHERE window_end <= ${now} LIMIT ${batch})`;
 }

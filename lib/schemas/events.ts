@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "@/lib/events/outbox";
 import { Timestamp } from "@/lib/schemas/common";
 import { Payment } from "@/lib/schemas/payment-resource";
 import { Day, positiveInt } from "@/lib/schemas/payments";
 
 // Requests and responses of the Events API (docs/callbacks.md "Events API"). Like every resource schema, these
 // are the serialisers' types and the source of the OpenAPI document.
+
+/** docs/callbacks.md: the only event types. */
+export const EVENT_TYPES = ["payment.succeeded", "payment.failed", "payment.expired"] as const;
 
 export const EventType = z.enum(EVENT_TYPES).describe("payment.succeeded, payment.failed or payment.expired; no other event types exist");
 const DeliveryState = z.enum(["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"]);

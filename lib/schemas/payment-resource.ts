@@ -1,10 +1,14 @@
 import { z } from "zod";
 import { Amount, CurrencyText, Customer, Timestamp } from "@/lib/schemas/common";
-import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/store/checkout-object";
+import { PaymentScenario } from "@/lib/schemas/scenario-rules";
 
 // Response resources of the payments API (docs/api.md). These zod schemas are the one
 // source of the serialisers' types and of the OpenAPI document (lib/openapi/document.ts); every object is
 // closed (additionalProperties false), so a response with a member docs/api.md does not list fails the contract.
+
+/** The single connected store (docs/api.md "Store checkout": store, legalName constants). */
+export const STORE_NAME = "Sandpiper Test Store";
+export const STORE_LEGAL_NAME = "Sandpiper Sandbox Store FZ-LLC";
 
 const MinorUnits = z.string().regex(/^-?\d+$/, { message: "must be an integer string in minor units" });
 const SignedAmount = z.string().regex(/^-?\d{1,16}\.\d{2}$/, { message: "must be a decimal amount with two decimals" });
@@ -89,12 +93,20 @@ export const Payment = z
     finalizedAt: Timestamp.nullable().describe("When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC)."),
     checkout: CheckoutObject.optional().describe("present only on single-payment read and on store-payment creation"),
     customer: Customer.nullable().optional().describe("authorized detail response only"),
+    scenario: PaymentScenario.optional().describe("present only on detail responses of a payment a scenario rule matched (docs/api.md \"Scenario rules\")"),
+    sandboxClock: z
+      .strictObject({
+        offsetMs: z.int().describe("How far the merchant's sandbox clock ran ahead of the real clock, in milliseconds."),
+        offset: z.string().describe("The same for people, e.g. `1d 2h`."),
+      })
+      .optional()
+      .describe("Present only when the payment was created or expired while the merchant's sandbox clock was moved (docs: Sandbox clock): its times (createdAt, expiresAt, finalizedAt) are sandbox times."),
   })
   .describe("A sandbox payment. No real charge or money movement ever occurs.");
 export type Payment = z.infer<typeof Payment>;
 
 /** A Payment as lists show it: customer data is never in lists (docs/api.md "Payments"); checkout is on single reads only. */
-export const PaymentSummary = Payment.omit({ checkout: true, customer: true }).describe("A Payment as lists show it: without checkout and customer.");
+export const PaymentSummary = Payment.omit({ checkout: true, customer: true, scenario: true }).describe("A Payment as lists show it: without checkout and customer.");
 
 /** `GET /v1/payments` (docs/api.md) response: `{items, total, page, limit, pages}` (integers except items). */
 export const PaymentList = z.strictObject({

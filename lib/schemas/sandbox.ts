@@ -68,3 +68,35 @@ export const SandboxSettings = z
       .describe("The callback retry schedule in force for this merchant."),
   })
   .describe("The merchant's sandbox settings.");
+
+/** Body of `POST /v1/sandbox/clock/advance` (docs/api.md "Sandbox clock"). */
+export const AdvanceSandboxClock = z
+  .strictObject({
+    by: z
+      .string()
+      .max(40)
+      .describe("How far to move the clock ahead: whole numbers with a unit s, m, h, d or w (`90s`, `15m`, `2h`, `1d12h`), or an ISO 8601 duration without years and months (`PT2H`, `P1DT12H`)."),
+  })
+  .describe("How far to move the merchant's sandbox clock ahead.");
+
+/** `GET /v1/sandbox/clock` answer. */
+export const SandboxClock = z
+  .strictObject({
+    offsetMs: z.int().describe("How far the merchant's sandbox time runs ahead of the real clock, in milliseconds; 0 = the real clock."),
+    offset: z.string().describe("The same for people: `1d 2h`, `0s` for none."),
+    now: Timestamp.describe("The merchant's sandbox time now: the time its payments, checkout sessions, velocity windows and limits see."),
+    realNow: Timestamp.describe("The real time now."),
+  })
+  .describe("The merchant's sandbox clock.");
+
+/** `POST /v1/sandbox/clock/advance` and `/reset` answer. */
+export const SandboxClockMove = SandboxClock.extend({
+  advancedByMs: z.int().describe("How far this call moved the clock ahead, in milliseconds (0 for a reset)."),
+  expired: z
+    .strictObject({
+      payments: z.int().describe("Payments that the move expired (PENDING or PENDING_APPROVAL past expiresAt at the new time)."),
+      checkoutSessions: z.int().describe("Checkout sessions that the move expired."),
+    })
+    .describe("What expired at the new time, in the same transaction as the move."),
+  deliveriesDue: z.int().describe("Callback deliveries waiting for a retry that are due now (sent within about a second)."),
+}).describe("The merchant's sandbox clock after the move, and what the move did.");

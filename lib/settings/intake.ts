@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
@@ -14,7 +15,7 @@ export const IntakeInput = z.object({ intakePaused: checkbox, pausedChannels: ch
  * Sets the global intake pause and the paused channels (operator only); audited with before and after.
  * New payments then get 503 PAYMENT_INTAKE_PAUSED; existing payments are not affected.
  */
-export async function setIntake(tx: Tx, actor: ConsoleActor, input: z.output<typeof IntakeInput>, now = new Date()): Promise<ServiceSettings> {
+export async function setIntake(tx: Tx, actor: ConsoleActor, input: z.output<typeof IntakeInput>, now = systemNow()): Promise<ServiceSettings> {
   assertOperator(actor);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('settings:service'))`;
   const before = await getSettings(tx);

@@ -8,7 +8,7 @@ import type { Customer } from "@/lib/schemas/common";
 import { STORE_REQUIRED_CUSTOMER, type CreateStorePayment } from "@/lib/schemas/store-payments";
 import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
-import { announceStoreHandoff } from "@/lib/store/handoff-announce";
+import { announceStoreHandoff } from "@/lib/notify/announce";
 
 /** docs/api.md "Limits": "Store charge currency: AED only". */
 export const STORE_CHARGE_CURRENCY = "AED";

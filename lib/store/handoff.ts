@@ -1,5 +1,6 @@
 // The store handoff job (docs/api.md "Overview" 4; docs/architecture.md "Consistency": background work claims
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
+import { systemNow } from "@/lib/clock";
 import { getDb, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
 import { fromMinor } from "@/lib/money/currency";
@@ -79,7 +80,7 @@ async function buildHandoff(paymentId: string) {
     amount: fromMinor(payment.amountMinor),
     currency: payment.currency,
     expiresAt: checkout.expiresAt.toISOString(),
-    issuedAt: new Date().toISOString(),
+    issuedAt: systemNow().toISOString(),
   };
   return { signed: await signHandoff(payload, await handoffKey(db)), chargeMinor: checkout.chargeMinor };
 }
@@ -203,7 +204,7 @@ export async function runStoreHandoffs(opts: HandoffOptions & { batchSize?: numb
   const outcomes: HandoffOutcome[] = [];
   for (;;) {
     // A fresh clock per batch: a lease is always counted from its own claim.
-    const now = opts.now ?? new Date();
+    const now = opts.now ?? systemNow();
     const claims = await claimDue(now, batchSize);
     for (const claim of claims) outcomes.push(await handOff(claim, connector, now));
     if (claims.length < batchSize) return tally(outcomes);
@@ -217,7 +218,7 @@ export async function runStoreHandoffs(opts: HandoffOptions & { batchSize?: numb
  *   switched off), the checkout's state afterwards and its next handoff time
  */
 export async function handOffCheckout(paymentId: string, opts: HandoffOptions = {}) {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? systemNow();
   const closed = storeClosure(await getSettings(getDb())) !== null;
   const [claim] = closed ? [] : await claimDue(now, 1, paymentId);
   const outcome = claim ? await handOff(claim, opts.connector ?? storeConnector(), now) : null;

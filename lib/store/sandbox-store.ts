@@ -1,5 +1,6 @@
 // The sandbox store: the single connected store of this sandbox, hosted by Sandpiper behind the
 // StoreConnector interface (docs/api.md "Overview" 4 and 6).
+import { systemNow } from "@/lib/clock";
 import { randomBytes } from "node:crypto";
 import { getDb, type Db } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -30,7 +31,7 @@ export class SandboxStore implements StoreConnector {
 
   async handoff(signed: SignedHandoff): Promise<HandoffAnswer> {
     const db = this.opts.db ?? getDb();
-    const verified = await verifyHandoff(signed, await handoffKey(db), this.opts.clock?.() ?? new Date());
+    const verified = await verifyHandoff(signed, await handoffKey(db), this.opts.clock?.() ?? systemNow());
     if (!verified.ok) {
       log.warn({ reason: verified.reason }, "sandbox store refused a handoff");
       return { outcome: "REFUSED", reason: verified.reason };

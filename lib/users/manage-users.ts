@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
@@ -33,7 +34,7 @@ export const UserAccessInput = z
  * Creates a console user (operator only) with an argon2id password hash. Audited (without the password).
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND (unknown merchant), 409 INVALID_STATE (user name taken)
  */
-export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewUserInput>, now = new Date()) {
+export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewUserInput>, now = systemNow()) {
   assertOperator(actor);
   const merchantId = input.role === "MERCHANT" ? input.merchantId! : null;
   if (merchantId && !(await tx.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) throw apiError("NOT_FOUND", "merchant not found");
@@ -52,7 +53,7 @@ export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<ty
  * Operators cannot change their own access (no one locks themself out by accident).
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE (nothing changed, or own account)
  */
-export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.output<typeof UserAccessInput>, now = new Date()) {
+export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.output<typeof UserAccessInput>, now = systemNow()) {
   assertOperator(actor);
   if (input.userId === actor.id) throw apiError("INVALID_STATE", "you cannot change your own access; ask another operator");
   const before = await tx.consoleUser.findUnique({ where: { id: input.userId } });
@@ -88,7 +89,7 @@ export const COMMAND_LINE_ACTOR: AuditActor = { id: null, username: "command lin
  * @returns the user (id, username, role, active) and the new password, which only the caller sees (shown once).
  * @throws ApiError 404 NOT_FOUND when no user has that name (names are case-sensitive).
  */
-export async function resetPassword(tx: Tx, input: { username: string }, now = new Date()) {
+export async function resetPassword(tx: Tx, input: { username: string }, now = systemNow()) {
   const before = await tx.consoleUser.findUnique({ where: { username: input.username } });
   if (!before) throw apiError("NOT_FOUND", `no console user is named "${input.username}"`);
   const password = randomPassword();

@@ -1,3 +1,4 @@
+import { systemNow } from "@/lib/clock";
 import { verify } from "@node-rs/argon2";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { SYSTEM_ACTOR, writeAudit } from "@/lib/audit";
@@ -97,7 +98,7 @@ export async function verifyCredentials(
   db: PrismaClient,
   input: { username: string; password: string; ip: string | null; now?: Date },
 ): Promise<SignInResult> {
-  const now = input.now ?? new Date();
+  const now = input.now ?? systemNow();
   const username = input.username.trim();
   const nameKey = username.toLowerCase();
   const ip = input.ip ?? "unknown";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db, depositBody, newMerchant } from "../support/fixtures";
+import { call, db, depositBody, LOG_POINTER, messageOf, newMerchant } from "../support/fixtures";
 import { sessionBody, sessionCustomer } from "../support/checkout-sessions";
 import { storeBody } from "../support/store";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
@@ -92,7 +92,7 @@ describe("messages say what to do", () => {
     expect(lower.body.error.message).toContain("currency: must be one of TRY, EUR, USD, GBP, AED, SAR, CHF (exactly, case-sensitive)");
     const array = await m.api("/v1/payments", { rawBody: "[]" });
     expect(codeOf(array)).toEqual([400, "VALIDATION_ERROR"]);
-    expect(array.body.error.message).toBe("body: must be a JSON object");
+    expect(messageOf(array)).toBe("body: must be a JSON object");
   });
 
   it("invalid JSON gives the position, line and column, without quoting the body", async () => {
@@ -121,5 +121,23 @@ describe("messages say what to do", () => {
     const other = await m.api("/v1/store-payments", { body: storeBody({ amount: "10.00", currency: "GBP" }) });
     expect(codeOf(other)).toEqual([409, "PROVIDER_CURRENCY_MISMATCH"]);
     expect(other.body.error.message).toContain("pricing profile for GBP gateway deposits charges in GBP; an operator changes its charge currency to AED in the console (Pricing)");
+  });
+});
+
+describe("an error answer says where to look it up (docs/api.md \"Request log\")", () => {
+  it("a recorded request's error message ends with its request-log address, which answers it; an unrecorded one does not", async () => {
+    const m = await newMerchant();
+    const res = await m.api("/v1/payments", { body: depositBody({ amount: 100 }) });
+    expect(codeOf(res)).toEqual([400, "VALIDATION_ERROR"]);
+    expect(res.body.error.message).toMatch(LOG_POINTER);
+    expect(res.body.error.message).toContain(`GET /v1/requests/${res.body.error.requestId} `);
+    expect(messageOf(res)).not.toContain("See GET");
+    const entry = await m.api(`/v1/requests/${res.body.error.requestId}`);
+    expect(entry.status).toBe(200);
+    expect(entry.body).toMatchObject({ status: 400, errorCode: "VALIDATION_ERROR" });
+    // A refused key belongs to no merchant and is not recorded: no pointer.
+    const refused = await call("/v1/payments", { key: "sk_sandbox_nope" });
+    expect(codeOf(refused)).toEqual([401, "INVALID_API_KEY"]);
+    expect(refused.body.error.message).not.toMatch(/See GET/);
   });
 });

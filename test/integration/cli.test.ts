@@ -84,7 +84,7 @@ describe("installing sandpiper as the README says", () => {
   });
 
   it("every command and subcommand has --help (exit 0); usage mistakes exit 2 with one line", async () => {
-    for (const args of [["--help"], ["listen", "--help"], ["events", "--help"], ["events", "list", "--help"], ["events", "get", "-h"], ["events", "resend", "--help"], ["trigger", "--help"], ["help", "trigger"]]) {
+    for (const args of [["--help"], ["listen", "--help"], ["events", "--help"], ["events", "list", "--help"], ["events", "get", "-h"], ["events", "resend", "--help"], ["trigger", "--help"], ["help", "trigger"], ["clock", "--help"]]) {
       const run = await sandpiper(args);
       expect([run.code, run.stdout], args.join(" ")).toEqual([0, expect.stringMatching(/^Usage: sandpiper /)]);
     }
@@ -95,6 +95,8 @@ describe("installing sandpiper as the README says", () => {
       [["events", "list", "--limit", "0"], /--limit must be a whole number from 1 to 100/],
       [["listen", "--forward-to", "http://127.0.0.1:9/hook"], /an API key is required/],
       [["frobnicate"], /unknown command "frobnicate"/],
+      [["clock", "advance"], /^sandpiper clock: advance needs a duration/],
+      [["clock", "rewind"], /^sandpiper clock: unknown command "rewind"/],
     ] as const) {
       const run = await sandpiper([...args], args[0] === "listen" ? { SANDPIPER_API_KEY: "" } : {});
       expect(run.code, run.out).toBe(2);
@@ -192,4 +194,17 @@ describe("sandpiper against the service", () => {
     const down = await sandpiper(["events", "list", "--api-url", "http://127.0.0.1:5"]);
     expect([down.code, down.stderr.trim()]).toEqual([1, expect.stringMatching(/^sandpiper: cannot reach the service at http:\/\/127\.0\.0\.1:5 \(ECONNREFUSED\)\. Start it/)]);
   }, 120_000);
+
+  it("clock advance, show and reset move the merchant's sandbox time (docs/api.md \"Sandbox clock\"); a bad duration exits 1 with the service's message", async () => {
+    const advanced = await sandpiper(["clock", "advance", "2h"]);
+    expect(advanced.code, advanced.out).toBe(0);
+    expect(advanced.stdout).toMatch(/^Sandbox clock: 2h ahead \(sandbox time .*, real time .*\)\nExpired now: \d+ payment\(s\), \d+ checkout session\(s\)\. Callback retries due now: \d+\./);
+    expect(JSON.parse((await sandpiper(["clock", "show", "--json"])).stdout)).toMatchObject({ offsetMs: 7_200_000, offset: "2h" });
+    const bad = await sandpiper(["clock", "advance", "soon"]);
+    expect(bad.code, bad.out).toBe(1);
+    expect(bad.stderr).toMatch(/VALIDATION_ERROR: by: give a duration such as 90s/);
+    const reset = await sandpiper(["clock", "reset"]);
+    expect([reset.code, reset.stdout.trim()], reset.out).toEqual([0, expect.stringMatching(/^Sandbox clock: the real time/)]);
+    expect((await d.db.merchant.findUniqueOrThrow({ where: { id: merchantId } })).clockOffsetMs).toBe(0n);
+  }, 60_000);
 });

@@ -425,6 +425,44 @@ const CASES: ActionCase[] = [
     }),
   },
   {
+    action: "scenario-rules.addScenarioRuleAction", by: "OWNER",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id, name: "99.99 fails", amount: "99.99", referencePrefix: "", outcome: "FAILED", delaySeconds: "5", enabled: "on" },
+      state: () => db.scenarioRule.findMany({ where: { merchantId: m.merchant.id } }),
+      audit: { action: "scenario_rule.create", entity: "scenario_rule", merchantId: m.merchant.id, before: null, after: expect.objectContaining({ name: "99.99 fails", enabled: true, outcome: "FAILED", delayMs: 5000, match: expect.objectContaining({ amount: "99.99" }) }) },
+    }),
+  },
+  {
+    action: "scenario-rules.switchScenarioRuleAction", by: "OWNER",
+    prepare: async (m) => {
+      const rule = (await m.api("/v1/sandbox/scenario-rules", { body: { name: "fail-", match: { referencePrefix: "fail-" }, outcome: "FAILED" } })).body;
+      return {
+        fields: { merchantId: m.merchant.id, ruleId: rule.id, enabled: "on" },
+        state: () => db.scenarioRule.findUnique({ where: { id: rule.id }, select: { enabled: true } }),
+        audit: { action: "scenario_rule.update", entity: "scenario_rule", entityId: rule.id, merchantId: m.merchant.id, before: expect.objectContaining({ enabled: false }), after: expect.objectContaining({ enabled: true }) },
+      };
+    },
+  },
+  {
+    action: "scenario-rules.deleteScenarioRuleAction", by: "OWNER",
+    prepare: async (m) => {
+      const rule = (await m.api("/v1/sandbox/scenario-rules", { body: { name: "gone", match: { amount: "1.23" }, outcome: "SUCCEEDED" } })).body;
+      return {
+        fields: { merchantId: m.merchant.id, ruleId: rule.id },
+        state: () => db.scenarioRule.findUnique({ where: { id: rule.id } }),
+        audit: { action: "scenario_rule.delete", entity: "scenario_rule", entityId: rule.id, merchantId: m.merchant.id, after: null },
+      };
+    },
+  },
+  {
+    action: "scenario-rules.addStandardScenarioRulesAction", by: "OWNER",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id },
+      state: () => db.scenarioRule.count({ where: { merchantId: m.merchant.id, enabled: true } }),
+      audit: { action: "scenario_rule.add_standard", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id },
+    }),
+  },
+  {
     action: "callbacks.checkSignatureAction", by: "OWNER", merchant: merchantWithDelivery,
     prepare: async (m) => {
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -437,6 +475,34 @@ const CASES: ActionCase[] = [
         audit: { action: "delivery.signature_check", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { attempt: 1, verified: false } },
       };
     },
+  },
+  {
+    action: "callbacks.checkForwardSignatureAction", by: "OWNER", merchant: merchantWithDelivery,
+    prepare: async (m) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const { eventId } = await db.delivery.findUniqueOrThrow({ where: { id: m.deliveryId! }, select: { eventId: true } });
+      const forward = await db.listenerForward.create({
+        data: {
+          merchantId: m.merchant.id, eventId, apiKeyId: m.keyId, forwardId: randomUUID(), cursor: 1n, kind: "event", attempt: 1, startedAt: new Date(), durationMs: 1,
+          statusCode: 500, forwardTo: "http://localhost:4000/hook", signedTimestamp: timestamp, signature: "0".repeat(64),
+        },
+      });
+      return {
+        fields: { deliveryId: m.deliveryId!, forwardAttemptId: forward.id, timestamp, body: "{}", signature: "f".repeat(64) },
+        page: `/console/callbacks/${m.deliveryId}`,
+        state: () => db.listenerForward.findMany({ where: { eventId } }),
+        stateUnchangedWhenAllowed: true,
+        audit: { action: "listener_forward.signature_check", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { forwardId: forward.forwardId, attempt: 1, verified: false } },
+      };
+    },
+  },
+  {
+    action: "sandbox-clock.moveClockAction", by: "OWNER",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id, by: "2h", reason: "testing expiry handling" },
+      state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { clockOffsetMs: true } }),
+      audit: { action: "merchant.sandbox_clock", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, before: { offsetMs: 0 }, after: { offsetMs: 7_200_000 }, reason: "testing expiry handling" },
+    }),
   },
   {
     action: "payments.approvePayment", by: "APPROVER",

@@ -112,7 +112,7 @@ describe("callbacks chart", () => {
     await db.$executeRaw`UPDATE deliveries SET state = 'PENDING', next_attempt_at = now() + interval '1 day' WHERE id = ${dc.id}::uuid`;
 
     const o = await callbacksOverview(db, merchantActor(m));
-    expect(o.outcomes.at(-1)).toEqual({ day: today(), firstAttempt: 2, afterRetries: 1, failed: 1, notConfigured: 1 });
+    expect(o.outcomes.at(-1)).toEqual({ day: today(), firstAttempt: 2, afterRetries: 1, listener: 0, failed: 1, notConfigured: 1 });
     const latency = o.latency.at(-1)!;
     expect(latency.delivered).toBe(3);
     expect(latency.p50Ms).toBeGreaterThan(0);
@@ -122,6 +122,50 @@ describe("callbacks chart", () => {
     const all = await callbacksOverview(db, operator);
     expect(all.backlog.byMerchant.find((x) => x.merchantId === m.merchant.id)).toEqual({ merchantId: m.merchant.id, name: m.merchant.name, pending: 1 });
     await db.$executeRaw`UPDATE deliveries SET state = 'FAILED', next_attempt_at = NULL WHERE id = ${dc.id}::uuid`;
+  });
+});
+
+describe("callbacks chart: events a listener delivered (docs/callbacks.md \"Forwards on the service\")", () => {
+  const forward = (eventId: string, forwardId: string, attempt: number, statusCode: number | null) => ({
+    eventId, forwardId, cursor: "1", kind: "event", attempt, startedAt: new Date(Date.now() + attempt).toISOString(), durationMs: 3, statusCode,
+    error: statusCode === null ? "ECONNREFUSED" : null, forwardTo: "http://localhost:4000/hook", timestamp: String(Math.floor(Date.now() / 1000)),
+    signature: "ab".repeat(32), responseSnippet: null, nextAttemptAt: null,
+  });
+  const eventOf = async (paymentId: string) => (await eventually(() => db.event.findFirst({ where: { paymentId } }))).id;
+
+  it("count as received through the listener, not as NOT_CONFIGURED or FAILED, whichever comes first; once per event", async () => {
+    const m = await newMerchant();
+    const [a, b, c, d] = [await create(m, {}), await create(m, {}), await create(m, {}), await create(m, {})];
+    for (const p of [a, b, c, d]) expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
+    await eventually(async () => (await db.delivery.count({ where: { merchantId: m.merchant.id, state: "NOT_CONFIGURED" } })) === 4);
+    const [ea, eb, ec, ed] = [await eventOf(a.id), await eventOf(b.id), await eventOf(c.id), await eventOf(d.id)];
+    const report = async (forwards: unknown[]) => {
+      const res = await m.api("/v1/events/forwards", { body: { forwards } });
+      expect(res.status, res.text).toBe(200);
+    };
+    // a: the delivery ended NOT_CONFIGURED first, then a listener got a 2xx after a refused attempt: the count moves.
+    await report([forward(ea, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a01", 1, null), forward(ea, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a01", 2, 200)]);
+    // b: two 2xx (a redelivery as well) in one batch, and a third later: it moves once.
+    await report([forward(eb, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a02", 1, 200), forward(eb, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a03", 1, 204)]);
+    await report([forward(eb, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a04", 1, 200)]);
+    // c: only errors: it stays NOT_CONFIGURED.
+    await report([forward(ec, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a05", 1, 500)]);
+    // d: the listener delivered before the delivery ended FAILED (as the delivery job leaves it): counted once, as listener.
+    await db.$executeRaw`UPDATE deliveries SET state = 'PENDING' WHERE event_id = ${ed}::uuid`;
+    await report([forward(ed, "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a06", 1, 200)]);
+    await db.$executeRaw`UPDATE deliveries SET state = 'FAILED', attempt_count = 8 WHERE event_id = ${ed}::uuid`;
+
+    const o = await callbacksOverview(db, merchantActor(m));
+    // notConfigured 2: c, and d's first outcome (a requeue leaves an outcome counted, as for every delivery).
+    expect(o.outcomes.at(-1)).toEqual({ day: today(), firstAttempt: 0, afterRetries: 0, listener: 3, failed: 0, notConfigured: 2 });
+    // The bars' lists: the listener's three, and the one NOT_CONFIGURED that no listener delivered.
+    const paymentsOf = async (filters: Record<string, string>) => (await deliveryPage(db, merchantActor(m), DeliveryFilters.parse(filters))).items.map((x) => x.paymentId).sort();
+    expect(await paymentsOf({ path: "listener", endedOn: today() })).toEqual([a.id, b.id, d.id].sort());
+    expect(await paymentsOf({ state: "NOT_CONFIGURED", path: "address", endedOn: today() })).toEqual([c.id]);
+    expect(await paymentsOf({ state: "FAILED", path: "address" })).toEqual([]);
+    // Another merchant's chart is untouched.
+    const other = await newMerchant();
+    expect((await callbacksOverview(db, merchantActor(other))).outcomes.at(-1)!.listener).toBe(0);
   });
 });
 

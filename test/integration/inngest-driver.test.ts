@@ -96,7 +96,7 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
 
     const served = await fetch(`${service.url}/api/inngest`);
     expect(served.status).toBe(200);
-    expect(await served.json()).toMatchObject({ function_count: 8 });
+    expect(await served.json()).toMatchObject({ function_count: 9 });
     expect(service.output()).not.toContain("embedded job driver started");
   });
 
@@ -107,6 +107,6 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
     absent.pathname = `${absent.pathname}_absent`;
     const service = await startLoggedService({ DATABASE_URL: absent.toString() });
     await eventually(async () => service.output().includes("embedded job driver started"), 30_000);
-    expect(service.output()).toContain('"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","store-handoffs"]');
+    expect(service.output()).toContain('"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","conclude-scenarios","store-handoffs"]');
   });
 });

@@ -5,7 +5,7 @@ import { startReceiver } from "../support/receiver";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { requeueDeliveries } from "@/lib/events/deliveries";
 import { verifyCallback } from "@/lib/events/verify";
-import { DELIVERY_DUE_EVENT } from "@/lib/jobs/inngest-client";
+import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 
 // The Inngest functions run in @inngest/test's engine against the real database and a real HTTP receiver.

@@ -156,7 +156,7 @@ describe("README 'Events API': the redeliver line", () => {
 });
 
 describe("README \"Test helpers\": the CI script as written", () => {
-  it("quotes and confirms a checkout session and sees a callback delivered after two failures, with curl and jq only", async () => {
+  it("quotes and confirms a checkout session, sees a callback delivered after two failures and a payment expired by the sandbox clock, with curl and jq only", async () => {
     // The script's keys: its curl calls come from loopback, so both merchants allow it (as a CI host is allow-listed).
     const ae = await amountEntryMerchant({ allowedIps: ["127.0.0.1", "::1"] });
     const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
@@ -177,11 +177,31 @@ describe("README \"Test helpers\": the CI script as written", () => {
       "session: AWAITING_VERIFICATION",
       '{"fastRetries":true,"waits":[0.5,2,5,10,20,40,60]}',
       "callback: SUCCEEDED after 3 attempts",
+      "clock: 2h ahead, 1 expired",
+      "late payment: EXPIRED",
+      "clock: 0s",
     ]);
     expect(Date.now() - started, "the whole run takes seconds, not the normal schedule's minutes").toBeLessThan(60_000);
-    expect(rx.received.length).toBe(3);
+    // Three attempts of the first payment's payment.succeeded, then the expired payment's payment.expired.
+    await rx.waitFor(4);
+    expect(rx.received.map((r) => JSON.parse(r.body.toString()).type)).toEqual(["payment.succeeded", "payment.succeeded", "payment.succeeded", "payment.expired"]);
     const session = await db.checkoutSession.findFirstOrThrow({ where: { merchantId: ae.merchant.id } });
     expect(session.state).toBe("AWAITING_VERIFICATION");
     await rx.close();
   }, 90_000);
+
+  it("README \"Testing your integration\": the scenario rules script runs as written; a fail- payment fails by the standard set", async () => {
+    const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
+    const file = path.join(work, "scenario-rules.sh");
+    fs.mkdirSync(work, { recursive: true });
+    fs.writeFileSync(file, readmeBlock("# scenario-rules.sh"));
+    const output: string[] = [];
+    const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, output.join("\n")).toBe(0);
+    expect(output).toEqual(["6 rules, first: Amount 13.13 fails", "payment: FAILED by rule Reference fail- fails", "EUR 99.99 fails late: enabled=false"]);
+    expect(await db.scenarioRule.count({ where: { merchantId: m.merchant.id, enabled: true } })).toBe(6);
+  }, 60_000);
 });

@@ -94,4 +94,16 @@ describe("database round trips per request", () => {
     expect((await counted(() => api("/v1/payments?currency=EUR&status=FAILED&limit=3")))[0].status).toBe(200);
     expect(proxy.parsed.some((text) => text.includes("FROM api_keys"))).toBe(true);
   });
+
+  it("a create an enabled scenario rule matches: still two, its pending conclusion written by the same statement; its read one", async () => {
+    await db.scenarioRule.create({ data: { merchantId: m.merchant.id, name: "13.13 fails", enabled: true, position: 1, matchAmount: "13.13", outcome: "FAILED", delayMs: 60_000 } });
+    const [res, trips] = await counted(() => api("/v1/payments", { body: depositBody({ amount: "13.13" }) }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.scenario).toMatchObject({ name: "13.13 fails", outcome: "FAILED" });
+    expect(trips).toBe(2);
+    expect(await db.scenarioConclusion.count({ where: { paymentId: res.body.id } })).toBe(1);
+    const [read, readTrips] = await counted(() => api(`/v1/payments/${res.body.id}`));
+    expect(read.body.scenario).toEqual(res.body.scenario);
+    expect(readTrips).toBe(1);
+  });
 });

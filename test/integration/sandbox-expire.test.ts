@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dubaiDay } from "@/lib/money/dubai";
-import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
+import { db, depositBody, messageOf, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, waitForCheckout } from "../support/store";
 
 // POST /v1/sandbox/payments/{id}/expire (docs/api.md "Test helpers"): a pending payment expires now exactly as the
@@ -53,7 +53,7 @@ describe("POST /v1/sandbox/payments/{id}/expire", () => {
     expect((await m.api(`/v1/sandbox/payments/${done.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
     const final = await expire(m, done.id);
     expect([final.status, final.body.error.code]).toEqual([409, "INVALID_STATE"]);
-    expect(final.body.error.message).toMatch(/^payment is SUCCEEDED; a final payment cannot change its result$/);
+    expect(messageOf(final)).toMatch(/^payment is SUCCEEDED; a final payment cannot change its result$/);
 
     const pending = (await m.api("/v1/payments", { body: depositBody() })).body;
     const other = await newMerchant();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { call, db, freshIp, newMerchant, savePricingVersion } from "../support/fixtures";
+import { call, db, freshIp, messageOf, newMerchant, savePricingVersion } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, storeBody, storeCustomer, waitForCheckout } from "../support/store";
 import { dubaiDay } from "@/lib/money/dubai";
 
@@ -90,7 +90,7 @@ describe("POST /v1/store-payments", () => {
       const m = await newMerchant();
       const res = await m.api("/v1/store-payments", { body: { ...storeBody(), customer: shape(storeCustomer()) } });
       expect(errorOf(res)).toEqual([400, "CUSTOMER_PROFILE_REQUIRED"]);
-      expect(res.body.error.message).toBe(`customer profile incomplete: ${missing} required`);
+      expect(messageOf(res)).toBe(`customer profile incomplete: ${missing} required`);
       expect(await paymentsOf(m.merchant.id)).toBe(0);
     });
 
@@ -109,7 +109,7 @@ describe("POST /v1/store-payments", () => {
       const strict = await newMerchant({ storeRequiresCountry: true, requiredCustomerFields: ["id", "phone"] });
       const missing = await strict.api("/v1/store-payments", { body: storeBody() });
       expect(errorOf(missing)).toEqual([400, "CUSTOMER_PROFILE_REQUIRED"]);
-      expect(missing.body.error.message).toBe("customer profile incomplete: customer.country required");
+      expect(messageOf(missing)).toBe("customer profile incomplete: customer.country required");
       const ok = await strict.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ country: "AE" }) }) });
       expect(ok.status).toBe(201);
       const relaxed = await newMerchant();

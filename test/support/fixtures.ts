@@ -104,3 +104,12 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The pointer a recorded request's error message ends with (docs/api.md "Request log"). */
+export const LOG_POINTER = / See GET \/v1\/requests\/[0-9a-f-]{36} or the console's Requests page\.$/;
+
+/** An error answer's message without the request-log pointer (and the full stop it added), to compare texts. */
+export function messageOf(res: ApiResponse): string {
+  const message: string = res.body.error.message;
+  return LOG_POINTER.test(message) ? message.replace(LOG_POINTER, "").replace(/\.$/, "") : message;
+}

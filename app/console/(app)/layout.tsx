@@ -4,6 +4,7 @@ import { ConsoleNav, type NavItem } from "@/components/console/nav";
 import { Notice } from "@/components/console/ui";
 import { merchantsInChaosMode } from "@/lib/events/manage-callbacks";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
+import { merchantsWithMovedClock } from "@/lib/sandbox-clock/clock";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 
@@ -12,9 +13,10 @@ export const metadata = { title: "Sandpiper console" };
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const actor = await requireActor();
-  const [awaiting, chaos] = await Promise.all([
+  const [awaiting, chaos, clocks] = await Promise.all([
     countAwaitingApproval(getDb(), actor),
     merchantsInChaosMode(getDb(), actor),
+    merchantsWithMovedClock(getDb(), actor),
   ]);
   const items: NavItem[] = [
     { href: "/console", label: "Overview" },
@@ -46,6 +48,14 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <Notice tone="warning" title={`Chaos mode is on for ${chaos.map((m) => m.name).join(", ")}`}>
               Callbacks and listener forwards also bring duplicates, delays, forged and stale requests, to test your receiver.{" "}
               <Link className="font-medium underline" href="/console/callbacks">Switch it off on the Callbacks page</Link>.
+            </Notice>
+          </div>
+        ) : null}
+        {clocks.length > 0 ? (
+          <div className="mx-auto max-w-6xl px-4 pt-4 sm:px-6" data-testid="clock-banner">
+            <Notice tone="info" title={`Sandbox clock moved: ${clocks.map((c) => `${c.name} runs ${c.offset} ahead`).join(", ")}`}>
+              Their payments, checkout sessions, limits and velocity windows see the sandbox time; payments created or expired under it show the offset.{" "}
+              <Link className="font-medium underline" href="/console/callbacks">Reset it on the Callbacks page</Link>.
             </Notice>
           </div>
         ) : null}

@@ -2,8 +2,9 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { CallbackUrlInput, ChaosModeInput, checkSignature, configureCallback, FastRetriesInput, requeueFromConsole, sendTestFromConsole, setChaosMode, setFastRetries, SignatureCheckInput } from "@/lib/events/manage-callbacks";
+import { CallbackUrlInput, ChaosModeInput, checkForwardSignature, checkSignature, configureCallback, ForwardSignatureCheckInput, FastRetriesInput, requeueFromConsole, sendTestFromConsole, setChaosMode, setFastRetries, SignatureCheckInput } from "@/lib/events/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/schemas/form-fields";
+import type { SignatureDiagnosis } from "@/lib/events/signature-check";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {
@@ -50,10 +51,14 @@ export const setFastRetriesAction = consoleAction(FastRetriesInput, async ({ act
 });
 
 /** "Check my verification": which part of the merchant's signature differs from what was sent. */
-export const checkSignatureAction = consoleAction(SignatureCheckInput, async ({ actor, tx, input, now }) => {
-  const diagnosis = await checkSignature(tx, actor, input, now);
+export const checkSignatureAction = consoleAction(SignatureCheckInput, async ({ actor, tx, input, now }) => answerOf(await checkSignature(tx, actor, input, now)));
+
+/** "Check my verification" for a listener forward attempt, against the listener secret that signed it. */
+export const checkForwardSignatureAction = consoleAction(ForwardSignatureCheckInput, async ({ actor, tx, input, now }) => answerOf(await checkForwardSignature(tx, actor, input, now)));
+
+function answerOf(diagnosis: SignatureDiagnosis) {
   return {
     message: diagnosis.verified ? "Your signature is correct." : "Your signature does not match; see what differs below.",
     details: diagnosis.findings.map((f) => ({ ok: f.ok, text: f.message })),
   };
-});
+}

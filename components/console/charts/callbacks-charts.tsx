@@ -9,17 +9,19 @@ import { usePolled } from "@/components/console/use-polled";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
 const OUTCOMES = [
-  { key: "firstAttempt", label: "Delivered at the first attempt", color: "#047857", state: "SUCCEEDED", attempts: "first" },
-  { key: "afterRetries", label: "Delivered after retries", color: "#0e7490", state: "SUCCEEDED", attempts: "retried" },
-  { key: "failed", label: "Failed", color: "#be123c", state: "FAILED", attempts: undefined },
-  { key: "notConfigured", label: "Not configured", color: "#b45309", state: "NOT_CONFIGURED", attempts: undefined },
+  { key: "firstAttempt", label: "Delivered at the first attempt", column: "First attempt", color: "#047857", filter: { state: "SUCCEEDED", attempts: "first" } },
+  { key: "afterRetries", label: "Delivered after retries", column: "After retries", color: "#0e7490", filter: { state: "SUCCEEDED", attempts: "retried" } },
+  { key: "listener", label: "Received through sandpiper listen", column: "Via listener", color: "#7c3aed", filter: { path: "listener" } },
+  { key: "failed", label: "Failed", column: "Failed", color: "#be123c", filter: { state: "FAILED", path: "address" } },
+  { key: "notConfigured", label: "Not configured", column: "Not configured", color: "#b45309", filter: { state: "NOT_CONFIGURED", path: "address" } },
 ] as const;
+type ListFilter = { state?: string; attempts?: "first" | "retried"; path?: "listener" | "address" };
 /**
- * The deliveries list behind a figure: that state, for the chosen merchant; for a day's bar also the day the
- * deliveries ended on and whether they needed retries.
+ * The deliveries list behind a figure: that filter (state, first attempt or retried, the path that delivered it),
+ * for the chosen merchant; for a day's bar also the day the deliveries ended on.
  */
-export function deliveriesLink(state: string, merchantId: string | null, endedOn?: string, attempts?: "first" | "retried"): string {
-  const query = new URLSearchParams({ state, ...(merchantId ? { merchant: merchantId } : {}), ...(endedOn ? { endedOn } : {}), ...(attempts ? { attempts } : {}) });
+export function deliveriesLink(filter: ListFilter, merchantId: string | null, endedOn?: string): string {
+  const query = new URLSearchParams({ ...filter, ...(merchantId ? { merchant: merchantId } : {}), ...(endedOn ? { endedOn } : {}) });
   return `/console/callbacks?${query}#deliveries`;
 }
 
@@ -36,12 +38,12 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
     <div className="space-y-4">
       <p className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm" data-testid="callback-backlog">
         <span className="text-slate-600">Backlog now: </span>
-        <Link className="text-2xl font-semibold tabular-nums text-slate-900 hover:text-indigo-700" href={deliveriesLink("PENDING", m)}>{data.backlog.pending}</Link>
+        <Link className="text-2xl font-semibold tabular-nums text-slate-900 hover:text-indigo-700" href={deliveriesLink({ state: "PENDING" }, m)}>{data.backlog.pending}</Link>
         <span className="text-slate-600"> deliveries waiting for an attempt</span>
         {data.backlog.byMerchant.length > 0 ? (
           <span className="mt-2 block text-slate-700">
             {data.backlog.byMerchant.map((b) => (
-              <Link key={b.merchantId} className="mr-3 inline-block text-indigo-700 underline" href={deliveriesLink("PENDING", b.merchantId)}>{b.name}: {b.pending}</Link>
+              <Link key={b.merchantId} className="mr-3 inline-block text-indigo-700 underline" href={deliveriesLink({ state: "PENDING" }, b.merchantId)}>{b.name}: {b.pending}</Link>
             ))}
           </span>
         ) : null}
@@ -49,19 +51,19 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
       <ChartCard
         testId="chart-deliveries-by-outcome"
         title="Callback deliveries per day"
-        description="Deliveries by how they ended, per Dubai day of the outcome, over the last 30 days. Click a bar to open those deliveries."
+        description="Deliveries by how they ended, per Dubai day of the outcome, over the last 30 days. An event that a sandpiper listen process delivered counts as received through the listener, not as failed or not configured. Click a bar to open those deliveries."
         chart={
           <DailyChart kind="bar" data={data.outcomes}>
             {OUTCOMES.map((o) => (
-              <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(deliveriesLink(o.state, m, (d as unknown as { day: string }).day, o.attempts))} />
+              <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(deliveriesLink(o.filter, m, (d as unknown as { day: string }).day))} />
             ))}
           </DailyChart>
         }
         table={
           <FiguresTable
             caption="Callback deliveries per day by outcome"
-            columns={["Day (Dubai)", ...OUTCOMES.map((o) => o.label)]}
-            rows={[...data.outcomes].reverse().map((o) => ({ key: o.day, cells: [o.day, ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.state, m, o.day, s.attempts)}>{o[s.key]}</Link>)] }))}
+            columns={["Day (Dubai)", ...OUTCOMES.map((o) => o.column)]}
+            rows={[...data.outcomes].reverse().map((o) => ({ key: o.day, cells: [o.day, ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.filter, m, o.day)}>{o[s.key]}</Link>)] }))}
           />
         }
       />
@@ -79,7 +81,7 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
           <FiguresTable
             caption="Delivery latency per day"
             columns={["Day (Dubai)", "Delivered", "p50 (ms, at most)", "p95 (ms, at most)"]}
-            rows={[...data.latency].reverse().map((l) => ({ key: l.day, cells: [l.day, <Link key="delivered" className="text-indigo-700 underline" href={deliveriesLink("SUCCEEDED", m, l.day)}>{l.delivered}</Link>, l.p50Ms ?? "—", l.p95Ms ?? "—"] }))}
+            rows={[...data.latency].reverse().map((l) => ({ key: l.day, cells: [l.day, <Link key="delivered" className="text-indigo-700 underline" href={deliveriesLink({ state: "SUCCEEDED" }, m, l.day)}>{l.delivered}</Link>, l.p50Ms ?? "—", l.p95Ms ?? "—"] }))}
           />
         }
       />

@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
-import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
+import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
+import { moveClockAction } from "@/app/console/actions/sandbox-clock";
+import { formatOffset } from "@/lib/clock";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { merchantScope } from "@/lib/auth/actor";
@@ -13,6 +15,9 @@ import { DELIVERY_STATES } from "@/lib/events/deliveries";
 import { retryWaitsSeconds } from "@/lib/events/retry-schedule";
 import { formatRetryWaits } from "@/lib/console/format";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
+import { scenarioRulesFor } from "@/lib/scenarios/manage";
+import type { ScenarioRuleResource } from "@/lib/schemas/scenario-rules";
+import { addScenarioRuleAction, addStandardScenarioRulesAction, deleteScenarioRuleAction, switchScenarioRuleAction } from "@/app/console/actions/scenario-rules";
 
 export const dynamic = "force-dynamic";
 
@@ -24,16 +29,21 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
   const filters = DeliveryFilters.parse(Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v)));
   const db = getDb();
   const merchantId = merchantScope(actor) ?? filters.merchant ?? null;
-  const [deliveries, merchants, merchant, charts] = await Promise.all([
+  const [deliveries, merchants, merchant, charts, scenarioRules] = await Promise.all([
     deliveryPage(db, actor, filters),
     actor.role === "OPERATOR" ? merchantOptions(db) : Promise.resolve([]),
     merchantId ? callbackSettings(db, actor, merchantId) : Promise.resolve(null),
     callbacksOverview(db, actor, { merchantId }),
+    merchantId ? scenarioRulesFor(db, actor, merchantId) : Promise.resolve(null),
   ]);
-  const listParams = { state: filters.state, merchant: filters.merchant, endedOn: filters.endedOn, attempts: filters.attempts };
+  const listParams = { state: filters.state, merchant: filters.merchant, endedOn: filters.endedOn, attempts: filters.attempts, path: filters.path };
   const query = new URLSearchParams(Object.entries({ ...listParams, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
-  const narrowed = filters.endedOn || filters.attempts
-    ? [filters.endedOn ? `that ended on ${filters.endedOn} (Dubai)` : null, filters.attempts === "first" ? "delivered at the first attempt" : filters.attempts === "retried" ? "that needed retries" : null].filter(Boolean).join(", ")
+  const narrowed = filters.endedOn || filters.attempts || filters.path
+    ? [
+        filters.endedOn ? `that ended on ${filters.endedOn} (Dubai)` : null,
+        filters.attempts === "first" ? "delivered at the first attempt" : filters.attempts === "retried" ? "that needed retries" : null,
+        filters.path === "listener" ? "whose event a sandpiper listen process delivered" : filters.path === "address" ? "whose event no listener delivered" : null,
+      ].filter(Boolean).join(", ")
     : null;
   const unnarrowed = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant }).filter((e): e is [string, string] => !!e[1])).toString();
   return (
@@ -104,6 +114,30 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
             >
               Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
             </SwitchCard>
+            {scenarioRules ? <ScenarioRulesCard merchantId={merchant.id} rules={scenarioRules.items} /> : null}
+            <Card
+              title="Sandbox clock"
+              description="Moves this merchant's sandbox time ahead, as if that time had gone by: pending payments and checkout sessions past their expiry expire now, callback retries waiting for their time come sooner, velocity windows and daily and monthly limits roll over. Only this merchant's objects; callback signatures keep the real time. Also with POST /v1/sandbox/clock/advance."
+            >
+              <p className="mb-3 text-sm text-slate-700" data-testid="clock-state">
+                {merchant.clockOffsetMs === 0n ? <>The sandbox clock is at the <strong>real time</strong>.</> : <>The sandbox clock runs <strong>{formatOffset(merchant.clockOffsetMs)}</strong> ahead of the real time.</>}
+              </p>
+              <div className="flex flex-wrap items-start gap-6">
+                <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="space-y-3">
+                  <Hidden name="merchantId" value={merchant.id} />
+                  <Field name="by" label="Advance by" required placeholder="e.g. 2h, 1d, 90m" />
+                  <Field name="reason" label="Reason" required placeholder="e.g. testing expiry handling" />
+                  <SubmitButton>Advance</SubmitButton>
+                </ActionForm>
+                {merchant.clockOffsetMs !== 0n ? (
+                  <ActionForm action={moveClockAction} label="Reset the sandbox clock" className="space-y-3">
+                    <Hidden name="merchantId" value={merchant.id} />
+                    <Field name="reason" label="Reason" required placeholder="e.g. done testing" />
+                    <SubmitButton variant="secondary">Back to the real time</SubmitButton>
+                  </ActionForm>
+                ) : null}
+              </div>
+            </Card>
           </>
         ) : actor.role === "OPERATOR" ? (
           <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>
@@ -161,6 +195,71 @@ function SwitchCard(props: {
         {props.on ? null : <Hidden name="enabled" value="on" />}
         <Field name="reason" label="Reason" required placeholder={props.placeholder} className="flex-1" />
         <div className="sm:pt-6"><SubmitButton variant={props.on ? "secondary" : "primary"}>{props.on ? `Switch ${name} off` : `Switch ${name} on`}</SubmitButton></div>
+      </ActionForm>
+    </Card>
+  );
+}
+
+/** docs/api.md "Scenario rules": the merchant's rules, each with Enable/Disable and Delete, the standard set and a new rule. */
+function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: ScenarioRuleResource[] }) {
+  const matchText = (r: ScenarioRuleResource) =>
+    [r.match.amount ? `amount ${r.match.amount}` : null, r.match.referencePrefix ? `reference starts with "${r.match.referencePrefix}"` : null,
+      r.match.method, r.match.direction, r.match.currency].filter(Boolean).join(", ");
+  return (
+    <Card
+      id="scenario-rules"
+      title="Scenario rules"
+      description="New payments that match an enabled rule are concluded automatically, exactly as a manual completion would (same status, ledger entry, event and callback), or left to expire. The first enabled rule by position wins; rules are off until enabled. Also managed with /v1/sandbox/scenario-rules."
+      actions={
+        <ActionForm action={addStandardScenarioRulesAction} label="Add the standard set">
+          <Hidden name="merchantId" value={merchantId} />
+          <SubmitButton variant="secondary">Add the standard set</SubmitButton>
+        </ActionForm>
+      }
+    >
+      {rules.length === 0 ? (
+        <EmptyState title="No scenario rules">Add the standard set (13.13 fails, 14.14 expires, fail- fails, slow- succeeds after 30 s...) or a rule of your own below.</EmptyState>
+      ) : (
+        <ul className="mb-4 divide-y divide-slate-200" data-testid="scenario-rules">
+          {rules.map((r) => (
+            <li key={r.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-center sm:justify-between" data-testid="scenario-rule">
+              <div className="text-sm">
+                <span className="font-medium">{r.position}. {r.name}</span>{" "}
+                <span className={r.enabled ? "text-emerald-700" : "text-slate-500"}>({r.enabled ? "on" : "off"})</span>
+                <div className="text-slate-600">{matchText(r)} → {r.outcome === "EXPIRE" ? "left to expire" : r.outcome}{r.delayMs && r.outcome !== "EXPIRE" ? ` after ${r.delayMs / 1000} s` : ""}</div>
+              </div>
+              <div className="flex gap-2">
+                <ActionForm action={switchScenarioRuleAction} label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}>
+                  <Hidden name="merchantId" value={merchantId} />
+                  <Hidden name="ruleId" value={r.id} />
+                  {r.enabled ? null : <Hidden name="enabled" value="on" />}
+                  <SubmitButton variant="secondary">{r.enabled ? "Disable" : "Enable"}</SubmitButton>
+                </ActionForm>
+                <ActionForm action={deleteScenarioRuleAction} label={`Delete ${r.name}`} confirm={`Delete the rule "${r.name}"?`}>
+                  <Hidden name="merchantId" value={merchantId} />
+                  <Hidden name="ruleId" value={r.id} />
+                  <SubmitButton variant="secondary">Delete</SubmitButton>
+                </ActionForm>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ActionForm action={addScenarioRuleAction} label="Add a scenario rule" resetOnSuccess className="grid gap-3 sm:grid-cols-3">
+        <Hidden name="merchantId" value={merchantId} />
+        <Field name="name" label="Name" required placeholder="e.g. 99.99 fails" />
+        <Field name="amount" label="Amount (any currency)" placeholder="e.g. 13.13" inputMode="decimal" />
+        <Field name="referencePrefix" label="Reference starts with" placeholder="e.g. fail-" />
+        <label className="text-sm font-medium text-slate-700">Outcome
+          <select name="outcome" className={select} defaultValue="FAILED">
+            <option value="SUCCEEDED">Succeeds</option>
+            <option value="FAILED">Fails</option>
+            <option value="EXPIRE">Left to expire</option>
+          </select>
+        </label>
+        <Field name="delaySeconds" label="Delay (seconds, 0 to 3600)" defaultValue="0" inputMode="numeric" />
+        <Checkbox name="enabled" label="Enabled" defaultChecked />
+        <div><SubmitButton>Add rule</SubmitButton></div>
       </ActionForm>
     </Card>
   );

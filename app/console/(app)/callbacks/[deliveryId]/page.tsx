@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { checkSignatureAction } from "@/app/console/actions/callbacks";
+import { checkForwardSignatureAction, checkSignatureAction } from "@/app/console/actions/callbacks";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, PageHeader, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { deliveryDetail } from "@/lib/events/manage-callbacks";
@@ -81,6 +81,20 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               ))}
             </Table>
           )}
+          {forwards.length > 0 ? (
+            <div className="mt-4 border-t border-slate-100 pt-4" data-testid="forward-signature-check">
+              <h3 className="text-sm font-semibold text-slate-800">Check my verification (listener forward)</h3>
+              <p className="mb-3 text-xs text-slate-600">The signed text of a forward is its timestamp + &quot;.&quot; + the body below, keyed with the listener secret that sandpiper listen printed when it started. Paste what your receiver verified and the signature it computed.</p>
+              <ActionForm action={checkForwardSignatureAction} label="Check the verification of a listener forward" className="space-y-3">
+                <Hidden name="deliveryId" value={d.id} />
+                <Field name="forwardAttemptId" label="Forward attempt" required defaultValue={forwards[forwards.length - 1].id} options={forwards.map((f) => ({ value: f.id, label: `Forward ${f.forwardId.slice(0, 8)}, attempt ${f.attempt} (timestamp ${f.signedTimestamp})` }))} />
+                <Field name="timestamp" label="Timestamp your code used" required defaultValue={forwards[forwards.length - 1].signedTimestamp} inputMode="numeric" />
+                <Field name="body" label="Body your code verified" required multiline rows={6} defaultValue={d.event.body} />
+                <Field name="signature" label="Signature your code computed" required placeholder="64 lowercase hex characters" />
+                <SubmitButton>Check</SubmitButton>
+              </ActionForm>
+            </div>
+          ) : null}
         </Card>
         {d.injections.length > 0 ? (
           <Card title="Chaos mode: injected requests" description="Sent on top of the real delivery to test your receiver. They are not attempts and never change this delivery's state.">

@@ -4,8 +4,8 @@ import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.attemptSandboxDelivery), async ({ tx, merchant, params, now }) => {
-  const delivery = await attemptDeliveryNow(tx, { merchantId: merchant.id, deliveryId: params.id, now });
+export const POST = merchantApi(pipelineOptions(OPERATIONS.attemptSandboxDelivery), async ({ tx, merchant, params }) => {
+  const delivery = await attemptDeliveryNow(tx, { merchantId: merchant.id, deliveryId: params.id });
   return { status: 200, body: delivery, resourceId: delivery.id };
 });
 

@@ -1,11 +1,7 @@
 import type { StoreCheckout } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { publicBaseUrl } from "@/lib/public-url";
-import type { CheckoutObject } from "@/lib/schemas/payment-resource";
-
-/** The single connected store (docs/api.md "Store checkout": store, legalName constants). */
-export const STORE_NAME = "Sandpiper Test Store";
-export const STORE_LEGAL_NAME = "Sandpiper Sandbox Store FZ-LLC";
+import { STORE_LEGAL_NAME, STORE_NAME, type CheckoutObject } from "@/lib/schemas/payment-resource";
 
 /** docs/api.md "Store checkout": the type of the contract's zod schema. */
 export type { CheckoutObject };

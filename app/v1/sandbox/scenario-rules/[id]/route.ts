@@ -1,0 +1,17 @@
+// PATCH /v1/sandbox/scenario-rules/{id} - change a scenario rule; DELETE - delete it (both audited)
+import { apiKeyAuditActor } from "@/lib/events/fast-retries";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { deleteScenarioRule, updateScenarioRule } from "@/lib/scenarios/rules";
+
+export const PATCH = merchantApi(pipelineOptions(OPERATIONS.updateScenarioRule), async ({ tx, apiKey, merchant, params, body, now }) => {
+  const rule = await updateScenarioRule(tx, apiKeyAuditActor(apiKey), merchant.id, params.id, body, now);
+  return { status: 200, body: rule, resourceId: rule.id };
+});
+
+export const DELETE = merchantApi(pipelineOptions(OPERATIONS.deleteScenarioRule), async ({ tx, apiKey, merchant, params, now }) => {
+  return { status: 200, body: await deleteScenarioRule(tx, apiKeyAuditActor(apiKey), merchant.id, params.id, now) };
+});
+
+export const { GET, POST, PUT, OPTIONS } = methodsNotAllowed(["PATCH", "DELETE"]);

@@ -1,0 +1,17 @@
+// GET /v1/sandbox/scenario-rules - list the merchant's scenario rules; POST - add one (audited)
+import { apiKeyAuditActor } from "@/lib/events/fast-retries";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { createScenarioRule, listScenarioRules } from "@/lib/scenarios/rules";
+
+export const GET = merchantApi(pipelineOptions(OPERATIONS.listScenarioRules), async ({ db, merchant }) => {
+  return { status: 200, body: await listScenarioRules(db, merchant.id) };
+});
+
+export const POST = merchantApi(pipelineOptions(OPERATIONS.createScenarioRule), async ({ tx, apiKey, merchant, body, now }) => {
+  const rule = await createScenarioRule(tx, apiKeyAuditActor(apiKey), merchant.id, body, now);
+  return { status: 201, body: rule, resourceId: rule.id };
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);

@@ -1,0 +1,12 @@
+// POST /v1/sandbox/scenario-rules/standard - add the standard set of scenario rules (README "Testing your integration")
+import { apiKeyAuditActor } from "@/lib/events/fast-retries";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { addStandardRules } from "@/lib/scenarios/rules";
+
+export const POST = merchantApi(pipelineOptions(OPERATIONS.addStandardScenarioRules), async ({ tx, apiKey, merchant, now }) => {
+  return { status: 200, body: await addStandardRules(tx, apiKeyAuditActor(apiKey), merchant.id, now) };
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -1,0 +1,84 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+
+// `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add-standard` (README "Testing your
+// integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the
+// variables a shell gives, against the suite's service. Exit codes 0 done, 1 refused, 2 a usage mistake.
+
+const root = path.resolve(__dirname, "../..");
+const outside = fs.mkdtempSync(path.join(os.tmpdir(), "cli-simulate-"));
+
+type Run = { code: number | null; stdout: string; stderr: string; out: string };
+
+function sandpiper(m: TestMerchant, args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), ...args], {
+    cwd: outside,
+    env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH, HOME: outside, SANDPIPER_API_URL: baseUrl(), SANDPIPER_API_KEY: m.key },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
+}
+
+describe("sandpiper simulate and sandpiper scenarios", () => {
+  it("simulate fail and expire conclude payments through the helpers; refusals exit 1 with one line; mistakes exit 2", async () => {
+    const m = await newMerchant();
+    const other = await newMerchant();
+    const a = (await m.api("/v1/payments", { body: depositBody() })).body;
+    const b = (await m.api("/v1/payments", { body: depositBody() })).body;
+
+    const failed = await sandpiper(m, ["simulate", "fail", a.id]);
+    expect([failed.code, failed.stdout.trim()], failed.out).toEqual([0, `Payment ${a.id} is now FAILED`]);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("FAILED");
+    expect(await db.event.count({ where: { paymentId: a.id, type: "payment.failed" } })).toBe(1);
+
+    const expired = await sandpiper(m, ["simulate", "expire", b.id, "--json"]);
+    expect(expired.code, expired.out).toBe(0);
+    expect(JSON.parse(expired.stdout)).toMatchObject({ id: b.id, status: "EXPIRED" });
+
+    // The service refuses: a final payment (409), another merchant's id (404): exit 1, one line with the code.
+    const again = await sandpiper(m, ["simulate", "succeed", a.id]);
+    expect(again.code, again.out).toBe(1);
+    expect(again.stderr.trim().split("\n")[0]).toMatch(/INVALID_STATE/);
+    const foreign = await sandpiper(other, ["simulate", "succeed", b.id]);
+    expect(foreign.code, foreign.out).toBe(1);
+    expect(foreign.stderr).toMatch(/NOT_FOUND/);
+    expect(again.out + foreign.out).not.toContain(m.key);
+
+    for (const [args, message] of [
+      [["simulate"], /a helper is required/],
+      [["simulate", "explode", a.id], /unknown helper "explode"/],
+      [["simulate", "fail", "not-a-uuid"], /is not a payment id/],
+      [["simulate", "quote", a.id], /quote needs --amount/],
+      [["scenarios", "purge"], /unknown command "purge"/],
+    ] as const) {
+      const run = await sandpiper(m, [...args]);
+      expect(run.code, run.out).toBe(2);
+      expect(run.stderr.trim().split("\n"), run.out).toEqual([expect.stringMatching(message)]);
+    }
+    for (const args of [["simulate", "--help"], ["scenarios", "--help"], ["help", "simulate"]]) {
+      const run = await sandpiper(m, args);
+      expect([run.code, run.stdout], args.join(" ")).toEqual([0, expect.stringMatching(/^Usage: sandpiper /)]);
+    }
+  }, 120_000);
+
+  it("scenarios add-standard switches the standard set on; a 13.13 payment then fails by itself", async () => {
+    const m = await newMerchant();
+    const empty = await sandpiper(m, ["scenarios", "list"]);
+    expect([empty.code, empty.stdout], empty.out).toEqual([0, expect.stringMatching(/No scenario rules yet/)]);
+    const added = await sandpiper(m, ["scenarios", "add-standard"]);
+    expect(added.code, added.out).toBe(0);
+    expect(added.stdout).toMatch(/^ {2}1 {2}on {3}Amount 13\.13 fails {2}\[amount=13\.13\] -> FAILED/m);
+    expect(added.stdout).toMatch(/Reference slow- succeeds after 30 s {2}\[referencePrefix=slow-\] -> SUCCEEDED after 30000 ms/);
+    const p = (await m.api("/v1/payments", { body: depositBody({ amount: "13.13" }) })).body;
+    expect(p.scenario).toMatchObject({ name: "Amount 13.13 fails", outcome: "FAILED" });
+    await eventually(async () => (await m.api(`/v1/payments/${p.id}`)).body.status === "FAILED");
+  }, 60_000);
+});

@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// docs/architecture.md "Layers and imports": the folders of lib/ form layers, and no import runs back up. A folder
+// that imports another (a value or a type) is above it; two folders that import each other would be one layer in
+// two places, so every cycle between folders is listed here as a failure, with the files that make it.
+
+const root = path.resolve(__dirname, "../..");
+const lib = path.join(root, "lib");
+
+/** lib/<folder> of a module path `@/lib/...` (a file directly in lib/ is its own folder: `db`, `audit`, ...). */
+const folderOf = (modulePath: string) => modulePath.split("/")[0].replace(/\.(ts|mjs)$/, "");
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "generated" ? [] : sources(full);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
+  });
+}
+
+/** folder -> folder it imports -> the files that do. */
+function folderImports(): Map<string, Map<string, string[]>> {
+  const edges = new Map<string, Map<string, string[]>>();
+  for (const file of sources(lib)) {
+    const from = folderOf(path.relative(lib, file));
+    for (const m of fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(?\s*)["']@\/lib\/([^"']+)["']/g)) {
+      const to = folderOf(m[1]);
+      if (to === from || to === "generated") continue;
+      const byTarget = edges.get(from) ?? new Map<string, string[]>();
+      byTarget.set(to, [...(byTarget.get(to) ?? []), path.relative(root, file)]);
+      edges.set(from, byTarget);
+    }
+  }
+  return edges;
+}
+
+/** The strongly connected groups of folders (Tarjan): a group of more than one folder is a cycle. */
+function cycles(edges: Map<string, Map<string, string[]>>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const seen = new Map<string, { index: number; low: number; onStack: boolean }>();
+  const groups: string[][] = [];
+  const connect = (v: string) => {
+    const node = { index, low: index, onStack: true };
+    seen.set(v, node);
+    index++;
+    stack.push(v);
+    for (const w of edges.get(v)?.keys() ?? []) {
+      const other = seen.get(w);
+      if (!other) {
+        connect(w);
+        node.low = Math.min(node.low, seen.get(w)!.low);
+      } else if (other.onStack) node.low = Math.min(node.low, other.index);
+    }
+    if (node.low === node.index) {
+      const group: string[] = [];
+      for (let w = stack.pop()!; ; w = stack.pop()!) {
+        seen.get(w)!.onStack = false;
+        group.push(w);
+        if (w === v) break;
+      }
+      if (group.length > 1) groups.push(group.sort());
+    }
+  };
+  for (const v of [...edges.keys()].sort()) if (!seen.has(v)) connect(v);
+  return groups;
+}
+
+describe("lib/ layers (docs/architecture.md \"Layers and imports\")", () => {
+  it("finds a cycle through three folders and none in a chain", () => {
+    const graph = (pairs: [string, string][]) => new Map(pairs.map(([a, b]) => [a, new Map([[b, [`lib/${a}/x.ts`]]])]));
+    expect(cycles(graph([["a", "b"], ["b", "c"], ["c", "a"]]))).toEqual([["a", "b", "c"]]);
+    expect(cycles(graph([["a", "b"], ["b", "c"]]))).toEqual([]);
+  });
+
+
+  it("no cycle runs through the folders of lib/: each group of folders that import each other is listed with its imports", () => {
+    const edges = folderImports();
+    const found = cycles(edges).map((group) =>
+      group.flatMap((from) => group.filter((to) => edges.get(from)?.has(to)).map((to) => `${from} -> ${to} (${edges.get(from)!.get(to)!.join(", ")})`)),
+    );
+    expect(found).toEqual([]);
+  });
+});
