@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { runCommand, type Run } from "../support/listener";
 
 // `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add-standard` (README "Testing your
 // integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the
@@ -12,19 +12,11 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 const root = path.resolve(__dirname, "../..");
 const outside = fs.mkdtempSync(path.join(os.tmpdir(), "cli-simulate-"));
 
-type Run = { code: number | null; stdout: string; stderr: string; out: string };
-
 function sandpiper(m: TestMerchant, args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), ...args], {
+  return runCommand(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), ...args], {
     cwd: outside,
     env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH, HOME: outside, SANDPIPER_API_URL: baseUrl(), SANDPIPER_API_KEY: m.key },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
-  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
 }
 
 describe("sandpiper simulate and sandpiper scenarios", () => {

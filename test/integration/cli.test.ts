@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/events/callback-config";
 import { Dedicated } from "../support/dedicated";
-import { listen, waitForLine } from "../support/listener";
+import { listen, runCommand, waitForLine, type Run } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { readmeBlock } from "../support/readme";
 
@@ -23,21 +23,11 @@ let keys: { full: string; readOnly: string };
 let merchantId: string;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 
-type Run = { code: number | null; stdout: string; stderr: string; out: string };
 
 /** Runs `sandpiper <args>` by name (found on PATH in the temporary HOME) in the folder outside the clone. */
 function sandpiper(args: string[], env: Record<string, string> = {}, cwd = outside): Promise<Run> {
-  const child = spawn("sandpiper", args, {
-    cwd,
-    // Only what a shell gives: no variable of the test run reaches the command.
-    env: { NODE_ENV: process.env.NODE_ENV, PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, SANDPIPER_API_URL: d.service.url, SANDPIPER_API_KEY: keys.full, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
-  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
+  // Only what a shell gives: no variable of the test run reaches the command.
+  return runCommand("sandpiper", args, { cwd, env: { NODE_ENV: process.env.NODE_ENV, PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, SANDPIPER_API_URL: d.service.url, SANDPIPER_API_KEY: keys.full, ...env } });
 }
 
 /** GET as the merchant's full key. */

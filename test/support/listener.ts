@@ -7,6 +7,22 @@ import path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
 
+/** What a finished command printed and how it exited. */
+export type Run = { code: number | null; stdout: string; stderr: string; out: string };
+
+/**
+ * Runs `command args` in `cwd` with exactly `env` (nothing else of the test run's environment) and collects its
+ * output; resolves when it exits.
+ */
+export function runCommand(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Run> {
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
+}
+
 export type Running = { child: ChildProcess; lines: string[]; secret: Promise<string>; exited: Promise<number | null> };
 
 /** Starts `node bin/sandpiper.mjs listen ...` and collects its output lines. */
