@@ -5,7 +5,7 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { loopbackAllowanceRefusal } = await import("./lib/events/callback-config");
+    const { loopbackAllowanceRefusal } = await import("./lib/callbacks/callback-config");
     const refusal = loopbackAllowanceRefusal();
     if (refusal) {
       console.error(`Sandpiper refuses to start: ${refusal}`);

@@ -21,7 +21,7 @@ const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
  * NODE_ENV=production (docs/callbacks.md: loopback receivers are for tests and local development only).
- * The same rule is lib/events/callback-config.ts `loopbackAllowanceRefusal`, checked again by
+ * The same rule is lib/callbacks/callback-config.ts `loopbackAllowanceRefusal`, checked again by
  * instrumentation.ts for `next start`.
  */
 export function refuseUnsafeStart(env = process.env) {

@@ -61,9 +61,9 @@ async function main() {
   const loadAtStart = Number(os.loadavg()[0].toFixed(1));
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/events/callback-config");
-  const { requeueDeliveries } = await import("@/lib/events/deliveries");
-  const { verifyCallback } = await import("@/lib/events/verify");
+  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
+  const { requeueDeliveries } = await import("@/lib/callbacks/deliveries");
+  const { verifyCallback } = await import("@/lib/callbacks/verify");
   const db = getDb();
 
   const receiver = await startReceiver();

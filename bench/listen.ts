@@ -59,8 +59,8 @@ async function main() {
   const loadAtStart = Math.round(os.loadavg()[0] * 10) / 10;
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/events/callback-config");
-  const { verifyCallback } = await import("@/lib/events/verify");
+  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
+  const { verifyCallback } = await import("@/lib/callbacks/verify");
   const db = getDb();
 
   const direct = await receiver();

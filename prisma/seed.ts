@@ -5,9 +5,9 @@ import { createConsoleUser, randomPassword } from "@/lib/users/create-console-us
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { ApiError } from "@/lib/errors";
-import { SEED_CATALOG } from "@/lib/store/catalog-seed";
+import { SEED_CATALOG } from "@/lib/test-store/catalog-seed";
 
 const db = getDb();
 const json = process.argv.includes("--json");

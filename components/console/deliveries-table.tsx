@@ -5,7 +5,7 @@ import Link from "next/link";
 import { ActionForm, Hidden, SubmitButton } from "@/components/console/forms";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import { requeueAction } from "@/app/console/actions/callbacks";
-import type { DeliveryPage } from "@/lib/events/manage-callbacks";
+import type { DeliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { formatDateTime } from "@/lib/console/format";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */

@@ -5,7 +5,7 @@
 // EUR->AED rate 4.0000 (effective 4.0602), a full-scope API key, and its callback address (setCallbackUrl).
 // Prints {merchantId, key, callbackSecret} as JSON.
 import { getDb } from "@/lib/db";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { provisionE2eMerchant, runScript } from "./provision";
 
 runScript(async () => {

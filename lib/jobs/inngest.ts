@@ -2,8 +2,8 @@
 // They call the same job bodies as the embedded driver (lib/jobs/registry.ts); exactly one driver runs:
 // these when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV), else the embedded driver.
 import { systemNow } from "@/lib/clock";
-import { deliverOne } from "@/lib/events/deliver";
-import { MAX_ATTEMPTS } from "@/lib/events/retry-schedule";
+import { deliverOne } from "@/lib/callbacks/deliver";
+import { MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
 import { DELIVERY_DUE_EVENT, inngest, STORE_HANDOFF_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { JOBS, SWEEPS } from "@/lib/jobs/registry";
 import { handOffCheckout } from "@/lib/store/handoff";
@@ -77,7 +77,7 @@ export type Clock = () => Date;
  * - `deliver-callback` (event `sandpiper/delivery.due`, `data: { deliveryId }`, sent after commit):
  *   step-based retries: step `attempt-<n>` runs one attempt (`deliverOne`), and while the delivery stays
  *   PENDING the function sleeps until its next attempt time (`step.sleepUntil("wait-<n>")`, the retry
- *   schedule of lib/events/retry-schedule.ts) and tries again; it ends when the delivery is SUCCEEDED,
+ *   schedule of lib/callbacks/retry-schedule.ts) and tries again; it ends when the delivery is SUCCEEDED,
  *   FAILED or NOT_CONFIGURED. A step that throws (database down) is retried by Inngest.
  *
  * - `store-handoff` (event `sandpiper/store-handoff.due`, `data: { paymentId }`, sent after the store

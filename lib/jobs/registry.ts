@@ -1,5 +1,5 @@
 import { expireDueSessions } from "@/lib/checkout-sessions/expire";
-import { deliverDueCallbacks } from "@/lib/events/deliver";
+import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
 import { DELIVERY_JOB_ID } from "@/lib/notify/announce";
 import { compactAndVacuum } from "@/lib/payments/counts";
 import { getDb } from "@/lib/db";

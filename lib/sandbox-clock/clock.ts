@@ -9,7 +9,7 @@ import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields"
 import { formatOffset, parseDuration, sandboxNow, systemNow } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { advanceDeliveries } from "@/lib/events/deliveries";
+import { advanceDeliveries } from "@/lib/callbacks/deliveries";
 import { expireMerchantSessions } from "@/lib/checkout-sessions/expire";
 import { expireMerchantPayments } from "@/lib/payments/expire";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HandoffAnswer } from "@/lib/store/connector";
+import type { HandoffAnswer } from "@/lib/test-store/connector";
 import { handoffRetryDelayMs, readyAnswerProblem } from "@/lib/store/handoff";
 
 type Ready = Extract<HandoffAnswer, { outcome: "READY" }>;

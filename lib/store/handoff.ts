@@ -7,10 +7,10 @@ import { fromMinor } from "@/lib/money/currency";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
-import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector, StoreLine } from "@/lib/store/connector";
-import { handoffKey, signHandoff } from "@/lib/store/handoff-signing";
-import { DEFAULT_MAX_DISCOUNT_BPS } from "@/lib/store/matching";
-import { SandboxStore, STORE_TOKEN_PATTERN } from "@/lib/store/sandbox-store";
+import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector, StoreLine } from "@/lib/test-store/connector";
+import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
+import { DEFAULT_MAX_DISCOUNT_BPS } from "@/lib/test-store/matching";
+import { SandboxStore, STORE_TOKEN_PATTERN } from "@/lib/test-store/sandbox-store";
 
 /** How long a claimed checkout belongs to its worker before another may take it over: 30 s. */
 export const HANDOFF_LEASE_MS = 30_000;

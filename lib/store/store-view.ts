@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db";
 import type { CheckoutState } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/schemas/payment-resource";
-import { STORE_TOKEN_PATTERN } from "@/lib/store/sandbox-store";
+import { STORE_TOKEN_PATTERN } from "@/lib/test-store/sandbox-store";
 
 /** One basket line as the store page shows it (AED decimal text). */
 export type StoreViewLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; quantity: number; unitPrice: string; lineTotal: string };

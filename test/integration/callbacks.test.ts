@@ -6,11 +6,11 @@ import { createInterface } from "node:readline";
 import { db, depositBody, eventually, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { startReceiver, type Received } from "../support/receiver";
 import { TEST_DATABASE_URL } from "../support/env";
-import { deliverDueCallbacks, INTERRUPTED_ERROR } from "@/lib/events/deliver";
-import { listDeliveries, requeueDeliveries, sendTestEvent, TEST_EVENT_PAYMENT_ID } from "@/lib/events/deliveries";
-import { removeCallbackUrl, setCallbackUrl } from "@/lib/events/callback-config";
-import { BASE_WAITS_SECONDS, MAX_ATTEMPTS } from "@/lib/events/retry-schedule";
-import { verifyCallback } from "@/lib/events/verify";
+import { deliverDueCallbacks, INTERRUPTED_ERROR } from "@/lib/callbacks/deliver";
+import { listDeliveries, requeueDeliveries, sendTestEvent, TEST_EVENT_PAYMENT_ID } from "@/lib/callbacks/deliveries";
+import { removeCallbackUrl, setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { BASE_WAITS_SECONDS, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
+import { verifyCallback } from "@/lib/callbacks/verify";
 
 // Two ways deliveries are driven here:
 // - through the running service (its embedded driver, woken after commit and polling every 200 ms), for

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { CHAOS_KINDS, chaosPlan, type ChaosKind } from "@/lib/events/chaos";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { baseUrl, db, depositBody, eventually, newMerchant } from "../support/fixtures";
 import { listen, waitForLine } from "../support/listener";
 import { startRobustReceiver } from "../support/robust-receiver";

@@ -5,7 +5,7 @@ import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { listenerSecret as serviceListenerSecret } from "@/lib/events/listener-secret";
 import { signCallback } from "@/lib/events/signing";
 import { createClient, listenerSecret, requiresIdempotencyKey, SandpiperError, verifyCallback } from "../../clients/typescript/src/index";

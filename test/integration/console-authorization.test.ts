@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditOf, actorOf, inTx, newOperator, refusal } from "../support/console";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { assertMerchantAccess } from "@/lib/auth/actor";
-import { configureCallback, requeueFromConsole } from "@/lib/events/manage-callbacks";
+import { configureCallback, requeueFromConsole } from "@/lib/callbacks/manage-callbacks";
 import { getKey, listKeys, revokeKey } from "@/lib/keys/manage-keys";
 import { requestAllowedIp } from "@/lib/merchants/allow-list";
 import { getMerchant, activateMerchant } from "@/lib/merchants/manage-merchants";

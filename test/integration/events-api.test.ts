@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { listenerSecret } from "@/lib/events/listener-secret";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
-import { setCallbackUrl } from "@/lib/events/callback-config";
-import { requeueDeliveries } from "@/lib/events/deliveries";
-import { verifyCallback } from "@/lib/events/verify";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { requeueDeliveries } from "@/lib/callbacks/deliveries";
+import { verifyCallback } from "@/lib/callbacks/verify";
 import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 

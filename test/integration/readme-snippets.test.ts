@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant } from "../support/checkout-sessions";
@@ -13,7 +13,7 @@ import { recreateDatabase } from "../support/global-setup";
 import { readmeBlock } from "../support/readme";
 
 // The receivers printed in README "Receiving callbacks" are run as written, against real signed deliveries from
-// the built service: the Node one (with PostgreSQL, and a copy of lib/events/verify.ts as the README says) and the
+// the built service: the Node one (with PostgreSQL, and a copy of lib/callbacks/verify.ts as the README says) and the
 // Python one. Each must accept every real delivery, process each event once, and refuse a forged body, a bad
 // signature, a stale timestamp and a mismatched event id. The code is read from README.md, so a README that
 // drifts from working code fails here.

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { ConsoleActor } from "@/lib/auth/actor";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { addRiskRule } from "@/lib/risk/velocity-rules";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createConsoleUser } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { transaction } from "@/lib/db";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { approveWithdrawal } from "@/lib/payments/approve";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 

@@ -7,20 +7,20 @@ import { startReceiver } from "../support/receiver";
 import { createStorePayment, eurStoreMerchant, openStorePage, storeAction, storeBody, waitForCheckout } from "../support/store";
 import { authenticateRequest } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
-import { setCallbackUrl } from "@/lib/events/callback-config";
-import { verifyCallback } from "@/lib/events/verify";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { verifyCallback } from "@/lib/callbacks/verify";
 import { STORE_HANDOFF_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
-import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector } from "@/lib/store/connector";
+import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector } from "@/lib/test-store/connector";
 import type { CreateStorePayment } from "@/lib/schemas/store-payments";
 import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
 import { expireStoreCheckout } from "@/lib/payments/expire";
 import { handOffCheckout } from "@/lib/store/handoff";
-import { handoffKey, signHandoff } from "@/lib/store/handoff-signing";
-import { SandboxStore } from "@/lib/store/sandbox-store";
+import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
+import { SandboxStore } from "@/lib/test-store/sandbox-store";
 
 // The store checkout after creation: the signed handoff and the sandbox store's answer, the lifecycle
 // QUEUED -> READY | REJECTED, READY -> SUCCEEDED | FAILED from the store page's test confirmation, QUEUED |

@@ -10,10 +10,10 @@ import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { type NewMerchant } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
 import { updateSettings } from "@/lib/settings/service-settings";
-import { catalogVersion, storeCatalogProblem } from "@/lib/store/catalog-cache";
+import { catalogVersion, storeCatalogProblem } from "@/lib/test-store/catalog-cache";
 import {
   deactivateCatalogItem, exportCatalogCsv, importCatalogCsv, listCatalogItems, setCatalogItemActive, upsertCatalogItem,
-} from "@/lib/store/catalog-admin";
+} from "@/lib/test-store/catalog-admin";
 import type { CreateStorePayment } from "@/lib/schemas/store-payments";
 import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, openSession } from "../support/checkout-sessions";
 import { startReceiver } from "../support/receiver";

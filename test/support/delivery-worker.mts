@@ -3,7 +3,7 @@
 // database, waits for a line on stdin ("go"), runs deliverDueCallbacks once and prints its summary as JSON.
 import { createInterface } from "node:readline";
 import { getDb } from "@/lib/db";
-import { deliverDueCallbacks } from "@/lib/events/deliver";
+import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
 
 const opts = JSON.parse(process.argv[2]) as { merchantId: string; now: string; limit?: number; workerId?: string };
 await getDb().$queryRaw`SELECT 1`;

@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operations";
 import type { Scope } from "@/lib/keys/api-keys";
-import { setCallbackUrl } from "@/lib/events/callback-config";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { db, eventually, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
 
 // Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the

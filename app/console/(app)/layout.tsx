@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { ConsoleNav, type NavItem } from "@/components/console/nav";
 import { Notice } from "@/components/console/ui";
-import { merchantsInChaosMode } from "@/lib/events/manage-callbacks";
+import { merchantsInChaosMode } from "@/lib/callbacks/manage-callbacks";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
 import { merchantsWithMovedClock } from "@/lib/sandbox-clock/clock";
 import { requireActor } from "@/lib/console/session";

@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { CallbackUrlInput, ChaosModeInput, checkForwardSignature, checkSignature, configureCallback, ForwardSignatureCheckInput, FastRetriesInput, requeueFromConsole, sendTestFromConsole, setChaosMode, setFastRetries, SignatureCheckInput } from "@/lib/events/manage-callbacks";
+import { CallbackUrlInput, ChaosModeInput, checkForwardSignature, checkSignature, configureCallback, ForwardSignatureCheckInput, FastRetriesInput, requeueFromConsole, sendTestFromConsole, setChaosMode, setFastRetries, SignatureCheckInput } from "@/lib/callbacks/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/schemas/form-fields";
-import type { SignatureDiagnosis } from "@/lib/events/signature-check";
+import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {

@@ -1,7 +1,7 @@
 "use server";
 
 import { consoleAction } from "@/lib/console/action";
-import { CatalogActiveInput, CatalogImportInput, CatalogItemInput, importCatalog, saveCatalogItem, switchCatalogItem } from "@/lib/store/catalog-changes";
+import { CatalogActiveInput, CatalogImportInput, CatalogItemInput, importCatalog, saveCatalogItem, switchCatalogItem } from "@/lib/test-store/catalog-changes";
 import { apiError } from "@/lib/errors";
 
 /** Creates or updates a store catalog item (operator only; audited). */

@@ -1,5 +1,5 @@
 // GET /api/console/deliveries - the console's callback deliveries (state, merchant, page), polled by SWR
-import { DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
+import { DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { consoleJson } from "@/lib/console/json";
 import { getDb } from "@/lib/db";
 

@@ -6,13 +6,13 @@ import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/consol
 import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
 import { moveClockAction } from "@/app/console/actions/sandbox-clock";
 import { formatOffset } from "@/lib/clock";
-import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/events/manage-callbacks";
+import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { merchantScope } from "@/lib/auth/actor";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
-import { DELIVERY_STATES } from "@/lib/events/deliveries";
-import { retryWaitsSeconds } from "@/lib/events/retry-schedule";
+import { DELIVERY_STATES } from "@/lib/callbacks/deliveries";
+import { retryWaitsSeconds } from "@/lib/callbacks/retry-schedule";
 import { formatRetryWaits } from "@/lib/console/format";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/scenarios/manage";

@@ -4,8 +4,8 @@ import { importItems, saveItem, switchItem } from "@/app/console/actions/catalog
 import { formatDateTime, param } from "@/lib/console/format";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
-import { listCatalogItems } from "@/lib/store/catalog-admin";
-import { storeCatalogProblem } from "@/lib/store/catalog-cache";
+import { listCatalogItems } from "@/lib/test-store/catalog-admin";
+import { storeCatalogProblem } from "@/lib/test-store/catalog-cache";
 
 export const dynamic = "force-dynamic";
 

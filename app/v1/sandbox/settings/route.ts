@@ -1,5 +1,5 @@
 // GET /v1/sandbox/settings - read the merchant's sandbox settings; PUT - switch fast retries (audited)
-import { apiKeyAuditActor, getSandboxSettings, switchFastRetries } from "@/lib/events/fast-retries";
+import { apiKeyAuditActor, getSandboxSettings, switchFastRetries } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";

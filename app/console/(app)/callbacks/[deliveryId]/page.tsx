@@ -2,7 +2,7 @@ import Link from "next/link";
 import { checkForwardSignatureAction, checkSignatureAction } from "@/app/console/actions/callbacks";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, PageHeader, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
-import { deliveryDetail } from "@/lib/events/manage-callbacks";
+import { deliveryDetail } from "@/lib/callbacks/manage-callbacks";
 import { formatDateTime } from "@/lib/console/format";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";

@@ -1,5 +1,5 @@
 // POST /v1/sandbox/scenario-rules/standard - add the standard set of scenario rules (README "Testing your integration")
-import { apiKeyAuditActor } from "@/lib/events/fast-retries";
+import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";

@@ -1,5 +1,5 @@
 // POST /v1/sandbox/deliveries/{id}/attempt - test helper: run a callback delivery's next attempt now
-import { attemptDeliveryNow } from "@/lib/events/deliveries";
+import { attemptDeliveryNow } from "@/lib/callbacks/deliveries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";

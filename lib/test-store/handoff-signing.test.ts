@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { base64url, decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
-import type { HandoffPayload } from "@/lib/store/connector";
-import { HANDOFF_AUDIENCE, HANDOFF_ISSUER, HANDOFF_MAX_AGE_SECONDS, HANDOFF_MAX_SKEW_SECONDS, signHandoff, verifyHandoff } from "@/lib/store/handoff-signing";
+import type { HandoffPayload } from "@/lib/test-store/connector";
+import { HANDOFF_AUDIENCE, HANDOFF_ISSUER, HANDOFF_MAX_AGE_SECONDS, HANDOFF_MAX_SKEW_SECONDS, signHandoff, verifyHandoff } from "@/lib/test-store/handoff-signing";
 
 const key = randomBytes(32);
 const now = new Date("2026-11-22T10:00:00.000Z");

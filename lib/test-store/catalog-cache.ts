@@ -1,13 +1,13 @@
 // The sandbox store's prepared catalog index, cached per catalog version.
 import type { Db } from "@/lib/db";
-import { prepareCatalog, type PreparedCatalog } from "@/lib/store/matching";
+import { prepareCatalog, type PreparedCatalog } from "@/lib/test-store/matching";
 
 /** Settings row holding the catalog version; a statement trigger on catalog_items bumps it (prisma/migrations/20261124055000_database_guards/migration.sql). */
 export const CATALOG_VERSION_SETTING = "catalog-version";
 
 /**
  * The store's catalog as the matcher sees it, for one catalog version:
- * - `index`: the prepared index (lib/store/matching.ts `prepareCatalog`). It may serve exact matches only:
+ * - `index`: the prepared index (lib/test-store/matching.ts `prepareCatalog`). It may serve exact matches only:
  *   `index.stats.unsupported` then says why discounted baskets cannot be computed.
  * - `problem`: set instead of `index` when the active rows themselves are invalid for matching (a price
  *   outside 1..999,999,999,999 fils written by plain SQL: the console and CSV import refuse those). It is
@@ -28,7 +28,7 @@ export async function catalogVersion(db: Db): Promise<string> {
 }
 
 /**
- * The prepared matching index of the store's active catalog items (lib/store/matching.ts
+ * The prepared matching index of the store's active catalog items (lib/test-store/matching.ts
  * `prepareCatalog`), built once per catalog version and kept in this process. The version is read before
  * the items: a change committed in between is at worst cached under the older version and rebuilt on the
  * next call, never the reverse.

@@ -3,7 +3,7 @@
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { MAX_ATTEMPTS, retryWaitsSeconds } from "@/lib/events/retry-schedule";
+import { MAX_ATTEMPTS, retryWaitsSeconds } from "@/lib/callbacks/retry-schedule";
 
 /** `GET` / `PUT /v1/sandbox/settings` (docs/api.md "Test helpers"): the merchant's sandbox settings. */
 export type SandboxSettings = {
@@ -32,7 +32,7 @@ export async function getSandboxSettings(db: Db, merchantId: string): Promise<Sa
  * one audit row written (action `merchant.fast_retries`, before and after, the reason) in one transaction; a
  * switch to the value it already has changes and audits nothing. Applies from the next failed attempt of every
  * pending delivery (a wait already scheduled is kept; POST /v1/sandbox/deliveries/{id}/attempt runs it now).
- * The console's access check is the caller's (lib/events/manage-callbacks.ts setFastRetries).
+ * The console's access check is the caller's (lib/callbacks/manage-callbacks.ts setFastRetries).
  * @returns the settings afterwards
  * @throws ApiError 404 NOT_FOUND for an unknown merchant
  */

@@ -1,11 +1,11 @@
 // The boundary between Sandpiper and the single connected store (docs/api.md "Overview" 4). The
-// sandbox store (lib/store/sandbox-store.ts) implements it in-process; a real store would implement it
+// sandbox store (lib/test-store/sandbox-store.ts) implements it in-process; a real store would implement it
 // over HTTPS with the same signed handoff, so it can replace the sandbox store without other changes.
-import type { MatchType } from "@/lib/store/matching";
+import type { MatchType } from "@/lib/test-store/matching";
 
 /**
  * What Sandpiper tells the store about one checkout (all text; money as minor-unit integer strings and
- * decimal text, never JSON numbers). Signed as a whole (lib/store/handoff-signing.ts): issuedAt and expiresAt
+ * decimal text, never JSON numbers). Signed as a whole (lib/test-store/handoff-signing.ts): issuedAt and expiresAt
  * travel as the token's `iat` and `exp` claims, in whole seconds.
  */
 export type HandoffPayload = {

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
-import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/events/url-policy";
+import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/callbacks/url-policy";
 import { runtimeEnv } from "@/lib/runtime-env";
 
 /** Longest callback address accepted, in characters. */

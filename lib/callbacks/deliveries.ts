@@ -206,7 +206,7 @@ const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
  * Test helper `POST /v1/sandbox/deliveries/{id}/attempt` (docs/api.md "Test helpers"): runs the next attempt of a
  * PENDING delivery (first attempt or a retry) now instead of at its scheduled time. In the caller's transaction
  * the row is locked and made due now, exactly as a requeue makes a delivery due, and the delivery worker is told
- * after commit (announceDueDeliveries); the attempt itself is the worker's (lib/events/deliver.ts), with its
+ * after commit (announceDueDeliveries); the attempt itself is the worker's (lib/callbacks/deliver.ts), with its
  * signing, address checks, attempt record and retry schedule. An attempt already running (leased) is left to end.
  * @returns the delivery as it is now (state PENDING, nextAttemptAt now)
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id; 409 INVALID_STATE for a

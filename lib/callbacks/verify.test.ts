@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildCallbackHeaders } from "./signing";
+import { buildCallbackHeaders } from "@/lib/events/signing";
 import { verifyCallback } from "./verify";
 
 const secret = "whsec_verify_test_secret";

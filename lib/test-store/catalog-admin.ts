@@ -7,8 +7,8 @@ import { withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
-import { checkCatalogFields, parseCatalogCsv, toCatalogCsv, type CatalogCsvError } from "@/lib/store/catalog-csv";
-import type { CatalogItem } from "@/lib/store/matching";
+import { checkCatalogFields, parseCatalogCsv, toCatalogCsv, type CatalogCsvError } from "@/lib/test-store/catalog-csv";
+import type { CatalogItem } from "@/lib/test-store/matching";
 import { pageOf } from "@/lib/pagination";
 
 
@@ -50,7 +50,7 @@ export async function listCatalogItems(db: Db, query: { page?: number; limit?: n
 
 /**
  * Creates an item or replaces the name, kind and price of the item with that sku, and makes it active.
- * Input fields as text, validated like a CSV record (lib/store/catalog-csv.ts `checkCatalogFields`: price
+ * Input fields as text, validated like a CSV record (lib/test-store/catalog-csv.ts `checkCatalogFields`: price
  * is AED text such as "12.50"). Audited as `catalog.create` or `catalog.update` with before and after.
  * @returns the saved entry and whether it was created
  * @throws ApiError 400 VALIDATION_ERROR naming the problem (nothing is changed)
@@ -100,7 +100,7 @@ export type CatalogImportResult =
   | { ok: false; errors: CatalogCsvError[] };
 
 /**
- * Imports catalog CSV (format: lib/store/catalog-csv.ts, header `sku,name,kind,price`, AED prices) in one
+ * Imports catalog CSV (format: lib/test-store/catalog-csv.ts, header `sku,name,kind,price`, AED prices) in one
  * transaction, all or nothing: when any line has an error, nothing is changed and every error is
  * returned with its line number. Otherwise each record creates its sku or updates name, kind and price
  * (and reactivates it); with `deactivateMissing` every active item whose sku is not in the file is
@@ -140,7 +140,7 @@ export async function importCatalogCsv(db: Db, text: string, actor: AuditActor, 
 }
 
 /**
- * The catalog as CSV (lib/store/catalog-csv.ts `toCatalogCsv`), ordered by sku; active items only unless
+ * The catalog as CSV (lib/test-store/catalog-csv.ts `toCatalogCsv`), ordered by sku; active items only unless
  * `includeInactive`. Importing the result changes nothing.
  */
 export async function exportCatalogCsv(db: Db, opts: { includeInactive?: boolean } = {}): Promise<string> {

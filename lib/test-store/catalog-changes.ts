@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import type { Tx } from "@/lib/db";
-import { importCatalogCsv, setCatalogItemActive, upsertCatalogItem } from "@/lib/store/catalog-admin";
+import { importCatalogCsv, setCatalogItemActive, upsertCatalogItem } from "@/lib/test-store/catalog-admin";
 
 // Changes to the store catalog by an operator (add or update an item, switch it on or off, CSV import): the form
-// schemas and the operator check; lib/store/catalog-admin.ts validates, saves and audits.
+// schemas and the operator check; lib/test-store/catalog-admin.ts validates, saves and audits.
 
 export const CatalogItemInput = z.object({
   sku: z.string().trim().min(1, "required").max(64),

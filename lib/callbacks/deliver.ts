@@ -4,14 +4,14 @@
 // inside a transaction).
 import { systemNow } from "@/lib/clock";
 import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
-import { callbackUrlPolicy } from "@/lib/events/callback-config";
-import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/events/retry-schedule";
-import { sendCallbackRequest, type SendCallbackResult } from "@/lib/events/send";
-import { testEventHeaderName } from "@/lib/events/deliveries";
-import { injectChaos, pendingChaosPlan } from "@/lib/events/chaos-delivery";
-import type { SendTarget } from "@/lib/events/chaos-delivery";
+import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
+import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/callbacks/retry-schedule";
+import { sendCallbackRequest, type SendCallbackResult } from "@/lib/callbacks/send";
+import { testEventHeaderName } from "@/lib/callbacks/deliveries";
+import { injectChaos, pendingChaosPlan } from "@/lib/callbacks/chaos-delivery";
+import type { SendTarget } from "@/lib/callbacks/chaos-delivery";
 import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing";
-import { checkCallbackUrl } from "@/lib/events/url-policy";
+import { checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import type { DeliveryState } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 

@@ -6,18 +6,18 @@ import { checkbox, integer, reasonField, text, uuidField } from "@/lib/schemas/f
 import { auditMerchant } from "@/lib/merchants/manage-merchants";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { setCallbackUrl } from "@/lib/events/callback-config";
-import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/events/deliveries";
-import { switchFastRetries } from "@/lib/events/fast-retries";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/callbacks/deliveries";
+import { switchFastRetries } from "@/lib/callbacks/fast-retries";
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
-import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/events/signature-check";
+import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/callbacks/signature-check";
 import { isUuid } from "@/lib/schemas/common";
 import { isValidDay } from "@/lib/money/dubai";
 
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });
 
 /**
- * Sets a merchant's callback address (docs/callbacks.md: address policy of lib/events/url-policy.ts; a new secret on
+ * Sets a merchant's callback address (docs/callbacks.md: address policy of lib/callbacks/url-policy.ts; a new secret on
  * every change, shown only now). MERCHANT users for their own merchant, operators for any. Audited with the old
  * and new address, never the secret.
  * @returns the new secret (show it once).
@@ -67,7 +67,7 @@ export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { m
 }
 
 /**
- * Sends a signed test event to the merchant's callback address (lib/events/deliveries.ts `sendTestEvent`); audited.
+ * Sends a signed test event to the merchant's callback address (lib/callbacks/deliveries.ts `sendTestEvent`); audited.
  * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (no address set)
  */
 export async function sendTestFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId: string }, now = systemNow()) {
@@ -134,7 +134,7 @@ export const FastRetriesInput = z.object({ merchantId: uuidField, enabled: check
 
 /**
  * Switches a merchant's fast retries on or off (docs/callbacks.md "Fast retries"), like chaos mode: MERCHANT users
- * for their own merchant, operators for any; a reason is required; one audit row (lib/events/fast-retries.ts).
+ * for their own merchant, operators for any; a reason is required; one audit row (lib/callbacks/fast-retries.ts).
  * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user)
  */
 export async function setFastRetries(tx: Tx, actor: ConsoleActor, input: z.output<typeof FastRetriesInput>, now = systemNow()): Promise<void> {

@@ -1,8 +1,8 @@
-// The basket search behind matchPreparedDetailed (lib/store/matching.ts, which states the matching rule and its
+// The basket search behind matchPreparedDetailed (lib/test-store/matching.ts, which states the matching rule and its
 // guarantees: docs/api.md "Overview" item 6): the fewest items for the least reachable total, through the
 // exact minimum-item table, the count search over sum-set levels, the guided search and the greedy fallback, and
 // the tie-break reconstruction. Amounts are exact integers held in `number`, in price steps of `ix.unit` fils
-// (the greatest common divisor of the product prices; lib/store/matching/catalog-index.ts).
+// (the greatest common divisor of the product prices; lib/test-store/matching/catalog-index.ts).
 import { DP_NONE, GUIDE_MAX_TERMS, GUIDE_MODULUS, MAX_SUM_LEVELS, ceilDiv, ensureDpTable, ensureSumLevels, floorDiv, reachable, testBit, type Guide, type Internals } from "./catalog-index";
 import type { BasketLine } from "../matching";
 

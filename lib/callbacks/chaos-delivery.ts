@@ -4,7 +4,7 @@ import { systemNow } from "@/lib/clock";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db";
 import { CHAOS_EXPECTED, STALE_TIMESTAMP_AGE_SECONDS, chaosPlan, type ChaosKind, type ChaosPlan } from "@/lib/events/chaos";
-import { sendCallbackRequest, type SendCallbackResult } from "@/lib/events/send";
+import { sendCallbackRequest, type SendCallbackResult } from "@/lib/callbacks/send";
 import { buildCallbackHeaders } from "@/lib/events/signing";
 import { log } from "@/lib/log";
 

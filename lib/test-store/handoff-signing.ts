@@ -6,7 +6,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { AMOUNT_PATTERN, CURRENCIES, fromMinor } from "@/lib/money/currency";
-import type { HandoffPayload, HandoffRefusal, SignedHandoff } from "@/lib/store/connector";
+import type { HandoffPayload, HandoffRefusal, SignedHandoff } from "@/lib/test-store/connector";
 
 /** A handoff older than this (by its signed issuedAt) is stale: 60 seconds. */
 export const HANDOFF_MAX_AGE_SECONDS = 60;

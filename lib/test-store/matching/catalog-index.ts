@@ -1,9 +1,9 @@
 // The prepared matching index of a store catalog: distinct product prices, the residue table of least reachable
 // totals modulo the cheapest price, sum-set bitsets of price deficits, the guide for the guided search and the lazy
-// minimum-item table, with their tuning constants. Built by prepareCatalog (lib/store/matching.ts, which states the
+// minimum-item table, with their tuning constants. Built by prepareCatalog (lib/test-store/matching.ts, which states the
 // matching rule and its guarantees: docs/api.md "Overview" item 6). Amounts are exact integers in
 // `number` typed arrays, counted in price steps: `unit` fils each, the greatest common divisor of the product
-// prices (far below 2^53, see lib/store/matching.ts).
+// prices (far below 2^53, see lib/test-store/matching.ts).
 import { fromMinor } from "../../money/currency";
 import type { CatalogItem, PrepareOptions } from "../matching";
 

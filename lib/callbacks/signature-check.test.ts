@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { listenerSecret } from "@/lib/events/listener-secret";
-import { diagnoseSignature } from "@/lib/events/signature-check";
+import { diagnoseSignature } from "@/lib/callbacks/signature-check";
 
 // "Check my verification" (docs/callbacks.md "Signature debugger"): each common slip is named, and nothing in the
 // answer gives the secret away.

@@ -4,10 +4,10 @@ import { systemNow } from "@/lib/clock";
 import { randomBytes } from "node:crypto";
 import { getDb, type Db } from "@/lib/db";
 import { log } from "@/lib/log";
-import type { HandoffAnswer, SignedHandoff, StoreConnector } from "@/lib/store/connector";
-import { preparedStoreCatalog } from "@/lib/store/catalog-cache";
-import { handoffKey, verifyHandoff } from "@/lib/store/handoff-signing";
-import { matchPrepared } from "@/lib/store/matching";
+import type { HandoffAnswer, SignedHandoff, StoreConnector } from "@/lib/test-store/connector";
+import { preparedStoreCatalog } from "@/lib/test-store/catalog-cache";
+import { handoffKey, verifyHandoff } from "@/lib/test-store/handoff-signing";
+import { matchPrepared } from "@/lib/test-store/matching";
 
 /** A store page token: 32 random bytes, base64url (43 characters, 256 bits). */
 export function newStoreToken(): string {
@@ -18,9 +18,9 @@ export function newStoreToken(): string {
 export const STORE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * The sandbox store. `handoff` verifies the signature and freshness (lib/store/handoff-signing.ts
+ * The sandbox store. `handoff` verifies the signature and freshness (lib/test-store/handoff-signing.ts
  * `verifyHandoff`; a tampered, malformed or stale handoff is REFUSED), then matches the locked AED charge
- * against the active catalog (prepared index cached per catalog version; lib/store/matching.ts): READY
+ * against the active catalog (prepared index cached per catalog version; lib/test-store/matching.ts): READY
  * with a new page token, the lines, subtotal, discount and match type, or REJECTED with the matcher's
  * error text (also when the catalog cannot be matched at all: invalid rows, or a basket needed from a
  * catalog the index cannot hold; docs/api.md "Overview" 6: nothing fits -> the checkout fails, at once, not by expiry). Stateless: a repeated handoff gets a fresh answer (Sandpiper applies only one).
