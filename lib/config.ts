@@ -42,7 +42,6 @@ function flag(fallback: boolean, description: string): Variable<boolean> {
 
 /** Text without control characters that passes `test`, optional; `secret` keeps it out of every message. */
 function text(description: string, accepts: string, secret = false, test: (value: string) => boolean = () => true): Variable<string | undefined> {
-  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   const schema = z.string().refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && test(value));
   return variable(schema.optional(), description, accepts, secret);
 }
