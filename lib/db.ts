@@ -157,7 +157,8 @@ const commitHooks = new WeakMap<Tx, CommitHook[]>();
 
 /**
  * Runs `fn` in one READ COMMITTED transaction on `opts.db` (default the one client). Hooks registered
- * with {@link afterCommit} run after the commit, never inside the transaction; a rollback drops them.
+ * with {@link afterCommit} run after the commit, never inside the transaction; a rollback drops them; a hook that
+ * fails is logged (warn, its message) and nothing else happens.
  * @throws whatever `fn` throws; the transaction is rolled back.
  */
 export async function transaction<T>(
@@ -174,10 +175,11 @@ export async function transaction<T>(
     { ...TX_OPTIONS, ...options },
   );
   for (const hook of hooks) {
-    // Fire and forget: a hook is a notification (e.g. "delivery due"); background jobs catch up on failure.
+    // Fire and forget: a hook is a notification (e.g. "delivery due"); background jobs catch up on failure, which is
+    // logged with its message only (a hook's error never carries a secret; its stack and values stay out).
     Promise.resolve()
       .then(hook)
-      .catch(() => undefined);
+      .catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, "after-commit hook failed; the background jobs will catch up"));
   }
   return result;
 }
