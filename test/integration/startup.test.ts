@@ -97,6 +97,13 @@ describe("a value lib/config.ts refuses stops the start with one line", () => {
     expect(output).not.toMatch(/listening/);
   });
 
+  it("npm start (scripts/start.mjs) exits 1 with the same line before building or migrating", async () => {
+    const { code, output } = await run(["scripts/start.mjs", "--no-build"], { DELIVERY_POLL_INTERVAL_MS: "abc", PORT: "0" });
+    expect(code).toBe(1);
+    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000']);
+    expect(output).not.toMatch(/migrat|Embedded database/i);
+  });
+
   it("a refused secret is named without its value", async () => {
     const { code, output } = await run(["server.mjs"], { REDIS_URL: "http://:pa55word@redis:6379", PORT: "0" });
     expect(code).toBe(1);
