@@ -1,10 +1,13 @@
 /**
- * Next.js instrumentation hook: refuses an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with
- * NODE_ENV=production: the process exits with a clear message), then starts the embedded job driver when
+ * Next.js instrumentation hook: refuses a configuration that lib/config.ts does not accept (one line per refused
+ * variable, exit code 1) and an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production: the
+ * process exits with a clear message), then starts the embedded job driver when
  * Inngest is not configured.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { configOrExit } = await import("./lib/config");
+    configOrExit();
     const { loopbackAllowanceRefusal } = await import("./lib/callbacks/callback-config");
     const refusal = loopbackAllowanceRefusal();
     if (refusal) {

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { PREPARED_TEXTS_MAX, preparedName } from "@/lib/db";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 describe("preparedName (docs/architecture.md \"Hot paths\": statements prepared once per connection)", () => {
   afterEach(() => {
@@ -29,5 +30,28 @@ describe("preparedName (docs/architecture.md \"Hot paths\": statements prepared 
     for (let i = 0; i < PREPARED_TEXTS_MAX; i++) preparedName(`SELECT ${i} AS n`);
     expect(preparedName("SELECT 'one too many'")).toBeUndefined();
     expect(preparedName("SELECT 'first'")).toBe(first);
+  });
+});
+
+describe("transaction: after-commit hooks (docs/architecture.md \"Consistency\": notifications after the commit)", () => {
+  it("logs a hook that fails, with its message, and still runs the others", async () => {
+    const { afterCommit, transaction } = await import("@/lib/db");
+    const { log } = await import("@/lib/log");
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
+    const ran: string[] = [];
+    // A stand-in client whose $transaction runs the body on a transaction object and commits.
+    const db = { $transaction: async (body: (tx: object) => Promise<unknown>) => body({}) } as unknown as PrismaClient;
+    try {
+      await transaction(async (tx) => {
+        afterCommit(tx, () => {
+          throw new Error("announcement refused");
+        });
+        afterCommit(tx, () => ran.push("second"));
+      }, { db });
+      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith({ err: "announcement refused" }, "after-commit hook failed; the background jobs will catch up"));
+      expect(ran).toEqual(["second"]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -4,6 +4,7 @@ import pg from "pg";
 import type { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { config } from "@/lib/config";
 
 /** A Prisma client or the client of an interactive transaction. */
 export type Db = PrismaClient | Prisma.TransactionClient;
@@ -49,9 +50,9 @@ export class OneQueryAtATimeClient extends pg.Client {
 export function getPool(): pg.Pool {
   // A pool ended by the client's $disconnect (scripts, tests) is replaced, with a client of its own.
   if (!globalForDb.sandpiperPool || globalForDb.sandpiperPool.ending) {
-    const connectionString = process.env.DATABASE_URL;
+    const connectionString = config().DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const pool = new pg.Pool({ connectionString, max: Number(process.env.DB_POOL_MAX ?? 10), connectionTimeoutMillis: 5_000, Client: OneQueryAtATimeClient });
+    const pool = new pg.Pool({ connectionString, max: config().DB_POOL_MAX, connectionTimeoutMillis: 5_000, Client: OneQueryAtATimeClient });
     // An idle connection that drops (a database restart) is discarded by the pool; without a listener it would
     // end the process. The next query opens a new one.
     pool.on("error", (error: Error) => log.warn({ err: error.message }, "database connection lost; reconnecting on the next query"));
@@ -142,7 +143,7 @@ function renamePreparedStatements(): void {
 export function preparedName(text: string): string | undefined {
   const known = preparedNames.get(text);
   if (known !== undefined || preparedNames.size >= PREPARED_TEXTS_MAX) return known;
-  if (process.env.SANDPIPER_EMBEDDED === "1" || process.env.DB_PREPARED_STATEMENTS === "0") return undefined;
+  if (config().SANDPIPER_EMBEDDED || !config().DB_PREPARED_STATEMENTS) return undefined;
   const name = `sp${generation}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
   preparedNames.set(text, name);
   return name;
@@ -156,7 +157,8 @@ const commitHooks = new WeakMap<Tx, CommitHook[]>();
 
 /**
  * Runs `fn` in one READ COMMITTED transaction on `opts.db` (default the one client). Hooks registered
- * with {@link afterCommit} run after the commit, never inside the transaction; a rollback drops them.
+ * with {@link afterCommit} run after the commit, never inside the transaction; a rollback drops them; a hook that
+ * fails is logged (warn, its message) and nothing else happens.
  * @throws whatever `fn` throws; the transaction is rolled back.
  */
 export async function transaction<T>(
@@ -173,10 +175,11 @@ export async function transaction<T>(
     { ...TX_OPTIONS, ...options },
   );
   for (const hook of hooks) {
-    // Fire and forget: a hook is a notification (e.g. "delivery due"); background jobs catch up on failure.
+    // Fire and forget: a hook is a notification (e.g. "delivery due"); background jobs catch up on failure, which is
+    // logged with its message only (a hook's error never carries a secret; its stack and values stay out).
     Promise.resolve()
       .then(hook)
-      .catch(() => undefined);
+      .catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, "after-commit hook failed; the background jobs will catch up"));
   }
   return result;
 }

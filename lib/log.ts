@@ -1,11 +1,12 @@
 import pino from "pino";
+import { config } from "@/lib/config";
 
 /**
  * Structured JSON logs. Secrets and bearer links never reach a log line: the redact paths cover
  * authorization headers, API keys, callback secrets, passwords and checkout urls/tokens.
  */
 export const log = pino({
-  level: process.env.LOG_LEVEL ?? "info",
+  level: config().LOG_LEVEL,
   base: { service: "sandpiper" },
   redact: {
     paths: [

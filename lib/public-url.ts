@@ -1,4 +1,7 @@
+import { config } from "@/lib/config";
+
 /** The public base url of customer-facing links (PUBLIC_BASE_URL, default http://localhost:PORT). */
 export function publicBaseUrl(): string {
-  return (process.env.PUBLIC_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, "");
+  const { PUBLIC_BASE_URL, PORT } = config();
+  return (PUBLIC_BASE_URL ?? `http://localhost:${PORT}`).replace(/\/$/, "");
 }

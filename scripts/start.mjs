@@ -16,6 +16,10 @@ if (process.argv.includes("--local")) {
 process.env.NODE_ENV ??= "production";
 const { dataDirectory, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
 refuseUnsafeStart();
+// A variable lib/config.ts refuses stops the start here, before building or migrating (one line per variable; the
+// service process checks again in instrumentation.ts). The schema is TypeScript: read through tsx, as bin/sandpiper.mjs does.
+const { tsImport } = await import("tsx/esm/api");
+(await tsImport("../lib/config.ts", import.meta.url)).configOrExit();
 
 // The build generates the Prisma client. It runs only when the sources changed since the last build (a restart
 // takes seconds); `--build` forces it, `--no-build` serves the existing build and client as they are.

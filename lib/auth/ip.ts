@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { log } from "@/lib/log";
+import { config } from "@/lib/config";
 
 /** Recent answers of {@link normalizeIp}: every request normalises its peer's address, and ipaddr.js parses with regular expressions (about 50 µs a request in a CPU profile). */
 const normalized = new Map<string, string | null>();
@@ -38,7 +39,7 @@ let trusted: { setting: string; addresses: Set<string> } | null = null;
 
 /** Proxies whose X-Forwarded-For is trusted (TRUSTED_PROXIES, comma-separated exact addresses), parsed once per value of the setting. */
 function trustedProxies(): Set<string> {
-  const setting = process.env.TRUSTED_PROXIES ?? "";
+  const setting = config().TRUSTED_PROXIES ?? "";
   if (trusted?.setting !== setting) {
     trusted = { setting, addresses: new Set(setting.split(",").map((s) => normalizeIp(s)).filter((s): s is string => !!s)) };
   }

@@ -6,6 +6,7 @@ import { apiError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
 import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/callbacks/url-policy";
 import { runtimeEnv } from "@/lib/runtime-env";
+import { config } from "@/lib/config";
 
 /** Longest callback address accepted, in characters. */
 export const MAX_CALLBACK_URL_LENGTH = 2048;
@@ -18,7 +19,7 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
  * local development only). Read at run time (see lib/runtime-env.ts).
  */
 export function loopbackAllowanceRefusal(): string | null {
-  if (runtimeEnv("CALLBACK_ALLOW_LOOPBACK") === "1" && runtimeEnv("NODE_ENV") === "production") {
+  if (config().CALLBACK_ALLOW_LOOPBACK && runtimeEnv("NODE_ENV") === "production") {
     return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer's machine from this service, run `sandpiper listen --forward-to <local address>` there (README \"The sandpiper command\")";
   }
   return null;
@@ -30,7 +31,7 @@ export function loopbackAllowanceRefusal(): string | null {
  * again at send time.
  */
 export function callbackUrlPolicy(): CheckCallbackUrlOptions {
-  return { allowLoopback: runtimeEnv("CALLBACK_ALLOW_LOOPBACK") === "1" && runtimeEnv("NODE_ENV") !== "production" };
+  return { allowLoopback: config().CALLBACK_ALLOW_LOOPBACK && runtimeEnv("NODE_ENV") !== "production" };
 }
 
 /** A fresh callback secret, `whsec_` + 32 random bytes in base64url. */

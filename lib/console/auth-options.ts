@@ -4,6 +4,7 @@ import { sourceIp } from "@/lib/auth/ip";
 import { getDb } from "@/lib/db";
 import { endSessions } from "@/lib/users/sessions";
 import { verifyCredentials } from "@/lib/users/sign-in";
+import { config } from "@/lib/config";
 
 /** Console sessions last one working day (seconds). */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -14,7 +15,7 @@ export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
  * http://localhost:3000) gets cookies without Secure, or the browser would drop them.
  */
 export function secureCookies(): boolean {
-  return (process.env.NEXTAUTH_URL ?? "").startsWith("https://");
+  return (config().NEXTAUTH_URL ?? "").startsWith("https://");
 }
 
 /**
@@ -25,7 +26,7 @@ export function secureCookies(): boolean {
  * epoch on) ends the session on the server as well.
  */
 export const authOptions: NextAuthOptions = {
-  secret: process.env.NEXTAUTH_SECRET,
+  secret: config().NEXTAUTH_SECRET,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   useSecureCookies: secureCookies(),

@@ -3,6 +3,7 @@
 // feed head, run only while at least one stream is open. Either way a stream re-reads its merchant's feed.
 import { getDb, type Db } from "@/lib/db";
 import { log } from "@/lib/log";
+import { config } from "@/lib/config";
 
 type Waiter = () => void;
 
@@ -20,8 +21,7 @@ const waiters = (state.sandpiperFeedWaiters ??= new Set<Waiter>());
 
 /** Interval of the shared feed-head poll while streams are open, milliseconds (FEED_POLL_INTERVAL_MS, default 200). */
 function pollIntervalMs(): number {
-  const configured = Number(process.env.FEED_POLL_INTERVAL_MS);
-  return Number.isFinite(configured) && configured >= 20 ? configured : 200;
+  return config().FEED_POLL_INTERVAL_MS;
 }
 
 /** Wakes every open stream of this process (called after a commit that added events or redeliveries). */

@@ -1,6 +1,8 @@
 // Callback (webhook) signing: header names, HMAC-SHA256 signature, outgoing headers.
 // docs/callbacks.md (Headers table) and docs/architecture.md "Callbacks".
 import { createHmac } from "node:crypto";
+// Relative: the `sandpiper` command (lib/listen, run by tsx from any folder) imports this file; it always passes the name.
+import { config, SERVICE_NAME_PATTERN } from "../config";
 
 /** Names of the three callback headers for one operator name. */
 export interface CallbackHeaderNames {
@@ -9,11 +11,8 @@ export interface CallbackHeaderNames {
   signature: string;
 }
 
-const SERVICE_NAME_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
-
 function defaultServiceName(): string {
-  const fromEnv = process.env.SERVICE_NAME;
-  return fromEnv === undefined || fromEnv === "" ? "Service" : fromEnv;
+  return config().SERVICE_NAME;
 }
 
 /**

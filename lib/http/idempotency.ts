@@ -140,7 +140,7 @@ export async function commitIdempotent(
     await query(Prisma.sql`WITH idempotency AS (${recordInsert(scope, response)} RETURNING id), ${effects} SELECT ${checks}`);
     return { replayed: false, response };
   } catch (error) {
-    if ((error as { code?: string }).code !== "23505") throw error;
+    if (uniqueViolation(error) === null) throw error;
     const raced = await findRecord(getDb(), scope);
     if (raced) return { replayed: true, response: raced };
     throw error;

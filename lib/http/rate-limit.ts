@@ -4,6 +4,7 @@ import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { apiError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { config, type Config } from "@/lib/config";
 
 /**
  * Where request budgets are counted (README "Running more than one process"):
@@ -14,9 +15,9 @@ import { log } from "@/lib/log";
  */
 export type RateLimitStore = "redis" | "postgres" | "memory";
 
-export function rateLimitStore(env: NodeJS.ProcessEnv = process.env): RateLimitStore {
-  if (env.REDIS_URL) return "redis";
-  if (env.RATE_LIMIT_STORE === "postgres" || Number(env.SANDPIPER_WORKERS ?? 1) > 1) return "postgres";
+export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_STORE" | "SANDPIPER_WORKERS"> = config()): RateLimitStore {
+  if (settings.REDIS_URL) return "redis";
+  if (settings.RATE_LIMIT_STORE === "postgres" || settings.SANDPIPER_WORKERS === "auto" || settings.SANDPIPER_WORKERS > 1) return "postgres";
   return "memory";
 }
 
@@ -36,12 +37,12 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
   }
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
   if (store === "redis") {
-    shared.sandpiperRedis ??= new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    shared.sandpiperRedis ??= new Redis(config().REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
     shared.sandpiperRedis.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
     return new RateLimiterRedis({ storeClient: shared.sandpiperRedis, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   }
   if (store === "postgres") {
-    shared.sandpiperLimiterPool ??= new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, connectionTimeoutMillis: 2_000 });
+    shared.sandpiperLimiterPool ??= new pg.Pool({ connectionString: config().DATABASE_URL, max: 4, connectionTimeoutMillis: 2_000 });
     shared.sandpiperLimiterPool.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (postgres) connection failed"));
     return new RateLimiterPostgres({ storeClient: shared.sandpiperLimiterPool, storeType: "pool", tableName: "rate_limits", tableCreated: true, keyPrefix, points, duration, insuranceLimiter: memory });
   }
@@ -52,12 +53,12 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
  * 300 requests per minute per API key and 600 per source IP (README "Limits"; env overrides for operators;
  * RATE_LIMIT_WINDOW_SECONDS changes the minute, e.g. to test a client's retries in seconds).
  */
-const apiWindowSeconds = Number(process.env.RATE_LIMIT_WINDOW_SECONDS ?? 60);
-const perKey = createRateLimiter("key", Number(process.env.RATE_LIMIT_PER_KEY ?? 300), apiWindowSeconds);
-const perIp = createRateLimiter("ip", Number(process.env.RATE_LIMIT_PER_IP ?? 600), apiWindowSeconds);
+const apiWindowSeconds = config().RATE_LIMIT_WINDOW_SECONDS;
+const perKey = createRateLimiter("key", config().RATE_LIMIT_PER_KEY, apiWindowSeconds);
+const perIp = createRateLimiter("ip", config().RATE_LIMIT_PER_IP, apiWindowSeconds);
 /** The customer pages' actions (quote, confirm, pay, decline): per source IP and per bearer link, a minute each. */
-const customerPerIp = createRateLimiter("customer-ip", Number(process.env.CUSTOMER_RATE_LIMIT_PER_IP ?? 120), 60);
-const customerPerLink = createRateLimiter("customer-link", Number(process.env.CUSTOMER_RATE_LIMIT_PER_LINK ?? 30), 60);
+const customerPerIp = createRateLimiter("customer-ip", config().CUSTOMER_RATE_LIMIT_PER_IP, 60);
+const customerPerLink = createRateLimiter("customer-link", config().CUSTOMER_RATE_LIMIT_PER_LINK, 60);
 
 /**
  * Consumes one request from the source IP's budget. Runs before the API key is checked, so requests with an

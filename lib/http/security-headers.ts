@@ -1,14 +1,18 @@
 // Security headers that depend on how the service is reached (README "Environment": PUBLIC_BASE_URL,
 // NEXTAUTH_URL). The static ones (nosniff, Referrer-Policy, X-Frame-Options) are set for every path in
 // next.config.mjs; the Content-Security-Policy with a per-request nonce is set by proxy.ts.
+import { config, type Config } from "@/lib/config";
+
+/** The two settings that tell whether the service is published over https. */
+type PublicUrls = Pick<Config, "PUBLIC_BASE_URL" | "NEXTAUTH_URL">;
 
 /** True when the service is published over https (PUBLIC_BASE_URL or NEXTAUTH_URL starts with https://). */
-export function servedOverHttps(env: Record<string, string | undefined> = process.env): boolean {
+export function servedOverHttps(env: PublicUrls = config()): boolean {
   return [env.PUBLIC_BASE_URL, env.NEXTAUTH_URL].some((url) => url?.startsWith("https://"));
 }
 
 /** `Strict-Transport-Security` (one year, subdomains) when served over https; nothing otherwise (plain http on localhost). */
-export function transportSecurityHeaders(env: Record<string, string | undefined> = process.env): Record<string, string> {
+export function transportSecurityHeaders(env: PublicUrls = config()): Record<string, string> {
   return servedOverHttps(env) ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {};
 }
 

@@ -2,6 +2,7 @@ import { log } from "@/lib/log";
 import { JOBS, type Job } from "@/lib/jobs/registry";
 import { inngestConfigured } from "@/lib/notify/mode";
 import { onWake } from "@/lib/notify/wake";
+import { config } from "@/lib/config";
 
 const g = globalThis as unknown as { __sandpiperDriver?: NodeJS.Timeout[]; __sandpiperShuttingDown?: boolean };
 
@@ -40,7 +41,7 @@ function jobLoop(job: Job): NodeJS.Timeout {
  * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1.
  */
 export function startJobDriver(): void {
-  if (g.__sandpiperDriver || inngestConfigured() || process.env.JOBS_DISABLED === "1") return;
+  if (g.__sandpiperDriver || inngestConfigured() || config().JOBS_DISABLED) return;
   g.__sandpiperDriver = JOBS.map(jobLoop);
   log.info({ jobs: JOBS.map((j) => j.id) }, "embedded job driver started");
 }

@@ -9,6 +9,7 @@ import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
 import { concludeDueScenarios } from "@/lib/payments/conclude-scenarios";
 import { runStoreHandoffs } from "@/lib/store/handoff";
 import { STORE_HANDOFF_JOB_ID } from "@/lib/notify/announce";
+import { config } from "@/lib/config";
 
 /** Which driver runs a job body: the embedded loop of this process, or Inngest (lib/notify/mode.ts). */
 export type JobDriver = "embedded" | "inngest";
@@ -30,7 +31,7 @@ export type Job = {
 };
 
 /** docs/api.md "Limits": the expiry check runs every 30 seconds (EXPIRY_SWEEP_INTERVAL_MS overrides it in tests). */
-const expirySweepIntervalMs = () => Number(process.env.EXPIRY_SWEEP_INTERVAL_MS ?? 30_000);
+const expirySweepIntervalMs = () => config().EXPIRY_SWEEP_INTERVAL_MS;
 
 /**
  * Every background job: the one list both drivers are built from. The embedded driver (lib/jobs/driver.ts)
@@ -45,7 +46,7 @@ export const JOBS: readonly Job[] = [
     id: DELIVERY_JOB_ID,
     name: "Deliver due callbacks (catch-up)",
     // Callbacks due now (new events are also announced at once after commit; this poll catches retries).
-    intervalMs: () => Number(process.env.DELIVERY_POLL_INTERVAL_MS ?? 1_000),
+    intervalMs: () => config().DELIVERY_POLL_INTERVAL_MS,
     inngest: "cron",
     run: async (now, driver = "embedded") => {
       const { outcomes: _outcomes, ...counts } = await deliverDueCallbacks({ now, workerId: driver === "inngest" ? "inngest-catch-up" : `embedded-${process.pid}` });
@@ -56,7 +57,7 @@ export const JOBS: readonly Job[] = [
     id: "compact-payment-counts",
     name: "Compact payment counts",
     // Folds the payment count changes into payment_counts, so list totals sum few rows, and vacuums what it deleted.
-    intervalMs: () => Number(process.env.COUNT_COMPACT_INTERVAL_MS ?? 2_000),
+    intervalMs: () => config().COUNT_COMPACT_INTERVAL_MS,
     inngest: "cron",
     run: () => compactAndVacuum(),
   },
@@ -64,7 +65,7 @@ export const JOBS: readonly Job[] = [
     id: "prune-risk-counters",
     name: "Prune ended velocity windows",
     // Velocity counters of ended windows can never refuse anything again.
-    intervalMs: () => Number(process.env.RISK_PRUNE_INTERVAL_MS ?? 60_000),
+    intervalMs: () => config().RISK_PRUNE_INTERVAL_MS,
     inngest: "cron",
     run: (now) => pruneRiskCounters(getDb(), now),
   },
@@ -72,7 +73,7 @@ export const JOBS: readonly Job[] = [
     id: "prune-request-log",
     name: "Prune the request log",
     // Requests older than REQUEST_LOG_RETENTION_DAYS (default 14) are deleted, 10,000 per run.
-    intervalMs: () => Number(process.env.REQUEST_LOG_PRUNE_INTERVAL_MS ?? 600_000),
+    intervalMs: () => config().REQUEST_LOG_PRUNE_INTERVAL_MS,
     inngest: "cron",
     run: (now) => pruneRequestLog(getDb(), now),
   },
@@ -80,7 +81,7 @@ export const JOBS: readonly Job[] = [
     id: "conclude-scenarios",
     name: "Conclude payments by scenario rules",
     // docs/api.md "Scenario rules": due conclusions, concluded as a manual completion would.
-    intervalMs: () => Number(process.env.SCENARIO_POLL_INTERVAL_MS ?? 1_000),
+    intervalMs: () => config().SCENARIO_POLL_INTERVAL_MS,
     inngest: "cron",
     run: (now) => concludeDueScenarios({ now }),
   },
@@ -88,7 +89,7 @@ export const JOBS: readonly Job[] = [
     id: STORE_HANDOFF_JOB_ID,
     name: "Hand off due store checkouts (catch-up)",
     // Queued store checkouts due now (new ones are also announced at once after commit; this poll catches retries).
-    intervalMs: () => Number(process.env.STORE_HANDOFF_POLL_INTERVAL_MS ?? 1_000),
+    intervalMs: () => config().STORE_HANDOFF_POLL_INTERVAL_MS,
     inngest: "cron",
     run: (now) => runStoreHandoffs({ now }),
   },

@@ -1,11 +1,11 @@
 // How long the request log keeps a request (docs/api.md "Request log"), and the job body that prunes it.
 import { systemNow } from "@/lib/clock";
 import type { Db } from "@/lib/db";
+import { config } from "@/lib/config";
 
 /** Days a logged request is kept (REQUEST_LOG_RETENTION_DAYS, default 14). */
 export function requestLogRetentionDays(): number {
-  const days = Number(process.env.REQUEST_LOG_RETENTION_DAYS ?? 14);
-  return Number.isFinite(days) && days > 0 ? days : 14;
+  return config().REQUEST_LOG_RETENTION_DAYS;
 }
 
 /**

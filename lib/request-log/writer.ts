@@ -3,6 +3,7 @@
 import { Prisma, query } from "@/lib/db";
 import { log } from "@/lib/log";
 import { redactBody } from "@/lib/request-log/redact";
+import { config } from "@/lib/config";
 
 /** One finished request as the pipeline saw it; bodies are raw here and redacted when written. */
 export type RequestRecord = {
@@ -63,7 +64,7 @@ const FLUSH_MS = 250;
 
 /** Whether the request log is on (REQUEST_LOG=0 switches it off, e.g. to measure what it costs). */
 export function requestLogEnabled(): boolean {
-  return process.env.REQUEST_LOG !== "0";
+  return config().REQUEST_LOG;
 }
 
 /**

@@ -7,13 +7,12 @@ import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { AMOUNT_PATTERN, CURRENCIES, fromMinor } from "@/lib/money/currency";
 import type { HandoffPayload, HandoffRefusal, SignedHandoff } from "@/lib/test-store/connector";
+import { config } from "@/lib/config";
 
 /** A handoff older than this (by its signed issuedAt) is stale: 60 seconds. */
 export const HANDOFF_MAX_AGE_SECONDS = 60;
 /** Clock skew tolerated for an issuedAt in the future: 30 seconds. */
 export const HANDOFF_MAX_SKEW_SECONDS = 30;
-/** Shortest accepted STORE_HANDOFF_SECRET, in characters. */
-export const MIN_HANDOFF_SECRET_LENGTH = 32;
 
 const KEY_SETTING = "store-handoff-key";
 const g = globalThis as unknown as { __sandpiperHandoffKey?: Buffer };
@@ -22,15 +21,12 @@ const g = globalThis as unknown as { __sandpiperHandoffKey?: Buffer };
  * The store handoff key (bytes). STORE_HANDOFF_SECRET when set (at least 32 characters; its UTF-8
  * bytes); otherwise 32 random bytes generated on first use and kept in the database (settings row
  * `store-handoff-key`, like the merchants' callback secrets), so every instance of the service signs and
- * verifies with the same key. Cached for the life of the process. Never logged.
- * @throws Error when STORE_HANDOFF_SECRET is set but shorter than 32 characters.
+ * verifies with the same key. Cached for the life of the process. Never logged. A shorter STORE_HANDOFF_SECRET
+ * stops the service start (lib/config.ts).
  */
 export async function handoffKey(db: Db): Promise<Buffer> {
-  const fromEnv = process.env.STORE_HANDOFF_SECRET;
-  if (fromEnv !== undefined && fromEnv !== "") {
-    if (fromEnv.length < MIN_HANDOFF_SECRET_LENGTH) throw new Error(`STORE_HANDOFF_SECRET must be at least ${MIN_HANDOFF_SECRET_LENGTH} characters`);
-    return Buffer.from(fromEnv, "utf8");
-  }
+  const fromEnv = config().STORE_HANDOFF_SECRET;
+  if (fromEnv !== undefined) return Buffer.from(fromEnv, "utf8");
   if (g.__sandpiperHandoffKey) return g.__sandpiperHandoffKey;
   const generated = randomBytes(32).toString("base64url");
   // The first instance to get here stores its key; every other one reads that key.

@@ -86,6 +86,32 @@ describe("the service refuses CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production
   });
 });
 
+describe("a value lib/config.ts refuses stops the start with one line", () => {
+  const refusalLines = (output: string) => output.split("\n").filter((line) => line.includes("refuses to start"));
+
+  it("node server.mjs with DELIVERY_POLL_INTERVAL_MS=abc exits 1 naming the variable, the value and what it accepts", async () => {
+    const { code, output } = await run(["server.mjs"], { DELIVERY_POLL_INTERVAL_MS: "abc", PORT: "0" });
+    expect(code).toBe(1);
+    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000']);
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toMatch(/listening/);
+  });
+
+  it("npm start (scripts/start.mjs) exits 1 with the same line before building or migrating", async () => {
+    const { code, output } = await run(["scripts/start.mjs", "--no-build"], { DELIVERY_POLL_INTERVAL_MS: "abc", PORT: "0" });
+    expect(code).toBe(1);
+    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000']);
+    expect(output).not.toMatch(/migrat|Embedded database/i);
+  });
+
+  it("a refused secret is named without its value", async () => {
+    const { code, output } = await run(["server.mjs"], { REDIS_URL: "http://:pa55word@redis:6379", PORT: "0" });
+    expect(code).toBe(1);
+    expect(refusalLines(output)).toEqual(["Sandpiper refuses to start: REDIS_URL: got an invalid value (not shown: it is a secret); expected an absolute redis or rediss URL"]);
+    expect(output).not.toContain("pa55word");
+  });
+});
+
 describe("npm run start:local", () => {
   it("serves with loopback callback receivers allowed (NODE_ENV=development), for local work on the service", async () => {
     const { url, port } = await freshStart("_local");

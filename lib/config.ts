@@ -1,0 +1,214 @@
+// The service's configuration: every environment variable it reads, typed, bounded, defaulted and described in one
+// zod schema, parsed once (docs/architecture.md "Layout"; README "Environment" lists the same variables, and
+// test/unit/config.test.ts fails when the two disagree). docs/decisions.md "One configuration module" says why.
+import ipaddr from "ipaddr.js";
+import { z } from "zod";
+
+/** `SERVICE_NAME` and any explicit callback header name fragment: letters and digits, single inner hyphens. */
+export const SERVICE_NAME_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
+/** Shortest STORE_HANDOFF_SECRET accepted, in characters. */
+export const MIN_HANDOFF_SECRET_LENGTH = 32;
+
+/**
+ * One variable: its zod schema (input: the raw string, or undefined when unset or empty; output: the typed value
+ * with its default), what it accepts in words (the refusal's "expected ..."), and whether its value is a secret
+ * (never printed).
+ */
+interface Variable<T> {
+  schema: z.ZodType<T, string | undefined>;
+  accepts: string;
+  secret: boolean;
+}
+
+function variable<T>(schema: z.ZodType<T, string | undefined>, description: string, accepts: string, secret = false): Variable<T> {
+  return { schema: schema.describe(description) as z.ZodType<T, string | undefined>, accepts, secret };
+}
+
+/** A whole number from `min` to `max` (decimal digits only), `fallback` when unset. */
+function wholeNumber(min: number, max: number, fallback: number, unit: string, description: string): Variable<number> {
+  const schema = z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .default(fallback);
+  return variable(schema, description, `a whole number of ${unit} from ${min} to ${max}`);
+}
+
+/** `1` (on) or `0` (off), `fallback` when unset. */
+function flag(fallback: boolean, description: string): Variable<boolean> {
+  return variable(z.enum(["0", "1"]).transform((v) => v === "1").default(fallback), description, "1 (on) or 0 (off)");
+}
+
+/** Text without control characters that passes `test`, optional; `secret` keeps it out of every message. */
+function text(description: string, accepts: string, secret = false, test: (value: string) => boolean = () => true): Variable<string | undefined> {
+  const schema = z.string().refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && test(value));
+  return variable(schema.optional(), description, accepts, secret);
+}
+
+/** A secret key: text without spaces, optional, never printed. */
+function key(description: string): Variable<string | undefined> {
+  return text(description, "a key without spaces", true, (value) => !/\s/.test(value));
+}
+
+/** An absolute URL whose scheme is one of `schemes` (e.g. "https:"), optional. */
+function url(schemes: string[], description: string, secret = false): Variable<string | undefined> {
+  const parses = (value: string) => URL.canParse(value) && schemes.includes(new URL(value).protocol);
+  return text(description, `an absolute ${schemes.map((s) => s.slice(0, -1)).join(" or ")} URL`, secret, parses);
+}
+
+/** One of `values`, optional. */
+function oneOf<const V extends readonly [string, ...string[]]>(values: V, description: string): Variable<V[number] | undefined> {
+  return variable(z.enum(values).optional(), description, `one of ${values.join(", ")}`);
+}
+
+function isIpAddress(entry: string): boolean {
+  return ipaddr.isValid(entry) && !entry.includes("/");
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Every environment variable of the service, in README "Environment" order. Each is read once, through
+ * {@link config}; nothing in lib/ or app/ reads `process.env` for them.
+ */
+export const VARIABLES = {
+  DATABASE_URL: url(["postgresql:", "postgres:"], "PostgreSQL connection string (npm start sets the embedded database's)", true),
+  SANDPIPER_DATA_DIR: text("the embedded install's folder (PGlite data, credentials.txt, nextauth-secret); read by server.mjs", "a folder path without control characters"),
+  SANDPIPER_EMBEDDED: flag(false, "set by npm start when it serves the embedded database (one session: no prepared statements)"),
+  PORT: wholeNumber(0, 65535, 3000, "port", "where the service listens (0: any free port)"),
+  HOST: text("the address the service listens on (default 127.0.0.1); read by server.mjs", "a host name or IP address", false, (v) => !/\s/.test(v)),
+  PUBLIC_BASE_URL: url(["http:", "https:"], "base of customer-facing links (default http://localhost:$PORT)"),
+  TRUSTED_PROXIES: text(
+    "comma-separated proxy addresses whose X-Forwarded-For is read",
+    "comma-separated IP addresses",
+    false,
+    (v) => v.split(",").every((entry) => entry.trim() === "" || isIpAddress(entry.trim())),
+  ),
+  RATE_LIMIT_PER_KEY: wholeNumber(1, 1_000_000_000, 300, "requests", "API requests per rate-limit window per API key"),
+  RATE_LIMIT_PER_IP: wholeNumber(1, 1_000_000_000, 600, "requests", "API requests per rate-limit window per source IP"),
+  RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 86_400, 60, "seconds", "the window of the two API rate limits"),
+  CUSTOMER_RATE_LIMIT_PER_IP: wholeNumber(1, 1_000_000_000, 120, "actions", "customer page actions per minute per source IP"),
+  CUSTOMER_RATE_LIMIT_PER_LINK: wholeNumber(1, 1_000_000_000, 30, "actions", "customer page actions per minute per checkout link"),
+  DB_POOL_MAX: wholeNumber(1, 1000, 10, "connections", "database connections of the pool"),
+  DB_PREPARED_STATEMENTS: flag(true, "0 sends the hot paths' statements whole instead of preparing them once per connection"),
+  EXPIRY_SWEEP_INTERVAL_MS: wholeNumber(50, 3_600_000, 30_000, "milliseconds", "expiry sweep period of the embedded driver"),
+  DELIVERY_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the embedded driver looks for due callback deliveries"),
+  COUNT_COMPACT_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 2_000, "milliseconds", "period of the job folding payment count changes"),
+  STORE_HANDOFF_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the embedded driver looks for due store handoffs"),
+  SCENARIO_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the embedded driver concludes payments by scenario rules"),
+  RISK_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, MINUTE_MS, "milliseconds", "how often the embedded driver prunes ended velocity windows"),
+  FEED_POLL_INTERVAL_MS: wholeNumber(20, MINUTE_MS, 200, "milliseconds", "how often open event streams look for new events"),
+  STORE_HANDOFF_SECRET: text(
+    "key of the store handoff signature",
+    `text of at least ${MIN_HANDOFF_SECRET_LENGTH} characters`,
+    true,
+    (v) => v.length >= MIN_HANDOFF_SECRET_LENGTH,
+  ),
+  JOBS_DISABLED: flag(false, "1 disables the embedded job driver"),
+  INNGEST_EVENT_KEY: key("Inngest Cloud event key"),
+  INNGEST_SIGNING_KEY: key("Inngest Cloud signing key"),
+  INNGEST_DEV: text("1 or the URL of a local Inngest dev server", "1 or an absolute http or https URL", false, (v) => v === "1" || /^https?:\/\//.test(v)),
+  SERVICE_NAME: variable(
+    z.string().regex(SERVICE_NAME_PATTERN).default("Service"),
+    "<Name> in the callback headers X-<Name>-Signature etc.",
+    "letters and digits, optionally joined by single hyphens",
+  ),
+  CALLBACK_ALLOW_LOOPBACK: flag(false, "1 allows http loopback callback receivers (refused with NODE_ENV=production)"),
+  LOG_LEVEL: variable(
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    "pino log level",
+    "one of fatal, error, warn, info, debug, trace, silent",
+  ),
+  NEXTAUTH_SECRET: key("signs and encrypts console session cookies"),
+  NEXTAUTH_URL: url(["http:", "https:"], "the console's public base URL; https:// makes session cookies Secure"),
+  SANDPIPER_WORKERS: variable(
+    z.union([z.literal("auto"), z.string().regex(/^\d{1,2}$/).transform(Number).pipe(z.number().int().min(1).max(64))]).default(1),
+    "server processes on one port; read by server.mjs",
+    'a whole number of processes from 1 to 64, or "auto"',
+  ),
+  REDIS_URL: url(["redis:", "rediss:"], "Redis for the rate limits shared by every process and machine", true),
+  RATE_LIMIT_STORE: oneOf(["postgres"], "postgres: count rate limits in the database even with one worker"),
+  REQUEST_LOG: flag(true, "0 stops recording API requests in the request log"),
+  REQUEST_LOG_RETENTION_DAYS: wholeNumber(1, 3650, 14, "days", "days a logged API request is kept"),
+  REQUEST_LOG_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often the embedded driver prunes the request log"),
+} satisfies Record<string, Variable<unknown>>;
+
+/** The names of every variable of the schema. */
+export type VariableName = keyof typeof VARIABLES;
+/** The typed configuration: one member per variable, its default filled in. */
+export type Config = { readonly [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
+
+/** A refused environment: `lines` has one line per refused variable (a secret's value never in it). */
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+const NAMES = Object.keys(VARIABLES) as VariableName[];
+
+/** The refusal line of one variable: `NAME: got "value"; expected <accepts>` (a secret: no value). */
+function refusal(name: VariableName, value: string): string {
+  const spec: Variable<unknown> = VARIABLES[name];
+  const got = spec.secret ? "got an invalid value (not shown: it is a secret)" : `got ${JSON.stringify(value)}`;
+  return `${name}: ${got}; expected ${spec.accepts}`;
+}
+
+/**
+ * Parses the configuration from `env` (empty values count as unset).
+ * @param env the environment, e.g. `process.env`.
+ * @returns the typed {@link Config}.
+ * @throws ConfigError with one line per refused variable, in schema order.
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const values: Record<string, unknown> = {};
+  const lines: string[] = [];
+  for (const name of NAMES) {
+    const raw = env[name] === "" ? undefined : env[name];
+    const parsed = (VARIABLES[name].schema as z.ZodType<unknown, string | undefined>).safeParse(raw);
+    if (parsed.success) values[name] = parsed.data;
+    else lines.push(refusal(name, raw ?? ""));
+  }
+  if (lines.length > 0) throw new ConfigError(lines);
+  return values as Config;
+}
+
+// Read once: the first call parses process.env and every later call returns that result. Under vitest, where a test
+// changes a variable for itself (vi.stubEnv, process.env.X = ...), the result is kept per snapshot of the variables'
+// values instead, so the change applies at the next call (about 10 microseconds a call: tests only).
+const perSnapshot = Boolean(process.env.VITEST);
+let cached: { key: string; config: Config } | undefined;
+
+function snapshotKey(): string {
+  return perSnapshot ? NAMES.map((name) => process.env[name] ?? "").join("\u0000") : "";
+}
+
+/**
+ * The service's configuration, parsed from process.env on first use (docs/architecture.md "Layout").
+ * @returns the typed {@link Config}.
+ * @throws ConfigError when a variable is refused (the service start calls {@link configOrExit} first, so a running
+ *   service never throws here).
+ */
+export function config(): Config {
+  const key = snapshotKey();
+  if (cached?.key !== key) cached = { key, config: parseConfig(process.env) };
+  return cached.config;
+}
+
+/**
+ * Parses the configuration at the start of the service; a refused variable ends the process with exit code 1 after
+ * one line per refused variable on stderr (`Sandpiper refuses to start: NAME: got "value"; expected ...`), no stack.
+ * @returns the typed {@link Config} when every variable is accepted.
+ */
+export function configOrExit(): Config {
+  try {
+    return config();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const line of error.lines) console.error(`Sandpiper refuses to start: ${line}`);
+    process.exit(1);
+  }
+}

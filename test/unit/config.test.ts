@@ -1,0 +1,163 @@
+// lib/config.ts: the schema refuses a bad value of every variable with its one line, fills the defaults, and agrees
+// with README "Environment" (docs/architecture.md "Layout").
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { config, ConfigError, parseConfig, VARIABLES, type VariableName } from "@/lib/config";
+
+/** A value each variable must refuse (typed: a variable added to the schema needs one here). */
+const BAD: Record<VariableName, string> = {
+  DATABASE_URL: "mysql://user:hunter2@db/sandpiper",
+  SANDPIPER_DATA_DIR: "data\ndir",
+  SANDPIPER_EMBEDDED: "yes",
+  PORT: "65536",
+  HOST: "local host",
+  PUBLIC_BASE_URL: "sandbox.example.com",
+  TRUSTED_PROXIES: "127.0.0.1,proxy.internal",
+  RATE_LIMIT_PER_KEY: "0",
+  RATE_LIMIT_PER_IP: "1e3",
+  RATE_LIMIT_WINDOW_SECONDS: "86401",
+  CUSTOMER_RATE_LIMIT_PER_IP: "-5",
+  CUSTOMER_RATE_LIMIT_PER_LINK: "30.5",
+  DB_POOL_MAX: "0",
+  DB_PREPARED_STATEMENTS: "false",
+  EXPIRY_SWEEP_INTERVAL_MS: "10",
+  DELIVERY_POLL_INTERVAL_MS: "abc",
+  COUNT_COMPACT_INTERVAL_MS: "60001",
+  STORE_HANDOFF_POLL_INTERVAL_MS: " 1000",
+  SCENARIO_POLL_INTERVAL_MS: "0x10",
+  RISK_PRUNE_INTERVAL_MS: "999",
+  FEED_POLL_INTERVAL_MS: "19",
+  STORE_HANDOFF_SECRET: "short-secret-value",
+  JOBS_DISABLED: "true",
+  INNGEST_EVENT_KEY: "event key",
+  INNGEST_SIGNING_KEY: "signkey-prod 123",
+  INNGEST_DEV: "yes",
+  SERVICE_NAME: "My_Service",
+  CALLBACK_ALLOW_LOOPBACK: "on",
+  LOG_LEVEL: "verbose",
+  NEXTAUTH_SECRET: "secret with spaces",
+  NEXTAUTH_URL: "ftp://console.example.com",
+  SANDPIPER_WORKERS: "65",
+  REDIS_URL: "http://:pa55word@redis:6379",
+  RATE_LIMIT_STORE: "redis",
+  REQUEST_LOG: "off",
+  REQUEST_LOG_RETENTION_DAYS: "3651",
+  REQUEST_LOG_PRUNE_INTERVAL_MS: "NaN",
+};
+
+/** The refusal lines of `env`, or [] when it is accepted. */
+function refusals(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.lines;
+    throw error;
+  }
+}
+
+describe("a bad value of each variable is refused with one line", () => {
+  it.each(Object.keys(VARIABLES) as VariableName[])("%s", (name) => {
+    const value = BAD[name];
+    const lines = refusals({ [name]: value });
+    expect(lines).toHaveLength(1);
+    const { accepts, secret } = VARIABLES[name];
+    if (secret) {
+      expect(lines[0]).toBe(`${name}: got an invalid value (not shown: it is a secret); expected ${accepts}`);
+      expect(lines[0]).not.toContain(value);
+    } else {
+      expect(lines[0]).toBe(`${name}: got ${JSON.stringify(value)}; expected ${accepts}`);
+    }
+    expect(lines[0]).not.toContain("\n");
+  });
+
+  it("names the bounds in words, e.g. the delivery poll", () => {
+    expect(refusals({ DELIVERY_POLL_INTERVAL_MS: "abc" })).toEqual([
+      'DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000',
+    ]);
+  });
+
+  it("gives one line per refused variable, in schema order", () => {
+    expect(refusals({ LOG_LEVEL: "loud", PORT: "x" }).map((line) => line.split(":")[0])).toEqual(["PORT", "LOG_LEVEL"]);
+  });
+});
+
+describe("accepted values and defaults", () => {
+  it("fills every default when nothing is set, and empty counts as unset", () => {
+    const defaults = parseConfig({});
+    expect(parseConfig(Object.fromEntries(Object.keys(VARIABLES).map((name) => [name, ""])))).toEqual(defaults);
+    expect(defaults).toMatchObject({
+      PORT: 3000,
+      RATE_LIMIT_PER_KEY: 300,
+      RATE_LIMIT_PER_IP: 600,
+      RATE_LIMIT_WINDOW_SECONDS: 60,
+      CUSTOMER_RATE_LIMIT_PER_IP: 120,
+      CUSTOMER_RATE_LIMIT_PER_LINK: 30,
+      DB_POOL_MAX: 10,
+      DB_PREPARED_STATEMENTS: true,
+      EXPIRY_SWEEP_INTERVAL_MS: 30_000,
+      DELIVERY_POLL_INTERVAL_MS: 1_000,
+      COUNT_COMPACT_INTERVAL_MS: 2_000,
+      STORE_HANDOFF_POLL_INTERVAL_MS: 1_000,
+      SCENARIO_POLL_INTERVAL_MS: 1_000,
+      RISK_PRUNE_INTERVAL_MS: 60_000,
+      FEED_POLL_INTERVAL_MS: 200,
+      REQUEST_LOG_PRUNE_INTERVAL_MS: 600_000,
+      REQUEST_LOG_RETENTION_DAYS: 14,
+      REQUEST_LOG: true,
+      JOBS_DISABLED: false,
+      CALLBACK_ALLOW_LOOPBACK: false,
+      SANDPIPER_EMBEDDED: false,
+      SANDPIPER_WORKERS: 1,
+      SERVICE_NAME: "Service",
+      LOG_LEVEL: "info",
+      DATABASE_URL: undefined,
+      TRUSTED_PROXIES: undefined,
+    });
+  });
+
+  it("accepts the values the tests and README use", () => {
+    const env = {
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/sandpiper_it",
+      PORT: "0",
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      RATE_LIMIT_PER_KEY: "100000000",
+      DELIVERY_POLL_INTERVAL_MS: "200",
+      SANDPIPER_WORKERS: "auto",
+      INNGEST_DEV: "http://127.0.0.1:8288",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      STORE_HANDOFF_SECRET: "x".repeat(32),
+    };
+    expect(parseConfig(env)).toMatchObject({ PORT: 0, RATE_LIMIT_PER_KEY: 100_000_000, DELIVERY_POLL_INTERVAL_MS: 200, SANDPIPER_WORKERS: "auto" });
+  });
+});
+
+describe("config() under vitest", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("sees a variable a test changes, at the next call", () => {
+    vi.stubEnv("SERVICE_NAME", "Sandpiper");
+    expect(config().SERVICE_NAME).toBe("Sandpiper");
+    vi.stubEnv("SERVICE_NAME", "");
+    expect(config().SERVICE_NAME).toBe("Service");
+  });
+});
+
+describe("README \"Environment\" and the schema list the same variables", () => {
+  it("agree", () => {
+    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Environment"), readme.indexOf("\n## ", readme.indexOf("\n## Environment") + 1));
+    // The service's table: the first table of the section (a second one lists the tests' own variables).
+    const table = section.slice(section.indexOf("\n|")).split("\n\n")[0];
+    const documented = table
+      .split("\n")
+      .slice(2)
+      .flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]));
+    const schema = Object.keys(VARIABLES);
+    expect({ missingFromReadme: schema.filter((n) => !documented.includes(n)), missingFromSchema: documented.filter((n) => !schema.includes(n)) }).toEqual({
+      missingFromReadme: [],
+      missingFromSchema: [],
+    });
+  });
+});
