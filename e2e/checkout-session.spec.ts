@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
+import { saveScreenshot } from "./support/screenshots";
 
 // Customer amount-entry checkout (docs/api.md "Overview" 5) in Debian's Chromium on a phone-sized
 // viewport: the merchant server opens a session through the API, the customer chooses amount and currency
@@ -11,8 +12,7 @@ import { sql } from "./support/db";
 // AWAITING_VERIFICATION. Expired and unknown links get their own clear pages.
 
 const base = () => process.env.SANDPIPER_URL!;
-const shots = path.join(__dirname, "screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `checkout-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => saveScreenshot(page, `checkout-${name}.png`, { fullPage: true });
 
 // A customer in Dubai: the page names the time zone of every time it shows.
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "Asia/Dubai" });

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { contrastRatio, expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
+import { saveScreenshot } from "./support/screenshots";
 import { verifyCallback } from "../lib/callbacks/verify";
 
 // Fixed-amount store checkout end to end in Debian's Chromium on a phone-sized viewport (docs/api.md "Overview" 4, 6, 7; Endpoints rule 2): the merchant server creates a store payment through the API,
@@ -15,8 +16,7 @@ import { verifyCallback } from "../lib/callbacks/verify";
 // payment.failed) that verifies and carries the original amount and currency.
 
 const base = () => process.env.SANDPIPER_URL!;
-const shots = path.join(__dirname, "screenshots");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `store-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => saveScreenshot(page, `store-${name}.png`, { fullPage: true });
 
 // A customer whose browser runs on UTC: the page names the time zone of every time it shows.
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "UTC" });

@@ -216,4 +216,15 @@ export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unk
   return schema.parse(out);
 }
 
+/**
+ * The SQL expression of every column of a row schema, by the column's name: for {@link selectAs}, which names the
+ * columns after these keys, so a column renamed in the schema and not in the SELECT (or back) fails type-checking.
+ */
+export type SelectOf<S extends z.ZodType> = { [K in keyof z.input<S>]-?: Prisma.Sql };
+
+/** A SELECT list `expression AS "name", ...` from {@link SelectOf} columns (names are code identifiers, quoted as is). */
+export function selectAs(columns: Record<string, Prisma.Sql>): Prisma.Sql {
+  return Prisma.join(Object.entries(columns).map(([name, sql]) => Prisma.sql`${sql} AS ${Prisma.raw(`"${name}"`)}`), ", ");
+}
+
 export { Prisma };

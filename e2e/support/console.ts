@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, type Page } from "@playwright/test";
+import { saveScreenshot } from "./screenshots";
 
 /** Helpers of the console specs: the running service, the seed, sign-in, API calls and lib-code setup. */
 export const base = () => process.env.SANDPIPER_URL!;
@@ -46,7 +47,8 @@ export async function api(key: string, method: "GET" | "POST", apiPath: string, 
 }
 
 /**
- * Saves a screenshot of the whole page under e2e/screenshots/console-<name>.png (committed). The viewport is
+ * Saves a screenshot of the whole page as console-<name>.png (e2e/support/screenshots.ts: under
+ * test-results/screenshots/, and a kept one under e2e/screenshots/ with UPDATE_SCREENSHOTS=1). The viewport is
  * stretched to the page's height for the shot (so the sticky sidebar is drawn where a reader expects it) and
  * then restored.
  */
@@ -54,7 +56,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
-  await page.screenshot({ path: path.join(root, "e2e", "screenshots", `console-${name}.png`) });
+  await saveScreenshot(page, `console-${name}.png`);
   await page.setViewportSize(viewport);
 }
 

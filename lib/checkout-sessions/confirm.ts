@@ -4,7 +4,7 @@ import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
-import type { SessionQuote } from "@/lib/checkout-sessions/quote";
+import { storedQuote } from "@/lib/checkout-sessions/quote";
 import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition, isDue } from "@/lib/checkout-sessions/transitions";
 
@@ -25,7 +25,7 @@ export async function confirmCheckoutSession(token: string, choice: CustomerAmou
     if (session.state === "AWAITING_VERIFICATION" && sameTotal && !isDue(session, now)) return session;
     assertTransition(session, "confirm", now);
     if (!sameTotal) throw apiError("INVALID_STATE", "the total changed since this page was shown; review the new total and confirm again");
-    if ((session.quote as SessionQuote | null)?.rateDay !== dubaiDay(now)) {
+    if (storedQuote(session.quote)?.rateDay !== dubaiDay(now)) {
       throw apiError("INVALID_STATE", "the exchange rate of this total was for an earlier day; choose the amount again to see today's total");
     }
     return applySessionTransition(tx, session, "confirm", { now, data: { confirmedAt: now } });

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db";
 import type { CheckoutSessionState } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { getSettings } from "@/lib/settings/service-settings";
-import { quotableCurrencies, type SessionQuote } from "@/lib/checkout-sessions/quote";
+import { quotableCurrencies, storedQuote, type SessionQuote } from "@/lib/checkout-sessions/quote";
 import { findSessionByToken } from "@/lib/checkout-sessions/read";
 import { effectiveState } from "@/lib/checkout-sessions/transitions";
 
@@ -60,7 +60,7 @@ export async function loadCustomerCheckout(db: Db, token: string, now: Date): Pr
     expiresAt: session.expiresAt.toISOString(),
     amount: session.amountMinor === null ? null : fromMinor(session.amountMinor),
     currency: session.currency,
-    quote: customerQuote(session.quote as SessionQuote | null),
+    quote: customerQuote(storedQuote(session.quote)),
     currencies,
     minAmount: settings?.globalMinAmount ?? "",
     maxAmount: settings?.globalMaxAmount ?? "",

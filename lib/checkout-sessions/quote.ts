@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { getDb, withTransaction, type Db, type Tx } from "@/lib/db";
 import { ApiError, apiError } from "@/lib/errors";
 import type { CheckoutSession, Merchant } from "@/lib/generated/prisma/client";
@@ -5,8 +6,11 @@ import { fromMinor, toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { assertAmountInRange } from "@/lib/pricing/limits";
 import { directRate, resolvePricing } from "@/lib/pricing/resolve";
-import { computeSnapshot, type PricingSnapshot } from "@/lib/pricing/snapshot";
+import { computeSnapshot } from "@/lib/pricing/snapshot";
 import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
+import { Amount } from "@/lib/schemas/common";
+import { PricingSnapshot as PricingSnapshotSchema } from "@/lib/schemas/payment-resource";
+import { parseStored } from "@/lib/schemas/stored";
 import { assertWithinGlobalLimit, getSettings } from "@/lib/settings/service-settings";
 import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition } from "@/lib/checkout-sessions/transitions";
@@ -15,23 +19,34 @@ import { applySessionTransition, assertTransition } from "@/lib/checkout-session
 export const SESSION_CHARGE_CURRENCY = "AED";
 
 /** The service bank account shown to the customer as the receiver of the transfer. */
-export type ReceivingAccount = { id: string; holder: string; bankName: string; iban: string };
+const ReceivingAccount = z.object({ id: z.string(), holder: z.string(), bankName: z.string(), iban: z.string() });
+export type ReceivingAccount = z.output<typeof ReceivingAccount>;
 
 /**
  * What the customer saw when choosing an amount (stored on the session as `quote`): the AED charge at
  * the effective rate of today's Dubai business day, the receiving account, and the full pricing snapshot
  * a payment of this amount would carry today (kept for audit; never shown to the customer).
  */
-export type SessionQuote = {
-  rateDay: string;
-  baseRate: string;
-  effectiveRate: string;
-  chargeCurrency: typeof SESSION_CHARGE_CURRENCY;
+const SessionQuote = z.object({
+  rateDay: z.iso.date(),
+  baseRate: z.string(),
+  effectiveRate: z.string(),
+  chargeCurrency: z.literal(SESSION_CHARGE_CURRENCY),
   /** Decimal amount in AED, e.g. "420.90". */
-  chargeAmount: string;
-  bankAccount: ReceivingAccount;
-  pricing: PricingSnapshot;
-};
+  chargeAmount: Amount,
+  bankAccount: ReceivingAccount,
+  pricing: PricingSnapshotSchema,
+});
+export type SessionQuote = z.output<typeof SessionQuote>;
+
+/**
+ * A session's stored quote (`checkout_sessions.quote`) parsed by its schema, or null before one (docs/api.md
+ * "Checkout sessions").
+ * @throws StoredDataError (lib/schemas/stored.ts) naming the wrong members
+ */
+export function storedQuote(value: unknown): SessionQuote | null {
+  return parseStored(SessionQuote.nullable(), value, "checkout_sessions.quote");
+}
 
 type QuotingMerchant = Pick<Merchant, "id" | "defaultCommissionBps" | "enabledCurrencies">;
 

@@ -6,7 +6,7 @@ import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
 import { confirmCheckoutSession } from "@/lib/checkout-sessions/confirm";
 import { customerQuote, type CustomerQuote } from "@/lib/checkout-sessions/customer-view";
-import { quoteCheckoutSession, type SessionQuote } from "@/lib/checkout-sessions/quote";
+import { quoteCheckoutSession, storedQuote } from "@/lib/checkout-sessions/quote";
 import { getCheckoutSession } from "@/lib/checkout-sessions/read";
 import { serializeCheckoutSession, type CheckoutSessionResource } from "@/lib/checkout-sessions/serialize";
 
@@ -15,7 +15,7 @@ export type QuotedCheckoutSession = CheckoutSessionResource & { quote: CustomerQ
 
 /** Shapes a session row as the test helpers answer it (state as of `now`). */
 export function serializeQuotedSession(row: CheckoutSession, now: Date): QuotedCheckoutSession {
-  return { ...serializeCheckoutSession(row, now), quote: customerQuote(row.quote as SessionQuote | null) };
+  return { ...serializeCheckoutSession(row, now), quote: customerQuote(storedQuote(row.quote)) };
 }
 
 type Step = { merchantId: string; sessionId: string; choice: CustomerAmount; now: Date };

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { getDb, query, transaction, type Db, type Tx } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import { uniqueViolation } from "@/lib/http/respond";
+import { parseStored } from "@/lib/schemas/stored";
 
 /** docs/api.md "Limits": Idempotency-Key 8 to 128 characters of [-a-zA-Z0-9_.:]. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[-a-zA-Z0-9_.:]{8,128}$/;
@@ -51,15 +53,17 @@ export function idempotencyRecordColumn(key: string): Prisma.Sql {
   return Prisma.sql`(SELECT ${RECORD} FROM idempotency_records r WHERE r.merchant_id = m.id AND r.key = ${key}) AS "idempotencyRecord"`;
 }
 
-type RecordRow = { method: string; path: string; bodyHash: string; status: number; body: unknown; resourceId: string | null };
+/** An idempotency record as {@link RECORD} reads it; `body` is the first answer (JSON text, or JSON of older records). */
+const RecordRow = z.object({ method: z.string(), path: z.string(), bodyHash: z.string(), status: z.int(), body: z.unknown(), resourceId: z.string().nullable() });
 
 /**
  * The stored answer of a record read for `scope`, or null when there is none.
  * @throws ApiError 409 IDEMPOTENCY_CONFLICT when the key was used for another method, path or body.
+ * @throws StoredDataError (lib/schemas/stored.ts) when the record does not match its schema
  */
 export function storedFromColumn(scope: IdempotencyScope, record: unknown): StoredResponse | null {
   if (record === null || record === undefined) return null;
-  const r = record as RecordRow;
+  const r = parseStored(RecordRow, record, "idempotency_records");
   if (r.method !== scope.method || r.path !== scope.path || r.bodyHash !== scope.hash) {
     throw apiError("IDEMPOTENCY_CONFLICT", "this Idempotency-Key was already used with a different request; use a new key for a new request");
   }

@@ -16,7 +16,7 @@ import { log } from "@/lib/log";
 import { recordRequest, withLogPointer } from "@/lib/request-log/writer";
 
 /** What a handler receives: typed, validated input and the authenticated merchant. */
-export type ApiContext<B, Q, T extends Tx | null = Tx | null> = {
+export type ApiContext<B, Q, T extends Tx | null = Tx | null, L = undefined> = {
   requestId: string;
   ip: string | null;
   apiKey: AuthenticatedKey;
@@ -33,8 +33,8 @@ export type ApiContext<B, Q, T extends Tx | null = Tx | null> = {
   /** `tx` when present, else the shared client. */
   db: Db;
   now: Date;
-  /** The columns of the endpoint's `load`, read in the authentication statement (empty without one). */
-  loaded: Record<string, unknown>;
+  /** The endpoint's `load` row as its `parse` typed it (undefined without a `load`). */
+  loaded: L;
   /**
    * Single-statement idempotent endpoints (`idempotent: "statement"`): writes the first answer's record together with
    * the endpoint's effects in one statement (lib/http/idempotency.ts commitIdempotent). Null on other endpoints.
@@ -59,7 +59,16 @@ export type ApiResult = {
 /** What an endpoint reads in the request's one authentication statement, from its validated input. */
 export type LoadInput<B, Q> = { body: B; query: Q; params: Record<string, string>; now: Date };
 
-export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, I extends boolean = boolean> = {
+/**
+ * An endpoint's reads in the request's one authentication statement (docs/architecture.md "Hot paths"), owned by the
+ * operation that makes them. `sql`: a SELECT run as a LATERAL join of the statement (it sees the key's merchant as
+ * `m`; null reads nothing, e.g. for a malformed id). `parse`: checks the row's columns (an empty row when `sql` read
+ * nothing) and gives the handler's typed `loaded`, so a column renamed on one side fails there (a zod error: 500),
+ * never reads as a silent `undefined`.
+ */
+export type Load<In, L> = { sql: (input: In) => Prisma.Sql | null; parse: (row: Record<string, unknown>) => L };
+
+export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, I extends boolean = boolean, L = undefined> = {
   scope: Scope;
   /**
    * docs/api.md: Idempotency-Key required, and the handler runs inside the idempotency transaction; `"statement"`:
@@ -67,11 +76,11 @@ export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
    */
   idempotent?: I | "statement";
   /**
-   * A SELECT run as a LATERAL join of the authentication statement (it sees the key's merchant as `m`), so an
-   * endpoint reads what it needs in the same round trip (docs/architecture.md "Hot paths"). Not run when the input
-   * is invalid; it runs with the key's statement even when the key is then refused (its result is not used).
+   * What the endpoint reads in the authentication statement ({@link Load}), so it reads what it needs in the same
+   * round trip (docs/architecture.md "Hot paths"). Not run when the input is invalid; it runs with the key's
+   * statement even when the key is then refused (its result is not used).
    */
-  load?: (input: LoadInput<Infer<B>, Infer<Q>>) => Prisma.Sql | null;
+  load?: Load<LoadInput<Infer<B>, Infer<Q>>, L>;
   /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
   allowList?: boolean;
   body?: B;
@@ -79,7 +88,7 @@ export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   /** Responses carry customer data: Cache-Control no-store. */
   noStore?: boolean;
   /** For idempotent endpoints whose replay shows the current state (docs/api.md "Idempotency" 4). */
-  replay?: (ctx: ApiContext<Infer<B>, Infer<Q>, null>, stored: StoredResponse) => Promise<ApiResult>;
+  replay?: (ctx: ApiContext<Infer<B>, Infer<Q>, null, L>, stored: StoredResponse) => Promise<ApiResult>;
 };
 
 /** What the pipeline learnt of a request on its way, for the request log: the key's merchant, the key, the raw body. */
@@ -100,9 +109,9 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
  * Every response carries X-Request-Id; errors use `{ error: { code, message, requestId } }`.
  */
-export function merchantApi<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, I extends boolean = false>(
-  options: ApiOptions<B, Q, I>,
-  handler: (ctx: ApiContext<Infer<B>, Infer<Q>, TxFor<I>>) => Promise<ApiResult>,
+export function merchantApi<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, I extends boolean = false, L = undefined>(
+  options: ApiOptions<B, Q, I, L>,
+  handler: (ctx: ApiContext<Infer<B>, Infer<Q>, TxFor<I>, L>) => Promise<ApiResult>,
 ) {
   return async (request: Request, route?: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
@@ -178,7 +187,7 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     const input = checkInput(bytes, request);
     const idempotencyHeader = options.idempotent ? attempt(() => requireIdempotencyKey(request.headers.get("idempotency-key"))) : null;
     const params = await resolveParams(route);
-    const load = input.ok && options.load ? options.load({ body: input.value.body, query: input.value.query, params, now }) : null;
+    const load = input.ok && options.load ? options.load.sql({ body: input.value.body, query: input.value.query, params, now }) : null;
     const idempotencyColumn = idempotencyHeader?.ok ? [idempotencyRecordColumn(idempotencyHeader.value)] : [];
     const auth = await authenticateRequest(request.headers.get("authorization"), now, {
       allowListIp: options.allowList ? (ip ? normalizeIp(ip) : null) : undefined,
@@ -202,10 +211,11 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     // A merchant whose sandbox clock is moved works at its sandbox time, and the endpoint's reads are made for it.
     const moved = apiKey.merchant.clockOffsetMs !== 0n;
     const at = moved ? sandboxNow(apiKey.merchant.clockOffsetMs, now) : now;
-    const reload = moved && options.load ? options.load({ body, query, params, now: at }) : null;
+    const reload = moved && options.load ? options.load.sql({ body, query, params, now: at }) : null;
+    const row = reload ? await readLoad(apiKey.merchant.id, reload) : load ? auth.row : {};
     const base = {
       requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now: at, headers: request.headers, signal: request.signal,
-      loaded: reload ? await readLoad(apiKey.merchant.id, reload) : load ? auth.row : {},
+      loaded: (options.load ? options.load.parse(row) : undefined) as L,
     };
 
     if (!idempotencyHeader) return handler({ ...base, tx: null as TxFor<I>, db, commit: null });
@@ -234,7 +244,7 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
   }
 
   /** A stored answer, as the endpoint shows a replay (docs/api.md "Idempotency" 4). */
-  async function replayed(base: Omit<ApiContext<Infer<B>, Infer<Q>, null>, "tx" | "db" | "commit">, stored: StoredResponse): Promise<ApiResult> {
+  async function replayed(base: Omit<ApiContext<Infer<B>, Infer<Q>, null, L>, "tx" | "db" | "commit">, stored: StoredResponse): Promise<ApiResult> {
     const replay = options.replay ? await options.replay({ ...base, tx: null, db: getDb(), commit: null }, stored) : stored;
     return { ...replay, headers: { "Idempotency-Replayed": "true" } };
   }

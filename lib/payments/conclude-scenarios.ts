@@ -3,12 +3,18 @@
 // completion's.
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { sandboxNow, systemNow } from "@/lib/clock";
-import { transaction } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, transaction } from "@/lib/db";
 import { completePayment } from "@/lib/payments/complete";
 import { lockPayment } from "@/lib/payments/transitions";
 
 /** The audit actor of automatic conclusions. */
 export const SCENARIO_ACTOR: AuditActor = { id: null, username: "scenario rule" };
+
+/** A due conclusion as {@link concludeDueScenarios} claims it, with its merchant's sandbox clock offset (ms). */
+const DueConclusion = z.object({
+  paymentId: z.string(), merchantId: z.string(), ruleId: z.string(), ruleName: z.string(), outcome: z.enum(["SUCCEEDED", "FAILED"]), offsetMs: z.bigint(),
+});
 
 /**
  * Job body: claims due conclusions (SUCCEEDED or FAILED, due_at passed, not done) with FOR UPDATE SKIP LOCKED and
@@ -25,28 +31,29 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
   const totals = { concluded: 0, skipped: 0 };
   for (;;) {
     const claimed = await transaction(async (tx) => {
-      const due = await tx.$queryRaw<{ payment_id: string; merchant_id: string; rule_id: string; rule_name: string; outcome: "SUCCEEDED" | "FAILED"; offset_ms: bigint }[]>`
+      const rows = await tx.$queryRaw<Record<string, unknown>[]>`
         SELECT c.payment_id, c.merchant_id, c.rule_id, c.rule_name, c.outcome, m.clock_offset_ms AS offset_ms
         FROM scenario_conclusions c JOIN merchants m ON m.id = c.merchant_id
         WHERE c.done_at IS NULL AND c.due_at IS NOT NULL AND c.outcome IN ('SUCCEEDED', 'FAILED')
           AND c.due_at <= ${now}::timestamptz + m.clock_offset_ms * interval '1 millisecond'
         ORDER BY c.due_at LIMIT ${batchSize} FOR UPDATE OF c SKIP LOCKED`;
+      const due = rows.map((r) => parseRow(DueConclusion, r));
       for (const c of due) {
-        const at = sandboxNow(c.offset_ms, now);
-        const payment = await lockPayment(tx, c.merchant_id, c.payment_id);
+        const at = sandboxNow(c.offsetMs, now);
+        const payment = await lockPayment(tx, c.merchantId, c.paymentId);
         const live = payment.status === "PENDING" && !(payment.expiresAt && payment.expiresAt <= at);
         if (live) {
-          await completePayment(tx, { merchantId: c.merchant_id, paymentId: c.payment_id, outcome: c.outcome, now: at });
+          await completePayment(tx, { merchantId: c.merchantId, paymentId: c.paymentId, outcome: c.outcome, now: at });
           await writeAudit(tx, SCENARIO_ACTOR, {
             action: "payment.scenario_conclude",
             entity: "payment",
-            entityId: c.payment_id,
-            merchantId: c.merchant_id,
+            entityId: c.paymentId,
+            merchantId: c.merchantId,
             before: { status: payment.status },
-            after: { status: c.outcome, ruleId: c.rule_id, ruleName: c.rule_name },
+            after: { status: c.outcome, ruleId: c.ruleId, ruleName: c.ruleName },
           }, at);
         }
-        await tx.scenarioConclusion.update({ where: { paymentId: c.payment_id }, data: { doneAt: at, result: live ? "CONCLUDED" : "SKIPPED" } });
+        await tx.scenarioConclusion.update({ where: { paymentId: c.paymentId }, data: { doneAt: at, result: live ? "CONCLUDED" : "SKIPPED" } });
         totals[live ? "concluded" : "skipped"] += 1;
       }
       return due.length;

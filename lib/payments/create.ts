@@ -1,6 +1,7 @@
 import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { randomUUID } from "node:crypto";
-import { parseRow, type Tx } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, selectAs, type SelectOf, type Tx } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
@@ -199,23 +200,59 @@ export async function insertPayment(
   return { ...payment, storeCheckout };
 }
 
+/** A JSON object column, or NULL. */
+const JsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * The row {@link createPaymentReads} reads: every column is required (a missing one is a schema drift, 500), and the
+ * JSON ones are checked in depth by the service that reads them (settingsOf, parseRules, pricingOf, rateFrom,
+ * bankRouteCandidates, matchedRule).
+ */
+export const CreatePaymentLoaded = z.object({
+  settings: JsonObject.nullable(),
+  blocked: z.boolean(),
+  velocityRules: z.array(z.unknown()),
+  referenceTaken: z.boolean(),
+  pricingVersion: JsonObject.nullable(),
+  rates: JsonObject,
+  bankAccounts: z.array(z.unknown()).nullable(),
+  scenarioRule: JsonObject.nullable(),
+});
+export type CreatePaymentLoaded = z.output<typeof CreatePaymentLoaded>;
+
 /**
  * What `POST /v1/payments` reads, joined to the request's authentication statement (docs/architecture.md "Hot
  * paths"; `m` is the key's merchant): service settings, the block-list match, active velocity rules, whether the
  * reference is taken, the latest pricing version, today's direct rates from the currency, the bank accounts'
  * use (bank-transfer deposits) and the first enabled scenario rule that matches (docs/api.md "Scenario rules").
+ * The columns are named after {@link CreatePaymentLoaded}'s members (lib/db.ts selectAs).
  */
 export function createPaymentReads(body: CreatePayment, now: Date): Prisma.Sql {
   const m = Prisma.raw("m.id");
   const day = dubaiDay(now);
   const routed = body.method === "BANK_TRANSFER" && body.direction === "DEPOSIT";
-  return Prisma.sql`SELECT ${SETTINGS_COLUMN} AS settings, ${blockListHit(m, customerProfile(body.customer, []))} AS blocked,
-    ${activeRulesColumn(m)} AS "velocityRules",
-    EXISTS (SELECT 1 FROM payments WHERE merchant_id = m.id AND reference = ${body.reference}) AS "referenceTaken",
-    ${latestVersionColumn(m, { currency: body.currency, channel: body.method, direction: body.direction })} AS "pricingVersion",
-    ${ratesColumn(body.currency, day)} AS rates, ${routed ? bankAccountsColumn(day) : Prisma.sql`NULL::jsonb`} AS "bankAccounts",
-    ${matchingRuleColumn(m, body)} AS "scenarioRule"`;
+  const columns: SelectOf<typeof CreatePaymentLoaded> = {
+    settings: SETTINGS_COLUMN,
+    blocked: blockListHit(m, customerProfile(body.customer, [])),
+    velocityRules: activeRulesColumn(m),
+    referenceTaken: Prisma.sql`EXISTS (SELECT 1 FROM payments WHERE merchant_id = m.id AND reference = ${body.reference})`,
+    pricingVersion: latestVersionColumn(m, { currency: body.currency, channel: body.method, direction: body.direction }),
+    rates: ratesColumn(body.currency, day),
+    bankAccounts: routed ? bankAccountsColumn(day) : Prisma.sql`NULL::jsonb`,
+    scenarioRule: matchingRuleColumn(m, body),
+  };
+  return Prisma.sql`SELECT ${selectAs(columns)}`;
 }
+
+/**
+ * The reads of `POST /v1/payments` as the request pipeline takes them (lib/http/pipeline.ts `Load`): the SELECT and
+ * its row checked by {@link CreatePaymentLoaded}.
+ * @throws ZodError from `parse` when a column is missing or of another type (500 INTERNAL_ERROR)
+ */
+export const createPaymentLoad = {
+  sql: ({ body, now }: { body: CreatePayment; now: Date }) => createPaymentReads(body, now),
+  parse: (row: Record<string, unknown>): CreatePaymentLoaded => CreatePaymentLoaded.parse(row),
+};
 
 /** Writes a first answer and its effects in one statement (the request pipeline's `commit`). */
 type Commit<R> = (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<R>;
@@ -230,7 +267,7 @@ type Commit<R> = (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.
  * @throws ApiError as admissionChecks and priceWith, RISK_REJECTED, DUPLICATE_REFERENCE, PRICING_DISABLED,
  *   DAILY_LIMIT, MONTHLY_LIMIT, VALIDATION_ERROR (GATEWAY withdrawal), NO_ROUTE / BANK_CAPACITY
  */
-export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: CreatePayment; now: Date; loaded: Record<string, unknown>; commit: Commit<R> }): Promise<R> {
+export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: CreatePayment; now: Date; loaded: CreatePaymentLoaded; commit: Commit<R> }): Promise<R> {
   const { apiKey, body, now, loaded } = input;
   const merchant = apiKey.merchant;
   if (body.method === "GATEWAY" && body.direction === "WITHDRAWAL") {
@@ -239,12 +276,11 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
   const amountMinor = toMinor(body.amount);
   const admission = { merchant, channel: body.method, reference: body.reference, amountMinor, currency: body.currency, customer: body.customer, requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[], now };
   const { customer, riskCustomer } = admissionChecks(admission, settingsOf(loaded.settings));
-  if (loaded.blocked === true) throw blockedError();
+  if (loaded.blocked) throw blockedError();
   const applicable = applicableRules(parseRules(loaded.velocityRules), riskCustomer, { minor: amountMinor, currency: body.currency }, now);
-  if (loaded.referenceTaken === true) throw duplicateReference();
+  if (loaded.referenceTaken) throw duplicateReference();
   const kind = { currency: body.currency, channel: body.method, direction: body.direction };
-  const rates = (loaded.rates ?? {}) as Record<string, unknown>;
-  const priced = await priceWith({ ...kind, merchant, amountMinor, now }, pricingOf(loaded.pricingVersion, merchant, kind), (base, quote, day) => rateFrom(rates, base, quote, day));
+  const priced = await priceWith({ ...kind, merchant, amountMinor, now }, pricingOf(loaded.pricingVersion, merchant, kind), (base, quote, day) => rateFrom(loaded.rates, base, quote, day));
   const rule = matchedRule(loaded.scenarioRule);
   const accounts = loaded.bankAccounts === null ? [null] : bankRouteCandidates(loaded.bankAccounts);
   for (const account of accounts) {

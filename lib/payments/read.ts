@@ -20,6 +20,16 @@ export function paymentReads(id: string): Prisma.Sql | null {
 }
 
 /**
+ * The reads of `GET /v1/payments/{id}` as the request pipeline takes them (lib/http/pipeline.ts `Load`): the payment
+ * row checked by PaymentRowSchema with its scenario, or null (no such payment, or a malformed id).
+ * @throws ZodError from `parse` when a column is missing or of another type (500 INTERNAL_ERROR)
+ */
+export const paymentLoad = {
+  sql: ({ params }: { params: Record<string, string> }) => paymentReads(params.id),
+  parse: (row: Record<string, unknown>): PaymentRow | null => (row.id === undefined || row.id === null ? null : withScenario(row)),
+};
+
+/**
  * One payment of a merchant (`merchantId`: an id, or an SQL expression such as `m.id`), with its scenario rule's
  * conclusion as the JSON column `scenarioConclusion` (docs/api.md "Scenario rules"; NULL for most payments).
  */
@@ -36,13 +46,13 @@ function withScenario(row: Record<string, unknown>): PaymentRow {
 
 /**
  * `GET /v1/payments/{id}` (docs/api.md): one of the merchant's payments with its store checkout, from the columns
- * {@link paymentReads} read with the key (`loaded`) when given. A store payment and its checkout change together
+ * {@link paymentLoad} read with the key (`loaded`: the row or null) when given. A store payment and its checkout change together
  * (one transaction), so they are read in one REPEATABLE READ snapshot: a reader never sees an EXPIRED checkout
  * beside a PENDING payment.
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id.
  */
-export async function getPayment(db: Db, merchantId: string, id: string, loaded?: Record<string, unknown>): Promise<PaymentRow> {
-  const first = !isUuid(id) ? null : loaded ? (loaded.id ? withScenario(loaded) : null) : await readPayment(db, merchantId, id);
+export async function getPayment(db: Db, merchantId: string, id: string, loaded?: PaymentRow | null): Promise<PaymentRow> {
+  const first = !isUuid(id) ? null : loaded !== undefined ? loaded : await readPayment(db, merchantId, id);
   if (!first) throw apiError("NOT_FOUND", "payment not found");
   // Only store payments have a checkout: standard reads need no snapshot and no second query.
   if (first.kind !== "STORE") return { ...first, storeCheckout: null };
@@ -109,10 +119,28 @@ export function listReads(q: ListPaymentsQuery): Prisma.Sql {
      FROM (SELECT * FROM payments ${where} ${pageClause(q)}) p) AS "listItems"`;
 }
 
-/** The page {@link listReads} read: `{ items, total, page, limit, pages }` (lib/pagination.ts). */
-export function pageFromReads(loaded: Record<string, unknown>, q: ListPaymentsQuery) {
-  const items = z.array(z.record(z.string(), z.unknown())).parse(loaded.listItems).map((r) => parseRow(PaymentJsonSchema, r));
-  return pageOf(items, Number(loaded.listTotal as bigint), q);
+/** The row {@link listReads} reads. */
+const ListLoaded = z.object({ listTotal: z.bigint(), listItems: z.array(z.record(z.string(), z.unknown())) });
+
+/** What {@link listReads} read: the page's payment rows and the exact total. */
+export type ListLoaded = { items: PaymentRow[]; total: number };
+
+/**
+ * The reads of `GET /v1/payments` as the request pipeline takes them (lib/http/pipeline.ts `Load`): the row checked by
+ * ListLoaded, each item by PaymentRowSchema (as JSON).
+ * @throws ZodError from `parse` when a column is missing or of another type (500 INTERNAL_ERROR)
+ */
+export const listLoad = {
+  sql: ({ query }: { query: ListPaymentsQuery }) => listReads(query),
+  parse: (row: Record<string, unknown>): ListLoaded => {
+    const { listTotal, listItems } = ListLoaded.parse(row);
+    return { items: listItems.map((r) => parseRow(PaymentJsonSchema, r)), total: Number(listTotal) };
+  },
+};
+
+/** The page {@link listLoad} read: `{ items, total, page, limit, pages }` (lib/pagination.ts). */
+export function pageFromReads(loaded: ListLoaded, q: ListPaymentsQuery) {
+  return pageOf(loaded.items, loaded.total, q);
 }
 
 /**

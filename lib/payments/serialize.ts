@@ -1,10 +1,11 @@
 import type { Payment as PaymentModel, StoreCheckout } from "@/lib/generated/prisma/client";
-import type { Customer } from "@/lib/schemas/common";
+import { Customer } from "@/lib/schemas/common";
 import type { Payment } from "@/lib/schemas/payment-resource";
 import type { PaymentScenario } from "@/lib/schemas/scenario-rules";
 import { formatOffset } from "@/lib/clock";
 import { fromMinor } from "@/lib/money/currency";
-import { orderSnapshot } from "@/lib/pricing/snapshot";
+import { storedSnapshot } from "@/lib/pricing/snapshot";
+import { parseStored } from "@/lib/schemas/stored";
 import { serializeCheckout } from "@/lib/payments/checkout-object";
 
 /** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
@@ -16,7 +17,9 @@ export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null; 
 /**
  * Shapes a payment row as the contract's Payment. `detail` (single read and creation responses) adds
  * `checkout` for store payments, `customer`, and `scenario` when a scenario rule matched the payment (absent
- * otherwise, so a payment without one serialises as before); lists and callback payloads never carry them.
+ * otherwise, so a payment without one serialises as before); lists and callback payloads never carry them. The stored
+ * JSON columns (pricing, customer) are parsed by their schemas.
+ * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot or customer does not match its schema
  */
 export function serializePayment(row: PaymentRow, opts: { detail: boolean }): PaymentResource {
   const resource: PaymentResource = {
@@ -30,7 +33,7 @@ export function serializePayment(row: PaymentRow, opts: { detail: boolean }): Pa
     direction: row.direction,
     environment: "sandbox",
     status: row.status,
-    pricing: orderSnapshot(row.pricing),
+    pricing: storedSnapshot(row.pricing),
     bankAccountId: row.bankAccountId,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
@@ -40,7 +43,7 @@ export function serializePayment(row: PaymentRow, opts: { detail: boolean }): Pa
   if (row.clockOffsetMs !== null) resource.sandboxClock = { offsetMs: Number(row.clockOffsetMs), offset: formatOffset(row.clockOffsetMs) };
   if (opts.detail) {
     if (row.storeCheckout) resource.checkout = serializeCheckout(row.storeCheckout);
-    resource.customer = (row.customer as Customer | null) ?? null;
+    resource.customer = parseStored(Customer.nullable(), row.customer, "payments.customer");
     if (row.scenario) resource.scenario = row.scenario;
   }
   return resource;

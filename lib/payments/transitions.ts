@@ -5,6 +5,7 @@ import type { PaymentStatus } from "@/lib/generated/prisma/client";
 import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
 import { toMinor } from "@/lib/money/currency";
 import { releaseLimits } from "@/lib/pricing/limits";
+import { storedSnapshot } from "@/lib/pricing/snapshot";
 import { isUuid } from "@/lib/schemas/common";
 import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
 
@@ -41,7 +42,9 @@ export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCEEDED", "FAILED", 
  * Applies one transition in the caller's transaction: the row changes only from an expected state
  * (conditional UPDATE), then the ledger entry, limit release and outbox event are written alongside.
  * @returns the updated payment row
+ * The ledger's reserve line is the stored snapshot's `reserve` (docs/api.md "Pricing"), parsed by its schema.
  * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
+ * @throws StoredDataError (lib/schemas/stored.ts) when the stored snapshot does not match its schema (nothing written)
  */
 export async function applyTransition(
   tx: Tx,
@@ -64,7 +67,7 @@ export async function applyTransition(
   }
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, include: { storeCheckout: true } });
   if (t.ledger) {
-    const pricing = updated.pricing as { reserve?: string } | null;
+    const pricing = storedSnapshot(updated.pricing);
     await postLedgerEntry(
       tx,
       updated.id,
@@ -75,7 +78,7 @@ export async function applyTransition(
         currency: updated.currency,
         amountMinor: updated.amountMinor,
         feeMinor: updated.feeMinor,
-        reserveMinor: pricing?.reserve ? toMinor(pricing.reserve) : 0n,
+        reserveMinor: pricing ? toMinor(pricing.reserve) : 0n,
       }),
     );
   }

@@ -1,19 +1,20 @@
 import { fromMinor } from "@/lib/money/currency";
 import { DUBAI_TIMEZONE } from "@/lib/money/dubai";
 import { PricingSnapshot as PricingSnapshotSchema, type PricingSnapshot } from "@/lib/schemas/payment-resource";
+import { parseStored } from "@/lib/schemas/stored";
 import { bpsFactor, bpsOfMinor, convertMinor, formatRate, parseRate } from "@/lib/money/rates";
 
 /** docs/api.md "Pricing": the immutable pricing terms stored on a payment (type of the contract's zod schema). */
 export type { PricingSnapshot };
 
-/** Documented field order of a snapshot (JSONB storage does not keep key order): the schema's member order. */
-export const SNAPSHOT_FIELDS = Object.keys(PricingSnapshotSchema.shape) as (keyof PricingSnapshot)[];
-
-/** A stored snapshot with its members in the documented order (null stays null: v0.1 payments). */
-export function orderSnapshot(stored: unknown): PricingSnapshot | null {
-  if (!stored || typeof stored !== "object") return null;
-  const source = stored as Record<string, unknown>;
-  return Object.fromEntries(SNAPSHOT_FIELDS.filter((k) => k in source).map((k) => [k, source[k]])) as PricingSnapshot;
+/**
+ * A payment's stored snapshot (`payments.pricing`, or a session quote's `pricing`) parsed by the contract's schema,
+ * its members in the documented order (JSONB storage does not keep key order; the schema's output does). Null stays
+ * null: v0.1 payments.
+ * @throws StoredDataError (lib/schemas/stored.ts) naming `what` and the wrong members, e.g. a missing `reserve`
+ */
+export function storedSnapshot(stored: unknown, what = "payments.pricing"): PricingSnapshot | null {
+  return parseStored(PricingSnapshotSchema.nullable(), stored, what);
 }
 
 /** The pricing terms that feed a snapshot (a profile version, or the merchant fallback). */

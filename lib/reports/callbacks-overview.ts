@@ -1,7 +1,8 @@
 import { systemNow } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
-import type { Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, type Db } from "@/lib/db";
 import { lastDays } from "@/lib/reports/days";
 
 // The console's callback charts (README "Console"), from the counters a trigger on deliveries keeps in the
@@ -43,6 +44,11 @@ export function quantileMs(buckets: Map<number, number>, q: number): number | nu
   return null;
 }
 
+/** Rows read by {@link callbacksOverview}: deliveries by day and outcome, by day and latency bucket, backlog by merchant. */
+const OutcomeRow = z.object({ day: z.string(), outcome: z.string(), n: z.bigint() });
+const LatencyRow = z.object({ day: z.string(), bucket: z.number().int(), n: z.bigint() });
+const BacklogRow = z.object({ merchantId: z.string(), name: z.string(), pending: z.bigint() });
+
 /**
  * Callback outcomes and latency per Dubai day of the last 30 days, and the current backlog, for the actor (a
  * MERCHANT user's own merchant; an operator's chosen merchant or all). Three statements over counters and an index.
@@ -52,16 +58,17 @@ export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { mer
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
   const scope = merchantId ? Prisma.sql`AND merchant_id = ${merchantId}::uuid` : Prisma.empty;
+  const rows = <S extends z.ZodType>(schema: S) => (raw: Record<string, unknown>[]) => raw.map((r) => parseRow(schema, r));
   const [stats, latencies, backlog] = await Promise.all([
-    db.$queryRaw<{ day: string; outcome: string; n: bigint }[]>`
-      SELECT day, outcome, sum(n)::bigint AS n FROM delivery_day_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, outcome`,
-    db.$queryRaw<{ day: string; bucket: number; n: bigint }[]>`
-      SELECT day, bucket, sum(n)::bigint AS n FROM delivery_latency_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, bucket`,
-    db.$queryRaw<{ merchantId: string; name: string; pending: bigint }[]>`
+    db.$queryRaw<Record<string, unknown>[]>`
+      SELECT day, outcome, sum(n)::bigint AS n FROM delivery_day_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, outcome`.then(rows(OutcomeRow)),
+    db.$queryRaw<Record<string, unknown>[]>`
+      SELECT day, bucket, sum(n)::bigint AS n FROM delivery_latency_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, bucket`.then(rows(LatencyRow)),
+    db.$queryRaw<Record<string, unknown>[]>`
       SELECT d.merchant_id AS "merchantId", m.name, count(*)::bigint AS pending
       FROM deliveries d JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' ${merchantId ? Prisma.sql`AND d.merchant_id = ${merchantId}::uuid` : Prisma.empty}
-      GROUP BY d.merchant_id, m.name ORDER BY pending DESC, m.name`,
+      GROUP BY d.merchant_id, m.name ORDER BY pending DESC, m.name`.then(rows(BacklogRow)),
   ]);
   const outcomes = new Map(days.map((d) => [d, { day: d, firstAttempt: 0, afterRetries: 0, listener: 0, failed: 0, notConfigured: 0 }]));
   const key = { FIRST_ATTEMPT: "firstAttempt", AFTER_RETRIES: "afterRetries", LISTENER: "listener", FAILED: "failed", NOT_CONFIGURED: "notConfigured" } as const;

@@ -1,7 +1,8 @@
 import { systemNow } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
-import type { Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, type Db } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay, dubaiMonth } from "@/lib/money/dubai";
 
@@ -28,6 +29,13 @@ function figure(used: bigint, limit: bigint | null): LimitFigure {
   return { used: fromMinor(used), limit: limit === null ? null : fromMinor(limit), ratio: limit === null || limit === 0n ? null : Number((used * 10_000n) / limit) / 10_000 };
 }
 
+/** A profile's limits and use as {@link limitUsage} reads them (minor units of the profile's currency). */
+const UsageRow = z.object({
+  profileId: z.string(), merchantId: z.string(), merchantName: z.string(), currency: z.string(),
+  channel: z.enum(["BANK_TRANSFER", "GATEWAY"]), direction: z.enum(["DEPOSIT", "WITHDRAWAL"]),
+  daily: z.bigint().nullable(), monthly: z.bigint().nullable(), usedDay: z.bigint(), usedMonth: z.bigint(),
+});
+
 /**
  * Every pricing profile with a daily or monthly limit in its latest version, for the actor's merchants (a MERCHANT
  * user's own; an operator's chosen one or all), with today's and this month's use. One statement.
@@ -37,7 +45,7 @@ export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const day = dubaiDay(now);
   const month = dubaiMonth(now);
-  const rows = await db.$queryRaw<{ profileId: string; merchantId: string; merchantName: string; currency: string; channel: string; direction: string; daily: bigint | null; monthly: bigint | null; usedDay: bigint; usedMonth: bigint }[]>`
+  const raw = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "profileId", p.merchant_id AS "merchantId", m.name AS "merchantName", p.currency, p.channel::text AS channel, p.direction::text AS direction,
            v.daily_limit_minor AS daily, v.monthly_limit_minor AS monthly,
            COALESCE((SELECT used_minor FROM limit_counters WHERE profile_id = p.id AND period = ${`D:${day}`}), 0)::bigint AS "usedDay",
@@ -47,6 +55,7 @@ export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId
     JOIN LATERAL (SELECT daily_limit_minor, monthly_limit_minor FROM pricing_profile_versions WHERE profile_id = p.id ORDER BY version DESC LIMIT 1) v ON true
     WHERE (v.daily_limit_minor IS NOT NULL OR v.monthly_limit_minor IS NOT NULL) ${merchantId ? Prisma.sql`AND p.merchant_id = ${merchantId}::uuid` : Prisma.empty}
     ORDER BY m.name, p.currency, p.channel, p.direction`;
+  const rows = raw.map((r) => parseRow(UsageRow, r));
   return {
     day,
     month,
@@ -55,8 +64,8 @@ export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId
       merchantId: r.merchantId,
       merchantName: r.merchantName,
       currency: r.currency,
-      channel: r.channel as ProfileUsage["channel"],
-      direction: r.direction as ProfileUsage["direction"],
+      channel: r.channel,
+      direction: r.direction,
       label: `${r.currency} ${r.channel === "GATEWAY" ? "gateway" : "bank-transfer"} ${r.direction === "DEPOSIT" ? "deposits" : "withdrawals"}`,
       daily: figure(r.usedDay, r.daily),
       monthly: figure(r.usedMonth, r.monthly),

@@ -1,11 +1,15 @@
 import { systemNow } from "@/lib/clock";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { missingRatesToday } from "@/lib/pricing/fx-rates";
-import { Prisma, type Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, Prisma, type Db } from "@/lib/db";
 import { deliveredByListener } from "@/lib/events/listener-forwards";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
 import { dubaiDay } from "@/lib/money/dubai";
 import { getSettings } from "@/lib/settings/service-settings";
+
+/** Deliveries that ended without reaching the callback address: needing attention, and delivered by a listener. */
+const AttentionRow = z.object({ needing: z.number().int(), byListener: z.number().int() });
 
 /**
  * The figures of the console's overview for the actor (today's payments are in lib/reports/payments-overview.ts,
@@ -20,10 +24,10 @@ export async function overview(db: Db, actor: ConsoleActor, now = systemNow()) {
   const inScope = merchantId ? Prisma.sql`d.merchant_id = ${merchantId}::uuid` : Prisma.sql`true`;
   const [awaitingApproval, [attention], pendingAllowListRequests, settings] = await Promise.all([
     countAwaitingApproval(db, actor),
-    db.$queryRaw<{ needing: number; byListener: number }[]>`
+    db.$queryRaw<Record<string, unknown>[]>`
       SELECT count(*) FILTER (WHERE NOT ${deliveredByListener(Prisma.sql`d.event_id`)})::int AS needing,
              count(*) FILTER (WHERE ${deliveredByListener(Prisma.sql`d.event_id`)})::int AS "byListener"
-      FROM deliveries d WHERE ${inScope} AND d.state IN ('FAILED', 'NOT_CONFIGURED')`,
+      FROM deliveries d WHERE ${inScope} AND d.state IN ('FAILED', 'NOT_CONFIGURED')`.then((rows) => rows.map((r) => parseRow(AttentionRow, r))),
     db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),
     getSettings(db),
   ]);

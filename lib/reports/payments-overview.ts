@@ -1,7 +1,8 @@
 import { systemNow } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
-import type { Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, type Db } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { lastDays } from "@/lib/reports/days";
@@ -29,6 +30,9 @@ export type PaymentsOverview = {
   open: true;
 };
 
+/** A row of the day counts read by {@link paymentsOverview} (amounts in minor units). */
+const DayCounts = z.object({ day: z.string(), status: z.string(), currency: z.string(), n: z.bigint(), amount: z.bigint(), aed: z.bigint() });
+
 /**
  * Payments per Dubai day of the last 30 days (today included) for the actor: a MERCHANT user's own merchant, an
  * operator's chosen merchant or all merchants (`merchantId` undefined). Per day: counts by outcome and the success
@@ -40,7 +44,7 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
   const scope = merchantId ? Prisma.sql`AND merchant_id = ${merchantId}::uuid` : Prisma.empty;
-  const rows = await db.$queryRaw<{ day: string; status: string; currency: string; n: bigint; amount: bigint; aed: bigint }[]>`
+  const raw = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT day, status::text AS status, currency, sum(n)::bigint AS n, sum(amount_minor)::bigint AS amount, sum(charged_aed_minor)::bigint AS aed
     FROM (
       SELECT day, status, currency, n, amount_minor, charged_aed_minor FROM payment_counts WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope}
@@ -48,6 +52,7 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
       SELECT day, status, currency, delta, amount_minor, charged_aed_minor FROM payment_count_deltas WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope}
     ) AS counts
     GROUP BY day, status, currency`;
+  const rows = raw.map((r) => parseRow(DayCounts, r));
   const outcome = new Map(days.map((d) => [d, { day: d, succeeded: 0, failed: 0, expired: 0, pending: 0, cancelled: 0, total: 0, successRate: null as number | null }]));
   const volume = new Map(days.map((d) => [d, { aed: 0n, byCurrency: new Map<string, bigint>() }]));
   const currencies = new Set<string>();

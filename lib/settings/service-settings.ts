@@ -1,21 +1,28 @@
+import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
+import { Amount } from "@/lib/schemas/common";
+import { parseStored } from "@/lib/schemas/stored";
 
 /** Operator switches and limits (console: merchants, intake pause, global amount limit, store). */
-export type ServiceSettings = {
+const ServiceSettings = z.object({
   /** docs/api.md "Overview" 503 PAYMENT_INTAKE_PAUSED: the whole system is closed to new payments. */
-  intakePaused: boolean;
+  intakePaused: z.boolean(),
   /** Channels (BANK_TRANSFER, GATEWAY, STORE) closed to new payments. */
-  pausedChannels: string[];
+  pausedChannels: z.array(z.string()),
   /** docs/decisions.md: global amount limit, default 0.01 to 1,000,000.00 in the payment currency (decimal text). */
-  globalMinAmount: string;
-  globalMaxAmount: string;
+  globalMinAmount: Amount,
+  globalMaxAmount: Amount,
   /** Store checkout switches (503 STORE_DISABLED / STORE_UNAVAILABLE). */
-  storeEnabled: boolean;
-  storeAvailable: boolean;
-};
+  storeEnabled: z.boolean(),
+  storeAvailable: z.boolean(),
+});
+export type ServiceSettings = z.output<typeof ServiceSettings>;
+
+/** The stored settings (`settings.value` of key "service"): any member may be absent (its default applies). */
+const StoredSettings = ServiceSettings.partial().nullable();
 
 export const DEFAULT_SETTINGS: ServiceSettings = {
   intakePaused: false,
@@ -31,9 +38,12 @@ const KEY = "service";
 /** A JSON column: the stored service settings, or null (read it with {@link settingsOf}). */
 export const SETTINGS_COLUMN = Prisma.sql`(SELECT value FROM settings WHERE key = ${KEY})`;
 
-/** The service settings from {@link SETTINGS_COLUMN}'s JSON: defaults for anything not stored. */
+/**
+ * The service settings from {@link SETTINGS_COLUMN}'s JSON, parsed by their schema: defaults for anything not stored.
+ * @throws StoredDataError (lib/schemas/stored.ts) naming a stored member of another type
+ */
 export function settingsOf(value: unknown): ServiceSettings {
-  return { ...DEFAULT_SETTINGS, ...((value as Partial<ServiceSettings> | null) ?? {}) };
+  return { ...DEFAULT_SETTINGS, ...parseStored(StoredSettings, value, "settings.value (service)") };
 }
 
 /** Reads the service settings (defaults for anything not stored). */

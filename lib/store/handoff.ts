@@ -1,5 +1,6 @@
 // The store handoff job (docs/api.md "Overview" 4; docs/architecture.md "Consistency": background work claims
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
+import type { z } from "zod";
 import { systemNow } from "@/lib/clock";
 import { getDb, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -7,6 +8,7 @@ import { fromMinor } from "@/lib/money/currency";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
+import type { StoredLines } from "@/lib/store/store-view";
 import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector, StoreLine } from "@/lib/test-store/connector";
 import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
 import { DEFAULT_MAX_DISCOUNT_BPS } from "@/lib/test-store/matching";
@@ -122,7 +124,7 @@ export function readyAnswerProblem(answer: Extract<HandoffAnswer, { outcome: "RE
   return null;
 }
 
-const linesJson = (lines: StoreLine[]) =>
+const linesJson = (lines: StoreLine[]): z.input<typeof StoredLines> =>
   lines.map((l) => ({ sku: l.sku, name: l.name, kind: l.kind, unitPriceMinor: l.unitPriceMinor.toString(), quantity: l.quantity }));
 
 /**

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import type { Db } from "@/lib/db";
 import type { CheckoutState } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/schemas/payment-resource";
+import { parseStored } from "@/lib/schemas/stored";
 import { STORE_TOKEN_PATTERN } from "@/lib/test-store/sandbox-store";
 
 /** One basket line as the store page shows it (AED decimal text). */
@@ -32,12 +34,16 @@ export type StoreCheckoutView = {
   expiresAt: string;
 };
 
-type StoredLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; unitPriceMinor: string; quantity: number };
+/** A checkout's stored basket (`store_checkouts.lines`, written by lib/store/handoff.ts): unit prices in AED minor units as integer text. */
+export const StoredLines = z.array(
+  z.object({ sku: z.string(), name: z.string(), kind: z.enum(["PRODUCT", "PACKAGE"]), unitPriceMinor: z.string().regex(/^\d+$/), quantity: z.int().min(1) }),
+);
 
 /**
  * Loads the store page view of a token at `now`.
  * @returns null for a malformed or unknown token (the page answers 404). Tokens exist only from READY on,
  *   so the states seen here are READY, SUCCEEDED, FAILED and EXPIRED.
+ * @throws StoredDataError (lib/schemas/stored.ts) when the stored basket does not match {@link StoredLines}
  */
 export async function loadStoreCheckout(db: Db, token: string, now: Date): Promise<StoreCheckoutView | null> {
   if (!STORE_TOKEN_PATTERN.test(token)) return null;
@@ -45,7 +51,7 @@ export async function loadStoreCheckout(db: Db, token: string, now: Date): Promi
   if (!checkout) return null;
   const { payment } = checkout;
   const lapsed = checkout.state === "READY" && payment.expiresAt !== null && payment.expiresAt <= now;
-  const lines = ((checkout.lines as StoredLine[] | null) ?? []).map((l) => {
+  const lines = (parseStored(StoredLines.nullable(), checkout.lines, "store_checkouts.lines") ?? []).map((l) => {
     const unit = BigInt(l.unitPriceMinor);
     return { sku: l.sku, name: l.name, kind: l.kind, quantity: l.quantity, unitPrice: fromMinor(unit), lineTotal: fromMinor(unit * BigInt(l.quantity)) };
   });

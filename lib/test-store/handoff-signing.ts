@@ -8,6 +8,7 @@ import type { Db } from "@/lib/db";
 import { AMOUNT_PATTERN, CURRENCIES, fromMinor } from "@/lib/money/currency";
 import type { HandoffPayload, HandoffRefusal, SignedHandoff } from "@/lib/test-store/connector";
 import { config } from "@/lib/config";
+import { parseStored } from "@/lib/schemas/stored";
 
 /** A handoff older than this (by its signed issuedAt) is stale: 60 seconds. */
 export const HANDOFF_MAX_AGE_SECONDS = 60;
@@ -15,6 +16,8 @@ export const HANDOFF_MAX_AGE_SECONDS = 60;
 export const HANDOFF_MAX_SKEW_SECONDS = 30;
 
 const KEY_SETTING = "store-handoff-key";
+/** The stored handoff key (`settings.value` of KEY_SETTING): base64url text. */
+const StoredKey = z.object({ key: z.string().min(1) });
 const g = globalThis as unknown as { __sandpiperHandoffKey?: Buffer };
 
 /**
@@ -32,7 +35,7 @@ export async function handoffKey(db: Db): Promise<Buffer> {
   // The first instance to get here stores its key; every other one reads that key.
   await db.$executeRaw`INSERT INTO settings (key, value, updated_at) VALUES (${KEY_SETTING}, ${JSON.stringify({ key: generated })}::jsonb, now()) ON CONFLICT (key) DO NOTHING`;
   const row = await db.setting.findUniqueOrThrow({ where: { key: KEY_SETTING } });
-  g.__sandpiperHandoffKey = Buffer.from((row.value as { key: string }).key, "base64url");
+  g.__sandpiperHandoffKey = Buffer.from(parseStored(StoredKey, row.value, "settings.value (handoff key)").key, "base64url");
   return g.__sandpiperHandoffKey;
 }
 

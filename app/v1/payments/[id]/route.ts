@@ -1,13 +1,13 @@
 // GET /v1/payments/{id} - one payment with checkout and customer detail
 import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
-import { getPayment, paymentReads } from "@/lib/payments/read";
+import { getPayment, paymentLoad } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
 import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
 
 // The payment is read in the key's statement (docs/architecture.md "Hot paths").
 export const GET = merchantApi(
-  { ...pipelineOptions(OPERATIONS.getPayment), load: ({ params }) => paymentReads(params.id) },
+  { ...pipelineOptions(OPERATIONS.getPayment), load: paymentLoad },
   async ({ db, merchant, params, loaded }) => {
     const payment = await getPayment(db, merchant.id, params.id, loaded);
     return { status: 200, body: serializePayment(payment, { detail: true }) };
