@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
-import pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { getPool } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { config, type Config } from "@/lib/config";
@@ -21,7 +21,7 @@ export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_
   return "memory";
 }
 
-const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterPool?: pg.Pool; sandpiperLimiterLogged?: boolean };
+const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterLogged?: boolean };
 
 /**
  * A limiter of `points` requests per `duration` seconds per key, in the configured store. A shared store that
@@ -42,9 +42,8 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
     return new RateLimiterRedis({ storeClient: shared.sandpiperRedis, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   }
   if (store === "postgres") {
-    shared.sandpiperLimiterPool ??= new pg.Pool({ connectionString: config().DATABASE_URL, max: 4, connectionTimeoutMillis: 2_000 });
-    shared.sandpiperLimiterPool.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (postgres) connection failed"));
-    return new RateLimiterPostgres({ storeClient: shared.sandpiperLimiterPool, storeType: "pool", tableName: "rate_limits", tableCreated: true, keyPrefix, points, duration, insuranceLimiter: memory });
+    // The service's one connection pool (lib/db.ts): no second pool to size, watch and close.
+    return new RateLimiterPostgres({ storeClient: getPool(), storeType: "pool", tableName: "rate_limits", tableCreated: true, keyPrefix, points, duration, insuranceLimiter: memory });
   }
   return memory;
 }
