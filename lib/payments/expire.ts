@@ -7,8 +7,9 @@ import type { PaymentRow } from "@/lib/payments/serialize";
 /**
  * Expires one locked PENDING or PENDING_APPROVAL payment in the caller's transaction: the "expire" transition of
  * the one table (EXPIRED, finalizedAt, limit release, payment.expired event), and its store checkout with it
- * (docs/api.md "Store checkout": a QUEUED or READY checkout becomes EXPIRED; one in a final state is left alone). The expiry sweep and `POST /v1/sandbox/payments/{id}/expire` both use it
- * (docs/api.md "Payment states").
+ * (docs/api.md "Store checkout": a QUEUED or READY checkout becomes EXPIRED; one in a final state is left alone).
+ * The expiry sweep, the sandbox clock and `POST /v1/sandbox/payments/{id}/expire` all use it (docs/api.md
+ * "Payment states").
  * @returns the updated payment row
  * @throws ApiError 409 INVALID_STATE when the payment is in neither state.
  */
