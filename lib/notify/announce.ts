@@ -1,8 +1,9 @@
 // "Work is due" notifications (docs/architecture.md "Consistency": deliveries are announced after commit), sent
 // after the transaction that made the work due has committed: with Inngest configured an event per item (Inngest
-// runs the event-driven function for it), otherwise a wake-up of the embedded driver's job in this process. A lost announcement delays nothing beyond the
-// next poll: the embedded driver and the Inngest catch-up cron pick up every due item. This folder sits below the
-// domain folders that announce and the jobs that answer, so neither imports the other through it.
+// runs the event-driven function for it), otherwise a wake-up of the embedded driver's job in this process. A lost
+// announcement delays nothing beyond the next poll: the embedded driver and the Inngest catch-up cron pick up every
+// due item. This folder sits below the domain folders that announce and the jobs that answer, so neither imports
+// the other through it.
 import { log } from "@/lib/log";
 import { DELIVERY_DUE_EVENT, inngest, STORE_HANDOFF_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { inngestConfigured } from "@/lib/notify/mode";
