@@ -36,7 +36,15 @@ async function startProcess(cmd: string, args: string[], env: Record<string, str
   const output: string[] = [];
   const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
-  for (const s of [child.stdout!, child.stderr!]) s.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+  // Whole lines: a line may reach this process in several chunks (a print of several arguments, a busy pipe).
+  for (const s of [child.stdout!, child.stderr!]) {
+    let partial = "";
+    s.setEncoding("utf8").on("data", (t: string) => {
+      const lines = (partial + t).split("\n");
+      partial = lines.pop() ?? "";
+      output.push(...lines.filter(Boolean));
+    });
+  }
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`receiver exited: ${output.join("\n")}`);
     return fetch(`http://127.0.0.1:${port}/`, { method: "GET" }).then(() => true, () => false);
@@ -102,7 +110,7 @@ describe("README receivers against real deliveries", () => {
     fs.mkdirSync(dir, { recursive: true });
     const code = readmeBlock("// receiver.ts");
     fs.writeFileSync(path.join(dir, "receiver.ts"), code);
-    fs.copyFileSync(path.join(root, "lib", "events", "verify.ts"), path.join(dir, "verify.ts"));
+    fs.copyFileSync(path.join(root, "lib", "callbacks", "verify.ts"), path.join(dir, "verify.ts"));
     const url = new URL(TEST_DATABASE_URL);
     url.pathname = `${url.pathname}_readme`;
     await recreateDatabase(url.toString());
