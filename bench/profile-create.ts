@@ -1,4 +1,4 @@
-// CPU profile of the service under the create scenario: `node --import tsx bench/profile-create.ts [--duration=15] [--scenario=list]`.
+// CPU profile of the service under the create scenario: `node --import tsx bench/profile-create.ts [--duration=15] [--scenario=list|read]`.
 // Starts the built service (`server.mjs`, NODE_ENV=production) with `node --cpu-prof` on the load benchmark's
 // database (BENCH_DATABASE_URL, default sandpiper_bench_7, with 1,000,000 payments as bench/load.ts prepares it), sends distinct creates at
 // 32 connections for the duration, stops the service (the profile is written at exit) and prints where the CPU
@@ -14,7 +14,7 @@ import { LIST_FILTERS } from "./support";
 const root = path.resolve(__dirname, "..");
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
 const DURATION = Number(arg("duration", "15"));
-const SCENARIO = arg("scenario", "create"); // or "list": the load benchmark's filtered list pages
+const SCENARIO = arg("scenario", "create"); // or "list": the load benchmark's filtered list pages; or "read": reads by id
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
@@ -60,7 +60,7 @@ async function main() {
     await migrate(DATABASE_URL);
     await seed(DATABASE_URL, ["--json"]);
   }
-  const { key } = await prepareDataset(DATABASE_URL, 1_000_000, (line: string) => console.log(`[profile] ${line}`));
+  const { key, sampleIds } = await prepareDataset(DATABASE_URL, 1_000_000, (line: string) => console.log(`[profile] ${line}`));
   const dir = path.join(root, "tmp", "profiles");
   fs.mkdirSync(dir, { recursive: true });
   const before = new Set(fs.readdirSync(dir));
@@ -88,7 +88,14 @@ async function main() {
   };
   let n = 0;
   const list = (req: autocannon.Request) => ({ ...req, headers, path: `/v1/payments?${LIST_FILTERS[n++ % LIST_FILTERS.length]}` });
-  const request: autocannon.Request = SCENARIO === "list" ? { method: "GET", path: "/v1/payments", setupRequest: list } : { method: "POST", path: "/v1/payments", setupRequest: create };
+  const read = (req: autocannon.Request) => ({ ...req, headers, path: `/v1/payments/${sampleIds[n++ % sampleIds.length]}` });
+  const requests: Record<string, autocannon.Request> = {
+    create: { method: "POST", path: "/v1/payments", setupRequest: create },
+    list: { method: "GET", path: "/v1/payments", setupRequest: list },
+    read: { method: "GET", path: "/v1/payments", setupRequest: read },
+  };
+  const request = requests[SCENARIO];
+  if (!request) throw new Error(`--scenario=${SCENARIO}: use create, list or read`);
   const result = await autocannon({ url: base, connections: 32, duration: DURATION, requests: [request] });
   const exited = new Promise((r) => service.once("exit", r));
   service.kill("SIGTERM");
@@ -97,7 +104,7 @@ async function main() {
   if (!file) throw new Error("no profile written");
   const { total, areas, functions } = summarize(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Profile);
   const creates = result.requests.total;
-  console.log(`profile: tmp/profiles/${file}; ${creates} ${SCENARIO === "list" ? "list pages" : "creates"} (${result.non2xx} non-2xx) in ${DURATION} s, ${result.requests.average} req/s, p50 ${result.latency.p50} ms`);
+  console.log(`profile: tmp/profiles/${file}; ${creates} ${SCENARIO === "create" ? "creates" : `${SCENARIO} requests`} (${result.non2xx} non-2xx) in ${DURATION} s, ${result.requests.average} req/s, p50 ${result.latency.p50} ms`);
   console.log(`sampled CPU ${total.toFixed(0)} ms = ${(total / creates).toFixed(2)} ms per create (idle included below)\n`);
   console.log("| where | self ms | share | ms per create |\n|---|---|---|---|");
   for (const [a, ms] of areas) console.log(`| ${a} | ${ms.toFixed(0)} | ${((ms / total) * 100).toFixed(1)}% | ${(ms / creates).toFixed(3)} |`);
