@@ -223,7 +223,7 @@ export function fieldName(column: string): string {
  */
 export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unknown>): z.output<S> {
   const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) out[fieldName(column)] = value;
+  for (const column in row) out[fieldName(column)] = row[column];
   return schema.parse(out);
 }
 
