@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
+import { tsImport } from "tsx/esm/api";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
@@ -17,6 +18,20 @@ const TARGET_HEADER = "x-sandpiper-target";
 // X-Forwarded-For as the client sent it (lib/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
 // address when a request has none, so only this copy tells whether a proxy forwarded the request.
 const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
+// The one configuration (lib/config.ts, README "Environment"); it is TypeScript, so it is loaded through tsx, before
+// Next.js loads.
+const configuration = await tsImport("./lib/config.ts", import.meta.url);
+
+/**
+ * The configuration as `env` holds it now (lib/config.ts `configOrExit`: parsed at each call and not kept, since the
+ * start sets variables as it goes: NEXTAUTH_SECRET from the data folder, the embedded database's). A refused variable
+ * ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to start: NAME: got
+ * "value"; expected ...`, a secret's value never printed).
+ * @returns the typed configuration: PORT a number, HOST a string or undefined, SANDPIPER_WORKERS a number or "auto", ...
+ */
+export function settings(env = process.env) {
+  return configuration.configOrExit(env);
+}
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
@@ -25,7 +40,7 @@ const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
  * instrumentation.ts for `next start`.
  */
 export function refuseUnsafeStart(env = process.env) {
-  if (env.CALLBACK_ALLOW_LOOPBACK === "1" && env.NODE_ENV === "production") {
+  if (settings(env).CALLBACK_ALLOW_LOOPBACK && env.NODE_ENV === "production") {
     console.error(
       "Sandpiper refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is not allowed when NODE_ENV=production " +
         "(loopback callback receivers are for tests and local development only). For local work run `npm run start:local`; " +
@@ -36,9 +51,10 @@ export function refuseUnsafeStart(env = process.env) {
   }
 }
 
-/** The embedded install's data folder: `SANDPIPER_DATA_DIR`, default `<repo>/.data` (git-ignored). */
+/** The embedded install's data folder: `SANDPIPER_DATA_DIR`, default `<repo>/.data` (git-ignored). Exits on a refused configuration ({@link settings}). */
 export function dataDirectory() {
-  return process.env.SANDPIPER_DATA_DIR ? path.resolve(process.env.SANDPIPER_DATA_DIR) : path.join(root, ".data");
+  const dir = settings().SANDPIPER_DATA_DIR;
+  return dir ? path.resolve(dir) : path.join(root, ".data");
 }
 
 /**
@@ -47,7 +63,7 @@ export function dataDirectory() {
  * (mode 0600; .data is never committed). Sessions therefore survive restarts of an embedded install.
  */
 export function ensureAuthSecret(dataDir = dataDirectory()) {
-  if (process.env.NEXTAUTH_SECRET) return;
+  if (settings().NEXTAUTH_SECRET) return;
   const file = path.join(dataDir, "nextauth-secret");
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
@@ -75,23 +91,26 @@ export function closeIfBodyUnread(req, res) {
   });
 }
 
+/** The service's address for `hostname` and `port`: `http://host:port`, an IPv6 address in brackets. */
+function listeningUrl(hostname, port) {
+  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+}
+
 /**
- * Starts the service. Options: port (default PORT or 3000), hostname (HOST or 127.0.0.1), dev.
+ * Starts the service. Options: port (default the configuration's PORT, 3000), hostname (HOST, 127.0.0.1), dev.
  * Returns { server, url, close() }; close() stops accepting, waits for in-flight requests (at most
- * `drainMs`) and resolves.
+ * `drainMs`) and resolves. Exits on a refused configuration ({@link settings}) or an unsafe one ({@link refuseUnsafeStart}).
  */
-export async function startServer({
-  port = Number(process.env.PORT ?? 3000),
-  hostname = process.env.HOST ?? "127.0.0.1",
-  dev = false,
-  drainMs = 10_000,
-} = {}) {
+export async function startServer({ port, hostname, dev = false, drainMs = 10_000 } = {}) {
   refuseUnsafeStart();
+  const env = settings();
+  port ??= env.PORT;
+  hostname ??= env.HOST ?? "127.0.0.1";
   ensureAuthSecret();
   process.env.PORT = String(port);
-  const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const url = listeningUrl(hostname, port);
   // next-auth's own base URL; behind a TLS proxy set NEXTAUTH_URL=https://... (that also makes cookies Secure).
-  process.env.NEXTAUTH_URL ??= url;
+  if (!env.NEXTAUTH_URL) process.env.NEXTAUTH_URL = url;
   const app = next({ dev, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -134,18 +153,20 @@ export async function startServer({
 }
 
 /**
- * How many server processes to run (README "Running more than one process"): SANDPIPER_WORKERS, a whole number
- * from 1 to 64 or "auto" (one per available core); default 1. The embedded database serves one connection, so
- * it runs with 1. Exits with a message that says what to set for any other value.
+ * How many server processes to run (README "Running more than one process"): SANDPIPER_WORKERS from the
+ * configuration ({@link settings}: a whole number from 1 to 64 or "auto", one per available core; default 1). The
+ * embedded database serves one connection, so it runs with 1. Exits with one line that says what to set for any other
+ * value: the configuration's refusal, or "auto" on a machine of more than 64 cores, or more than 1 with the embedded
+ * database.
  */
 export function workerCount(env = process.env) {
-  const raw = env.SANDPIPER_WORKERS ?? "1";
-  const count = raw === "auto" ? os.availableParallelism() : /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
-  if (!(count >= 1 && count <= 64)) {
-    console.error(`Sandpiper refuses to start: SANDPIPER_WORKERS=${raw} is not valid; set a whole number from 1 to 64, or "auto".`);
+  const { SANDPIPER_WORKERS: workers, SANDPIPER_EMBEDDED: embedded } = settings(env);
+  const count = workers === "auto" ? os.availableParallelism() : workers;
+  if (count > 64) {
+    console.error(`Sandpiper refuses to start: SANDPIPER_WORKERS: got "auto" (${count} cores); expected ${configuration.VARIABLES.SANDPIPER_WORKERS.accepts}`);
     process.exit(1);
   }
-  if (count > 1 && env.SANDPIPER_EMBEDDED === "1") {
+  if (count > 1 && embedded) {
     console.error("Sandpiper refuses to start: SANDPIPER_WORKERS above 1 needs PostgreSQL (the embedded database serves one connection). Set DATABASE_URL, or unset SANDPIPER_WORKERS.");
     process.exit(1);
   }
@@ -160,10 +181,9 @@ export function workerCount(env = process.env) {
  */
 export async function serve() {
   const workers = workerCount();
-  const port = Number(process.env.PORT ?? 3000);
-  const hostname = process.env.HOST ?? "127.0.0.1";
-  const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
-  const store = process.env.REDIS_URL ? "redis" : process.env.RATE_LIMIT_STORE === "postgres" || workers > 1 ? "postgres" : "this process's memory";
+  const env = settings();
+  const url = listeningUrl(env.HOST ?? "127.0.0.1", env.PORT);
+  const store = env.REDIS_URL ? "redis" : env.RATE_LIMIT_STORE === "postgres" || workers > 1 ? "postgres" : "this process's memory";
   if (workers === 1) {
     const started = await startServer();
     console.log(`Sandpiper: 1 worker on ${started.url} (SANDPIPER_WORKERS=N for more); rate limits counted in ${store}`);

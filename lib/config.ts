@@ -201,11 +201,14 @@ export function config(): Config {
 /**
  * Parses the configuration at the start of the service; a refused variable ends the process with exit code 1 after
  * one line per refused variable on stderr (`Sandpiper refuses to start: NAME: got "value"; expected ...`), no stack.
+ * @param env when given, this environment is parsed now and nothing is kept: for server.mjs and the start scripts,
+ *   which change process.env as they start (the data folder's NEXTAUTH_SECRET, the embedded database's variables);
+ *   without it, {@link config}'s one reading.
  * @returns the typed {@link Config} when every variable is accepted.
  */
-export function configOrExit(): Config {
+export function configOrExit(env?: Record<string, string | undefined>): Config {
   try {
-    return config();
+    return env ? parseConfig(env) : config();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     for (const line of error.lines) console.error(`Sandpiper refuses to start: ${line}`);

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { createHash } from "node:crypto";
 import pg from "pg";
-import type { z } from "zod";
+import { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
@@ -226,6 +226,17 @@ export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unk
   for (const column in row) out[fieldName(column)] = row[column];
   return schema.parse(out);
 }
+
+/**
+ * Every row of a raw read checked with {@link parseRow}, in order.
+ * @throws ZodError at the first row that lacks a field or has a field of another type.
+ */
+export function parseRows<S extends z.ZodType>(schema: S, rows: Record<string, unknown>[]): z.output<S>[] {
+  return rows.map((row) => parseRow(schema, row));
+}
+
+/** A row that names one record by its `id` (a uuid column read as text): a lock taken with FOR UPDATE, an UPDATE's RETURNING id. */
+export const IdRow = z.object({ id: z.string() });
 
 /**
  * The SQL expression of every column of a row schema, by the column's name: for {@link selectAs}, which names the

@@ -14,12 +14,11 @@ if (process.argv.includes("--local")) {
   console.log("Local development: callbacks may go to http://localhost receivers (never use this in production).");
 }
 process.env.NODE_ENV ??= "production";
-const { dataDirectory, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
-refuseUnsafeStart();
+const { dataDirectory, refuseUnsafeStart, serve, settings, workerCount } = await import("../server.mjs");
 // A variable lib/config.ts refuses stops the start here, before building or migrating (one line per variable; the
-// service process checks again in instrumentation.ts). The schema is TypeScript: read through tsx, as bin/sandpiper.mjs does.
-const { tsImport } = await import("tsx/esm/api");
-(await tsImport("../lib/config.ts", import.meta.url)).configOrExit();
+// service process checks again in instrumentation.ts). server.mjs reads the schema through tsx.
+refuseUnsafeStart();
+settings();
 
 // The build generates the Prisma client. It runs only when the sources changed since the last build (a restart
 // takes seconds); `--build` forces it, `--no-build` serves the existing build and client as they are.
@@ -58,7 +57,7 @@ await withStartupLock(process.env.DATABASE_URL, { skip: Boolean(embedded) }, asy
 });
 
 const { close } = await serve();
-console.log(`Sandpiper is running on http://localhost:${process.env.PORT ?? 3000}`);
+console.log(`Sandpiper is running on http://localhost:${settings().PORT}`);
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, async () => {
     await close();

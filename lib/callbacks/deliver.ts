@@ -3,7 +3,8 @@
 // "Limits" (Callback) and docs/architecture.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
 // inside a transaction).
 import { systemNow } from "@/lib/clock";
-import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
+import { z } from "zod";
+import { getDb, parseRow, parseRows, Prisma, transaction, type Tx } from "@/lib/db";
 import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
 import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/callbacks/retry-schedule";
 import { sendCallbackRequest, type SendCallbackResult } from "@/lib/callbacks/send";
@@ -12,7 +13,7 @@ import { injectChaos, pendingChaosPlan } from "@/lib/callbacks/chaos-delivery";
 import type { SendTarget } from "@/lib/callbacks/chaos-delivery";
 import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing";
 import { checkCallbackUrl } from "@/lib/callbacks/url-policy";
-import type { DeliveryState } from "@/lib/generated/prisma/client";
+import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
 
 /** How long a claimed delivery stays with its worker, milliseconds: far above one attempt (5 s timeout). */
@@ -67,19 +68,32 @@ type Claimed = {
   callbackUrl: string | null;
   callbackSecret: string | null;
 };
-type ClaimRow = {
-  id: string;
-  event_id: string;
-  merchant_id: string;
-  chaos_mode: boolean;
-  fast_retries: boolean;
-  attempt_count: number;
-  lease_until: Date | null;
-  body: string;
-  payment_id: string | null;
-  callback_url: string | null;
-  callback_secret: string | null;
-};
+/**
+ * A due delivery as {@link claim} reads it (checked with `parseRow`, lib/db.ts): the delivery, its event's frozen body
+ * and payment id (null: a test event), and its merchant's chaos mode, fast retries, address and secret at claim time;
+ * `leaseUntil` is set when an earlier claim's lease expired.
+ */
+export const ClaimRow = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  merchantId: z.string(),
+  chaosMode: z.boolean(),
+  fastRetries: z.boolean(),
+  attemptCount: z.number().int(),
+  leaseUntil: z.date().nullable(),
+  body: z.string(),
+  paymentId: z.string().nullable(),
+  callbackUrl: z.string().nullable(),
+  callbackSecret: z.string().nullable(),
+});
+
+/** A claimed delivery as {@link settle} locks it again: its state and lease now, and the attempts recorded so far. */
+const SettleRow = z.object({
+  state: z.enum(DeliveryState),
+  leaseUntil: z.date().nullable(),
+  nextAttemptAt: z.date().nullable(),
+  recorded: z.number().int(),
+});
 
 /** The attempt number the next recorded attempt of a delivery gets (1 + attempts recorded so far). */
 async function nextAttemptNumber(tx: Tx, deliveryId: string): Promise<number> {
@@ -96,25 +110,25 @@ async function nextAttemptNumber(tx: Tx, deliveryId: string): Promise<number> {
 async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return transaction(async (tx) => {
-    const due = await tx.$queryRaw<ClaimRow[]>`
+    const due = parseRows(ClaimRow, await tx.$queryRaw<Record<string, unknown>[]>`
       SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
-      ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`;
+      ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`);
     const claimed: Claimed[] = [];
     for (const row of due) {
-      if (row.lease_until !== null) {
+      if (row.leaseUntil !== null) {
         await tx.deliveryAttempt.create({
           data: {
             deliveryId: row.id,
             number: await nextAttemptNumber(tx, row.id),
-            url: row.callback_url ?? "",
-            startedAt: new Date(row.lease_until.getTime() - leaseMs),
+            url: row.callbackUrl ?? "",
+            startedAt: new Date(row.leaseUntil.getTime() - leaseMs),
             durationMs: 0,
             error: INTERRUPTED_ERROR,
           },
         });
-        if (row.attempt_count >= MAX_ATTEMPTS) {
+        if (row.attemptCount >= MAX_ATTEMPTS) {
           await tx.delivery.update({
             where: { id: row.id },
             data: { state: "FAILED", leaseUntil: null, nextAttemptAt: null, lastError: INTERRUPTED_ERROR, updatedAt: now },
@@ -124,16 +138,16 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
       }
       claimed.push({
         id: row.id,
-        eventId: row.event_id,
-        merchantId: row.merchant_id,
-        chaos: row.chaos_mode,
-        fastRetries: row.fast_retries,
-        attemptCount: row.attempt_count + 1,
+        eventId: row.eventId,
+        merchantId: row.merchantId,
+        chaos: row.chaosMode,
+        fastRetries: row.fastRetries,
+        attemptCount: row.attemptCount + 1,
         leaseUntil,
         body: row.body,
-        test: row.payment_id === null,
-        callbackUrl: row.callback_url,
-        callbackSecret: row.callback_secret,
+        test: row.paymentId === null,
+        callbackUrl: row.callbackUrl,
+        callbackSecret: row.callbackSecret,
       });
     }
     if (claimed.length > 0) {
@@ -179,14 +193,15 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
  */
 async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt: Date, random: () => number): Promise<AttemptOutcome> {
   return transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ state: DeliveryState; lease_until: Date | null; next_attempt_at: Date | null; recorded: number }[]>`
+    const [locked] = await tx.$queryRaw<Record<string, unknown>[]>`
       SELECT state, lease_until, next_attempt_at, (SELECT count(*)::int FROM delivery_attempts WHERE delivery_id = d.id) AS recorded
       FROM deliveries d WHERE id = ${claimed.id}::uuid FOR UPDATE`;
-    const ownLease = row.state === "PENDING" && row.lease_until?.getTime() === claimed.leaseUntil.getTime();
+    const row = parseRow(SettleRow, locked);
+    const ownLease = row.state === "PENDING" && row.leaseUntil?.getTime() === claimed.leaseUntil.getTime();
     const base = { deliveryId: claimed.id, eventId: claimed.eventId };
 
     if ("notConfigured" in sent) {
-      if (!ownLease) return { ...base, attempt: null, state: row.state, statusCode: null, error: null, nextAttemptAt: row.next_attempt_at };
+      if (!ownLease) return { ...base, attempt: null, state: row.state, statusCode: null, error: null, nextAttemptAt: row.nextAttemptAt };
       await tx.delivery.update({
         where: { id: claimed.id },
         data: { state: "NOT_CONFIGURED", attemptCount: { decrement: 1 }, leaseUntil: null, nextAttemptAt: null, lastError: "no callback address configured", updatedAt: finishedAt },
@@ -218,7 +233,7 @@ async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt:
       });
       return { ...outcome, state: "SUCCEEDED", nextAttemptAt: null };
     }
-    if (result.ok || !ownLease) return { ...outcome, state: row.state, nextAttemptAt: row.next_attempt_at };
+    if (result.ok || !ownLease) return { ...outcome, state: row.state, nextAttemptAt: row.nextAttemptAt };
     const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
     const nextAttemptAt = waitMs === null ? null : new Date(finishedAt.getTime() + waitMs);
     const state = waitMs === null ? "FAILED" : "PENDING";

@@ -1,11 +1,12 @@
 // Console operations on callback deliveries: list, read with attempts, requeue, send a test event.
 // docs/callbacks.md (NOT_CONFIGURED and FAILED deliveries can be requeued) and docs/architecture.md "Callbacks".
 import { systemNow } from "@/lib/clock";
-import { afterCommit, withTransaction, Prisma, type Db, type Tx } from "@/lib/db";
+import { z } from "zod";
+import { afterCommit, IdRow, parseRows, withTransaction, Prisma, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
-import type { DeliveryState } from "@/lib/generated/prisma/client";
+import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { announceDueDeliveries } from "@/lib/notify/announce";
 import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 import { dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
@@ -168,13 +169,13 @@ export async function requeueDeliveries(
   const byMerchant = input.merchantId !== null ? Prisma.sql`AND d.merchant_id = ${input.merchantId}::uuid` : Prisma.empty;
   const byId = input.deliveryIds ? Prisma.sql`AND d.id = ANY(${input.deliveryIds}::uuid[])` : Prisma.empty;
   return withTransaction(db, async (tx) => {
-    const requeued = await tx.$queryRaw<{ id: string }[]>`
+    const requeued = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`
       UPDATE deliveries d
       SET state = 'PENDING', next_attempt_at = ${now}, attempt_count = 0, lease_until = NULL, updated_at = ${now}
       FROM merchants m
       WHERE m.id = d.merchant_id AND m.callback_url IS NOT NULL
         AND d.state IN ('FAILED', 'NOT_CONFIGURED') ${byMerchant} ${byId}
-      RETURNING d.id`;
+      RETURNING d.id`);
     const ids = requeued.map((r) => r.id);
     afterCommit(tx, () => announceDueDeliveries(ids));
     return ids.length;
@@ -194,6 +195,9 @@ export type SandboxDelivery = {
   /** The merchant's fast retries setting (docs/callbacks.md "Fast retries"). */
   fastRetries: boolean;
 };
+
+/** A delivery {@link attemptDeliveryNow} locked: its state, when it is due and its event. */
+const LockedDelivery = z.object({ state: z.enum(DeliveryState), nextAttemptAt: z.date().nullable(), eventId: z.string() });
 
 /** Why a delivery in a final state has no next attempt, and what sends the event again. */
 const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
@@ -217,13 +221,13 @@ export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; de
   // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
   const now = systemNow();
   const [locked] = isUuid(deliveryId)
-    ? await tx.$queryRaw<{ state: DeliveryState; next_attempt_at: Date | null; event_id: string }[]>`
-        SELECT state, next_attempt_at, event_id FROM deliveries WHERE id = ${deliveryId}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
+    ? parseRows(LockedDelivery, await tx.$queryRaw<Record<string, unknown>[]>`
+        SELECT state, next_attempt_at, event_id FROM deliveries WHERE id = ${deliveryId}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`)
     : [];
   if (!locked) throw apiError("NOT_FOUND", "delivery not found");
   const refusal = NO_NEXT_ATTEMPT[locked.state];
-  if (refusal) throw apiError("INVALID_STATE", refusal.replace("{eventId}", locked.event_id));
-  if (locked.next_attempt_at === null || locked.next_attempt_at > now) {
+  if (refusal) throw apiError("INVALID_STATE", refusal.replace("{eventId}", locked.eventId));
+  if (locked.nextAttemptAt === null || locked.nextAttemptAt > now) {
     await tx.delivery.update({ where: { id: deliveryId }, data: { nextAttemptAt: now, updatedAt: now } });
   }
   afterCommit(tx, () => announceDueDeliveries([deliveryId]));
@@ -285,6 +289,9 @@ export async function sendTestEvent(db: Db, input: { merchantId: string; now?: D
   });
 }
 
+/** A delivery {@link advanceDeliveries} moved, and whether it is due now. */
+const MovedDelivery = z.object({ id: z.string(), due: z.boolean() });
+
 /**
  * The sandbox clock moved a merchant's time ahead by `byMs` (docs/api.md "Sandbox clock"): each of its PENDING
  * deliveries waiting for a retry comes `byMs` sooner (at the earliest now), as if that time had gone by, and those
@@ -294,11 +301,11 @@ export async function sendTestEvent(db: Db, input: { merchantId: string; now?: D
  */
 export async function advanceDeliveries(tx: Tx, input: { merchantId: string; byMs: bigint }): Promise<number> {
   const now = systemNow();
-  const moved = await tx.$queryRaw<{ id: string; due: boolean }[]>`
+  const moved = parseRows(MovedDelivery, await tx.$queryRaw<Record<string, unknown>[]>`
     UPDATE deliveries
     SET next_attempt_at = GREATEST(next_attempt_at - ${input.byMs.toString()}::bigint * interval '1 millisecond', ${now}::timestamptz), updated_at = ${now}
     WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
-    RETURNING id, next_attempt_at <= ${now} AS due`;
+    RETURNING id, next_attempt_at <= ${now} AS due`);
   const ids = moved.filter((d) => d.due).map((d) => d.id);
   afterCommit(tx, () => announceDueDeliveries(ids));
   return ids.length;

@@ -4,14 +4,15 @@
 // event_feed_assign_seq), so reading `seq > n` never skips a transaction that committed late.
 import { systemNow } from "@/lib/clock";
 import { randomUUID } from "node:crypto";
-import { afterCommit, Prisma, type Db, type Tx } from "@/lib/db";
+import { z } from "zod";
+import { afterCommit, parseRow, parseRows, Prisma, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { chaosPlan, type ChaosPlan } from "@/lib/events/chaos";
 import type { EventType } from "@/lib/events/outbox";
 import { EVENT_TYPES } from "@/lib/schemas/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { forwardsOf, type ListenerForwardView } from "@/lib/events/listener-forwards";
-import type { DeliveryState } from "@/lib/generated/prisma/client";
+import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { announceDueDeliveries } from "@/lib/notify/announce";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
 import { isUuid } from "@/lib/schemas/common";
@@ -51,7 +52,13 @@ export type ListEventsInput = {
   after?: string;
 };
 
-type EventRow = { id: string; body: string; seq: bigint; state: DeliveryState; deliveries: number };
+/** A list row of {@link listEvents}: the event, its feed position, its latest delivery's state and its number of deliveries. */
+const EventRow = z.object({ id: z.string(), body: z.string(), seq: z.bigint(), state: z.enum(DeliveryState), deliveries: z.number().int() });
+type EventRow = z.output<typeof EventRow>;
+/** A count (int4). */
+const CountRow = z.object({ n: z.number().int() });
+/** An event's feed position (null only inside the inserting transaction). */
+const SeqRow = z.object({ seq: z.bigint().nullable() });
 
 function envelopeOf(body: string): EventEnvelope {
   return JSON.parse(body) as EventEnvelope;
@@ -94,19 +101,19 @@ export async function listEvents(db: Db, merchantId: string, q: ListEventsInput)
     offset = 0;
   }
   const where = Prisma.join(conditions, " AND ");
-  const [[{ n }], rows] = await Promise.all([
-    db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM events e WHERE ${where}`,
-    db.$queryRaw<EventRow[]>`
+  const [[count], rows] = await Promise.all([
+    db.$queryRaw<Record<string, unknown>[]>`SELECT count(*)::int AS n FROM events e WHERE ${where}`,
+    db.$queryRaw<Record<string, unknown>[]>`
       SELECT e.id, e.body, e.seq, s.state, s.deliveries FROM events e ${DELIVERY_SUMMARY}
       WHERE ${where} ORDER BY ${order} LIMIT ${q.limit} OFFSET ${offset}`,
   ]);
-  return pageOf(rows.map(summaryOf), n, q);
+  return pageOf(parseRows(EventRow, rows).map(summaryOf), parseRow(CountRow, count).n, q);
 }
 
 /** The feed position of one of the merchant's events. @throws ApiError 404 NOT_FOUND otherwise. */
 async function eventPosition(db: Db, merchantId: string, eventId: string): Promise<bigint> {
   const [row] = isUuid(eventId)
-    ? await db.$queryRaw<{ seq: bigint | null }[]>`SELECT seq FROM events WHERE id = ${eventId}::uuid AND merchant_id = ${merchantId}::uuid`
+    ? parseRows(SeqRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT seq FROM events WHERE id = ${eventId}::uuid AND merchant_id = ${merchantId}::uuid`)
     : [];
   if (!row || row.seq === null) throw apiError("NOT_FOUND", "the event named in after was not found among this key's events");
   return row.seq;
@@ -182,7 +189,19 @@ export type FeedItem = {
   chaos: ChaosPlan | null;
 };
 
-type FeedRow = { seq: bigint; kind: "event" | "redelivery"; event_id: string; type: EventType; created_at: Date; payment_id: string | null; body: string };
+/**
+ * A row of {@link readFeed} (checked with `parseRow`, lib/db.ts): feed position, an event or a redelivery of one, the
+ * event's id, type, payment id (null: a test event) and exact body, and when the item was created.
+ */
+export const FeedRow = z.object({
+  seq: z.bigint(),
+  kind: z.enum(["event", "redelivery"]),
+  eventId: z.string(),
+  type: z.enum(EVENT_TYPES),
+  createdAt: z.date(),
+  paymentId: z.string().nullable(),
+  body: z.string(),
+});
 
 /**
  * The feed items of a merchant after position `cursor` (exclusive), oldest first, at most `limit`: its events
@@ -195,7 +214,7 @@ export async function readFeed(
   opts: { cursor: bigint; limit: number; types?: readonly EventType[]; chaos?: boolean },
 ): Promise<FeedItem[]> {
   const types = opts.types && opts.types.length > 0 ? opts.types : EVENT_TYPES;
-  const rows = await db.$queryRaw<FeedRow[]>`
+  const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT * FROM (
       SELECT e.seq, 'event' AS kind, e.id AS event_id, e.type, e.created_at, e.payment_id, e.body
       FROM events e WHERE e.merchant_id = ${merchantId}::uuid AND e.seq > ${opts.cursor}
@@ -206,18 +225,18 @@ export async function readFeed(
     ) AS feed
     WHERE type = ANY(${[...types]}::text[])
     ORDER BY seq LIMIT ${opts.limit}`;
-  return rows.map((r) => {
+  return parseRows(FeedRow, rows).map((r) => {
     const envelope = envelopeOf(r.body);
     return {
       cursor: r.seq.toString(),
       kind: r.kind,
-      eventId: r.event_id,
+      eventId: r.eventId,
       type: r.type,
-      createdAt: r.created_at.toISOString(),
-      paymentId: r.payment_id,
+      createdAt: r.createdAt.toISOString(),
+      paymentId: r.paymentId,
       reference: envelope.data?.reference ?? null,
       body: r.body,
-      chaos: opts.chaos ? chaosPlan(`${r.event_id}:${r.seq}`, "listener") : null,
+      chaos: opts.chaos ? chaosPlan(`${r.eventId}:${r.seq}`, "listener") : null,
     };
   });
 }

@@ -1,5 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { getDb, getPool, type Db } from "@/lib/db";
+import { z } from "zod";
+import { getDb, getPool, parseRow, type Db } from "@/lib/db";
 import type { ListPaymentsQuery } from "@/lib/schemas/payments";
 
 // Exact payment counts for GET /v1/payments `total` (`total` is an exact integer) without a COUNT(*) over the
@@ -56,13 +57,18 @@ export function countExpression(merchantId: string | Prisma.Sql | undefined, q: 
           + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0))::bigint`;
 }
 
+/** The count {@link countPayments} reads (int8). */
+const CountRow = z.object({ total: z.bigint() });
+/** How many delta rows {@link compactPaymentCounts} folded (int8). */
+const FoldedRow = z.object({ folded: z.bigint() });
+
 /**
  * Number of payments matching the filter ({@link countExpression}), in one statement.
  * @throws Error when the filter has `search` (count those rows with COUNT(*); see countableFilter).
  */
 export async function countPayments(db: Db, merchantId: string | undefined, q: CountFilter): Promise<number> {
-  const [row] = await db.$queryRaw<{ total: bigint }[]>`SELECT ${countExpression(merchantId, q)} AS total`;
-  return Number(row.total);
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${countExpression(merchantId, q)} AS total`;
+  return Number(parseRow(CountRow, row).total);
 }
 
 /**
@@ -75,7 +81,7 @@ export async function countPayments(db: Db, merchantId: string | undefined, q: C
  * Returns the number of delta rows folded.
  */
 export async function compactPaymentCounts(db: Db = getDb(), batch = 50_000): Promise<number> {
-  const [row] = await db.$queryRaw<{ folded: bigint }[]>`
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
     WITH claimed AS (
       DELETE FROM payment_count_deltas
       WHERE id = ANY (ARRAY(SELECT id FROM payment_count_deltas ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED))
@@ -90,7 +96,7 @@ export async function compactPaymentCounts(db: Db = getDb(), batch = 50_000): Pr
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM claimed)::bigint AS folded, (SELECT count(*) FROM folded) AS groups`;
-  return Number(row.folded);
+  return Number(parseRow(FoldedRow, row).folded);
 }
 
 /** Rows folded (by this process, since its last vacuum of it) from which {@link compactAndVacuum} vacuums payment_count_deltas. */

@@ -1,4 +1,5 @@
-import type { Tx } from "@/lib/db";
+import { z } from "zod";
+import { parseRows, type Tx } from "@/lib/db";
 import { apiError, type ApiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
@@ -43,6 +44,9 @@ export function limitCount(version: LimitedVersion, amountMinor: bigint, day: st
     RETURNING period`;
 }
 
+/** A counter {@link limitCount} changed: its period (`D:<day>` or `M:<month>`). */
+const CountedPeriod = z.object({ period: z.string() });
+
 /** The refusal when a counter did not come back from {@link limitCount} (`passed`: the periods that did); the day first. */
 export function limitRefusal(day: string, passed: ReadonlySet<string>): ApiError | null {
   if (!passed.has(dayPeriod(day))) return apiError("DAILY_LIMIT", "the daily limit of this pricing profile would be exceeded");
@@ -57,7 +61,7 @@ export function limitRefusal(day: string, passed: ReadonlySet<string>): ApiError
  */
 export async function consumeLimits(tx: Tx, version: LimitedVersion, amountMinor: bigint, day: string): Promise<void> {
   assertAmountInRange(version, amountMinor);
-  const rows = await tx.$queryRaw<{ period: string }[]>(limitCount(version, amountMinor, day));
+  const rows = parseRows(CountedPeriod, await tx.$queryRaw<Record<string, unknown>[]>(limitCount(version, amountMinor, day)));
   const refusal = limitRefusal(day, new Set(rows.map((r) => r.period)));
   if (refusal) throw refusal;
 }

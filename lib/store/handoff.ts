@@ -1,8 +1,8 @@
 // The store handoff job (docs/api.md "Overview" 4; docs/architecture.md "Consistency": background work claims
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
-import type { z } from "zod";
+import { z } from "zod";
 import { systemNow } from "@/lib/clock";
-import { getDb, transaction, type Tx } from "@/lib/db";
+import { getDb, parseRows, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
 import { fromMinor } from "@/lib/money/currency";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
@@ -42,6 +42,8 @@ export type HandoffOptions = { now?: Date; connector?: StoreConnector };
 export type HandoffOutcome = "READY" | "REJECTED" | "RETRY" | "DISCARDED";
 
 type Claim = { paymentId: string; attempt: number };
+/** A checkout {@link claimDue} claimed: its payment and the attempt count the claim raised. */
+const ClaimedCheckout = z.object({ paymentId: z.string(), handoffAttempts: z.number().int() });
 
 /**
  * Claims due QUEUED checkouts in one short transaction (FOR UPDATE OF the checkout SKIP LOCKED): the
@@ -51,7 +53,7 @@ type Claim = { paymentId: string; attempt: number };
 async function claimDue(now: Date, limit: number, paymentId?: string): Promise<Claim[]> {
   const leaseUntil = new Date(now.getTime() + HANDOFF_LEASE_MS);
   const only = paymentId ?? null;
-  const rows = await transaction((tx) => tx.$queryRaw<{ payment_id: string; handoff_attempts: number }[]>`
+  const rows = await transaction((tx) => tx.$queryRaw<Record<string, unknown>[]>`
     UPDATE store_checkouts sc
     SET handoff_attempts = sc.handoff_attempts + 1, next_handoff_at = ${leaseUntil}, updated_at = ${now}
     FROM (
@@ -64,7 +66,7 @@ async function claimDue(now: Date, limit: number, paymentId?: string): Promise<C
     ) due
     WHERE sc.payment_id = due.payment_id
     RETURNING sc.payment_id, sc.handoff_attempts`);
-  return rows.map((r) => ({ paymentId: r.payment_id, attempt: r.handoff_attempts }));
+  return parseRows(ClaimedCheckout, rows).map((r) => ({ paymentId: r.paymentId, attempt: r.handoffAttempts }));
 }
 
 /** The signed handoff of a claimed checkout; issuedAt is the wall-clock time of signing (the store checks freshness against it). */

@@ -104,6 +104,20 @@ describe("a value lib/config.ts refuses stops the start with one line", () => {
     expect(output).not.toMatch(/migrat|Embedded database/i);
   });
 
+  it("node server.mjs with PORT=abc exits 1 naming PORT, the value and what it accepts, before Next.js loads", async () => {
+    const { code, output } = await run(["server.mjs"], { PORT: "abc" });
+    expect(code).toBe(1);
+    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: PORT: got "abc"; expected a whole number of port from 0 to 65535']);
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toMatch(/listening/);
+  });
+
+  it("node server.mjs with SANDPIPER_WORKERS=65 exits 1 with the configuration's line for it", async () => {
+    const { code, output } = await run(["server.mjs"], { SANDPIPER_WORKERS: "65", PORT: "0" });
+    expect(code).toBe(1);
+    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: SANDPIPER_WORKERS: got "65"; expected a whole number of processes from 1 to 64, or "auto"']);
+  });
+
   it("a refused secret is named without its value", async () => {
     const { code, output } = await run(["server.mjs"], { REDIS_URL: "http://:pa55word@redis:6379", PORT: "0" });
     expect(code).toBe(1);

@@ -1,0 +1,76 @@
+// Raw reads check their rows with a zod schema (lib/db.ts parseRow): a column renamed in SQL and not in the schema, or
+// back, is refused with an error naming the field, instead of reaching the code as undefined.
+import { describe, expect, it } from "vitest";
+import { ZodError } from "zod";
+import { parseRow, parseRows } from "@/lib/db";
+import { ClaimRow } from "@/lib/callbacks/deliver";
+import { FeedRow } from "@/lib/events/feed";
+
+/** A feed row as the driver gives it (snake_case columns, int8 as BigInt, timestamptz as Date). */
+const feedRow = () => ({
+  seq: 7n,
+  kind: "event",
+  event_id: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11",
+  type: "payment.succeeded",
+  created_at: new Date("2026-01-05T10:00:00Z"),
+  payment_id: null,
+  body: "{}",
+});
+
+/** A delivery claim row as the driver gives it. */
+const claimRow = () => ({
+  id: "5b1f4a0c-8b8e-4f7a-9a4e-2f2d7c3b9e10",
+  event_id: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11",
+  merchant_id: "9f3a1d52-6c0b-4e8e-8d1f-7a2b3c4d5e6f",
+  chaos_mode: false,
+  fast_retries: true,
+  attempt_count: 2,
+  lease_until: null,
+  body: "{}",
+  payment_id: null,
+  callback_url: "https://merchant.example/callbacks",
+  callback_secret: "whsec_test",
+});
+
+/** The ZodError `fn` throws (fails the test when it throws nothing or something else). */
+function zodErrorOf(fn: () => unknown): ZodError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ZodError);
+    return error as ZodError;
+  }
+  throw new Error("expected a ZodError, nothing was thrown");
+}
+
+describe("the feed's row schema (lib/events/feed.ts readFeed)", () => {
+  it("renames the columns and keeps their types", () => {
+    expect(parseRow(FeedRow, feedRow())).toEqual({
+      seq: 7n, kind: "event", eventId: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11", type: "payment.succeeded",
+      createdAt: new Date("2026-01-05T10:00:00Z"), paymentId: null, body: "{}",
+    });
+  });
+
+  it("refuses a row whose event_id column was renamed, naming the missing field", () => {
+    const { event_id, ...rest } = feedRow();
+    const error = zodErrorOf(() => parseRow(FeedRow, { ...rest, id: event_id }));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["eventId"]);
+  });
+
+  it("refuses a feed position read as a JS number (int8 must come back as BigInt)", () => {
+    const error = zodErrorOf(() => parseRow(FeedRow, { ...feedRow(), seq: 7 }));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["seq"]);
+  });
+});
+
+describe("the delivery claim's row schema (lib/callbacks/deliver.ts)", () => {
+  it("refuses the batch at a row without callback_secret", () => {
+    const { callback_secret: _secret, ...withoutSecret } = claimRow();
+    const error = zodErrorOf(() => parseRows(ClaimRow, [claimRow(), withoutSecret]));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["callbackSecret"]);
+  });
+
+  it("drops the columns it does not name", () => {
+    expect(parseRow(ClaimRow, { ...claimRow(), extra: 1 })).not.toHaveProperty("extra");
+  });
+});
