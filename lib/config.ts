@@ -24,7 +24,10 @@ function variable<T>(schema: z.ZodType<T, string | undefined>, description: stri
   return { schema: schema.describe(description) as z.ZodType<T, string | undefined>, accepts, secret };
 }
 
-/** A whole number from `min` to `max` (decimal digits only), `fallback` when unset. */
+/**
+ * A whole number from `min` to `max` (decimal digits only), `fallback` when unset. `unit` is what it counts, in the
+ * plural ("a whole number of seconds from 1 to 86400"), or, starting with "a ", what it is ("a port number from 0 to 65535").
+ */
 function wholeNumber(min: number, max: number, fallback: number, unit: string, description: string): Variable<number> {
   const schema = z
     .string()
@@ -32,7 +35,7 @@ function wholeNumber(min: number, max: number, fallback: number, unit: string, d
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
     .default(fallback);
-  return variable(schema, description, `a whole number of ${unit} from ${min} to ${max}`);
+  return variable(schema, description, `${unit.startsWith("a ") ? unit : `a whole number of ${unit}`} from ${min} to ${max}`);
 }
 
 /** `1` (on) or `0` (off), `fallback` when unset. */
@@ -77,7 +80,7 @@ export const VARIABLES = {
   DATABASE_URL: url(["postgresql:", "postgres:"], "PostgreSQL connection string (npm start sets the embedded database's)", true),
   SANDPIPER_DATA_DIR: text("the embedded install's folder (PGlite data, credentials.txt, nextauth-secret); read by server.mjs", "a folder path without control characters"),
   SANDPIPER_EMBEDDED: flag(false, "set by npm start when it serves the embedded database (one session: no prepared statements)"),
-  PORT: wholeNumber(0, 65535, 3000, "port", "where the service listens (0: any free port)"),
+  PORT: wholeNumber(0, 65535, 3000, "a port number", "where the service listens (0: any free port)"),
   HOST: text("the address the service listens on (default 127.0.0.1); read by server.mjs", "a host name or IP address", false, (v) => !/\s/.test(v)),
   PUBLIC_BASE_URL: url(["http:", "https:"], "base of customer-facing links (default http://localhost:$PORT)"),
   TRUSTED_PROXIES: text(

@@ -107,7 +107,7 @@ describe("a value lib/config.ts refuses stops the start with one line", () => {
   it("node server.mjs with PORT=abc exits 1 naming PORT, the value and what it accepts, before Next.js loads", async () => {
     const { code, output } = await run(["server.mjs"], { PORT: "abc" });
     expect(code).toBe(1);
-    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: PORT: got "abc"; expected a whole number of port from 0 to 65535']);
+    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: PORT: got "abc"; expected a port number from 0 to 65535']);
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toMatch(/listening/);
   });
