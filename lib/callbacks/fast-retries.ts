@@ -1,7 +1,8 @@
 // Fast retries: a merchant's sandbox setting that compresses the callback retry schedule (docs/callbacks.md
 // "Fast retries"). Switched in the console (Callbacks page) or with PUT /v1/sandbox/settings; audited either way.
 import { writeAudit, type AuditActor } from "@/lib/audit";
-import { withTransaction, type Db, type Tx } from "@/lib/db";
+import { z } from "zod";
+import { parseRows, withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { MAX_ATTEMPTS, retryWaitsSeconds } from "@/lib/callbacks/retry-schedule";
 
@@ -27,6 +28,9 @@ export async function getSandboxSettings(db: Db, merchantId: string): Promise<Sa
   return sandboxSettingsOf(merchant.fastRetries);
 }
 
+/** The row of {@link switchFastRetries}' lock of the merchant. */
+const FastRetriesRow = z.object({ fastRetries: z.boolean() });
+
 /**
  * Switches a merchant's fast retries on or off (docs/callbacks.md "Fast retries"): the row is locked, changed and
  * one audit row written (action `merchant.fast_retries`, before and after, the reason) in one transaction; a
@@ -35,6 +39,7 @@ export async function getSandboxSettings(db: Db, merchantId: string): Promise<Sa
  * The console's access check is the caller's (lib/callbacks/manage-callbacks.ts setFastRetries).
  * @returns the settings afterwards
  * @throws ApiError 404 NOT_FOUND for an unknown merchant
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function switchFastRetries(
   db: Db | Tx,
@@ -43,16 +48,16 @@ export async function switchFastRetries(
   now: Date,
 ): Promise<SandboxSettings> {
   return withTransaction(db, async (tx) => {
-    const [before] = await tx.$queryRaw<{ fast_retries: boolean }[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`;
+    const [before] = parseRows(FastRetriesRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`);
     if (!before) throw apiError("NOT_FOUND", "merchant not found");
-    if (before.fast_retries !== input.enabled) {
+    if (before.fastRetries !== input.enabled) {
       await tx.merchant.update({ where: { id: input.merchantId }, data: { fastRetries: input.enabled } });
       await writeAudit(tx, actor, {
         action: "merchant.fast_retries",
         entity: "merchant",
         entityId: input.merchantId,
         merchantId: input.merchantId,
-        before: { fastRetries: before.fast_retries },
+        before: { fastRetries: before.fastRetries },
         after: { fastRetries: input.enabled },
         reason: input.reason ?? null,
       }, now);

@@ -4,12 +4,13 @@ import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
 import { checkbox, integer, reasonField, text, uuidField } from "@/lib/schemas/form-fields";
 import { auditMerchant } from "@/lib/merchants/manage-merchants";
-import type { Db, Tx } from "@/lib/db";
+import { parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/callbacks/deliveries";
 import { switchFastRetries } from "@/lib/callbacks/fast-retries";
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
+import { ChaosModeRow } from "@/lib/events/stream";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/callbacks/signature-check";
 import { isUuid } from "@/lib/schemas/common";
 import { isValidDay } from "@/lib/money/dubai";
@@ -121,13 +122,14 @@ export const ChaosModeInput = z.object({ merchantId: uuidField, enabled: checkbo
  * Switches a merchant's chaos mode on or off (docs/callbacks.md "Chaos mode"): MERCHANT users for their own
  * merchant, operators for any; a reason is required; one audit row with the before and after state and the reason.
  * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user)
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<typeof ChaosModeInput>, now = systemNow()): Promise<void> {
   assertMerchantAccess(actor, input.merchantId, "merchant");
-  const [before] = await tx.$queryRaw<{ chaos_mode: boolean }[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`;
+  const [before] = parseRows(ChaosModeRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`);
   if (!before) throw apiError("NOT_FOUND", "merchant not found");
   await tx.merchant.update({ where: { id: input.merchantId }, data: { chaosMode: input.enabled } });
-  await auditMerchant(tx, actor, input.merchantId, { action: "merchant.chaos_mode", before: { chaosMode: before.chaos_mode }, after: { chaosMode: input.enabled }, reason: input.reason }, now);
+  await auditMerchant(tx, actor, input.merchantId, { action: "merchant.chaos_mode", before: { chaosMode: before.chaosMode }, after: { chaosMode: input.enabled }, reason: input.reason }, now);
 }
 
 export const FastRetriesInput = z.object({ merchantId: uuidField, enabled: checkbox, reason: reasonField });

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/lib/db";
+import { IdRow, parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/schemas/common";
@@ -26,10 +26,11 @@ export async function findSessionByToken(db: Db, token: string): Promise<Checkou
  * Reads and row-locks (SELECT ... FOR UPDATE) the session of a token in the caller's transaction, so a
  * customer action and the expiry sweep never interleave on it.
  * @throws ApiError 404 NOT_FOUND for a malformed or unknown token
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function lockSessionByToken(tx: Tx, token: string): Promise<CheckoutSession> {
   const rows = SESSION_TOKEN_PATTERN.test(token)
-    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checkout_sessions WHERE token = ${token} FOR UPDATE`
+    ? parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM checkout_sessions WHERE token = ${token} FOR UPDATE`)
     : [];
   if (rows.length === 0) throw apiError("NOT_FOUND", "checkout link not found");
   return tx.checkoutSession.findUniqueOrThrow({ where: { id: rows[0].id } });

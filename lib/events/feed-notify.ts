@@ -1,18 +1,23 @@
 // Wake-ups for open event streams (docs/callbacks.md "sandpiper listen"). A commit in this process wakes them at
 // once (notifyFeed after commit); commits in other processes or instances are seen by one shared poll of the
 // feed head, run only while at least one stream is open. Either way a stream re-reads its merchant's feed.
-import { getDb, type Db } from "@/lib/db";
+import { z } from "zod";
+import { getDb, parseRows, type Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
 
 type Waiter = () => void;
 
+/** The row of `event_sequence` (int8 as BigInt). */
+const FeedHeadRow = z.object({ last: z.bigint() });
+
 /**
  * The last feed position handed out (0 before the first event): where a new follower starts. Every position
  * up to it is committed and visible (positions are assigned at commit, in order).
+ * @throws ZodError when the row does not match {@link FeedHeadRow} (a schema drift)
  */
 export async function feedHead(db: Db): Promise<bigint> {
-  const [row] = await db.$queryRaw<{ last: bigint }[]>`SELECT last FROM event_sequence WHERE id = 1`;
+  const [row] = parseRows(FeedHeadRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT last FROM event_sequence WHERE id = 1`);
   return row?.last ?? BigInt(0);
 }
 

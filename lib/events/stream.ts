@@ -1,7 +1,8 @@
 // The event stream that `sandpiper listen` follows (docs/callbacks.md "sandpiper listen"): the merchant's feed
 // items after a cursor, as server-sent events with heartbeats, or as one JSON page for simple pollers.
 import { systemNow } from "@/lib/clock";
-import type { Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRows, type Db } from "@/lib/db";
 import type { EventType } from "@/lib/events/outbox";
 import { readFeed, type FeedItem } from "@/lib/events/feed";
 import { feedHead, waitForFeed } from "@/lib/events/feed-notify";
@@ -20,10 +21,13 @@ export type StreamOptions = { cursor?: bigint; types?: readonly EventType[]; cha
 /** How often a stream reads the merchant's chaos mode again, milliseconds (a switch reaches listeners this fast). */
 const CHAOS_CHECK_MS = 1000;
 
-/** Whether the merchant's chaos mode is on now (docs/callbacks.md "Chaos mode"). */
+/** A row of a raw read of a merchant's `chaos_mode` column (here and in the console's switch, lib/callbacks/manage-callbacks.ts). */
+export const ChaosModeRow = z.object({ chaosMode: z.boolean() });
+
+/** Whether the merchant's chaos mode is on now (docs/callbacks.md "Chaos mode"); false for an unknown merchant. */
 async function chaosModeOf(db: Db, merchantId: string): Promise<boolean> {
-  const [row] = await db.$queryRaw<{ chaos_mode: boolean }[]>`SELECT chaos_mode FROM merchants WHERE id = ${merchantId}::uuid`;
-  return row?.chaos_mode === true;
+  const [row] = parseRows(ChaosModeRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${merchantId}::uuid`);
+  return row?.chaosMode === true;
 }
 
 function shuttingDown(): boolean {

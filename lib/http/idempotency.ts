@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { getDb, query, transaction, type Db, type Tx } from "@/lib/db";
+import { getDb, parseRow, query, transaction, type Db, type Tx } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import { uniqueViolation } from "@/lib/http/respond";
@@ -73,10 +73,21 @@ export function storedFromColumn(scope: IdempotencyScope, record: unknown): Stor
   return { status: r.status, body, resourceId: r.resourceId };
 }
 
+/**
+ * The row of {@link findRecord}'s read: the column must be there; the record itself (JSON) is checked once, by
+ * {@link storedFromColumn}, so the row's own check looks no deeper than the column's presence.
+ */
+const RecordColumnRow = z.object({ record: z.unknown() });
+
+/**
+ * The stored answer of `scope`'s record, or null when there is none ({@link storedFromColumn}).
+ * @throws ApiError 409 IDEMPOTENCY_CONFLICT; StoredDataError for a record that does not match its schema; ZodError
+ *   for a row without its `record` column (a schema drift)
+ */
 async function findRecord(db: Db, scope: IdempotencyScope): Promise<StoredResponse | null> {
-  const [row] = await db.$queryRaw<{ record: unknown }[]>`
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT ${RECORD} AS record FROM idempotency_records r WHERE r.merchant_id = ${scope.merchantId}::uuid AND r.key = ${scope.key}`;
-  return storedFromColumn(scope, row?.record);
+  return row ? storedFromColumn(scope, parseRow(RecordColumnRow, row).record) : null;
 }
 
 /** The INSERT of a first answer's record: its JSON text kept as a jsonb string, so a replay keeps member order. */

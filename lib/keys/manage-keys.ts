@@ -4,7 +4,8 @@ import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { checkboxGroup, optionalText } from "@/lib/schemas/form-fields";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import type { Db, Tx } from "@/lib/db";
+import { parseRows, type Db, type Tx } from "@/lib/db";
+import { MerchantStatus } from "@/lib/generated/prisma/enums";
 import { apiError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
 import { pageOf } from "@/lib/pagination";
@@ -66,6 +67,9 @@ export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<K
   return toView(row);
 }
 
+/** The row of {@link createKey}'s read of the merchant's `status::text` (a MerchantStatus). */
+const MerchantStatusRow = z.object({ status: z.enum(MerchantStatus) });
+
 /**
  * Creates an API key for the actor's own merchant, owned by the actor (docs/api.md "Authentication" 3, 5: scopes,
  * valid 90 days, older keys stay valid). Only MERCHANT users create keys: the key's owner is the identity that
@@ -73,12 +77,13 @@ export async function getKey(db: Db, actor: ConsoleActor, id: string): Promise<K
  * the secret). An inactive merchant's users cannot create keys: deactivation revoked its keys, and a key made
  * meanwhile would come back to life at reactivation (README "Console tour").
  * @throws ApiError 403 FORBIDDEN for operators; 409 INVALID_STATE while the merchant is inactive.
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewKeyInput>, now = systemNow()) {
   if (actor.role !== "MERCHANT" || !actor.merchantId) {
     throw apiError("FORBIDDEN", "API keys are created by the merchant's own users (the key's owner creates the payments)");
   }
-  const [merchant] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM merchants WHERE id = ${actor.merchantId}::uuid FOR SHARE`;
+  const [merchant] = parseRows(MerchantStatusRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT status::text FROM merchants WHERE id = ${actor.merchantId}::uuid FOR SHARE`);
   if (merchant?.status !== "ACTIVE") {
     throw apiError("INVALID_STATE", "this merchant is inactive, so no API key can be created: an operator activates it first (its earlier keys stay revoked)");
   }

@@ -4,7 +4,7 @@ import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/schemas/form-fields";
 import { revokeKeysOf } from "@/lib/keys/manage-keys";
-import type { Db, Tx } from "@/lib/db";
+import { IdRow, parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Merchant } from "@/lib/generated/prisma/client";
 import { createMerchant } from "@/lib/merchants/create-merchant";
@@ -102,9 +102,10 @@ export async function updateMerchantPolicy(tx: Tx, actor: ConsoleActor, input: M
  * Locks a merchant's row (`FOR UPDATE`) for the rest of the transaction and returns it. Every change of a merchant,
  * its allow-list or its allow-list requests takes this lock first.
  * @throws ApiError 404 NOT_FOUND
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM merchants WHERE id = ${id}::uuid FOR UPDATE`;
+  const rows = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM merchants WHERE id = ${id}::uuid FOR UPDATE`);
   if (rows.length === 0) throw apiError("NOT_FOUND", "merchant not found");
   return tx.merchant.findUniqueOrThrow({ where: { id } });
 }

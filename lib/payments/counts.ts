@@ -57,8 +57,8 @@ export function countExpression(merchantId: string | Prisma.Sql | undefined, q: 
           + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0))::bigint`;
 }
 
-/** The count {@link countPayments} reads (int8). */
-const CountRow = z.object({ total: z.bigint() });
+/** A payment count as {@link countPayments} and lib/payments/read.ts listPayments read it: `total`, int8 as BigInt. */
+export const CountRow = z.object({ total: z.bigint() });
 /** How many delta rows {@link compactPaymentCounts} folded (int8). */
 const FoldedRow = z.object({ folded: z.bigint() });
 

@@ -1,7 +1,7 @@
 import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { parseRow, selectAs, type SelectOf, type Tx } from "@/lib/db";
+import { IdRow, parseRow, parseRows, selectAs, type SelectOf, type Tx } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
@@ -64,13 +64,14 @@ const duplicateReference = () => apiError("DUPLICATE_REFERENCE", "a payment with
  * @returns the customer to store: blank members left out (docs/api.md "Customer")
  * @throws ApiError VALIDATION_ERROR, PAYMENT_INTAKE_PAUSED, GLOBAL_AMOUNT_LIMIT, CUSTOMER_PROFILE_REQUIRED,
  *   RISK_REJECTED, DUPLICATE_REFERENCE
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function admitPayment(tx: Tx, input: Admission): Promise<Customer | undefined> {
   const { merchant } = input;
   const { customer, riskCustomer } = admissionChecks(input, await getSettings(tx));
   await assertNotBlocked(tx, merchant.id, riskCustomer);
   await consumeVelocity(tx, { merchantId: merchant.id, customer: riskCustomer, amount: { minor: input.amountMinor, currency: input.currency }, now: input.now });
-  const [existing] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE merchant_id = ${merchant.id}::uuid AND reference = ${input.reference}`;
+  const [existing] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE merchant_id = ${merchant.id}::uuid AND reference = ${input.reference}`);
   if (existing) throw duplicateReference();
   return customer;
 }

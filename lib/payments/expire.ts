@@ -1,4 +1,4 @@
-import { getDb, Prisma, withTransaction, type Db, type Tx } from "@/lib/db";
+import { getDb, IdRow, parseRows, Prisma, withTransaction, type Db, type Tx } from "@/lib/db";
 import { sandboxNow, systemNow } from "@/lib/clock";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import { applyTransition } from "@/lib/payments/transitions";
@@ -64,10 +64,10 @@ async function sweep(db: Db, now: Date, batchSize: number, merchantId: string | 
   let total = 0;
   for (;;) {
     const count = await withTransaction(db, async (tx) => {
-      const due = await tx.$queryRaw<{ id: string }[]>`
+      const due = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`
         SELECT id FROM payments
         WHERE status IN ('PENDING', 'PENDING_APPROVAL') AND expires_at IS NOT NULL AND expires_at <= ${now} ${merchantFilter(Prisma.sql`merchant_id`, merchantId)}
-        ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
+        ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`);
       for (const { id } of due) {
         const payment = await tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
         if (offsetMs !== null) await tx.payment.update({ where: { id }, data: { clockOffsetMs: offsetMs } });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
-import { countableFilter, countExpression, countPayments, equalityConditions, merchantIdSql } from "@/lib/payments/counts";
+import { countableFilter, countExpression, CountRow, countPayments, equalityConditions, merchantIdSql } from "@/lib/payments/counts";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
@@ -148,6 +148,7 @@ export function pageFromReads(loaded: ListLoaded, q: ListPaymentsQuery) {
  * merchant's when `merchantId` is undefined). `from`/`to` are Dubai calendar days, the end day inclusive.
  * Returns `{ items, total, page, limit, pages }` (lib/pagination.ts). `total` is exact: from the payment counters
  * (lib/payments/counts.ts), or COUNT(*) for a reference search. Raw SQL: a hot path (rows checked by lib/db.ts parseRow).
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function listPayments(db: Db, merchantId: string | undefined, q: ListPaymentsQuery) {
   const conditions = listConditions(merchantId, q);
@@ -155,7 +156,7 @@ export async function listPayments(db: Db, merchantId: string | undefined, q: Li
   const [total, rows] = await Promise.all([
     countableFilter(q)
       ? countPayments(db, merchantId, q)
-      : db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payments ${where}`.then(([r]) => Number(r.n)),
+      : db.$queryRaw<Record<string, unknown>[]>`SELECT count(*) AS total FROM payments ${where}`.then(([r]) => Number(parseRow(CountRow, r).total)),
     db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments ${where} ${pageClause(q)}`,
   ]);
   return pageOf(rows.map((r) => parseRow(PaymentRowSchema, r)), total, q);

@@ -1,4 +1,4 @@
-import type { Tx } from "@/lib/db";
+import { IdRow, parseRows, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvent, type EventType, type RecordedEvent } from "@/lib/events/outbox";
 import type { PaymentStatus } from "@/lib/generated/prisma/client";
@@ -92,12 +92,13 @@ export async function applyTransition(
 /**
  * Locks a merchant's payment row (SELECT ... FOR UPDATE) and returns it with its store checkout.
  * @throws ApiError 404 NOT_FOUND for a malformed or unknown id or another merchant's id.
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function lockPayment(tx: Tx, merchantId: string | null, id: string): Promise<PaymentRow> {
   if (!isUuid(id)) throw apiError("NOT_FOUND", "payment not found"); // never cast arbitrary text to uuid
-  const rows = merchantId
-    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
-    : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`;
+  const rows = parseRows(IdRow, merchantId
+    ? await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
+    : await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`);
   if (rows.length === 0) throw apiError("NOT_FOUND", "payment not found");
   return tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseRow, type Db } from "@/lib/db";
+import { parseRow, parseRows, type Db } from "@/lib/db";
 import { Prisma, type PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import type { PricingTerms } from "@/lib/pricing/snapshot";
@@ -99,8 +99,15 @@ export function pricingOf(json: unknown, merchant: { defaultCommissionBps: numbe
 }
 
 /**
+ * The row of `SELECT latestVersionColumn AS version`: the column must be there; its JSON is checked once, by
+ * {@link pricingOf}, so the row's own check looks no deeper than the column's presence.
+ */
+const VersionColumnRow = z.object({ version: z.unknown() });
+
+/**
  * Resolves the pricing of a new payment ({@link pricingOf}) with one statement.
  * @throws ApiError 409 PRICING_DISABLED
+ * @throws ZodError when the row or the version's JSON does not match its schema (a schema drift)
  */
 export async function resolvePricing(
   db: Db,
@@ -110,8 +117,8 @@ export async function resolvePricing(
   direction: "DEPOSIT" | "WITHDRAWAL",
 ): Promise<ResolvedPricing> {
   const kind = { currency, channel, direction };
-  const [row] = await db.$queryRaw<{ version: unknown }[]>`SELECT ${latestVersionColumn(Prisma.sql`${merchant.id}::uuid`, kind)} AS version`;
-  return pricingOf(row.version, merchant, kind);
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${latestVersionColumn(Prisma.sql`${merchant.id}::uuid`, kind)} AS version`;
+  return pricingOf(parseRow(VersionColumnRow, row).version, merchant, kind);
 }
 
 /** A JSON column: every direct rate from `base` for a Dubai day, as `{ quote: rate }` (rates are decimal text). */
@@ -130,12 +137,16 @@ export function rateFrom(rates: Record<string, unknown>, base: string, quote: st
   return rate;
 }
 
+/** A row of `fx_rates` as {@link directRate} reads it: the rate as decimal text. */
+const RateRow = z.object({ rate: z.string() });
+
 /**
  * The direct base rate base -> quote for a Dubai day ("1" for the same currency).
  * @throws ApiError 409 FX_RATE_MISSING when no direct rate exists for that day (a reverse pair never counts).
+ * @throws ZodError when the row does not match {@link RateRow} (a schema drift)
  */
 export async function directRate(db: Db, base: string, quote: string, day: string): Promise<string> {
   if (base === quote) return "1";
-  const [rate] = await db.$queryRaw<{ rate: string }[]>`SELECT rate FROM fx_rates WHERE base = ${base} AND quote = ${quote} AND day = ${day}`;
+  const [rate] = parseRows(RateRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT rate FROM fx_rates WHERE base = ${base} AND quote = ${quote} AND day = ${day}`);
   return rateFrom(rate ? { [quote]: rate.rate } : {}, base, quote, day);
 }

@@ -1,4 +1,5 @@
-import type { Db } from "@/lib/db";
+import { z } from "zod";
+import { parseRow, type Db } from "@/lib/db";
 import { apiError, type ApiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Customer } from "@/lib/schemas/common";
@@ -38,13 +39,17 @@ export function blockedError(): ApiError {
   return apiError("RISK_REJECTED", "the payment was rejected by a risk rule; do not retry with another key");
 }
 
+/** The row of `SELECT blockListHit AS hit` ({@link assertNotBlocked}). */
+const BlockHitRow = z.object({ hit: z.boolean() });
+
 /**
  * Risk check (docs/api.md "Overview" 403 RISK_REJECTED): refuses a payment whose customer matches a global or merchant
  * block-list entry. The message does not reveal which entry matched.
  * @throws ApiError 403 RISK_REJECTED
+ * @throws ZodError when the row does not match {@link BlockHitRow} (a schema drift)
  */
 export async function assertNotBlocked(db: Db, merchantId: string, customer: Customer | undefined): Promise<void> {
   if (blockCandidates(customer).length === 0) return;
-  const [row] = await db.$queryRaw<{ hit: boolean }[]>`SELECT ${blockListHit(Prisma.sql`${merchantId}::uuid`, customer)} AS hit`;
-  if (row.hit) throw blockedError();
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${blockListHit(Prisma.sql`${merchantId}::uuid`, customer)} AS hit`;
+  if (parseRow(BlockHitRow, row).hit) throw blockedError();
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
+import { parseRow, parseRows, type Db } from "@/lib/db";
 import { apiError, type ApiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Customer } from "@/lib/schemas/common";
@@ -45,6 +45,17 @@ const RuleRow = z.object({
   currency: z.string().nullable(),
 });
 export type VelocityRule = z.output<typeof RuleRow>;
+/** The JSON array of {@link activeRulesColumn}. */
+const RuleList = z.array(RuleRow);
+
+/**
+ * The row of `SELECT activeRulesColumn AS rules` ({@link consumeVelocity}): the merchant's active rules, checked in
+ * depth in this one parse (amounts as text, then BigInt).
+ */
+export const ActiveRulesRow = z.object({ rules: RuleList });
+
+/** A row that {@link velocityCount} returns: a rule (uuid as text) whose bound still holds after this request. */
+export const CountedRuleRow = z.object({ ruleId: z.string() });
 
 /**
  * A JSON array of the merchant's active rules (`merchantId`: an expression, e.g. `m.id`), by id, so concurrent
@@ -56,9 +67,12 @@ export function activeRulesColumn(merchantId: Prisma.Sql): Prisma.Sql {
     FROM risk_rules WHERE merchant_id = ${merchantId} AND active)`;
 }
 
-/** Checks the JSON of {@link activeRulesColumn}. */
+/**
+ * Checks the JSON of {@link activeRulesColumn}.
+ * @throws ZodError when a rule lacks a member or has one of another type
+ */
 export function parseRules(json: unknown): VelocityRule[] {
-  return z.array(RuleRow).parse(json);
+  return RuleList.parse(json);
 }
 
 /** A rule that counts this request: its counter's subject hash and window. */
@@ -122,16 +136,17 @@ export function velocityRefusal(applicable: ApplicableRule[], passed: ReadonlySe
  * counters included. Requests without the member are not counted by that rule.
  * @param amount the payment's amount in minor units of `currency`, or null for a checkout session
  * @throws ApiError 403 RISK_REJECTED naming the kind of rule (count or amount, and the member), never its bound
+ * @throws ZodError when a row read does not match {@link ActiveRulesRow} or {@link CountedRuleRow} (a schema drift)
  */
 export async function consumeVelocity(
   db: Db,
   input: { merchantId: string; customer: Customer | undefined; amount: { minor: bigint; currency: string } | null; now: Date },
 ): Promise<void> {
   if (!input.customer) return;
-  const [row] = await db.$queryRaw<{ rules: unknown }[]>`SELECT ${activeRulesColumn(Prisma.sql`${input.merchantId}::uuid`)} AS rules`;
-  const applicable = applicableRules(parseRules(row.rules), input.customer, input.amount, input.now);
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${activeRulesColumn(Prisma.sql`${input.merchantId}::uuid`)} AS rules`;
+  const applicable = applicableRules(parseRow(ActiveRulesRow, row).rules, input.customer, input.amount, input.now);
   if (applicable.length === 0) return;
-  const counted = await db.$queryRaw<{ ruleId: string }[]>(velocityCount(applicable, input.amount?.minor ?? 0n));
+  const counted = parseRows(CountedRuleRow, await db.$queryRaw<Record<string, unknown>[]>(velocityCount(applicable, input.amount?.minor ?? 0n)));
   const refusal = velocityRefusal(applicable, new Set(counted.map((r) => r.ruleId)));
   if (refusal) throw refusal;
 }

@@ -7,7 +7,7 @@ import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
 import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields";
 import { formatOffset, parseDuration, sandboxNow, systemNow } from "@/lib/clock";
-import type { Db, Tx } from "@/lib/db";
+import { parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { advanceDeliveries } from "@/lib/callbacks/deliveries";
 import { expireMerchantSessions } from "@/lib/checkout-sessions/expire";
@@ -22,6 +22,9 @@ export type SandboxClock = { offsetMs: number; offset: string; now: string; real
 /** What one move of the clock did, besides moving it. */
 export type ClockMove = SandboxClock & { advancedByMs: number; expired: { payments: number; checkoutSessions: number }; deliveriesDue: number };
 
+/** A row of a raw read of a merchant's `clock_offset_ms AS "offset"` (int8 milliseconds, as BigInt). */
+export const ClockOffsetRow = z.object({ offset: z.bigint() });
+
 function clockOf(offsetMs: bigint, real: Date): SandboxClock {
   return { offsetMs: Number(offsetMs), offset: formatOffset(offsetMs), now: sandboxNow(offsetMs, real).toISOString(), realNow: real.toISOString() };
 }
@@ -29,9 +32,10 @@ function clockOf(offsetMs: bigint, real: Date): SandboxClock {
 /**
  * Reads a merchant's sandbox clock.
  * @throws ApiError 404 NOT_FOUND for an unknown merchant
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function getSandboxClock(db: Db, merchantId: string): Promise<SandboxClock> {
-  const rows = await db.$queryRaw<{ offset: bigint }[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${merchantId}::uuid`;
+  const rows = parseRows(ClockOffsetRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${merchantId}::uuid`);
   if (!rows[0]) throw apiError("NOT_FOUND", "merchant not found");
   return clockOf(rows[0].offset, systemNow());
 }
@@ -47,6 +51,7 @@ export async function getSandboxClock(db: Db, merchantId: string): Promise<Sandb
  * @returns the clock afterwards with what the move did.
  * @throws ApiError 404 NOT_FOUND for an unknown merchant; 400 VALIDATION_ERROR for a duration that is not one, or
  *   when the clock would run more than ten years ahead.
+ * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function moveSandboxClock(tx: Tx, actor: AuditActor, input: { merchantId: string; by: string | null; reason: string }): Promise<ClockMove> {
   const real = systemNow();
@@ -55,7 +60,7 @@ export async function moveSandboxClock(tx: Tx, actor: AuditActor, input: { merch
     throw apiError("VALIDATION_ERROR", "by: give a duration such as 90s, 15m, 2h, 1d12h or 2w (whole numbers with a unit s, m, h, d or w), or an ISO 8601 duration such as PT2H; it must be more than zero");
   }
   const byMs = step === null ? null : BigInt(step);
-  const [row] = await tx.$queryRaw<{ offset: bigint }[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`;
+  const [row] = parseRows(ClockOffsetRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`);
   if (!row) throw apiError("NOT_FOUND", "merchant not found");
   const after = byMs === null ? 0n : row.offset + byMs;
   if (after > MAX_OFFSET_MS) {

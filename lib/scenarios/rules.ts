@@ -2,7 +2,7 @@
 // One service for the API (/v1/sandbox/scenario-rules) and the console (Callbacks page, Server Actions); every
 // change writes one audit row in its transaction.
 import { writeAudit, type AuditActor } from "@/lib/audit";
-import { withTransaction, type Db, type Tx } from "@/lib/db";
+import { IdRow, parseRows, withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { Prisma, type ScenarioRule as ScenarioRuleRow } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
@@ -68,7 +68,7 @@ export async function listScenarioRules(db: Db, merchantId: string) {
 
 /** Locks the merchant's rules for a change (rules of one merchant change one at a time, so positions stay in order). */
 async function lockMerchantRules(tx: Tx, merchantId: string): Promise<void> {
-  const [merchant] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
+  const [merchant] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`);
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
 }
 
@@ -78,7 +78,7 @@ async function lockMerchantRules(tx: Tx, merchantId: string): Promise<void> {
  */
 async function lockRule(tx: Tx, merchantId: string, id: string, opts: { deleted?: boolean } = {}): Promise<ScenarioRuleRow> {
   if (!isUuid(id)) throw apiError("NOT_FOUND", "scenario rule not found");
-  const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM scenario_rules WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`;
+  const [row] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM scenario_rules WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`);
   if (!row) throw apiError("NOT_FOUND", "scenario rule not found");
   const rule = await tx.scenarioRule.findUniqueOrThrow({ where: { id } });
   if (rule.deletedAt && !opts.deleted) throw apiError("NOT_FOUND", "scenario rule not found: it was deleted");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Db } from "@/lib/db";
+import { parseRow, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
@@ -46,10 +46,19 @@ export function settingsOf(value: unknown): ServiceSettings {
   return { ...DEFAULT_SETTINGS, ...parseStored(StoredSettings, value, "settings.value (service)") };
 }
 
-/** Reads the service settings (defaults for anything not stored). */
+/**
+ * The row of `SELECT SETTINGS_COLUMN AS value`: the column must be there; its JSON is checked once, by {@link settingsOf},
+ * so the row's own check looks no deeper than the column's presence.
+ */
+const SettingsRow = z.object({ value: z.unknown() });
+
+/**
+ * Reads the service settings (defaults for anything not stored).
+ * @throws StoredDataError naming a stored member of another type; ZodError for a row without its column (a schema drift)
+ */
 export async function getSettings(db: Db): Promise<ServiceSettings> {
-  const [row] = await db.$queryRaw<{ value: unknown }[]>`SELECT ${SETTINGS_COLUMN} AS value`;
-  return settingsOf(row.value);
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${SETTINGS_COLUMN} AS value`;
+  return settingsOf(parseRow(SettingsRow, row).value);
 }
 
 /** Stores a partial change of the service settings and returns the result. */

@@ -5,6 +5,8 @@ import { ZodError } from "zod";
 import { parseRow, parseRows } from "@/lib/db";
 import { ClaimRow } from "@/lib/callbacks/deliver";
 import { FeedRow } from "@/lib/events/feed";
+import { ActiveRulesRow } from "@/lib/risk/velocity";
+import { ClockOffsetRow } from "@/lib/sandbox-clock/clock";
 
 /** A feed row as the driver gives it (snake_case columns, int8 as BigInt, timestamptz as Date). */
 const feedRow = () => ({
@@ -72,5 +74,40 @@ describe("the delivery claim's row schema (lib/callbacks/deliver.ts)", () => {
 
   it("drops the columns it does not name", () => {
     expect(parseRow(ClaimRow, { ...claimRow(), extra: 1 })).not.toHaveProperty("extra");
+  });
+});
+
+/** An active velocity rule as activeRulesColumn's JSON gives it (amounts as text). */
+const ruleJson = () => ({
+  id: "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98",
+  kind: "AMOUNT",
+  subject: "EMAIL",
+  windowSeconds: 3600,
+  maxCount: null,
+  maxAmountMinor: "500000",
+  currency: "AED",
+});
+
+describe("the active velocity rules' row schema (lib/risk/velocity.ts consumeVelocity)", () => {
+  it("checks the rules in the same parse, amounts as BigInt", () => {
+    expect(parseRow(ActiveRulesRow, { rules: [ruleJson()] }).rules[0]).toMatchObject({ kind: "AMOUNT", maxAmountMinor: 500000n });
+  });
+
+  it("refuses a rule whose amount came back as a JSON number (amounts are read as text, never a JS number)", () => {
+    const error = zodErrorOf(() => parseRow(ActiveRulesRow, { rules: [ruleJson(), { ...ruleJson(), maxAmountMinor: 500000 }] }));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["rules.1.maxAmountMinor"]);
+  });
+
+  it("refuses a row without its rules column", () => {
+    const error = zodErrorOf(() => parseRow(ActiveRulesRow, { rule_list: [] }));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["rules"]);
+  });
+});
+
+describe("the sandbox clock's row schema (lib/sandbox-clock/clock.ts)", () => {
+  it("refuses an offset read as a JS number (int8 must come back as BigInt)", () => {
+    expect(parseRow(ClockOffsetRow, { offset: 7_200_000n })).toEqual({ offset: 7_200_000n });
+    const error = zodErrorOf(() => parseRow(ClockOffsetRow, { offset: 7_200_000 }));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["offset"]);
   });
 });
