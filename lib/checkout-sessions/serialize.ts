@@ -1,22 +1,11 @@
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
+import type { CheckoutSession as CheckoutSessionSchema } from "@/lib/schemas/checkout-session-resource";
 import { publicBaseUrl } from "@/lib/public-url";
 import { effectiveState } from "@/lib/checkout-sessions/transitions";
 
-/** docs/api.md "Checkout sessions". */
-export type CheckoutSessionResource = {
-  id: string;
-  reference: string;
-  state: string;
-  customerCheckout: { url: string; expiresAt: string };
-  amount: string | null;
-  currency: string | null;
-  verification: { state: "NOT_CONFIGURED"; verified: false; storeHandoffAllowed: false };
-  paymentId: null;
-  storeCheckoutUrl: null;
-  environment: "sandbox";
-  livePayment: false;
-};
+/** docs/api.md "Checkout sessions": the type of the contract's zod schema, lib/schemas/checkout-session-resource.ts. */
+export type CheckoutSessionResource = CheckoutSessionSchema;
 
 /**
  * The customer's checkout url: a bearer link (`{PUBLIC_BASE_URL}/checkout/{token}`). It carries the

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { z as zod, type z } from "zod";
-import { authenticateRequest, keyDisplayPrefix, readLoad, type AuthenticatedKey, type Scope } from "@/lib/keys/api-keys";
+import { z as zod } from "zod";
+import { authenticateRequest, keyDisplayPrefix, readLoad, type AuthenticatedKey } from "@/lib/keys/api-keys";
 import { sandboxNow, systemNow } from "@/lib/clock";
 import { normalizeIp, sourceIp } from "@/lib/auth/ip";
 import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, apiError } from "@/lib/errors";
 import { isJsonContentType, readRawBody } from "@/lib/http/body";
+import { requestSchemas, type Answer, type BodySchemaOf, type Endpoint, type JsonAnswer, type Load, type LoadInput, type LoadOf, type Parsed, type QuerySchemaOf, type StoredAnswer } from "@/lib/http/endpoint";
 import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
 import { bodyHash, commitIdempotent, idempotencyRecordColumn, requireIdempotencyKey, runIdempotent, storedFromColumn, type IdempotencyScope, type StoredResponse } from "@/lib/http/idempotency";
 import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
@@ -15,81 +16,67 @@ import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
 import { recordRequest, withLogPointer } from "@/lib/request-log/writer";
 
-/** What a handler receives: typed, validated input and the authenticated merchant. */
-export type ApiContext<B, Q, T extends Tx | null = Tx | null, L = undefined> = {
+/**
+ * Writes a first answer together with the endpoint's effects in one statement (lib/http/idempotency.ts
+ * commitIdempotent) and gives the answer back; when a concurrent identical request answered first, its stored answer
+ * with `replayed: true`.
+ */
+export type Commit<E extends Endpoint> = (response: StoredAnswer<E>, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<JsonAnswer<E>>;
+
+/**
+ * What a handler of endpoint `E` (an operation entry of lib/openapi/operations.ts) receives: its validated input as
+ * the entry's schemas give it, the authenticated merchant, and what its idempotency mode gives it.
+ */
+export type ApiContext<E extends Endpoint, L = undefined> = {
   requestId: string;
   ip: string | null;
   apiKey: AuthenticatedKey;
   merchant: AuthenticatedKey["merchant"];
-  body: B;
-  query: Q;
+  body: Parsed<BodySchemaOf<E>>;
+  query: Parsed<QuerySchemaOf<E>>;
   params: Record<string, string>;
   /** The request's headers (content negotiation, e.g. `Accept: text/event-stream`). */
   headers: Headers;
   /** Aborted when the client goes away (long-running answers such as event streams stop then). */
   signal: AbortSignal;
-  /** The transaction of an idempotent request (typed non-null for idempotent endpoints; null otherwise); write through it. */
-  tx: T;
+  /** The idempotency transaction (`idempotency: "transaction"`; null on other endpoints); write through it. */
+  tx: E["idempotency"] extends "transaction" ? Tx : null;
   /** `tx` when present, else the shared client. */
   db: Db;
   now: Date;
-  /** The endpoint's `load` row as its `parse` typed it (undefined without a `load`). */
+  /** The endpoint's load row as its `parse` typed it (undefined without a load). */
   loaded: L;
-  /**
-   * Single-statement idempotent endpoints (`idempotent: "statement"`): writes the first answer's record together with
-   * the endpoint's effects in one statement (lib/http/idempotency.ts commitIdempotent). Null on other endpoints.
-   */
+  /** `idempotency: "statement"`: writes the first answer's record with the endpoint's effects ({@link Commit}). */
+  commit: E["idempotency"] extends "statement" ? Commit<E> : null;
+};
+
+/** A handler of endpoint `E`: its success answer is typed by the entry's `success` (lib/http/endpoint.ts Answer). */
+export type Handler<E extends Endpoint, L = undefined> = (ctx: ApiContext<E, L>) => Promise<Answer<E>>;
+
+/** What a replay handler receives: a handler's context, outside any transaction. */
+export type ReplayContext<E extends Endpoint, L = undefined> = Omit<ApiContext<E, L>, "tx" | "commit"> & { tx: null; commit: null };
+
+/**
+ * The parts of an endpoint that are code, not data, passed by its route file beside the entry: `load`, exactly when the
+ * entry says `load: true` (the {@link LoadOf} naming this operation); `replay`, for idempotent endpoints whose replay
+ * shows the current state (docs/api.md "Idempotency" 4).
+ */
+export type EndpointParts<E extends Endpoint, L = undefined> = (E extends { load: true } ? { load: LoadOf<E, L> } : { load?: undefined }) & {
+  replay?: (ctx: ReplayContext<E, L>, stored: StoredAnswer<E>) => Promise<JsonAnswer<E>>;
+};
+
+/** Any answer as the pipeline writes it (a handler's {@link Answer}, a stored one, or a replay). */
+type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string>; stream?: ReadableStream<Uint8Array>; replayed?: boolean };
+/** A handler's context as the pipeline builds it, before the route's types narrow it. */
+type AnyContext = Omit<ApiContext<Endpoint, unknown>, "body" | "query" | "tx" | "commit"> & {
+  body: unknown;
+  query: unknown;
+  tx: Tx | null;
   commit: ((response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<ApiResult>) | null;
 };
-
-/**
- * A handler's result; `resourceId` lets a replay re-read the current state (store payments). `stream`, for
- * answers that are written over time (server-sent events), replaces the JSON body; never on idempotent endpoints.
- */
-export type ApiResult = {
-  status: number;
-  body: unknown;
-  resourceId?: string | null;
-  headers?: Record<string, string>;
-  stream?: ReadableStream<Uint8Array>;
-  /** Set by `commit` when a concurrent identical request answered first: this is its stored answer. */
-  replayed?: boolean;
-};
-
-/** What an endpoint reads in the request's one authentication statement, from its validated input. */
-export type LoadInput<B, Q> = { body: B; query: Q; params: Record<string, string>; now: Date };
-
-/**
- * An endpoint's reads in the request's one authentication statement (docs/architecture.md "Hot paths"), owned by the
- * operation that makes them. `sql`: a SELECT run as a LATERAL join of the statement (it sees the key's merchant as
- * `m`; null reads nothing, e.g. for a malformed id). `parse`: checks the row's columns (an empty row when `sql` read
- * nothing) and gives the handler's typed `loaded`, so a column renamed on one side fails there (a zod error: 500),
- * never reads as a silent `undefined`.
- */
-export type Load<In, L> = { sql: (input: In) => Prisma.Sql | null; parse: (row: Record<string, unknown>) => L };
-
-export type ApiOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, I extends boolean = boolean, L = undefined> = {
-  scope: Scope;
-  /**
-   * docs/api.md: Idempotency-Key required, and the handler runs inside the idempotency transaction; `"statement"`:
-   * no transaction, the handler writes its answer and effects in one statement through `ctx.commit`.
-   */
-  idempotent?: I | "statement";
-  /**
-   * What the endpoint reads in the authentication statement ({@link Load}), so it reads what it needs in the same
-   * round trip (docs/architecture.md "Hot paths"). Not run when the input is invalid; it runs with the key's
-   * statement even when the key is then refused (its result is not used).
-   */
-  load?: Load<LoadInput<Infer<B>, Infer<Q>>, L>;
-  /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
-  allowList?: boolean;
-  body?: B;
-  query?: Q;
-  /** Responses carry customer data: Cache-Control no-store. */
-  noStore?: boolean;
-  /** For idempotent endpoints whose replay shows the current state (docs/api.md "Idempotency" 4). */
-  replay?: (ctx: ApiContext<Infer<B>, Infer<Q>, null, L>, stored: StoredResponse) => Promise<ApiResult>;
-};
+/** A handler and the endpoint's parts as the pipeline calls them, once their types have been checked at the route. */
+type AnyHandler = (ctx: AnyContext) => Promise<ApiResult>;
+type AnyParts = { load?: Load<LoadInput<unknown, unknown>, unknown>; replay?: (ctx: AnyContext, stored: StoredResponse) => Promise<ApiResult> };
 
 /** What the pipeline learnt of a request on its way, for the request log: the key's merchant, the key, the raw body. */
 type Seen = { merchantId?: string; apiKeyId?: string; keyPrefix?: string; body?: Buffer | null };
@@ -97,22 +84,36 @@ type Seen = { merchantId?: string; apiKeyId?: string; keyPrefix?: string; body?:
 /** What an endpoint without a request body accepts when a body is sent anyway: an empty object. */
 const NO_BODY = zod.strictObject({});
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
-/** An idempotent endpoint's handler always runs inside the idempotency transaction; any other has none. */
-type TxFor<I extends boolean> = I extends true ? Tx : null;
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
+/** A Next.js route handler. */
+export type RouteHandler = (request: Request, route?: RouteContext) => Promise<Response>;
 
 /**
- * The one request pipeline for every /v1 handler (docs/architecture.md "Request pipeline"), in this order:
+ * The one request pipeline for every /v1 handler (docs/architecture.md "Request pipeline"), run with an operation
+ * entry of lib/openapi/operations.ts (`endpoint`: scope, idempotency mode, allow-list, body and query schemas,
+ * no-store, load, success answer), in this order:
  * request id, 415, 413, source-IP rate limit 429 (also for invalid keys), API key 401, merchant active 401, key
  * rate limit 429, scope 403, IP allow-list 403,
  * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
  * Every response carries X-Request-Id; errors use `{ error: { code, message, requestId } }`.
+ *
+ * `merchantApi(OPERATIONS.x, handler)`, or `merchantApi(OPERATIONS.x, { load, replay }, handler)`
+ * ({@link EndpointParts}); the handler's context and answer are typed from the entry, so an answer that its success
+ * schema does not accept does not compile.
+ * @throws TypeError when the route module loads, if `parts.load` disagrees with the entry (missing, extra, or another
+ *   operation's): the types refuse that already, this catches a cast.
  */
-export function merchantApi<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, I extends boolean = false, L = undefined>(
-  options: ApiOptions<B, Q, I, L>,
-  handler: (ctx: ApiContext<Infer<B>, Infer<Q>, TxFor<I>, L>) => Promise<ApiResult>,
-) {
+export function merchantApi<E extends Endpoint & { load?: undefined }>(endpoint: E, handler: Handler<E>): RouteHandler;
+export function merchantApi<E extends Endpoint, L = undefined>(endpoint: E, parts: EndpointParts<E, L>, handler: Handler<E, L>): RouteHandler;
+export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHandler?: object): RouteHandler {
+  // The overloads above checked the route's parts and handler against the entry; from here they run untyped.
+  const [parts, handler] = (typeof partsOrHandler === "function" ? [{}, partsOrHandler] : [partsOrHandler, lastHandler]) as [AnyParts, AnyHandler];
+  if ((endpoint.load === true) !== (parts.load !== undefined) || (parts.load && parts.load.operationId !== endpoint.operationId)) {
+    throw new TypeError(`${endpoint.operationId}: its route's load (${parts.load?.operationId ?? "none"}) is not the one its operation entry declares`);
+  }
+  const schemas = requestSchemas(endpoint);
+  const idempotent = endpoint.idempotency !== "none";
+
   return async (request: Request, route?: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
     const createdAt = systemNow();
@@ -124,7 +125,7 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     let replayedAnswer = false;
     try {
       const result = await run(request, route, requestId, seen);
-      const headers: Record<string, string> = { ...(options.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
+      const headers: Record<string, string> = { ...(endpoint.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
       replayedAnswer = headers["Idempotency-Replayed"] === "true";
       if (result.stream) {
         response = new Response(result.stream, { status: result.status, headers });
@@ -170,8 +171,8 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     // An endpoint without a request body (a redelivery) takes a POST with none at all; a body sent to it anyway
     // is checked like any other: JSON, and nothing but `{}`.
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
-    const raw = hasBody && !options.body ? await readRawBody(request) : null;
-    const sentBody = hasBody && (options.body !== undefined || (raw !== null && raw.length > 0));
+    const raw = hasBody && !schemas.body ? await readRawBody(request) : null;
+    const sentBody = hasBody && (schemas.body !== undefined || (raw !== null && raw.length > 0));
     if (sentBody && !isJsonContentType(request.headers.get("content-type"))) {
       throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
     }
@@ -185,12 +186,12 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     // errors are answered after the key's, in the pipeline's order.
     const url = new URL(request.url);
     const input = checkInput(bytes, request);
-    const idempotencyHeader = options.idempotent ? attempt(() => requireIdempotencyKey(request.headers.get("idempotency-key"))) : null;
+    const idempotencyHeader = idempotent ? attempt(() => requireIdempotencyKey(request.headers.get("idempotency-key"))) : null;
     const params = await resolveParams(route);
-    const load = input.ok && options.load ? options.load.sql({ body: input.value.body, query: input.value.query, params, now }) : null;
+    const load = input.ok && parts.load ? parts.load.sql({ body: input.value.body, query: input.value.query, params, now }) : null;
     const idempotencyColumn = idempotencyHeader?.ok ? [idempotencyRecordColumn(idempotencyHeader.value)] : [];
     const auth = await authenticateRequest(request.headers.get("authorization"), now, {
-      allowListIp: options.allowList ? (ip ? normalizeIp(ip) : null) : undefined,
+      allowListIp: endpoint.allowList ? (ip ? normalizeIp(ip) : null) : undefined,
       columns: idempotencyColumn,
       load,
     });
@@ -199,10 +200,10 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     seen.apiKeyId = apiKey.id;
     seen.keyPrefix = keyDisplayPrefix((request.headers.get("authorization") ?? "").replace(/^Bearer +/i, ""));
     await enforceKeyRateLimit(apiKey.id);
-    if (!apiKey.scopes.includes(options.scope)) {
-      throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${options.scope} scope; do not retry automatically`);
+    if (!apiKey.scopes.includes(endpoint.scope)) {
+      throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${endpoint.scope} scope; do not retry automatically`);
     }
-    if (options.allowList && !auth.ipAllowed) {
+    if (endpoint.allowList && !auth.ipAllowed) {
       throw apiError("IP_NOT_ALLOWED", "requests to this endpoint must come from an approved merchant server IP address");
     }
     if (idempotencyHeader && !idempotencyHeader.ok) throw idempotencyHeader.error;
@@ -211,31 +212,31 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
     // A merchant whose sandbox clock is moved works at its sandbox time, and the endpoint's reads are made for it.
     const moved = apiKey.merchant.clockOffsetMs !== 0n;
     const at = moved ? sandboxNow(apiKey.merchant.clockOffsetMs, now) : now;
-    const reload = moved && options.load ? options.load.sql({ body, query, params, now: at }) : null;
+    const reload = moved && parts.load ? parts.load.sql({ body, query, params, now: at }) : null;
     const row = reload ? await readLoad(apiKey.merchant.id, reload) : load ? auth.row : {};
     const base = {
       requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now: at, headers: request.headers, signal: request.signal,
-      loaded: (options.load ? options.load.parse(row) : undefined) as L,
+      loaded: parts.load ? parts.load.parse(row) : undefined,
     };
 
-    if (!idempotencyHeader) return handler({ ...base, tx: null as TxFor<I>, db, commit: null });
+    if (!idempotencyHeader) return handler({ ...base, tx: null, db, commit: null });
 
-    const scope: IdempotencyScope = { merchantId: apiKey.merchant.id, key: idempotencyHeader.value, method: request.method, path: url.pathname, hash: bodyHash(options.body ? parsedBody : undefined) };
+    const scope: IdempotencyScope = { merchantId: apiKey.merchant.id, key: idempotencyHeader.value, method: request.method, path: url.pathname, hash: bodyHash(schemas.body ? parsedBody : undefined) };
     const stored = storedFromColumn(scope, auth.row.idempotencyRecord);
     if (stored) return replayed(base, stored);
-    if (options.idempotent === "statement") {
+    if (endpoint.idempotency === "statement") {
       const commit = async (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql): Promise<ApiResult> => {
         const outcome = await commitIdempotent(scope, response, effects, checks);
         return outcome.replayed ? { ...outcome.response, replayed: true } : outcome.response;
       };
-      const result = await handler({ ...base, tx: null as TxFor<I>, db, commit });
+      const result = await handler({ ...base, tx: null, db, commit });
       return result.replayed ? replayed(base, { status: result.status, body: result.body, resourceId: result.resourceId ?? null }) : result;
     }
     const outcome = await runIdempotent(
       db,
       scope,
       async (tx) => {
-        const result = await handler({ ...base, tx: tx as TxFor<I>, db: tx, commit: null });
+        const result = await handler({ ...base, tx, db: tx, commit: null });
         return { status: result.status, body: result.body, resourceId: result.resourceId ?? null };
       },
       { ...TX_OPTIONS, known: "absent" },
@@ -244,8 +245,8 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
   }
 
   /** A stored answer, as the endpoint shows a replay (docs/api.md "Idempotency" 4). */
-  async function replayed(base: Omit<ApiContext<Infer<B>, Infer<Q>, null, L>, "tx" | "db" | "commit">, stored: StoredResponse): Promise<ApiResult> {
-    const replay = options.replay ? await options.replay({ ...base, tx: null, db: getDb(), commit: null }, stored) : stored;
+  async function replayed(base: Omit<AnyContext, "tx" | "db" | "commit">, stored: StoredResponse): Promise<ApiResult> {
+    const replay = parts.replay ? await parts.replay({ ...base, tx: null, db: getDb(), commit: null }, stored) : stored;
     return { ...replay, headers: { "Idempotency-Replayed": "true" } };
   }
 
@@ -253,9 +254,9 @@ export function merchantApi<B extends z.ZodType | undefined = undefined, Q exten
   function checkInput(bytes: Buffer | null, request: Request) {
     return attempt(() => {
       const parsedBody = bytes ? parseJsonBody(bytes) : undefined;
-      if (!options.body && parsedBody !== undefined) parseOrThrow(NO_BODY, parsedBody, "body");
-      const body = (options.body ? parseOrThrow(options.body, parsedBody, "body") : undefined) as Infer<B>;
-      const query = (options.query ? parseOrThrow(options.query, queryObject(requestQuery(request)), "query") : undefined) as Infer<Q>;
+      if (!schemas.body && parsedBody !== undefined) parseOrThrow(NO_BODY, parsedBody, "body");
+      const body: unknown = schemas.body ? parseOrThrow(schemas.body, parsedBody, "body") : undefined;
+      const query: unknown = schemas.query ? parseOrThrow(schemas.query, queryObject(requestQuery(request)), "query") : undefined;
       return { body, query, parsedBody };
     });
   }

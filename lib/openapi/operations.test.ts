@@ -4,23 +4,30 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
-import { OPERATION_LIST, OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { requestSchemas } from "@/lib/http/endpoint";
+import { OPERATION_LIST, OPERATIONS } from "@/lib/openapi/operations";
 import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/checkout-sessions";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 describe("operations registry", () => {
-  it("every route file takes its pipeline options from its own operation entry", () => {
+  it("every route file runs its own operation entry through the pipeline", () => {
     for (const op of OPERATION_LIST) {
       const source = readFileSync(path.join(root, op.route), "utf8");
-      expect(source, `${op.route} uses pipelineOptions(OPERATIONS.${op.operationId})`).toContain(`pipelineOptions(OPERATIONS.${op.operationId})`);
+      expect(source, `${op.route} uses merchantApi(OPERATIONS.${op.operationId}, ...)`).toMatch(new RegExp(`merchantApi\\(\\s*OPERATIONS\\.${op.operationId}\\s*,`));
     }
   });
 
   it("the pipeline validates with the published body unless a validator is declared", () => {
-    for (const op of OPERATION_LIST) expect(pipelineOptions(op).body, op.operationId).toBe(op.bodyValidator ?? op.body);
-    expect(pipelineOptions(OPERATIONS.createPayment).body).toBe(OPERATIONS.createPayment.body);
-    expect(pipelineOptions(OPERATIONS.createStorePayment).body).toBe(OPERATIONS.createStorePayment.body);
+    for (const op of OPERATION_LIST) expect(requestSchemas(op).body, op.operationId).toBe(op.bodyValidator ?? op.body);
+    expect(requestSchemas(OPERATIONS.createPayment).body).toBe(OPERATIONS.createPayment.body);
+    expect(requestSchemas(OPERATIONS.createStorePayment).body).toBe(OPERATIONS.createStorePayment.body);
+  });
+
+  it("publishes idempotent exactly for the entries with an idempotency mode", () => {
+    for (const op of OPERATION_LIST) expect(op.idempotent, op.operationId).toBe(op.idempotency !== "none");
+    expect(OPERATIONS.createPayment.idempotency).toBe("statement");
+    expect(openApiDocument().paths["/v1/payments"].post["x-idempotent"]).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Scope } from "@/lib/keys/api-keys";
 import type { ErrorCode } from "@/lib/errors";
+import type { Endpoint } from "@/lib/http/endpoint";
 import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
@@ -13,12 +13,13 @@ import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
 /**
- * One merchant API endpoint, declared once: the pipeline options its route handler runs with (scope,
- * idempotent, allowList, body, query, noStore), what the OpenAPI document publishes about it, and what the
- * contract tests (access matrix, hostile input, response validation) iterate over.
+ * One merchant API endpoint, declared once: what its route handler runs with (the {@link Endpoint} part: scope,
+ * idempotency mode, allow-list, body and query schemas, no-store, whether it has a load, its success answer; the
+ * route passes the entry to lib/http/pipeline.ts `merchantApi`, which types the handler from it), what the OpenAPI
+ * document publishes about it, and what the contract tests (access matrix, hostile input, response validation)
+ * iterate over.
  */
-export type Operation = {
-  operationId: string;
+export type Operation = Endpoint & {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. `/v1/payments/{id}`. */
   path: string;
@@ -27,41 +28,33 @@ export type Operation = {
   tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox" | "Events" | "Requests";
   summary: string;
   description: string;
-  scope: Scope;
-  /** docs/api.md: `Idempotency-Key` required; replays answer the stored response with `Idempotency-Replayed: true`. */
+  /**
+   * docs/api.md: `Idempotency-Key` required; replays answer the stored response with `Idempotency-Replayed: true`.
+   * Derived from `idempotency` (not "none") by {@link operation}; the document publishes it as `x-idempotent`.
+   */
   idempotent: boolean;
-  /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
-  allowList: boolean;
-  /** Responses carry customer data: `Cache-Control: no-store`. */
-  noStore: boolean;
   /** Which merchants may use it (docs/api.md "Overview" 5, "Versioning" 3). */
   merchantFlow?: "amount-entry" | "legacy-store";
-  /** Request body (a registered component schema): what the document publishes. */
-  body?: z.ZodType;
-  /**
-   * The schema the request pipeline validates the body with, when a domain rule must answer a member's absence
-   * with its own code (missing customer members -> 400 CUSTOMER_PROFILE_REQUIRED). Derived from `body` with
-   * `.extend` (only members made optional), so it accepts everything `body` accepts and refuses every member
-   * `body` forbids; lib/openapi/operations.test.ts checks that. Default: `body`.
-   */
-  bodyValidator?: z.ZodType;
-  /** Query parameters (a strict object schema; each member is one parameter). */
-  query?: z.ZodObject;
   /**
    * The `{id}` path parameter: what it names and the operation that creates such a record (for an event: the
    * sandbox completion that records it; the contract tests then read its id from the Events API).
    */
   pathId?: { description: string; createdBy: string };
-  /** Also answers `Accept: text/event-stream` with server-sent events (documented beside the JSON answer). */
-  eventStream?: string;
   success: { status: 200 | 201; schema: z.ZodType; description: string };
-  /** Codes the endpoint's own logic returns; the pipeline's codes are added from the flags (see pipelineErrors). */
+  /** Codes the endpoint's own logic returns; the pipeline's codes are added from the flags (see operationErrors). */
   errors: readonly ErrorCode[];
   /** A valid request body (published as the example; the contract tests send it with a fresh reference). */
   example?: Record<string, unknown>;
 };
 
-const operation = <const O extends Operation>(o: O): O => o;
+/** An entry as written: an {@link Operation} without what is derived from it. */
+type OperationEntry = Omit<Operation, "idempotent">;
+
+/** An entry with `idempotent` derived from its `idempotency`, its literal types kept for the route's handler types. */
+const operation = <const O extends OperationEntry>(o: O): O & { idempotent: O["idempotency"] extends "none" ? false : true } => ({
+  ...o,
+  idempotent: (o.idempotency !== "none") as O["idempotency"] extends "none" ? false : true,
+});
 
 const PAYMENT_RULES: ErrorCode[] = ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "GLOBAL_AMOUNT_LIMIT", "AMOUNT_OUT_OF_RANGE", "RISK_REJECTED", "DUPLICATE_REFERENCE", "FX_RATE_MISSING", "PRICING_DISABLED", "DAILY_LIMIT", "MONTHLY_LIMIT", "PAYMENT_INTAKE_PAUSED"];
 
@@ -76,7 +69,8 @@ export const OPERATIONS = {
     summary: "Create a sandbox deposit or withdrawal",
     description: "A deposit starts PENDING, a withdrawal PENDING_APPROVAL (approved by a console user other than the key's owner). Merchant pricing and limits apply; the terms are stored as an immutable pricing snapshot. A replay with the same Idempotency-Key and body answers the first response (201) with Idempotency-Replayed: true.",
     scope: "payments:create",
-    idempotent: true,
+    idempotency: "statement",
+    load: true,
     allowList: false,
     noStore: true,
     body: CreatePayment,
@@ -93,7 +87,8 @@ export const OPERATIONS = {
     summary: "List the merchant's payments",
     description: "Newest first. `from` and `to` are Dubai (UTC+4) calendar days in YYYY-MM-DD, the end day inclusive. Items carry neither `checkout` nor `customer`.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
+    load: true,
     allowList: false,
     noStore: true,
     query: ListPaymentsQuery,
@@ -109,7 +104,8 @@ export const OPERATIONS = {
     summary: "Read one payment",
     description: "Includes `checkout` (store payments) and `customer`. Store checkout: poll every 3 to 5 seconds; redirect the customer only to checkout.url when checkout.state is READY; finish only from a verified payment.succeeded callback or status SUCCEEDED here.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
+    load: true,
     allowList: false,
     noStore: true,
     pathId: { description: "payment id (uuid); another merchant's id answers 404", createdBy: "createPayment" },
@@ -125,7 +121,7 @@ export const OPERATIONS = {
     summary: "Conclude a pending test payment",
     description: "Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). Repeating the outcome a payment already has returns it unchanged. No money moves.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: CompletePayment,
@@ -143,7 +139,7 @@ export const OPERATIONS = {
     summary: "Expire a pending test payment now (test helper)",
     description: "Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment is answered as it is (nothing is written twice); a payment that ended otherwise answers 409 INVALID_STATE. No money moves.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     pathId: { description: "payment id (uuid); another merchant's id answers 404", createdBy: "createPayment" },
@@ -160,7 +156,7 @@ export const OPERATIONS = {
     summary: "Test helper: expire a checkout session now",
     description: "Ends the session's acceptance period now (customerCheckout.expiresAt becomes now) and expires it with the expiry sweep's own transition: AWAITING_AMOUNT, QUOTED or AWAITING_VERIFICATION -> EXPIRED. A session already EXPIRED is answered as it is. No event (sessions send no callbacks). Send no body.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     pathId: { description: "checkout session id (uuid); another merchant's id answers 404", createdBy: "createCheckoutSession" },
@@ -176,7 +172,7 @@ export const OPERATIONS = {
     summary: "Test helper: the customer chooses amount and currency",
     description: "What the customer does on customerCheckout.url, without a browser: the same validation, pricing (today's Dubai rate, the merchant's GATEWAY DEPOSIT profile charging AED) and transition as the page (AWAITING_AMOUNT or QUOTED -> QUOTED). Answers the session and the quote the customer sees. A currency the page does not offer is 400 VALIDATION_ERROR; an expired or confirmed session 409 INVALID_STATE.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: SessionAmount,
@@ -194,7 +190,7 @@ export const OPERATIONS = {
     summary: "Test helper: the customer confirms the total",
     description: "What the customer does pressing \"Confirm total\" on the page: the body repeats the quoted amount and currency, and the session moves QUOTED -> AWAITING_VERIFICATION, the last state of the flow (verification is not configured). Repeating the confirmation answers the session unchanged. A total other than the quoted one, or a quote of an earlier Dubai day, is 409 INVALID_STATE. Creates no payment, store handoff or event.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: SessionAmount,
@@ -212,7 +208,7 @@ export const OPERATIONS = {
     summary: "Test helper: the store's test confirmation of a store payment",
     description: "What the store page's Pay (SUCCEEDED) and Decline (FAILED) buttons do, without a browser: checkout READY -> the outcome, and the payment follows (SUCCEEDED: ledger entry and payment.succeeded; FAILED: payment.failed). Only while checkout.state is READY: otherwise 409 INVALID_STATE naming the state and what to wait for (QUEUED: poll GET /v1/payments/{id} until READY). Repeating the outcome the checkout already has answers it unchanged.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: CompletePayment,
@@ -230,7 +226,7 @@ export const OPERATIONS = {
     summary: "Test helper: run a callback delivery's next attempt now",
     description: "A PENDING delivery (its first attempt or a retry) becomes due now and the delivery worker is told, as a requeue does; the worker sends the attempt within about a second (signed, recorded, and retried on the merchant's schedule if it fails). Read GET /v1/events/{eventId} for the outcome. A delivered (SUCCEEDED), FAILED or NOT_CONFIGURED delivery is 409 INVALID_STATE. Send no body.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     pathId: { description: "delivery id (uuid, from GET /v1/events/{id}); another merchant's id answers 404", createdBy: "completeSandboxPayment" },
@@ -246,7 +242,7 @@ export const OPERATIONS = {
     summary: "Test helper: read the merchant's sandbox settings",
     description: "Fast retries and the callback retry schedule in force for the merchant.",
     scope: "sandbox:simulate",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     success: { status: 200, schema: SandboxSettings, description: "The settings." },
@@ -261,7 +257,7 @@ export const OPERATIONS = {
     summary: "Test helper: switch fast retries",
     description: "`{\"fastRetries\": true}` runs the callback schedule's 8 attempts with every wait divided by 60 (0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s); false restores the normal schedule (30 s to 1 h). Applies from the next failed attempt. Setting the value it already has changes nothing; a change is written to the audit log. PUT sets the whole value, so no Idempotency-Key is needed.",
     scope: "sandbox:simulate",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     body: UpdateSandboxSettings,
@@ -278,7 +274,7 @@ export const OPERATIONS = {
     summary: "Test helper: read the merchant's sandbox clock",
     description: "How far the merchant's sandbox time runs ahead of the real clock, and both times now. See POST /v1/sandbox/clock/advance.",
     scope: "sandbox:simulate",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     success: { status: 200, schema: SandboxClock, description: "The clock." },
@@ -293,7 +289,7 @@ export const OPERATIONS = {
     summary: "Test helper: move the merchant's sandbox time ahead",
     description: "Moves the merchant's sandbox clock ahead by `by`, as if that time had gone by, for this merchant only: its PENDING and PENDING_APPROVAL payments and its checkout sessions whose expiresAt has passed at the new time expire now (the sweep's transitions, ledger entries and payment.expired events, in the same transaction as the move), callback retries waiting for their time come that much sooner, and from now on the merchant's requests work at its sandbox time: new payments' createdAt and expiresAt, velocity windows, daily and monthly limits and the Dubai business day. Callback signatures keep the real time. The clock only moves ahead, at most ten years; POST /v1/sandbox/clock/reset goes back to the real clock. Written to the audit log.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: AdvanceSandboxClock,
@@ -310,7 +306,7 @@ export const OPERATIONS = {
     summary: "Test helper: put the merchant's sandbox clock back to the real time",
     description: "The merchant's requests work at the real time again. Nothing is expired or moved back: times already given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     success: { status: 200, schema: SandboxClockMove, description: "The clock, back at the real time." },
@@ -325,7 +321,7 @@ export const OPERATIONS = {
     summary: "Scenario rules: list",
     description: "The merchant's scenario rules by position. When a payment is created, the first enabled rule it matches concludes it automatically (SUCCEEDED or FAILED after delayMs, as POST /v1/sandbox/payments/{id}/complete would) or leaves it to expire (EXPIRE). See docs/api.md \"Scenario rules\".",
     scope: "sandbox:simulate",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     success: { status: 200, schema: ScenarioRuleList, description: "Every rule, by position." },
@@ -340,7 +336,7 @@ export const OPERATIONS = {
     summary: "Scenario rules: add one",
     description: "Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules. Audited.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: CreateScenarioRule,
@@ -357,7 +353,7 @@ export const OPERATIONS = {
     summary: "Scenario rules: add the standard set",
     description: "Adds, enabled, each rule of the standard set (README \"Testing your integration\") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     success: { status: 200, schema: ScenarioRuleList, description: "Every rule afterwards, by position." },
@@ -372,7 +368,7 @@ export const OPERATIONS = {
     summary: "Scenario rules: change one (enable, disable, reorder)",
     description: "Changes the members given; the others keep their values. Applies to payments created afterwards. Audited.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     body: UpdateScenarioRule,
@@ -390,7 +386,7 @@ export const OPERATIONS = {
     summary: "Scenario rules: delete one",
     description: "Deletes a rule: it leaves the list and matches no new payment. Payments it already matched keep their conclusion and show its name. Deleting a deleted rule answers the same and changes nothing. Audited.",
     scope: "sandbox:simulate",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     pathId: { description: "scenario rule id (uuid); another merchant's id answers 404", createdBy: "createScenarioRule" },
@@ -406,7 +402,7 @@ export const OPERATIONS = {
     summary: "Create a fixed-amount store checkout",
     description: "Risk checks, limits, route and FX snapshot apply; a signed handoff to the connected store is queued. The answer has checkout.state QUEUED and url null: poll GET /v1/payments/{id}. A replay returns the same payment id and the current checkout state. Legacy: unavailable to merchants with customer amount-entry enabled.",
     scope: "payments:create",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: true,
     noStore: true,
     merchantFlow: "legacy-store",
@@ -424,7 +420,7 @@ export const OPERATIONS = {
     summary: "Open a customer amount-entry session",
     description: "The customer opens customerCheckout.url, chooses amount and currency and confirms the total. Confirmation does not create a payment and is not payment success. Only for merchants with customer amount-entry enabled.",
     scope: "payments:create",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: true,
     noStore: true,
     merchantFlow: "amount-entry",
@@ -443,7 +439,7 @@ export const OPERATIONS = {
     summary: "Read one checkout session",
     description: "A confirmed amount is not payment success.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     pathId: { description: "checkout session id (uuid); another merchant's id answers 404", createdBy: "createCheckoutSession" },
@@ -459,7 +455,7 @@ export const OPERATIONS = {
     summary: "List the merchant's events, or follow them with a cursor",
     description: "Without `after`: the merchant's events newest first, paged like the payments list, with filters `type`, `paymentId` and `from`/`to` (Dubai calendar days, the end day inclusive). With `after=<event id>`: the events that became visible after that one, oldest first, in commit order: a follower that pages with the last id it read never skips an event whose transaction committed late. Each item is the callback envelope exactly as delivered plus the state of its latest delivery.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     query: ListEventsQuery,
@@ -475,7 +471,7 @@ export const OPERATIONS = {
     summary: "Read one event with its deliveries",
     description: "The envelope exactly as it is delivered (`id`, `type`, `createdAt`, `data`), plus a separate `delivery` member: the state of the latest delivery to the configured callback address and every delivery with its attempts; and `forwards`: what `sandpiper listen` processes reported of forwarding the event to a receiver (each forward with its attempts and whether it was DELIVERED). Listener forwards are not deliveries and never change a delivery.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     pathId: { description: "event id (uuid); another merchant's id answers 404", createdBy: "completeSandboxPayment" },
@@ -491,7 +487,7 @@ export const OPERATIONS = {
     summary: "Deliver an event again",
     description: "A fresh delivery of the same event (same event id and body, a new timestamp and signature) to the configured callback address, as a new delivery with its own attempts, and to every running `sandpiper listen` process. Earlier deliveries keep their state. Send no body (or `{}`). A replay with the same Idempotency-Key answers the first response and delivers nothing more.",
     scope: "payments:read",
-    idempotent: true,
+    idempotency: "transaction",
     allowList: false,
     noStore: true,
     pathId: { description: "event id (uuid); another merchant's id answers 404", createdBy: "completeSandboxPayment" },
@@ -507,7 +503,7 @@ export const OPERATIONS = {
     summary: "List the merchant's API requests (request log)",
     description: "Every `/v1` request sent with one of the merchant's keys, newest first, paged like the payments list: time, key prefix, method, path, status, error code, requestId, Idempotency-Key and whether the answer was a replay, latency, and the request and response bodies with secrets and bearer links redacted, cut at 8 KiB. Filters: `status` (a class such as `4xx`, or a status), `path` (a prefix), `method`, `errorCode`, `idempotencyKey`, `keyPrefix`, `since`. Requests are kept 14 days (the operator may change that) and show up within about a second of their answer.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     query: ListRequestsQuery,
@@ -523,7 +519,7 @@ export const OPERATIONS = {
     summary: "Read one API request by its requestId",
     description: "One logged request of the merchant, by the requestId of its answer (the `X-Request-Id` header, and the `requestId` of an error answer). Another merchant's request, an unknown id or one older than the retention period answers 404.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     pathId: { description: "the requestId of an earlier request (uuid); another merchant's answers 404", createdBy: "createPayment" },
@@ -539,7 +535,7 @@ export const OPERATIONS = {
     summary: "Record listener forward attempts (sandpiper listen)",
     description: "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     body: RecordForwards,
@@ -556,7 +552,7 @@ export const OPERATIONS = {
     summary: "Follow events and redeliveries (listeners)",
     description: "What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.",
     scope: "payments:read",
-    idempotent: false,
+    idempotency: "none",
     allowList: false,
     noStore: true,
     query: EventStreamQuery,
@@ -583,23 +579,4 @@ export function operationErrors(op: Operation): ErrorCode[] {
   if (op.pathId) codes.push("NOT_FOUND");
   codes.push(...op.errors, "INTERNAL_ERROR", "SERVICE_UNAVAILABLE");
   return [...new Set(codes)];
-}
-
-type BodyOf<O> = O extends { bodyValidator: infer V extends z.ZodType } ? V : O extends { body: infer B extends z.ZodType } ? B : undefined;
-type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? Q : undefined;
-
-/**
- * The request-pipeline options of an operation, so the handler runs with exactly what the document publishes:
- * `export const POST = merchantApi(pipelineOptions(OPERATIONS.createPayment), handler)`. The body is validated
- * with `bodyValidator` when the operation has one (see Operation), else with the published `body`.
- */
-export function pipelineOptions<O extends Operation>(op: O) {
-  return {
-    scope: op.scope,
-    idempotent: op.idempotent as O["idempotent"],
-    allowList: op.allowList,
-    noStore: op.noStore,
-    body: (op.bodyValidator ?? op.body) as BodyOf<O>,
-    query: op.query as QueryOf<O>,
-  };
 }

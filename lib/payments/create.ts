@@ -5,14 +5,13 @@ import { IdRow, parseRow, parseRows, selectAs, type SelectOf, type Tx } from "@/
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
-import type { StoredResponse } from "@/lib/http/idempotency";
 import { toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { assertAmountInRange, consumeLimits, limitCount, limitRefusal } from "@/lib/pricing/limits";
 import { directRate, latestVersionColumn, pricingOf, rateFrom, ratesColumn, resolvePricing, type ResolvedPricing } from "@/lib/pricing/resolve";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
 import { bankAccountsColumn, bankCapacityError, bankRouteCandidates, bankUsageCount } from "@/lib/payments/routing";
-import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
+import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
 import { customerProfile } from "@/lib/customers/profile";
 import { activeRulesColumn, applicableRules, consumeVelocity, parseRules, velocityCount, velocityRefusal } from "@/lib/risk/velocity";
 import { assertNotBlocked, blockedError, blockListHit } from "@/lib/risk/block-list";
@@ -246,17 +245,21 @@ export function createPaymentReads(body: CreatePayment, now: Date): Prisma.Sql {
 }
 
 /**
- * The reads of `POST /v1/payments` as the request pipeline takes them (lib/http/pipeline.ts `Load`): the SELECT and
- * its row checked by {@link CreatePaymentLoaded}.
+ * The reads of `POST /v1/payments` as the request pipeline takes them (lib/http/endpoint.ts `Load`; the operation
+ * entry createPayment declares `load: true`): the SELECT and its row checked by {@link CreatePaymentLoaded}.
  * @throws ZodError from `parse` when a column is missing or of another type (500 INTERNAL_ERROR)
  */
 export const createPaymentLoad = {
+  operationId: "createPayment" as const,
   sql: ({ body, now }: { body: CreatePayment; now: Date }) => createPaymentReads(body, now),
   parse: (row: Record<string, unknown>): CreatePaymentLoaded => CreatePaymentLoaded.parse(row),
 };
 
-/** Writes a first answer and its effects in one statement (the request pipeline's `commit`). */
-type Commit<R> = (response: StoredResponse, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<R>;
+/** The first answer of `POST /v1/payments`: 201 and the created Payment (the operation entry's success answer). */
+type Created = { status: 201; body: PaymentResource; resourceId: string };
+
+/** Writes a first answer and its effects in one statement (the request pipeline's `commit`, lib/http/pipeline.ts). */
+type Commit<R> = (response: Created, effects: Prisma.Sql, checks: Prisma.Sql) => Promise<R>;
 
 /**
  * `POST /v1/payments` (docs/api.md): creates a sandbox deposit (PENDING) or withdrawal (PENDING_APPROVAL) with its
@@ -310,7 +313,7 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'M:%') THEN refuse_statement('MONTHLY_LIMIT')
       ELSE true END AS admitted`;
     const scenario = rule ? paymentScenario({ ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome, dueAt, doneAt: null, result: null }, row.expiresAt) : null;
-    const response = { status: 201, body: serializePayment({ ...row, scenario }, { detail: true }), resourceId: row.id };
+    const response: Created = { status: 201, body: serializePayment({ ...row, scenario }, { detail: true }), resourceId: row.id };
     try {
       return await input.commit(response, Prisma.join(effects, ", "), checks);
     } catch (error) {

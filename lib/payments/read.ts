@@ -20,11 +20,13 @@ export function paymentReads(id: string): Prisma.Sql | null {
 }
 
 /**
- * The reads of `GET /v1/payments/{id}` as the request pipeline takes them (lib/http/pipeline.ts `Load`): the payment
- * row checked by PaymentRowSchema with its scenario, or null (no such payment, or a malformed id).
+ * The reads of `GET /v1/payments/{id}` as the request pipeline takes them (lib/http/endpoint.ts `Load`; the operation
+ * entry getPayment declares `load: true`): the payment row checked by PaymentRowSchema with its scenario, or null (no
+ * such payment, or a malformed id).
  * @throws ZodError from `parse` when a column is missing or of another type (500 INTERNAL_ERROR)
  */
 export const paymentLoad = {
+  operationId: "getPayment" as const,
   sql: ({ params }: { params: Record<string, string> }) => paymentReads(params.id),
   parse: (row: Record<string, unknown>): PaymentRow | null => (row.id === undefined || row.id === null ? null : withScenario(row)),
 };
@@ -126,11 +128,12 @@ const ListLoaded = z.object({ listTotal: z.bigint(), listItems: z.array(z.record
 export type ListLoaded = { items: PaymentRow[]; total: number };
 
 /**
- * The reads of `GET /v1/payments` as the request pipeline takes them (lib/http/pipeline.ts `Load`): the row checked by
- * ListLoaded, each item by PaymentRowSchema (as JSON).
+ * The reads of `GET /v1/payments` as the request pipeline takes them (lib/http/endpoint.ts `Load`; the operation entry
+ * listPayments declares `load: true`): the row checked by ListLoaded, each item by PaymentRowSchema (as JSON).
  * @throws ZodError from `parse` when a column is missing or of another type (500 INTERNAL_ERROR)
  */
 export const listLoad = {
+  operationId: "listPayments" as const,
   sql: ({ query }: { query: ListPaymentsQuery }) => listReads(query),
   parse: (row: Record<string, unknown>): ListLoaded => {
     const { listTotal, listItems } = ListLoaded.parse(row);

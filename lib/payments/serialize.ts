@@ -1,6 +1,7 @@
 import type { Payment as PaymentModel, StoreCheckout } from "@/lib/generated/prisma/client";
 import { Customer } from "@/lib/schemas/common";
 import type { Payment } from "@/lib/schemas/payment-resource";
+import type { StorePayment } from "@/lib/schemas/store-payment-resource";
 import type { PaymentScenario } from "@/lib/schemas/scenario-rules";
 import { formatOffset } from "@/lib/clock";
 import { fromMinor } from "@/lib/money/currency";
@@ -10,6 +11,12 @@ import { serializeCheckout } from "@/lib/payments/checkout-object";
 
 /** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
 export type PaymentResource = Payment;
+
+/**
+ * docs/api.md "Store checkout": a Payment whose `checkout` and `customer` are always present (its zod schema:
+ * lib/schemas/store-payment-resource.ts).
+ */
+export type StorePaymentResource = StorePayment;
 
 /** A payments row, with its store checkout and (detail reads) the scenario rule that matched it at creation. */
 export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null; scenario?: PaymentScenario | null };
@@ -47,4 +54,18 @@ export function serializePayment(row: PaymentRow, opts: { detail: boolean }): Pa
     if (row.scenario) resource.scenario = row.scenario;
   }
   return resource;
+}
+
+/**
+ * Shapes a store payment as the contract's StorePayment (the answers of `POST /v1/store-payments` and the store's test
+ * confirmation): {@link serializePayment} with detail, whose `checkout` and `customer` a store payment always has.
+ * @throws Error when the row has no store checkout (written in the same transaction as a store payment: an internal
+ *   error, never a payment answered without its checkout), and as serializePayment
+ */
+export function serializeStorePayment(row: PaymentRow): StorePaymentResource {
+  const resource = serializePayment(row, { detail: true });
+  const { checkout, customer } = resource;
+  if (checkout === undefined || customer === undefined) throw new Error(`payment ${row.id} has no store checkout`);
+  // The members keep serializePayment's order: the spread places them, the narrowed values replace theirs.
+  return { ...resource, checkout, customer };
 }

@@ -2,9 +2,9 @@
 import { listEvents } from "@/lib/events/feed";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.listEvents), async ({ db, merchant, query }) => {
+export const GET = merchantApi(OPERATIONS.listEvents, async ({ db, merchant, query }) => {
   return { status: 200, body: await listEvents(db, merchant.id, query) };
 });
 

@@ -5,16 +5,16 @@ import { methodsNotAllowed } from "@/lib/http/fallback";
 import { createPayment, createPaymentLoad } from "@/lib/payments/create";
 import { listLoad, pageFromReads } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-// One statement reads (with the key) and one writes (docs/architecture.md "Hot paths").
-export const POST = merchantApi(
-  { ...pipelineOptions(OPERATIONS.createPayment), idempotent: "statement", load: createPaymentLoad },
-  async ({ apiKey, body, now, loaded, commit }) => createPayment({ apiKey, body, now, loaded, commit: commit! }),
+// One statement reads (with the key) and one writes (docs/architecture.md "Hot paths"): the entry's
+// `idempotency: "statement"` gives the handler `commit`.
+export const POST = merchantApi(OPERATIONS.createPayment, { load: createPaymentLoad }, async ({ apiKey, body, now, loaded, commit }) =>
+  createPayment({ apiKey, body, now, loaded, commit }),
 );
 
 // The page and its total are read in the key's statement.
-export const GET = merchantApi({ ...pipelineOptions(OPERATIONS.listPayments), load: listLoad }, async ({ loaded, query }) => {
+export const GET = merchantApi(OPERATIONS.listPayments, { load: listLoad }, async ({ loaded, query }) => {
   const { items, ...page } = pageFromReads(loaded, query);
   return { status: 200, body: { items: items.map((r) => serializePayment(r, { detail: false })), ...page } };
 });

@@ -1,11 +1,11 @@
 // GET /v1/requests - the merchant's API requests, newest first (request log)
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { listRequests } from "@/lib/request-log/read";
 import { flushRequestLog } from "@/lib/request-log/writer";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.listRequests), async ({ db, merchant, query }) => {
+export const GET = merchantApi(OPERATIONS.listRequests, async ({ db, merchant, query }) => {
   await flushRequestLog();
   return { status: 200, body: await listRequests(db, merchant.id, query) };
 });

@@ -2,22 +2,22 @@
 import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { getPayment } from "@/lib/payments/read";
-import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { serializeStorePayment } from "@/lib/payments/serialize";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { createStorePayment } from "@/lib/store/create-store-payment";
 
 export const POST = merchantApi(
+  OPERATIONS.createStorePayment,
   {
-    ...pipelineOptions(OPERATIONS.createStorePayment),
     // docs/api.md "Idempotency" 4: a replay returns the same payment id with the current checkout state.
     replay: async ({ db, merchant }, stored) => {
       const payment = await getPayment(db, merchant.id, stored.resourceId!);
-      return { status: stored.status, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+      return { status: stored.status, body: serializeStorePayment(payment), resourceId: payment.id };
     },
   },
   async ({ tx, apiKey, body, now }) => {
     const payment = await createStorePayment(tx, { apiKey, body, now });
-    return { status: 201, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+    return { status: 201, body: serializeStorePayment(payment), resourceId: payment.id };
   },
 );
 

@@ -3,9 +3,9 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { getCheckoutSession } from "@/lib/checkout-sessions/read";
 import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.getCheckoutSession), async ({ db, merchant, params, now }) => {
+export const GET = merchantApi(OPERATIONS.getCheckoutSession, async ({ db, merchant, params, now }) => {
   const session = await getCheckoutSession(db, merchant.id, params.id);
   return { status: 200, body: serializeCheckoutSession(session, now) };
 });

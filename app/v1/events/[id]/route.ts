@@ -2,9 +2,9 @@
 import { getEvent } from "@/lib/events/feed";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.getEvent), async ({ db, merchant, params }) => {
+export const GET = merchantApi(OPERATIONS.getEvent, async ({ db, merchant, params }) => {
   return { status: 200, body: await getEvent(db, merchant.id, params.id) };
 });
 

@@ -2,9 +2,9 @@
 import { recordForwards } from "@/lib/events/listener-forwards";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.recordForwards), async ({ db, merchant, apiKey, body }) => {
+export const POST = merchantApi(OPERATIONS.recordForwards, async ({ db, merchant, apiKey, body }) => {
   return { status: 200, body: await recordForwards(db, merchant.id, apiKey.id, body) };
 });
 

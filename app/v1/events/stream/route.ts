@@ -4,11 +4,11 @@ import { feedPage, streamFeed } from "@/lib/events/stream";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { SSE_HEADERS, sseStream } from "@/lib/http/sse";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.streamEvents), async ({ db, merchant, query, headers, signal }) => {
+export const GET = merchantApi(OPERATIONS.streamEvents, async ({ db, merchant, query, headers, signal }) => {
   const opts = {
     cursor: query.cursor === undefined ? undefined : BigInt(query.cursor),
     types: query.types?.split(",") as EventType[] | undefined,

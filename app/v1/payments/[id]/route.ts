@@ -3,15 +3,12 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { getPayment, paymentLoad } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
 // The payment is read in the key's statement (docs/architecture.md "Hot paths").
-export const GET = merchantApi(
-  { ...pipelineOptions(OPERATIONS.getPayment), load: paymentLoad },
-  async ({ db, merchant, params, loaded }) => {
-    const payment = await getPayment(db, merchant.id, params.id, loaded);
-    return { status: 200, body: serializePayment(payment, { detail: true }) };
-  },
-);
+export const GET = merchantApi(OPERATIONS.getPayment, { load: paymentLoad }, async ({ db, merchant, params, loaded }) => {
+  const payment = await getPayment(db, merchant.id, params.id, loaded);
+  return { status: 200, body: serializePayment(payment, { detail: true }) };
+});
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -1,11 +1,11 @@
 // GET /v1/requests/{id} - one logged API request by its requestId
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { getRequest } from "@/lib/request-log/read";
 import { flushRequestLog } from "@/lib/request-log/writer";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.getRequest), async ({ db, merchant, params }) => {
+export const GET = merchantApi(OPERATIONS.getRequest, async ({ db, merchant, params }) => {
   await flushRequestLog();
   return { status: 200, body: await getRequest(db, merchant.id, params.id) };
 });

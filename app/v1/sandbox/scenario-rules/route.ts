@@ -2,14 +2,14 @@
 import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { createScenarioRule, listScenarioRules } from "@/lib/scenarios/rules";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.listScenarioRules), async ({ db, merchant }) => {
+export const GET = merchantApi(OPERATIONS.listScenarioRules, async ({ db, merchant }) => {
   return { status: 200, body: await listScenarioRules(db, merchant.id) };
 });
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.createScenarioRule), async ({ tx, apiKey, merchant, body, now }) => {
+export const POST = merchantApi(OPERATIONS.createScenarioRule, async ({ tx, apiKey, merchant, body, now }) => {
   const rule = await createScenarioRule(tx, apiKeyAuditActor(apiKey), merchant.id, body, now);
   return { status: 201, body: rule, resourceId: rule.id };
 });

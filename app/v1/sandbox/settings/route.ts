@@ -2,13 +2,13 @@
 import { apiKeyAuditActor, getSandboxSettings, switchFastRetries } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const GET = merchantApi(pipelineOptions(OPERATIONS.getSandboxSettings), async ({ db, merchant }) => {
+export const GET = merchantApi(OPERATIONS.getSandboxSettings, async ({ db, merchant }) => {
   return { status: 200, body: await getSandboxSettings(db, merchant.id) };
 });
 
-export const PUT = merchantApi(pipelineOptions(OPERATIONS.updateSandboxSettings), async ({ db, apiKey, merchant, body, now }) => {
+export const PUT = merchantApi(OPERATIONS.updateSandboxSettings, async ({ db, apiKey, merchant, body, now }) => {
   const settings = await switchFastRetries(db, apiKeyAuditActor(apiKey), { merchantId: merchant.id, enabled: body.fastRetries, reason: "PUT /v1/sandbox/settings" }, now);
   return { status: 200, body: settings };
 });

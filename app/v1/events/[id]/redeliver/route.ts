@@ -2,9 +2,9 @@
 import { redeliverEvent } from "@/lib/events/feed";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.redeliverEvent), async ({ tx, merchant, params, now }) => {
+export const POST = merchantApi(OPERATIONS.redeliverEvent, async ({ tx, merchant, params, now }) => {
   return { status: 201, body: await redeliverEvent(tx, merchant.id, params.id, now) };
 });
 

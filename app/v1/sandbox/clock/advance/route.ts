@@ -2,10 +2,10 @@
 import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { moveSandboxClock } from "@/lib/sandbox-clock/clock";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.advanceSandboxClock), async ({ tx, apiKey, merchant, body }) => {
+export const POST = merchantApi(OPERATIONS.advanceSandboxClock, async ({ tx, apiKey, merchant, body }) => {
   const moved = await moveSandboxClock(tx, apiKeyAuditActor(apiKey), { merchantId: merchant.id, by: body.by, reason: `POST /v1/sandbox/clock/advance by ${body.by}` });
   return { status: 200, body: moved, resourceId: merchant.id };
 });

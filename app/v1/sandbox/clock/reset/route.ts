@@ -2,10 +2,10 @@
 import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { moveSandboxClock } from "@/lib/sandbox-clock/clock";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.resetSandboxClock), async ({ tx, apiKey, merchant }) => {
+export const POST = merchantApi(OPERATIONS.resetSandboxClock, async ({ tx, apiKey, merchant }) => {
   const moved = await moveSandboxClock(tx, apiKeyAuditActor(apiKey), { merchantId: merchant.id, by: null, reason: "POST /v1/sandbox/clock/reset" });
   return { status: 200, body: moved, resourceId: merchant.id };
 });

@@ -2,15 +2,15 @@
 import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { deleteScenarioRule, updateScenarioRule } from "@/lib/scenarios/rules";
 
-export const PATCH = merchantApi(pipelineOptions(OPERATIONS.updateScenarioRule), async ({ tx, apiKey, merchant, params, body, now }) => {
+export const PATCH = merchantApi(OPERATIONS.updateScenarioRule, async ({ tx, apiKey, merchant, params, body, now }) => {
   const rule = await updateScenarioRule(tx, apiKeyAuditActor(apiKey), merchant.id, params.id, body, now);
   return { status: 200, body: rule, resourceId: rule.id };
 });
 
-export const DELETE = merchantApi(pipelineOptions(OPERATIONS.deleteScenarioRule), async ({ tx, apiKey, merchant, params, now }) => {
+export const DELETE = merchantApi(OPERATIONS.deleteScenarioRule, async ({ tx, apiKey, merchant, params, now }) => {
   return { status: 200, body: await deleteScenarioRule(tx, apiKeyAuditActor(apiKey), merchant.id, params.id, now) };
 });
 

@@ -2,10 +2,10 @@
 import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 import { addStandardRules } from "@/lib/scenarios/rules";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.addStandardScenarioRules), async ({ tx, apiKey, merchant, now }) => {
+export const POST = merchantApi(OPERATIONS.addStandardScenarioRules, async ({ tx, apiKey, merchant, now }) => {
   return { status: 200, body: await addStandardRules(tx, apiKeyAuditActor(apiKey), merchant.id, now) };
 });
 

@@ -3,9 +3,9 @@ import { expireSessionNow } from "@/lib/checkout-sessions/expire";
 import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.expireSandboxCheckoutSession), async ({ tx, merchant, params, now }) => {
+export const POST = merchantApi(OPERATIONS.expireSandboxCheckoutSession, async ({ tx, merchant, params, now }) => {
   const session = await expireSessionNow(tx, { merchantId: merchant.id, sessionId: params.id, now });
   return { status: 200, body: serializeCheckoutSession(session, now), resourceId: session.id };
 });

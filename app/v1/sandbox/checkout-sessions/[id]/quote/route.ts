@@ -2,9 +2,9 @@
 import { quoteAsCustomer, serializeQuotedSession } from "@/lib/checkout-sessions/test-helpers";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.quoteSandboxCheckoutSession), async ({ tx, merchant, params, body, now }) => {
+export const POST = merchantApi(OPERATIONS.quoteSandboxCheckoutSession, async ({ tx, merchant, params, body, now }) => {
   const session = await quoteAsCustomer(tx, { merchantId: merchant.id, sessionId: params.id, choice: body, now });
   return { status: 200, body: serializeQuotedSession(session, now), resourceId: session.id };
 });

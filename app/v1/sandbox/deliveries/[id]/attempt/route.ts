@@ -2,9 +2,9 @@
 import { attemptDeliveryNow } from "@/lib/callbacks/deliveries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.attemptSandboxDelivery), async ({ tx, merchant, params }) => {
+export const POST = merchantApi(OPERATIONS.attemptSandboxDelivery, async ({ tx, merchant, params }) => {
   const delivery = await attemptDeliveryNow(tx, { merchantId: merchant.id, deliveryId: params.id });
   return { status: 200, body: delivery, resourceId: delivery.id };
 });

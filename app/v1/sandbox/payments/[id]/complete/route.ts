@@ -3,14 +3,11 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { completePayment } from "@/lib/payments/complete";
 import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(
-  pipelineOptions(OPERATIONS.completeSandboxPayment),
-  async ({ tx, merchant, params, body, now }) => {
-    const payment = await completePayment(tx, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });
-    return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
-  },
-);
+export const POST = merchantApi(OPERATIONS.completeSandboxPayment, async ({ tx, merchant, params, body, now }) => {
+  const payment = await completePayment(tx, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });
+  return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+});
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -3,9 +3,9 @@ import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { expirePaymentNow } from "@/lib/payments/sandbox-expire";
 import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
+import { OPERATIONS } from "@/lib/openapi/operations";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.expireSandboxPayment), async ({ tx, merchant, params, now }) => {
+export const POST = merchantApi(OPERATIONS.expireSandboxPayment, async ({ tx, merchant, params, now }) => {
   const payment = await expirePaymentNow(tx, { merchantId: merchant.id, paymentId: params.id, now });
   return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
 });

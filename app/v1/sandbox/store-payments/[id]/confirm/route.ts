@@ -1,13 +1,13 @@
 // POST /v1/sandbox/store-payments/{id}/confirm - test helper: the store's test confirmation (Pay or Decline)
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS, pipelineOptions } from "@/lib/openapi/operations";
-import { serializePayment } from "@/lib/payments/serialize";
+import { OPERATIONS } from "@/lib/openapi/operations";
+import { serializeStorePayment } from "@/lib/payments/serialize";
 import { confirmStorePaymentAsStore } from "@/lib/store/confirm";
 
-export const POST = merchantApi(pipelineOptions(OPERATIONS.confirmSandboxStorePayment), async ({ tx, merchant, params, body, now }) => {
+export const POST = merchantApi(OPERATIONS.confirmSandboxStorePayment, async ({ tx, merchant, params, body, now }) => {
   const payment = await confirmStorePaymentAsStore(tx, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });
-  return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
+  return { status: 200, body: serializeStorePayment(payment), resourceId: payment.id };
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

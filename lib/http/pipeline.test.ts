@@ -1,0 +1,31 @@
+// The request pipeline binds each route to its operation entry (docs/architecture.md "Request pipeline"): a load runs
+// exactly where the entry declares one, and only the load that names the entry's operation. The types refuse the
+// rest at compile time (test/unit/pipeline-types.test-d.ts); these are the checks made once when a route module loads,
+// for what a cast lets through.
+import { describe, expect, it } from "vitest";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS } from "@/lib/openapi/operations";
+import { createPaymentLoad } from "@/lib/payments/create";
+import { listLoad, paymentLoad } from "@/lib/payments/read";
+
+const handler = async (): Promise<never> => {
+  throw new Error("not run");
+};
+// Untyped on purpose: what a cast (or JavaScript) could pass.
+const untyped = merchantApi as (op: unknown, ...rest: unknown[]) => unknown;
+
+describe("merchantApi: the load its operation entry declares", () => {
+  it("takes each entry's own load", () => {
+    expect(merchantApi(OPERATIONS.createPayment, { load: createPaymentLoad }, handler)).toBeTypeOf("function");
+    expect(merchantApi(OPERATIONS.getPayment, { load: paymentLoad }, handler)).toBeTypeOf("function");
+    expect(merchantApi(OPERATIONS.listPayments, { load: listLoad }, handler)).toBeTypeOf("function");
+    expect(merchantApi(OPERATIONS.completeSandboxPayment, handler)).toBeTypeOf("function");
+  });
+
+  it("refuses a missing load, an extra one and another operation's", () => {
+    expect(() => untyped(OPERATIONS.getPayment, handler)).toThrow(/getPayment: its route's load \(none\)/);
+    expect(() => untyped(OPERATIONS.getPayment, {}, handler)).toThrow(TypeError);
+    expect(() => untyped(OPERATIONS.completeSandboxPayment, { load: paymentLoad }, handler)).toThrow(/completeSandboxPayment: its route's load \(getPayment\)/);
+    expect(() => untyped(OPERATIONS.getPayment, { load: listLoad }, handler)).toThrow(/getPayment: its route's load \(listPayments\)/);
+  });
+});
