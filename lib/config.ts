@@ -96,12 +96,14 @@ export const VARIABLES = {
   CUSTOMER_RATE_LIMIT_PER_LINK: wholeNumber(1, 1_000_000_000, 30, "actions", "customer page actions per minute per checkout link"),
   DB_POOL_MAX: wholeNumber(1, 1000, 10, "connections", "database connections of the pool"),
   DB_PREPARED_STATEMENTS: flag(true, "0 sends the hot paths' statements whole instead of preparing them once per connection"),
-  EXPIRY_SWEEP_INTERVAL_MS: wholeNumber(50, 3_600_000, 30_000, "milliseconds", "expiry sweep period of the embedded driver"),
-  DELIVERY_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the embedded driver looks for due callback deliveries"),
+  // Job intervals (docs/architecture.md "Jobs"): the embedded driver reads them when it starts, the Inngest functions
+  // when they are built, so under Inngest a changed value takes effect when the serving process restarts.
+  EXPIRY_SWEEP_INTERVAL_MS: wholeNumber(50, 3_600_000, 30_000, "milliseconds", "expiry sweep period (both job drivers)"),
+  DELIVERY_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the delivery catch-up job looks for due callback deliveries"),
   COUNT_COMPACT_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 2_000, "milliseconds", "period of the job folding payment count changes"),
-  STORE_HANDOFF_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the embedded driver looks for due store handoffs"),
-  SCENARIO_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the embedded driver concludes payments by scenario rules"),
-  RISK_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, MINUTE_MS, "milliseconds", "how often the embedded driver prunes ended velocity windows"),
+  STORE_HANDOFF_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the store handoff catch-up job looks for due store handoffs"),
+  SCENARIO_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often payments are concluded by scenario rules"),
+  RISK_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, MINUTE_MS, "milliseconds", "how often ended velocity windows are pruned"),
   FEED_POLL_INTERVAL_MS: wholeNumber(20, MINUTE_MS, 200, "milliseconds", "how often open event streams look for new events"),
   STORE_HANDOFF_SECRET: text(
     "key of the store handoff signature",
@@ -135,7 +137,7 @@ export const VARIABLES = {
   RATE_LIMIT_STORE: oneOf(["postgres"], "postgres: count rate limits in the database even with one worker"),
   REQUEST_LOG: flag(true, "0 stops recording API requests in the request log"),
   REQUEST_LOG_RETENTION_DAYS: wholeNumber(1, 3650, 14, "days", "days a logged API request is kept"),
-  REQUEST_LOG_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often the embedded driver prunes the request log"),
+  REQUEST_LOG_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often the request log is pruned"),
 } satisfies Record<string, Variable<unknown>>;
 
 /** The names of every variable of the schema. */

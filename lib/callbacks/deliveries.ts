@@ -7,7 +7,8 @@ import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
-import { announceDueDeliveries } from "@/lib/notify/announce";
+import { announce } from "@/lib/notify/announce";
+import { DELIVERY_DUE } from "@/lib/notify/due-events";
 import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 import { dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
 import { isUuid } from "@/lib/schemas/common";
@@ -177,7 +178,7 @@ export async function requeueDeliveries(
         AND d.state IN ('FAILED', 'NOT_CONFIGURED') ${byMerchant} ${byId}
       RETURNING d.id`);
     const ids = requeued.map((r) => r.id);
-    afterCommit(tx, () => announceDueDeliveries(ids));
+    afterCommit(tx, () => announce(DELIVERY_DUE, ids.map((deliveryId) => ({ deliveryId }))));
     return ids.length;
   });
 }
@@ -210,7 +211,7 @@ const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
  * Test helper `POST /v1/sandbox/deliveries/{id}/attempt` (docs/api.md "Test helpers"): runs the next attempt of a
  * PENDING delivery (first attempt or a retry) now instead of at its scheduled time. In the caller's transaction
  * the row is locked and made due now, exactly as a requeue makes a delivery due, and the delivery worker is told
- * after commit (announceDueDeliveries); the attempt itself is the worker's (lib/callbacks/deliver.ts), with its
+ * after commit (`announce(DELIVERY_DUE, ...)`); the attempt itself is the worker's (lib/callbacks/deliver.ts), with its
  * signing, address checks, attempt record and retry schedule. An attempt already running (leased) is left to end.
  * @returns the delivery as it is now (state PENDING, nextAttemptAt now)
  * @throws ApiError 404 NOT_FOUND for a malformed, unknown or another merchant's id; 409 INVALID_STATE for a
@@ -230,7 +231,7 @@ export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; de
   if (locked.nextAttemptAt === null || locked.nextAttemptAt > now) {
     await tx.delivery.update({ where: { id: deliveryId }, data: { nextAttemptAt: now, updatedAt: now } });
   }
-  afterCommit(tx, () => announceDueDeliveries([deliveryId]));
+  afterCommit(tx, () => announce(DELIVERY_DUE, [{ deliveryId }]));
   const d = await tx.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { merchant: { select: { fastRetries: true } } } } } });
   return {
     id: d.id,
@@ -307,6 +308,6 @@ export async function advanceDeliveries(tx: Tx, input: { merchantId: string; byM
     WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
     RETURNING id, next_attempt_at <= ${now} AS due`);
   const ids = moved.filter((d) => d.due).map((d) => d.id);
-  afterCommit(tx, () => announceDueDeliveries(ids));
+  afterCommit(tx, () => announce(DELIVERY_DUE, ids.map((deliveryId) => ({ deliveryId }))));
   return ids.length;
 }

@@ -13,7 +13,8 @@ import { EVENT_TYPES } from "@/lib/schemas/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { forwardsOf, type ListenerForwardView } from "@/lib/events/listener-forwards";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
-import { announceDueDeliveries } from "@/lib/notify/announce";
+import { announce } from "@/lib/notify/announce";
+import { DELIVERY_DUE } from "@/lib/notify/due-events";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
 import { isUuid } from "@/lib/schemas/common";
 import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
@@ -169,7 +170,7 @@ export async function redeliverEvent(tx: Tx, merchantId: string, eventId: string
     : null;
   const id = randomUUID();
   await tx.eventRedelivery.create({ data: { id, eventId, merchantId, deliveryId: delivery?.id ?? null, createdAt: now } });
-  if (delivery) afterCommit(tx, () => announceDueDeliveries([delivery.id]));
+  if (delivery) afterCommit(tx, () => announce(DELIVERY_DUE, [{ deliveryId: delivery.id }]));
   afterCommit(tx, notifyFeed);
   return { id, eventId, createdAt: now.toISOString(), delivery: delivery ? { id: delivery.id, state: "PENDING" } : null };
 }

@@ -3,7 +3,8 @@ import { afterCommit, type Tx } from "@/lib/db";
 import { toJson } from "@/lib/http/respond";
 import { EVENT_TYPES } from "@/lib/schemas/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
-import { announceDueDeliveries } from "@/lib/notify/announce";
+import { announce } from "@/lib/notify/announce";
+import { DELIVERY_DUE } from "@/lib/notify/due-events";
 import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 
 /** One of the event types of docs/callbacks.md (lib/schemas/events.ts). */
@@ -33,7 +34,7 @@ export async function recordEvent(
     // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
     data: { eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? systemNow() : null, createdAt: now },
   });
-  if (state === "PENDING") afterCommit(tx, () => announceDueDeliveries([delivery.id]));
+  if (state === "PENDING") afterCommit(tx, () => announce(DELIVERY_DUE, [{ deliveryId: delivery.id }]));
   afterCommit(tx, notifyFeed);
   return { eventId: id, deliveryId: delivery.id, state };
 }

@@ -1,5 +1,5 @@
 import { log } from "@/lib/log";
-import { JOBS, type Job } from "@/lib/jobs/registry";
+import { POLLING_JOBS, type PollingJob } from "@/lib/jobs/registry";
 import { inngestConfigured } from "@/lib/notify/mode";
 import { onWake } from "@/lib/notify/wake";
 import { config } from "@/lib/config";
@@ -10,7 +10,7 @@ const g = globalThis as unknown as { __sandpiperDriver?: NodeJS.Timeout[]; __san
  * One job's loop: runs the body at its interval, one run at a time; a wake-up during a run asks for one
  * more run right after it, so work committed meanwhile is not left to the next interval.
  */
-function jobLoop(job: Job): NodeJS.Timeout {
+function jobLoop(job: PollingJob): NodeJS.Timeout {
   let running = false;
   let again = false;
   const tick = async (): Promise<void> => {
@@ -36,12 +36,14 @@ function jobLoop(job: Job): NodeJS.Timeout {
 }
 
 /**
- * Starts the embedded driver: polls each job body of lib/jobs/registry at its interval, in-process, and
- * runs a job at once when this process wakes it (lib/notify/wake.ts). Exactly one driver runs: nothing starts
+ * Starts the embedded driver (docs/architecture.md "Jobs"): polls each polling job of lib/jobs/registry.ts at its
+ * interval (read once, here), in-process, and runs a job at once when this process wakes it (lib/notify/wake.ts).
+ * The registry's event-driven jobs have no loop here: an announcement of their due event wakes the catch-up job
+ * the event names (lib/notify/announce.ts), which runs every due item. Exactly one driver runs: nothing starts
  * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1.
  */
 export function startJobDriver(): void {
   if (g.__sandpiperDriver || inngestConfigured() || config().JOBS_DISABLED) return;
-  g.__sandpiperDriver = JOBS.map(jobLoop);
-  log.info({ jobs: JOBS.map((j) => j.id) }, "embedded job driver started");
+  g.__sandpiperDriver = POLLING_JOBS.map(jobLoop);
+  log.info({ jobs: POLLING_JOBS.map((j) => j.id) }, "embedded job driver started");
 }

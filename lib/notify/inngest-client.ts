@@ -2,12 +2,13 @@
 // It is configured by the environment: INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY (Inngest Cloud) or
 // INNGEST_DEV=1 / INNGEST_DEV=<dev server url> (a local Inngest dev server).
 import { Inngest } from "inngest";
+import { DELIVERY_DUE, STORE_HANDOFF_DUE } from "@/lib/notify/due-events";
 
 /** The app's Inngest client, id "sandpiper". */
 export const inngest = new Inngest({ id: "sandpiper" });
 
-/** Event that asks for one delivery attempt of a callback: `data: { deliveryId }`. */
-export const DELIVERY_DUE_EVENT = "sandpiper/delivery.due";
+/** Name of the event that asks for one delivery attempt of a callback (lib/notify/due-events.ts `DELIVERY_DUE`). */
+export const DELIVERY_DUE_EVENT = DELIVERY_DUE.name;
 
-/** Event that asks for the signed handoff of one queued store checkout: `data: { paymentId }`. */
-export const STORE_HANDOFF_DUE_EVENT = "sandpiper/store-handoff.due";
+/** Name of the event that asks for the handoff of one queued store checkout (`STORE_HANDOFF_DUE`). */
+export const STORE_HANDOFF_DUE_EVENT = STORE_HANDOFF_DUE.name;

@@ -8,7 +8,8 @@ import type { Customer } from "@/lib/schemas/common";
 import { STORE_REQUIRED_CUSTOMER, type CreateStorePayment } from "@/lib/schemas/store-payments";
 import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
-import { announceStoreHandoff } from "@/lib/notify/announce";
+import { announce } from "@/lib/notify/announce";
+import { STORE_HANDOFF_DUE } from "@/lib/notify/due-events";
 
 /** docs/api.md "Limits": "Store charge currency: AED only". */
 export const STORE_CHARGE_CURRENCY = "AED";
@@ -104,7 +105,7 @@ export async function createStorePayment(
     now,
     storeCheckout: { state: "QUEUED", chargeMinor: BigInt(priced.snapshot.gateway), nextHandoffAt: now },
   });
-  afterCommit(tx, () => announceStoreHandoff(payment.id));
+  afterCommit(tx, () => announce(STORE_HANDOFF_DUE, [{ paymentId: payment.id }]));
   return payment;
 }
 

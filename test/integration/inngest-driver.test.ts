@@ -54,7 +54,7 @@ function callAs(m: TestMerchant, base: string) {
 }
 
 describe("driver selection: Inngest when configured, else the embedded driver", () => {
-  it("with INNGEST_DEV set: no embedded driver, /api/inngest serves 8 functions (the registry's crons included), delivery.due is sent after commit", async () => {
+  it("with INNGEST_DEV set: no embedded driver, /api/inngest serves 10 functions (one per registry entry), delivery.due is sent after commit", async () => {
     const sent: { deliveryId: string; visibleWhenSent: boolean; stateWhenSent: string | null }[] = [];
     const inngest = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -96,7 +96,7 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
 
     const served = await fetch(`${service.url}/api/inngest`);
     expect(served.status).toBe(200);
-    expect(await served.json()).toMatchObject({ function_count: 9 });
+    expect(await served.json()).toMatchObject({ function_count: 10 });
     expect(service.output()).not.toContain("embedded job driver started");
   });
 

@@ -7,6 +7,7 @@ import { requeueDeliveries } from "@/lib/callbacks/deliveries";
 import { verifyCallback } from "@/lib/callbacks/verify";
 import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
+import { pollingWaits } from "../support/inngest";
 
 // The Inngest functions run in @inngest/test's engine against the real database and a real HTTP receiver.
 // Only Inngest's own sleeps are stood in for (a mocked step "wait-..." that moves the functions' clock to
@@ -42,7 +43,7 @@ describe("Inngest functions (@inngest/test)", () => {
     const due = new Date(Date.now() + 86_400_000);
     const { secret, delivery } = await parkedDelivery(rx.url, due);
     const clock = testClock(due);
-    const [, deliverCallback] = createInngestFunctions(clock.now);
+    const deliverCallback = createInngestFunctions(clock.now).find((f) => f.opts.id === "deliver-callback")!;
     expect(deliverCallback.id()).toBe("deliver-callback");
     expect(deliverCallback.opts.triggers).toEqual([{ event: DELIVERY_DUE_EVENT }]);
 
@@ -87,7 +88,7 @@ describe("Inngest functions (@inngest/test)", () => {
     receivers.push(rx);
     const due = new Date(Date.now() + 86_400_000);
     const { delivery } = await parkedDelivery(rx.url, due);
-    const [, deliverCallback] = createInngestFunctions(() => due);
+    const deliverCallback = createInngestFunctions(() => due).find((f) => f.opts.id === "deliver-callback")!;
     // A fresh engine per run: an engine memoises step results across its executions.
     const run = (deliveryId: string) => new InngestTestEngine({ function: deliverCallback }).execute({ events: [{ name: DELIVERY_DUE_EVENT, data: { deliveryId } }] });
     expect((await run(delivery.id)).result).toMatchObject({ claimed: true, state: "SUCCEEDED" });
@@ -97,13 +98,13 @@ describe("Inngest functions (@inngest/test)", () => {
     expect(rx.received).toHaveLength(1);
   });
 
-  it("expiry-sweeps: a cron each minute that runs every sweep, sleeps 30 s and runs them again", async () => {
+  it("expire-due-payments: a cron each minute that runs the sweep, sleeps 30 s and runs it again", async () => {
     const m = await newMerchant();
     const created = (await m.api("/v1/payments", { body: depositBody() })).body;
     const expiresAt = new Date(Date.now() + 10_000);
     await db.payment.update({ where: { id: created.id }, data: { expiresAt } });
     const clock = testClock(new Date());
-    const [expirySweep] = createInngestFunctions(clock.now);
+    const expirySweep = createInngestFunctions(clock.now).find((f) => f.opts.id === "expire-due-payments")!;
     expect(expirySweep.opts.triggers).toEqual([{ cron: "* * * * *" }]);
 
     let statusDuringSleep: string | null = null;
@@ -111,7 +112,7 @@ describe("Inngest functions (@inngest/test)", () => {
     const { result, ctx, error } = await t.execute({
       steps: [
         {
-          id: "wait-30s",
+          id: "wait-1",
           handler: async () => {
             statusDuringSleep = (await db.payment.findUniqueOrThrow({ where: { id: created.id } })).status;
             clock.set(new Date(expiresAt.getTime() + 500)); // the second sweep runs after the acceptance period
@@ -121,12 +122,11 @@ describe("Inngest functions (@inngest/test)", () => {
       ],
     });
     expect(error).toBeUndefined();
-    expect(ctx.step.sleep).toHaveBeenCalledWith("wait-30s", "30s");
-    for (const id of ["expire-due-payments-at-0s", "expire-checkout-sessions-at-0s", "expire-due-payments-at-30s", "expire-checkout-sessions-at-30s"]) {
-      expect(ctx.step.run).toHaveBeenCalledWith(id, expect.any(Function));
-    }
+    expect(ctx.step.sleep).toHaveBeenCalledWith("wait-1", 30_000);
+    expect(ctx.step.sleep).toHaveBeenCalledTimes(1);
+    for (const id of ["run-1", "run-2"]) expect(ctx.step.run).toHaveBeenCalledWith(id, expect.any(Function));
     expect(statusDuringSleep).toBe("PENDING");
-    expect((result as Record<string, number>)["expire-due-payments"]).toBeGreaterThanOrEqual(1);
+    expect((result as number[])[1]).toBeGreaterThanOrEqual(1);
     const expired = await db.payment.findUniqueOrThrow({ where: { id: created.id }, include: { events: true } });
     expect(expired.status).toBe("EXPIRED");
     expect(expired.events.map((e) => e.type)).toEqual(["payment.expired"]);
@@ -142,9 +142,9 @@ describe("Inngest functions (@inngest/test)", () => {
     const { secret, delivery } = await parkedDelivery(rx.url, due);
     const catchUp = createInngestFunctions(() => due).find((f) => f.opts.id === "deliver-due-callbacks")!;
     expect(catchUp.opts.triggers).toEqual([{ cron: "* * * * *" }]);
-    const { result, error } = await new InngestTestEngine({ function: catchUp }).execute();
+    const { result, error } = await new InngestTestEngine({ function: catchUp }).execute({ steps: pollingWaits("deliver-due-callbacks") });
     expect(error).toBeUndefined();
-    expect((result as { succeeded: number }).succeeded).toBeGreaterThanOrEqual(1);
+    expect((result as { succeeded: number }[])[0].succeeded).toBeGreaterThanOrEqual(1);
     const [got] = await rx.waitFor(1);
     expect(verifyCallback(got.body, got.headers, secret, { now: due })).toMatchObject({ ok: true, eventId: delivery.eventId });
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ state: "SUCCEEDED", attemptCount: 1 });
@@ -152,29 +152,25 @@ describe("Inngest functions (@inngest/test)", () => {
 });
 
 describe("one job registry", () => {
-  it("every job of the registry runs under Inngest too: sweeps inside expiry-sweeps, the others as their own cron of the same id", async () => {
+  it("every job of the registry has its Inngest function of the same id: a cron per polling job, the due event's per event-driven job", async () => {
     const { JOBS } = await import("@/lib/jobs/registry");
     const fns = createInngestFunctions();
-    const ids = fns.map((f) => f.opts.id);
+    expect(fns.map((f) => f.opts.id)).toEqual(JOBS.map((job) => job.id));
     for (const job of JOBS) {
-      if (job.inngest === "sweep") continue;
-      const fn = fns.find((f) => f.opts.id === job.id);
-      expect(fn, job.id).toBeDefined();
-      expect(fn!.opts.triggers).toEqual([{ cron: "* * * * *" }]);
+      const fn = fns.find((f) => f.opts.id === job.id)!;
+      expect(fn.opts.triggers, job.id).toEqual(job.kind === "polling" ? [{ cron: expect.any(String) }] : [{ event: job.due.name }]);
     }
-    expect(ids).toEqual(expect.arrayContaining(["expiry-sweeps", "compact-payment-counts", "deliver-due-callbacks", "store-handoffs"]));
-    // Besides the registry's crons, only the sweeps function and the two per-row functions that announcements trigger.
-    const cronIds = JOBS.filter((j) => j.inngest === "cron").map((j) => j.id);
-    expect(ids.filter((id) => !cronIds.includes(id)).sort()).toEqual(["deliver-callback", "expiry-sweeps", "store-handoff"]);
+    expect(fns.map((f) => f.opts.id)).toEqual(expect.arrayContaining(["expire-due-payments", "compact-payment-counts", "deliver-due-callbacks", "store-handoffs", "deliver-callback", "store-handoff"]));
+    expect(fns.map((f) => f.opts.id)).not.toContain("expiry-sweeps");
   });
 
   it("compact-payment-counts under Inngest folds pending count changes into payment_counts", async () => {
     const m = await newMerchant();
     expect((await m.api("/v1/payments", { body: depositBody() })).status).toBe(201);
     const fn = createInngestFunctions().find((f) => f.opts.id === "compact-payment-counts")!;
-    const { result, error } = await new InngestTestEngine({ function: fn }).execute();
+    const { result, error } = await new InngestTestEngine({ function: fn }).execute({ steps: pollingWaits("compact-payment-counts") });
     expect(error).toBeUndefined();
-    expect(result).toEqual({ folded: expect.any(Number), vacuumed: expect.any(Boolean) });
+    expect((result as unknown[])[0]).toEqual({ folded: expect.any(Number), vacuumed: expect.any(Boolean) });
     const pending = await db.paymentCountDelta.count({ where: { merchantId: m.merchant.id } });
     const counted = await db.paymentCount.findMany({ where: { merchantId: m.merchant.id, day: "*" } });
     expect(pending).toBe(0);
