@@ -1,4 +1,4 @@
-// npm test: lint, type-check, build, unit + integration tests (vitest) and end-to-end tests
+// npm test: lint, format check, type-check, build, unit + integration tests (vitest) and end-to-end tests
 // (Playwright in Debian chromium). Ends with one line "N passed, N failed" for the whole suite.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -25,6 +25,7 @@ function check(name, ok) {
 
 generateClient();
 check("lint (eslint)", step("lint", bin("eslint"), ["."]));
+check("format (prettier --check)", step("format", bin("prettier"), ["--check", "."]));
 check("type-check (tsc --noEmit)", step("type-check", bin("tsc"), ["--noEmit"]));
 const built = step("build", process.execPath, [path.join(root, "scripts", "build.mjs")]);
 check("build (next build)", built);
