@@ -26,13 +26,19 @@ export default defineConfig([
     files: ["lib/**/*.ts"],
     ignores: ["lib/console/**", "**/*.test.ts"],
     rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [
-          { group: ["@/app/*", "@/components/*"], message: "domain code does not import pages or components; move the shared part into lib/" },
-          { group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom"], message: "domain code is framework-free; the framework glue lives in app/ and lib/console" },
-          { group: ["@/lib/console/*"], message: "lib/console is the console's glue (session, actions, forms); domain code does not depend on it" },
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "@/components/*"], message: "domain code does not import pages or components; move the shared part into lib/" },
+            {
+              group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom"],
+              message: "domain code is framework-free; the framework glue lives in app/ and lib/console",
+            },
+            { group: ["@/lib/console/*"], message: "lib/console is the console's glue (session, actions, forms); domain code does not depend on it" },
+          ],
+        },
+      ],
     },
   },
   {
@@ -42,9 +48,16 @@ export default defineConfig([
     files: ["lib/**/*.ts"],
     ignores: ["lib/clock.ts", "lib/listen/**", "lib/cli/**", "lib/callbacks/verify.ts", "**/*.test.ts"],
     rules: {
-      "no-restricted-syntax": ["error",
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts" },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts" },
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
+        },
       ],
     },
   },
@@ -52,20 +65,40 @@ export default defineConfig([
     // Pages, route handlers and components call services; they query nothing themselves.
     files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
     rules: {
-      "no-restricted-syntax": ["error",
+      "no-restricted-syntax": [
+        "error",
         {
-          selector: "CallExpression[callee.object.type='MemberExpression'][callee.property.name=/^(findMany|findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|count|aggregate|groupBy|create|createMany|update|updateMany|upsert|delete|deleteMany)$/]",
+          selector:
+            "CallExpression[callee.object.type='MemberExpression'][callee.property.name=/^(findMany|findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|count|aggregate|groupBy|create|createMany|update|updateMany|upsert|delete|deleteMany)$/]",
           message: "pages and components query nothing: call a service in lib/<domain>/",
         },
         {
-          selector: "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
+          selector:
+            "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
           message: "pages and components query nothing: call a service in lib/<domain>/",
         },
       ],
-      "no-restricted-imports": ["error", {
-        patterns: [{ group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" }],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" },
+          ],
+        },
+      ],
     },
   },
-  globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "lib/generated/**", "node_modules/**", "tmp/**", ".data/**", "test-results/**", "playwright-report/**", "clients/typescript/dist/**"]),
+  globalIgnores([
+    ".next/**",
+    "out/**",
+    "build/**",
+    "next-env.d.ts",
+    "lib/generated/**",
+    "node_modules/**",
+    "tmp/**",
+    ".data/**",
+    "test-results/**",
+    "playwright-report/**",
+    "clients/typescript/dist/**",
+  ]),
 ]);

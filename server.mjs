@@ -45,7 +45,7 @@ export function refuseUnsafeStart(env = process.env) {
       "Sandpiper refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is not allowed when NODE_ENV=production " +
         "(loopback callback receivers are for tests and local development only). For local work run `npm run start:local`; " +
         "to deliver to a receiver on a developer's machine, keep this service as it is and run `sandpiper listen --forward-to <local address>` " +
-        "there (README \"The sandpiper command\"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.",
+        'there (README "The sandpiper command"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.',
     );
     process.exit(1);
   }
@@ -167,7 +167,9 @@ export function workerCount(env = process.env) {
     process.exit(1);
   }
   if (count > 1 && embedded) {
-    console.error("Sandpiper refuses to start: SANDPIPER_WORKERS above 1 needs PostgreSQL (the embedded database serves one connection). Set DATABASE_URL, or unset SANDPIPER_WORKERS.");
+    console.error(
+      "Sandpiper refuses to start: SANDPIPER_WORKERS above 1 needs PostgreSQL (the embedded database serves one connection). Set DATABASE_URL, or unset SANDPIPER_WORKERS.",
+    );
     process.exit(1);
   }
   return count;

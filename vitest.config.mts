@@ -24,7 +24,12 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
           // CALLBACK_ALLOW_LOOPBACK: the tests save loopback receivers and drive the delivery job in-process.
-          env: { DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_it", DB_POOL_MAX: "5", CALLBACK_ALLOW_LOOPBACK: "1", LOG_LEVEL: "warn" },
+          env: {
+            DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_it",
+            DB_POOL_MAX: "5",
+            CALLBACK_ALLOW_LOOPBACK: "1",
+            LOG_LEVEL: "warn",
+          },
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -10,14 +10,24 @@ export default function Home() {
       <p className="mt-2 text-slate-600">Sandbox payment orchestration. No real money ever moves.</p>
       <ul className="mt-6 list-disc space-y-2 pl-6 text-slate-700">
         <li>
-          <Link className={link} href="/docs">API reference</Link>: every <code>/v1</code> endpoint, its fields and errors, and the
-          signed callbacks (the machine-readable contract is <a className={link} href="/v1/openapi.json">/v1/openapi.json</a>).
+          <Link className={link} href="/docs">
+            API reference
+          </Link>
+          : every <code>/v1</code> endpoint, its fields and errors, and the signed callbacks (the machine-readable contract is{" "}
+          <a className={link} href="/v1/openapi.json">
+            /v1/openapi.json
+          </a>
+          ).
         </li>
         <li>
-          <Link className={link} href="/console">Console</Link> for operators and merchant staff: approvals, pricing, rates,
-          allow-lists, API keys and callbacks.
+          <Link className={link} href="/console">
+            Console
+          </Link>{" "}
+          for operators and merchant staff: approvals, pricing, rates, allow-lists, API keys and callbacks.
         </li>
-        <li>Getting started, the curl walk-throughs and the <code>sandpiper</code> command: see the README.</li>
+        <li>
+          Getting started, the curl walk-throughs and the <code>sandpiper</code> command: see the README.
+        </li>
       </ul>
     </main>
   );

@@ -51,11 +51,12 @@ async function startReceiver() {
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
-
 
 async function main() {
   const loadAtStart = Number(os.loadavg()[0].toFixed(1));
@@ -79,13 +80,18 @@ async function main() {
     if (res.status >= 300) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
     return json as { id: string };
   };
-  const createPayment = () => post("/v1/payments", { reference: `bench-${crypto.randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const createPayment = () =>
+    post("/v1/payments", { reference: `bench-${crypto.randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
 
   // 1. Throughput.
-  await pool(Array.from({ length: N }, (_, i) => i), CONCURRENCY, async () => {
-    const p = await createPayment();
-    await post(`/v1/sandbox/payments/${p.id}/complete`, { outcome: "SUCCEEDED" });
-  });
+  await pool(
+    Array.from({ length: N }, (_, i) => i),
+    CONCURRENCY,
+    async () => {
+      const p = await createPayment();
+      await post(`/v1/sandbox/payments/${p.id}/complete`, { outcome: "SUCCEEDED" });
+    },
+  );
   const { secret } = await setCallbackUrl(db, { merchantId: seeded.merchantId, url: receiver.url });
   const requeuedAt = performance.timeOrigin + performance.now();
   const requeued = await requeueDeliveries(db, { merchantId: seeded.merchantId });
@@ -123,7 +129,15 @@ async function main() {
     loadAverage: loadAtStart,
     node: process.version,
     throughput: { deliveries: N, seconds: Number(drainSeconds.toFixed(2)), perSecond: Math.round(perSecond) },
-    latency: { callbacks: LATENCY_N, concurrency: CONCURRENCY, p50Ms: Math.round(percentile(delays, 50)), p99Ms: Math.round(percentile(delays, 99)), maxMs: Math.round(delays[delays.length - 1]), requestP50Ms: Math.round(percentile(requestMs, 50)), requestP99Ms: Math.round(percentile(requestMs, 99)) },
+    latency: {
+      callbacks: LATENCY_N,
+      concurrency: CONCURRENCY,
+      p50Ms: Math.round(percentile(delays, 50)),
+      p99Ms: Math.round(percentile(delays, 99)),
+      maxMs: Math.round(delays[delays.length - 1]),
+      requestP50Ms: Math.round(percentile(requestMs, 50)),
+      requestP99Ms: Math.round(percentile(requestMs, 99)),
+    },
     verified: `${verified}/${receiver.total()}`,
     duplicates,
   };

@@ -51,13 +51,22 @@ async function main() {
     const server = spawn(process.execPath, floor ? ["bench/floor-server.mjs"] : ["--max-old-space-size=256", "server.mjs"], {
       cwd: root,
       env: {
-        ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL, LOG_LEVEL: "info",
-        RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000", FLOOR_MERCHANT_ID: data.merchantId, SANDPIPER_WORKERS: String(WORKERS),
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL,
+        LOG_LEVEL: "info",
+        RATE_LIMIT_PER_KEY: "100000000",
+        RATE_LIMIT_PER_IP: "100000000",
+        FLOOR_MERCHANT_ID: data.merchantId,
+        SANDPIPER_WORKERS: String(WORKERS),
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
     const base = `http://127.0.0.1:${port}`;
-    for (const deadline = Date.now() + 60_000; ; ) {
+    for (const deadline = Date.now() + 60_000; ;) {
       try {
         await fetch(`${base}/v1/health-check-probe`);
         break;
@@ -67,18 +76,31 @@ async function main() {
       }
     }
     const replayKey = `split-${randomUUID()}`;
-    if (scenario === "replay") await fetch(`${base}/v1/payments`, { method: "POST", headers: { ...headers, "idempotency-key": replayKey }, body: createBody(replayKey) });
+    if (scenario === "replay")
+      await fetch(`${base}/v1/payments`, { method: "POST", headers: { ...headers, "idempotency-key": replayKey }, body: createBody(replayKey) });
     const request: autocannon.Request =
-      scenario === "404" ? { method: "GET", path: "/v1/no-such-endpoint", headers }
-      : scenario === "read" ? { method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers, path: `/v1/payments/${data.sampleIds[n++ % data.sampleIds.length]}` }) }
-      : scenario === "list" ? { method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers, path: `/v1/payments?${LIST_FILTERS[n++ % LIST_FILTERS.length]}` }) }
-      : {
-          method: "POST", path: floor ? "/payments" : "/v1/payments",
-          setupRequest: (req) => {
-            const key = scenario === "replay" ? replayKey : `split-${randomUUID()}`;
-            return { ...req, headers: { ...headers, "idempotency-key": key }, body: createBody(key) };
-          },
-        };
+      scenario === "404"
+        ? { method: "GET", path: "/v1/no-such-endpoint", headers }
+        : scenario === "read"
+          ? {
+              method: "GET",
+              path: "/v1/payments",
+              setupRequest: (req) => ({ ...req, headers, path: `/v1/payments/${data.sampleIds[n++ % data.sampleIds.length]}` }),
+            }
+          : scenario === "list"
+            ? {
+                method: "GET",
+                path: "/v1/payments",
+                setupRequest: (req) => ({ ...req, headers, path: `/v1/payments?${LIST_FILTERS[n++ % LIST_FILTERS.length]}` }),
+              }
+            : {
+                method: "POST",
+                path: floor ? "/payments" : "/v1/payments",
+                setupRequest: (req) => {
+                  const key = scenario === "replay" ? replayKey : `split-${randomUUID()}`;
+                  return { ...req, headers: { ...headers, "idempotency-key": key }, body: createBody(key) };
+                },
+              };
     await autocannon({ url: base, connections: 32, duration: 3, requests: [request] });
     const [s0, p0, c0, t0] = [serverCpu(server), postgresCpu(), process.cpuUsage(), Date.now()];
     const result = await autocannon({ url: base, connections: 32, duration: DURATION, requests: [request] });
@@ -89,7 +111,9 @@ async function main() {
     const count = result.requests.total;
     const per = (ms: number) => `${(ms / count).toFixed(2)} ms (${((ms / elapsed) * 100).toFixed(0)}% of a core)`;
     const expected = scenario === "404" ? result.non2xx === count : result.non2xx === 0;
-    rows.push(`| ${scenario} | ${result.requests.average.toFixed(0)} | ${per(s1 - s0)} | ${per(p1 - p0)} | ${per((c1.user + c1.system) / 1000)} | ${expected ? "as expected" : `UNEXPECTED: ${result.non2xx} non-2xx`} |`);
+    rows.push(
+      `| ${scenario} | ${result.requests.average.toFixed(0)} | ${per(s1 - s0)} | ${per(p1 - p0)} | ${per((c1.user + c1.system) / 1000)} | ${expected ? "as expected" : `UNEXPECTED: ${result.non2xx} non-2xx`} |`,
+    );
     console.error(rows.at(-1));
   }
   const heading = `| scenario (32 connections${WORKERS > 1 ? `, ${WORKERS} service workers` : ""}) | requests/s | server CPU per request | PostgreSQL CPU per request | load generator CPU per request | answers |`;

@@ -44,17 +44,37 @@ export async function prepareDataset(url: string, count: number, log: (s: string
   let ownerId: string;
   if (!merchant) {
     merchant = await createMerchant(db, { name: BENCH_MERCHANT, defaultCommissionBps: 150, allowedIps: ["127.0.0.1", "::1"] });
-    const owner = await createConsoleUser(db, { username: `bench-owner-${randomBytes(4).toString("hex")}`, password: randomBytes(12).toString("base64url"), role: "MERCHANT", merchantId: merchant.id });
+    const owner = await createConsoleUser(db, {
+      username: `bench-owner-${randomBytes(4).toString("hex")}`,
+      password: randomBytes(12).toString("base64url"),
+      role: "MERCHANT",
+      merchantId: merchant.id,
+    });
     ownerId = owner.id;
     await savePricingVersion(db, {
-      merchantId: merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD",
-      markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500, delayDays: 2, reserveDays: 90, reason: "benchmark profile",
+      merchantId: merchant.id,
+      currency: "USD",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "USD",
+      markupBps: 150,
+      bufferBps: 50,
+      commissionBps: 250,
+      reserveBps: 500,
+      delayDays: 2,
+      reserveDays: 90,
+      reason: "benchmark profile",
     });
   } else {
     ownerId = (await db.consoleUser.findFirstOrThrow({ where: { merchantId: merchant.id } })).id;
   }
   for (const day of [dubaiDay(), dubaiDay(new Date(Date.now() + 86_400_000))]) {
-    await db.fxRate.upsert({ where: { base_quote_day: { base: "USD", quote: "AED", day } }, create: { base: "USD", quote: "AED", day, rate: "3.6725" }, update: {} });
+    await db.fxRate.upsert({
+      where: { base_quote_day: { base: "USD", quote: "AED", day } },
+      create: { base: "USD", quote: "AED", day, rate: "3.6725" },
+      update: {},
+    });
   }
   const key = await issueApiKey(db, { merchantId: merchant.id, ownerId, scopes: SCOPES, name: "benchmark" });
 
@@ -66,8 +86,26 @@ export async function prepareDataset(url: string, count: number, log: (s: string
       log(`inserting ${count - have} payments (INSERT ... SELECT generate_series) ...`);
       const started = Date.now();
       const template = computeSnapshot({
-        amountMinor: 112352n, currency: "USD", direction: "DEPOSIT", baseRate: "3.6725", settlementRate: "1", rateDay: dubaiDay(),
-        terms: { ruleId: null, ruleVersion: 0, fallback: true, chargeCurrency: "USD", settlementCurrency: "USD", markupBps: 0, bufferBps: 0, commissionBps: 150, commissionFixedMinor: null, reserveBps: 0, delayDays: 0, reserveDays: 0 },
+        amountMinor: 112352n,
+        currency: "USD",
+        direction: "DEPOSIT",
+        baseRate: "3.6725",
+        settlementRate: "1",
+        rateDay: dubaiDay(),
+        terms: {
+          ruleId: null,
+          ruleVersion: 0,
+          fallback: true,
+          chargeCurrency: "USD",
+          settlementCurrency: "USD",
+          markupBps: 0,
+          bufferBps: 0,
+          commissionBps: 150,
+          commissionFixedMinor: null,
+          reserveBps: 0,
+          delayDays: 0,
+          reserveDays: 0,
+        },
       });
       await client.query(
         `INSERT INTO payments (id, merchant_id, reference, kind, amount_minor, fee_minor, currency, method, direction, status, pricing,

@@ -23,9 +23,11 @@ type Row = { client: string; wallMs: number; cpuMs: number };
 async function measure(client: string, n: number, op: () => Promise<unknown>): Promise<Row> {
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = 0; i < n / CONCURRENCY; i++) await op();
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = 0; i < n / CONCURRENCY; i++) await op();
+    }),
+  );
   const used = process.cpuUsage(cpu);
   return { client, wallMs: (performance.now() - wall) / n, cpuMs: (used.user + used.system) / 1000 / n };
 }

@@ -26,7 +26,18 @@ async function createPayment(key, raw) {
       `INSERT INTO payments (id, merchant_id, reference, amount_minor, fee_minor, currency, method, direction, status, business_day, created_at, expires_at, updated_at)
        VALUES ($1, $2, $3, $4, 0, $5, $6, $7, 'PENDING', $8, $9, $10, $9)
        RETURNING id, merchant_id AS "merchantId", reference, status, created_at AS "createdAt"`,
-      [id, merchantId, body.reference, minor(body.amount), body.currency, body.method, body.direction, now.toISOString().slice(0, 10), now, new Date(now.getTime() + 30 * 60_000)],
+      [
+        id,
+        merchantId,
+        body.reference,
+        minor(body.amount),
+        body.currency,
+        body.method,
+        body.direction,
+        now.toISOString().slice(0, 10),
+        now,
+        new Date(now.getTime() + 30 * 60_000),
+      ],
     );
     const response = { ...rows[0], amount: body.amount, currency: body.currency, environment: "sandbox" };
     await client.query(
@@ -46,14 +57,16 @@ async function createPayment(key, raw) {
 
 const server = http.createServer((req, res) => {
   const chunks = [];
-  req.on("data", (c) => chunks.push(c)).on("end", async () => {
-    try {
-      const payment = await createPayment(String(req.headers["idempotency-key"]), Buffer.concat(chunks).toString("utf8"));
-      res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify(payment));
-    } catch (error) {
-      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
-    }
-  });
+  req
+    .on("data", (c) => chunks.push(c))
+    .on("end", async () => {
+      try {
+        const payment = await createPayment(String(req.headers["idempotency-key"]), Buffer.concat(chunks).toString("utf8"));
+        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify(payment));
+      } catch (error) {
+        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
+      }
+    });
 });
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 3100), "127.0.0.1", () => console.log(`floor server listening on ${server.address().port}`));

@@ -24,13 +24,15 @@ type Row = { name: string; calls: number; cpuMs: number; wallMs: number };
 async function measure(name: string, n: number, status: number, make: () => Promise<Response>): Promise<Row> {
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = 0; i < n / CONCURRENCY; i++) {
-      const res = await make();
-      if (res.status !== status) throw new Error(`${name}: ${res.status} ${await res.text()}`);
-      await res.text();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = 0; i < n / CONCURRENCY; i++) {
+        const res = await make();
+        if (res.status !== status) throw new Error(`${name}: ${res.status} ${await res.text()}`);
+        await res.text();
+      }
+    }),
+  );
   const used = process.cpuUsage(cpu);
   return { name, calls: n, cpuMs: (used.user + used.system) / 1000 / n, wallMs: (performance.now() - wall) / n };
 }
@@ -46,17 +48,23 @@ async function main() {
   const headers = { authorization: `Bearer ${data.key}`, "x-sandpiper-peer": "127.0.0.1", "content-type": "application/json" };
   let n = 0;
   const runs = [
-    () => measure("read by id", READS, 200, () => {
-      const id = data.sampleIds[n++ % data.sampleIds.length];
-      return read(new Request(`http://bench/v1/payments/${id}`, { headers }), { params: Promise.resolve({ id }) });
-    }),
-    () => measure("list, status=SUCCEEDED&currency=EUR", READS / 4, 200, () =>
-      list(new Request("http://bench/v1/payments?status=SUCCEEDED&currency=EUR", { headers }), { params: Promise.resolve({}) })),
-    () => measure("create (USD gateway deposit, distinct keys)", CREATES, 201, () => {
-      const key = `cpu-${randomUUID()}`;
-      const body = JSON.stringify({ reference: key, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
-      return create(new Request("http://bench/v1/payments", { method: "POST", headers: { ...headers, "idempotency-key": key }, body }), { params: Promise.resolve({}) });
-    }),
+    () =>
+      measure("read by id", READS, 200, () => {
+        const id = data.sampleIds[n++ % data.sampleIds.length];
+        return read(new Request(`http://bench/v1/payments/${id}`, { headers }), { params: Promise.resolve({ id }) });
+      }),
+    () =>
+      measure("list, status=SUCCEEDED&currency=EUR", READS / 4, 200, () =>
+        list(new Request("http://bench/v1/payments?status=SUCCEEDED&currency=EUR", { headers }), { params: Promise.resolve({}) }),
+      ),
+    () =>
+      measure("create (USD gateway deposit, distinct keys)", CREATES, 201, () => {
+        const key = `cpu-${randomUUID()}`;
+        const body = JSON.stringify({ reference: key, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+        return create(new Request("http://bench/v1/payments", { method: "POST", headers: { ...headers, "idempotency-key": key }, body }), {
+          params: Promise.resolve({}),
+        });
+      }),
   ];
   for (const run of runs) await run(); // warm-up
   const rows: Row[] = [];

@@ -72,7 +72,22 @@ async function main() {
   const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [service.child];
   process.once("exit", () => children.forEach((c) => c.kill("SIGTERM")));
   const startListener = async (forwardTo: string, file: string) => {
-    const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), "listen", "--forward-to", forwardTo, "--api-url", service.url, "--api-key", seeded.keys.full, "--state-file", file], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "bin", "sandpiper.mjs"),
+        "listen",
+        "--forward-to",
+        forwardTo,
+        "--api-url",
+        service.url,
+        "--api-key",
+        seeded.keys.full,
+        "--state-file",
+        file,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     children.push(child);
     let output = "";
     child.stdout!.setEncoding("utf8").on("data", (t: string) => (output += t));
@@ -94,7 +109,9 @@ async function main() {
   const total = RATE * SECONDS;
   const ids: string[] = [];
   for (let i = 0; i < total; i += 10) {
-    const batch = Array.from({ length: Math.min(10, total - i) }, () => post("/v1/payments", { reference: `bench-${crypto.randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }));
+    const batch = Array.from({ length: Math.min(10, total - i) }, () =>
+      post("/v1/payments", { reference: `bench-${crypto.randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }),
+    );
     ids.push(...(await Promise.all(batch)).map((p) => p.id));
   }
 
@@ -112,8 +129,13 @@ async function main() {
   const achievedRate = total / ((Math.max(...sentAt.values()) - Math.min(...sentAt.values())) / 1000);
   const events = await db.event.findMany({ where: { paymentId: { in: ids } }, select: { id: true, paymentId: true } });
   const deadline = Date.now() + 60_000;
-  while (events.some((e) => !direct.first.has(e.id) || !forwarded.first.has(e.id) || !failing.first.has(e.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  const delays = (r: typeof direct) => events.filter((e) => r.first.has(e.id)).map((e) => r.first.get(e.id)! - sentAt.get(e.paymentId!)!).sort((a, b) => a - b);
+  while (events.some((e) => !direct.first.has(e.id) || !forwarded.first.has(e.id) || !failing.first.has(e.id)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  const delays = (r: typeof direct) =>
+    events
+      .filter((e) => r.first.has(e.id))
+      .map((e) => r.first.get(e.id)! - sentAt.get(e.paymentId!)!)
+      .sort((a, b) => a - b);
   const summary = (r: typeof direct, secret: string) => {
     const d = delays(r);
     return {
@@ -146,7 +168,8 @@ async function main() {
   await db.$disconnect();
   console.log(JSON.stringify(figures, null, 2));
   if (process.argv.includes("--write")) {
-    const row = (name: string, s: ReturnType<typeof summary>, extra = "") => `| ${name} | ${s.p50Ms} ms | ${s.p99Ms} ms | ${s.maxMs} ms | ${s.received} | ${s.verified} | ${s.duplicates}${extra} |`;
+    const row = (name: string, s: ReturnType<typeof summary>, extra = "") =>
+      `| ${name} | ${s.p50Ms} ms | ${s.p99Ms} ms | ${s.maxMs} ms | ${s.received} | ${s.verified} | ${s.duplicates}${extra} |`;
     const file = writeBenchmarkSection(`## Listener forwarding
 
 Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/listen.ts --rate ${RATE} --seconds ${SECONDS} --write\`

@@ -72,35 +72,80 @@ function scenarios(key: string, sampleIds: string[], replays: { key: string; bod
   let n = 0;
   const cycle = <T>(items: T[]) => items[n++ % items.length];
   const filters = [
-    "status=SUCCEEDED", "status=PENDING&currency=USD", "method=BANK_TRANSFER&direction=WITHDRAWAL", "currency=EUR", "status=FAILED&method=GATEWAY",
-    `from=${day(-30)}&to=${day(0)}`, `status=SUCCEEDED&from=${day(-200)}&to=${day(-100)}`, "status=EXPIRED&currency=GBP&page=3", "limit=100&status=SUCCEEDED", "direction=DEPOSIT&currency=AED",
+    "status=SUCCEEDED",
+    "status=PENDING&currency=USD",
+    "method=BANK_TRANSFER&direction=WITHDRAWAL",
+    "currency=EUR",
+    "status=FAILED&method=GATEWAY",
+    `from=${day(-30)}&to=${day(0)}`,
+    `status=SUCCEEDED&from=${day(-200)}&to=${day(-100)}`,
+    "status=EXPIRED&currency=GBP&page=3",
+    "limit=100&status=SUCCEEDED",
+    "direction=DEPOSIT&currency=AED",
   ];
   return [
-    { name: "floor server: create (idempotency row + payment row)", server: "floor", requests: [{ method: "POST", path: "/payments", setupRequest: fresh({ "content-type": "application/json" }) }] },
     {
-      name: "framework floor: unknown /v1 path (404 envelope, no database)", server: "sandpiper", expect404: true,
+      name: "floor server: create (idempotency row + payment row)",
+      server: "floor",
+      requests: [{ method: "POST", path: "/payments", setupRequest: fresh({ "content-type": "application/json" }) }],
+    },
+    {
+      name: "framework floor: unknown /v1 path (404 envelope, no database)",
+      server: "sandpiper",
+      expect404: true,
       requests: [{ method: "GET", path: "/v1/no-such-endpoint", headers: auth }],
     },
-    { name: "create payment, distinct Idempotency-Keys", server: "sandpiper", target: { p99Ms: 200, ratioOfFloor: 0.35 }, requests: [{ method: "POST", path: "/v1/payments", setupRequest: fresh(auth) }] },
     {
-      name: "replay (same key and body)", server: "sandpiper",
-      requests: [{ method: "POST", path: "/v1/payments", setupRequest: (req) => { const r = cycle(replays); return { ...req, headers: { ...auth, "idempotency-key": r.key }, body: r.body }; } }],
+      name: "create payment, distinct Idempotency-Keys",
+      server: "sandpiper",
+      target: { p99Ms: 200, ratioOfFloor: 0.35 },
+      requests: [{ method: "POST", path: "/v1/payments", setupRequest: fresh(auth) }],
     },
-    { name: "read by id", server: "sandpiper", target: { ratioOfFramework: 0.6 }, requests: [{ method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers: auth, path: `/v1/payments/${cycle(sampleIds)}` }) }] },
     {
-      name: `list with filters over ${PAYMENTS.toLocaleString("en-US")} payments`, server: "sandpiper",
+      name: "replay (same key and body)",
+      server: "sandpiper",
+      requests: [
+        {
+          method: "POST",
+          path: "/v1/payments",
+          setupRequest: (req) => {
+            const r = cycle(replays);
+            return { ...req, headers: { ...auth, "idempotency-key": r.key }, body: r.body };
+          },
+        },
+      ],
+    },
+    {
+      name: "read by id",
+      server: "sandpiper",
+      target: { ratioOfFramework: 0.6 },
+      requests: [{ method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers: auth, path: `/v1/payments/${cycle(sampleIds)}` }) }],
+    },
+    {
+      name: `list with filters over ${PAYMENTS.toLocaleString("en-US")} payments`,
+      server: "sandpiper",
       requests: [{ method: "GET", path: "/v1/payments", setupRequest: (req) => ({ ...req, headers: auth, path: `/v1/payments?${cycle(filters)}` }) }],
     },
     // Without queueing: what one request costs.
     ...(["create", "read by id", "list with filters"] as const).map((what) => ({
-      name: `${what}, 1 connection (no queueing)`, server: "sandpiper" as const, connections: 1,
+      name: `${what}, 1 connection (no queueing)`,
+      server: "sandpiper" as const,
+      connections: 1,
       target: { p50Ms: what === "create" ? 8 : what === "read by id" ? 3 : 10 },
       requests: [
         what === "create"
           ? { method: "POST" as const, path: "/v1/payments", setupRequest: fresh(auth) }
           : what === "read by id"
-            ? { method: "GET" as const, path: "/v1/payments", setupRequest: (req: autocannon.Request) => ({ ...req, headers: auth, path: `/v1/payments/${cycle(sampleIds)}` }) }
-            : { method: "GET" as const, path: "/v1/payments", setupRequest: (req: autocannon.Request) => ({ ...req, headers: auth, path: `/v1/payments?${cycle(filters)}` }) },
+            ? {
+                method: "GET" as const,
+                path: "/v1/payments",
+                setupRequest: (req: autocannon.Request) => ({ ...req, headers: auth, path: `/v1/payments/${cycle(sampleIds)}` }),
+              }
+            : {
+                method: "GET" as const,
+                path: "/v1/payments",
+                setupRequest: (req: autocannon.Request) => ({ ...req, headers: auth, path: `/v1/payments?${cycle(filters)}` }),
+              },
       ],
     })),
   ];
@@ -119,14 +164,23 @@ async function machine() {
   return `${os.cpus().length} vCPU ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Linux ${os.release()}, Node ${process.version}, PostgreSQL ${version} (shared_buffers ${buffers}, default configuration)`;
 }
 
-function report(results: Result[], extra: { rss: number; floorRss: number; machine: string; loadBefore: number[]; loadAfter: number[]; payments: number }): string {
+function report(
+  results: Result[],
+  extra: { rss: number; floorRss: number; machine: string; loadBefore: number[]; loadAfter: number[]; payments: number },
+): string {
   const floor = results.find((r) => r.name.startsWith("floor"))!;
   const framework = results.find((r) => r.name.startsWith("framework floor"));
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const rows = results.map((r) => {
     const checks: string[] = [];
-    if (r.target?.ratioOfFloor !== undefined) checks.push(`${((r.rps / floor.rps) * 100).toFixed(0)}% of floor (target >= ${r.target.ratioOfFloor * 100}%) ${r.rps / floor.rps >= r.target.ratioOfFloor ? "met" : "MISSED"}`);
-    if (r.target?.ratioOfFramework !== undefined && framework) checks.push(`${((r.rps / framework.rps) * 100).toFixed(0)}% of the framework row (target >= ${r.target.ratioOfFramework * 100}%) ${r.rps / framework.rps >= r.target.ratioOfFramework ? "met" : "MISSED"}`);
+    if (r.target?.ratioOfFloor !== undefined)
+      checks.push(
+        `${((r.rps / floor.rps) * 100).toFixed(0)}% of floor (target >= ${r.target.ratioOfFloor * 100}%) ${r.rps / floor.rps >= r.target.ratioOfFloor ? "met" : "MISSED"}`,
+      );
+    if (r.target?.ratioOfFramework !== undefined && framework)
+      checks.push(
+        `${((r.rps / framework.rps) * 100).toFixed(0)}% of the framework row (target >= ${r.target.ratioOfFramework * 100}%) ${r.rps / framework.rps >= r.target.ratioOfFramework ? "met" : "MISSED"}`,
+      );
     if (r.target?.p50Ms !== undefined) checks.push(`p50 target <= ${r.target.p50Ms} ms ${r.p50 <= r.target.p50Ms ? "met" : "MISSED"}`);
     if (r.target?.p99Ms !== undefined) checks.push(`p99 target <= ${r.target.p99Ms} ms ${r.p99 <= r.target.p99Ms ? "met" : "MISSED"}`);
     return `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.requests} | ${r.non2xx + r.errors} | ${checks.join("; ") || "-"} |`;
@@ -163,8 +217,14 @@ async function main() {
   const [port, floorPort] = [await freePort(), await freePort()];
   // The V8 heap cap `npm start` sets (package.json; README "Under a process manager").
   const service = startProcess(["--max-old-space-size=256", "server.mjs"], {
-    NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL, LOG_LEVEL: "info",
-    RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL,
+    LOG_LEVEL: "info",
+    RATE_LIMIT_PER_KEY: "100000000",
+    RATE_LIMIT_PER_IP: "100000000",
   });
   const floor = startProcess(["bench/floor-server.mjs"], { PORT: String(floorPort), DATABASE_URL, FLOOR_MERCHANT_ID: data.merchantId });
   const bases = { sandpiper: `http://127.0.0.1:${port}`, floor: `http://127.0.0.1:${floorPort}` };
@@ -177,7 +237,11 @@ async function main() {
     for (let i = 0; i < 64; i++) {
       const key = `replay-${randomUUID()}`;
       const body = JSON.stringify({ reference: key, amount: "250.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
-      const res = await fetch(`${bases.sandpiper}/v1/payments`, { method: "POST", headers: { authorization: `Bearer ${data.key}`, "content-type": "application/json", "idempotency-key": key }, body });
+      const res = await fetch(`${bases.sandpiper}/v1/payments`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${data.key}`, "content-type": "application/json", "idempotency-key": key },
+        body,
+      });
       if (res.status !== 201) throw new Error(`replay setup: ${res.status} ${await res.text()}`);
       replays.push({ key, body });
     }
@@ -188,11 +252,18 @@ async function main() {
       log(`${scenario.name}: warm-up ${WARMUP} s, then ${DURATION} s`);
       await run(bases[scenario.server], scenario, WARMUP);
       const result = await run(bases[scenario.server], scenario, DURATION);
-      log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; service peak RSS so far ${peakRssMiB(service.pid!).toFixed(0)} MiB`);
+      log(
+        `  ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; service peak RSS so far ${peakRssMiB(service.pid!).toFixed(0)} MiB`,
+      );
       results.push(result);
     }
     const section = report(results, {
-      rss: peakRssMiB(service.pid!), floorRss: peakRssMiB(floor.pid!), machine: await machine(), loadBefore, loadAfter: os.loadavg(), payments: data.payments,
+      rss: peakRssMiB(service.pid!),
+      floorRss: peakRssMiB(floor.pid!),
+      machine: await machine(),
+      loadBefore,
+      loadAfter: os.loadavg(),
+      payments: data.payments,
     });
     writeBenchmarkSection(section);
     console.log(`\n${section}`);

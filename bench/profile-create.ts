@@ -68,11 +68,21 @@ async function main() {
   const port = await freePort();
   const service = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "server.mjs"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL, LOG_LEVEL: "info", RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL,
+      LOG_LEVEL: "info",
+      RATE_LIMIT_PER_KEY: "100000000",
+      RATE_LIMIT_PER_IP: "100000000",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     try {
       if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) break;
     } catch {
@@ -84,7 +94,11 @@ async function main() {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const create = (req: autocannon.Request) => {
     const id = randomUUID();
-    return { ...req, headers: { ...headers, "idempotency-key": `prof-${id}` }, body: JSON.stringify({ reference: `prof-${id}`, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }) };
+    return {
+      ...req,
+      headers: { ...headers, "idempotency-key": `prof-${id}` },
+      body: JSON.stringify({ reference: `prof-${id}`, amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" }),
+    };
   };
   let n = 0;
   const list = (req: autocannon.Request) => ({ ...req, headers, path: `/v1/payments?${LIST_FILTERS[n++ % LIST_FILTERS.length]}` });
@@ -104,7 +118,9 @@ async function main() {
   if (!file) throw new Error("no profile written");
   const { total, areas, functions } = summarize(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Profile);
   const creates = result.requests.total;
-  console.log(`profile: tmp/profiles/${file}; ${creates} ${SCENARIO === "create" ? "creates" : `${SCENARIO} requests`} (${result.non2xx} non-2xx) in ${DURATION} s, ${result.requests.average} req/s, p50 ${result.latency.p50} ms`);
+  console.log(
+    `profile: tmp/profiles/${file}; ${creates} ${SCENARIO === "create" ? "creates" : `${SCENARIO} requests`} (${result.non2xx} non-2xx) in ${DURATION} s, ${result.requests.average} req/s, p50 ${result.latency.p50} ms`,
+  );
   console.log(`sampled CPU ${total.toFixed(0)} ms = ${(total / creates).toFixed(2)} ms per create (idle included below)\n`);
   console.log("| where | self ms | share | ms per create |\n|---|---|---|---|");
   for (const [a, ms] of areas) console.log(`| ${a} | ${ms.toFixed(0)} | ${((ms / total) * 100).toFixed(1)}% | ${(ms / creates).toFixed(3)} |`);

@@ -41,7 +41,11 @@ async function main() {
   const on = await startService(env);
   const off = await startService({ ...env, REQUEST_LOG: "0" });
   const floorPort = await freePort();
-  const floor: ChildProcess = spawn(process.execPath, [path.join(root, "bench", "floor-server.mjs")], { cwd: root, env: { ...process.env, PORT: String(floorPort), DATABASE_URL, FLOOR_MERCHANT_ID: seeded.merchantId }, stdio: ["ignore", "ignore", "inherit"] });
+  const floor: ChildProcess = spawn(process.execPath, [path.join(root, "bench", "floor-server.mjs")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(floorPort), DATABASE_URL, FLOOR_MERCHANT_ID: seeded.merchantId },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   process.once("exit", () => [on.child, off.child, floor].forEach((c) => c.kill("SIGTERM")));
   await new Promise((r) => setTimeout(r, 1500));
   const bases: Record<Config, string> = { on: on.url, off: off.url, floor: `http://127.0.0.1:${floorPort}` };
@@ -81,7 +85,14 @@ async function main() {
 
   const row = (name: string) => {
     const s = samples[name];
-    return { name, rps: median(s.map((x) => x.rps)), p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)), spread: spread(s.map((x) => x.rps)), non2xx: s.reduce((n, x) => n + x.non2xx, 0) };
+    return {
+      name,
+      rps: median(s.map((x) => x.rps)),
+      p50: median(s.map((x) => x.p50)),
+      p99: median(s.map((x) => x.p99)),
+      spread: spread(s.map((x) => x.rps)),
+      non2xx: s.reduce((n, x) => n + x.non2xx, 0),
+    };
   };
   const rows = ["create floor", "create on", "create off", "read on", "read off"].map(row);
   const by = Object.fromEntries(rows.map((r) => [r.name, r]));
@@ -100,7 +111,8 @@ async function main() {
   console.log(JSON.stringify(figures, null, 2));
   if (process.argv.includes("--write")) {
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    const verdict = (what: "create" | "read") => (Math.abs(cost(what)) <= noise(what) ? "within the noise" : cost(what) > 0 ? "MORE than the noise" : "faster with the log on, within the noise");
+    const verdict = (what: "create" | "read") =>
+      Math.abs(cost(what)) <= noise(what) ? "within the noise" : cost(what) > 0 ? "MORE than the noise" : "faster with the log on, within the noise";
     const file = writeBenchmarkSection(`## Request log on and off
 
 Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/request-log.ts --rounds ${ROUNDS} --seconds ${SECONDS} --write\`

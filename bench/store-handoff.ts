@@ -42,7 +42,11 @@ async function main() {
     const customer = { username: "bench", firstName: "Bench", lastName: "Mark", email: "bench@example.com" };
     // Warm-up (JIT, first catalog preparation), not counted.
     for (const [i, amount] of ["12.34", "250.00"].entries()) {
-      await fetch(`${service.url}/v1/store-payments`, { method: "POST", headers: { ...headers, "idempotency-key": `warm-up-${i}` }, body: JSON.stringify({ reference: `warm-${i}`, amount, currency: "AED", customer }) });
+      await fetch(`${service.url}/v1/store-payments`, {
+        method: "POST",
+        headers: { ...headers, "idempotency-key": `warm-up-${i}` },
+        body: JSON.stringify({ reference: `warm-${i}`, amount, currency: "AED", customer }),
+      });
     }
     await new Promise((r) => setTimeout(r, 2000));
 
@@ -51,21 +55,23 @@ async function main() {
     const ids: string[] = [];
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < list.length) {
-        const i = next++;
-        const t0 = performance.now();
-        const res = await fetch(`${service.url}/v1/store-payments`, {
-          method: "POST",
-          headers: { ...headers, "idempotency-key": `bench-store-${i}` },
-          body: JSON.stringify({ reference: `bench-${i}`, amount: list[i], currency: "AED", customer }),
-        });
-        const body = (await res.json()) as { id: string };
-        if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${JSON.stringify(body)}`);
-        createMs.push(performance.now() - t0);
-        ids.push(body.id);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < list.length) {
+          const i = next++;
+          const t0 = performance.now();
+          const res = await fetch(`${service.url}/v1/store-payments`, {
+            method: "POST",
+            headers: { ...headers, "idempotency-key": `bench-store-${i}` },
+            body: JSON.stringify({ reference: `bench-${i}`, amount: list[i], currency: "AED", customer }),
+          });
+          const body = (await res.json()) as { id: string };
+          if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${JSON.stringify(body)}`);
+          createMs.push(performance.now() - t0);
+          ids.push(body.id);
+        }
+      }),
+    );
     const createWallMs = performance.now() - started;
     for (;;) {
       const queued = await db.storeCheckout.count({ where: { paymentId: { in: ids }, state: "QUEUED" } });

@@ -32,7 +32,15 @@ export async function freshSeededDatabase(url: string): Promise<{ merchantId: st
 }
 
 /** List filters without a date range, from the load benchmark's list scenario (bench/load.ts), for the CPU benchmarks. */
-export const LIST_FILTERS = ["status=SUCCEEDED", "status=PENDING&currency=USD", "method=BANK_TRANSFER&direction=WITHDRAWAL", "currency=EUR", "status=FAILED&method=GATEWAY", "status=EXPIRED&currency=GBP&page=3", "direction=DEPOSIT&currency=AED"];
+export const LIST_FILTERS = [
+  "status=SUCCEEDED",
+  "status=PENDING&currency=USD",
+  "method=BANK_TRANSFER&direction=WITHDRAWAL",
+  "currency=EUR",
+  "status=FAILED&method=GATEWAY",
+  "status=EXPIRED&currency=GBP&page=3",
+  "direction=DEPOSIT&currency=AED",
+];
 
 /** The p-th percentile (nearest rank) of an ascending list. */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

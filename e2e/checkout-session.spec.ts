@@ -44,7 +44,10 @@ async function openSession(request: APIRequestContext, headers: Record<string, s
   return session as { id: string; reference: string; customerCheckout: { url: string; expiresAt: string } };
 }
 
-test("the customer chooses an amount on a phone, sees the warning and the account, confirms; the merchant reads AWAITING_VERIFICATION", async ({ page, request }) => {
+test("the customer chooses an amount on a phone, sees the warning and the account, confirms; the merchant reads AWAITING_VERIFICATION", async ({
+  page,
+  request,
+}) => {
   const { merchantId, headers } = amountEntryMerchant();
   const session = await openSession(request, headers);
 
@@ -81,7 +84,9 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(page.getByText("The amount charged may differ from what your bank shows")).toBeVisible();
   await expect(page.getByRole("note")).toContainText("4,208.96 AED");
   await expect(page.getByText(/1 USD = 3\.74623 AED/)).toBeVisible();
-  const [account] = await sql<{ holder: string; bank_name: string; iban: string }>("SELECT holder, bank_name, iban FROM bank_accounts WHERE active ORDER BY created_at, id LIMIT 1");
+  const [account] = await sql<{ holder: string; bank_name: string; iban: string }>(
+    "SELECT holder, bank_name, iban FROM bank_accounts WHERE active ORDER BY created_at, id LIMIT 1",
+  );
   await expect(page.getByText(account.holder)).toBeVisible();
   await expect(page.getByText(account.bank_name)).toBeVisible();
   await expect(page.getByText(account.iban.replace(/(.{4})(?=.)/g, "$1 "))).toBeVisible();
@@ -102,9 +107,15 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
 
   const read = await request.get(`${base()}/v1/checkout-sessions/${session.id}`, { headers });
   expect(await read.json()).toMatchObject({
-    id: session.id, state: "AWAITING_VERIFICATION", amount: "1123.52", currency: "USD",
-    verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false }, paymentId: null, storeCheckoutUrl: null,
-    environment: "sandbox", livePayment: false,
+    id: session.id,
+    state: "AWAITING_VERIFICATION",
+    amount: "1123.52",
+    currency: "USD",
+    verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false },
+    paymentId: null,
+    storeCheckoutUrl: null,
+    environment: "sandbox",
+    livePayment: false,
   });
   expect(await count("payments", merchantId)).toBe(0);
   expect(await count("events", merchantId)).toBe(0);

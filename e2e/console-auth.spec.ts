@@ -30,7 +30,13 @@ test("sign-in fails with a wrong password and succeeds with the right one", asyn
 
 test("a MERCHANT user cannot open another merchant's payment or key page by URL", async ({ page }) => {
   const other = await libTask("merchant");
-  const created = await api(other.key, "POST", "/v1/payments", { reference: `iso-${Date.now()}`, amount: "10.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(other.key, "POST", "/v1/payments", {
+    reference: `iso-${Date.now()}`,
+    amount: "10.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(created.status).toBe(201);
 
   // The other merchant's own user opens both pages (the URLs are right).
@@ -66,7 +72,9 @@ test("after 30 failed sign-ins from one address, sign-ins from it are slowed but
   // 30 failures straight at next-auth (as the form sends them), each under another user name ...
   for (let i = 1; i <= 30; i++) {
     const { csrfToken } = await (await context.request.get(`${base()}/api/auth/csrf`)).json();
-    const res = await context.request.post(`${base()}/api/auth/callback/credentials`, { form: { csrfToken, username: `spray-${i}-${Date.now()}`, password: "guess", json: "true" } });
+    const res = await context.request.post(`${base()}/api/auth/callback/credentials`, {
+      form: { csrfToken, username: `spray-${i}-${Date.now()}`, password: "guess", json: "true" },
+    });
     expect((await res.json()).url).toContain("error=invalid");
   }
   // ... then a wrong password through the form still reads as a wrong password (after the wait) ...

@@ -23,7 +23,13 @@ async function startReceiver() {
 
 test("requeue delivers a NOT_CONFIGURED event to the local receiver once an address is set", async ({ page }) => {
   const m = await libTask("merchant");
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `cb-${Date.now()}`, amount: "42.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `cb-${Date.now()}`,
+    amount: "42.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect((await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" })).body.status).toBe("SUCCEEDED");
   const receiver = await startReceiver();
   try {
@@ -52,7 +58,10 @@ test("requeue delivers a NOT_CONFIGURED event to the local receiver once an addr
 
     const [callback] = receiver.received;
     const event = JSON.parse(callback.body);
-    expect(event).toMatchObject({ type: "payment.succeeded", data: { id: created.body.id, reference: created.body.reference, amount: "42.00", currency: "USD", environment: "sandbox" } });
+    expect(event).toMatchObject({
+      type: "payment.succeeded",
+      data: { id: created.body.id, reference: created.body.reference, amount: "42.00", currency: "USD", environment: "sandbox" },
+    });
     expect(callback.headers["x-service-event-id"]).toBe(event.id);
     const timestamp = String(callback.headers["x-service-timestamp"]);
     expect(timestamp).toMatch(/^\d{10}$/);
@@ -73,7 +82,9 @@ test("requeue delivers a NOT_CONFIGURED event to the local receiver once an addr
   }
 });
 
-test("the signature debugger shows what a real delivery was signed with and says which part of a check differs; chaos mode shows a banner", async ({ page }) => {
+test("the signature debugger shows what a real delivery was signed with and says which part of a check differs; chaos mode shows a banner", async ({
+  page,
+}) => {
   const m = await libTask("merchant");
   const receiver = await startReceiver();
   try {
@@ -83,7 +94,13 @@ test("the signature debugger shows what a real delivery was signed with and says
     await form.getByLabel("New address").fill(receiver.url);
     await form.getByRole("button", { name: "Save address" }).click();
     const secret = (await form.getByTestId("shown-once-signing-secret").textContent())!;
-    const created = await api(m.key, "POST", "/v1/payments", { reference: `dbg-${Date.now()}`, amount: "77.10", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+    const created = await api(m.key, "POST", "/v1/payments", {
+      reference: `dbg-${Date.now()}`,
+      amount: "77.10",
+      currency: "USD",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+    });
     await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" });
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
     const [callback] = receiver.received;
@@ -154,7 +171,13 @@ test("fast retries: switched on in the console with a reason, shown with the sch
   await expect(page.getByTestId("fast-retries-state")).toContainText("Fast retries are on: waits between attempts 0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s");
   expect((await api(m.key, "GET", "/v1/sandbox/settings")).body.fastRetries).toBe(true);
 
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `fast-${Date.now()}`, amount: "5.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `fast-${Date.now()}`,
+    amount: "5.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "FAILED" });
   const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
   await page.goto(`${base()}/console/callbacks/${delivery.id}`);

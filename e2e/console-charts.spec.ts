@@ -26,7 +26,13 @@ async function someActivity() {
   const s = seed();
   const stamp = Date.now();
   for (const [i, outcome] of (["SUCCEEDED", "SUCCEEDED", "FAILED", null] as const).entries()) {
-    const created = await api(s.keys.full, "POST", "/v1/payments", { reference: `chart-${stamp}-${i}`, amount: `${10 + i}.00`, currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+    const created = await api(s.keys.full, "POST", "/v1/payments", {
+      reference: `chart-${stamp}-${i}`,
+      amount: `${10 + i}.00`,
+      currency: "USD",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+    });
     expect(created.status).toBe(201);
     if (outcome) expect((await api(s.keys.full, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome })).status).toBe(200);
   }
@@ -70,7 +76,13 @@ test("overview: payments by outcome, success rate and volume with tables; a char
 test("a line chart with one day of data draws that day as a visible dot with its value", async ({ page }) => {
   // A new merchant: its only payments are today's, so its success rate has one day with a value.
   const m = await libTask("merchant");
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `one-day-${Date.now()}`, amount: "12.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `one-day-${Date.now()}`,
+    amount: "12.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(created.status).toBe(201);
   expect((await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" })).status).toBe(200);
   await signIn(page, m.owner, m.password);
@@ -87,7 +99,10 @@ test("a line chart with one day of data draws that day as a visible dot with its
   await expect(point.locator("text")).toBeVisible();
   // The value is drawn whole, inside the chart (not cut at its edge).
   const [label, svg] = [await point.locator("text").boundingBox(), await chart.locator("svg.recharts-surface").first().boundingBox()];
-  expect(label!.x >= svg!.x && label!.x + label!.width <= svg!.x + svg!.width && label!.y >= svg!.y, `${JSON.stringify(label)} inside ${JSON.stringify(svg)}`).toBe(true);
+  expect(
+    label!.x >= svg!.x && label!.x + label!.width <= svg!.x + svg!.width && label!.y >= svg!.y,
+    `${JSON.stringify(label)} inside ${JSON.stringify(svg)}`,
+  ).toBe(true);
   await expectChartTextContrast(page);
 });
 

@@ -35,7 +35,13 @@ test("a key is shown once at creation, works with curl, and gives 401 once revok
   const viaCurl = await curlStatus(key);
   if (viaCurl !== null) expect(viaCurl).toBe(200);
   // Scopes as chosen: payments:create was left out.
-  const create = await api(key, "POST", "/v1/payments", { reference: `k-${Date.now()}`, amount: "1.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const create = await api(key, "POST", "/v1/payments", {
+    reference: `k-${Date.now()}`,
+    amount: "1.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(create.status).toBe(403);
 
   // Shown once: after a reload only the prefix is on the page, with expiry and last use.

@@ -8,15 +8,32 @@ import { api, base, libTask, signIn } from "./support/console";
 
 test("a listener-delivered event: its forward on the delivery page, and no 'needing attention' on the overview", async ({ page }) => {
   const m = await libTask("merchant");
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `lf-${Date.now()}`, amount: "10.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `lf-${Date.now()}`,
+    amount: "10.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(created.status).toBe(201);
   expect((await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" })).status).toBe(200);
   const events = await api(m.key, "GET", `/v1/events?paymentId=${created.body.id}`);
   const eventId: string = events.body.items[0].id;
   const attempt = (n: number, statusCode: number | null) => ({
-    eventId, forwardId: "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", cursor: "5", kind: "event", attempt: n, startedAt: new Date().toISOString(), durationMs: 4,
-    statusCode, error: statusCode === null ? "ECONNREFUSED" : null, forwardTo: "http://localhost:4000/hook", timestamp: String(Math.floor(Date.now() / 1000)),
-    signature: "ab".repeat(32), responseSnippet: statusCode === 200 ? '{"received":true}' : null, nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
+    eventId,
+    forwardId: "2c1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11",
+    cursor: "5",
+    kind: "event",
+    attempt: n,
+    startedAt: new Date().toISOString(),
+    durationMs: 4,
+    statusCode,
+    error: statusCode === null ? "ECONNREFUSED" : null,
+    forwardTo: "http://localhost:4000/hook",
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    signature: "ab".repeat(32),
+    responseSnippet: statusCode === 200 ? '{"received":true}' : null,
+    nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
   });
   const recorded = await api(m.key, "POST", "/v1/events/forwards", { forwards: [attempt(1, null), attempt(2, 200)] });
   expect(recorded.body).toEqual({ recorded: 2, duplicates: 0, unknownEvents: [] });

@@ -4,8 +4,14 @@ import { api, base, libTask, screenshot, seed, signIn } from "./support/console"
 test("a pricing version saved with a reason changes the next payment's snapshot, not the previous one's", async ({ page }) => {
   const m = await libTask("merchant");
   await libTask("pricing", {
-    merchantId: m.merchantId, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR",
-    commissionBps: 100, reason: "e2e: first version",
+    merchantId: m.merchantId,
+    currency: "EUR",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "EUR",
+    settlementCurrency: "EUR",
+    commissionBps: 100,
+    reason: "e2e: first version",
   });
   const deposit = (reference: string) => ({ reference, amount: "200.00", currency: "EUR", method: "GATEWAY", direction: "DEPOSIT" });
   const before = await api(m.key, "POST", "/v1/payments", deposit(`price-a-${Date.now()}`));

@@ -5,8 +5,15 @@ import { api, base, libTask, screenshot, seed, signIn } from "./support/console"
 test("a rate entered for today unblocks a cross-currency payment that was FX_RATE_MISSING", async ({ page }) => {
   const m = await libTask("merchant");
   await libTask("pricing", {
-    merchantId: m.merchantId, currency: "GBP", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "CHF", settlementCurrency: "GBP",
-    markupBps: 100, commissionBps: 200, reason: "e2e: GBP charged in CHF",
+    merchantId: m.merchantId,
+    currency: "GBP",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "CHF",
+    settlementCurrency: "GBP",
+    markupBps: 100,
+    commissionBps: 200,
+    reason: "e2e: GBP charged in CHF",
   });
   const body = { reference: `fx-${Date.now()}`, amount: "100.00", currency: "GBP", method: "GATEWAY", direction: "DEPOSIT" };
   const idempotencyKey = `fx-${crypto.randomUUID()}`;

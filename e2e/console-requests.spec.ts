@@ -8,9 +8,21 @@ import { api, base, libTask, signIn } from "./support/console";
 test("a merchant user looks a failed request up by its requestId, filters by status, and sees only its own", async ({ page }) => {
   const m = await libTask("merchant");
   const other = await libTask("merchant");
-  const ok = await api(m.key, "POST", "/v1/payments", { reference: `rq-${Date.now()}`, amount: "10.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const ok = await api(m.key, "POST", "/v1/payments", {
+    reference: `rq-${Date.now()}`,
+    amount: "10.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(ok.status).toBe(201);
-  const bad = await api(m.key, "POST", "/v1/payments", { reference: `rq-bad-${Date.now()}`, amount: "1.234", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const bad = await api(m.key, "POST", "/v1/payments", {
+    reference: `rq-bad-${Date.now()}`,
+    amount: "1.234",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(bad.status).toBe(400);
   const foreign = await api(other.key, "POST", "/v1/payments", { reference: "x", amount: "1.234", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
   const requestId: string = bad.body.error.requestId;

@@ -6,7 +6,13 @@ import { api, base, libTask, signIn } from "./support/console";
 
 test("advance the sandbox clock in the console: the payment expires and shows the offset, a banner, then reset", async ({ page }) => {
   const m = await libTask("merchant");
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `clock-${Date.now()}`, amount: "5.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `clock-${Date.now()}`,
+    amount: "5.00",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(created.status).toBe(201);
   await signIn(page, m.owner, m.password);
   await page.goto(`${base()}/console/callbacks`);

@@ -28,7 +28,13 @@ test("scenario rules: add the standard set, switch one off, add one; a 13.13 pay
   const listed = (await api(m.key, "GET", "/v1/sandbox/scenario-rules")).body;
   expect(listed.items.map((r: { name: string; enabled: boolean }) => [r.name, r.enabled])).toContainEqual(["Amount 15.15 succeeds", false]);
 
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `sc-${Date.now()}`, amount: "13.13", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `sc-${Date.now()}`,
+    amount: "13.13",
+    currency: "USD",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+  });
   expect(created.body.scenario).toMatchObject({ name: "Amount 13.13 fails", outcome: "FAILED" });
   await expect.poll(async () => (await api(m.key, "GET", `/v1/payments/${created.body.id}`)).body.status, { timeout: 10_000 }).toBe("FAILED");
   await page.goto(`${base()}/console/payments/${created.body.id}`);

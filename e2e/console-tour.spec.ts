@@ -20,8 +20,17 @@ test("operator tour: every main page renders, and a change lands in the audit lo
   const { operator } = seed().users;
   // Payments of both kinds from a merchant with a long name, so the lists are drawn full (whatever ran before).
   const m = await libTask("merchant", { name: "Tour Merchant with a Rather Long Trading Name LLC" });
-  for (const [kind, method, direction] of [["deposit", "GATEWAY", "DEPOSIT"], ["withdrawal", "BANK_TRANSFER", "WITHDRAWAL"]]) {
-    const created = await api(m.key, "POST", "/v1/payments", { reference: `tour-${kind}-${Date.now()}`, amount: "1250.00", currency: "USD", method, direction });
+  for (const [kind, method, direction] of [
+    ["deposit", "GATEWAY", "DEPOSIT"],
+    ["withdrawal", "BANK_TRANSFER", "WITHDRAWAL"],
+  ]) {
+    const created = await api(m.key, "POST", "/v1/payments", {
+      reference: `tour-${kind}-${Date.now()}`,
+      amount: "1250.00",
+      currency: "USD",
+      method,
+      direction,
+    });
     expect(created.status).toBe(201);
   }
   await signIn(page, operator.username, operator.password);
@@ -95,11 +104,20 @@ test("merchant user on a phone: navigation menu, payments and an allow-list requ
   await expect(page.getByRole("list", { name: "Decided allow-list requests" })).toContainText(`approved by ${operator.username}`);
   await screenshot(page, "phone-allow-list-approved");
 
-  const created = await api(m.key, "POST", "/v1/payments", { reference: `phone-${Date.now()}`, amount: "75.00", currency: "USD", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
+  const created = await api(m.key, "POST", "/v1/payments", {
+    reference: `phone-${Date.now()}`,
+    amount: "75.00",
+    currency: "USD",
+    method: "BANK_TRANSFER",
+    direction: "WITHDRAWAL",
+  });
   expect(created.status).toBe(201);
   await page.goto(`${base()}/console/payments`);
   await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
-  await page.getByRole("list", { name: "Payments" }).getByRole("link", { name: new RegExp(created.body.reference) }).click();
+  await page
+    .getByRole("list", { name: "Payments" })
+    .getByRole("link", { name: new RegExp(created.body.reference) })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: `Payment ${created.body.reference}` })).toBeVisible();
   await expect(page.getByTestId("disabled-reason")).toContainText("you created this withdrawal");
   await screenshot(page, "phone-payment-detail");

@@ -58,11 +58,25 @@ async function createStorePayment(request: APIRequestContext, headers: Record<st
   const reference = `oryx-${randomUUID().slice(0, 8)}`;
   const res = await request.post(`${base()}/v1/store-payments`, {
     headers: { ...headers, "idempotency-key": `store-${reference}` },
-    data: { reference, amount, currency: "EUR", description: "Order from Oryx Home Goods", customer: { username: "layla.h", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", country: "AE" } },
+    data: {
+      reference,
+      amount,
+      currency: "EUR",
+      description: "Order from Oryx Home Goods",
+      customer: { username: "layla.h", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", country: "AE" },
+    },
   });
   expect(res.status()).toBe(201);
   const payment = await res.json();
-  expect(payment).toMatchObject({ reference, amount, currency: "EUR", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", checkout: { state: "QUEUED", url: null, chargeCurrency: "AED" } });
+  expect(payment).toMatchObject({
+    reference,
+    amount,
+    currency: "EUR",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+    status: "PENDING",
+    checkout: { state: "QUEUED", url: null, chargeCurrency: "AED" },
+  });
   return payment as { id: string; reference: string; checkout: { chargeAmount: string } };
 }
 
@@ -117,7 +131,10 @@ async function waitForCallback(received: Callback[], type: string) {
   return received.find((r) => JSON.parse(r.body.toString("utf8")).type === type)!;
 }
 
-test("pay: API -> poll to READY -> store page, the wheel lands on the discount -> Pay -> a verified payment.succeeded with the original amount", async ({ page, request }) => {
+test("pay: API -> poll to READY -> store page, the wheel lands on the discount -> Pay -> a verified payment.succeeded with the original amount", async ({
+  page,
+  request,
+}) => {
   const receiver = await startReceiver();
   try {
     const { headers, callbackSecret } = storeMerchant(receiver.url);
@@ -169,7 +186,14 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     const verified = verifyCallback(callback.body, callback.headers, callbackSecret);
     expect(verified.ok).toBe(true);
     const event = JSON.parse(callback.body.toString("utf8"));
-    expect(event.data).toMatchObject({ id: created.id, reference: created.reference, status: "SUCCEEDED", amount: "2.50", currency: "EUR", environment: "sandbox" });
+    expect(event.data).toMatchObject({
+      id: created.id,
+      reference: created.reference,
+      status: "SUCCEEDED",
+      amount: "2.50",
+      currency: "EUR",
+      environment: "sandbox",
+    });
     const read = await (await request.get(`${base()}/v1/payments/${created.id}`, { headers })).json();
     expect(read).toMatchObject({ status: "SUCCEEDED", checkout: { state: "SUCCEEDED", url: null } });
 

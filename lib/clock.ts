@@ -43,7 +43,12 @@ export function parseDuration(text: string): number | null {
 export function formatOffset(offsetMs: bigint | number): string {
   let seconds = Math.floor(Number(offsetMs) / 1000);
   const parts: string[] = [];
-  for (const [unit, size] of [["d", 86_400], ["h", 3_600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     const n = Math.floor(seconds / size);
     seconds -= n * size;
     if (n > 0) parts.push(`${n}${unit}`);

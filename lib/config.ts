@@ -40,7 +40,14 @@ function wholeNumber(min: number, max: number, fallback: number, unit: string, d
 
 /** `1` (on) or `0` (off), `fallback` when unset. */
 function flag(fallback: boolean, description: string): Variable<boolean> {
-  return variable(z.enum(["0", "1"]).transform((v) => v === "1").default(fallback), description, "1 (on) or 0 (off)");
+  return variable(
+    z
+      .enum(["0", "1"])
+      .transform((v) => v === "1")
+      .default(fallback),
+    description,
+    "1 (on) or 0 (off)",
+  );
 }
 
 /** Text without control characters that passes `test`, optional; `secret` keeps it out of every message. */
@@ -78,16 +85,16 @@ const DAY_MS = 86_400_000;
  */
 export const VARIABLES = {
   DATABASE_URL: url(["postgresql:", "postgres:"], "PostgreSQL connection string (npm start sets the embedded database's)", true),
-  SANDPIPER_DATA_DIR: text("the embedded install's folder (PGlite data, credentials.txt, nextauth-secret); read by server.mjs", "a folder path without control characters"),
+  SANDPIPER_DATA_DIR: text(
+    "the embedded install's folder (PGlite data, credentials.txt, nextauth-secret); read by server.mjs",
+    "a folder path without control characters",
+  ),
   SANDPIPER_EMBEDDED: flag(false, "set by npm start when it serves the embedded database (one session: no prepared statements)"),
   PORT: wholeNumber(0, 65535, 3000, "a port number", "where the service listens (0: any free port)"),
   HOST: text("the address the service listens on (default 127.0.0.1); read by server.mjs", "a host name or IP address", false, (v) => !/\s/.test(v)),
   PUBLIC_BASE_URL: url(["http:", "https:"], "base of customer-facing links (default http://localhost:$PORT)"),
-  TRUSTED_PROXIES: text(
-    "comma-separated proxy addresses whose X-Forwarded-For is read",
-    "comma-separated IP addresses",
-    false,
-    (v) => v.split(",").every((entry) => entry.trim() === "" || isIpAddress(entry.trim())),
+  TRUSTED_PROXIES: text("comma-separated proxy addresses whose X-Forwarded-For is read", "comma-separated IP addresses", false, (v) =>
+    v.split(",").every((entry) => entry.trim() === "" || isIpAddress(entry.trim())),
   ),
   RATE_LIMIT_PER_KEY: wholeNumber(1, 1_000_000_000, 300, "requests", "API requests per rate-limit window per API key"),
   RATE_LIMIT_PER_IP: wholeNumber(1, 1_000_000_000, 600, "requests", "API requests per rate-limit window per source IP"),
@@ -129,7 +136,16 @@ export const VARIABLES = {
   NEXTAUTH_SECRET: key("signs and encrypts console session cookies"),
   NEXTAUTH_URL: url(["http:", "https:"], "the console's public base URL; https:// makes session cookies Secure"),
   SANDPIPER_WORKERS: variable(
-    z.union([z.literal("auto"), z.string().regex(/^\d{1,2}$/).transform(Number).pipe(z.number().int().min(1).max(64))]).default(1),
+    z
+      .union([
+        z.literal("auto"),
+        z
+          .string()
+          .regex(/^\d{1,2}$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(64)),
+      ])
+      .default(1),
     "server processes on one port; read by server.mjs",
     'a whole number of processes from 1 to 64, or "auto"',
   ),

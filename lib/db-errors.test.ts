@@ -45,7 +45,10 @@ describe("classifyDbError", () => {
   });
 
   it("reads Prisma's codes and the driver adapter's cause", () => {
-    expect(classifyDbError(prismaError("P2002", { target: ["merchant_id", "reference"] }))).toMatchObject({ kind: "unique-violation", constraint: expect.stringContaining("reference") });
+    expect(classifyDbError(prismaError("P2002", { target: ["merchant_id", "reference"] }))).toMatchObject({
+      kind: "unique-violation",
+      constraint: expect.stringContaining("reference"),
+    });
     expect(classifyDbError(prismaError("P2034"))).toMatchObject({ kind: "serialization-failure" });
     expect(classifyDbError(prismaError("P2024"))).toEqual({ kind: "connection" });
     expect(classifyDbError(prismaError("P2028"))).toEqual({ kind: "connection" });
@@ -54,8 +57,13 @@ describe("classifyDbError", () => {
       sqlState: "23505",
       constraint: '{"fields":["key"]}',
     });
-    expect(classifyDbError(adapter({ kind: "TransactionWriteConflict", originalCode: "40001" }))).toMatchObject({ kind: "serialization-failure", sqlState: "40001" });
-    expect(classifyDbError(adapter({ kind: "postgres", code: "57P01", message: "terminating connection due to administrator command" }))).toMatchObject({ kind: "connection" });
+    expect(classifyDbError(adapter({ kind: "TransactionWriteConflict", originalCode: "40001" }))).toMatchObject({
+      kind: "serialization-failure",
+      sqlState: "40001",
+    });
+    expect(classifyDbError(adapter({ kind: "postgres", code: "57P01", message: "terminating connection due to administrator command" }))).toMatchObject({
+      kind: "connection",
+    });
     expect(classifyDbError(adapter({ kind: "DatabaseNotReachable" }))).toEqual({ kind: "connection" });
     expect(classifyDbError(prismaError("P2010", { code: "08006" }))).toMatchObject({ kind: "connection", sqlState: "08006" });
     expect(classifyDbError(new Prisma.PrismaClientInitializationError("Can't reach database server", "6", "P1001"))).toEqual({ kind: "connection" });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PREPARED_TEXTS_MAX, preparedName } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 
-describe("preparedName (docs/architecture.md \"Hot paths\": statements prepared once per connection)", () => {
+describe('preparedName (docs/architecture.md "Hot paths": statements prepared once per connection)', () => {
   afterEach(() => {
     delete process.env.SANDPIPER_EMBEDDED;
     delete process.env.DB_PREPARED_STATEMENTS;
@@ -33,7 +33,7 @@ describe("preparedName (docs/architecture.md \"Hot paths\": statements prepared 
   });
 });
 
-describe("transaction: after-commit hooks (docs/architecture.md \"Consistency\": notifications after the commit)", () => {
+describe('transaction: after-commit hooks (docs/architecture.md "Consistency": notifications after the commit)', () => {
   it("logs a hook that fails, with its message, and still runs the others", async () => {
     const { afterCommit, transaction } = await import("@/lib/db");
     const { log } = await import("@/lib/log");
@@ -42,12 +42,15 @@ describe("transaction: after-commit hooks (docs/architecture.md \"Consistency\":
     // A stand-in client whose $transaction runs the body on a transaction object and commits.
     const db = { $transaction: async (body: (tx: object) => Promise<unknown>) => body({}) } as unknown as PrismaClient;
     try {
-      await transaction(async (tx) => {
-        afterCommit(tx, () => {
-          throw new Error("announcement refused");
-        });
-        afterCommit(tx, () => ran.push("second"));
-      }, { db });
+      await transaction(
+        async (tx) => {
+          afterCommit(tx, () => {
+            throw new Error("announcement refused");
+          });
+          afterCommit(tx, () => ran.push("second"));
+        },
+        { db },
+      );
       await vi.waitFor(() => expect(warn).toHaveBeenCalledWith({ err: "announcement refused" }, "after-commit hook failed; the background jobs will catch up"));
       expect(ran).toEqual(["second"]);
     } finally {

@@ -36,7 +36,10 @@ export class OneQueryAtATimeClient extends pg.Client {
       () => void this.running--,
     );
     if (!callback) return result;
-    result.then((rows) => callback(null, rows), (error: Error) => callback(error));
+    result.then(
+      (rows) => callback(null, rows),
+      (error: Error) => callback(error),
+    );
     return undefined;
   }
 }
@@ -161,10 +164,7 @@ const commitHooks = new WeakMap<Tx, CommitHook[]>();
  * fails is logged (warn, its message) and nothing else happens.
  * @throws whatever `fn` throws; the transaction is rolled back.
  */
-export async function transaction<T>(
-  fn: (tx: Tx) => Promise<T>,
-  opts: { db?: PrismaClient; maxWait?: number; timeout?: number } = {},
-): Promise<T> {
+export async function transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { db?: PrismaClient; maxWait?: number; timeout?: number } = {}): Promise<T> {
   const { db = getDb(), ...options } = opts;
   const hooks: CommitHook[] = [];
   const result = await db.$transaction(
@@ -179,7 +179,9 @@ export async function transaction<T>(
     // logged with its message only (a hook's error never carries a secret; its stack and values stay out).
     Promise.resolve()
       .then(hook)
-      .catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, "after-commit hook failed; the background jobs will catch up"));
+      .catch((error: unknown) =>
+        log.warn({ err: error instanceof Error ? error.message : String(error) }, "after-commit hook failed; the background jobs will catch up"),
+      );
   }
   return result;
 }
@@ -246,7 +248,10 @@ export type SelectOf<S extends z.ZodType> = { [K in keyof z.input<S>]-?: Prisma.
 
 /** A SELECT list `expression AS "name", ...` from {@link SelectOf} columns (names are code identifiers, quoted as is). */
 export function selectAs(columns: Record<string, Prisma.Sql>): Prisma.Sql {
-  return Prisma.join(Object.entries(columns).map(([name, sql]) => Prisma.sql`${sql} AS ${Prisma.raw(`"${name}"`)}`), ", ");
+  return Prisma.join(
+    Object.entries(columns).map(([name, sql]) => Prisma.sql`${sql} AS ${Prisma.raw(`"${name}"`)}`),
+    ", ",
+  );
 }
 
 export { Prisma };

@@ -35,21 +35,38 @@ async function seedAmountEntryMerchant(tx: Tx, allowedIps: string[], operatorId:
   const userPassword = password();
   const user = await createConsoleUser(tx, { username: "amountentry", password: userPassword, role: "MERCHANT", merchantId: merchant.id });
   await savePricingVersion(tx, {
-    merchantId: merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT",
-    chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500,
-    delayDays: 2, reserveDays: 90, reason: "seed: USD amount-entry quotes charged in AED", createdById: operatorId,
+    merchantId: merchant.id,
+    currency: "USD",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "AED",
+    settlementCurrency: "USD",
+    markupBps: 150,
+    bufferBps: 50,
+    commissionBps: 250,
+    reserveBps: 500,
+    delayDays: 2,
+    reserveDays: 90,
+    reason: "seed: USD amount-entry quotes charged in AED",
+    createdById: operatorId,
   });
   return { merchantId: merchant.id, userId: user.id, password: userPassword };
 }
 
-const seedAllowedIps = () => (process.env.SEED_ALLOWED_IPS ?? "127.0.0.1,::1").split(",").map((s) => s.trim()).filter(Boolean);
+const seedAllowedIps = () =>
+  (process.env.SEED_ALLOWED_IPS ?? "127.0.0.1,::1")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Creates everything of the sandbox in one transaction: a refused SEED_CALLBACK_URL leaves nothing behind. */
 async function firstSeed(tx: Tx) {
   const allowedIps = seedAllowedIps();
   const merchant = await createMerchant(tx, { name: "Sandbox Merchant", defaultCommissionBps: 150, allowedIps });
   // The same address policy and secret as a console save (a loopback receiver needs CALLBACK_ALLOW_LOOPBACK=1).
-  const callbackSecret = process.env.SEED_CALLBACK_URL ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: process.env.SEED_CALLBACK_URL })).secret : null;
+  const callbackSecret = process.env.SEED_CALLBACK_URL
+    ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: process.env.SEED_CALLBACK_URL })).secret
+    : null;
   const second = await createMerchant(tx, { name: "Second Sandbox Merchant", defaultCommissionBps: 200, allowedIps });
   const passwords = { operator: password(), merchant: password(), approver: password(), second: password() };
   const operator = await createConsoleUser(tx, { username: "operator", password: passwords.operator, role: "OPERATOR" });
@@ -57,19 +74,44 @@ async function firstSeed(tx: Tx) {
   const approver = await createConsoleUser(tx, { username: "approver", password: passwords.approver, role: "MERCHANT", merchantId: merchant.id });
   const secondUser = await createConsoleUser(tx, { username: "second", password: passwords.second, role: "MERCHANT", merchantId: second.id });
   await savePricingVersion(tx, {
-    merchantId: merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT",
-    chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500,
-    delayDays: 2, reserveDays: 90, reason: "seed: USD gateway deposits charged in AED", createdById: operator.id,
+    merchantId: merchant.id,
+    currency: "USD",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "AED",
+    settlementCurrency: "USD",
+    markupBps: 150,
+    bufferBps: 50,
+    commissionBps: 250,
+    reserveBps: 500,
+    delayDays: 2,
+    reserveDays: 90,
+    reason: "seed: USD gateway deposits charged in AED",
+    createdById: operator.id,
   });
   const amountEntry = await seedAmountEntryMerchant(tx, allowedIps, operator.id);
   await ensureSeedRate(tx, operator.id);
   await tx.bankAccount.create({
-    data: { name: "Sandbox clearing account", holder: "Sandpiper Sandbox FZ-LLC", iban: "AE070331234567890123456", bankName: "Sandbox Bank", dailyCapacity: 10_000 },
+    data: {
+      name: "Sandbox clearing account",
+      holder: "Sandpiper Sandbox FZ-LLC",
+      iban: "AE070331234567890123456",
+      bankName: "Sandbox Bank",
+      dailyCapacity: 10_000,
+    },
   });
-  await tx.catalogItem.createMany({ data: SEED_CATALOG.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor })), skipDuplicates: true });
+  await tx.catalogItem.createMany({
+    data: SEED_CATALOG.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor })),
+    skipDuplicates: true,
+  });
   const ids: SeedIds = {
-    merchantId: merchant.id, secondMerchantId: second.id, merchantUserId: merchantUser.id, approverUserId: approver.id, secondUserId: secondUser.id,
-    amountEntryMerchantId: amountEntry.merchantId, amountEntryUserId: amountEntry.userId,
+    merchantId: merchant.id,
+    secondMerchantId: second.id,
+    merchantUserId: merchantUser.id,
+    approverUserId: approver.id,
+    secondUserId: secondUser.id,
+    amountEntryMerchantId: amountEntry.merchantId,
+    amountEntryUserId: amountEntry.userId,
   };
   await tx.setting.create({ data: { key: SEED_KEY, value: ids } });
   return { ids, passwords: { ...passwords, amountEntry: amountEntry.password }, callbackSecret, operatorId: operator.id };
@@ -113,7 +155,12 @@ async function main() {
   const full = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: SCOPES, name: "seed: full" });
   const readOnly = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: ["payments:read"], name: "seed: read-only" });
   const second = await issueApiKey(db, { merchantId: ids.secondMerchantId, ownerId: ids.secondUserId, scopes: SCOPES, name: "seed: second merchant" });
-  const amountEntry = await issueApiKey(db, { merchantId: ids.amountEntryMerchantId!, ownerId: ids.amountEntryUserId!, scopes: SCOPES, name: "seed: amount-entry merchant" });
+  const amountEntry = await issueApiKey(db, {
+    merchantId: ids.amountEntryMerchantId!,
+    ownerId: ids.amountEntryUserId!,
+    scopes: SCOPES,
+    name: "seed: amount-entry merchant",
+  });
   const amountEntryPassword = created?.passwords.amountEntry ?? addedAmountEntryPassword;
   const users = created
     ? {
@@ -125,19 +172,23 @@ async function main() {
     : null;
   const amountEntryUser = amountEntryPassword ? { username: "amountentry", password: amountEntryPassword } : null;
   if (json) {
-    console.log(JSON.stringify({
-      merchantId: ids.merchantId,
-      secondMerchantId: ids.secondMerchantId,
-      amountEntryMerchantId: ids.amountEntryMerchantId,
-      keys: { full: full.key, readOnly: readOnly.key, secondMerchant: second.key, amountEntry: amountEntry.key },
-      users: users || amountEntryUser ? { ...users, ...(amountEntryUser ? { amountEntry: amountEntryUser } : {}) } : null,
-      ...(created?.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
-    }));
+    console.log(
+      JSON.stringify({
+        merchantId: ids.merchantId,
+        secondMerchantId: ids.secondMerchantId,
+        amountEntryMerchantId: ids.amountEntryMerchantId,
+        keys: { full: full.key, readOnly: readOnly.key, secondMerchant: second.key, amountEntry: amountEntry.key },
+        users: users || amountEntryUser ? { ...users, ...(amountEntryUser ? { amountEntry: amountEntryUser } : {}) } : null,
+        ...(created?.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
+      }),
+    );
     return;
   }
   const lines = [
     "",
-    created ? "Seeded the sandbox (keep these: the database keeps only hashes of the keys and passwords):" : "Sandbox already seeded; new API keys issued (older keys stay valid):",
+    created
+      ? "Seeded the sandbox (keep these: the database keeps only hashes of the keys and passwords):"
+      : "Sandbox already seeded; new API keys issued (older keys stay valid):",
     `  merchant id          ${ids.merchantId}`,
     `  API key (all scopes) ${full.key}`,
     `  API key (read only)  ${readOnly.key}`,

@@ -4,7 +4,19 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** What the build reads: the app's sources, the schema, the public files and the build's configuration. */
-const INPUTS = ["app", "components", "lib", "public", "prisma/schema.prisma", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "prisma/schema.prisma",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 /** Folders under the inputs that the build writes or that hold no build input. */
 const SKIP = new Set(["generated", "node_modules", ".next"]);
 

@@ -38,7 +38,9 @@ async function main(): Promise<number> {
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== "NOT_FOUND") throw error;
       const names = (await db.consoleUser.findMany({ select: { username: true }, orderBy: { username: "asc" }, take: 20 })).map((u) => u.username);
-      console.error(`npm run console:reset-password: no console user is named "${username}" (names are case-sensitive). Console users: ${names.join(", ") || "none"}.`);
+      console.error(
+        `npm run console:reset-password: no console user is named "${username}" (names are case-sensitive). Console users: ${names.join(", ") || "none"}.`,
+      );
       return 1;
     } finally {
       await db.$disconnect();

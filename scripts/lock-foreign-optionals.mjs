@@ -10,9 +10,25 @@ const file = `${process.cwd()}/package-lock.json`;
 const lock = JSON.parse(fs.readFileSync(file, "utf8"));
 const packages = lock.packages;
 const PLATFORM = [
-  [/android/, "android"], [/openharmony/, "openharmony"], [/sunos/, "sunos"], [/netbsd/, "netbsd"], [/openbsd/, "openbsd"], [/aix/, "aix"], [/darwin/, "darwin"], [/freebsd/, "freebsd"], [/win32/, "win32"], [/linux/, "linux"], [/wasm32|wasi/, null],
+  [/android/, "android"],
+  [/openharmony/, "openharmony"],
+  [/sunos/, "sunos"],
+  [/netbsd/, "netbsd"],
+  [/openbsd/, "openbsd"],
+  [/aix/, "aix"],
+  [/darwin/, "darwin"],
+  [/freebsd/, "freebsd"],
+  [/win32/, "win32"],
+  [/linux/, "linux"],
+  [/wasm32|wasi/, null],
 ];
-const CPU = [[/arm64|aarch64/, "arm64"], [/-arm-|arm-gnueabihf|-arm$/, "arm"], [/x64/, "x64"], [/ia32/, "ia32"], [/wasm32/, "wasm32"]];
+const CPU = [
+  [/arm64|aarch64/, "arm64"],
+  [/-arm-|arm-gnueabihf|-arm$/, "arm"],
+  [/x64/, "x64"],
+  [/ia32/, "ia32"],
+  [/wasm32/, "wasm32"],
+];
 let added = 0;
 for (const [path, meta] of Object.entries(packages)) {
   if (!path) continue;

@@ -20,9 +20,18 @@ function schemaLink(schema: JsonSchema | undefined) {
   if (!schema) return null;
   if (typeof schema.$ref === "string") {
     const name = schema.$ref.split("/").pop()!;
-    return <a className="text-blue-800 underline" href={`#schema-${name}`}>{name}</a>;
+    return (
+      <a className="text-blue-800 underline" href={`#schema-${name}`}>
+        {name}
+      </a>
+    );
   }
-  if (Array.isArray(schema.allOf)) return <a className="text-blue-800 underline" href="#schema-Error">Error</a>;
+  if (Array.isArray(schema.allOf))
+    return (
+      <a className="text-blue-800 underline" href="#schema-Error">
+        Error
+      </a>
+    );
   return <code>{describeType(schema)}</code>;
 }
 
@@ -31,12 +40,22 @@ function Table({ head, rows }: { head: string[]; rows: React.ReactNode[][] }) {
     <div className="mt-3 overflow-x-auto">
       <table className="w-full border-collapse text-left text-sm">
         <thead>
-          <tr>{head.map((h) => <th key={h} scope="col" className="border-b border-slate-300 px-2 py-1 font-semibold">{h}</th>)}</tr>
+          <tr>
+            {head.map((h) => (
+              <th key={h} scope="col" className="border-b border-slate-300 px-2 py-1 font-semibold">
+                {h}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {rows.map((cells, i) => (
             <tr key={i} className="align-top odd:bg-white even:bg-slate-50">
-              {cells.map((c, j) => <td key={j} className="border-b border-slate-200 px-2 py-1">{c}</td>)}
+              {cells.map((c, j) => (
+                <td key={j} className="border-b border-slate-200 px-2 py-1">
+                  {c}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
@@ -67,7 +86,13 @@ function Operation({ method, path, op }: Entry) {
           <h4 className="mt-4 font-semibold">Parameters</h4>
           <Table
             head={["name", "in", "type", "required", "notes"]}
-            rows={parameters.map((p) => [<code key="n">{p.name}</code>, p.in, <code key="t">{describeType(p.schema)}</code>, p.required ? "yes" : "no", p.description ?? ""])}
+            rows={parameters.map((p) => [
+              <code key="n">{p.name}</code>,
+              p.in,
+              <code key="t">{describeType(p.schema)}</code>,
+              p.required ? "yes" : "no",
+              p.description ?? "",
+            ])}
           />
         </>
       ) : null}
@@ -75,7 +100,9 @@ function Operation({ method, path, op }: Entry) {
         <>
           <h4 className="mt-4 font-semibold">Request body</h4>
           <p className="mt-1 text-sm">application/json: {schemaLink(body.schema)}</p>
-          {body.example ? <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-50">{JSON.stringify(body.example, null, 2)}</pre> : null}
+          {body.example ? (
+            <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-50">{JSON.stringify(body.example, null, 2)}</pre>
+          ) : null}
         </>
       ) : null}
       <h4 className="mt-4 font-semibold">Responses</h4>
@@ -84,7 +111,11 @@ function Operation({ method, path, op }: Entry) {
         rows={Object.entries(op.responses).map(([status, r]) => [
           <strong key="s">{status}</strong>,
           schemaLink(r.content?.["application/json"]?.schema),
-          <ul key="d" className="space-y-0.5">{r.description.split("\n").map((line) => <li key={line}>{line}</li>)}</ul>,
+          <ul key="d" className="space-y-0.5">
+            {r.description.split("\n").map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>,
         ])}
       />
     </section>
@@ -98,9 +129,17 @@ export default function ApiReference() {
       <header>
         <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Contract version {doc.info.version}. Machine-readable: <a className="text-blue-800 underline" href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI {doc.openapi}).
+          Contract version {doc.info.version}. Machine-readable:{" "}
+          <a className="text-blue-800 underline" href="/v1/openapi.json">
+            /v1/openapi.json
+          </a>{" "}
+          (OpenAPI {doc.openapi}).
         </p>
-        {doc.info.description.split("\n\n").map((para) => <p key={para} className="mt-3 text-slate-800">{para}</p>)}
+        {doc.info.description.split("\n\n").map((para) => (
+          <p key={para} className="mt-3 text-slate-800">
+            {para}
+          </p>
+        ))}
       </header>
 
       <nav aria-label="Endpoints" className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
@@ -108,7 +147,10 @@ export default function ApiReference() {
         <ul className="mt-2 space-y-1 text-sm">
           {entries.map(({ method, path, op }) => (
             <li key={op.operationId}>
-              <a className="text-blue-800 underline" href={`#${op.operationId}`}><span className="font-mono uppercase">{method}</span> <code>{path}</code></a> {op.summary}
+              <a className="text-blue-800 underline" href={`#${op.operationId}`}>
+                <span className="font-mono uppercase">{method}</span> <code>{path}</code>
+              </a>{" "}
+              {op.summary}
             </li>
           ))}
         </ul>
@@ -116,31 +158,60 @@ export default function ApiReference() {
 
       {doc.tags.map((tag) => (
         <section key={tag.name} aria-labelledby={`tag-${tag.name}`} className="mt-10">
-          <h2 id={`tag-${tag.name}`} className="text-xl font-semibold">{tag.name}</h2>
+          <h2 id={`tag-${tag.name}`} className="text-xl font-semibold">
+            {tag.name}
+          </h2>
           <p className="text-slate-600">{tag.description}</p>
-          {entries.filter((e) => e.op.tags.includes(tag.name)).map((e) => <Operation key={e.op.operationId} {...e} />)}
+          {entries
+            .filter((e) => e.op.tags.includes(tag.name))
+            .map((e) => (
+              <Operation key={e.op.operationId} {...e} />
+            ))}
         </section>
       ))}
 
       <section aria-labelledby="callbacks" className="mt-10">
-        <h2 id="callbacks" className="text-xl font-semibold">Callbacks</h2>
+        <h2 id="callbacks" className="text-xl font-semibold">
+          Callbacks
+        </h2>
         <p className="mt-2 text-slate-800">
-          The service POSTs a signed JSON event (<a className="text-blue-800 underline" href="#schema-EventEnvelope">EventEnvelope</a>: id, type, createdAt, and the Payment without customer as data) to the merchant&apos;s callback address. The document lists them under <code>webhooks</code>.
+          The service POSTs a signed JSON event (
+          <a className="text-blue-800 underline" href="#schema-EventEnvelope">
+            EventEnvelope
+          </a>
+          : id, type, createdAt, and the Payment without customer as data) to the merchant&apos;s callback address. The document lists them under{" "}
+          <code>webhooks</code>.
         </p>
         <Table
           head={["event type", "sent when", "headers"]}
-          rows={Object.entries(doc.webhooks).map(([type, w]) => [<code key="t">{type}</code>, w.post.summary.replace(/^[^:]+: sent when /, ""), <ul key="h">{(w.post.parameters as ParameterObject[]).map((p) => <li key={p.name}><code>{p.name}</code>: {p.description}</li>)}</ul>])}
+          rows={Object.entries(doc.webhooks).map(([type, w]) => [
+            <code key="t">{type}</code>,
+            w.post.summary.replace(/^[^:]+: sent when /, ""),
+            <ul key="h">
+              {(w.post.parameters as ParameterObject[]).map((p) => (
+                <li key={p.name}>
+                  <code>{p.name}</code>: {p.description}
+                </li>
+              ))}
+            </ul>,
+          ])}
         />
         <h3 className="mt-4 font-semibold">Signing rule</h3>
         <p className="mt-1 text-slate-800">{CALLBACK_RULES.signing}</p>
         <h3 className="mt-4 font-semibold">Receiver rules</h3>
-        <ol className="mt-1 list-decimal space-y-1 pl-6 text-slate-800">{CALLBACK_RULES.receiver.map((r) => <li key={r}>{r}</li>)}</ol>
+        <ol className="mt-1 list-decimal space-y-1 pl-6 text-slate-800">
+          {CALLBACK_RULES.receiver.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ol>
         <h3 className="mt-4 font-semibold">Delivery</h3>
         <p className="mt-1 text-slate-800">{CALLBACK_RULES.delivery}</p>
       </section>
 
       <section aria-labelledby="headers" className="mt-10">
-        <h2 id="headers" className="text-xl font-semibold">Headers</h2>
+        <h2 id="headers" className="text-xl font-semibold">
+          Headers
+        </h2>
         <Table
           head={["header", "direction", "meaning"]}
           rows={[
@@ -152,13 +223,17 @@ export default function ApiReference() {
       </section>
 
       <section aria-labelledby="errors" className="mt-10">
-        <h2 id="errors" className="text-xl font-semibold">Error codes</h2>
-        <p className="text-slate-600">Every error answers {"{ \"error\": { \"code\", \"message\", \"requestId\" } }"}.</p>
+        <h2 id="errors" className="text-xl font-semibold">
+          Error codes
+        </h2>
+        <p className="text-slate-600">Every error answers {'{ "error": { "code", "message", "requestId" } }'}.</p>
         <Table head={["status", "code", "meaning"]} rows={doc["x-error-codes"].map((e) => [e.status, <code key="c">{e.code}</code>, e.meaning])} />
       </section>
 
       <section aria-labelledby="schemas" className="mt-10">
-        <h2 id="schemas" className="text-xl font-semibold">Schemas</h2>
+        <h2 id="schemas" className="text-xl font-semibold">
+          Schemas
+        </h2>
         {Object.entries(doc.components.schemas).map(([name, schema]) => (
           <section key={name} id={`schema-${name}`} className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
             <h3 className="font-mono text-lg font-semibold">{name}</h3>
@@ -166,10 +241,19 @@ export default function ApiReference() {
             {schema.properties ? (
               <Table
                 head={["member", "type", "required", "notes"]}
-                rows={memberRows(schema).map((m) => [<code key="n">{m.name}</code>, <code key="t" className="break-all">{m.type}</code>, m.required ? "yes" : "no", m.description])}
+                rows={memberRows(schema).map((m) => [
+                  <code key="n">{m.name}</code>,
+                  <code key="t" className="break-all">
+                    {m.type}
+                  </code>,
+                  m.required ? "yes" : "no",
+                  m.description,
+                ])}
               />
             ) : (
-              <p className="mt-2 text-sm"><code className="break-all">{describeType(schema)}</code></p>
+              <p className="mt-2 text-sm">
+                <code className="break-all">{describeType(schema)}</code>
+              </p>
             )}
             {schema.additionalProperties === false ? <p className="mt-2 text-xs text-slate-500">No other members are allowed.</p> : null}
           </section>

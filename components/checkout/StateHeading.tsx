@@ -13,7 +13,12 @@ export function StateHeading({ children, id }: { children: React.ReactNode; id: 
     if (takeFocusAfterUpdate()) ref.current?.focus();
   }, []);
   return (
-    <h2 ref={ref} id={id} tabIndex={-1} className="-mx-1 rounded px-1 text-lg font-semibold text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700">
+    <h2
+      ref={ref}
+      id={id}
+      tabIndex={-1}
+      className="-mx-1 rounded px-1 text-lg font-semibold text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-700"
+    >
       {children}
     </h2>
   );

@@ -14,7 +14,13 @@ export function ErrorAlert({ id, children }: { id?: string; children: React.Reac
 }
 
 /** The page's primary action button; while `busy` it is disabled, marked aria-busy and shows `busyLabel` (`disabled` also disables it). */
-export function PrimaryButton({ busy, busyLabel, children, disabled, ...props }: React.ButtonHTMLAttributes<HTMLButtonElement> & { busy: boolean; busyLabel: string }) {
+export function PrimaryButton({
+  busy,
+  busyLabel,
+  children,
+  disabled,
+  ...props
+}: React.ButtonHTMLAttributes<HTMLButtonElement> & { busy: boolean; busyLabel: string }) {
   return (
     <button {...props} disabled={busy || disabled} aria-busy={busy} className={PRIMARY_BUTTON}>
       {busy ? busyLabel : children}

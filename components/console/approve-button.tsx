@@ -9,7 +9,19 @@ import { approvePayment } from "@/app/console/actions/payments";
  * approval reloads the queue with a confirmation notice (the row itself leaves the queue). Disabled with the
  * reason when the signed-in user may not approve it.
  */
-export function ApproveButton({ paymentId, reference, amount, currency, refusal }: { paymentId: string; reference: string; amount: string; currency: string; refusal: string | null }) {
+export function ApproveButton({
+  paymentId,
+  reference,
+  amount,
+  currency,
+  refusal,
+}: {
+  paymentId: string;
+  reference: string;
+  amount: string;
+  currency: string;
+  refusal: string | null;
+}) {
   const router = useRouter();
   return (
     <ActionForm

@@ -15,22 +15,41 @@ export function DeliveriesTable({ initial, query, showMerchant }: { initial: Del
   return (
     <>
       {error ? <Notice tone="error">Live refresh failed: {error.message}</Notice> : null}
-      <Table caption="Callback deliveries" head={["Created (Dubai)", "Event", ...(showMerchant ? ["Merchant"] : []), "State", "Last error", "Next attempt", ""]}>
+      <Table
+        caption="Callback deliveries"
+        head={["Created (Dubai)", "Event", ...(showMerchant ? ["Merchant"] : []), "State", "Last error", "Next attempt", ""]}
+      >
         {page.items.map((d) => (
           <tr key={d.id} data-testid={`delivery-${d.id}`}>
-            <Td wrap className="min-w-[6rem]">{formatDateTime(d.createdAt)}</Td>
+            <Td wrap className="min-w-[6rem]">
+              {formatDateTime(d.createdAt)}
+            </Td>
             <Td>
-              <Link className="inline-flex min-h-6 items-center font-mono text-xs text-indigo-700 hover:underline" href={`/console/callbacks/${d.id}`}>{d.eventType}</Link>
+              <Link className="inline-flex min-h-6 items-center font-mono text-xs text-indigo-700 hover:underline" href={`/console/callbacks/${d.id}`}>
+                {d.eventType}
+              </Link>
               {d.test ? <span className="ml-1 text-xs text-slate-500">(test)</span> : null}
-              {d.paymentId ? <Link className="flex min-h-6 items-center text-xs text-slate-600 hover:underline" href={`/console/payments/${d.paymentId}`}>payment</Link> : null}
+              {d.paymentId ? (
+                <Link className="flex min-h-6 items-center text-xs text-slate-600 hover:underline" href={`/console/payments/${d.paymentId}`}>
+                  payment
+                </Link>
+              ) : null}
             </Td>
             {showMerchant ? <Td wrap>{d.merchantName}</Td> : null}
             <Td>
-              <span data-testid="delivery-state"><StatusBadge status={d.state} /></span>
-              <span className="block text-xs text-slate-600">{d.attempts} attempt{d.attempts === 1 ? "" : "s"}</span>
+              <span data-testid="delivery-state">
+                <StatusBadge status={d.state} />
+              </span>
+              <span className="block text-xs text-slate-600">
+                {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
+              </span>
             </Td>
-            <Td wrap className="max-w-[11rem] break-all">{d.lastError ?? "—"}</Td>
-            <Td wrap className="min-w-[6rem]">{d.state === "PENDING" ? formatDateTime(d.nextAttemptAt) : "—"}</Td>
+            <Td wrap className="max-w-[11rem] break-all">
+              {d.lastError ?? "—"}
+            </Td>
+            <Td wrap className="min-w-[6rem]">
+              {d.state === "PENDING" ? formatDateTime(d.nextAttemptAt) : "—"}
+            </Td>
             <Td>
               {d.state === "FAILED" || d.state === "NOT_CONFIGURED" ? (
                 <ActionForm action={requeueAction} label={`Requeue delivery ${d.id}`}>

@@ -103,7 +103,10 @@ function ActionResult({ state, note }: { state: ActionState; note?: string }) {
           {Object.entries(state.shownOnce).map(([name, value]) => (
             <div key={name}>
               <p className="text-xs uppercase tracking-wide text-emerald-800">{name}</p>
-              <code data-testid={`shown-once-${name.toLowerCase().replaceAll(" ", "-")}`} className="mt-0.5 block select-all break-all rounded bg-white px-2 py-1.5 font-mono text-xs text-slate-900 ring-1 ring-emerald-200">
+              <code
+                data-testid={`shown-once-${name.toLowerCase().replaceAll(" ", "-")}`}
+                className="mt-0.5 block select-all break-all rounded bg-white px-2 py-1.5 font-mono text-xs text-slate-900 ring-1 ring-emerald-200"
+              >
                 {value}
               </code>
             </div>
@@ -162,7 +165,9 @@ export function Field({
         {options ? (
           <select {...common} defaultValue={defaultValue}>
             {options.map((o) => (
-              <option key={o.value} value={o.value}>{o.label}</option>
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
             ))}
           </select>
         ) : multiline ? (
@@ -171,14 +176,34 @@ export function Field({
           <input {...common} type={type} defaultValue={defaultValue} placeholder={placeholder} inputMode={inputMode} autoComplete={autoComplete} />
         )}
       </div>
-      {hint ? <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      {error ? <p id={`${id}-error`} className="mt-1 text-xs font-medium text-rose-700">{error}</p> : null}
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-xs font-medium text-rose-700">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
 /** A group of checkboxes sharing one name (each checked value is sent). */
-export function CheckboxGroup({ name, legend, options, defaultChecked = [], hint }: { name: string; legend: string; options: { value: string; label: string }[]; defaultChecked?: string[]; hint?: string }) {
+export function CheckboxGroup({
+  name,
+  legend,
+  options,
+  defaultChecked = [],
+  hint,
+}: {
+  name: string;
+  legend: string;
+  options: { value: string; label: string }[];
+  defaultChecked?: string[];
+  hint?: string;
+}) {
   const error = useContext(FormErrors)[name];
   return (
     <fieldset>
@@ -187,7 +212,13 @@ export function CheckboxGroup({ name, legend, options, defaultChecked = [], hint
       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-2">
         {options.map((o) => (
           <label key={o.value} className="inline-flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" name={name} value={o.value} defaultChecked={defaultChecked.includes(o.value)} className="h-4 w-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-500" />
+            <input
+              type="checkbox"
+              name={name}
+              value={o.value}
+              defaultChecked={defaultChecked.includes(o.value)}
+              className="h-4 w-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-500"
+            />
             {o.label}
           </label>
         ))}
@@ -201,7 +232,12 @@ export function CheckboxGroup({ name, legend, options, defaultChecked = [], hint
 export function Checkbox({ name, label, defaultChecked, hint }: { name: string; label: string; defaultChecked?: boolean; hint?: string }) {
   return (
     <label className="flex items-start gap-2 text-sm text-slate-700">
-      <input type="checkbox" name={name} defaultChecked={defaultChecked} className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-500" />
+      <input
+        type="checkbox"
+        name={name}
+        defaultChecked={defaultChecked}
+        className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-500"
+      />
       <span>
         {label}
         {hint ? <span className="block text-xs text-slate-500">{hint}</span> : null}
@@ -217,7 +253,19 @@ const BUTTON = {
 } as const;
 
 /** The form's submit button; disabled while the action runs, or with a reason shown beside it. */
-export function SubmitButton({ children, variant = "primary", disabledReason, name, value }: { children: ReactNode; variant?: keyof typeof BUTTON; disabledReason?: string | null; name?: string; value?: string }) {
+export function SubmitButton({
+  children,
+  variant = "primary",
+  disabledReason,
+  name,
+  value,
+}: {
+  children: ReactNode;
+  variant?: keyof typeof BUTTON;
+  disabledReason?: string | null;
+  name?: string;
+  value?: string;
+}) {
   const pending = useContext(FormPending);
   const reasonId = useId();
   const disabled = pending || !!disabledReason;

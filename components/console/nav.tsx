@@ -52,7 +52,9 @@ export function ConsoleNav({ items, user, role }: { items: NavItem[]; user: stri
   return (
     <>
       <div className="sticky top-0 z-20 flex items-center justify-between bg-slate-900 px-4 py-3 lg:hidden">
-        <Link href="/console" className="text-base font-semibold text-white">Sandpiper <span className="font-normal text-slate-400">console</span></Link>
+        <Link href="/console" className="text-base font-semibold text-white">
+          Sandpiper <span className="font-normal text-slate-400">console</span>
+        </Link>
         <button
           type="button"
           aria-expanded={open}
@@ -70,9 +72,13 @@ export function ConsoleNav({ items, user, role }: { items: NavItem[]; user: stri
         </nav>
       ) : null}
       <aside className="hidden w-56 shrink-0 flex-col bg-slate-900 px-3 py-5 lg:sticky lg:top-0 lg:flex lg:h-screen">
-        <Link href="/console" className="whitespace-nowrap px-3 text-base font-semibold text-white">Sandpiper <span className="font-normal text-slate-400">console</span></Link>
+        <Link href="/console" className="whitespace-nowrap px-3 text-base font-semibold text-white">
+          Sandpiper <span className="font-normal text-slate-400">console</span>
+        </Link>
         <p className="mt-1 px-3 text-xs text-amber-300">Sandbox — no real money moves</p>
-        <nav aria-label="Console" className="mt-6 flex-1 overflow-y-auto">{links}</nav>
+        <nav aria-label="Console" className="mt-6 flex-1 overflow-y-auto">
+          {links}
+        </nav>
         {account}
       </aside>
     </>

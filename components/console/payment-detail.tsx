@@ -7,14 +7,31 @@ import { formatBps, formatDateTime } from "@/lib/console/format";
 import type { PaymentView } from "@/lib/payments/payment-views";
 
 const SNAPSHOT_LABELS: [string, string][] = [
-  ["ruleVersion", "Profile version"], ["fallback", "Fallback pricing"], ["rateDay", "Rate day (Dubai)"],
-  ["originalCurrency", "Original currency"], ["chargeCurrency", "Charge currency"], ["settlementCurrency", "Settlement currency"],
-  ["baseRate", "Base rate"], ["effectiveRate", "Effective rate"], ["settlementRate", "Settlement rate"],
-  ["commissionBps", "Commission"], ["markupBps", "FX markup"], ["bufferBps", "Risk buffer"], ["reserveBps", "Reserve"],
-  ["amountMinor", "Amount (minor units)"], ["fee", "Fee"], ["reserve", "Reserve amount"], ["merchantNet", "Merchant net"],
-  ["settlementNet", "Settlement net"], ["gateway", "Charge (minor units)"], ["atBase", "At base rate (minor)"],
-  ["markupIncome", "Markup income (minor)"], ["bufferIncome", "Buffer income (minor)"], ["fxIncome", "FX income (minor)"],
-  ["delayDays", "Settlement delay (days)"], ["reserveDays", "Reserve held (days)"],
+  ["ruleVersion", "Profile version"],
+  ["fallback", "Fallback pricing"],
+  ["rateDay", "Rate day (Dubai)"],
+  ["originalCurrency", "Original currency"],
+  ["chargeCurrency", "Charge currency"],
+  ["settlementCurrency", "Settlement currency"],
+  ["baseRate", "Base rate"],
+  ["effectiveRate", "Effective rate"],
+  ["settlementRate", "Settlement rate"],
+  ["commissionBps", "Commission"],
+  ["markupBps", "FX markup"],
+  ["bufferBps", "Risk buffer"],
+  ["reserveBps", "Reserve"],
+  ["amountMinor", "Amount (minor units)"],
+  ["fee", "Fee"],
+  ["reserve", "Reserve amount"],
+  ["merchantNet", "Merchant net"],
+  ["settlementNet", "Settlement net"],
+  ["gateway", "Charge (minor units)"],
+  ["atBase", "At base rate (minor)"],
+  ["markupIncome", "Markup income (minor)"],
+  ["bufferIncome", "Buffer income (minor)"],
+  ["fxIncome", "FX income (minor)"],
+  ["delayDays", "Settlement delay (days)"],
+  ["reserveDays", "Reserve held (days)"],
 ];
 
 function snapshotValue(key: string, value: unknown): string {
@@ -38,10 +55,22 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
   return (
     <div className="space-y-4">
       {error ? <Notice tone="error">Live refresh failed: {error.message}</Notice> : null}
-      <Card title="Summary" actions={<span data-testid="payment-status"><StatusBadge status={p.status} /></span>}>
+      <Card
+        title="Summary"
+        actions={
+          <span data-testid="payment-status">
+            <StatusBadge status={p.status} />
+          </span>
+        }
+      >
         <DefinitionList
           items={[
-            ["Reference", <span key="r" className="font-medium">{p.reference}</span>],
+            [
+              "Reference",
+              <span key="r" className="font-medium">
+                {p.reference}
+              </span>,
+            ],
             ["Merchant", v.merchantName],
             ["Amount", `${p.amount} ${p.currency}`],
             ["Fee", `${p.fee} ${p.currency}`],
@@ -50,11 +79,27 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
             ["Acceptance ends", formatDateTime(p.expiresAt)],
             ["Approved", p.approvedAt ? `${formatDateTime(p.approvedAt)}${v.payment.approvedBy ? ` by ${v.payment.approvedBy}` : ""}` : "—"],
             ["Finalized", formatDateTime(p.finalizedAt)],
-            ["Payment id", <code key="id" className="font-mono text-xs">{p.id}</code>],
+            [
+              "Payment id",
+              <code key="id" className="font-mono text-xs">
+                {p.id}
+              </code>,
+            ],
             ...(p.checkout ? [["Store checkout", `${p.checkout.state} · charge ${p.checkout.chargeAmount} AED`] as [string, string]] : []),
             ...(v.payment.description ? [["Description", v.payment.description] as [string, string]] : []),
-            ...(p.scenario ? [["Scenario rule", <span key="sc" data-testid="payment-scenario">{scenarioText(p.scenario)}</span>] as [string, React.ReactNode]] : []),
-            ...(p.sandboxClock ? [["Sandbox clock", `${p.sandboxClock.offset} ahead of the real time: the times above are sandbox times`] as [string, string]] : []),
+            ...(p.scenario
+              ? [
+                  [
+                    "Scenario rule",
+                    <span key="sc" data-testid="payment-scenario">
+                      {scenarioText(p.scenario)}
+                    </span>,
+                  ] as [string, React.ReactNode],
+                ]
+              : []),
+            ...(p.sandboxClock
+              ? [["Sandbox clock", `${p.sandboxClock.offset} ahead of the real time: the times above are sandbox times`] as [string, string]]
+              : []),
           ]}
         />
       </Card>
@@ -66,7 +111,15 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
       <Card title="Pricing snapshot" description="Fixed when the payment was created; later profile or rate changes never alter it.">
         {snapshot ? (
           <div data-testid="pricing-snapshot">
-            <DefinitionList columns={2} items={SNAPSHOT_LABELS.filter(([k]) => k in snapshot).map(([k, label]) => [label, <span key={k} data-field={k} className="tabular-nums">{snapshotValue(k, snapshot[k])}</span>])} />
+            <DefinitionList
+              columns={2}
+              items={SNAPSHOT_LABELS.filter(([k]) => k in snapshot).map(([k, label]) => [
+                label,
+                <span key={k} data-field={k} className="tabular-nums">
+                  {snapshotValue(k, snapshot[k])}
+                </span>,
+              ])}
+            />
           </div>
         ) : (
           <EmptyState title="No pricing snapshot">Payments from version 0.1 have none.</EmptyState>
@@ -78,7 +131,9 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
         ) : (
           v.ledger.map((entry) => (
             <div key={entry.id} className="mb-3 last:mb-0">
-              <p className="mb-2 text-sm text-slate-600">Entry <strong>{entry.kind}</strong> · {formatDateTime(entry.createdAt)}</p>
+              <p className="mb-2 text-sm text-slate-600">
+                Entry <strong>{entry.kind}</strong> · {formatDateTime(entry.createdAt)}
+              </p>
               <Table head={["Account", "Currency", "Debit (+) / credit (−)"]}>
                 {entry.lines.map((l, i) => (
                   <tr key={i}>

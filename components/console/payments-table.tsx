@@ -23,38 +23,57 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
             <Link href={`/console/payments/${p.id}`} className="block rounded-lg border border-slate-200 px-3 py-2 hover:border-indigo-300">
               <span className="flex items-start justify-between gap-2">
                 <span className="min-w-0 break-all font-medium text-indigo-700">{p.reference}</span>
-                <span className="shrink-0"><StatusBadge status={p.status} /></span>
+                <span className="shrink-0">
+                  <StatusBadge status={p.status} />
+                </span>
               </span>
               <span className="mt-1 flex flex-wrap justify-between gap-x-2 text-sm text-slate-600">
-                <span className="tabular-nums">{p.amount} {p.currency}</span>
-                <span>{p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"} · {p.method === "GATEWAY" ? "Gateway" : "Bank transfer"}</span>
+                <span className="tabular-nums">
+                  {p.amount} {p.currency}
+                </span>
+                <span>
+                  {p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"} · {p.method === "GATEWAY" ? "Gateway" : "Bank transfer"}
+                </span>
               </span>
-              <span className="block text-xs text-slate-500">{formatDateTime(p.createdAt)}{showMerchant ? ` · ${p.merchantName}` : ""}</span>
+              <span className="block text-xs text-slate-500">
+                {formatDateTime(p.createdAt)}
+                {showMerchant ? ` · ${p.merchantName}` : ""}
+              </span>
             </Link>
           </li>
         ))}
       </ul>
       <div className="hidden sm:block">
-      <Table caption="Payments" head={["Created (Dubai)", "Reference", "Status", ...(showMerchant ? ["Merchant"] : []), "Amount", "Fee", "Kind"]}>
-        {page.items.map((p) => (
-          <tr key={p.id} className="hover:bg-slate-50">
-            <Td>{formatDateTime(p.createdAt)}</Td>
-            {/* A long reference breaks onto more lines rather than pushing the last columns out of view. */}
-            <Td wrap className="min-w-[10rem]">
-              <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">{p.reference}</Link>
-            </Td>
-            <Td><StatusBadge status={p.status} /></Td>
-            {showMerchant ? <Td wrap className="min-w-[7rem]">{p.merchantName}</Td> : null}
-            <Td className="text-right tabular-nums">{p.amount} {p.currency}</Td>
-            <Td className="text-right tabular-nums">{p.fee}</Td>
-            {/* Two short lines instead of one long one: the table fits a 1280 px laptop beside the navigation. */}
-            <Td>
-              <span className="block">{p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"}</span>
-              <span className="block text-xs text-slate-500">{p.method === "GATEWAY" ? "Gateway" : "Bank transfer"}</span>
-            </Td>
-          </tr>
-        ))}
-      </Table>
+        <Table caption="Payments" head={["Created (Dubai)", "Reference", "Status", ...(showMerchant ? ["Merchant"] : []), "Amount", "Fee", "Kind"]}>
+          {page.items.map((p) => (
+            <tr key={p.id} className="hover:bg-slate-50">
+              <Td>{formatDateTime(p.createdAt)}</Td>
+              {/* A long reference breaks onto more lines rather than pushing the last columns out of view. */}
+              <Td wrap className="min-w-[10rem]">
+                <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">
+                  {p.reference}
+                </Link>
+              </Td>
+              <Td>
+                <StatusBadge status={p.status} />
+              </Td>
+              {showMerchant ? (
+                <Td wrap className="min-w-[7rem]">
+                  {p.merchantName}
+                </Td>
+              ) : null}
+              <Td className="text-right tabular-nums">
+                {p.amount} {p.currency}
+              </Td>
+              <Td className="text-right tabular-nums">{p.fee}</Td>
+              {/* Two short lines instead of one long one: the table fits a 1280 px laptop beside the navigation. */}
+              <Td>
+                <span className="block">{p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"}</span>
+                <span className="block text-xs text-slate-500">{p.method === "GATEWAY" ? "Gateway" : "Bank transfer"}</span>
+              </Td>
+            </tr>
+          ))}
+        </Table>
       </div>
     </>
   );

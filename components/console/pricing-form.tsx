@@ -15,10 +15,35 @@ export function PricingForm({ merchants, defaults }: { merchants: { id: string; 
     <ActionForm action={savePricing} label="New pricing profile version" className="space-y-5">
       <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <legend className="mb-2 text-sm font-semibold text-slate-800">Profile</legend>
-        <Field name="merchantId" label="Merchant" required options={merchants.map((m) => ({ value: m.id, label: m.name }))} defaultValue={d("merchantId")} className="sm:col-span-2 lg:col-span-1" />
+        <Field
+          name="merchantId"
+          label="Merchant"
+          required
+          options={merchants.map((m) => ({ value: m.id, label: m.name }))}
+          defaultValue={d("merchantId")}
+          className="sm:col-span-2 lg:col-span-1"
+        />
         <Field name="currency" label="Transaction currency" required options={currencies} defaultValue={d("currency") ?? "USD"} />
-        <Field name="channel" label="Channel" required options={[{ value: "GATEWAY", label: "Gateway" }, { value: "BANK_TRANSFER", label: "Bank transfer" }]} defaultValue={d("channel")} />
-        <Field name="direction" label="Direction" required options={[{ value: "DEPOSIT", label: "Deposit" }, { value: "WITHDRAWAL", label: "Withdrawal" }]} defaultValue={d("direction")} />
+        <Field
+          name="channel"
+          label="Channel"
+          required
+          options={[
+            { value: "GATEWAY", label: "Gateway" },
+            { value: "BANK_TRANSFER", label: "Bank transfer" },
+          ]}
+          defaultValue={d("channel")}
+        />
+        <Field
+          name="direction"
+          label="Direction"
+          required
+          options={[
+            { value: "DEPOSIT", label: "Deposit" },
+            { value: "WITHDRAWAL", label: "Withdrawal" },
+          ]}
+          defaultValue={d("direction")}
+        />
       </fieldset>
       <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <legend className="mb-2 text-sm font-semibold text-slate-800">Currencies and FX</legend>
@@ -29,15 +54,32 @@ export function PricingForm({ merchants, defaults }: { merchants: { id: string; 
       </fieldset>
       <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <legend className="mb-2 text-sm font-semibold text-slate-800">Commission, reserve and settlement</legend>
-        <Field name="commissionType" label="Commission type" required options={[{ value: "PERCENT", label: "Percentage" }, { value: "FIXED", label: "Fixed amount" }]} defaultValue={d("commissionType")} />
+        <Field
+          name="commissionType"
+          label="Commission type"
+          required
+          options={[
+            { value: "PERCENT", label: "Percentage" },
+            { value: "FIXED", label: "Fixed amount" },
+          ]}
+          defaultValue={d("commissionType")}
+        />
         <Field name="commissionBps" label="Commission (bps)" inputMode="numeric" defaultValue={d("commissionBps") ?? "0"} hint="For percentage: 250 = 2.50 %" />
-        <Field name="commissionFixed" label="Fixed commission" inputMode="decimal" defaultValue={d("commissionFixed") ?? ""} hint="For fixed: amount in the transaction currency" />
+        <Field
+          name="commissionFixed"
+          label="Fixed commission"
+          inputMode="decimal"
+          defaultValue={d("commissionFixed") ?? ""}
+          hint="For fixed: amount in the transaction currency"
+        />
         <Field name="reserveBps" label="Reserve (bps)" required inputMode="numeric" defaultValue={d("reserveBps") ?? "0"} />
         <Field name="delayDays" label="Settlement delay (days)" required inputMode="numeric" defaultValue={d("delayDays") ?? "0"} />
         <Field name="reserveDays" label="Reserve held (days)" required inputMode="numeric" defaultValue={d("reserveDays") ?? "0"} />
       </fieldset>
       <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <legend className="mb-2 text-sm font-semibold text-slate-800">Amounts and limits <span className="font-normal text-slate-500">(empty = no bound / unlimited)</span></legend>
+        <legend className="mb-2 text-sm font-semibold text-slate-800">
+          Amounts and limits <span className="font-normal text-slate-500">(empty = no bound / unlimited)</span>
+        </legend>
         <Field name="minAmount" label="Lower transaction amount" inputMode="decimal" defaultValue={d("minAmount") ?? ""} />
         <Field name="maxAmount" label="Upper transaction amount" inputMode="decimal" defaultValue={d("maxAmount") ?? ""} />
         <Field name="dailyLimit" label="Daily limit" inputMode="decimal" defaultValue={d("dailyLimit") ?? ""} />
@@ -46,8 +88,15 @@ export function PricingForm({ merchants, defaults }: { merchants: { id: string; 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Field name="reason" label="Reason for this change" required multiline placeholder="e.g. new commission agreed on 2026-11-20" />
         <div className="flex flex-col justify-between gap-4">
-          <Checkbox name="enabled" label="Enabled" defaultChecked={defaults.enabled !== false} hint="A disabled latest version blocks new payments with 409 PRICING_DISABLED." />
-          <div><SubmitButton>Save new version</SubmitButton></div>
+          <Checkbox
+            name="enabled"
+            label="Enabled"
+            defaultChecked={defaults.enabled !== false}
+            hint="A disabled latest version blocks new payments with 409 PRICING_DISABLED."
+          />
+          <div>
+            <SubmitButton>Save new version</SubmitButton>
+          </div>
         </div>
       </div>
     </ActionForm>

@@ -29,24 +29,50 @@ export function SignInForm({ next }: { next: string }) {
           return;
         }
         setPending(false);
-        setError(result?.error ? (SIGN_IN_MESSAGES[result.error as keyof typeof SIGN_IN_MESSAGES] ?? SIGN_IN_MESSAGES.invalid) : "The console could not be reached. Try again.");
+        setError(
+          result?.error
+            ? (SIGN_IN_MESSAGES[result.error as keyof typeof SIGN_IN_MESSAGES] ?? SIGN_IN_MESSAGES.invalid)
+            : "The console could not be reached. Try again.",
+        );
       }}
     >
       <div>
-        <label htmlFor="username" className="block text-sm font-medium text-slate-700">User name</label>
-        <input id="username" name="username" autoComplete="username" required autoCapitalize="none" spellCheck={false}
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <label htmlFor="username" className="block text-sm font-medium text-slate-700">
+          User name
+        </label>
+        <input
+          id="username"
+          name="username"
+          autoComplete="username"
+          required
+          autoCapitalize="none"
+          spellCheck={false}
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
+        />
       </div>
       <div>
-        <label htmlFor="password" className="block text-sm font-medium text-slate-700">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30" />
+        <label htmlFor="password" className="block text-sm font-medium text-slate-700">
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
+        />
       </div>
       {error ? (
-        <p role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-900">{error}</p>
+        <p role="alert" className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-900">
+          {error}
+        </p>
       ) : null}
-      <button type="submit" disabled={pending}
-        className="w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 disabled:opacity-60"
+      >
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

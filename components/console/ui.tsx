@@ -15,7 +15,21 @@ export function PageHeader({ title, description, actions }: { title: string; des
 }
 
 /** A white panel with an optional heading. */
-export function Card({ title, description, children, className = "", actions, id }: { title?: string; description?: ReactNode; children: ReactNode; className?: string; actions?: ReactNode; id?: string }) {
+export function Card({
+  title,
+  description,
+  children,
+  className = "",
+  actions,
+  id,
+}: {
+  title?: string;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  actions?: ReactNode;
+  id?: string;
+}) {
   return (
     <section id={id} className={`rounded-xl border border-slate-200 bg-white shadow-sm ${className}`} aria-label={title}>
       {title ? (
@@ -43,13 +57,30 @@ const TONES = {
 export type Tone = keyof typeof TONES;
 
 export function Badge({ children, tone = "gray" }: { children: ReactNode; tone?: Tone }) {
-  return <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 const STATUS_TONE: Record<string, Tone> = {
-  PENDING_APPROVAL: "violet", PENDING: "blue", SUCCEEDED: "green", FAILED: "red", CANCELLED: "gray", EXPIRED: "amber",
-  ACTIVE: "green", INACTIVE: "gray", NOT_CONFIGURED: "amber", active: "green", revoked: "red", expired: "amber",
-  QUEUED: "blue", READY: "blue", REJECTED: "red", APPROVED: "green",
+  PENDING_APPROVAL: "violet",
+  PENDING: "blue",
+  SUCCEEDED: "green",
+  FAILED: "red",
+  CANCELLED: "gray",
+  EXPIRED: "amber",
+  ACTIVE: "green",
+  INACTIVE: "gray",
+  NOT_CONFIGURED: "amber",
+  active: "green",
+  revoked: "red",
+  expired: "amber",
+  QUEUED: "blue",
+  READY: "blue",
+  REJECTED: "red",
+  APPROVED: "green",
 };
 
 /** A state name in its colour (payment statuses, delivery states, merchant, key and allow-list request states). */
@@ -66,7 +97,11 @@ export function Table({ head, children, caption }: { head: ReactNode[]; children
         <thead className="bg-slate-50">
           <tr>
             {head.map((h, i) => (
-              <th key={i} scope="col" className="whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500 first:pl-4 sm:first:pl-3">
+              <th
+                key={i}
+                scope="col"
+                className="whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500 first:pl-4 sm:first:pl-3"
+              >
                 {h}
               </th>
             ))}
@@ -84,7 +119,13 @@ export function Table({ head, children, caption }: { head: ReactNode[]; children
  * `whitespace-normal` class next to the default would lose.
  */
 export function Td({ children, className = "", mono = false, wrap = false }: { children: ReactNode; className?: string; mono?: boolean; wrap?: boolean }) {
-  return <td className={`${wrap ? "whitespace-normal break-words" : "whitespace-nowrap"} px-3 py-2 align-top text-slate-700 first:pl-4 sm:first:pl-3 ${mono ? "font-mono text-xs" : ""} ${className}`}>{children}</td>;
+  return (
+    <td
+      className={`${wrap ? "whitespace-normal break-words" : "whitespace-nowrap"} px-3 py-2 align-top text-slate-700 first:pl-4 sm:first:pl-3 ${mono ? "font-mono text-xs" : ""} ${className}`}
+    >
+      {children}
+    </td>
+  );
 }
 
 /** What a list shows when it has no rows. */
@@ -114,7 +155,19 @@ export function Notice({ tone = "info", title, children }: { tone?: "info" | "wa
 }
 
 /** Previous / next links that keep the other search parameters. */
-export function Pager({ page, pages, total, basePath, params = {} }: { page: number; pages: number; total: number; basePath: string; params?: Record<string, string | undefined> }) {
+export function Pager({
+  page,
+  pages,
+  total,
+  basePath,
+  params = {},
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  basePath: string;
+  params?: Record<string, string | undefined>;
+}) {
   if (total === 0) return null;
   const href = (p: number) => {
     const q = new URLSearchParams();
@@ -130,8 +183,20 @@ export function Pager({ page, pages, total, basePath, params = {} }: { page: num
         Page {Math.min(page, Math.max(pages, 1))} of {Math.max(pages, 1)} · {total} in all
       </p>
       <div className="flex gap-2">
-        {page > 1 ? <Link className={linkClass} href={href(page - 1)} rel="prev">Previous</Link> : <span className={disabledClass}>Previous</span>}
-        {page < pages ? <Link className={linkClass} href={href(page + 1)} rel="next">Next</Link> : <span className={disabledClass}>Next</span>}
+        {page > 1 ? (
+          <Link className={linkClass} href={href(page - 1)} rel="prev">
+            Previous
+          </Link>
+        ) : (
+          <span className={disabledClass}>Previous</span>
+        )}
+        {page < pages ? (
+          <Link className={linkClass} href={href(page + 1)} rel="next">
+            Next
+          </Link>
+        ) : (
+          <span className={disabledClass}>Next</span>
+        )}
       </div>
     </nav>
   );
@@ -153,7 +218,11 @@ export function DefinitionList({ items, columns = 1 }: { items: [ReactNode, Reac
 
 /** A bordered list of records, each a title, a line of details and an action (e.g. a remove form). */
 export function RecordList({ label, children }: { label: string; children: ReactNode }) {
-  return <ul aria-label={label} className="divide-y divide-slate-100 rounded-lg border border-slate-200">{children}</ul>;
+  return (
+    <ul aria-label={label} className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+      {children}
+    </ul>
+  );
 }
 
 export function RecordItem({ title, details, action }: { title: ReactNode; details: ReactNode; action?: ReactNode }) {
@@ -172,8 +241,12 @@ export function RecordItem({ title, details, action }: { title: ReactNode; detai
 export function FilterButtons({ clearHref, className = "" }: { clearHref: string; className?: string }) {
   return (
     <div className={`flex items-end gap-2 ${className}`}>
-      <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">Apply</button>
-      <Link href={clearHref} className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">Clear</Link>
+      <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
+        Apply
+      </button>
+      <Link href={clearHref} className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50">
+        Clear
+      </Link>
     </div>
   );
 }

@@ -19,12 +19,7 @@ function Segment({ segment }: { segment: WheelSegment }) {
     <g data-segment={segment.index} data-label={segment.label ?? ""}>
       <path d={segment.path} fill={segment.fill} stroke="#ffffff" strokeWidth={1.5} />
       {segment.label !== null ? (
-        <text
-          transform={segment.textTransform}
-          textAnchor="middle"
-          className="fill-slate-950 font-semibold"
-          style={{ fontSize: segment.fontSize }}
-        >
+        <text transform={segment.textTransform} textAnchor="middle" className="fill-slate-950 font-semibold" style={{ fontSize: segment.fontSize }}>
           <tspan x={0} dy={-2}>
             AED
           </tspan>
@@ -74,7 +69,14 @@ export function DiscountWheel({ discount }: { discount: string }) {
   return (
     <div className="space-y-3">
       <figure className="mx-auto w-full max-w-[17rem]" aria-labelledby="wheel-caption">
-        <svg viewBox="-105 -118 210 223" className="h-auto w-full" role="img" aria-label={landed ? `Discount wheel showing AED ${groupedAmount(discount)}` : "Discount wheel spinning"} data-testid="discount-wheel" data-landed={landed ? "true" : "false"}>
+        <svg
+          viewBox="-105 -118 210 223"
+          className="h-auto w-full"
+          role="img"
+          aria-label={landed ? `Discount wheel showing AED ${groupedAmount(discount)}` : "Discount wheel spinning"}
+          data-testid="discount-wheel"
+          data-landed={landed ? "true" : "false"}
+        >
           <g
             onTransitionEnd={() => setPhase("landed")}
             style={{

@@ -6,8 +6,15 @@ import { provisionE2eMerchant, runScript } from "./provision";
 
 runScript(async () => {
   const { merchantId, key } = await provisionE2eMerchant({
-    name: "Falcon Outfitters", amountEntryEnabled: true, enabledCurrencies: ["USD", "AED", "EUR"],
-    currency: "USD", rateToAed: "3.6725", markupBps: 150, bufferBps: 50, commissionBps: 250, reason: "e2e: USD charged in AED",
+    name: "Falcon Outfitters",
+    amountEntryEnabled: true,
+    enabledCurrencies: ["USD", "AED", "EUR"],
+    currency: "USD",
+    rateToAed: "3.6725",
+    markupBps: 150,
+    bufferBps: 50,
+    commissionBps: 250,
+    reason: "e2e: USD charged in AED",
   });
   console.log(JSON.stringify({ merchantId, key }));
 });

@@ -28,12 +28,16 @@ export async function expectAccessible(page: Page, what: string, opts: { contras
     nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary ?? ""}`),
   }));
   expect(violations, `axe WCAG 2 A/AA violations on ${what}`).toEqual([]);
-  expect([...results.passes, ...results.violations].some((r) => r.id === "color-contrast"), `color-contrast checked on ${what}`).toBe(true);
+  expect(
+    [...results.passes, ...results.violations].some((r) => r.id === "color-contrast"),
+    `color-contrast checked on ${what}`,
+  ).toBe(true);
   const undecided: string[] = [];
   for (const node of results.incomplete.filter((r) => r.id === "color-contrast").flatMap((r) => r.nodes)) {
     const selector = String(node.target[0]);
     const within = opts.contrastCheckedBySpec;
-    const measuredBySpec = within !== undefined && (await page.evaluate(([s, w]) => document.querySelector(s)?.closest(w) != null, [selector, within] as const));
+    const measuredBySpec =
+      within !== undefined && (await page.evaluate(([s, w]) => document.querySelector(s)?.closest(w) != null, [selector, within] as const));
     if (!measuredBySpec) undecided.push(`${node.target.join(" ")}: ${node.any.map((c) => c.message).join("; ")}`);
   }
   expect(undecided, `color-contrast undecided on ${what}`).toEqual([]);

@@ -25,11 +25,24 @@ export type E2eMerchant = {
 /** Provisions the merchant; returns its id and the API key (shown once). */
 export async function provisionE2eMerchant(input: E2eMerchant): Promise<{ merchantId: string; key: string }> {
   const db = getDb();
-  const merchant = await createMerchant(db, { name: input.name, amountEntryEnabled: input.amountEntryEnabled, enabledCurrencies: input.enabledCurrencies, allowedIps: ["127.0.0.1", "::1"] });
+  const merchant = await createMerchant(db, {
+    name: input.name,
+    amountEntryEnabled: input.amountEntryEnabled,
+    enabledCurrencies: input.enabledCurrencies,
+    allowedIps: ["127.0.0.1", "::1"],
+  });
   const owner = await createConsoleUser(db, { username: `e2e-${randomUUID().slice(0, 8)}`, password: randomUUID(), role: "MERCHANT", merchantId: merchant.id });
   await savePricingVersion(db, {
-    merchantId: merchant.id, currency: input.currency, channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: input.currency,
-    markupBps: input.markupBps, bufferBps: input.bufferBps, commissionBps: input.commissionBps, reason: input.reason,
+    merchantId: merchant.id,
+    currency: input.currency,
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "AED",
+    settlementCurrency: input.currency,
+    markupBps: input.markupBps,
+    bufferBps: input.bufferBps,
+    commissionBps: input.commissionBps,
+    reason: input.reason,
   });
   const day = dubaiDay();
   const pair = { base: input.currency, quote: "AED", day };

@@ -12,8 +12,14 @@ runScript(async () => {
   const callbackUrl = process.argv[2];
   if (!callbackUrl) throw new Error("usage: store-merchant.ts <callbackUrl>");
   const { merchantId, key } = await provisionE2eMerchant({
-    name: "Oryx Home Goods", enabledCurrencies: ["EUR", "AED", "USD"],
-    currency: "EUR", rateToAed: "4.0000", markupBps: 100, bufferBps: 50, commissionBps: 250, reason: "e2e: EUR store payments charged in AED",
+    name: "Oryx Home Goods",
+    enabledCurrencies: ["EUR", "AED", "USD"],
+    currency: "EUR",
+    rateToAed: "4.0000",
+    markupBps: 100,
+    bufferBps: 50,
+    commissionBps: 250,
+    reason: "e2e: EUR store payments charged in AED",
   });
   const { secret } = await setCallbackUrl(getDb(), { merchantId, url: callbackUrl });
   console.log(JSON.stringify({ merchantId, key, callbackSecret: secret }));

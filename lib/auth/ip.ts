@@ -41,7 +41,15 @@ let trusted: { setting: string; addresses: Set<string> } | null = null;
 function trustedProxies(): Set<string> {
   const setting = config().TRUSTED_PROXIES ?? "";
   if (trusted?.setting !== setting) {
-    trusted = { setting, addresses: new Set(setting.split(",").map((s) => normalizeIp(s)).filter((s): s is string => !!s)) };
+    trusted = {
+      setting,
+      addresses: new Set(
+        setting
+          .split(",")
+          .map((s) => normalizeIp(s))
+          .filter((s): s is string => !!s),
+      ),
+    };
   }
   return trusted.addresses;
 }
@@ -67,7 +75,10 @@ export function sourceIp(headers: Headers): string | null {
     if (headers.has(FORWARDED_HEADER)) warnUntrustedProxy(peer);
     return peer;
   }
-  const hops = (headers.get(FORWARDED_HEADER) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = (headers.get(FORWARDED_HEADER) ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(hops[i]);
     if (!hop) return peer;
@@ -86,5 +97,8 @@ function warnUntrustedProxy(peer: string): void {
   warned.sandpiperUntrustedProxies ??= new Set();
   if (warned.sandpiperUntrustedProxies.has(peer) || warned.sandpiperUntrustedProxies.size > 100) return;
   warned.sandpiperUntrustedProxies.add(peer);
-  log.warn({ peer }, "requests arrive with X-Forwarded-For from an address not in TRUSTED_PROXIES: limits and sign-in throttling see every client behind it as this one address; add the proxy to TRUSTED_PROXIES");
+  log.warn(
+    { peer },
+    "requests arrive with X-Forwarded-For from an address not in TRUSTED_PROXIES: limits and sign-in throttling see every client behind it as this one address; add the proxy to TRUSTED_PROXIES",
+  );
 }

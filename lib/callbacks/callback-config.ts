@@ -20,7 +20,7 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
  */
 export function loopbackAllowanceRefusal(): string | null {
   if (config().CALLBACK_ALLOW_LOOPBACK && runtimeEnv("NODE_ENV") === "production") {
-    return "CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer's machine from this service, run `sandpiper listen --forward-to <local address>` there (README \"The sandpiper command\")";
+    return 'CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer\'s machine from this service, run `sandpiper listen --forward-to <local address>` there (README "The sandpiper command")';
   }
   return null;
 }
@@ -57,11 +57,7 @@ export function newCallbackSecret(): string {
  * @throws ApiError 400 VALIDATION_ERROR "callbackUrl: <policy reason>" when the address is refused;
  *   ApiError 404 NOT_FOUND when the merchant does not exist. Nothing is changed on error.
  */
-export async function setCallbackUrl(
-  db: Db,
-  input: { merchantId: string; url: string },
-  opts: { resolve?: Resolver } = {},
-): Promise<{ secret: string }> {
+export async function setCallbackUrl(db: Db, input: { merchantId: string; url: string }, opts: { resolve?: Resolver } = {}): Promise<{ secret: string }> {
   if (!isUuid(input.merchantId)) throw apiError("NOT_FOUND", "merchant not found");
   const url = typeof input.url === "string" ? input.url.trim() : "";
   if (url === "") throw apiError("VALIDATION_ERROR", "callbackUrl: an address is required");

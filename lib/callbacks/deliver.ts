@@ -110,11 +110,14 @@ async function nextAttemptNumber(tx: Tx, deliveryId: string): Promise<number> {
 async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return transaction(async (tx) => {
-    const due = parseRows(ClaimRow, await tx.$queryRaw<Record<string, unknown>[]>`
+    const due = parseRows(
+      ClaimRow,
+      await tx.$queryRaw<Record<string, unknown>[]>`
       SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
-      ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`);
+      ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`,
+    );
     const claimed: Claimed[] = [];
     for (const row of due) {
       if (row.leaseUntil !== null) {
@@ -160,7 +163,8 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
 }
 
 /** What one send did: the address, the result, and what it was signed with (the signature debugger shows it). */
-type Sent = { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null } | { notConfigured: true };
+type Sent =
+  { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null } | { notConfigured: true };
 
 /**
  * Sends one claimed delivery, outside any transaction: checks the merchant's address again (docs/callbacks.md:
@@ -173,7 +177,13 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
   const check = await checkCallbackUrl(url, callbackUrlPolicy());
   if (!check.ok) {
     const refused = `address refused: ${check.reason}`;
-    return { url, result: { ok: false, statusCode: null, durationMs: 0, error: refused, responseSnippet: "", redirected: false }, signedTimestamp: null, signature: null, target: null };
+    return {
+      url,
+      result: { ok: false, statusCode: null, durationMs: 0, error: refused, responseSnippet: "", redirected: false },
+      signedTimestamp: null,
+      signature: null,
+      target: null,
+    };
   }
   const headers = buildCallbackHeaders({ eventId: claimed.eventId, rawBody: body, secret, nowMs: now.getTime() });
   if (claimed.test) headers[testEventHeaderName()] = "true";
@@ -204,7 +214,14 @@ async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt:
       if (!ownLease) return { ...base, attempt: null, state: row.state, statusCode: null, error: null, nextAttemptAt: row.nextAttemptAt };
       await tx.delivery.update({
         where: { id: claimed.id },
-        data: { state: "NOT_CONFIGURED", attemptCount: { decrement: 1 }, leaseUntil: null, nextAttemptAt: null, lastError: "no callback address configured", updatedAt: finishedAt },
+        data: {
+          state: "NOT_CONFIGURED",
+          attemptCount: { decrement: 1 },
+          leaseUntil: null,
+          nextAttemptAt: null,
+          lastError: "no callback address configured",
+          updatedAt: finishedAt,
+        },
       });
       return { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error: "no callback address configured", nextAttemptAt: null };
     }
@@ -253,10 +270,29 @@ async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptO
   const sent = await send(claimed, startedAt, opts.timeoutMs);
   const outcome = await settle(claimed, sent, startedAt, opts.now ?? systemNow(), opts.random ?? Math.random);
   if (plan && "target" in sent && sent.target) {
-    await injectChaos({ deliveryId: claimed.id, eventId: claimed.eventId, merchantId: claimed.merchantId, body: claimed.body, secret: claimed.callbackSecret!, url: sent.url, target: sent.target, plan, real: sent.result, timeoutMs: opts.timeoutMs });
+    await injectChaos({
+      deliveryId: claimed.id,
+      eventId: claimed.eventId,
+      merchantId: claimed.merchantId,
+      body: claimed.body,
+      secret: claimed.callbackSecret!,
+      url: sent.url,
+      target: sent.target,
+      plan,
+      real: sent.result,
+      timeoutMs: opts.timeoutMs,
+    });
   }
   log.info(
-    { worker: opts.workerId, deliveryId: outcome.deliveryId, eventId: outcome.eventId, attempt: outcome.attempt, state: outcome.state, statusCode: outcome.statusCode, error: outcome.error },
+    {
+      worker: opts.workerId,
+      deliveryId: outcome.deliveryId,
+      eventId: outcome.eventId,
+      attempt: outcome.attempt,
+      state: outcome.state,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+    },
     "callback attempt",
   );
   return outcome;
@@ -299,8 +335,7 @@ export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<De
 
 /** Result of {@link deliverOne}: the attempt's outcome, or why nothing was sent now. */
 export type DeliverOneResult =
-  | ({ claimed: true } & AttemptOutcome)
-  | { claimed: false; deliveryId: string; state: DeliveryState | null; nextAttemptAt: Date | null };
+  ({ claimed: true } & AttemptOutcome) | { claimed: false; deliveryId: string; state: DeliveryState | null; nextAttemptAt: Date | null };
 
 /**
  * One attempt of one delivery, if it is due and not leased (event-triggered sending: the Inngest function

@@ -77,7 +77,15 @@ const LISTENER_2XX = { statusCode: { gte: 200, lte: 299 } } satisfies Prisma.Lis
 
 export async function listDeliveries(
   db: Db,
-  input: { merchantId: string | null; state?: DeliveryState; endedOn?: string; attempts?: "first" | "retried"; path?: "listener" | "address"; page: number; limit: number },
+  input: {
+    merchantId: string | null;
+    state?: DeliveryState;
+    endedOn?: string;
+    attempts?: "first" | "retried";
+    path?: "listener" | "address";
+    page: number;
+    limit: number;
+  },
 ): Promise<Page<DeliveryRow>> {
   const { merchantId, state, endedOn, attempts, path, page, limit } = input;
   if (!Number.isInteger(page) || page < 1) throw apiError("VALIDATION_ERROR", "page must be an integer >= 1");
@@ -159,10 +167,7 @@ export async function getDelivery(db: Db, input: { merchantId: string | null; de
  * @returns the number of deliveries requeued.
  * @throws ApiError 400 VALIDATION_ERROR when a delivery id is not a UUID.
  */
-export async function requeueDeliveries(
-  db: Db,
-  input: { merchantId: string | null; deliveryIds?: string[]; now?: Date },
-): Promise<number> {
+export async function requeueDeliveries(db: Db, input: { merchantId: string | null; deliveryIds?: string[]; now?: Date }): Promise<number> {
   const now = input.now ?? systemNow();
   if (input.merchantId !== null && !isUuid(input.merchantId)) return 0;
   for (const id of input.deliveryIds ?? []) assertUuid(id, "delivery id");
@@ -170,15 +175,23 @@ export async function requeueDeliveries(
   const byMerchant = input.merchantId !== null ? Prisma.sql`AND d.merchant_id = ${input.merchantId}::uuid` : Prisma.empty;
   const byId = input.deliveryIds ? Prisma.sql`AND d.id = ANY(${input.deliveryIds}::uuid[])` : Prisma.empty;
   return withTransaction(db, async (tx) => {
-    const requeued = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`
+    const requeued = parseRows(
+      IdRow,
+      await tx.$queryRaw<Record<string, unknown>[]>`
       UPDATE deliveries d
       SET state = 'PENDING', next_attempt_at = ${now}, attempt_count = 0, lease_until = NULL, updated_at = ${now}
       FROM merchants m
       WHERE m.id = d.merchant_id AND m.callback_url IS NOT NULL
         AND d.state IN ('FAILED', 'NOT_CONFIGURED') ${byMerchant} ${byId}
-      RETURNING d.id`);
+      RETURNING d.id`,
+    );
     const ids = requeued.map((r) => r.id);
-    afterCommit(tx, () => announce(DELIVERY_DUE, ids.map((deliveryId) => ({ deliveryId }))));
+    afterCommit(tx, () =>
+      announce(
+        DELIVERY_DUE,
+        ids.map((deliveryId) => ({ deliveryId })),
+      ),
+    );
     return ids.length;
   });
 }
@@ -203,8 +216,10 @@ const LockedDelivery = z.object({ state: z.enum(DeliveryState), nextAttemptAt: z
 /** Why a delivery in a final state has no next attempt, and what sends the event again. */
 const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
   SUCCEEDED: "this delivery was already delivered (your receiver answered 2xx); to send the event again use POST /v1/events/{eventId}/redeliver",
-  FAILED: "this delivery failed all 8 attempts of its round; requeue it in the console (Callbacks) or send the event again with POST /v1/events/{eventId}/redeliver",
-  NOT_CONFIGURED: "this delivery has no callback address (none was configured when it was due); set one in the console (Callbacks), then requeue it there or use POST /v1/events/{eventId}/redeliver",
+  FAILED:
+    "this delivery failed all 8 attempts of its round; requeue it in the console (Callbacks) or send the event again with POST /v1/events/{eventId}/redeliver",
+  NOT_CONFIGURED:
+    "this delivery has no callback address (none was configured when it was due); set one in the console (Callbacks), then requeue it there or use POST /v1/events/{eventId}/redeliver",
 };
 
 /**
@@ -222,8 +237,11 @@ export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; de
   // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
   const now = systemNow();
   const [locked] = isUuid(deliveryId)
-    ? parseRows(LockedDelivery, await tx.$queryRaw<Record<string, unknown>[]>`
-        SELECT state, next_attempt_at, event_id FROM deliveries WHERE id = ${deliveryId}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`)
+    ? parseRows(
+        LockedDelivery,
+        await tx.$queryRaw<Record<string, unknown>[]>`
+        SELECT state, next_attempt_at, event_id FROM deliveries WHERE id = ${deliveryId}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`,
+      )
     : [];
   if (!locked) throw apiError("NOT_FOUND", "delivery not found");
   const refusal = NO_NEXT_ATTEMPT[locked.state];
@@ -259,9 +277,7 @@ export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; de
  */
 export async function sendTestEvent(db: Db, input: { merchantId: string; now?: Date }): Promise<{ eventId: string; deliveryId: string }> {
   const now = input.now ?? systemNow();
-  const merchant = isUuid(input.merchantId)
-    ? await db.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true, callbackUrl: true } })
-    : null;
+  const merchant = isUuid(input.merchantId) ? await db.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true, callbackUrl: true } }) : null;
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
   if (!merchant.callbackUrl) throw apiError("INVALID_STATE", "set a callback address before sending a test event");
   const data: PaymentResource = {
@@ -302,12 +318,20 @@ const MovedDelivery = z.object({ id: z.string(), due: z.boolean() });
  */
 export async function advanceDeliveries(tx: Tx, input: { merchantId: string; byMs: bigint }): Promise<number> {
   const now = systemNow();
-  const moved = parseRows(MovedDelivery, await tx.$queryRaw<Record<string, unknown>[]>`
+  const moved = parseRows(
+    MovedDelivery,
+    await tx.$queryRaw<Record<string, unknown>[]>`
     UPDATE deliveries
     SET next_attempt_at = GREATEST(next_attempt_at - ${input.byMs.toString()}::bigint * interval '1 millisecond', ${now}::timestamptz), updated_at = ${now}
     WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
-    RETURNING id, next_attempt_at <= ${now} AS due`);
+    RETURNING id, next_attempt_at <= ${now} AS due`,
+  );
   const ids = moved.filter((d) => d.due).map((d) => d.id);
-  afterCommit(tx, () => announce(DELIVERY_DUE, ids.map((deliveryId) => ({ deliveryId }))));
+  afterCommit(tx, () =>
+    announce(
+      DELIVERY_DUE,
+      ids.map((deliveryId) => ({ deliveryId })),
+    ),
+  );
   return ids.length;
 }

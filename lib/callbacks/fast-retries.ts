@@ -48,19 +48,27 @@ export async function switchFastRetries(
   now: Date,
 ): Promise<SandboxSettings> {
   return withTransaction(db, async (tx) => {
-    const [before] = parseRows(FastRetriesRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`);
+    const [before] = parseRows(
+      FastRetriesRow,
+      await tx.$queryRaw<Record<string, unknown>[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`,
+    );
     if (!before) throw apiError("NOT_FOUND", "merchant not found");
     if (before.fastRetries !== input.enabled) {
       await tx.merchant.update({ where: { id: input.merchantId }, data: { fastRetries: input.enabled } });
-      await writeAudit(tx, actor, {
-        action: "merchant.fast_retries",
-        entity: "merchant",
-        entityId: input.merchantId,
-        merchantId: input.merchantId,
-        before: { fastRetries: before.fastRetries },
-        after: { fastRetries: input.enabled },
-        reason: input.reason ?? null,
-      }, now);
+      await writeAudit(
+        tx,
+        actor,
+        {
+          action: "merchant.fast_retries",
+          entity: "merchant",
+          entityId: input.merchantId,
+          merchantId: input.merchantId,
+          before: { fastRetries: before.fastRetries },
+          after: { fastRetries: input.enabled },
+          reason: input.reason ?? null,
+        },
+        now,
+      );
     }
     return sandboxSettingsOf(input.enabled);
   });

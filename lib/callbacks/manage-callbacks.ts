@@ -30,11 +30,17 @@ export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { me
   if (!before) throw apiError("NOT_FOUND", "merchant not found");
   const { secret } = await setCallbackUrl(tx, { merchantId: input.merchantId, url: input.url });
   const after = await tx.merchant.findUniqueOrThrow({ where: { id: input.merchantId }, select: { callbackUrl: true } });
-  await auditMerchant(tx, actor, input.merchantId, {
-    action: "merchant.callback_url",
-    before: { callbackUrl: before.callbackUrl },
-    after: { callbackUrl: after.callbackUrl, secretRotated: true },
-  }, now);
+  await auditMerchant(
+    tx,
+    actor,
+    input.merchantId,
+    {
+      action: "merchant.callback_url",
+      before: { callbackUrl: before.callbackUrl },
+      after: { callbackUrl: after.callbackUrl, secretRotated: true },
+    },
+    now,
+  );
   return secret;
 }
 
@@ -47,23 +53,33 @@ export async function configureCallback(tx: Tx, actor: ConsoleActor, input: { me
  * @returns how many deliveries became PENDING (deliveries of merchants without an address stay as they are).
  * @throws ApiError 404 NOT_FOUND for a listed delivery the actor cannot see.
  */
-export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId?: string; deliveryIds?: string[] }, now = systemNow()): Promise<number> {
+export async function requeueFromConsole(
+  tx: Tx,
+  actor: ConsoleActor,
+  input: { merchantId?: string; deliveryIds?: string[] },
+  now = systemNow(),
+): Promise<number> {
   const scope = merchantScope(actor) ?? input.merchantId ?? null;
   if (input.deliveryIds) {
     const ids = [...new Set(input.deliveryIds)];
-    const visible = ids.every((id) => isUuid(id))
-      && (await tx.delivery.count({ where: { id: { in: ids }, ...(scope ? { merchantId: scope } : {}) } })) === ids.length;
+    const visible =
+      ids.every((id) => isUuid(id)) && (await tx.delivery.count({ where: { id: { in: ids }, ...(scope ? { merchantId: scope } : {}) } })) === ids.length;
     if (!visible) throw apiError("NOT_FOUND", "delivery not found");
   }
   const count = await requeueDeliveries(tx, { merchantId: scope, deliveryIds: input.deliveryIds, now });
   if (count === 0) return 0;
-  await writeAudit(tx, auditActor(actor), {
-    action: input.deliveryIds ? "delivery.requeue" : "delivery.requeue_all",
-    entity: "delivery",
-    entityId: input.deliveryIds?.length === 1 ? input.deliveryIds[0] : null,
-    merchantId: scope,
-    after: { requeued: count, ...(input.deliveryIds ? { deliveryIds: input.deliveryIds } : {}) },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: input.deliveryIds ? "delivery.requeue" : "delivery.requeue_all",
+      entity: "delivery",
+      entityId: input.deliveryIds?.length === 1 ? input.deliveryIds[0] : null,
+      merchantId: scope,
+      after: { requeued: count, ...(input.deliveryIds ? { deliveryIds: input.deliveryIds } : {}) },
+    },
+    now,
+  );
   return count;
 }
 
@@ -74,7 +90,12 @@ export async function requeueFromConsole(tx: Tx, actor: ConsoleActor, input: { m
 export async function sendTestFromConsole(tx: Tx, actor: ConsoleActor, input: { merchantId: string }, now = systemNow()) {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   const sent = await sendTestEvent(tx, { merchantId: input.merchantId, now });
-  await writeAudit(tx, auditActor(actor), { action: "delivery.test_event", entity: "event", entityId: sent.eventId, merchantId: input.merchantId, after: sent }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    { action: "delivery.test_event", entity: "event", entityId: sent.eventId, merchantId: input.merchantId, after: sent },
+    now,
+  );
   return sent;
 }
 
@@ -126,10 +147,19 @@ export const ChaosModeInput = z.object({ merchantId: uuidField, enabled: checkbo
  */
 export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<typeof ChaosModeInput>, now = systemNow()): Promise<void> {
   assertMerchantAccess(actor, input.merchantId, "merchant");
-  const [before] = parseRows(ChaosModeRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`);
+  const [before] = parseRows(
+    ChaosModeRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`,
+  );
   if (!before) throw apiError("NOT_FOUND", "merchant not found");
   await tx.merchant.update({ where: { id: input.merchantId }, data: { chaosMode: input.enabled } });
-  await auditMerchant(tx, actor, input.merchantId, { action: "merchant.chaos_mode", before: { chaosMode: before.chaosMode }, after: { chaosMode: input.enabled }, reason: input.reason }, now);
+  await auditMerchant(
+    tx,
+    actor,
+    input.merchantId,
+    { action: "merchant.chaos_mode", before: { chaosMode: before.chaosMode }, after: { chaosMode: input.enabled }, reason: input.reason },
+    now,
+  );
 }
 
 export const FastRetriesInput = z.object({ merchantId: uuidField, enabled: checkbox, reason: reasonField });
@@ -175,7 +205,18 @@ export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.outpu
     given: { timestamp: input.timestamp, body: input.body, signature: input.signature },
     nowSeconds: Math.floor(now.getTime() / 1000),
   });
-  await writeAudit(tx, auditActor(actor), { action: "delivery.signature_check", entity: "delivery", entityId: delivery.id, merchantId: delivery.merchantId, after: { attempt: attempt.number, verified: diagnosis.verified } }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "delivery.signature_check",
+      entity: "delivery",
+      entityId: delivery.id,
+      merchantId: delivery.merchantId,
+      after: { attempt: attempt.number, verified: diagnosis.verified },
+    },
+    now,
+  );
   return diagnosis;
 }
 
@@ -187,9 +228,17 @@ export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.outpu
  * or signature.
  * @throws ApiError 404 NOT_FOUND (delivery, or a forward attempt of its event, not visible)
  */
-export async function checkForwardSignature(tx: Tx, actor: ConsoleActor, input: z.output<typeof ForwardSignatureCheckInput>, now = systemNow()): Promise<SignatureDiagnosis> {
+export async function checkForwardSignature(
+  tx: Tx,
+  actor: ConsoleActor,
+  input: z.output<typeof ForwardSignatureCheckInput>,
+  now = systemNow(),
+): Promise<SignatureDiagnosis> {
   const delivery = await getDelivery(tx, { merchantId: merchantScope(actor), deliveryId: input.deliveryId });
-  const forward = await tx.listenerForward.findFirst({ where: { id: input.forwardAttemptId, eventId: delivery.eventId }, select: { id: true, apiKeyId: true, forwardId: true, attempt: true, signedTimestamp: true } });
+  const forward = await tx.listenerForward.findFirst({
+    where: { id: input.forwardAttemptId, eventId: delivery.eventId },
+    select: { id: true, apiKeyId: true, forwardId: true, attempt: true, signedTimestamp: true },
+  });
   if (!forward) throw apiError("NOT_FOUND", "listener forward attempt not found");
   const { callbackSecret, listenerSecrets } = await secretsOf(tx, delivery.merchantId);
   const signer = listenerSecrets.find((k) => k.id === forward.apiKeyId);
@@ -205,13 +254,18 @@ export async function checkForwardSignature(tx: Tx, actor: ConsoleActor, input: 
     nowSeconds: Math.floor(now.getTime() / 1000),
     signedWith: { kind: "listener", keyPrefix: signer.prefix },
   });
-  await writeAudit(tx, auditActor(actor), {
-    action: "listener_forward.signature_check",
-    entity: "delivery",
-    entityId: delivery.id,
-    merchantId: delivery.merchantId,
-    after: { forwardId: forward.forwardId, attempt: forward.attempt, verified: diagnosis.verified },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "listener_forward.signature_check",
+      entity: "delivery",
+      entityId: delivery.id,
+      merchantId: delivery.merchantId,
+      after: { forwardId: forward.forwardId, attempt: forward.attempt, verified: diagnosis.verified },
+    },
+    now,
+  );
   return diagnosis;
 }
 
@@ -221,7 +275,11 @@ async function secretsOf(tx: Tx, merchantId: string) {
   const keys = await tx.apiKey.findMany({ where: { merchantId }, select: { id: true, hash: true, prefix: true } });
   return {
     callbackSecret: merchant.callbackSecret,
-    listenerSecrets: keys.map((k) => ({ id: k.id, prefix: k.prefix, named: { label: `the sandpiper listen secret of API key ${k.prefix}...`, secret: listenerSecretFromKeyHash(k.hash) } })),
+    listenerSecrets: keys.map((k) => ({
+      id: k.id,
+      prefix: k.prefix,
+      named: { label: `the sandpiper listen secret of API key ${k.prefix}...`, secret: listenerSecretFromKeyHash(k.hash) },
+    })),
   };
 }
 
@@ -239,5 +297,8 @@ export function merchantsInChaosMode(db: Db, actor: ConsoleActor): Promise<{ id:
 export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: string) {
   const scope = merchantScope(actor);
   if (scope && scope !== merchantId) return null;
-  return db.merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true, clockOffsetMs: true } });
+  return db.merchant.findUnique({
+    where: { id: merchantId },
+    select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true, clockOffsetMs: true },
+  });
 }

@@ -60,7 +60,7 @@ describe("retry schedule", () => {
   });
 });
 
-describe("fast retries (docs/callbacks.md \"Fast retries\")", () => {
+describe('fast retries (docs/callbacks.md "Fast retries")', () => {
   const fast = { fastRetries: true };
 
   it("is the same schedule divided by 60: same 8 attempts, waits from 0.5 s to 60 s", () => {

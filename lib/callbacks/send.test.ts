@@ -76,7 +76,7 @@ describe("sendCallbackRequest", () => {
 
   it("sends Buffer bodies byte for byte", async () => {
     const { port, seen } = await startServer((_req, res) => res.writeHead(204).end());
-    const bytes = Buffer.from("{\"note\":\"caf\u00e9\"}", "utf8");
+    const bytes = Buffer.from('{"note":"caf\u00e9"}', "utf8");
     const result = await sendCallbackRequest({ url: pinnedUrl(port), address: "127.0.0.1", family: 4, headers, body: bytes });
     expect(result.ok).toBe(true);
     expect(result.statusCode).toBe(204);
@@ -91,12 +91,8 @@ describe("sendCallbackRequest", () => {
 
   it("does not follow a 301 and never requests its target", async () => {
     const target = await startServer((_req, res) => res.writeHead(200).end("target"));
-    const origin = await startServer((_req, res) =>
-      res.writeHead(301, { Location: `http://127.0.0.1:${target.port}/stolen` }).end(),
-    );
-    const sameServer = await startServer((req, res) =>
-      req.url === "/hook" ? res.writeHead(301, { Location: "/moved" }).end() : res.writeHead(200).end(),
-    );
+    const origin = await startServer((_req, res) => res.writeHead(301, { Location: `http://127.0.0.1:${target.port}/stolen` }).end());
+    const sameServer = await startServer((req, res) => (req.url === "/hook" ? res.writeHead(301, { Location: "/moved" }).end() : res.writeHead(200).end()));
     const result = await sendCallbackRequest({ url: pinnedUrl(origin.port), address: "127.0.0.1", family: 4, headers, body });
     expect(result).toMatchObject({ ok: false, statusCode: 301, error: "redirect not followed", redirected: true });
     const relative = await sendCallbackRequest({ url: pinnedUrl(sameServer.port), address: "127.0.0.1", family: 4, headers, body });
@@ -211,7 +207,23 @@ beforeAll(() => {
     const crt = path.join(certDir, "cert.pem");
     execFileSync(
       "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", crt, "-days", "1", "-subj", "/CN=callback.invalid", "-addext", "subjectAltName=DNS:callback.invalid"],
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        crt,
+        "-days",
+        "1",
+        "-subj",
+        "/CN=callback.invalid",
+        "-addext",
+        "subjectAltName=DNS:callback.invalid",
+      ],
       { stdio: "ignore" },
     );
     cert = { key: readFileSync(key), cert: readFileSync(crt) };
@@ -227,7 +239,13 @@ describe("sendCallbackRequest over https", () => {
     let requests = 0;
     const context = tls.createSecureContext(cert!);
     const server = https.createServer(
-      { ...cert!, SNICallback: (name, cb) => { sniSeen.push(name); cb(null, context); } },
+      {
+        ...cert!,
+        SNICallback: (name, cb) => {
+          sniSeen.push(name);
+          cb(null, context);
+        },
+      },
       (_req, res) => {
         requests += 1;
         res.writeHead(200).end();

@@ -53,7 +53,12 @@ function jsonEqual(a: string, b: string): boolean {
 }
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, sortKeys(v)]),
+    );
   return value;
 }
 
@@ -84,15 +89,47 @@ export function diagnoseSignature(input: SignatureDiagnosisInput): SignatureDiag
   let changedBytes: Finding | null = null;
   if (sent) {
     if (given.body === sent.body) findings.push({ ok: true, part: "body", message: "The body is byte for byte the one sent." });
-    else if (given.body.replace(/\r?\n$/, "") === sent.body) changedBytes = { ok: false, part: "body", message: "The body has a line break at the end that was not sent: verify the raw request body exactly as received." };
-    else if (given.body.trim() === sent.body) changedBytes = { ok: false, part: "body", message: "The body has white space around it that was not sent: verify the raw request body exactly as received." };
-    else if (jsonEqual(given.body, sent.body)) changedBytes = { ok: false, part: "body", message: "The body is the same JSON but not the same bytes (re-serialised: white space, member order or escaping changed). Verify the raw request body before parsing it." };
-    else findings.push({ ok: false, part: "body", message: "The body is not the one sent with this attempt: check that you pasted the request body of this event." });
-    if (given.timestamp.trim() !== sent.timestamp) findings.push({ ok: false, part: "timestamp", message: `The timestamp is not the one sent with this attempt (${sent.timestamp}). The timestamp header is renewed on every attempt: read it from the request you verify.` });
+    else if (given.body.replace(/\r?\n$/, "") === sent.body)
+      changedBytes = {
+        ok: false,
+        part: "body",
+        message: "The body has a line break at the end that was not sent: verify the raw request body exactly as received.",
+      };
+    else if (given.body.trim() === sent.body)
+      changedBytes = {
+        ok: false,
+        part: "body",
+        message: "The body has white space around it that was not sent: verify the raw request body exactly as received.",
+      };
+    else if (jsonEqual(given.body, sent.body))
+      changedBytes = {
+        ok: false,
+        part: "body",
+        message:
+          "The body is the same JSON but not the same bytes (re-serialised: white space, member order or escaping changed). Verify the raw request body before parsing it.",
+      };
+    else
+      findings.push({
+        ok: false,
+        part: "body",
+        message: "The body is not the one sent with this attempt: check that you pasted the request body of this event.",
+      });
+    if (given.timestamp.trim() !== sent.timestamp)
+      findings.push({
+        ok: false,
+        part: "timestamp",
+        message: `The timestamp is not the one sent with this attempt (${sent.timestamp}). The timestamp header is renewed on every attempt: read it from the request you verify.`,
+      });
     else findings.push({ ok: true, part: "timestamp", message: "The timestamp is the one sent with this attempt." });
   }
-  if (!/^\d{10}$/.test(given.timestamp.trim())) findings.push({ ok: false, part: "timestamp", message: "The timestamp must be the 10-digit Unix seconds of the timestamp header, used as text." });
-  else if (Math.abs(nowSeconds - Number(given.timestamp)) > 300) findings.push({ ok: false, part: "timestamp", message: `The timestamp is ${Math.abs(nowSeconds - Number(given.timestamp))} s away from the service's clock: a receiver refuses requests more than 300 s old or ahead (a stale or replayed request), even with a correct signature.` });
+  if (!/^\d{10}$/.test(given.timestamp.trim()))
+    findings.push({ ok: false, part: "timestamp", message: "The timestamp must be the 10-digit Unix seconds of the timestamp header, used as text." });
+  else if (Math.abs(nowSeconds - Number(given.timestamp)) > 300)
+    findings.push({
+      ok: false,
+      part: "timestamp",
+      message: `The timestamp is ${Math.abs(nowSeconds - Number(given.timestamp))} s away from the service's clock: a receiver refuses requests more than 300 s old or ahead (a stale or replayed request), even with a correct signature.`,
+    });
 
   const expectedMatchesSent = sent ? signCallback(secret, sent.timestamp, sent.body) === expected : null;
   if (verified) {
@@ -105,21 +142,51 @@ export function diagnoseSignature(input: SignatureDiagnosisInput): SignatureDiag
   const raw = Buffer.from(expected, "hex");
   const slips: [boolean, string][] = [
     [signature === expected.toUpperCase(), "Your signature is upper-case hex. Compare the lowercase hex digest."],
-    [signature === raw.toString("base64") || signature === raw.toString("base64url"), "Your signature is base64. The signature header is lowercase hex (64 characters): use digest('hex')."],
-    [signature.replace(/^(sha256=|v1,)/, "") === expected && signature !== expected, "Your value has a prefix (such as sha256= or v1,). The header holds the bare 64 hex characters."],
-    [signature === hmacHex(secret, given.body), "You signed the body alone. Sign the text timestamp + \".\" + body."],
-    [signature === hmacHex(secret, `${given.timestamp}${given.body}`), "You left out the \".\" between the timestamp and the body."],
-    [signature === hmacHex(secret, `${given.timestamp}.${given.body}\n`) || signature === hmacHex(secret, `${given.timestamp}.${given.body.trim()}`), "The signed text has different white space at the end of the body: sign the raw body exactly as received."],
-    [signature === hmacHex(Buffer.from(secret.replace(/^whsec_/, ""), "base64"), `${given.timestamp}.${given.body}`), "You base64-decoded the secret after whsec_ (as Standard Webhooks does). Here the key is the whole whsec_... string as UTF-8 bytes."],
-    [signature === hmacHex(secret.replace(/^whsec_/, ""), `${given.timestamp}.${given.body}`), "You left out the whsec_ prefix of the secret. The key is the whole whsec_... string."],
+    [
+      signature === raw.toString("base64") || signature === raw.toString("base64url"),
+      "Your signature is base64. The signature header is lowercase hex (64 characters): use digest('hex').",
+    ],
+    [
+      signature.replace(/^(sha256=|v1,)/, "") === expected && signature !== expected,
+      "Your value has a prefix (such as sha256= or v1,). The header holds the bare 64 hex characters.",
+    ],
+    [signature === hmacHex(secret, given.body), 'You signed the body alone. Sign the text timestamp + "." + body.'],
+    [signature === hmacHex(secret, `${given.timestamp}${given.body}`), 'You left out the "." between the timestamp and the body.'],
+    [
+      signature === hmacHex(secret, `${given.timestamp}.${given.body}\n`) || signature === hmacHex(secret, `${given.timestamp}.${given.body.trim()}`),
+      "The signed text has different white space at the end of the body: sign the raw body exactly as received.",
+    ],
+    [
+      signature === hmacHex(Buffer.from(secret.replace(/^whsec_/, ""), "base64"), `${given.timestamp}.${given.body}`),
+      "You base64-decoded the secret after whsec_ (as Standard Webhooks does). Here the key is the whole whsec_... string as UTF-8 bytes.",
+    ],
+    [
+      signature === hmacHex(secret.replace(/^whsec_/, ""), `${given.timestamp}.${given.body}`),
+      "You left out the whsec_ prefix of the secret. The key is the whole whsec_... string.",
+    ],
   ];
   for (const [matches, message] of slips) if (matches) findings.unshift({ ok: false, part: "encoding", message });
   if (!slips.some(([m]) => m)) {
     const other = others.find((o) => signature === signCallback(o.secret, given.timestamp, given.body));
     if (other) findings.unshift({ ok: false, part: "secret", message: `This signature was made with ${other.label}. ${texts.where}` });
-    else if (sent && given.body !== sent.body && signature === signCallback(secret, given.timestamp, sent.body)) findings.unshift({ ok: false, part: "body", message: "Your signature is right for the body that was sent, but you pasted another body: your code signs different bytes from the ones it checks." });
-    else if (changedBytes) findings.unshift({ ok: false, part: "secret", message: `The signature does not match this body with ${texts.name}, nor with a common slip. Verify the raw body as received first; if it still fails, your code may use another secret (${texts.earlier}).` });
-    else findings.unshift({ ok: false, part: "secret", message: `The signature does not match with ${texts.name}, nor with a common slip. Your code most likely uses another secret (${texts.earlier}), or the body or timestamp it signs are not the ones above.` });
+    else if (sent && given.body !== sent.body && signature === signCallback(secret, given.timestamp, sent.body))
+      findings.unshift({
+        ok: false,
+        part: "body",
+        message: "Your signature is right for the body that was sent, but you pasted another body: your code signs different bytes from the ones it checks.",
+      });
+    else if (changedBytes)
+      findings.unshift({
+        ok: false,
+        part: "secret",
+        message: `The signature does not match this body with ${texts.name}, nor with a common slip. Verify the raw body as received first; if it still fails, your code may use another secret (${texts.earlier}).`,
+      });
+    else
+      findings.unshift({
+        ok: false,
+        part: "secret",
+        message: `The signature does not match with ${texts.name}, nor with a common slip. Your code most likely uses another secret (${texts.earlier}), or the body or timestamp it signs are not the ones above.`,
+      });
   }
   if (changedBytes) findings.unshift(changedBytes);
   return { verified, expectedMatchesSent, findings };

@@ -23,9 +23,7 @@ export interface CheckCallbackUrlOptions {
   resolve?: Resolver;
 }
 
-export type CallbackUrlCheck =
-  | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; reason: string };
+export type CallbackUrlCheck = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
 const defaultResolve: Resolver = async (host) => {
   const found = await dns.lookup(host, { all: true, verbatim: true });

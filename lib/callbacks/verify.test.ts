@@ -123,9 +123,7 @@ describe("verifyCallback rejects", () => {
   it("an uppercase-hex, short, long or non-hex signature", () => {
     const good = sign(String(ts), rawBody);
     for (const bad of [good.toUpperCase(), good.slice(0, 63), good.slice(0, 32), good + "0", good.slice(0, 63) + "g", `${good},${good}`]) {
-      expect(verifyCallback(rawBody, headersFor(rawBody, { "X-Service-Signature": bad }), secret, { now }), bad).toEqual(
-        reject("BAD_SIGNATURE"),
-      );
+      expect(verifyCallback(rawBody, headersFor(rawBody, { "X-Service-Signature": bad }), secret, { now }), bad).toEqual(reject("BAD_SIGNATURE"));
     }
   });
 

@@ -4,20 +4,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Why a callback was rejected. */
-export type VerifyFailureReason =
-  | "MISSING_HEADER"
-  | "BAD_TIMESTAMP"
-  | "TIMESTAMP_OUT_OF_TOLERANCE"
-  | "BAD_SIGNATURE"
-  | "EVENT_ID_MISMATCH"
-  | "MALFORMED_BODY";
+export type VerifyFailureReason = "MISSING_HEADER" | "BAD_TIMESTAMP" | "TIMESTAMP_OUT_OF_TOLERANCE" | "BAD_SIGNATURE" | "EVENT_ID_MISMATCH" | "MALFORMED_BODY";
 
 /** A parsed, authenticated event envelope (docs/callbacks.md); at least `id` is checked. */
 export type VerifiedEvent = { id: string } & Record<string, unknown>;
 
-export type VerifyResult =
-  | { ok: true; eventId: string; timestamp: number; event: VerifiedEvent }
-  | { ok: false; reason: VerifyFailureReason };
+export type VerifyResult = { ok: true; eventId: string; timestamp: number; event: VerifiedEvent } | { ok: false; reason: VerifyFailureReason };
 
 export interface VerifyOptions {
   /** Allowed distance between the timestamp header and `now`, in seconds, either direction. Default 300. */
@@ -89,12 +81,7 @@ function parseEnvelope(bytes: Buffer): VerifiedEvent | null {
  * @returns `{ ok: true, eventId, timestamp (Unix seconds), event }` or `{ ok: false, reason }`.
  * @throws TypeError for an empty secret or an invalid serviceName; RangeError for a negative or non-finite tolerance or an invalid `now`.
  */
-export function verifyCallback(
-  rawBody: string | Buffer | Uint8Array,
-  headers: HeaderBag,
-  secret: string,
-  opts: VerifyOptions = {},
-): VerifyResult {
+export function verifyCallback(rawBody: string | Buffer | Uint8Array, headers: HeaderBag, secret: string, opts: VerifyOptions = {}): VerifyResult {
   if (typeof secret !== "string" || secret.length === 0) throw new TypeError("secret must be a non-empty string");
   const toleranceSeconds = opts.toleranceSeconds ?? 300;
   if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {

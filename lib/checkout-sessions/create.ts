@@ -27,7 +27,10 @@ export async function createCheckoutSession(
 ): Promise<CheckoutSession> {
   const { merchant, body, now } = input;
   if (!merchant.amountEntryEnabled) {
-    throw apiError("AMOUNT_ENTRY_NOT_ENABLED", "customer amount-entry checkout is not enabled for this merchant: an operator switches it on in the console (Merchants, the merchant's page, \"Customer amount-entry flow\"); use a key of a merchant that has it, such as the seeded amount-entry merchant's");
+    throw apiError(
+      "AMOUNT_ENTRY_NOT_ENABLED",
+      "customer amount-entry checkout is not enabled for this merchant: an operator switches it on in the console (Merchants, the merchant's page, \"Customer amount-entry flow\"); use a key of a merchant that has it, such as the seeded amount-entry merchant's",
+    );
   }
   const customer = customerProfile(body.customer, SESSION_REQUIRED_CUSTOMER)!;
   await assertNotBlocked(tx, merchant.id, customer);

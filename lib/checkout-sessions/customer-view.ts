@@ -33,13 +33,15 @@ export type CustomerQuote = Pick<SessionQuote, "rateDay" | "effectiveRate" | "ch
 
 /** What the customer sees of a stored quote (the page and the test helpers show the same), or null before one. */
 export function customerQuote(quote: SessionQuote | null): CustomerQuote | null {
-  return quote && {
-    rateDay: quote.rateDay,
-    effectiveRate: quote.effectiveRate,
-    chargeCurrency: quote.chargeCurrency,
-    chargeAmount: quote.chargeAmount,
-    bankAccount: { holder: quote.bankAccount.holder, bankName: quote.bankAccount.bankName, iban: quote.bankAccount.iban },
-  };
+  return (
+    quote && {
+      rateDay: quote.rateDay,
+      effectiveRate: quote.effectiveRate,
+      chargeCurrency: quote.chargeCurrency,
+      chargeAmount: quote.chargeAmount,
+      bankAccount: { holder: quote.bankAccount.holder, bankName: quote.bankAccount.bankName, iban: quote.bankAccount.iban },
+    }
+  );
 }
 
 /**

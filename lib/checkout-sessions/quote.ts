@@ -80,7 +80,10 @@ function forCustomer(error: unknown, currency: string): unknown {
   if (!(error instanceof ApiError)) return error;
   switch (error.code) {
     case "FX_RATE_MISSING":
-      return apiError("FX_RATE_MISSING", `the ${SESSION_CHARGE_CURRENCY} charge for ${currency} cannot be shown: no exchange rate is set for today; choose another currency or try again later`);
+      return apiError(
+        "FX_RATE_MISSING",
+        `the ${SESSION_CHARGE_CURRENCY} charge for ${currency} cannot be shown: no exchange rate is set for today; choose another currency or try again later`,
+      );
     case "PRICING_DISABLED":
     case "PROVIDER_CURRENCY_MISMATCH":
       return apiError(error.code, `${currency} cannot be used for this checkout; choose another currency`);

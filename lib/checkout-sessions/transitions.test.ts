@@ -4,7 +4,10 @@ import { assertTransition, effectiveState, isDue, SESSION_TRANSITIONS } from "@/
 import { CreateCheckoutSession, CustomerAmount, FORBIDDEN_SESSION_MEMBERS } from "@/lib/schemas/checkout-sessions";
 
 const at = (iso: string) => new Date(iso);
-const session = (state: "AWAITING_AMOUNT" | "QUOTED" | "AWAITING_VERIFICATION" | "EXPIRED", expiresAt = "2026-01-01T12:00:00Z") => ({ state, expiresAt: at(expiresAt) });
+const session = (state: "AWAITING_AMOUNT" | "QUOTED" | "AWAITING_VERIFICATION" | "EXPIRED", expiresAt = "2026-01-01T12:00:00Z") => ({
+  state,
+  expiresAt: at(expiresAt),
+});
 const refusal = (fn: () => void) => {
   try {
     fn();
@@ -38,7 +41,11 @@ describe("checkout-session transition table (docs/api.md 'Checkout sessions')", 
     expect(refusal(() => assertTransition(session("AWAITING_AMOUNT"), "quote", before))).toBeNull();
     expect(refusal(() => assertTransition(session("QUOTED"), "quote", before))).toBeNull();
     expect(refusal(() => assertTransition(session("QUOTED"), "confirm", before))).toBeNull();
-    expect(refusal(() => assertTransition(session("AWAITING_AMOUNT"), "confirm", before))).toEqual([409, "INVALID_STATE", "choose an amount and currency first"]);
+    expect(refusal(() => assertTransition(session("AWAITING_AMOUNT"), "confirm", before))).toEqual([
+      409,
+      "INVALID_STATE",
+      "choose an amount and currency first",
+    ]);
     expect(refusal(() => assertTransition(session("AWAITING_VERIFICATION"), "quote", before))?.[2]).toContain("already confirmed");
     for (const state of ["AWAITING_AMOUNT", "QUOTED", "AWAITING_VERIFICATION"] as const) {
       expect(refusal(() => assertTransition(session(state), "quote", after))?.[2]).toContain("expired");

@@ -43,7 +43,9 @@ describe("route", () => {
     expect(route(["events", "-h"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events </) });
     expect(route(["help", "events", "list"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events list/) });
     expect(route(["help", "trigger"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper trigger/) });
-    expect(usageOf(() => route(["deploy"]))).toBe('sandpiper: unknown command "deploy": use listen, events, trigger, logs, clock, simulate or scenarios (run "sandpiper --help")');
+    expect(usageOf(() => route(["deploy"]))).toBe(
+      'sandpiper: unknown command "deploy": use listen, events, trigger, logs, clock, simulate or scenarios (run "sandpiper --help")',
+    );
     expect(usageOf(() => route(["events", "delete"]))).toMatch(/^sandpiper events: unknown command "delete": use list, get or resend/);
   });
 });
@@ -51,9 +53,13 @@ describe("route", () => {
 describe("common options", () => {
   it("--api-key wins over SANDPIPER_API_KEY; --api-url over SANDPIPER_API_URL over http://localhost:3000", () => {
     expect(parseEventsGet([ID], env)).toEqual({ eventId: ID, connection: { apiKey: KEY, apiUrl: "http://localhost:3000" } });
-    expect(parseEventsGet([ID, "--api-key", "sk_sandbox_flag", "--api-url", "http://h:1/"], { ...env, SANDPIPER_API_URL: "http://env:2" })).toMatchObject({ connection: { apiKey: "sk_sandbox_flag", apiUrl: "http://h:1" } });
+    expect(parseEventsGet([ID, "--api-key", "sk_sandbox_flag", "--api-url", "http://h:1/"], { ...env, SANDPIPER_API_URL: "http://env:2" })).toMatchObject({
+      connection: { apiKey: "sk_sandbox_flag", apiUrl: "http://h:1" },
+    });
     expect(parseEventsGet([ID], { ...env, SANDPIPER_API_URL: "https://sandbox.example" })).toMatchObject({ connection: { apiUrl: "https://sandbox.example" } });
-    expect(usageOf(() => parseEventsGet([ID], {}))).toMatch(/^sandpiper events get: an API key is required: pass --api-key sk_sandbox_\.\.\. or set SANDPIPER_API_KEY/);
+    expect(usageOf(() => parseEventsGet([ID], {}))).toMatch(
+      /^sandpiper events get: an API key is required: pass --api-key sk_sandbox_\.\.\. or set SANDPIPER_API_KEY/,
+    );
     expect(usageOf(() => parseEventsGet([ID], { ...env, SANDPIPER_API_URL: "localhost:3000" }))).toMatch(/--api-url must be an http:\/\/ or https:\/\/ URL/);
   });
 
@@ -74,7 +80,9 @@ describe("common options", () => {
   });
 
   it("unknown options, missing values and extra arguments are one-line usage errors naming the command's help", () => {
-    expect(usageOf(() => parseEventsList(["--bogus"], env))).toBe('sandpiper events list: unknown option --bogus (run "sandpiper events list --help" for the options)');
+    expect(usageOf(() => parseEventsList(["--bogus"], env))).toBe(
+      'sandpiper events list: unknown option --bogus (run "sandpiper events list --help" for the options)',
+    );
     expect(usageOf(() => parseEventsList(["--limit"], env))).toMatch(/option --limit needs a value/);
     expect(usageOf(() => parseEventsList(["--json=yes"], env))).toMatch(/option --json takes no value/);
     expect(usageOf(() => parseEventsGet([ID, ID], env))).toMatch(new RegExp(`unexpected argument "${ID}"`));
@@ -83,8 +91,28 @@ describe("common options", () => {
 
 describe("listen", () => {
   it("parses the listener's options, --max-attempts included", () => {
-    const args = parseListen(["--forward-to", "http://localhost:4000/hook", "--events", "payment.failed, payment.expired", "--from-now", "--state-file", "/tmp/s.json", "--max-attempts", "3"], env);
-    expect(args).toEqual({ connection: { apiKey: KEY, apiUrl: "http://localhost:3000" }, forwardTo: "http://localhost:4000/hook", types: ["payment.failed", "payment.expired"], stateFile: "/tmp/s.json", fromNow: true, maxAttempts: 3 });
+    const args = parseListen(
+      [
+        "--forward-to",
+        "http://localhost:4000/hook",
+        "--events",
+        "payment.failed, payment.expired",
+        "--from-now",
+        "--state-file",
+        "/tmp/s.json",
+        "--max-attempts",
+        "3",
+      ],
+      env,
+    );
+    expect(args).toEqual({
+      connection: { apiKey: KEY, apiUrl: "http://localhost:3000" },
+      forwardTo: "http://localhost:4000/hook",
+      types: ["payment.failed", "payment.expired"],
+      stateFile: "/tmp/s.json",
+      fromNow: true,
+      maxAttempts: 3,
+    });
     const plain = parseListen(["--forward-to", "http://localhost:4000/hook"], env);
     expect(plain).toMatchObject({ types: [], fromNow: false, stateFile: expect.stringContaining("listen-") });
     expect(plain).not.toHaveProperty("maxAttempts");
@@ -94,15 +122,23 @@ describe("listen", () => {
     expect(usageOf(() => parseListen([], {}))).toMatch(/--forward-to is required/);
     expect(usageOf(() => parseListen(["--forward-to", "localhost:4000"], env))).toMatch(/--forward-to must be an http/);
     expect(usageOf(() => parseListen(["--forward-to", "http://x", "--events", "payment.refunded"], env))).toMatch(/--events: unknown type payment\.refunded/);
-    for (const n of ["0", "101", "2.5", "x"]) expect(usageOf(() => parseListen(["--forward-to", "http://x", "--max-attempts", n], env))).toMatch(/--max-attempts must be a whole number from 1 to 100/);
+    for (const n of ["0", "101", "2.5", "x"])
+      expect(usageOf(() => parseListen(["--forward-to", "http://x", "--max-attempts", n], env))).toMatch(/--max-attempts must be a whole number from 1 to 100/);
   });
 });
 
 describe("events", () => {
   it("list: filters and limit", () => {
     expect(parseEventsList([], env)).toMatchObject({ limit: 20, json: false, type: undefined, paymentId: undefined });
-    expect(parseEventsList(["--type", "payment.failed", "--payment", ID.toUpperCase(), "--limit", "100", "--json"], env)).toMatchObject({ type: "payment.failed", paymentId: ID, limit: 100, json: true });
-    expect(usageOf(() => parseEventsList(["--type", "refund"], env))).toMatch(/unknown event type "refund": use payment\.succeeded, payment\.failed, payment\.expired/);
+    expect(parseEventsList(["--type", "payment.failed", "--payment", ID.toUpperCase(), "--limit", "100", "--json"], env)).toMatchObject({
+      type: "payment.failed",
+      paymentId: ID,
+      limit: 100,
+      json: true,
+    });
+    expect(usageOf(() => parseEventsList(["--type", "refund"], env))).toMatch(
+      /unknown event type "refund": use payment\.succeeded, payment\.failed, payment\.expired/,
+    );
     expect(usageOf(() => parseEventsList(["--payment", "order-1001"], env))).toMatch(/"order-1001" is not a payment id \(a uuid\)/);
     expect(usageOf(() => parseEventsList(["--limit", "101"], env))).toMatch(/--limit must be a whole number from 1 to 100/);
   });
@@ -117,12 +153,21 @@ describe("events", () => {
 describe("trigger", () => {
   it("defaults to the seeded merchant's USD gateway deposit; options override", () => {
     const args = parseTrigger(["payment.succeeded"], env);
-    expect(args).toMatchObject({ type: "payment.succeeded", ...TRIGGER_DEFAULTS, reference: expect.stringMatching(/^sandpiper-trigger-[0-9a-f]{8}$/), json: false });
-    expect(parseTrigger(["payment.expired", "--amount", "250.5", "--currency", "eur", "--method", "bank_transfer", "--reference", "order-9"], env)).toMatchObject({ type: "payment.expired", amount: "250.5", currency: "EUR", method: "BANK_TRANSFER", reference: "order-9" });
+    expect(args).toMatchObject({
+      type: "payment.succeeded",
+      ...TRIGGER_DEFAULTS,
+      reference: expect.stringMatching(/^sandpiper-trigger-[0-9a-f]{8}$/),
+      json: false,
+    });
+    expect(
+      parseTrigger(["payment.expired", "--amount", "250.5", "--currency", "eur", "--method", "bank_transfer", "--reference", "order-9"], env),
+    ).toMatchObject({ type: "payment.expired", amount: "250.5", currency: "EUR", method: "BANK_TRANSFER", reference: "order-9" });
   });
 
   it("refuses a missing or unknown event type and malformed deposits", () => {
-    expect(usageOf(() => parseTrigger([], env))).toMatch(/^sandpiper trigger: an event type is required: payment\.succeeded, payment\.failed, payment\.expired/);
+    expect(usageOf(() => parseTrigger([], env))).toMatch(
+      /^sandpiper trigger: an event type is required: payment\.succeeded, payment\.failed, payment\.expired/,
+    );
     expect(usageOf(() => parseTrigger(["payment.refunded"], env))).toMatch(/unknown event type "payment\.refunded"/);
     expect(usageOf(() => parseTrigger(["payment.failed", "--amount", "1,000"], env))).toMatch(/--amount must be a decimal like 10\.00/);
     expect(usageOf(() => parseTrigger(["payment.failed", "--currency", "dollars"], env))).toMatch(/--currency must be a three-letter/);
@@ -140,9 +185,23 @@ describe("the documented command lines", () => {
         .filter((l) => l.startsWith("sandpiper ")),
     );
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    const commands = { listen: parseListen, trigger: parseTrigger, "events list": parseEventsList, "events get": parseEventsGet, "events resend": parseEventsResend, "logs tail": parseLogsTail, clock: parseClock, simulate: parseSimulate, "scenarios list": SCENARIOS_COMMANDS.list.parse, "scenarios add-standard": SCENARIOS_COMMANDS["add-standard"].parse } as const;
+    const commands = {
+      listen: parseListen,
+      trigger: parseTrigger,
+      "events list": parseEventsList,
+      "events get": parseEventsGet,
+      "events resend": parseEventsResend,
+      "logs tail": parseLogsTail,
+      clock: parseClock,
+      simulate: parseSimulate,
+      "scenarios list": SCENARIOS_COMMANDS.list.parse,
+      "scenarios add-standard": SCENARIOS_COMMANDS["add-standard"].parse,
+    } as const;
     for (const line of lines) {
-      const argv = line.replace(/<EVENT_ID>|<PAYMENT_ID>/g, ID).split(/\s+/).slice(1);
+      const argv = line
+        .replace(/<EVENT_ID>|<PAYMENT_ID>/g, ID)
+        .split(/\s+/)
+        .slice(1);
       const target = route(argv);
       if ("help" in target) continue;
       expect(() => commands[target.name as keyof typeof commands](target.rest, env), line).not.toThrow();

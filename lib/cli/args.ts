@@ -70,10 +70,13 @@ export function parseCommandLine<O extends OptionSpec>(
     const option = /'(-[^']*)'/.exec(e.message)?.[1];
     const name = option?.split(" ")[0] ?? "";
     const what =
-      e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? `unknown option ${name}`
-      : /argument missing/.test(e.message) ? `option ${name} needs a value`
-      : /does not take an argument/.test(e.message) ? `option ${name} takes no value`
-      : e.message.split(". ")[0];
+      e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? `unknown option ${name}`
+        : /argument missing/.test(e.message)
+          ? `option ${name} needs a value`
+          : /does not take an argument/.test(e.message)
+            ? `option ${name} takes no value`
+            : e.message.split(". ")[0];
     throw usage(command, what);
   }
   if ((parsed.values as { help?: boolean }).help) return HELP;

@@ -13,10 +13,13 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     seen.push(req.headers);
     const [status, body] =
-      req.url === "/ok" ? [200, '{"fine":true}']
-      : req.url === "/missing" ? [404, '{"error":{"code":"NOT_FOUND","message":"event not found.","requestId":"req-1"}}']
-      : req.url === "/key" ? [401, '{"error":{"code":"INVALID_API_KEY","message":"the API key is not valid\\nat all","requestId":"req-2"}}']
-      : [502, "<html>bad gateway</html>"];
+      req.url === "/ok"
+        ? [200, '{"fine":true}']
+        : req.url === "/missing"
+          ? [404, '{"error":{"code":"NOT_FOUND","message":"event not found.","requestId":"req-1"}}']
+          : req.url === "/key"
+            ? [401, '{"error":{"code":"INVALID_API_KEY","message":"the API key is not valid\\nat all","requestId":"req-2"}}']
+            : [502, "<html>bad gateway</html>"];
     res.writeHead(status, { "content-type": "application/json", "x-request-id": "req-3" }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -39,8 +42,12 @@ describe("request", () => {
 
   it("a refusal is one line with status, code, message and requestId, and what to do; never the key", async () => {
     expect((await refusal("/missing")).line()).toBe("sandpiper: the service answered 404 NOT_FOUND: event not found, requestId req-1.");
-    expect((await refusal("/key")).line()).toBe("sandpiper: the service refused the API key (401 INVALID_API_KEY: the API key is not valid at all, requestId req-2). Use a valid sandbox API key: --api-key sk_sandbox_... or SANDPIPER_API_KEY.");
-    expect((await refusal("/proxy")).line()).toBe("sandpiper: the service answered 502 HTTP_ERROR: no error envelope (<html>bad gateway</html>), requestId req-3. The service failed; run the command again, and give the requestId to its operator if it persists.");
+    expect((await refusal("/key")).line()).toBe(
+      "sandpiper: the service refused the API key (401 INVALID_API_KEY: the API key is not valid at all, requestId req-2). Use a valid sandbox API key: --api-key sk_sandbox_... or SANDPIPER_API_KEY.",
+    );
+    expect((await refusal("/proxy")).line()).toBe(
+      "sandpiper: the service answered 502 HTTP_ERROR: no error envelope (<html>bad gateway</html>), requestId req-3. The service failed; run the command again, and give the requestId to its operator if it persists.",
+    );
     const down = (await request({ apiKey: "sk_sandbox_never-shown", apiUrl: "http://127.0.0.1:5" }, "GET", "/").catch((e: unknown) => e)) as ServiceError;
     expect(down.line()).toMatch(/^sandpiper: cannot reach the service at http:\/\/127\.0\.0\.1:5 \(ECONNREFUSED\)\. Start it/);
     for (const e of [await refusal("/missing"), await refusal("/key"), down]) expect(e.line()).not.toContain("never-shown");

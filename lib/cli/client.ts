@@ -30,7 +30,8 @@ export class ServiceError extends Error {
 /** The generic advice for a refusal, by status (a command may replace it with its own). */
 function adviceFor(status: number, code: string, retryAfter: string | null): string {
   if (status === 401) return "Use a valid sandbox API key: --api-key sk_sandbox_... or SANDPIPER_API_KEY.";
-  if (status === 403 && code === "INSUFFICIENT_SCOPE") return "Use a key that has the scope the message names (keys and their scopes are managed in the console).";
+  if (status === 403 && code === "INSUFFICIENT_SCOPE")
+    return "Use a key that has the scope the message names (keys and their scopes are managed in the console).";
   if (status === 429) return `Wait ${retryAfter ?? "a few"} seconds and run the command again.`;
   if (status >= 500) return "The service failed; run the command again, and give the requestId to its operator if it persists.";
   return "";
@@ -62,8 +63,15 @@ export async function request<T = unknown>(
     });
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
-    const cause = e.name === "TimeoutError" ? `no answer within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s` : (e.cause?.code ?? e.cause?.message ?? e.message);
-    throw new ServiceError(null, "UNREACHABLE", `cannot reach the service at ${conn.apiUrl} (${cause})`, null, "Start it (npm start in the clone) or pass the right --api-url (or SANDPIPER_API_URL).");
+    const cause =
+      e.name === "TimeoutError" ? `no answer within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    throw new ServiceError(
+      null,
+      "UNREACHABLE",
+      `cannot reach the service at ${conn.apiUrl} (${cause})`,
+      null,
+      "Start it (npm start in the clone) or pass the right --api-url (or SANDPIPER_API_URL).",
+    );
   }
   const text = await res.text();
   let json: unknown = null;
@@ -75,5 +83,11 @@ export async function request<T = unknown>(
   if (res.ok) return json as T;
   const error = (json as { error?: { code?: string; message?: string; requestId?: string } } | null)?.error;
   const code = error?.code ?? "HTTP_ERROR";
-  throw new ServiceError(res.status, code, error?.message ?? `no error envelope (${text.slice(0, 120).replace(/\s+/g, " ")})`, error?.requestId ?? res.headers.get("x-request-id"), adviceFor(res.status, code, res.headers.get("retry-after")));
+  throw new ServiceError(
+    res.status,
+    code,
+    error?.message ?? `no error envelope (${text.slice(0, 120).replace(/\s+/g, " ")})`,
+    error?.requestId ?? res.headers.get("x-request-id"),
+    adviceFor(res.status, code, res.headers.get("retry-after")),
+  );
 }

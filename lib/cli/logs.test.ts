@@ -4,7 +4,7 @@ import { formatRequestLine, parseLogsTail } from "./commands/logs";
 
 const env = { SANDPIPER_API_KEY: "sk_sandbox_test" };
 
-describe("sandpiper logs tail (docs/api.md \"Request log\")", () => {
+describe('sandpiper logs tail (docs/api.md "Request log")', () => {
   it("parses its filters into the request log's query", () => {
     const args = parseLogsTail(["--status", "4xx", "--path", "/v1/payments", "--method", "post", "--error-code", "VALIDATION_ERROR", "--interval", "2"], env);
     expect(args).not.toBe(HELP);
@@ -20,8 +20,32 @@ describe("sandpiper logs tail (docs/api.md \"Request log\")", () => {
   });
 
   it("prints one line per request with what matters for debugging", () => {
-    const line = formatRequestLine({ requestId: "r-1", createdAt: "2026-11-25T10:00:00.000Z", method: "POST", path: "/v1/payments", query: null, status: 409, errorCode: "IDEMPOTENCY_CONFLICT", idempotencyKey: "order-1", replayed: false, latencyMs: 7 });
+    const line = formatRequestLine({
+      requestId: "r-1",
+      createdAt: "2026-11-25T10:00:00.000Z",
+      method: "POST",
+      path: "/v1/payments",
+      query: null,
+      status: 409,
+      errorCode: "IDEMPOTENCY_CONFLICT",
+      idempotencyKey: "order-1",
+      replayed: false,
+      latencyMs: 7,
+    });
     expect(line).toBe("2026-11-25T10:00:00.000Z  POST  /v1/payments  409  7 ms  req r-1  idem order-1  IDEMPOTENCY_CONFLICT");
-    expect(formatRequestLine({ requestId: "r-2", createdAt: "t", method: "GET", path: "/v1/payments", query: "limit=5", status: 200, errorCode: null, idempotencyKey: "k", replayed: true, latencyMs: 1 })).toContain("/v1/payments?limit=5  200  1 ms  req r-2  idem k (replayed)");
+    expect(
+      formatRequestLine({
+        requestId: "r-2",
+        createdAt: "t",
+        method: "GET",
+        path: "/v1/payments",
+        query: "limit=5",
+        status: 200,
+        errorCode: null,
+        idempotencyKey: "k",
+        replayed: true,
+        latencyMs: 1,
+      }),
+    ).toContain("/v1/payments?limit=5  200  1 ms  req r-2  idem k (replayed)");
   });
 });

@@ -34,10 +34,7 @@ type Result = { message: string; shownOnce?: Record<string, string>; details?: A
  * (they are written for users); anything else is logged and shown as a generic failure.
  * CSRF: Server Actions accept only POST and Next.js refuses one whose Origin host differs from the Host.
  */
-export function consoleAction<S extends z.ZodType>(
-  schema: S,
-  run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: Date }) => Promise<Result>,
-) {
+export function consoleAction<S extends z.ZodType>(schema: S, run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: Date }) => Promise<Result>) {
   return async (_prev: ActionState, form: FormData): Promise<ActionState> => {
     const at = systemNow().getTime();
     const actor = await currentActor();

@@ -16,8 +16,22 @@ describe("console form parsing", () => {
   });
 
   it("checkboxes, checkbox groups and optional amounts", () => {
-    const schema = z.object({ on: checkbox, off: checkbox, one: checkboxGroup(["A", "B"] as const), none: checkboxGroup(["A"] as const), limit: optionalAmountMinor, empty: optionalAmountMinor });
-    expect(schema.parse({ on: "on", one: "B", limit: " 1000.5 ", empty: "" })).toEqual({ on: true, off: false, one: ["B"], none: [], limit: 100050n, empty: null });
+    const schema = z.object({
+      on: checkbox,
+      off: checkbox,
+      one: checkboxGroup(["A", "B"] as const),
+      none: checkboxGroup(["A"] as const),
+      limit: optionalAmountMinor,
+      empty: optionalAmountMinor,
+    });
+    expect(schema.parse({ on: "on", one: "B", limit: " 1000.5 ", empty: "" })).toEqual({
+      on: true,
+      off: false,
+      one: ["B"],
+      none: [],
+      limit: 100050n,
+      empty: null,
+    });
     expect(schema.safeParse({ one: "C", limit: "1,000" }).success).toBe(false);
   });
 });
@@ -31,7 +45,10 @@ describe("console display helpers", () => {
 
   it("audit values: bigint as text, secrets redacted", () => {
     expect(auditValue({ a: 5n, callbackSecret: "whsec_1", passwordHash: "$argon2id$", nested: { token: "t", keep: "k" } })).toEqual({
-      a: "5", callbackSecret: "[redacted]", passwordHash: "[redacted]", nested: { token: "[redacted]", keep: "k" },
+      a: "5",
+      callbackSecret: "[redacted]",
+      passwordHash: "[redacted]",
+      nested: { token: "[redacted]", keep: "k" },
     });
     expect(auditValue(undefined)).toBeNull();
   });

@@ -12,9 +12,9 @@ export const ConsolePaymentsQuery = z.object({
  * page, limit, status, method, direction, currency, search, from, to; plus `merchant` for operators).
  * Empty values count as absent. Returns the parsed query, or the first error message.
  */
-export function parsePaymentFilters(params: Record<string, string | string[] | undefined>):
-  | { ok: true; query: ListPaymentsQuery; merchant?: string }
-  | { ok: false; error: string } {
+export function parsePaymentFilters(
+  params: Record<string, string | string[] | undefined>,
+): { ok: true; query: ListPaymentsQuery; merchant?: string } | { ok: false; error: string } {
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(params)) {
     const value = Array.isArray(v) ? v[0] : v;

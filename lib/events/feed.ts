@@ -145,9 +145,19 @@ export async function getEvent(db: Db, merchantId: string, id: string): Promise<
     createdAt: d.createdAt.toISOString(),
     deliveredAt: d.deliveredAt?.toISOString() ?? null,
     nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-    attempts: d.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+    attempts: d.attempts.map((a) => ({
+      number: a.number,
+      startedAt: a.startedAt.toISOString(),
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      error: a.error,
+    })),
   }));
-  return { ...envelopeOf(event.body), delivery: { state: shown[shown.length - 1]?.state ?? "NOT_CONFIGURED", deliveries: shown }, forwards: await forwardsOf(db, id) };
+  return {
+    ...envelopeOf(event.body),
+    delivery: { state: shown[shown.length - 1]?.state ?? "NOT_CONFIGURED", deliveries: shown },
+    forwards: await forwardsOf(db, id),
+  };
 }
 
 /** Answer of {@link redeliverEvent}. */

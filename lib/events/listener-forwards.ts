@@ -27,29 +27,32 @@ export async function recordForwards(db: Db, merchantId: string, apiKeyId: strin
   const ids = [...new Set(input.forwards.map((f) => f.eventId))];
   const known = new Set((await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true } })).map((e) => e.id));
   const rows = input.forwards.filter((f) => known.has(f.eventId));
-  const recorded = rows.length === 0 ? 0 : (
-    await db.listenerForward.createMany({
-      data: rows.map((f) => ({
-        merchantId,
-        eventId: f.eventId,
-        apiKeyId,
-        forwardId: f.forwardId,
-        cursor: BigInt(f.cursor),
-        kind: f.kind,
-        attempt: f.attempt,
-        startedAt: new Date(f.startedAt),
-        durationMs: f.durationMs,
-        statusCode: f.statusCode,
-        error: f.error,
-        forwardTo: f.forwardTo,
-        signedTimestamp: f.timestamp,
-        signature: f.signature,
-        responseSnippet: f.responseSnippet,
-        nextAttemptAt: f.nextAttemptAt ? new Date(f.nextAttemptAt) : null,
-      })),
-      skipDuplicates: true,
-    })
-  ).count;
+  const recorded =
+    rows.length === 0
+      ? 0
+      : (
+          await db.listenerForward.createMany({
+            data: rows.map((f) => ({
+              merchantId,
+              eventId: f.eventId,
+              apiKeyId,
+              forwardId: f.forwardId,
+              cursor: BigInt(f.cursor),
+              kind: f.kind,
+              attempt: f.attempt,
+              startedAt: new Date(f.startedAt),
+              durationMs: f.durationMs,
+              statusCode: f.statusCode,
+              error: f.error,
+              forwardTo: f.forwardTo,
+              signedTimestamp: f.timestamp,
+              signature: f.signature,
+              responseSnippet: f.responseSnippet,
+              nextAttemptAt: f.nextAttemptAt ? new Date(f.nextAttemptAt) : null,
+            })),
+            skipDuplicates: true,
+          })
+        ).count;
   return { recorded, duplicates: rows.length - recorded, unknownEvents: ids.filter((id) => !known.has(id)) };
 }
 
@@ -96,6 +99,20 @@ export function forwardAttemptsOf(db: Db, eventId: string) {
   return db.listenerForward.findMany({
     where: { eventId },
     orderBy: [{ startedAt: "asc" }, { attempt: "asc" }],
-    select: { id: true, forwardId: true, kind: true, attempt: true, startedAt: true, durationMs: true, statusCode: true, error: true, forwardTo: true, signedTimestamp: true, signature: true, responseSnippet: true, nextAttemptAt: true },
+    select: {
+      id: true,
+      forwardId: true,
+      kind: true,
+      attempt: true,
+      startedAt: true,
+      durationMs: true,
+      statusCode: true,
+      error: true,
+      forwardTo: true,
+      signedTimestamp: true,
+      signature: true,
+      responseSnippet: true,
+      nextAttemptAt: true,
+    },
   });
 }

@@ -103,9 +103,7 @@ describe("buildCallbackHeaders", () => {
 
   it("uses the given service name", () => {
     const headers = buildCallbackHeaders({ eventId, rawBody, secret, nowMs: 1_800_000_000_000, serviceName: "Sandpiper" });
-    expect(Object.keys(headers).sort()).toEqual(
-      ["Content-Type", "X-Sandpiper-Event-Id", "X-Sandpiper-Signature", "X-Sandpiper-Timestamp"].sort(),
-    );
+    expect(Object.keys(headers).sort()).toEqual(["Content-Type", "X-Sandpiper-Event-Id", "X-Sandpiper-Signature", "X-Sandpiper-Timestamp"].sort());
     expect(headers["X-Sandpiper-Timestamp"]).toBe("1800000000");
   });
 

@@ -79,7 +79,12 @@ export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions
  * One JSON page of the feed after `cursor` (default: the newest position), waiting up to `waitSeconds` for a
  * first item when there is none. Returns `{ items, cursor }`, `cursor` being where to read on.
  */
-export async function feedPage(db: Db, merchantId: string, opts: StreamOptions & { waitSeconds: number }, signal: AbortSignal): Promise<{ items: FeedItem[]; cursor: string }> {
+export async function feedPage(
+  db: Db,
+  merchantId: string,
+  opts: StreamOptions & { waitSeconds: number },
+  signal: AbortSignal,
+): Promise<{ items: FeedItem[]; cursor: string }> {
   const cursor = opts.cursor ?? (await feedHead(db));
   const deadline = systemNow().getTime() + opts.waitSeconds * 1000;
   for (;;) {

@@ -35,7 +35,9 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 hex of the canonical JSON of a parsed body. */
 export function bodyHash(body: unknown): string {
-  return createHash("sha256").update(canonicalJson(body ?? null)).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson(body ?? null))
+    .digest("hex");
 }
 
 export type IdempotencyScope = { merchantId: string; key: string; method: string; path: string; hash: string };
@@ -54,7 +56,14 @@ export function idempotencyRecordColumn(key: string): Prisma.Sql {
 }
 
 /** An idempotency record as {@link RECORD} reads it; `body` is the first answer (JSON text, or JSON of older records). */
-const RecordRow = z.object({ method: z.string(), path: z.string(), bodyHash: z.string(), status: z.int(), body: z.unknown(), resourceId: z.string().nullable() });
+const RecordRow = z.object({
+  method: z.string(),
+  path: z.string(),
+  bodyHash: z.string(),
+  status: z.int(),
+  body: z.unknown(),
+  resourceId: z.string().nullable(),
+});
 
 /**
  * The stored answer of a record read for `scope`, or null when there is none.
@@ -117,14 +126,17 @@ export async function runIdempotent(
   const existing = known === "absent" ? null : await findRecord(db, scope);
   if (existing) return { replayed: true, response: existing };
   try {
-    return await transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${scope.merchantId}:${scope.key}`}, 0))`;
-      const raced = await findRecord(tx, scope);
-      if (raced) return { replayed: true, response: raced };
-      const response = await execute(tx);
-      await tx.$executeRaw(recordInsert(scope, response));
-      return { replayed: false, response };
-    }, { db, ...options });
+    return await transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${scope.merchantId}:${scope.key}`}, 0))`;
+        const raced = await findRecord(tx, scope);
+        if (raced) return { replayed: true, response: raced };
+        const response = await execute(tx);
+        await tx.$executeRaw(recordInsert(scope, response));
+        return { replayed: false, response };
+      },
+      { db, ...options },
+    );
   } catch (error) {
     // The single-statement endpoints take no advisory lock: a request of theirs with this key may have won.
     if (uniqueViolation(error) === null) throw error;

@@ -7,9 +7,30 @@ import { getDb, TX_OPTIONS, type Db, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, apiError } from "@/lib/errors";
 import { isJsonContentType, readRawBody } from "@/lib/http/body";
-import { requestSchemas, type Answer, type BodySchemaOf, type Endpoint, type JsonAnswer, type Load, type LoadInput, type LoadOf, type Parsed, type QuerySchemaOf, type StoredAnswer } from "@/lib/http/endpoint";
+import {
+  requestSchemas,
+  type Answer,
+  type BodySchemaOf,
+  type Endpoint,
+  type JsonAnswer,
+  type Load,
+  type LoadInput,
+  type LoadOf,
+  type Parsed,
+  type QuerySchemaOf,
+  type StoredAnswer,
+} from "@/lib/http/endpoint";
 import { parseJsonBody, queryObject, requestQuery } from "@/lib/http/json";
-import { bodyHash, commitIdempotent, idempotencyRecordColumn, requireIdempotencyKey, runIdempotent, storedFromColumn, type IdempotencyScope, type StoredResponse } from "@/lib/http/idempotency";
+import {
+  bodyHash,
+  commitIdempotent,
+  idempotencyRecordColumn,
+  requireIdempotencyKey,
+  runIdempotent,
+  storedFromColumn,
+  type IdempotencyScope,
+  type StoredResponse,
+} from "@/lib/http/idempotency";
 import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError, toJson } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -66,7 +87,14 @@ export type EndpointParts<E extends Endpoint, L = undefined> = (E extends { load
 };
 
 /** Any answer as the pipeline writes it (a handler's {@link Answer}, a stored one, or a replay). */
-type ApiResult = { status: number; body: unknown; resourceId?: string | null; headers?: Record<string, string>; stream?: ReadableStream<Uint8Array>; replayed?: boolean };
+type ApiResult = {
+  status: number;
+  body: unknown;
+  resourceId?: string | null;
+  headers?: Record<string, string>;
+  stream?: ReadableStream<Uint8Array>;
+  replayed?: boolean;
+};
 /** A handler's context as the pipeline builds it, before the route's types narrow it. */
 type AnyContext = Omit<ApiContext<Endpoint, unknown>, "body" | "query" | "tx" | "commit"> & {
   body: unknown;
@@ -215,13 +243,28 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     const reload = moved && parts.load ? parts.load.sql({ body, query, params, now: at }) : null;
     const row = reload ? await readLoad(apiKey.merchant.id, reload) : load ? auth.row : {};
     const base = {
-      requestId, ip, apiKey, merchant: apiKey.merchant, body, query, params, now: at, headers: request.headers, signal: request.signal,
+      requestId,
+      ip,
+      apiKey,
+      merchant: apiKey.merchant,
+      body,
+      query,
+      params,
+      now: at,
+      headers: request.headers,
+      signal: request.signal,
       loaded: parts.load ? parts.load.parse(row) : undefined,
     };
 
     if (!idempotencyHeader) return handler({ ...base, tx: null, db, commit: null });
 
-    const scope: IdempotencyScope = { merchantId: apiKey.merchant.id, key: idempotencyHeader.value, method: request.method, path: url.pathname, hash: bodyHash(schemas.body ? parsedBody : undefined) };
+    const scope: IdempotencyScope = {
+      merchantId: apiKey.merchant.id,
+      key: idempotencyHeader.value,
+      method: request.method,
+      path: url.pathname,
+      hash: bodyHash(schemas.body ? parsedBody : undefined),
+    };
     const stored = storedFromColumn(scope, auth.row.idempotencyRecord);
     if (stored) return replayed(base, stored);
     if (endpoint.idempotency === "statement") {

@@ -43,7 +43,16 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
   }
   if (store === "postgres") {
     // The service's one connection pool (lib/db.ts): no second pool to size, watch and close.
-    return new RateLimiterPostgres({ storeClient: getPool(), storeType: "pool", tableName: "rate_limits", tableCreated: true, keyPrefix, points, duration, insuranceLimiter: memory });
+    return new RateLimiterPostgres({
+      storeClient: getPool(),
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      keyPrefix,
+      points,
+      duration,
+      insuranceLimiter: memory,
+    });
   }
   return memory;
 }

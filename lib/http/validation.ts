@@ -27,7 +27,8 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
   };
   const message = issues.slice(0, 5).map(describe).join("; ");
   // INVALID_EMAIL is for an address of the wrong form; an over-long one is a length problem (VALIDATION_ERROR).
-  const tooLong = (i: (typeof issues)[number]): boolean => i.code === "too_big" || (i.code === "invalid_union" && i.errors.flat().some((e) => e.code === "too_big"));
+  const tooLong = (i: (typeof issues)[number]): boolean =>
+    i.code === "too_big" || (i.code === "invalid_union" && i.errors.flat().some((e) => e.code === "too_big"));
   const onlyEmail = issues.every((i) => i.path[i.path.length - 1] === "email" && i.code !== "invalid_type" && !tooLong(i));
   throw apiError(onlyEmail ? "INVALID_EMAIL" : "VALIDATION_ERROR", message);
 }

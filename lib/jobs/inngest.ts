@@ -50,7 +50,10 @@ function eventFunction(job: EventJob, clock: Clock) {
   return inngest.createFunction({ id: job.id, name: job.name, triggers: [{ event: job.due.name }] }, async ({ event, step }) => {
     const parsed = job.due.payload.safeParse(event.data);
     if (!parsed.success) {
-      log.warn({ job: job.id, event: job.due.name, problems: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) }, "malformed due event refused");
+      log.warn(
+        { job: job.id, event: job.due.name, problems: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) },
+        "malformed due event refused",
+      );
       return { ...Object.fromEntries(job.due.members.map((member) => [member, null])), state: null };
     }
     const payload = parsed.data;

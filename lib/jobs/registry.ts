@@ -78,7 +78,13 @@ const STORE_HANDOFF_ROUNDS = 8;
  */
 export const JOBS: readonly Job[] = [
   { kind: "polling", id: "expire-due-payments", name: "Expire due payments", intervalMs: expirySweepIntervalMs, run: (now) => expireDuePayments({ now }) },
-  { kind: "polling", id: "expire-checkout-sessions", name: "Expire due checkout sessions", intervalMs: expirySweepIntervalMs, run: (now) => expireDueSessions({ now }) },
+  {
+    kind: "polling",
+    id: "expire-checkout-sessions",
+    name: "Expire due checkout sessions",
+    intervalMs: expirySweepIntervalMs,
+    run: (now) => expireDueSessions({ now }),
+  },
   {
     kind: "polling",
     id: DELIVERY_DUE.catchUpJobId,
@@ -86,7 +92,10 @@ export const JOBS: readonly Job[] = [
     // Callbacks due now (new events are also announced at once after commit; this poll catches retries).
     intervalMs: () => config().DELIVERY_POLL_INTERVAL_MS,
     run: async (now, driver = "embedded") => {
-      const { outcomes: _outcomes, ...counts } = await deliverDueCallbacks({ now, workerId: driver === "inngest" ? "inngest-catch-up" : `embedded-${process.pid}` });
+      const { outcomes: _outcomes, ...counts } = await deliverDueCallbacks({
+        now,
+        workerId: driver === "inngest" ? "inngest-catch-up" : `embedded-${process.pid}`,
+      });
       return counts;
     },
   },

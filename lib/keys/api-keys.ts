@@ -84,7 +84,11 @@ const KeyMerchant = z.object({
   callbackUrl: z.string().nullable(),
   chaosMode: z.boolean(),
   /** The sandbox clock's offset in ms (docs/api.md "Sandbox clock"); 0 = the real clock. */
-  clockOffsetMs: z.number().int().nonnegative().transform((n) => BigInt(n)),
+  clockOffsetMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .transform((n) => BigInt(n)),
 }) satisfies z.ZodType<Partial<Merchant>>;
 
 export type AuthenticatedKey = { id: string; scopes: string[]; ownerId: string; merchant: z.output<typeof KeyMerchant> };
@@ -130,8 +134,7 @@ export type RequestReads = {
 /** An authenticated request: the key, whether the source IP is allowed, and the endpoint's extra columns. */
 export type AuthenticatedRequest = { apiKey: AuthenticatedKey; ipAllowed: boolean; row: Record<string, unknown> };
 
-const INVALID = () =>
-  apiError("INVALID_API_KEY", "the API key is invalid, expired or revoked, or the merchant is inactive", { "WWW-Authenticate": "Bearer" });
+const INVALID = () => apiError("INVALID_API_KEY", "the API key is invalid, expired or revoked, or the merchant is inactive", { "WWW-Authenticate": "Bearer" });
 
 /**
  * Authenticates `Authorization: Bearer <API_KEY>` (docs/api.md "Authentication" 1-6) in one round trip that also
@@ -141,7 +144,12 @@ const INVALID = () =>
  * @throws ApiError 401 INVALID_API_KEY for a missing, malformed, unknown, expired or revoked key, a deactivated key
  *   owner, or an inactive merchant.
  */
-export async function authenticateRequest(authorization: string | null, now: Date, reads: RequestReads = {}, pool: pg.Pool = getPool()): Promise<AuthenticatedRequest> {
+export async function authenticateRequest(
+  authorization: string | null,
+  now: Date,
+  reads: RequestReads = {},
+  pool: pg.Pool = getPool(),
+): Promise<AuthenticatedRequest> {
   // The scheme name is case-insensitive in HTTP ("bearer" is "Bearer"), followed by one or more spaces.
   const match = authorization?.match(/^Bearer +([A-Za-z0-9_]{1,200})$/i);
   if (!match || !match[1].startsWith(API_KEY_PREFIX)) {
@@ -154,14 +162,17 @@ export async function authenticateRequest(authorization: string | null, now: Dat
       ? Prisma.sql`EXISTS (SELECT 1 FROM allowed_ips a WHERE a.merchant_id = m.id AND a.address = ${reads.allowListIp}) AS "ipAllowed"`
       : Prisma.sql`false AS "ipAllowed"`;
   const extra = [ipAllowed, ...(reads.columns ?? [])];
-  const [found] = await query(Prisma.sql`
+  const [found] = await query(
+    Prisma.sql`
     SELECT k.id AS "keyId", k.scopes AS "keyScopes", k.owner_id AS "keyOwnerId", k.expires_at AS "keyExpiresAt",
            k.revoked_at AS "keyRevokedAt", k.last_used_at AS "keyLastUsedAt", u.active AS "keyOwnerActive",
            m.status::text AS "keyMerchantStatus", to_jsonb(m) AS "keyMerchant", ${Prisma.join(extra, ", ")}
            ${reads.load ? Prisma.sql`, loaded.*` : Prisma.empty}
     FROM api_keys k JOIN console_users u ON u.id = k.owner_id JOIN merchants m ON m.id = k.merchant_id
     ${reads.load ? Prisma.sql`LEFT JOIN LATERAL (${reads.load}) loaded ON true` : Prisma.empty}
-    WHERE k.hash = ${hashApiKey(match[1])}`, pool);
+    WHERE k.hash = ${hashApiKey(match[1])}`,
+    pool,
+  );
   if (!found) throw INVALID();
   const key = KeyRow.parse(found);
   if (key.keyRevokedAt || key.keyExpiresAt <= now || !key.keyOwnerActive || key.keyMerchantStatus !== "ACTIVE") throw INVALID();

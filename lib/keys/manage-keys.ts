@@ -10,7 +10,6 @@ import { apiError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
 import { pageOf } from "@/lib/pagination";
 
-
 export const NewKeyInput = z.object({
   name: optionalText(80),
   scopes: checkboxGroup(SCOPES).refine((s) => s.length > 0, { message: "choose at least one scope" }),
@@ -38,8 +37,17 @@ export function keyState(key: Pick<KeyView, "revokedAt" | "expiresAt">, now = sy
 }
 
 const keySelect = {
-  id: true, merchantId: true, name: true, prefix: true, scopes: true, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true,
-  owner: { select: { username: true } }, merchant: { select: { name: true } },
+  id: true,
+  merchantId: true,
+  name: true,
+  prefix: true,
+  scopes: true,
+  createdAt: true,
+  expiresAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  owner: { select: { username: true } },
+  merchant: { select: { name: true } },
 } as const;
 
 type KeyRow = { owner: { username: string }; merchant: { name: string } } & Omit<KeyView, "owner" | "merchantName">;
@@ -83,18 +91,26 @@ export async function createKey(tx: Tx, actor: ConsoleActor, input: z.output<typ
   if (actor.role !== "MERCHANT" || !actor.merchantId) {
     throw apiError("FORBIDDEN", "API keys are created by the merchant's own users (the key's owner creates the payments)");
   }
-  const [merchant] = parseRows(MerchantStatusRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT status::text FROM merchants WHERE id = ${actor.merchantId}::uuid FOR SHARE`);
+  const [merchant] = parseRows(
+    MerchantStatusRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT status::text FROM merchants WHERE id = ${actor.merchantId}::uuid FOR SHARE`,
+  );
   if (merchant?.status !== "ACTIVE") {
     throw apiError("INVALID_STATE", "this merchant is inactive, so no API key can be created: an operator activates it first (its earlier keys stay revoked)");
   }
   const issued = await issueApiKey(tx, { merchantId: actor.merchantId, ownerId: actor.id, scopes: input.scopes, name: input.name ?? "", now });
-  await writeAudit(tx, auditActor(actor), {
-    action: "api_key.create",
-    entity: "api_key",
-    entityId: issued.id,
-    merchantId: actor.merchantId,
-    after: { name: input.name ?? "", prefix: issued.prefix, scopes: input.scopes, expiresAt: issued.expiresAt },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "api_key.create",
+      entity: "api_key",
+      entityId: issued.id,
+      merchantId: actor.merchantId,
+      after: { name: input.name ?? "", prefix: issued.prefix, scopes: input.scopes, expiresAt: issued.expiresAt },
+    },
+    now,
+  );
   return issued;
 }
 
@@ -110,15 +126,20 @@ export async function revokeKey(tx: Tx, actor: ConsoleActor, input: { keyId: str
   if (key.revokedAt) throw apiError("INVALID_STATE", "the key is already revoked");
   const changed = await tx.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
   if (changed.count !== 1) throw apiError("INVALID_STATE", "the key is already revoked");
-  await writeAudit(tx, auditActor(actor), {
-    action: "api_key.revoke",
-    entity: "api_key",
-    entityId: key.id,
-    merchantId: key.merchantId,
-    before: { prefix: key.prefix, revokedAt: null },
-    after: { prefix: key.prefix, revokedAt: now },
-    reason: input.reason ?? null,
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "api_key.revoke",
+      entity: "api_key",
+      entityId: key.id,
+      merchantId: key.merchantId,
+      before: { prefix: key.prefix, revokedAt: null },
+      after: { prefix: key.prefix, revokedAt: now },
+      reason: input.reason ?? null,
+    },
+    now,
+  );
 }
 
 /**

@@ -72,7 +72,8 @@ export function route(argv: string[]): { name: string; rest: string[] } | { help
   }
   if (first === "scenarios") {
     if (second === undefined || isHelp(second)) return { help: SCENARIOS_HELP, code: second === undefined ? 2 : 0 };
-    if (!(second in SCENARIOS_COMMANDS)) throw new UsageError(`sandpiper scenarios: unknown command "${second}": use list or add-standard (run "sandpiper scenarios --help")`);
+    if (!(second in SCENARIOS_COMMANDS))
+      throw new UsageError(`sandpiper scenarios: unknown command "${second}": use list or add-standard (run "sandpiper scenarios --help")`);
     return { name: `scenarios ${second}`, rest: more };
   }
   if (first in COMMANDS) return { name: first, rest: [second, ...more].filter((w) => w !== undefined) };
@@ -110,4 +111,3 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
 }
-

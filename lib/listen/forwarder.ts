@@ -166,7 +166,10 @@ export class Forwarder {
     const max = this.opts.maxAttempts ?? 0;
     const exhausted = !delivered && max > 0 && forward.attempts >= max;
     const waitMs = delivered || exhausted ? null : retryDelayMs(forward.attempts, this.opts.random);
-    const tags = [item.kind === "redelivery" ? "redelivery" : null, forward.attempts === 1 && item.chaos?.kinds.includes("delay") ? `chaos: delayed ${item.chaos.delayMs} ms` : null].filter(Boolean);
+    const tags = [
+      item.kind === "redelivery" ? "redelivery" : null,
+      forward.attempts === 1 && item.chaos?.kinds.includes("delay") ? `chaos: delayed ${item.chaos.delayMs} ms` : null,
+    ].filter(Boolean);
     const progress = delivered
       ? `attempt ${forward.attempts}`
       : exhausted
@@ -233,12 +236,18 @@ export class Forwarder {
     const expected = kind === "duplicate" ? "2xx" : "refuse";
     const asExpected = expected === "2xx" ? ok(result.status) : result.status !== null && !ok(result.status);
     this.counts.injected++;
-    this.line(item, result, `  [chaos: ${kind}; a correct receiver ${expected === "2xx" ? "answers 2xx" : "refuses it"}: ${asExpected ? "it did" : "IT DID NOT"}]`);
+    this.line(
+      item,
+      result,
+      `  [chaos: ${kind}; a correct receiver ${expected === "2xx" ? "answers 2xx" : "refuses it"}: ${asExpected ? "it did" : "IT DID NOT"}]`,
+    );
   }
 
   private line(item: FeedItem, result: SendResult, suffix: string): void {
     const answer = result.status !== null ? String(result.status) : `no answer (${result.error})`;
-    this.opts.print(`${new Date().toISOString()}  ${item.type.padEnd(17)}  ${item.eventId}  ${item.reference ?? "-"}  -> ${answer}  ${result.latencyMs} ms${suffix}`);
+    this.opts.print(
+      `${new Date().toISOString()}  ${item.type.padEnd(17)}  ${item.eventId}  ${item.reference ?? "-"}  -> ${answer}  ${result.latencyMs} ms${suffix}`,
+    );
   }
 
   /** One POST of the item's exact body, signed as a callback with `secret` at the time `clock()` gives. */

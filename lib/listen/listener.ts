@@ -86,7 +86,8 @@ export class Listener {
       print: this.print,
       report: (attempt) => this.reporter?.add(attempt),
       settled: (cursor) => this.settle(cursor),
-      resendCommand: (eventId) => `sandpiper events resend ${eventId}${opts.apiUrl.replace(/\/$/, "") === "http://localhost:3000" ? "" : ` --api-url ${opts.apiUrl}`}`,
+      resendCommand: (eventId) =>
+        `sandpiper events resend ${eventId}${opts.apiUrl.replace(/\/$/, "") === "http://localhost:3000" ? "" : ` --api-url ${opts.apiUrl}`}`,
     });
   }
 
@@ -110,7 +111,9 @@ export class Listener {
     this.print(`Forwarding events to ${opts.forwardTo}${opts.types.length ? ` (${opts.types.join(", ")})` : ""}`);
     this.print(`Listener signing secret: ${this.secret} (the same on every run with this API key: configure your receiver with it)`);
     this.print(`Cursor kept in ${opts.stateFile}${kept ? `; resuming after position ${kept.cursor}` : ""}`);
-    this.print(`A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`);
+    this.print(
+      `A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`,
+    );
     let failures = 0;
     let connectedOnce = false;
     while (!this.stopper.signal.aborted) {
@@ -135,7 +138,9 @@ export class Listener {
         });
         if (res.status === 401 || res.status === 403) {
           const body = await res.text();
-          this.print(`The service refused the API key (${res.status} ${body.slice(0, 300)}). Use a valid sandbox key with the payments:read scope (--api-key or SANDPIPER_API_KEY).`);
+          this.print(
+            `The service refused the API key (${res.status} ${body.slice(0, 300)}). Use a valid sandbox key with the payments:read scope (--api-key or SANDPIPER_API_KEY).`,
+          );
           await this.finish();
           return 1;
         }
@@ -210,7 +215,9 @@ export class Listener {
         this.received = this.committed = BigInt(ready.cursor);
         this.save();
       }
-      this.print(`${new Date().toISOString()}  ${reconnected ? "Reconnected" : "Ready"}: following ${this.opts.apiUrl} after position ${ready.cursor}. Press Ctrl+C to stop.`);
+      this.print(
+        `${new Date().toISOString()}  ${reconnected ? "Reconnected" : "Ready"}: following ${this.opts.apiUrl} after position ${ready.cursor}. Press Ctrl+C to stop.`,
+      );
       if (ready.chaos !== undefined) this.onChaos(ready.chaos);
       return ready;
     }
@@ -240,7 +247,7 @@ export class Listener {
     }
     this.chaos = enabled;
     this.print(
-      `${new Date().toISOString()}  Chaos mode is ${enabled ? "ON for this merchant: forwards now get duplicates, delays, forged and stale requests (docs/callbacks.md \"Chaos mode\")" : "OFF: forwards are plain again"}`,
+      `${new Date().toISOString()}  Chaos mode is ${enabled ? 'ON for this merchant: forwards now get duplicates, delays, forged and stale requests (docs/callbacks.md "Chaos mode")' : "OFF: forwards are plain again"}`,
     );
   }
 

@@ -72,10 +72,13 @@ export class Reporter {
     })().finally(() => (this.sending = null));
     await this.sending;
     if (this.queue.length > 0 && !this.disabled) {
-      this.timer ??= setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, Math.max(this.opts.intervalMs ?? 500, this.pausedUntil - Date.now(), 2000));
+      this.timer ??= setTimeout(
+        () => {
+          this.timer = null;
+          void this.flush();
+        },
+        Math.max(this.opts.intervalMs ?? 500, this.pausedUntil - Date.now(), 2000),
+      );
     }
   }
 
@@ -89,7 +92,9 @@ export class Reporter {
     clearTimeout(timer);
     if (this.timer) clearTimeout(this.timer);
     if (this.dropped > 0 || this.queue.length > 0) {
-      this.opts.print(`${new Date().toISOString()}  ${this.dropped + this.queue.length} forward attempts were not recorded on the service (it could not be reached)`);
+      this.opts.print(
+        `${new Date().toISOString()}  ${this.dropped + this.queue.length} forward attempts were not recorded on the service (it could not be reached)`,
+      );
     }
   }
 
@@ -115,7 +120,9 @@ export class Reporter {
       }
       if (!this.warned) {
         this.warned = true;
-        this.opts.print(`${new Date().toISOString()}  the service did not record ${batch.length} forward attempts (${res.status} ${text.slice(0, 200)}); forwarding goes on`);
+        this.opts.print(
+          `${new Date().toISOString()}  the service did not record ${batch.length} forward attempts (${res.status} ${text.slice(0, 200)}); forwarding goes on`,
+        );
       }
       return "done";
     } catch {

@@ -65,9 +65,18 @@ export async function addAllowedIp(tx: Tx, actor: ConsoleActor, input: AddressIn
   assertOperator(actor);
   const address = await newAddress(tx, actor, input);
   const row = await insertEntry(tx, input.merchantId, address, now);
-  await writeAudit(tx, auditActor(actor), {
-    action: "allowed_ip.add", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, after: { address, entered: input.address.trim() },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "allowed_ip.add",
+      entity: "allowed_ip",
+      entityId: row.id,
+      merchantId: input.merchantId,
+      after: { address, entered: input.address.trim() },
+    },
+    now,
+  );
   return row;
 }
 
@@ -82,13 +91,18 @@ export async function requestAllowedIp(tx: Tx, actor: ConsoleActor, input: Addre
   if (actor.role !== "MERCHANT") throw apiError("FORBIDDEN", "operators add addresses directly");
   const address = await newAddress(tx, actor, input);
   const row = await tx.allowedIpRequest.create({ data: { merchantId: input.merchantId, address, requestedById: actor.id, createdAt: now } });
-  await writeAudit(tx, auditActor(actor), {
-    action: "allowed_ip_request.create",
-    entity: "allowed_ip_request",
-    entityId: row.id,
-    merchantId: input.merchantId,
-    after: { address, entered: input.address.trim(), state: row.state },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "allowed_ip_request.create",
+      entity: "allowed_ip_request",
+      entityId: row.id,
+      merchantId: input.merchantId,
+      after: { address, entered: input.address.trim(), state: row.state },
+    },
+    now,
+  );
   return row;
 }
 
@@ -115,15 +129,20 @@ async function decide(
     where: { id: request.id },
     data: { state: to.state, decidedById: actor.id, decidedAt: now, reason: to.reason ?? null },
   });
-  await writeAudit(tx, auditActor(actor), {
-    action: `allowed_ip_request.${to.verb}`,
-    entity: "allowed_ip_request",
-    entityId: request.id,
-    merchantId: ref.merchantId,
-    before: { address: request.address, state: request.state },
-    after: { address: request.address, state: after.state, ...extra },
-    reason: to.reason ?? null,
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: `allowed_ip_request.${to.verb}`,
+      entity: "allowed_ip_request",
+      entityId: request.id,
+      merchantId: ref.merchantId,
+      before: { address: request.address, state: request.state },
+      after: { address: request.address, state: after.state, ...extra },
+      reason: to.reason ?? null,
+    },
+    now,
+  );
   return after;
 }
 
@@ -133,7 +152,12 @@ async function decide(
  * @returns the APPROVED request and the new entry
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE (no longer pending, or the address is listed)
  */
-export async function approveAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: RequestRef, now = systemNow()): Promise<{ request: AllowedIpRequest; entry: AllowedIp }> {
+export async function approveAllowedIpRequest(
+  tx: Tx,
+  actor: ConsoleActor,
+  ref: RequestRef,
+  now = systemNow(),
+): Promise<{ request: AllowedIpRequest; entry: AllowedIp }> {
   assertOperator(actor);
   let entry: AllowedIp | undefined;
   const request = await decide(tx, actor, ref, { state: "APPROVED", verb: "approve" }, now, async (pending) => {
@@ -150,7 +174,12 @@ export async function approveAllowedIpRequest(tx: Tx, actor: ConsoleActor, ref: 
  * merchant's users, and in the audit row `allowed_ip_request.reject`.
  * @throws ApiError 403 FORBIDDEN, 400 VALIDATION_ERROR (blank reason), 404 NOT_FOUND, 409 INVALID_STATE
  */
-export async function rejectAllowedIpRequest(tx: Tx, actor: ConsoleActor, input: RequestRef & { reason: string }, now = systemNow()): Promise<AllowedIpRequest> {
+export async function rejectAllowedIpRequest(
+  tx: Tx,
+  actor: ConsoleActor,
+  input: RequestRef & { reason: string },
+  now = systemNow(),
+): Promise<AllowedIpRequest> {
   assertOperator(actor);
   const reason = input.reason.trim();
   if (!reason) throw apiError("VALIDATION_ERROR", "reason: give a reason for the rejection");
@@ -184,7 +213,12 @@ export async function removeAllowedIp(tx: Tx, actor: ConsoleActor, input: { merc
     throw apiError("INVALID_STATE", "an active merchant keeps at least one server IP; add the new address first");
   }
   await tx.allowedIp.delete({ where: { id: row.id } });
-  await writeAudit(tx, auditActor(actor), { action: "allowed_ip.remove", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, before: { address: row.address } }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    { action: "allowed_ip.remove", entity: "allowed_ip", entityId: row.id, merchantId: input.merchantId, before: { address: row.address } },
+    now,
+  );
 }
 
 /** An allow-list request as the console shows it (user names instead of ids). */
@@ -206,15 +240,31 @@ const requestInclude = { requestedBy: { select: { username: true } }, decidedBy:
  * ones (APPROVED, REJECTED with the reason, CANCELLED; newest first).
  * @throws ApiError 404 NOT_FOUND (another merchant for a MERCHANT user)
  */
-export async function listAllowedIpRequests(db: Db, actor: ConsoleActor, merchantId: string, recent = 10): Promise<{ pending: AllowedIpRequestView[]; decided: AllowedIpRequestView[] }> {
+export async function listAllowedIpRequests(
+  db: Db,
+  actor: ConsoleActor,
+  merchantId: string,
+  recent = 10,
+): Promise<{ pending: AllowedIpRequestView[]; decided: AllowedIpRequestView[] }> {
   assertMerchantAccess(actor, merchantId, "merchant");
   const [pending, decided] = await Promise.all([
     db.allowedIpRequest.findMany({ where: { merchantId, state: "PENDING" }, include: requestInclude, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
-    db.allowedIpRequest.findMany({ where: { merchantId, state: { not: "PENDING" } }, include: requestInclude, orderBy: [{ decidedAt: "desc" }, { id: "asc" }], take: recent }),
+    db.allowedIpRequest.findMany({
+      where: { merchantId, state: { not: "PENDING" } },
+      include: requestInclude,
+      orderBy: [{ decidedAt: "desc" }, { id: "asc" }],
+      take: recent,
+    }),
   ]);
   const view = ({ requestedBy, decidedBy, ...r }: (typeof pending)[number]): AllowedIpRequestView => ({
-    id: r.id, address: r.address, state: r.state, createdAt: r.createdAt, decidedAt: r.decidedAt, reason: r.reason,
-    requestedBy: requestedBy.username, decidedBy: decidedBy?.username ?? null,
+    id: r.id,
+    address: r.address,
+    state: r.state,
+    createdAt: r.createdAt,
+    decidedAt: r.decidedAt,
+    reason: r.reason,
+    requestedBy: requestedBy.username,
+    decidedBy: decidedBy?.username ?? null,
   });
   return { pending: pending.map(view), decided: decided.map(view) };
 }

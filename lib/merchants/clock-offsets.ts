@@ -12,7 +12,10 @@ export type MovedClock = z.output<typeof MovedClockRow>;
  * @throws ZodError when a column is missing or of another type (a schema drift).
  */
 export async function movedClocks(db: Db): Promise<MovedClock[]> {
-  return parseRows(MovedClockRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT id AS "merchantId", clock_offset_ms AS "offsetMs" FROM merchants WHERE clock_offset_ms <> 0`);
+  return parseRows(
+    MovedClockRow,
+    await db.$queryRaw<Record<string, unknown>[]>`SELECT id AS "merchantId", clock_offset_ms AS "offsetMs" FROM merchants WHERE clock_offset_ms <> 0`,
+  );
 }
 
 /** SQL condition narrowing a sweep to one merchant's rows (`column` names the row's merchant id), or nothing. */

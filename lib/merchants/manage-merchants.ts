@@ -78,7 +78,12 @@ function policyOf(m: Merchant) {
  */
 export async function createMerchantFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewMerchantInput>, now = systemNow()): Promise<Merchant> {
   assertOperator(actor);
-  const merchant = await createMerchant(tx, { name: input.name, status: "INACTIVE", enabledCurrencies: input.enabledCurrencies, defaultCommissionBps: input.defaultCommissionBps });
+  const merchant = await createMerchant(tx, {
+    name: input.name,
+    status: "INACTIVE",
+    enabledCurrencies: input.enabledCurrencies,
+    defaultCommissionBps: input.defaultCommissionBps,
+  });
   await auditMerchant(tx, actor, merchant.id, { action: "merchant.create", after: policyOf(merchant) }, now);
   return merchant;
 }
@@ -141,7 +146,13 @@ export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { mer
   const refusal = activationRefusal(before, ips, pending);
   if (refusal) throw apiError("INVALID_STATE", `cannot activate: ${refusal}`);
   const after = await tx.merchant.update({ where: { id: input.merchantId }, data: { status: "ACTIVE", updatedAt: now } });
-  await auditMerchant(tx, actor, after.id, { action: "merchant.activate", before: { status: before.status }, after: { status: after.status }, reason: input.reason }, now);
+  await auditMerchant(
+    tx,
+    actor,
+    after.id,
+    { action: "merchant.activate", before: { status: before.status }, after: { status: after.status }, reason: input.reason },
+    now,
+  );
   return after;
 }
 
@@ -156,12 +167,18 @@ export async function deactivateMerchant(tx: Tx, actor: ConsoleActor, input: { m
   if (before.status === "INACTIVE") throw apiError("INVALID_STATE", "the merchant is already inactive");
   const revoked = await revokeKeysOf(tx, { merchantId: input.merchantId }, now);
   const after = await tx.merchant.update({ where: { id: input.merchantId }, data: { status: "INACTIVE", updatedAt: now } });
-  await auditMerchant(tx, actor, after.id, {
-    action: "merchant.deactivate",
-    before: { status: before.status },
-    after: { status: after.status, revokedApiKeys: revoked },
-    reason: input.reason,
-  }, now);
+  await auditMerchant(
+    tx,
+    actor,
+    after.id,
+    {
+      action: "merchant.deactivate",
+      before: { status: before.status },
+      after: { status: after.status, revokedApiKeys: revoked },
+      reason: input.reason,
+    },
+    now,
+  );
   return after;
 }
 

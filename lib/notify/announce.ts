@@ -24,6 +24,9 @@ export function announce<P extends DuePayload>(due: DueEvent<P>, payloads: reado
     return;
   }
   inngest.send(payloads.map((data) => ({ name: due.name, data }))).catch((error: unknown) => {
-    log.warn({ event: due.name, count: payloads.length, err: error instanceof Error ? error.message : String(error) }, `${due.name} events not sent; the catch-up job ${due.catchUpJobId} will pick them up`);
+    log.warn(
+      { event: due.name, count: payloads.length, err: error instanceof Error ? error.message : String(error) },
+      `${due.name} events not sent; the catch-up job ${due.catchUpJobId} will pick them up`,
+    );
   });
 }

@@ -10,11 +10,38 @@ import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
 import { Customer } from "@/lib/schemas/common";
 import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
 import { RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
-import { Event, EventEnvelope, EventList, EventRedelivery, EventStreamPage, EventSummary, ForwardsRecorded, ListenerForward, RecordForwards } from "@/lib/schemas/events";
+import {
+  Event,
+  EventEnvelope,
+  EventList,
+  EventRedelivery,
+  EventStreamPage,
+  EventSummary,
+  ForwardsRecorded,
+  ListenerForward,
+  RecordForwards,
+} from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
-import { CreateScenarioRule, DeletedScenarioRule, PaymentScenario, ScenarioMatch, ScenarioRule, ScenarioRuleList, UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
-import { AdvanceSandboxClock, QuotedCheckoutSession, SandboxClock, SandboxClockMove, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
+import {
+  CreateScenarioRule,
+  DeletedScenarioRule,
+  PaymentScenario,
+  ScenarioMatch,
+  ScenarioRule,
+  ScenarioRuleList,
+  UpdateScenarioRule,
+} from "@/lib/schemas/scenario-rules";
+import {
+  AdvanceSandboxClock,
+  QuotedCheckoutSession,
+  SandboxClock,
+  SandboxClockMove,
+  SandboxDelivery,
+  SandboxSettings,
+  SessionAmount,
+  UpdateSandboxSettings,
+} from "@/lib/schemas/sandbox";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
 import { CreateStorePayment } from "@/lib/schemas/store-payments";
 
@@ -120,9 +147,7 @@ function componentSchemas(): { schemas: Record<string, JsonSchema>; nameOf: Map<
     uri: (id) => `#/components/schemas/${id}`,
     override: withDescriptions,
   }) as { schemas: Record<string, JsonSchema> };
-  const schemas = Object.fromEntries(
-    Object.entries(generated.schemas).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]),
-  );
+  const schemas = Object.fromEntries(Object.entries(generated.schemas).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
   return { schemas, nameOf };
 }
 
@@ -185,7 +210,12 @@ function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): Operatio
     tags: [op.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: component(op.body, "request body"), ...(op.example ? { example: op.example } : {}) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: component(op.body, "request body"), ...(op.example ? { example: op.example } : {}) } },
+          },
+        }
       : {}),
     responses,
     "x-scope": op.scope,
@@ -225,7 +255,11 @@ export const CALLBACK_RULES = {
 function webhook(type: (typeof EVENT_TYPES)[number]): { post: OperationObject } {
   const names = callbackHeaderNames();
   const header = (name: string, description: string, schema: JsonSchema): ParameterObject => ({ name, in: "header", required: true, description, schema });
-  const when = { "payment.succeeded": "a payment becomes SUCCEEDED", "payment.failed": "a payment becomes FAILED", "payment.expired": "a pending payment becomes EXPIRED" }[type];
+  const when = {
+    "payment.succeeded": "a payment becomes SUCCEEDED",
+    "payment.failed": "a payment becomes FAILED",
+    "payment.expired": "a pending payment becomes EXPIRED",
+  }[type];
   return {
     post: {
       operationId: `${type.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase())}Callback`,
@@ -235,8 +269,14 @@ function webhook(type: (typeof EVENT_TYPES)[number]): { post: OperationObject } 
       security: [],
       parameters: [
         header(names.eventId, "The event id; equals the body's id and stays the same across retries and redeliveries.", { type: "string", format: "uuid" }),
-        header(names.timestamp, "Unix seconds (10 digits), renewed on every attempt; refuse one more than 300 s from your clock.", { type: "string", pattern: "^[0-9]{10}$" }),
-        header(names.signature, "Lowercase hex HMAC-SHA256 of timestamp + '.' + raw body, keyed with the whole whsec_... secret as UTF-8 bytes.", { type: "string", pattern: "^[0-9a-f]{64}$" }),
+        header(names.timestamp, "Unix seconds (10 digits), renewed on every attempt; refuse one more than 300 s from your clock.", {
+          type: "string",
+          pattern: "^[0-9]{10}$",
+        }),
+        header(names.signature, "Lowercase hex HMAC-SHA256 of timestamp + '.' + raw body, keyed with the whole whsec_... secret as UTF-8 bytes.", {
+          type: "string",
+          pattern: "^[0-9a-f]{64}$",
+        }),
       ],
       requestBody: {
         required: true,
@@ -295,7 +335,12 @@ export function openApiDocument(): OpenApiDocument {
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "sk_sandbox_<base62>", description: "Server-side sandbox API key. Never put it in browser or mobile code." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "sk_sandbox_<base62>",
+          description: "Server-side sandbox API key. Never put it in browser or mobile code.",
+        },
       },
       parameters: {
         "Idempotency-Key": {
@@ -307,9 +352,15 @@ export function openApiDocument(): OpenApiDocument {
         },
       },
       headers: {
-        "X-Request-Id": { description: "Request id (uuid), on every response; equals error.requestId. Keep it for support.", schema: { type: "string", format: "uuid" } },
+        "X-Request-Id": {
+          description: "Request id (uuid), on every response; equals error.requestId. Keep it for support.",
+          schema: { type: "string", format: "uuid" },
+        },
         "Idempotency-Replayed": { description: "true on a replayed response of an idempotent request.", schema: { type: "string", const: "true" } },
-        "Retry-After": { description: "Whole seconds to wait before retrying with the same Idempotency-Key and body.", schema: { type: "string", pattern: "^[0-9]+$" } },
+        "Retry-After": {
+          description: "Whole seconds to wait before retrying with the same Idempotency-Key and body.",
+          schema: { type: "string", pattern: "^[0-9]+$" },
+        },
         "WWW-Authenticate": { description: "Bearer", schema: { type: "string", const: "Bearer" } },
         "Cache-Control": { description: "no-store: the response carries customer data.", schema: { type: "string", const: "no-store" } },
       },

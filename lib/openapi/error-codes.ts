@@ -5,16 +5,19 @@ import type { ErrorCode } from "@/lib/errors";
  * "not shown"). Typed over every code of lib/errors.ts, so a new code cannot be published without a meaning.
  */
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
-  VALIDATION_ERROR: "A member, query parameter or header (Idempotency-Key) has a wrong format, length or type, an unknown property was sent, the body is not UTF-8 JSON or repeats a member name.",
+  VALIDATION_ERROR:
+    "A member, query parameter or header (Idempotency-Key) has a wrong format, length or type, an unknown property was sent, the body is not UTF-8 JSON or repeats a member name.",
   INVALID_EMAIL: "customer.email is malformed.",
   CUSTOMER_PROFILE_REQUIRED: "Required customer members are missing; they are never auto-filled.",
   GLOBAL_AMOUNT_LIMIT: "The amount is outside the global amount limit.",
-  AMOUNT_OUT_OF_RANGE: "The amount is outside the pricing profile's lower or upper transaction amount, or a store payment's AED charge is outside what the store can charge (AED 0.01 to 9,999,999,999.99).",
+  AMOUNT_OUT_OF_RANGE:
+    "The amount is outside the pricing profile's lower or upper transaction amount, or a store payment's AED charge is outside what the store can charge (AED 0.01 to 9,999,999,999.99).",
   INVALID_API_KEY: "The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive.",
   INSUFFICIENT_SCOPE: "The API key lacks the endpoint's scope. Do not retry automatically.",
   FORBIDDEN: "Console only (never answered by /v1): the signed-in console user's role may not perform this action.",
   IP_NOT_ALLOWED: "The source IP is not on the merchant's server allow-list.",
-  RISK_REJECTED: "Block list or velocity (rate) rule hit: the customer matches a block-list entry, or has made too many payments, or too large a total, within the merchant's rule window. The message names the kind of rule, never its threshold. Do not reopen with another key.",
+  RISK_REJECTED:
+    "Block list or velocity (rate) rule hit: the customer matches a block-list entry, or has made too many payments, or too large a total, within the merchant's rule window. The message names the kind of rule, never its threshold. Do not reopen with another key.",
   LEGACY_FLOW_DISABLED: "POST /v1/store-payments is unavailable to a merchant with customer amount-entry enabled; use /v1/checkout-sessions.",
   AMOUNT_ENTRY_NOT_ENABLED: "Customer amount-entry is not enabled for this merchant.",
   NOT_FOUND: "Unknown id, another merchant's id, or an unknown path under /v1.",

@@ -14,7 +14,9 @@ describe("operations registry", () => {
   it("every route file runs its own operation entry through the pipeline", () => {
     for (const op of OPERATION_LIST) {
       const source = readFileSync(path.join(root, op.route), "utf8");
-      expect(source, `${op.route} uses merchantApi(OPERATIONS.${op.operationId}, ...)`).toMatch(new RegExp(`merchantApi\\(\\s*OPERATIONS\\.${op.operationId}\\s*,`));
+      expect(source, `${op.route} uses merchantApi(OPERATIONS.${op.operationId}, ...)`).toMatch(
+        new RegExp(`merchantApi\\(\\s*OPERATIONS\\.${op.operationId}\\s*,`),
+      );
     }
   });
 
@@ -126,7 +128,13 @@ describe("every published property is described", () => {
   });
 
   it("says the unit of every money property: minor units, or decimal text in a named currency", () => {
-    const money = all.filter(([p, s]) => !String(s.description).startsWith("Forbidden:") && /\.(amount|fee|reserve|merchantNet|settlementNet|gateway|atBase|markupIncome|bufferIncome|fxIncome|amountMinor|chargeAmount|subtotal|discount)$/.test(p));
+    const money = all.filter(
+      ([p, s]) =>
+        !String(s.description).startsWith("Forbidden:") &&
+        /\.(amount|fee|reserve|merchantNet|settlementNet|gateway|atBase|markupIncome|bufferIncome|fxIncome|amountMinor|chargeAmount|subtotal|discount)$/.test(
+          p,
+        ),
+    );
     expect(money.length).toBeGreaterThan(15);
     for (const [p, s] of money) expect(String(s.description), p).toMatch(/minor units|decimal text in \w+/i);
   });

@@ -5,7 +5,16 @@ import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
 import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
-import { AdvanceSandboxClock, QuotedCheckoutSession, SandboxClock, SandboxClockMove, SandboxDelivery, SandboxSettings, SessionAmount, UpdateSandboxSettings } from "@/lib/schemas/sandbox";
+import {
+  AdvanceSandboxClock,
+  QuotedCheckoutSession,
+  SandboxClock,
+  SandboxClockMove,
+  SandboxDelivery,
+  SandboxSettings,
+  SessionAmount,
+  UpdateSandboxSettings,
+} from "@/lib/schemas/sandbox";
 import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ForwardsRecorded, ListEventsQuery, RecordForwards } from "@/lib/schemas/events";
 import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
 import { CreateScenarioRule, DeletedScenarioRule, ScenarioRule, ScenarioRuleList, UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
@@ -56,7 +65,19 @@ const operation = <const O extends OperationEntry>(o: O): O & { idempotent: O["i
   idempotent: (o.idempotency !== "none") as O["idempotency"] extends "none" ? false : true,
 });
 
-const PAYMENT_RULES: ErrorCode[] = ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "GLOBAL_AMOUNT_LIMIT", "AMOUNT_OUT_OF_RANGE", "RISK_REJECTED", "DUPLICATE_REFERENCE", "FX_RATE_MISSING", "PRICING_DISABLED", "DAILY_LIMIT", "MONTHLY_LIMIT", "PAYMENT_INTAKE_PAUSED"];
+const PAYMENT_RULES: ErrorCode[] = [
+  "INVALID_EMAIL",
+  "CUSTOMER_PROFILE_REQUIRED",
+  "GLOBAL_AMOUNT_LIMIT",
+  "AMOUNT_OUT_OF_RANGE",
+  "RISK_REJECTED",
+  "DUPLICATE_REFERENCE",
+  "FX_RATE_MISSING",
+  "PRICING_DISABLED",
+  "DAILY_LIMIT",
+  "MONTHLY_LIMIT",
+  "PAYMENT_INTAKE_PAUSED",
+];
 
 /** Every /v1 endpoint of docs/api.md "Endpoints", keyed by operationId. Add one entry per new endpoint. */
 export const OPERATIONS = {
@@ -67,7 +88,8 @@ export const OPERATIONS = {
     route: "app/v1/payments/route.ts",
     tag: "Payments",
     summary: "Create a sandbox deposit or withdrawal",
-    description: "A deposit starts PENDING, a withdrawal PENDING_APPROVAL (approved by a console user other than the key's owner). Merchant pricing and limits apply; the terms are stored as an immutable pricing snapshot. A replay with the same Idempotency-Key and body answers the first response (201) with Idempotency-Replayed: true.",
+    description:
+      "A deposit starts PENDING, a withdrawal PENDING_APPROVAL (approved by a console user other than the key's owner). Merchant pricing and limits apply; the terms are stored as an immutable pricing snapshot. A replay with the same Idempotency-Key and body answers the first response (201) with Idempotency-Replayed: true.",
     scope: "payments:create",
     idempotency: "statement",
     load: true,
@@ -76,7 +98,15 @@ export const OPERATIONS = {
     body: CreatePayment,
     success: { status: 201, schema: Payment, description: "The created payment (also for a replay)." },
     errors: [...PAYMENT_RULES, "NO_ROUTE", "BANK_CAPACITY"],
-    example: { reference: "order-1001", amount: "1123.52", currency: "USD", method: "GATEWAY", direction: "DEPOSIT", description: "Order 1001", customer: { id: "cust-42", email: "buyer@example.com", country: "AE" } },
+    example: {
+      reference: "order-1001",
+      amount: "1123.52",
+      currency: "USD",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+      description: "Order 1001",
+      customer: { id: "cust-42", email: "buyer@example.com", country: "AE" },
+    },
   }),
   listPayments: operation({
     operationId: "listPayments",
@@ -85,7 +115,8 @@ export const OPERATIONS = {
     route: "app/v1/payments/route.ts",
     tag: "Payments",
     summary: "List the merchant's payments",
-    description: "Newest first. `from` and `to` are Dubai (UTC+4) calendar days in YYYY-MM-DD, the end day inclusive. Items carry neither `checkout` nor `customer`.",
+    description:
+      "Newest first. `from` and `to` are Dubai (UTC+4) calendar days in YYYY-MM-DD, the end day inclusive. Items carry neither `checkout` nor `customer`.",
     scope: "payments:read",
     idempotency: "none",
     load: true,
@@ -102,7 +133,8 @@ export const OPERATIONS = {
     route: "app/v1/payments/[id]/route.ts",
     tag: "Payments",
     summary: "Read one payment",
-    description: "Includes `checkout` (store payments) and `customer`. Store checkout: poll every 3 to 5 seconds; redirect the customer only to checkout.url when checkout.state is READY; finish only from a verified payment.succeeded callback or status SUCCEEDED here.",
+    description:
+      "Includes `checkout` (store payments) and `customer`. Store checkout: poll every 3 to 5 seconds; redirect the customer only to checkout.url when checkout.state is READY; finish only from a verified payment.succeeded callback or status SUCCEEDED here.",
     scope: "payments:read",
     idempotency: "none",
     load: true,
@@ -119,7 +151,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/payments/[id]/complete/route.ts",
     tag: "Sandbox",
     summary: "Conclude a pending test payment",
-    description: "Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). Repeating the outcome a payment already has returns it unchanged. No money moves.",
+    description:
+      "Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). Repeating the outcome a payment already has returns it unchanged. No money moves.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -137,7 +170,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/payments/[id]/expire/route.ts",
     tag: "Sandbox",
     summary: "Expire a pending test payment now (test helper)",
-    description: "Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment is answered as it is (nothing is written twice); a payment that ended otherwise answers 409 INVALID_STATE. No money moves.",
+    description:
+      "Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment is answered as it is (nothing is written twice); a payment that ended otherwise answers 409 INVALID_STATE. No money moves.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -154,7 +188,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/checkout-sessions/[id]/expire/route.ts",
     tag: "Sandbox",
     summary: "Test helper: expire a checkout session now",
-    description: "Ends the session's acceptance period now (customerCheckout.expiresAt becomes now) and expires it with the expiry sweep's own transition: AWAITING_AMOUNT, QUOTED or AWAITING_VERIFICATION -> EXPIRED. A session already EXPIRED is answered as it is. No event (sessions send no callbacks). Send no body.",
+    description:
+      "Ends the session's acceptance period now (customerCheckout.expiresAt becomes now) and expires it with the expiry sweep's own transition: AWAITING_AMOUNT, QUOTED or AWAITING_VERIFICATION -> EXPIRED. A session already EXPIRED is answered as it is. No event (sessions send no callbacks). Send no body.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -170,7 +205,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/checkout-sessions/[id]/quote/route.ts",
     tag: "Sandbox",
     summary: "Test helper: the customer chooses amount and currency",
-    description: "What the customer does on customerCheckout.url, without a browser: the same validation, pricing (today's Dubai rate, the merchant's GATEWAY DEPOSIT profile charging AED) and transition as the page (AWAITING_AMOUNT or QUOTED -> QUOTED). Answers the session and the quote the customer sees. A currency the page does not offer is 400 VALIDATION_ERROR; an expired or confirmed session 409 INVALID_STATE.",
+    description:
+      "What the customer does on customerCheckout.url, without a browser: the same validation, pricing (today's Dubai rate, the merchant's GATEWAY DEPOSIT profile charging AED) and transition as the page (AWAITING_AMOUNT or QUOTED -> QUOTED). Answers the session and the quote the customer sees. A currency the page does not offer is 400 VALIDATION_ERROR; an expired or confirmed session 409 INVALID_STATE.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -188,7 +224,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/checkout-sessions/[id]/confirm/route.ts",
     tag: "Sandbox",
     summary: "Test helper: the customer confirms the total",
-    description: "What the customer does pressing \"Confirm total\" on the page: the body repeats the quoted amount and currency, and the session moves QUOTED -> AWAITING_VERIFICATION, the last state of the flow (verification is not configured). Repeating the confirmation answers the session unchanged. A total other than the quoted one, or a quote of an earlier Dubai day, is 409 INVALID_STATE. Creates no payment, store handoff or event.",
+    description:
+      'What the customer does pressing "Confirm total" on the page: the body repeats the quoted amount and currency, and the session moves QUOTED -> AWAITING_VERIFICATION, the last state of the flow (verification is not configured). Repeating the confirmation answers the session unchanged. A total other than the quoted one, or a quote of an earlier Dubai day, is 409 INVALID_STATE. Creates no payment, store handoff or event.',
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -206,7 +243,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/store-payments/[id]/confirm/route.ts",
     tag: "Sandbox",
     summary: "Test helper: the store's test confirmation of a store payment",
-    description: "What the store page's Pay (SUCCEEDED) and Decline (FAILED) buttons do, without a browser: checkout READY -> the outcome, and the payment follows (SUCCEEDED: ledger entry and payment.succeeded; FAILED: payment.failed). Only while checkout.state is READY: otherwise 409 INVALID_STATE naming the state and what to wait for (QUEUED: poll GET /v1/payments/{id} until READY). Repeating the outcome the checkout already has answers it unchanged.",
+    description:
+      "What the store page's Pay (SUCCEEDED) and Decline (FAILED) buttons do, without a browser: checkout READY -> the outcome, and the payment follows (SUCCEEDED: ledger entry and payment.succeeded; FAILED: payment.failed). Only while checkout.state is READY: otherwise 409 INVALID_STATE naming the state and what to wait for (QUEUED: poll GET /v1/payments/{id} until READY). Repeating the outcome the checkout already has answers it unchanged.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -224,7 +262,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/deliveries/[id]/attempt/route.ts",
     tag: "Sandbox",
     summary: "Test helper: run a callback delivery's next attempt now",
-    description: "A PENDING delivery (its first attempt or a retry) becomes due now and the delivery worker is told, as a requeue does; the worker sends the attempt within about a second (signed, recorded, and retried on the merchant's schedule if it fails). Read GET /v1/events/{eventId} for the outcome. A delivered (SUCCEEDED), FAILED or NOT_CONFIGURED delivery is 409 INVALID_STATE. Send no body.",
+    description:
+      "A PENDING delivery (its first attempt or a retry) becomes due now and the delivery worker is told, as a requeue does; the worker sends the attempt within about a second (signed, recorded, and retried on the merchant's schedule if it fails). Read GET /v1/events/{eventId} for the outcome. A delivered (SUCCEEDED), FAILED or NOT_CONFIGURED delivery is 409 INVALID_STATE. Send no body.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -255,7 +294,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/settings/route.ts",
     tag: "Sandbox",
     summary: "Test helper: switch fast retries",
-    description: "`{\"fastRetries\": true}` runs the callback schedule's 8 attempts with every wait divided by 60 (0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s); false restores the normal schedule (30 s to 1 h). Applies from the next failed attempt. Setting the value it already has changes nothing; a change is written to the audit log. PUT sets the whole value, so no Idempotency-Key is needed.",
+    description:
+      '`{"fastRetries": true}` runs the callback schedule\'s 8 attempts with every wait divided by 60 (0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s); false restores the normal schedule (30 s to 1 h). Applies from the next failed attempt. Setting the value it already has changes nothing; a change is written to the audit log. PUT sets the whole value, so no Idempotency-Key is needed.',
     scope: "sandbox:simulate",
     idempotency: "none",
     allowList: false,
@@ -287,7 +327,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/clock/advance/route.ts",
     tag: "Sandbox",
     summary: "Test helper: move the merchant's sandbox time ahead",
-    description: "Moves the merchant's sandbox clock ahead by `by`, as if that time had gone by, for this merchant only: its PENDING and PENDING_APPROVAL payments and its checkout sessions whose expiresAt has passed at the new time expire now (the sweep's transitions, ledger entries and payment.expired events, in the same transaction as the move), callback retries waiting for their time come that much sooner, and from now on the merchant's requests work at its sandbox time: new payments' createdAt and expiresAt, velocity windows, daily and monthly limits and the Dubai business day. Callback signatures keep the real time. The clock only moves ahead, at most ten years; POST /v1/sandbox/clock/reset goes back to the real clock. Written to the audit log.",
+    description:
+      "Moves the merchant's sandbox clock ahead by `by`, as if that time had gone by, for this merchant only: its PENDING and PENDING_APPROVAL payments and its checkout sessions whose expiresAt has passed at the new time expire now (the sweep's transitions, ledger entries and payment.expired events, in the same transaction as the move), callback retries waiting for their time come that much sooner, and from now on the merchant's requests work at its sandbox time: new payments' createdAt and expiresAt, velocity windows, daily and monthly limits and the Dubai business day. Callback signatures keep the real time. The clock only moves ahead, at most ten years; POST /v1/sandbox/clock/reset goes back to the real clock. Written to the audit log.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -304,7 +345,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/clock/reset/route.ts",
     tag: "Sandbox",
     summary: "Test helper: put the merchant's sandbox clock back to the real time",
-    description: "The merchant's requests work at the real time again. Nothing is expired or moved back: times already given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.",
+    description:
+      "The merchant's requests work at the real time again. Nothing is expired or moved back: times already given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -319,7 +361,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/scenario-rules/route.ts",
     tag: "Sandbox",
     summary: "Scenario rules: list",
-    description: "The merchant's scenario rules by position. When a payment is created, the first enabled rule it matches concludes it automatically (SUCCEEDED or FAILED after delayMs, as POST /v1/sandbox/payments/{id}/complete would) or leaves it to expire (EXPIRE). See docs/api.md \"Scenario rules\".",
+    description:
+      'The merchant\'s scenario rules by position. When a payment is created, the first enabled rule it matches concludes it automatically (SUCCEEDED or FAILED after delayMs, as POST /v1/sandbox/payments/{id}/complete would) or leaves it to expire (EXPIRE). See docs/api.md "Scenario rules".',
     scope: "sandbox:simulate",
     idempotency: "none",
     allowList: false,
@@ -334,7 +377,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/scenario-rules/route.ts",
     tag: "Sandbox",
     summary: "Scenario rules: add one",
-    description: "Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules. Audited.",
+    description:
+      "Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules. Audited.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -351,7 +395,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/scenario-rules/standard/route.ts",
     tag: "Sandbox",
     summary: "Scenario rules: add the standard set",
-    description: "Adds, enabled, each rule of the standard set (README \"Testing your integration\") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.",
+    description:
+      'Adds, enabled, each rule of the standard set (README "Testing your integration") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.',
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -384,7 +429,8 @@ export const OPERATIONS = {
     route: "app/v1/sandbox/scenario-rules/[id]/route.ts",
     tag: "Sandbox",
     summary: "Scenario rules: delete one",
-    description: "Deletes a rule: it leaves the list and matches no new payment. Payments it already matched keep their conclusion and show its name. Deleting a deleted rule answers the same and changes nothing. Audited.",
+    description:
+      "Deletes a rule: it leaves the list and matches no new payment. Payments it already matched keep their conclusion and show its name. Deleting a deleted rule answers the same and changes nothing. Audited.",
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
@@ -400,7 +446,8 @@ export const OPERATIONS = {
     route: "app/v1/store-payments/route.ts",
     tag: "Store payments",
     summary: "Create a fixed-amount store checkout",
-    description: "Risk checks, limits, route and FX snapshot apply; a signed handoff to the connected store is queued. The answer has checkout.state QUEUED and url null: poll GET /v1/payments/{id}. A replay returns the same payment id and the current checkout state. Legacy: unavailable to merchants with customer amount-entry enabled.",
+    description:
+      "Risk checks, limits, route and FX snapshot apply; a signed handoff to the connected store is queued. The answer has checkout.state QUEUED and url null: poll GET /v1/payments/{id}. A replay returns the same payment id and the current checkout state. Legacy: unavailable to merchants with customer amount-entry enabled.",
     scope: "payments:create",
     idempotency: "transaction",
     allowList: true,
@@ -409,7 +456,12 @@ export const OPERATIONS = {
     body: CreateStorePayment,
     success: { status: 201, schema: StorePayment, description: "The payment with its store checkout (also for a replay, with the current checkout state)." },
     errors: [...PAYMENT_RULES, "LEGACY_FLOW_DISABLED", "PROVIDER_CURRENCY_MISMATCH", "STORE_DISABLED", "STORE_UNAVAILABLE", "NO_ROUTE"],
-    example: { reference: "store-order-2001", amount: "250.00", currency: "AED", customer: { username: "buyer42", firstName: "Amal", lastName: "Haddad", email: "amal@example.com" } },
+    example: {
+      reference: "store-order-2001",
+      amount: "250.00",
+      currency: "AED",
+      customer: { username: "buyer42", firstName: "Amal", lastName: "Haddad", email: "amal@example.com" },
+    },
   }),
   createCheckoutSession: operation({
     operationId: "createCheckoutSession",
@@ -418,7 +470,8 @@ export const OPERATIONS = {
     route: "app/v1/checkout-sessions/route.ts",
     tag: "Checkout sessions",
     summary: "Open a customer amount-entry session",
-    description: "The customer opens customerCheckout.url, chooses amount and currency and confirms the total. Confirmation does not create a payment and is not payment success. Only for merchants with customer amount-entry enabled.",
+    description:
+      "The customer opens customerCheckout.url, chooses amount and currency and confirms the total. Confirmation does not create a payment and is not payment success. Only for merchants with customer amount-entry enabled.",
     scope: "payments:create",
     idempotency: "transaction",
     allowList: true,
@@ -428,7 +481,10 @@ export const OPERATIONS = {
     bodyValidator: CreateCheckoutSessionRequest,
     success: { status: 201, schema: CheckoutSession, description: "The session (also for a replay)." },
     errors: ["INVALID_EMAIL", "CUSTOMER_PROFILE_REQUIRED", "AMOUNT_ENTRY_NOT_ENABLED", "RISK_REJECTED", "DUPLICATE_REFERENCE"],
-    example: { reference: "session-3001", customer: { id: "cust-77", firstName: "Omar", lastName: "Nasser", email: "omar@example.com", phone: "+971501234567" } },
+    example: {
+      reference: "session-3001",
+      customer: { id: "cust-77", firstName: "Omar", lastName: "Nasser", email: "omar@example.com", phone: "+971501234567" },
+    },
   }),
   getCheckoutSession: operation({
     operationId: "getCheckoutSession",
@@ -453,7 +509,8 @@ export const OPERATIONS = {
     route: "app/v1/events/route.ts",
     tag: "Events",
     summary: "List the merchant's events, or follow them with a cursor",
-    description: "Without `after`: the merchant's events newest first, paged like the payments list, with filters `type`, `paymentId` and `from`/`to` (Dubai calendar days, the end day inclusive). With `after=<event id>`: the events that became visible after that one, oldest first, in commit order: a follower that pages with the last id it read never skips an event whose transaction committed late. Each item is the callback envelope exactly as delivered plus the state of its latest delivery.",
+    description:
+      "Without `after`: the merchant's events newest first, paged like the payments list, with filters `type`, `paymentId` and `from`/`to` (Dubai calendar days, the end day inclusive). With `after=<event id>`: the events that became visible after that one, oldest first, in commit order: a follower that pages with the last id it read never skips an event whose transaction committed late. Each item is the callback envelope exactly as delivered plus the state of its latest delivery.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,
@@ -469,7 +526,8 @@ export const OPERATIONS = {
     route: "app/v1/events/[id]/route.ts",
     tag: "Events",
     summary: "Read one event with its deliveries",
-    description: "The envelope exactly as it is delivered (`id`, `type`, `createdAt`, `data`), plus a separate `delivery` member: the state of the latest delivery to the configured callback address and every delivery with its attempts; and `forwards`: what `sandpiper listen` processes reported of forwarding the event to a receiver (each forward with its attempts and whether it was DELIVERED). Listener forwards are not deliveries and never change a delivery.",
+    description:
+      "The envelope exactly as it is delivered (`id`, `type`, `createdAt`, `data`), plus a separate `delivery` member: the state of the latest delivery to the configured callback address and every delivery with its attempts; and `forwards`: what `sandpiper listen` processes reported of forwarding the event to a receiver (each forward with its attempts and whether it was DELIVERED). Listener forwards are not deliveries and never change a delivery.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,
@@ -485,7 +543,8 @@ export const OPERATIONS = {
     route: "app/v1/events/[id]/redeliver/route.ts",
     tag: "Events",
     summary: "Deliver an event again",
-    description: "A fresh delivery of the same event (same event id and body, a new timestamp and signature) to the configured callback address, as a new delivery with its own attempts, and to every running `sandpiper listen` process. Earlier deliveries keep their state. Send no body (or `{}`). A replay with the same Idempotency-Key answers the first response and delivers nothing more.",
+    description:
+      "A fresh delivery of the same event (same event id and body, a new timestamp and signature) to the configured callback address, as a new delivery with its own attempts, and to every running `sandpiper listen` process. Earlier deliveries keep their state. Send no body (or `{}`). A replay with the same Idempotency-Key answers the first response and delivers nothing more.",
     scope: "payments:read",
     idempotency: "transaction",
     allowList: false,
@@ -501,7 +560,8 @@ export const OPERATIONS = {
     route: "app/v1/requests/route.ts",
     tag: "Requests",
     summary: "List the merchant's API requests (request log)",
-    description: "Every `/v1` request sent with one of the merchant's keys, newest first, paged like the payments list: time, key prefix, method, path, status, error code, requestId, Idempotency-Key and whether the answer was a replay, latency, and the request and response bodies with secrets and bearer links redacted, cut at 8 KiB. Filters: `status` (a class such as `4xx`, or a status), `path` (a prefix), `method`, `errorCode`, `idempotencyKey`, `keyPrefix`, `since`. Requests are kept 14 days (the operator may change that) and show up within about a second of their answer.",
+    description:
+      "Every `/v1` request sent with one of the merchant's keys, newest first, paged like the payments list: time, key prefix, method, path, status, error code, requestId, Idempotency-Key and whether the answer was a replay, latency, and the request and response bodies with secrets and bearer links redacted, cut at 8 KiB. Filters: `status` (a class such as `4xx`, or a status), `path` (a prefix), `method`, `errorCode`, `idempotencyKey`, `keyPrefix`, `since`. Requests are kept 14 days (the operator may change that) and show up within about a second of their answer.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,
@@ -517,7 +577,8 @@ export const OPERATIONS = {
     route: "app/v1/requests/[id]/route.ts",
     tag: "Requests",
     summary: "Read one API request by its requestId",
-    description: "One logged request of the merchant, by the requestId of its answer (the `X-Request-Id` header, and the `requestId` of an error answer). Another merchant's request, an unknown id or one older than the retention period answers 404.",
+    description:
+      "One logged request of the merchant, by the requestId of its answer (the `X-Request-Id` header, and the `requestId` of an error answer). Another merchant's request, an unknown id or one older than the retention period answers 404.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,
@@ -533,7 +594,8 @@ export const OPERATIONS = {
     route: "app/v1/events/forwards/route.ts",
     tag: "Events",
     summary: "Record listener forward attempts (sandpiper listen)",
-    description: "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded.",
+    description:
+      "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,
@@ -541,7 +603,26 @@ export const OPERATIONS = {
     body: RecordForwards,
     success: { status: 200, schema: ForwardsRecorded, description: "What was recorded." },
     errors: [],
-    example: { forwards: [{ eventId: "6f1c2d3e-0000-4000-8000-000000000001", forwardId: "6f1c2d3e-0000-4000-8000-000000000002", cursor: "1", kind: "event", attempt: 1, startedAt: "2026-11-25T10:00:00.000Z", durationMs: 4, statusCode: 200, error: null, forwardTo: "http://localhost:4000/hook", timestamp: "1764064800", signature: "0".repeat(64), responseSnippet: "{\"received\":true}", nextAttemptAt: null }] },
+    example: {
+      forwards: [
+        {
+          eventId: "6f1c2d3e-0000-4000-8000-000000000001",
+          forwardId: "6f1c2d3e-0000-4000-8000-000000000002",
+          cursor: "1",
+          kind: "event",
+          attempt: 1,
+          startedAt: "2026-11-25T10:00:00.000Z",
+          durationMs: 4,
+          statusCode: 200,
+          error: null,
+          forwardTo: "http://localhost:4000/hook",
+          timestamp: "1764064800",
+          signature: "0".repeat(64),
+          responseSnippet: '{"received":true}',
+          nextAttemptAt: null,
+        },
+      ],
+    },
   }),
   streamEvents: operation({
     operationId: "streamEvents",
@@ -550,13 +631,15 @@ export const OPERATIONS = {
     route: "app/v1/events/stream/route.ts",
     tag: "Events",
     summary: "Follow events and redeliveries (listeners)",
-    description: "What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.",
+    description:
+      "What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,
     noStore: true,
     query: EventStreamQuery,
-    eventStream: "Server-sent events. `event: ready` data `{cursor, heartbeatSeconds, headers, chaos}`; `event: item` (id = cursor) data: one item as in the JSON answer's `items`; `event: chaos` data `{enabled}` within about a second of the merchant's chaos mode being switched; `event: heartbeat` data `{cursor, time}` every 5 s; `event: bye` data `{cursor, reason}`.",
+    eventStream:
+      "Server-sent events. `event: ready` data `{cursor, heartbeatSeconds, headers, chaos}`; `event: item` (id = cursor) data: one item as in the JSON answer's `items`; `event: chaos` data `{enabled}` within about a second of the merchant's chaos mode being switched; `event: heartbeat` data `{cursor, time}` every 5 s; `event: bye` data `{cursor, reason}`.",
     success: { status: 200, schema: EventStreamPage, description: "Feed items after the cursor (JSON mode)." },
     errors: [],
   }),

@@ -13,7 +13,12 @@ export const SCENARIO_ACTOR: AuditActor = { id: null, username: "scenario rule" 
 
 /** A due conclusion as {@link concludeDueScenarios} claims it, with its merchant's sandbox clock offset (ms). */
 const DueConclusion = z.object({
-  paymentId: z.string(), merchantId: z.string(), ruleId: z.string(), ruleName: z.string(), outcome: z.enum(["SUCCEEDED", "FAILED"]), offsetMs: z.bigint(),
+  paymentId: z.string(),
+  merchantId: z.string(),
+  ruleId: z.string(),
+  ruleName: z.string(),
+  outcome: z.enum(["SUCCEEDED", "FAILED"]),
+  offsetMs: z.bigint(),
 });
 
 /**
@@ -44,14 +49,19 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
         const live = payment.status === "PENDING" && !(payment.expiresAt && payment.expiresAt <= at);
         if (live) {
           await completePayment(tx, { merchantId: c.merchantId, paymentId: c.paymentId, outcome: c.outcome, now: at });
-          await writeAudit(tx, SCENARIO_ACTOR, {
-            action: "payment.scenario_conclude",
-            entity: "payment",
-            entityId: c.paymentId,
-            merchantId: c.merchantId,
-            before: { status: payment.status },
-            after: { status: c.outcome, ruleId: c.ruleId, ruleName: c.ruleName },
-          }, at);
+          await writeAudit(
+            tx,
+            SCENARIO_ACTOR,
+            {
+              action: "payment.scenario_conclude",
+              entity: "payment",
+              entityId: c.paymentId,
+              merchantId: c.merchantId,
+              before: { status: payment.status },
+              after: { status: c.outcome, ruleId: c.ruleId, ruleName: c.ruleName },
+            },
+            at,
+          );
         }
         await tx.scenarioConclusion.update({ where: { paymentId: c.paymentId }, data: { doneAt: at, result: live ? "CONCLUDED" : "SKIPPED" } });
         totals[live ? "concluded" : "skipped"] += 1;

@@ -46,11 +46,9 @@ export function merchantIdSql(merchantId: string | Prisma.Sql): Prisma.Sql {
  */
 export function countExpression(merchantId: string | Prisma.Sql | undefined, q: CountFilter): Prisma.Sql {
   if (!countableFilter(q)) throw new Error("countPayments cannot count a reference search");
-  const conditions = [
-    ...equalityConditions(merchantId, q),
-    q.from ? Prisma.sql`day >= ${q.from}` : null,
-    q.to ? Prisma.sql`day <= ${q.to}` : null,
-  ].filter((c): c is Prisma.Sql => c !== null);
+  const conditions = [...equalityConditions(merchantId, q), q.from ? Prisma.sql`day >= ${q.from}` : null, q.to ? Prisma.sql`day <= ${q.to}` : null].filter(
+    (c): c is Prisma.Sql => c !== null,
+  );
   const where = (extra: Prisma.Sql) => Prisma.sql`WHERE ${Prisma.join([...conditions, extra], " AND ")}`;
   const days = q.from || q.to ? Prisma.sql`day <> ${ALL_TIME}` : Prisma.sql`day = ${ALL_TIME}`;
   return Prisma.sql`(COALESCE((SELECT sum(n) FROM payment_counts ${where(days)}), 0)

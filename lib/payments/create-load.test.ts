@@ -9,11 +9,24 @@ import type { CreatePayment } from "@/lib/schemas/payments";
 // here, never a check that silently reads false.
 
 const body: CreatePayment = { reference: "ref-load", amount: "10.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT", customer: { email: "a@b.co" } };
-const apiKey = { id: "k", scopes: ["payments:write"], ownerId: "o", merchant: { id: "m", enabledCurrencies: ["USD"], requiredCustomerFields: [], clockOffsetMs: 0n } } as unknown as AuthenticatedKey;
+const apiKey = {
+  id: "k",
+  scopes: ["payments:write"],
+  ownerId: "o",
+  merchant: { id: "m", enabledCurrencies: ["USD"], requiredCustomerFields: [], clockOffsetMs: 0n },
+} as unknown as AuthenticatedKey;
 
 /** A row as the statement gives it for a payment nothing refuses. */
 const row = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  settings: null, blocked: false, velocityRules: [], referenceTaken: false, pricingVersion: null, rates: {}, bankAccounts: null, scenarioRule: null, ...over,
+  settings: null,
+  blocked: false,
+  velocityRules: [],
+  referenceTaken: false,
+  pricingVersion: null,
+  rates: {},
+  bankAccounts: null,
+  scenarioRule: null,
+  ...over,
 });
 
 const refusal = (loaded: CreatePaymentLoaded) =>

@@ -69,13 +69,29 @@ export async function admitPayment(tx: Tx, input: Admission): Promise<Customer |
   const { merchant } = input;
   const { customer, riskCustomer } = admissionChecks(input, await getSettings(tx));
   await assertNotBlocked(tx, merchant.id, riskCustomer);
-  await consumeVelocity(tx, { merchantId: merchant.id, customer: riskCustomer, amount: { minor: input.amountMinor, currency: input.currency }, now: input.now });
-  const [existing] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE merchant_id = ${merchant.id}::uuid AND reference = ${input.reference}`);
+  await consumeVelocity(tx, {
+    merchantId: merchant.id,
+    customer: riskCustomer,
+    amount: { minor: input.amountMinor, currency: input.currency },
+    now: input.now,
+  });
+  const [existing] = parseRows(
+    IdRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE merchant_id = ${merchant.id}::uuid AND reference = ${input.reference}`,
+  );
   if (existing) throw duplicateReference();
   return customer;
 }
 
-type PriceInput = { merchant: Merchant; currency: string; channel: "BANK_TRANSFER" | "GATEWAY"; direction: "DEPOSIT" | "WITHDRAWAL"; amountMinor: bigint; now: Date; requireChargeCurrency?: string };
+type PriceInput = {
+  merchant: Merchant;
+  currency: string;
+  channel: "BANK_TRANSFER" | "GATEWAY";
+  direction: "DEPOSIT" | "WITHDRAWAL";
+  amountMinor: bigint;
+  now: Date;
+  requireChargeCurrency?: string;
+};
 
 /**
  * Prices a new payment from its resolved pricing and a rate lookup (docs/api.md "Pricing"): the charge currency
@@ -97,7 +113,15 @@ async function priceWith(input: PriceInput, resolved: ResolvedPricing, rate: (ba
   const baseRate = await rate(input.currency, terms.chargeCurrency, day);
   const settlementRate = await rate(input.currency, terms.settlementCurrency, day);
   if (version) assertAmountInRange(version, input.amountMinor);
-  const snapshot = computeSnapshot({ amountMinor: input.amountMinor, currency: input.currency, direction: input.direction, terms, baseRate, settlementRate, rateDay: day });
+  const snapshot = computeSnapshot({
+    amountMinor: input.amountMinor,
+    currency: input.currency,
+    direction: input.direction,
+    terms,
+    baseRate,
+    settlementRate,
+    rateDay: day,
+  });
   return { snapshot, day, version, profileId: version?.profileId ?? null, feeMinor: toMinor(snapshot.fee) };
 }
 
@@ -195,7 +219,9 @@ export async function insertPayment(
   const [row] = await tx.$queryRaw<Record<string, unknown>[]>`${paymentInsert(newPaymentRow(input))} RETURNING *`;
   const payment = parseRow(PaymentRowSchema, row);
   const storeCheckout = input.storeCheckout
-    ? await tx.storeCheckout.create({ data: { ...input.storeCheckout, paymentId: payment.id, expiresAt: payment.expiresAt!, createdAt: input.now, updatedAt: input.now } })
+    ? await tx.storeCheckout.create({
+        data: { ...input.storeCheckout, paymentId: payment.id, expiresAt: payment.expiresAt!, createdAt: input.now, updatedAt: input.now },
+      })
     : null;
   return { ...payment, storeCheckout };
 }
@@ -271,32 +297,64 @@ type Commit<R> = (response: Created, effects: Prisma.Sql, checks: Prisma.Sql) =>
  * @throws ApiError as admissionChecks and priceWith, RISK_REJECTED, DUPLICATE_REFERENCE, PRICING_DISABLED,
  *   DAILY_LIMIT, MONTHLY_LIMIT, VALIDATION_ERROR (GATEWAY withdrawal), NO_ROUTE / BANK_CAPACITY
  */
-export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: CreatePayment; now: Date; loaded: CreatePaymentLoaded; commit: Commit<R> }): Promise<R> {
+export async function createPayment<R>(input: {
+  apiKey: AuthenticatedKey;
+  body: CreatePayment;
+  now: Date;
+  loaded: CreatePaymentLoaded;
+  commit: Commit<R>;
+}): Promise<R> {
   const { apiKey, body, now, loaded } = input;
   const merchant = apiKey.merchant;
   if (body.method === "GATEWAY" && body.direction === "WITHDRAWAL") {
     throw apiError("VALIDATION_ERROR", "method: GATEWAY supports deposits only");
   }
   const amountMinor = toMinor(body.amount);
-  const admission = { merchant, channel: body.method, reference: body.reference, amountMinor, currency: body.currency, customer: body.customer, requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[], now };
+  const admission = {
+    merchant,
+    channel: body.method,
+    reference: body.reference,
+    amountMinor,
+    currency: body.currency,
+    customer: body.customer,
+    requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[],
+    now,
+  };
   const { customer, riskCustomer } = admissionChecks(admission, settingsOf(loaded.settings));
   if (loaded.blocked) throw blockedError();
   const applicable = applicableRules(parseRules(loaded.velocityRules), riskCustomer, { minor: amountMinor, currency: body.currency }, now);
   if (loaded.referenceTaken) throw duplicateReference();
   const kind = { currency: body.currency, channel: body.method, direction: body.direction };
-  const priced = await priceWith({ ...kind, merchant, amountMinor, now }, pricingOf(loaded.pricingVersion, merchant, kind), (base, quote, day) => rateFrom(loaded.rates, base, quote, day));
+  const priced = await priceWith({ ...kind, merchant, amountMinor, now }, pricingOf(loaded.pricingVersion, merchant, kind), (base, quote, day) =>
+    rateFrom(loaded.rates, base, quote, day),
+  );
   const rule = matchedRule(loaded.scenarioRule);
   const accounts = loaded.bankAccounts === null ? [null] : bankRouteCandidates(loaded.bankAccounts);
   for (const account of accounts) {
     const row = newPaymentRow({
-      apiKey, kind: "STANDARD", reference: body.reference, amountMinor, currency: body.currency, method: body.method, direction: body.direction,
-      status: body.direction === "DEPOSIT" ? "PENDING" : "PENDING_APPROVAL", priced, bankAccountId: account?.id ?? null,
-      description: body.description, customer, acceptanceMinutes: acceptanceMinutes(merchant, body.method, body.direction), now,
+      apiKey,
+      kind: "STANDARD",
+      reference: body.reference,
+      amountMinor,
+      currency: body.currency,
+      method: body.method,
+      direction: body.direction,
+      status: body.direction === "DEPOSIT" ? "PENDING" : "PENDING_APPROVAL",
+      priced,
+      bankAccountId: account?.id ?? null,
+      description: body.description,
+      customer,
+      acceptanceMinutes: acceptanceMinutes(merchant, body.method, body.direction),
+      now,
     });
     const effects = [
       Prisma.sql`payment AS (${paymentInsert(row)} RETURNING id)`,
-      priced.version ? Prisma.sql`limits AS (${limitCount(priced.version, amountMinor, priced.day)})` : Prisma.sql`limits AS (SELECT ${`D:${priced.day}`} AS period UNION ALL SELECT ${`M:${priced.day.slice(0, 7)}`})`,
-      applicable.length ? Prisma.sql`velocity AS (${velocityCount(applicable, amountMinor)})` : Prisma.sql`velocity AS (SELECT NULL::uuid AS "ruleId" WHERE false)`,
+      priced.version
+        ? Prisma.sql`limits AS (${limitCount(priced.version, amountMinor, priced.day)})`
+        : Prisma.sql`limits AS (SELECT ${`D:${priced.day}`} AS period UNION ALL SELECT ${`M:${priced.day.slice(0, 7)}`})`,
+      applicable.length
+        ? Prisma.sql`velocity AS (${velocityCount(applicable, amountMinor)})`
+        : Prisma.sql`velocity AS (SELECT NULL::uuid AS "ruleId" WHERE false)`,
       account ? Prisma.sql`bank AS (${bankUsageCount(account, priced.day)})` : Prisma.sql`bank AS (SELECT 1 AS used)`,
     ];
     const dueAt = rule ? conclusionDueAt(rule, row.status, now) : null;
@@ -312,7 +370,9 @@ export async function createPayment<R>(input: { apiKey: AuthenticatedKey; body: 
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'D:%') THEN refuse_statement('DAILY_LIMIT')
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'M:%') THEN refuse_statement('MONTHLY_LIMIT')
       ELSE true END AS admitted`;
-    const scenario = rule ? paymentScenario({ ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome, dueAt, doneAt: null, result: null }, row.expiresAt) : null;
+    const scenario = rule
+      ? paymentScenario({ ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome, dueAt, doneAt: null, result: null }, row.expiresAt)
+      : null;
     const response: Created = { status: 201, body: serializePayment({ ...row, scenario }, { detail: true }), resourceId: row.id };
     try {
       return await input.commit(response, Prisma.join(effects, ", "), checks);

@@ -64,10 +64,13 @@ async function sweep(db: Db, now: Date, batchSize: number, merchantId: string | 
   let total = 0;
   for (;;) {
     const count = await withTransaction(db, async (tx) => {
-      const due = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`
+      const due = parseRows(
+        IdRow,
+        await tx.$queryRaw<Record<string, unknown>[]>`
         SELECT id FROM payments
         WHERE status IN ('PENDING', 'PENDING_APPROVAL') AND expires_at IS NOT NULL AND expires_at <= ${now} ${merchantFilter(Prisma.sql`merchant_id`, merchantId)}
-        ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`);
+        ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`,
+      );
       for (const { id } of due) {
         const payment = await tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
         if (offsetMs !== null) await tx.payment.update({ where: { id }, data: { clockOffsetMs: offsetMs } });

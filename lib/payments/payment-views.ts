@@ -13,7 +13,6 @@ import { isUuid } from "@/lib/schemas/common";
 import { pageOf } from "@/lib/pagination";
 import { readPaymentScenario } from "@/lib/scenarios/match";
 
-
 /** One payment as a console list row (JSON-safe; amounts as decimal text). */
 export type PaymentListItem = PaymentResource & { merchantName: string };
 
@@ -23,7 +22,10 @@ export type PaymentListItem = PaymentResource & { merchantName: string };
  */
 export async function listConsolePayments(db: Db, actor: ConsoleActor, q: ListPaymentsQuery, merchant?: string) {
   const page = await listPayments(db, scopedMerchantId(actor, merchant), q);
-  const names = await merchantNames(db, page.items.map((r) => r.merchantId));
+  const names = await merchantNames(
+    db,
+    page.items.map((r) => r.merchantId),
+  );
   const items: PaymentListItem[] = page.items.map((r) => ({ ...serializePayment(r, { detail: false }), merchantName: names.get(r.merchantId) ?? "" }));
   return { ...pageOf(items, page.total, page), open: items.some((i) => !isFinal(i.status)) };
 }
@@ -78,7 +80,10 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
           storeCheckout: true,
           merchant: { select: { name: true } },
           ledgerEntries: { include: { lines: true }, orderBy: { createdAt: "asc" } },
-          events: { include: { deliveries: { include: { attempts: { orderBy: { number: "asc" } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1 } }, orderBy: { createdAt: "asc" } },
+          events: {
+            include: { deliveries: { include: { attempts: { orderBy: { number: "asc" } } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1 } },
+            orderBy: { createdAt: "asc" },
+          },
         },
       })
     : null;
@@ -101,7 +106,13 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
           nextAttemptAt: latest.nextAttemptAt?.toISOString() ?? null,
           lastError: latest.lastError,
           deliveredAt: latest.deliveredAt?.toISOString() ?? null,
-          attempts: latest.attempts.map((a) => ({ number: a.number, startedAt: a.startedAt.toISOString(), durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+          attempts: latest.attempts.map((a) => ({
+            number: a.number,
+            startedAt: a.startedAt.toISOString(),
+            durationMs: a.durationMs,
+            statusCode: a.statusCode,
+            error: a.error,
+          })),
         }
       : null,
   }));
@@ -150,7 +161,10 @@ export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, l
     db.payment.count({ where }),
     db.payment.findMany({ where, orderBy: [{ expiresAt: "asc" }, { id: "asc" }], skip: (page - 1) * limit, take: limit }),
   ]);
-  const names = await merchantNames(db, rows.map((r) => r.merchantId));
+  const names = await merchantNames(
+    db,
+    rows.map((r) => r.merchantId),
+  );
   const creators = await db.consoleUser.findMany({
     where: { id: { in: rows.map((r) => r.createdById).filter((x): x is string => !!x) } },
     select: { id: true, username: true },
@@ -172,7 +186,9 @@ export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, l
 export async function approvedWithdrawal(db: Db, actor: ConsoleActor, paymentId: string | undefined) {
   if (!paymentId || !isUuid(paymentId)) return null;
   const merchantId = scopedMerchantId(actor);
-  const row = await db.payment.findFirst({ where: { id: paymentId, direction: "WITHDRAWAL", approvedAt: { not: null }, ...(merchantId ? { merchantId } : {}) } });
+  const row = await db.payment.findFirst({
+    where: { id: paymentId, direction: "WITHDRAWAL", approvedAt: { not: null }, ...(merchantId ? { merchantId } : {}) },
+  });
   if (!row) return null;
   const p = serializePayment(row, { detail: false });
   return { id: p.id, reference: p.reference, amount: p.amount, currency: p.currency, status: p.status, expiresAt: p.expiresAt };
@@ -188,13 +204,18 @@ export async function approveFromConsole(tx: Tx, actor: ConsoleActor, input: { p
   if (!isUuid(input.paymentId)) throw apiError("NOT_FOUND", "payment not found");
   const before = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { status: true, approvedAt: true } });
   const approved = await approveWithdrawal(tx, { paymentId: input.paymentId, approver: actor, now: input.now });
-  await writeAudit(tx, auditActor(actor), {
-    action: "payment.approve",
-    entity: "payment",
-    entityId: approved.id,
-    merchantId: approved.merchantId,
-    before,
-    after: { status: approved.status, approvedAt: approved.approvedAt },
-  }, input.now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "payment.approve",
+      entity: "payment",
+      entityId: approved.id,
+      merchantId: approved.merchantId,
+      before,
+      after: { status: approved.status, approvedAt: approved.approvedAt },
+    },
+    input.now,
+  );
   return approved;
 }

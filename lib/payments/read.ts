@@ -99,10 +99,23 @@ const PaymentJsonSchema = PaymentRowSchema.extend({
   feeMinor: z.string().transform(BigInt),
   createdAt: z.string().transform((v) => new Date(v)),
   updatedAt: z.string().transform((v) => new Date(v)),
-  expiresAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
-  approvedAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
-  finalizedAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
-  clockOffsetMs: z.number().int().nullable().transform((v) => (v === null ? null : BigInt(v))),
+  expiresAt: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : new Date(v))),
+  approvedAt: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : new Date(v))),
+  finalizedAt: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : new Date(v))),
+  clockOffsetMs: z
+    .number()
+    .int()
+    .nullable()
+    .transform((v) => (v === null ? null : BigInt(v))),
 });
 
 /**
@@ -162,5 +175,9 @@ export async function listPayments(db: Db, merchantId: string | undefined, q: Li
       : db.$queryRaw<Record<string, unknown>[]>`SELECT count(*) AS total FROM payments ${where}`.then(([r]) => Number(parseRow(CountRow, r).total)),
     db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments ${where} ${pageClause(q)}`,
   ]);
-  return pageOf(rows.map((r) => parseRow(PaymentRowSchema, r)), total, q);
+  return pageOf(
+    rows.map((r) => parseRow(PaymentRowSchema, r)),
+    total,
+    q,
+  );
 }

@@ -46,12 +46,7 @@ export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCEEDED", "FAILED", 
  * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
  * @throws StoredDataError (lib/schemas/stored.ts) when the stored snapshot does not match its schema (nothing written)
  */
-export async function applyTransition(
-  tx: Tx,
-  payment: PaymentRow,
-  trigger: Trigger,
-  opts: { now: Date; actorId?: string },
-): Promise<PaymentRow> {
+export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trigger, opts: { now: Date; actorId?: string }): Promise<PaymentRow> {
   const t = TRANSITIONS[trigger];
   const changed = await tx.payment.updateMany({
     where: { id: payment.id, status: { in: [...t.from] } },
@@ -96,9 +91,12 @@ export async function applyTransition(
  */
 export async function lockPayment(tx: Tx, merchantId: string | null, id: string): Promise<PaymentRow> {
   if (!isUuid(id)) throw apiError("NOT_FOUND", "payment not found"); // never cast arbitrary text to uuid
-  const rows = parseRows(IdRow, merchantId
-    ? await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
-    : await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`);
+  const rows = parseRows(
+    IdRow,
+    merchantId
+      ? await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`
+      : await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`,
+  );
   if (rows.length === 0) throw apiError("NOT_FOUND", "payment not found");
   return tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
 }

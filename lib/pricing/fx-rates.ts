@@ -20,7 +20,10 @@ export const RateInput = z
   .object({
     base: currencyField,
     quote: currencyField,
-    day: z.string().trim().refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` }),
+    day: z
+      .string()
+      .trim()
+      .refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` }),
     rate: z
       .string()
       .trim()
@@ -51,14 +54,19 @@ export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, no
     create: { ...key, rate, createdById: actor.id, createdAt: now },
     update: { rate, createdById: actor.id },
   });
-  await writeAudit(tx, auditActor(actor), {
-    action: before ? "fx_rate.correct" : "fx_rate.create",
-    entity: "fx_rate",
-    entityId: saved.id,
-    before: before && { pair: `${before.base}->${before.quote}`, day: before.day, rate: before.rate },
-    after: { pair: `${saved.base}->${saved.quote}`, day: saved.day, rate: saved.rate },
-    reason: input.reason,
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: before ? "fx_rate.correct" : "fx_rate.create",
+      entity: "fx_rate",
+      entityId: saved.id,
+      before: before && { pair: `${before.base}->${before.quote}`, day: before.day, rate: before.rate },
+      after: { pair: `${saved.base}->${saved.quote}`, day: saved.day, rate: saved.rate },
+      reason: input.reason,
+    },
+    now,
+  );
   return saved;
 }
 

@@ -94,15 +94,20 @@ export async function saveProfileVersion(tx: Tx, actor: ConsoleActor, input: Pri
     reason: input.reason,
     createdById: actor.id,
   });
-  await writeAudit(tx, auditActor(actor), {
-    action: previous ? "pricing_profile.new_version" : "pricing_profile.create",
-    entity: "pricing_profile_version",
-    entityId: version.id,
-    merchantId: input.merchantId,
-    before: previous,
-    after: version,
-    reason: input.reason,
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: previous ? "pricing_profile.new_version" : "pricing_profile.create",
+      entity: "pricing_profile_version",
+      entityId: version.id,
+      merchantId: input.merchantId,
+      before: previous,
+      after: version,
+      reason: input.reason,
+    },
+    now,
+  );
   return version;
 }
 

@@ -7,7 +7,10 @@ import type { PricingTerms } from "@/lib/pricing/snapshot";
 /** An immutable pricing profile version row. */
 export type ProfileVersion = PricingProfileVersion;
 
-const minor = z.string().nullable().transform((v) => (v === null ? null : BigInt(v)));
+const minor = z
+  .string()
+  .nullable()
+  .transform((v) => (v === null ? null : BigInt(v)));
 
 /** A `pricing_profile_versions` row as {@link latestVersionColumn} gives it (minor units as text, then BigInt). */
 const ProfileVersionJson = z.object({
@@ -147,6 +150,9 @@ const RateRow = z.object({ rate: z.string() });
  */
 export async function directRate(db: Db, base: string, quote: string, day: string): Promise<string> {
   if (base === quote) return "1";
-  const [rate] = parseRows(RateRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT rate FROM fx_rates WHERE base = ${base} AND quote = ${quote} AND day = ${day}`);
+  const [rate] = parseRows(
+    RateRow,
+    await db.$queryRaw<Record<string, unknown>[]>`SELECT rate FROM fx_rates WHERE base = ${base} AND quote = ${quote} AND day = ${day}`,
+  );
   return rateFrom(rate ? { [quote]: rate.rate } : {}, base, quote, day);
 }

@@ -58,12 +58,19 @@ export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { mer
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
   const scope = merchantId ? Prisma.sql`AND merchant_id = ${merchantId}::uuid` : Prisma.empty;
-  const rows = <S extends z.ZodType>(schema: S) => (raw: Record<string, unknown>[]) => raw.map((r) => parseRow(schema, r));
+  const rows =
+    <S extends z.ZodType>(schema: S) =>
+    (raw: Record<string, unknown>[]) =>
+      raw.map((r) => parseRow(schema, r));
   const [stats, latencies, backlog] = await Promise.all([
     db.$queryRaw<Record<string, unknown>[]>`
-      SELECT day, outcome, sum(n)::bigint AS n FROM delivery_day_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, outcome`.then(rows(OutcomeRow)),
+      SELECT day, outcome, sum(n)::bigint AS n FROM delivery_day_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, outcome`.then(
+      rows(OutcomeRow),
+    ),
     db.$queryRaw<Record<string, unknown>[]>`
-      SELECT day, bucket, sum(n)::bigint AS n FROM delivery_latency_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, bucket`.then(rows(LatencyRow)),
+      SELECT day, bucket, sum(n)::bigint AS n FROM delivery_latency_stats WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope} GROUP BY day, bucket`.then(
+      rows(LatencyRow),
+    ),
     db.$queryRaw<Record<string, unknown>[]>`
       SELECT d.merchant_id AS "merchantId", m.name, count(*)::bigint AS pending
       FROM deliveries d JOIN merchants m ON m.id = d.merchant_id
@@ -71,7 +78,13 @@ export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { mer
       GROUP BY d.merchant_id, m.name ORDER BY pending DESC, m.name`.then(rows(BacklogRow)),
   ]);
   const outcomes = new Map(days.map((d) => [d, { day: d, firstAttempt: 0, afterRetries: 0, listener: 0, failed: 0, notConfigured: 0 }]));
-  const key = { FIRST_ATTEMPT: "firstAttempt", AFTER_RETRIES: "afterRetries", LISTENER: "listener", FAILED: "failed", NOT_CONFIGURED: "notConfigured" } as const;
+  const key = {
+    FIRST_ATTEMPT: "firstAttempt",
+    AFTER_RETRIES: "afterRetries",
+    LISTENER: "listener",
+    FAILED: "failed",
+    NOT_CONFIGURED: "notConfigured",
+  } as const;
   for (const s of stats) {
     const o = outcomes.get(s.day);
     const k = key[s.outcome as keyof typeof key];

@@ -9,7 +9,6 @@ export function lastDays(now: Date, count = CHART_DAYS): string[] {
   return Array.from({ length: count }, (_, i) => dubaiDay(new Date(now.getTime() - (count - 1 - i) * 86_400_000)));
 }
 
-
 /** The `merchant` filter of a chart's URL: a merchant id, or null (all merchants) for anything else. */
 export function reportMerchantParam(value: string | string[] | null | undefined): string | null {
   const v = Array.isArray(value) ? value[0] : value;

@@ -26,14 +26,25 @@ export type ProfileUsage = {
 export type LimitUsage = { day: string; month: string; profiles: ProfileUsage[]; open: true };
 
 function figure(used: bigint, limit: bigint | null): LimitFigure {
-  return { used: fromMinor(used), limit: limit === null ? null : fromMinor(limit), ratio: limit === null || limit === 0n ? null : Number((used * 10_000n) / limit) / 10_000 };
+  return {
+    used: fromMinor(used),
+    limit: limit === null ? null : fromMinor(limit),
+    ratio: limit === null || limit === 0n ? null : Number((used * 10_000n) / limit) / 10_000,
+  };
 }
 
 /** A profile's limits and use as {@link limitUsage} reads them (minor units of the profile's currency). */
 const UsageRow = z.object({
-  profileId: z.string(), merchantId: z.string(), merchantName: z.string(), currency: z.string(),
-  channel: z.enum(["BANK_TRANSFER", "GATEWAY"]), direction: z.enum(["DEPOSIT", "WITHDRAWAL"]),
-  daily: z.bigint().nullable(), monthly: z.bigint().nullable(), usedDay: z.bigint(), usedMonth: z.bigint(),
+  profileId: z.string(),
+  merchantId: z.string(),
+  merchantName: z.string(),
+  currency: z.string(),
+  channel: z.enum(["BANK_TRANSFER", "GATEWAY"]),
+  direction: z.enum(["DEPOSIT", "WITHDRAWAL"]),
+  daily: z.bigint().nullable(),
+  monthly: z.bigint().nullable(),
+  usedDay: z.bigint(),
+  usedMonth: z.bigint(),
 });
 
 /**

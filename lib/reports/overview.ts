@@ -31,12 +31,13 @@ export async function overview(db: Db, actor: ConsoleActor, now = systemNow()) {
     db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),
     getSettings(db),
   ]);
-  const operator = actor.role === "OPERATOR"
-    ? {
-        inactiveMerchants: await db.merchant.count({ where: { status: "INACTIVE" } }),
-        missingRates: await missingRatesToday(db, now),
-      }
-    : null;
+  const operator =
+    actor.role === "OPERATOR"
+      ? {
+          inactiveMerchants: await db.merchant.count({ where: { status: "INACTIVE" } }),
+          missingRates: await missingRatesToday(db, now),
+        }
+      : null;
   const merchant = merchantId ? await db.merchant.findUnique({ where: { id: merchantId }, select: { name: true, status: true, callbackUrl: true } }) : null;
   return {
     day: dubaiDay(now),

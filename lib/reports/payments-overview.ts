@@ -12,7 +12,16 @@ import { lastDays } from "@/lib/reports/days";
 // never from the payments themselves: 30 days are a few hundred counter rows at most, whatever the volume.
 
 /** One Dubai day's payments by outcome (created that day). `pending` holds PENDING and PENDING_APPROVAL. */
-export type DayOutcomes = { day: string; succeeded: number; failed: number; expired: number; pending: number; cancelled: number; total: number; successRate: number | null };
+export type DayOutcomes = {
+  day: string;
+  succeeded: number;
+  failed: number;
+  expired: number;
+  pending: number;
+  cancelled: number;
+  total: number;
+  successRate: number | null;
+};
 /** One day's SUCCEEDED volume: per currency (decimal text in that currency) and as charged in AED (decimal text). */
 export type DayVolume = { day: string; chargedAed: string; byCurrency: Record<string, string> };
 /** A day's headline figures for "today against the same weekday last week". */
@@ -53,7 +62,9 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
     ) AS counts
     GROUP BY day, status, currency`;
   const rows = raw.map((r) => parseRow(DayCounts, r));
-  const outcome = new Map(days.map((d) => [d, { day: d, succeeded: 0, failed: 0, expired: 0, pending: 0, cancelled: 0, total: 0, successRate: null as number | null }]));
+  const outcome = new Map(
+    days.map((d) => [d, { day: d, succeeded: 0, failed: 0, expired: 0, pending: 0, cancelled: 0, total: 0, successRate: null as number | null }]),
+  );
   const volume = new Map(days.map((d) => [d, { aed: 0n, byCurrency: new Map<string, bigint>() }]));
   const currencies = new Set<string>();
   for (const r of rows) {

@@ -52,13 +52,21 @@ function whereOf(merchantId: string | undefined, q: RequestFilters): Prisma.Requ
 /** The filters the API and the console share (the console adds a search by requestId). */
 export type RequestFilters = Omit<ListRequestsQuery, "page" | "limit"> & { requestId?: string };
 
-async function page(db: Db, merchantId: string | undefined, q: RequestFilters & { page: number; limit: number }): Promise<Page<RequestLogView & { merchantId: string }>> {
+async function page(
+  db: Db,
+  merchantId: string | undefined,
+  q: RequestFilters & { page: number; limit: number },
+): Promise<Page<RequestLogView & { merchantId: string }>> {
   const where = whereOf(merchantId, q);
   const [total, rows] = await Promise.all([
     db.requestLog.count({ where }),
     db.requestLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { requestId: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
   ]);
-  return pageOf(rows.map((r) => ({ ...viewOf(r), merchantId: r.merchantId })), total, q);
+  return pageOf(
+    rows.map((r) => ({ ...viewOf(r), merchantId: r.merchantId })),
+    total,
+    q,
+  );
 }
 
 /**
@@ -88,6 +96,10 @@ export function consoleRequestPage(db: Db, actor: ConsoleActor, q: RequestFilter
  */
 export async function getRequest(db: Db, merchantId: string, requestId: string): Promise<RequestLogView> {
   const row = isUuid(requestId) ? await db.requestLog.findFirst({ where: { requestId, merchantId } }) : null;
-  if (!row) throw apiError("NOT_FOUND", "request not found in this key's request log (it may be older than the retention period, or not written yet: retry in a second)");
+  if (!row)
+    throw apiError(
+      "NOT_FOUND",
+      "request not found in this key's request log (it may be older than the retention period, or not written yet: retry in a second)",
+    );
   return viewOf(row);
 }

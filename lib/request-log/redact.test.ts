@@ -13,7 +13,12 @@ describe("redactBody", () => {
     expect(redactBody("x".repeat(100), 10)).toMatch(/^x{10}\.\.\.\[cut: 90 more bytes\]$/);
   });
   it("redacts at any depth: a secret member whatever its value (null kept), secrets inside strings and array items", () => {
-    const body = { items: [{ url: "https://x.test/a", n: 1 }, "key sk_sandbox_abc123 here"], key: { a: 1 }, token: null, note: "see /checkout/abcdefghijklmnopqrstu" };
+    const body = {
+      items: [{ url: "https://x.test/a", n: 1 }, "key sk_sandbox_abc123 here"],
+      key: { a: 1 },
+      token: null,
+      note: "see /checkout/abcdefghijklmnopqrstu",
+    };
     expect(JSON.parse(redactBody(JSON.stringify(body))!)).toEqual({
       items: [{ url: "[redacted]", n: 1 }, "key [redacted] here"],
       key: "[redacted]",

@@ -35,7 +35,11 @@ const BY_PATH: [RegExp, RequestResource["resourceType"]][] = [
   [new RegExp(`^/v1/(?:sandbox/)?checkout-sessions/(${UUID})(?:/|$)`, "i"), "checkout_session"],
   [new RegExp(`^/v1/events/(${UUID})(?:/|$)`, "i"), "event"],
 ];
-const CREATES: Record<string, RequestResource["resourceType"]> = { "/v1/payments": "payment", "/v1/store-payments": "payment", "/v1/checkout-sessions": "checkout_session" };
+const CREATES: Record<string, RequestResource["resourceType"]> = {
+  "/v1/payments": "payment",
+  "/v1/store-payments": "payment",
+  "/v1/checkout-sessions": "checkout_session",
+};
 
 /**
  * The record a request is about: the id in its path (`/v1/payments/{id}`, `/v1/sandbox/payments/{id}/...`,

@@ -30,7 +30,19 @@ export async function addBlockEntry(tx: Tx, actor: ConsoleActor, input: z.output
   const row = await tx.blockListEntry.create({
     data: { kind: input.kind, value: normalizeBlockValue(input.value), merchantId: input.merchantId ?? null, reason: input.reason, createdAt: now },
   });
-  await writeAudit(tx, auditActor(actor), { action: "block_list.add", entity: "block_list", entityId: row.id, merchantId: row.merchantId, after: { kind: row.kind, value: row.value }, reason: input.reason }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "block_list.add",
+      entity: "block_list",
+      entityId: row.id,
+      merchantId: row.merchantId,
+      after: { kind: row.kind, value: row.value },
+      reason: input.reason,
+    },
+    now,
+  );
   return row;
 }
 
@@ -40,7 +52,19 @@ export async function removeBlockEntry(tx: Tx, actor: ConsoleActor, input: { id:
   const row = await tx.blockListEntry.findUnique({ where: { id: input.id } });
   if (!row) throw apiError("NOT_FOUND", "block-list entry not found");
   await tx.blockListEntry.delete({ where: { id: row.id } });
-  await writeAudit(tx, auditActor(actor), { action: "block_list.remove", entity: "block_list", entityId: row.id, merchantId: row.merchantId, before: { kind: row.kind, value: row.value, reason: row.reason }, reason: input.reason }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "block_list.remove",
+      entity: "block_list",
+      entityId: row.id,
+      merchantId: row.merchantId,
+      before: { kind: row.kind, value: row.value, reason: row.reason },
+      reason: input.reason,
+    },
+    now,
+  );
 }
 
 /** A page of block-list entries, newest first, with merchant names. */
@@ -49,7 +73,14 @@ export async function listBlockEntries(db: Db, q: { page: number; limit: number 
     db.blockListEntry.count(),
     db.blockListEntry.findMany({ orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
   ]);
-  const merchants = await db.merchant.findMany({ where: { id: { in: rows.map((r) => r.merchantId).filter((x): x is string => !!x) } }, select: { id: true, name: true } });
+  const merchants = await db.merchant.findMany({
+    where: { id: { in: rows.map((r) => r.merchantId).filter((x): x is string => !!x) } },
+    select: { id: true, name: true },
+  });
   const name = new Map(merchants.map((m) => [m.id, m.name]));
-  return pageOf(rows.map((r) => ({ ...r, merchantName: r.merchantId ? (name.get(r.merchantId) ?? "") : null })), total, q);
+  return pageOf(
+    rows.map((r) => ({ ...r, merchantName: r.merchantId ? (name.get(r.merchantId) ?? "") : null })),
+    total,
+    q,
+  );
 }

@@ -28,9 +28,11 @@ export const RiskRuleForm = z
     reason: reasonField,
   })
   .superRefine((v, ctx) => {
-    if (v.kind === "COUNT" && !/^[1-9]\d{0,5}$/.test(v.maxCount ?? "")) ctx.addIssue({ code: "custom", path: ["maxCount"], message: "enter the most payments allowed, 1 to 999999" });
+    if (v.kind === "COUNT" && !/^[1-9]\d{0,5}$/.test(v.maxCount ?? ""))
+      ctx.addIssue({ code: "custom", path: ["maxCount"], message: "enter the most payments allowed, 1 to 999999" });
     if (v.kind === "AMOUNT") {
-      if (!AMOUNT_PATTERN.test(v.maxAmount ?? "") || toMinor(v.maxAmount!) <= 0n) ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "enter the largest total, e.g. 5000.00" });
+      if (!AMOUNT_PATTERN.test(v.maxAmount ?? "") || toMinor(v.maxAmount!) <= 0n)
+        ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "enter the largest total, e.g. 5000.00" });
       if (!v.currency) ctx.addIssue({ code: "custom", path: ["currency"], message: "choose the currency of the total" });
     }
   });
@@ -38,13 +40,31 @@ export type RiskRuleForm = z.infer<typeof RiskRuleForm>;
 export const RemoveRiskRuleForm = z.object({ merchantId: uuidField, ruleId: uuidField, reason: reasonField });
 
 /** A rule as the console shows it (amounts as decimal text). */
-export type RiskRuleView = { id: string; kind: "COUNT" | "AMOUNT"; subject: RiskSubject; subjectLabel: string; windowSeconds: number; maxCount: number | null; maxAmount: string | null; currency: string | null; reason: string; createdAt: Date };
+export type RiskRuleView = {
+  id: string;
+  kind: "COUNT" | "AMOUNT";
+  subject: RiskSubject;
+  subjectLabel: string;
+  windowSeconds: number;
+  maxCount: number | null;
+  maxAmount: string | null;
+  currency: string | null;
+  reason: string;
+  createdAt: Date;
+};
 
 function view(r: RiskRule): RiskRuleView {
   return {
-    id: r.id, kind: r.kind as "COUNT" | "AMOUNT", subject: r.subject as RiskSubject, subjectLabel: RISK_SUBJECTS[r.subject as RiskSubject].label,
-    windowSeconds: r.windowSeconds, maxCount: r.maxCount, maxAmount: r.maxAmountMinor === null ? null : fromMinor(r.maxAmountMinor), currency: r.currency,
-    reason: r.reason, createdAt: r.createdAt,
+    id: r.id,
+    kind: r.kind as "COUNT" | "AMOUNT",
+    subject: r.subject as RiskSubject,
+    subjectLabel: RISK_SUBJECTS[r.subject as RiskSubject].label,
+    windowSeconds: r.windowSeconds,
+    maxCount: r.maxCount,
+    maxAmount: r.maxAmountMinor === null ? null : fromMinor(r.maxAmountMinor),
+    currency: r.currency,
+    reason: r.reason,
+    createdAt: r.createdAt,
   };
 }
 
@@ -69,18 +89,33 @@ export async function addRiskRule(tx: Tx, actor: ConsoleActor, input: RiskRuleFo
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
   const rule = await tx.riskRule.create({
     data: {
-      merchantId: input.merchantId, kind: input.kind, subject: input.subject, windowSeconds: input.windowMinutes * 60,
+      merchantId: input.merchantId,
+      kind: input.kind,
+      subject: input.subject,
+      windowSeconds: input.windowMinutes * 60,
       maxCount: input.kind === "COUNT" ? Number(input.maxCount) : null,
       maxAmountMinor: input.kind === "AMOUNT" ? toMinor(input.maxAmount!) : null,
       currency: input.kind === "AMOUNT" ? input.currency! : null,
-      reason: input.reason, createdById: actor.id, createdAt: now,
+      reason: input.reason,
+      createdById: actor.id,
+      createdAt: now,
     },
   });
   const v = view(rule);
-  await writeAudit(tx, auditActor(actor), {
-    action: "risk_rule.add", entity: "risk_rule", entityId: rule.id, merchantId: rule.merchantId, reason: input.reason, before: null,
-    after: { kind: v.kind, subject: v.subject, windowSeconds: v.windowSeconds, maxCount: v.maxCount, maxAmount: v.maxAmount, currency: v.currency },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "risk_rule.add",
+      entity: "risk_rule",
+      entityId: rule.id,
+      merchantId: rule.merchantId,
+      reason: input.reason,
+      before: null,
+      after: { kind: v.kind, subject: v.subject, windowSeconds: v.windowSeconds, maxCount: v.maxCount, maxAmount: v.maxAmount, currency: v.currency },
+    },
+    now,
+  );
   return v;
 }
 
@@ -91,13 +126,26 @@ export async function addRiskRule(tx: Tx, actor: ConsoleActor, input: RiskRuleFo
  */
 export async function removeRiskRule(tx: Tx, actor: ConsoleActor, input: z.infer<typeof RemoveRiskRuleForm>, now: Date): Promise<RiskRuleView> {
   assertOperator(actor);
-  const changed = await tx.riskRule.updateManyAndReturn({ where: { id: input.ruleId, merchantId: input.merchantId, active: true }, data: { active: false, removedAt: now } });
+  const changed = await tx.riskRule.updateManyAndReturn({
+    where: { id: input.ruleId, merchantId: input.merchantId, active: true },
+    data: { active: false, removedAt: now },
+  });
   if (changed.length === 0) throw apiError("NOT_FOUND", "velocity rule not found");
   const v = view(changed[0]);
-  await writeAudit(tx, auditActor(actor), {
-    action: "risk_rule.remove", entity: "risk_rule", entityId: v.id, merchantId: input.merchantId, reason: input.reason,
-    before: { active: true, kind: v.kind, subject: v.subject }, after: { active: false },
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "risk_rule.remove",
+      entity: "risk_rule",
+      entityId: v.id,
+      merchantId: input.merchantId,
+      reason: input.reason,
+      before: { active: true, kind: v.kind, subject: v.subject },
+      after: { active: false },
+    },
+    now,
+  );
   return v;
 }
 

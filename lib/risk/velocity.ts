@@ -11,15 +11,31 @@ import type { Customer } from "@/lib/schemas/common";
 /** What a rule counts. */
 export const RISK_RULE_KINDS = ["COUNT", "AMOUNT"] as const;
 /** The customer member a rule keys on, and how a merchant's message names it. */
-export const RISK_SUBJECTS = { CUSTOMER_ID: { member: "id", label: "customer id" }, EMAIL: { member: "email", label: "e-mail" }, PHONE: { member: "phone", label: "phone" }, USERNAME: { member: "username", label: "username" } } as const;
+export const RISK_SUBJECTS = {
+  CUSTOMER_ID: { member: "id", label: "customer id" },
+  EMAIL: { member: "email", label: "e-mail" },
+  PHONE: { member: "phone", label: "phone" },
+  USERNAME: { member: "username", label: "username" },
+} as const;
 export type RiskSubject = keyof typeof RISK_SUBJECTS;
 /** Longest window: 31 days, in seconds. */
 export const MAX_WINDOW_SECONDS = 31 * 86_400;
 
 /** A new rule as an operator enters it (amounts already in minor units). */
 export const RiskRuleInput = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("COUNT"), subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]), windowSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS), maxCount: z.number().int().min(1).max(1_000_000) }),
-  z.object({ kind: z.literal("AMOUNT"), subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]), windowSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS), maxAmountMinor: z.bigint().min(1n), currency: z.string().regex(/^[A-Z]{3}$/) }),
+  z.object({
+    kind: z.literal("COUNT"),
+    subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]),
+    windowSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS),
+    maxCount: z.number().int().min(1).max(1_000_000),
+  }),
+  z.object({
+    kind: z.literal("AMOUNT"),
+    subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]),
+    windowSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS),
+    maxAmountMinor: z.bigint().min(1n),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+  }),
 ]);
 export type RiskRuleInput = z.infer<typeof RiskRuleInput>;
 
@@ -41,7 +57,10 @@ const RuleRow = z.object({
   subject: z.enum(Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]]),
   windowSeconds: z.number().int(),
   maxCount: z.number().int().nullable(),
-  maxAmountMinor: z.string().nullable().transform((v) => (v === null ? null : BigInt(v))),
+  maxAmountMinor: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : BigInt(v))),
   currency: z.string().nullable(),
 });
 export type VelocityRule = z.output<typeof RuleRow>;
@@ -83,7 +102,12 @@ export type ApplicableRule = VelocityRule & { hash: string; start: Date; end: Da
  * rule's currency), each with the window that holds `now`.
  * @param amount null for a checkout session (AMOUNT rules do not apply)
  */
-export function applicableRules(rules: VelocityRule[], customer: Customer | undefined, amount: { minor: bigint; currency: string } | null, now: Date): ApplicableRule[] {
+export function applicableRules(
+  rules: VelocityRule[],
+  customer: Customer | undefined,
+  amount: { minor: bigint; currency: string } | null,
+  now: Date,
+): ApplicableRule[] {
   if (!customer) return [];
   const applicable: ApplicableRule[] = [];
   for (const rule of rules) {
@@ -127,7 +151,10 @@ export function velocityRefusal(applicable: ApplicableRule[], passed: ReadonlySe
   const hit = applicable.find((r) => !passed.has(r.id));
   if (!hit) return null;
   const what = hit.kind === "COUNT" ? "too many payments" : "too large a total amount";
-  return apiError("RISK_REJECTED", `the payment was rejected by a velocity rule: ${what} for this ${RISK_SUBJECTS[hit.subject].label} in a short time; do not retry with another key`);
+  return apiError(
+    "RISK_REJECTED",
+    `the payment was rejected by a velocity rule: ${what} for this ${RISK_SUBJECTS[hit.subject].label} in a short time; do not retry with another key`,
+  );
 }
 
 /**

@@ -35,7 +35,10 @@ function clockOf(offsetMs: bigint, real: Date): SandboxClock {
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function getSandboxClock(db: Db, merchantId: string): Promise<SandboxClock> {
-  const rows = parseRows(ClockOffsetRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${merchantId}::uuid`);
+  const rows = parseRows(
+    ClockOffsetRow,
+    await db.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${merchantId}::uuid`,
+  );
   if (!rows[0]) throw apiError("NOT_FOUND", "merchant not found");
   return clockOf(rows[0].offset, systemNow());
 }
@@ -57,25 +60,39 @@ export async function moveSandboxClock(tx: Tx, actor: AuditActor, input: { merch
   const real = systemNow();
   const step = input.by === null ? null : parseDuration(input.by);
   if (input.by !== null && step === null) {
-    throw apiError("VALIDATION_ERROR", "by: give a duration such as 90s, 15m, 2h, 1d12h or 2w (whole numbers with a unit s, m, h, d or w), or an ISO 8601 duration such as PT2H; it must be more than zero");
+    throw apiError(
+      "VALIDATION_ERROR",
+      "by: give a duration such as 90s, 15m, 2h, 1d12h or 2w (whole numbers with a unit s, m, h, d or w), or an ISO 8601 duration such as PT2H; it must be more than zero",
+    );
   }
   const byMs = step === null ? null : BigInt(step);
-  const [row] = parseRows(ClockOffsetRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`);
+  const [row] = parseRows(
+    ClockOffsetRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`,
+  );
   if (!row) throw apiError("NOT_FOUND", "merchant not found");
   const after = byMs === null ? 0n : row.offset + byMs;
   if (after > MAX_OFFSET_MS) {
-    throw apiError("VALIDATION_ERROR", `by: the clock would run ${formatOffset(after)} ahead; it can run at most 3652d 12h ahead. Reset it with POST /v1/sandbox/clock/reset first`);
+    throw apiError(
+      "VALIDATION_ERROR",
+      `by: the clock would run ${formatOffset(after)} ahead; it can run at most 3652d 12h ahead. Reset it with POST /v1/sandbox/clock/reset first`,
+    );
   }
   await tx.merchant.update({ where: { id: input.merchantId }, data: { clockOffsetMs: after } });
-  await writeAudit(tx, actor, {
-    action: "merchant.sandbox_clock",
-    entity: "merchant",
-    entityId: input.merchantId,
-    merchantId: input.merchantId,
-    before: { offsetMs: Number(row.offset) },
-    after: { offsetMs: Number(after) },
-    reason: input.reason,
-  }, real);
+  await writeAudit(
+    tx,
+    actor,
+    {
+      action: "merchant.sandbox_clock",
+      entity: "merchant",
+      entityId: input.merchantId,
+      merchantId: input.merchantId,
+      before: { offsetMs: Number(row.offset) },
+      after: { offsetMs: Number(after) },
+      reason: input.reason,
+    },
+    real,
+  );
   const clock = clockOf(after, real);
   if (byMs === null) return { ...clock, advancedByMs: 0, expired: { payments: 0, checkoutSessions: 0 }, deliveriesDue: 0 };
   const at = sandboxNow(after, real);
@@ -107,6 +124,10 @@ export function moveClockFromConsole(tx: Tx, actor: ConsoleActor, input: z.outpu
 /** The merchants in the actor's scope whose sandbox clock is moved (the console's banner), by name, with the offset. */
 export async function merchantsWithMovedClock(db: Db, actor: ConsoleActor): Promise<{ id: string; name: string; offset: string }[]> {
   const scope = merchantScope(actor);
-  const rows = await db.merchant.findMany({ where: { clockOffsetMs: { not: 0n }, ...(scope ? { id: scope } : {}) }, select: { id: true, name: true, clockOffsetMs: true }, orderBy: { name: "asc" } });
+  const rows = await db.merchant.findMany({
+    where: { clockOffsetMs: { not: 0n }, ...(scope ? { id: scope } : {}) },
+    select: { id: true, name: true, clockOffsetMs: true },
+    orderBy: { name: "asc" },
+  });
   return rows.map((r) => ({ id: r.id, name: r.name, offset: formatOffset(r.clockOffsetMs) }));
 }

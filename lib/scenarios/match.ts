@@ -51,7 +51,10 @@ export function conclusionInsert(paymentId: string, merchantId: string, rule: Ma
 /**
  * A payment's `scenario` member (docs/api.md "Scenario rules"). EXPIRE shows the payment's expiresAt as dueAt.
  */
-export function paymentScenario(c: { ruleId: string; ruleName: string; outcome: string; dueAt: Date | null; doneAt: Date | null; result: string | null }, expiresAt: Date | null): PaymentScenario {
+export function paymentScenario(
+  c: { ruleId: string; ruleName: string; outcome: string; dueAt: Date | null; doneAt: Date | null; result: string | null },
+  expiresAt: Date | null,
+): PaymentScenario {
   const outcome = ScenarioOutcome.parse(c.outcome);
   const dueAt = outcome === "EXPIRE" ? expiresAt : c.dueAt;
   return {
@@ -73,8 +76,14 @@ const ConclusionJson = z.object({
   ruleId: z.string(),
   ruleName: z.string(),
   outcome: z.string(),
-  dueAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
-  doneAt: z.string().nullable().transform((v) => (v === null ? null : new Date(v))),
+  dueAt: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : new Date(v))),
+  doneAt: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : new Date(v))),
   result: z.string().nullable(),
 });
 

@@ -78,7 +78,10 @@ async function lockMerchantRules(tx: Tx, merchantId: string): Promise<void> {
  */
 async function lockRule(tx: Tx, merchantId: string, id: string, opts: { deleted?: boolean } = {}): Promise<ScenarioRuleRow> {
   if (!isUuid(id)) throw apiError("NOT_FOUND", "scenario rule not found");
-  const [row] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM scenario_rules WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`);
+  const [row] = parseRows(
+    IdRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM scenario_rules WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid FOR UPDATE`,
+  );
   if (!row) throw apiError("NOT_FOUND", "scenario rule not found");
   const rule = await tx.scenarioRule.findUniqueOrThrow({ where: { id } });
   if (rule.deletedAt && !opts.deleted) throw apiError("NOT_FOUND", "scenario rule not found: it was deleted");
@@ -112,7 +115,13 @@ async function insertRule(tx: Tx, merchantId: string, input: CreateScenarioRule,
  * `scenario_rule.create`.
  * @throws ApiError 400 VALIDATION_ERROR (100 rules already), 404 NOT_FOUND (unknown merchant)
  */
-export async function createScenarioRule(db: Db | Tx, actor: AuditActor, merchantId: string, input: CreateScenarioRule, now: Date): Promise<ScenarioRuleResource> {
+export async function createScenarioRule(
+  db: Db | Tx,
+  actor: AuditActor,
+  merchantId: string,
+  input: CreateScenarioRule,
+  now: Date,
+): Promise<ScenarioRuleResource> {
   return withTransaction(db, async (tx) => {
     await lockMerchantRules(tx, merchantId);
     const rule = serializeRule(await insertRule(tx, merchantId, input, now));
@@ -126,7 +135,14 @@ export async function createScenarioRule(db: Db | Tx, actor: AuditActor, merchan
  * audited as `scenario_rule.update` with before and after. Applies to payments created afterwards.
  * @throws ApiError 404 NOT_FOUND (unknown or another merchant's rule)
  */
-export async function updateScenarioRule(db: Db | Tx, actor: AuditActor, merchantId: string, id: string, input: UpdateScenarioRule, now: Date): Promise<ScenarioRuleResource> {
+export async function updateScenarioRule(
+  db: Db | Tx,
+  actor: AuditActor,
+  merchantId: string,
+  id: string,
+  input: UpdateScenarioRule,
+  now: Date,
+): Promise<ScenarioRuleResource> {
   return withTransaction(db, async (tx) => {
     await lockMerchantRules(tx, merchantId);
     const before = serializeRule(await lockRule(tx, merchantId, id));
@@ -182,7 +198,19 @@ export async function addStandardRules(db: Db | Tx, actor: AuditActor, merchantI
       if (!names.has(rule.name)) added.push(serializeRule(await insertRule(tx, merchantId, rule, now)));
     }
     if (added.length) {
-      await writeAudit(tx, actor, { action: "scenario_rule.add_standard", entity: "merchant", entityId: merchantId, merchantId, before: null, after: { added: added.map((r) => ({ id: r.id, name: r.name })) } }, now);
+      await writeAudit(
+        tx,
+        actor,
+        {
+          action: "scenario_rule.add_standard",
+          entity: "merchant",
+          entityId: merchantId,
+          merchantId,
+          before: null,
+          after: { added: added.map((r) => ({ id: r.id, name: r.name })) },
+        },
+        now,
+      );
     }
   });
   return listScenarioRules(db, merchantId);

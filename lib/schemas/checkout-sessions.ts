@@ -15,9 +15,25 @@ export const FORBIDDEN_SESSION_MEMBERS: Record<string, string> = {
   currency: CUSTOMER_CHOOSES("currency"),
   ...Object.fromEntries(
     [
-      "fxRate", "rate", "exchangeRate", "baseRate", "effectiveRate", "settlementRate",
-      "markup", "markupBps", "buffer", "bufferBps", "commission", "commissionBps", "fee",
-      "reserve", "reserveBps", "pricing", "chargeAmount", "chargeCurrency", "settlementCurrency",
+      "fxRate",
+      "rate",
+      "exchangeRate",
+      "baseRate",
+      "effectiveRate",
+      "settlementRate",
+      "markup",
+      "markupBps",
+      "buffer",
+      "bufferBps",
+      "commission",
+      "commissionBps",
+      "fee",
+      "reserve",
+      "reserveBps",
+      "pricing",
+      "chargeAmount",
+      "chargeCurrency",
+      "settlementCurrency",
     ].map((member) => [member, NO_PRICING]),
   ),
 };
@@ -28,7 +44,9 @@ const forbidden = Object.fromEntries(
 
 /** The customer members a checkout session requires (id, firstName, lastName, email and phone; docs/api.md "Customer"). */
 export const SESSION_REQUIRED_CUSTOMER = ["id", "firstName", "lastName", "email", "phone"] as const satisfies readonly (keyof Customer)[];
-const requiredMembers = Object.fromEntries(SESSION_REQUIRED_CUSTOMER.map((member) => [member, true])) as { [M in (typeof SESSION_REQUIRED_CUSTOMER)[number]]: true };
+const requiredMembers = Object.fromEntries(SESSION_REQUIRED_CUSTOMER.map((member) => [member, true])) as {
+  [M in (typeof SESSION_REQUIRED_CUSTOMER)[number]]: true;
+};
 
 /**
  * docs/api.md "Checkout sessions" (body of POST /v1/checkout-sessions; unknown properties rejected), the one

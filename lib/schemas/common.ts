@@ -13,19 +13,36 @@ const formatted = <T extends z.ZodType>(schema: T) => z.union([schema, Blank]).o
  */
 export const Customer = z.strictObject({
   id: z.string().max(120).optional().describe("Your stable customer identifier (merchant UID), at most 120 characters."),
-  email: formatted(z.email({ message: "must be a valid e-mail address" }).max(254, { message: "must be at most 254 characters" })).describe("E-mail address, at most 254 characters. Malformed: 400 INVALID_EMAIL."),
-  phone: formatted(z.string().regex(/^\+[1-9][0-9]{7,14}$/, { message: "must be in international format with country code, e.g. +971501234567" })).describe("Phone in international format with the country code, e.g. +971501234567. Not verified."),
-  ip: formatted(z.union([z.ipv4(), z.ipv6()], { message: "must be an IPv4 or IPv6 address" })).describe("The customer's device IP (your declaration; unrelated to your server allow-list)."),
-  country: formatted(z.string().regex(/^[A-Z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code, e.g. AE" })).describe("ISO 3166-1 alpha-2 country code, e.g. AE (your declaration; not verified)."),
-  username: z.string().max(120).optional().describe("The customer's user name with you, at most 120 characters; a store payment's stable customer reference when id is absent."),
+  email: formatted(z.email({ message: "must be a valid e-mail address" }).max(254, { message: "must be at most 254 characters" })).describe(
+    "E-mail address, at most 254 characters. Malformed: 400 INVALID_EMAIL.",
+  ),
+  phone: formatted(z.string().regex(/^\+[1-9][0-9]{7,14}$/, { message: "must be in international format with country code, e.g. +971501234567" })).describe(
+    "Phone in international format with the country code, e.g. +971501234567. Not verified.",
+  ),
+  ip: formatted(z.union([z.ipv4(), z.ipv6()], { message: "must be an IPv4 or IPv6 address" })).describe(
+    "The customer's device IP (your declaration; unrelated to your server allow-list).",
+  ),
+  country: formatted(z.string().regex(/^[A-Z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code, e.g. AE" })).describe(
+    "ISO 3166-1 alpha-2 country code, e.g. AE (your declaration; not verified).",
+  ),
+  username: z
+    .string()
+    .max(120)
+    .optional()
+    .describe("The customer's user name with you, at most 120 characters; a store payment's stable customer reference when id is absent."),
   firstName: z.string().max(120).optional().describe("Given name, at most 120 characters."),
   lastName: z.string().max(120).optional().describe("Family name, at most 120 characters."),
 });
 export type Customer = z.infer<typeof Customer>;
 
 export const Amount = z
-  .string({ error: (issue) => (issue.input === undefined ? undefined : `send amounts as decimal strings, e.g. "1123.52" (got ${issue.input === null ? "null" : typeof issue.input === "number" ? "a JSON number" : typeof issue.input === "object" ? "an object" : `a ${typeof issue.input}`})`) })
-  .regex(AMOUNT_PATTERN, { message: "must be a decimal string with up to 10 integer digits and 2 decimals, e.g. \"1123.52\"" });
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? undefined
+        : `send amounts as decimal strings, e.g. "1123.52" (got ${issue.input === null ? "null" : typeof issue.input === "number" ? "a JSON number" : typeof issue.input === "object" ? "an object" : `a ${typeof issue.input}`})`,
+  })
+  .regex(AMOUNT_PATTERN, { message: 'must be a decimal string with up to 10 integer digits and 2 decimals, e.g. "1123.52"' });
 export const CurrencyCode = z.enum(CURRENCIES);
 export const Reference = z.string().min(1).max(120);
 export const Description = z.string().max(500);

@@ -50,8 +50,6 @@ export const EventSummary = EventEnvelope.extend({
     .describe("delivery to the configured callback address (listener forwards are not counted)"),
 }).describe("An event as lists show it.");
 
-
-
 export const EventList = z.strictObject({
   items: z.array(EventSummary).describe("This page's events, newest first."),
   total: z.int().min(0).describe("events matching the filters (with after: those still to read from that point)"),
@@ -69,7 +67,10 @@ export const ListEventsQuery = z
     paymentId: z.uuid({ message: "must be a payment id (uuid)" }).optional().describe("only the events of this payment"),
     from: Day.optional(),
     to: Day.optional(),
-    after: z.uuid({ message: "must be an event id (uuid)" }).optional().describe("an event id: return the events that became visible after it, oldest first (commit order)"),
+    after: z
+      .uuid({ message: "must be an event id (uuid)" })
+      .optional()
+      .describe("an event id: return the events that became visible after it, oldest first (commit order)"),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 
@@ -113,7 +114,9 @@ const FeedItem = z.strictObject({
   body: z.string().describe("the exact envelope text to send as the request body (sign these bytes)"),
   chaos: z
     .strictObject({
-      kinds: z.array(z.enum(["duplicate", "delay", "bad_signature", "stale_timestamp"])).describe("What chaos mode injects for this event on listener forwards."),
+      kinds: z
+        .array(z.enum(["duplicate", "delay", "bad_signature", "stale_timestamp"]))
+        .describe("What chaos mode injects for this event on listener forwards."),
       delayMs: z.int().min(0).describe("milliseconds to hold the forward back"),
     })
     .nullable()
@@ -130,7 +133,10 @@ export const EventStreamPage = z.strictObject({
 const ForwardReport = z.strictObject({
   eventId: z.uuid().describe("the event forwarded"),
   forwardId: z.uuid().describe("made by the listener: one per forward of one feed item, the same for all its attempts"),
-  cursor: z.string().regex(/^\d{1,18}$/, { message: "must be a feed position" }).describe("the feed position of the item forwarded"),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, { message: "must be a feed position" })
+    .describe("the feed position of the item forwarded"),
   kind: z.enum(["event", "redelivery"]).describe("a new event, or a redelivery of one"),
   attempt: z.int().min(1).max(1000).describe("attempt number of this forward, from 1"),
   startedAt: Timestamp.describe("when the attempt started"),
@@ -138,8 +144,14 @@ const ForwardReport = z.strictObject({
   statusCode: z.int().min(100).max(599).nullable().describe("the receiver's HTTP status; null when no answer arrived"),
   error: z.string().max(500).nullable().describe("why no answer arrived (connection refused, time-out); null otherwise"),
   forwardTo: z.string().min(1).max(2048).describe("the receiver's URL"),
-  timestamp: z.string().regex(/^\d{10}$/, { message: "must be the 10-digit timestamp header sent" }).describe("the timestamp header sent"),
-  signature: z.string().regex(/^[0-9a-f]{64}$/, { message: "must be the 64 lowercase hex signature header sent" }).describe("the signature header sent"),
+  timestamp: z
+    .string()
+    .regex(/^\d{10}$/, { message: "must be the 10-digit timestamp header sent" })
+    .describe("the timestamp header sent"),
+  signature: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, { message: "must be the 64 lowercase hex signature header sent" })
+    .describe("the signature header sent"),
   responseSnippet: z.string().max(1024).nullable().describe("the first characters of the receiver's answer"),
   nextAttemptAt: Timestamp.nullable().describe("when the listener tries again; null after a 2xx or when it gave up"),
 });
@@ -170,7 +182,9 @@ export const ListenerForward = z.strictObject({
   id: z.uuid().describe("the forward's id (the listener's forwardId)"),
   kind: z.enum(["event", "redelivery"]).describe("the feed item forwarded: the event, or a redelivery of it"),
   forwardTo: z.string().describe("the receiver's URL"),
-  state: z.enum(["DELIVERED", "RETRYING", "FAILED"]).describe("DELIVERED once an attempt got a 2xx; RETRYING while the listener has a next attempt; FAILED when it stopped without a 2xx"),
+  state: z
+    .enum(["DELIVERED", "RETRYING", "FAILED"])
+    .describe("DELIVERED once an attempt got a 2xx; RETRYING while the listener has a next attempt; FAILED when it stopped without a 2xx"),
   attempts: z.array(ForwardAttempt).describe("attempts, oldest first"),
 });
 
@@ -182,5 +196,7 @@ export const Event = EventEnvelope.extend({
       deliveries: z.array(Delivery).describe("the first delivery, then one per redelivery, oldest first"),
     })
     .describe("delivery to the configured callback address; listener forwards are not deliveries and are listed in forwards"),
-  forwards: z.array(ListenerForward).describe("what `sandpiper listen` processes reported of forwarding this event to a receiver, oldest first; never counted as deliveries"),
+  forwards: z
+    .array(ListenerForward)
+    .describe("what `sandpiper listen` processes reported of forwarding this event to a receiver, oldest first; never counted as deliveries"),
 }).describe("One event: the envelope exactly as delivered, its deliveries and its listener forwards in separate members.");

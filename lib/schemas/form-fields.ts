@@ -6,7 +6,11 @@ import { AMOUNT_PATTERN, CURRENCIES, toMinor } from "@/lib/money/currency";
 
 /** A text field, trimmed; an empty one is refused with "required". */
 export const text = (max: number, label = "value") =>
-  z.string({ message: "required" }).trim().min(1, { message: "required" }).max(max, { message: `${label} is at most ${max} characters` });
+  z
+    .string({ message: "required" })
+    .trim()
+    .min(1, { message: "required" })
+    .max(max, { message: `${label} is at most ${max} characters` });
 
 /** An optional text field: empty becomes undefined. */
 export const optionalText = (max: number) =>
@@ -19,7 +23,13 @@ export const integer = (min: number, max: number) =>
     .trim()
     .regex(/^\d{1,9}$/, { message: "must be a whole number" })
     .transform(Number)
-    .pipe(z.number().int().min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { message: `must be at least ${min}` })
+        .max(max, { message: `must be at most ${max}` }),
+    );
 
 /** An optional decimal amount (API amount pattern) in minor units; empty = null (no bound / unlimited). */
 export const optionalAmountMinor = z.preprocess(

@@ -15,7 +15,6 @@ const SignedAmount = z.string().regex(/^-?\d{1,16}\.\d{2}$/, { message: "must be
 const Rate = z.string().regex(/^\d+(\.\d+)?$/, { message: "must be a decimal rate" });
 const Bps = z.int().min(0);
 
-
 /** docs/api.md "Pricing": immutable pricing terms fixed at creation (minor-unit fields are integer strings). */
 export const PricingSnapshot = z
   .strictObject({
@@ -28,7 +27,7 @@ export const PricingSnapshot = z
     originalCurrency: CurrencyText.describe("The payment's currency (ISO 4217)."),
     chargeCurrency: CurrencyText.describe("Currency the customer is charged in (ISO 4217)."),
     settlementCurrency: CurrencyText.describe("Currency the merchant is settled in (ISO 4217)."),
-    baseRate: Rate.describe("Direct rate originalCurrency -> chargeCurrency of rateDay, decimal text; \"1\" for the same currency."),
+    baseRate: Rate.describe('Direct rate originalCurrency -> chargeCurrency of rateDay, decimal text; "1" for the same currency.'),
     effectiveRate: Rate.describe("baseRate x (1 + markup) x (1 + buffer), decimal text: chargeCurrency per 1 originalCurrency."),
     settlementRate: Rate.describe("Direct rate originalCurrency -> settlementCurrency of rateDay, decimal text."),
     commissionBps: Bps.describe("Commission in basis points (250 = 2.50 %); 0 with a fixed commission."),
@@ -56,12 +55,18 @@ export const CheckoutObject = z
   .strictObject({
     store: z.literal(STORE_NAME).describe("Name of the single connected store."),
     legalName: z.literal(STORE_LEGAL_NAME).describe("Legal name of that store."),
-    state: z.enum(["QUEUED", "READY", "REJECTED", "SUCCEEDED", "FAILED", "EXPIRED"]).describe("QUEUED: keep polling; READY: send the customer to url; SUCCEEDED: update the order once; FAILED or REJECTED: no success; EXPIRED: discard the link."),
+    state: z
+      .enum(["QUEUED", "READY", "REJECTED", "SUCCEEDED", "FAILED", "EXPIRED"])
+      .describe(
+        "QUEUED: keep polling; READY: send the customer to url; SUCCEEDED: update the order once; FAILED or REJECTED: no success; EXPIRED: discard the link.",
+      ),
     chargeCurrency: z.literal("AED").describe("The store charges in AED only."),
     chargeAmount: Amount.describe("The locked charge, decimal text in AED (equals the snapshot's gateway)."),
     url: z.url().nullable().describe("bearer payment link: carries authority to pay; never log or publish it; null until READY"),
     subtotal: Amount.nullable().describe("The basket's list total, decimal text in AED; null until READY."),
-    discount: Amount.nullable().describe("The order discount (subtotal - discount = chargeAmount, at most 20 % of subtotal), decimal text in AED; null until READY."),
+    discount: Amount.nullable().describe(
+      "The order discount (subtotal - discount = chargeAmount, at most 20 % of subtotal), decimal text in AED; null until READY.",
+    ),
     matchType: z.string().nullable().describe("How the basket matched: EXACT_PRODUCT, EXACT_PACKAGE or DISCOUNTED_BASKET; null until READY."),
     expiresAt: Timestamp.describe("End of the checkout (ISO 8601, UTC)."),
     error: z.string().nullable().describe("Why the checkout was rejected or failed; null otherwise."),
@@ -93,20 +98,24 @@ export const Payment = z
     finalizedAt: Timestamp.nullable().describe("When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC)."),
     checkout: CheckoutObject.optional().describe("present only on single-payment read and on store-payment creation"),
     customer: Customer.nullable().optional().describe("authorized detail response only"),
-    scenario: PaymentScenario.optional().describe("present only on detail responses of a payment a scenario rule matched (docs/api.md \"Scenario rules\")"),
+    scenario: PaymentScenario.optional().describe('present only on detail responses of a payment a scenario rule matched (docs/api.md "Scenario rules")'),
     sandboxClock: z
       .strictObject({
         offsetMs: z.int().describe("How far the merchant's sandbox clock ran ahead of the real clock, in milliseconds."),
         offset: z.string().describe("The same for people, e.g. `1d 2h`."),
       })
       .optional()
-      .describe("Present only when the payment was created or expired while the merchant's sandbox clock was moved (docs: Sandbox clock): its times (createdAt, expiresAt, finalizedAt) are sandbox times."),
+      .describe(
+        "Present only when the payment was created or expired while the merchant's sandbox clock was moved (docs: Sandbox clock): its times (createdAt, expiresAt, finalizedAt) are sandbox times.",
+      ),
   })
   .describe("A sandbox payment. No real charge or money movement ever occurs.");
 export type Payment = z.infer<typeof Payment>;
 
 /** A Payment as lists show it: customer data is never in lists (docs/api.md "Payments"); checkout is on single reads only. */
-export const PaymentSummary = Payment.omit({ checkout: true, customer: true, scenario: true }).describe("A Payment as lists show it: without checkout and customer.");
+export const PaymentSummary = Payment.omit({ checkout: true, customer: true, scenario: true }).describe(
+  "A Payment as lists show it: without checkout and customer.",
+);
 
 /** `GET /v1/payments` (docs/api.md) response: `{items, total, page, limit, pages}` (integers except items). */
 export const PaymentList = z.strictObject({

@@ -5,10 +5,12 @@ import { FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
 /** docs/api.md "Payments" (request body of POST /v1/payments). */
 export const CreatePayment = z.strictObject({
   reference: Reference.describe("Your order id, 1 to 120 characters, unique among your payments (409 DUPLICATE_REFERENCE)."),
-  amount: Amount.describe("Decimal text in currency, up to 10 integer digits and 2 decimals, e.g. \"1123.52\"; never a JSON number."),
+  amount: Amount.describe('Decimal text in currency, up to 10 integer digits and 2 decimals, e.g. "1123.52"; never a JSON number.'),
   currency: CurrencyCode.describe("ISO 4217 code; must be enabled for your merchant."),
   method: z.enum(["BANK_TRANSFER", "GATEWAY"]).describe("GATEWAY supports deposits only."),
-  direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).describe("A WITHDRAWAL starts PENDING_APPROVAL and needs a console approval by someone other than the key's owner."),
+  direction: z
+    .enum(["DEPOSIT", "WITHDRAWAL"])
+    .describe("A WITHDRAWAL starts PENDING_APPROVAL and needs a console approval by someone other than the key's owner."),
   description: Description.optional().describe("Free text for you, at most 500 characters; stored, not returned."),
   customer: Customer.optional().describe("The customer; your merchant settings may require members (400 CUSTOMER_PROFILE_REQUIRED)."),
 });
@@ -17,7 +19,10 @@ export type CreatePayment = z.infer<typeof CreatePayment>;
 /** docs/api.md: body of POST /v1/sandbox/payments/{id}/complete. */
 export const CompletePayment = z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]).describe("The sandbox result to record.") });
 
-export const Day = z.string().refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` }).describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
+export const Day = z
+  .string()
+  .refine(isValidDay, { message: `must be a date YYYY-MM-DD from ${FIRST_DAY} to ${LAST_DAY}` })
+  .describe("Dubai (UTC+4) calendar day, YYYY-MM-DD; `to` is inclusive");
 export const positiveInt = (max?: number) =>
   z
     .string()

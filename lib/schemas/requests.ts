@@ -46,11 +46,24 @@ export const ListRequestsQuery = z.strictObject({
     .regex(/^([2-5]xx|[1-5]\d\d)$/, { message: "must be a status class (2xx, 4xx, 5xx) or a status (e.g. 409)" })
     .optional()
     .describe("only answers of this status class (2xx, 3xx, 4xx, 5xx) or status (e.g. 409)"),
-  path: z.string().regex(/^\/v1\/[A-Za-z0-9/_.-]*$/, { message: "must be a path starting with /v1/" }).max(200).optional().describe("only requests whose path starts with this, e.g. /v1/payments"),
+  path: z
+    .string()
+    .regex(/^\/v1\/[A-Za-z0-9/_.-]*$/, { message: "must be a path starting with /v1/" })
+    .max(200)
+    .optional()
+    .describe("only requests whose path starts with this, e.g. /v1/payments"),
   method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).optional().describe("only requests of this method"),
-  errorCode: z.string().regex(/^[A-Z_]{2,64}$/, { message: "must be an error code, e.g. VALIDATION_ERROR" }).optional().describe("only error answers with this code"),
+  errorCode: z
+    .string()
+    .regex(/^[A-Z_]{2,64}$/, { message: "must be an error code, e.g. VALIDATION_ERROR" })
+    .optional()
+    .describe("only error answers with this code"),
   idempotencyKey: z.string().min(1).max(128).optional().describe("only requests sent with this idempotency key (the header's value)"),
-  keyPrefix: z.string().regex(/^sk_sandbox_[A-Za-z0-9]{1,6}$/, { message: "must be a key prefix as the console shows it, e.g. sk_sandbox_a1B2c3" }).optional().describe("only requests of the API key with this prefix"),
+  keyPrefix: z
+    .string()
+    .regex(/^sk_sandbox_[A-Za-z0-9]{1,6}$/, { message: "must be a key prefix as the console shows it, e.g. sk_sandbox_a1B2c3" })
+    .optional()
+    .describe("only requests of the API key with this prefix"),
   since: Timestamp.optional().describe("only requests at or after this time (ISO 8601, UTC); with limit, what `sandpiper logs tail` follows"),
 });
 export type ListRequestsQuery = z.infer<typeof ListRequestsQuery>;

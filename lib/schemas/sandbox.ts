@@ -9,7 +9,7 @@ import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/com
 
 /** Body of `POST /v1/sandbox/checkout-sessions/{id}/quote` and `/confirm`: what the customer enters on the page. */
 export const SessionAmount = CustomerAmount.extend({
-  amount: Amount.describe("The amount the customer enters: decimal text in currency, e.g. \"250.00\"."),
+  amount: Amount.describe('The amount the customer enters: decimal text in currency, e.g. "250.00".'),
   currency: CurrencyCode.describe("A currency the page offers: the merchant's enabled ones priced in AED (AED itself always)."),
 }).describe(
   "The amount (decimal text, up to 10 integer digits and 2 decimals) and currency the customer enters on the checkout page; confirm repeats the quoted pair, as the page does.",
@@ -75,7 +75,9 @@ export const AdvanceSandboxClock = z
     by: z
       .string()
       .max(40)
-      .describe("How far to move the clock ahead: whole numbers with a unit s, m, h, d or w (`90s`, `15m`, `2h`, `1d12h`), or an ISO 8601 duration without years and months (`PT2H`, `P1DT12H`)."),
+      .describe(
+        "How far to move the clock ahead: whole numbers with a unit s, m, h, d or w (`90s`, `15m`, `2h`, `1d12h`), or an ISO 8601 duration without years and months (`PT2H`, `P1DT12H`).",
+      ),
   })
   .describe("How far to move the merchant's sandbox clock ahead.");
 

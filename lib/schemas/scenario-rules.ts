@@ -12,8 +12,8 @@ export type ScenarioOutcome = z.infer<typeof ScenarioOutcome>;
 export const MAX_SCENARIO_DELAY_MS = 3_600_000;
 
 const MatchMembers = {
-  amount: Amount.describe("The exact amount, decimal text in the payment's currency, whichever it is (\"13.13\" matches 13.13 USD and 13.13 AED)."),
-  referencePrefix: z.string().min(1).max(64).describe("The reference starts with this text (case-sensitive), e.g. \"fail-\"."),
+  amount: Amount.describe('The exact amount, decimal text in the payment\'s currency, whichever it is ("13.13" matches 13.13 USD and 13.13 AED).'),
+  referencePrefix: z.string().min(1).max(64).describe('The reference starts with this text (case-sensitive), e.g. "fail-".'),
   method: z.enum(["BANK_TRANSFER", "GATEWAY"]).describe("Only payments of this method."),
   direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).describe("Only deposits or only withdrawals."),
   currency: CurrencyCode.describe("Only payments in this currency."),
@@ -28,11 +28,17 @@ export const ScenarioMatch = z
     direction: MatchMembers.direction.optional(),
     currency: MatchMembers.currency.optional(),
   })
-  .refine((m) => m.amount !== undefined || m.referencePrefix !== undefined, { message: "give amount or referencePrefix (or both); method, direction and currency only narrow them" })
+  .refine((m) => m.amount !== undefined || m.referencePrefix !== undefined, {
+    message: "give amount or referencePrefix (or both); method, direction and currency only narrow them",
+  })
   .describe("Which new payments the rule concludes: every member given must hold. amount or referencePrefix is required.");
 export type ScenarioMatch = z.infer<typeof ScenarioMatch>;
 
-const Delay = z.int().min(0).max(MAX_SCENARIO_DELAY_MS).describe("Milliseconds from creation (for a withdrawal: from approval) to the conclusion, 0 to 3600000. Ignored for EXPIRE.");
+const Delay = z
+  .int()
+  .min(0)
+  .max(MAX_SCENARIO_DELAY_MS)
+  .describe("Milliseconds from creation (for a withdrawal: from approval) to the conclusion, 0 to 3600000. Ignored for EXPIRE.");
 const Name = z.string().trim().min(1).max(100).describe("A name shown on the payments the rule concludes.");
 
 /** `POST /v1/sandbox/scenario-rules` body. */
@@ -41,7 +47,9 @@ export const CreateScenarioRule = z
     name: Name,
     enabled: z.boolean().default(false).describe("Off by default: a rule applies only once enabled."),
     position: z.int().min(1).max(1000).optional().describe("Order among the merchant's rules (the first enabled match wins); default: after the last."),
-    match: ScenarioMatch.describe("Which new payments the rule concludes: amount or referencePrefix (or both), optionally narrowed by method, direction and currency."),
+    match: ScenarioMatch.describe(
+      "Which new payments the rule concludes: amount or referencePrefix (or both), optionally narrowed by method, direction and currency.",
+    ),
     outcome: ScenarioOutcome.describe("SUCCEEDED or FAILED: concluded as by POST /v1/sandbox/payments/{id}/complete; EXPIRE: left to expire at expiresAt."),
     delayMs: Delay.default(0),
   })
@@ -109,7 +117,9 @@ export const PaymentScenario = z
     name: z.string().describe("The rule's name when it matched."),
     outcome: ScenarioOutcome.describe("What the rule does: SUCCEEDED, FAILED or EXPIRE."),
     dueAt: Timestamp.nullable().describe("When the conclusion is due (EXPIRE: the payment's expiresAt); null while a withdrawal awaits approval."),
-    concludedAt: Timestamp.nullable().describe("When the rule concluded the payment; null before, for EXPIRE, and when the payment was concluded otherwise first."),
+    concludedAt: Timestamp.nullable().describe(
+      "When the rule concluded the payment; null before, for EXPIRE, and when the payment was concluded otherwise first.",
+    ),
   })
   .describe("The scenario rule that matched this payment at creation. Present only on payments a rule matched.");
 export type PaymentScenario = z.infer<typeof PaymentScenario>;

@@ -9,7 +9,5 @@ import { CheckoutObject, Payment } from "@/lib/schemas/payment-resource";
 export const StorePayment = Payment.extend({
   checkout: CheckoutObject.describe("The store checkout: QUEUED at first with url null."),
   customer: Customer.nullable().describe("The customer as stored (blank members left out)."),
-}).describe(
-  "A Payment with its store checkout. Poll GET /v1/payments/{id} every 3 to 5 seconds until checkout.state is READY.",
-);
+}).describe("A Payment with its store checkout. Poll GET /v1/payments/{id} every 3 to 5 seconds until checkout.state is READY.");
 export type StorePayment = z.infer<typeof StorePayment>;

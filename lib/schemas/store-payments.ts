@@ -11,12 +11,16 @@ import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/sc
 export const CreateStorePayment = z
   .strictObject({
     reference: Reference.describe("Your order id, 1 to 120 characters, unique among your payments (409 DUPLICATE_REFERENCE)."),
-    amount: Amount.describe("The order amount, decimal text in currency (up to 10 integer digits, 2 decimals); its AED charge must be AED 0.01 to 9,999,999,999.99."),
+    amount: Amount.describe(
+      "The order amount, decimal text in currency (up to 10 integer digits, 2 decimals); its AED charge must be AED 0.01 to 9,999,999,999.99.",
+    ),
     currency: CurrencyCode.describe("ISO 4217 code, enabled for your merchant; other than AED it needs a profile charging AED and today's direct rate."),
     description: Description.optional().describe("Free text for you, at most 500 characters; stored, not returned."),
     customer: Customer.optional().describe("username, firstName, lastName and email required (country when your merchant is set up so); id optional."),
   })
-  .describe("The store charges in AED; another merchant currency needs a pricing profile with AED charge and a direct rate. customer.username, firstName, lastName and email are required (country when merchant policy says so): missing ones answer 400 CUSTOMER_PROFILE_REQUIRED.");
+  .describe(
+    "The store charges in AED; another merchant currency needs a pricing profile with AED charge and a direct rate. customer.username, firstName, lastName and email are required (country when merchant policy says so): missing ones answer 400 CUSTOMER_PROFILE_REQUIRED.",
+  );
 export type CreateStorePayment = z.infer<typeof CreateStorePayment>;
 
 /**

@@ -20,13 +20,18 @@ export async function setIntake(tx: Tx, actor: ConsoleActor, input: z.output<typ
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('settings:service'))`;
   const before = await getSettings(tx);
   const after = await updateSettings(tx, { intakePaused: input.intakePaused, pausedChannels: [...input.pausedChannels] });
-  await writeAudit(tx, auditActor(actor), {
-    action: "settings.intake",
-    entity: "settings",
-    entityId: "service",
-    before: { intakePaused: before.intakePaused, pausedChannels: before.pausedChannels },
-    after: { intakePaused: after.intakePaused, pausedChannels: after.pausedChannels },
-    reason: input.reason,
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "settings.intake",
+      entity: "settings",
+      entityId: "service",
+      before: { intakePaused: before.intakePaused, pausedChannels: before.pausedChannels },
+      after: { intakePaused: after.intakePaused, pausedChannels: after.pausedChannels },
+      reason: input.reason,
+    },
+    now,
+  );
   return after;
 }

@@ -50,7 +50,8 @@ export async function confirmStoreCheckout(
 
 /** Why the test helper cannot confirm a checkout in this state now, and what to wait for or do instead. */
 const NOT_READY: Partial<Record<CheckoutState, string>> = {
-  QUEUED: "checkout.state is QUEUED: the store has not answered the handoff yet; poll GET /v1/payments/{id} until checkout.state is READY (usually within seconds), then confirm",
+  QUEUED:
+    "checkout.state is QUEUED: the store has not answered the handoff yet; poll GET /v1/payments/{id} until checkout.state is READY (usually within seconds), then confirm",
   REJECTED: "checkout.state is REJECTED: the store found no basket for this amount and the payment is FAILED; there is nothing to confirm",
   EXPIRED: "checkout.state is EXPIRED: the payment's acceptance period ended before a confirmation; create a new store payment",
   SUCCEEDED: "checkout.state is SUCCEEDED: the store already confirmed this checkout as paid; a checkout is confirmed once",

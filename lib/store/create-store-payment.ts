@@ -25,10 +25,16 @@ export const STORE_MAX_CHARGE_MINOR = 999_999_999_999n;
 export function assertStoreCharge(chargeMinor: bigint, amount: string, currency: string): void {
   const charge = `AED ${fromMinor(chargeMinor)}`;
   if (chargeMinor < STORE_MIN_CHARGE_MINOR) {
-    throw apiError("AMOUNT_OUT_OF_RANGE", `amount: ${amount} ${currency} is ${charge} at today's rate, below the store's smallest charge of AED 0.01; send a larger amount`);
+    throw apiError(
+      "AMOUNT_OUT_OF_RANGE",
+      `amount: ${amount} ${currency} is ${charge} at today's rate, below the store's smallest charge of AED 0.01; send a larger amount`,
+    );
   }
   if (chargeMinor > STORE_MAX_CHARGE_MINOR) {
-    throw apiError("AMOUNT_OUT_OF_RANGE", `amount: ${amount} ${currency} is ${charge} at today's rate, above the store's largest charge of AED 9,999,999,999.99; send a smaller amount`);
+    throw apiError(
+      "AMOUNT_OUT_OF_RANGE",
+      `amount: ${amount} ${currency} is ${charge} at today's rate, above the store's largest charge of AED 9,999,999,999.99; send a smaller amount`,
+    );
   }
 }
 
@@ -60,14 +66,14 @@ export function storeRequiredCustomer(merchant: Pick<AuthenticatedKey["merchant"
  *   STORE_UNAVAILABLE, 400 CUSTOMER_PROFILE_REQUIRED, 409 PROVIDER_CURRENCY_MISMATCH (no profile charging AED
  *   for a non-AED currency), 409 FX_RATE_MISSING, 503 NO_ROUTE, and everything admitPayment and pricePayment throw.
  */
-export async function createStorePayment(
-  tx: Tx,
-  input: { apiKey: AuthenticatedKey; body: CreateStorePayment; now: Date },
-): Promise<PaymentRow> {
+export async function createStorePayment(tx: Tx, input: { apiKey: AuthenticatedKey; body: CreateStorePayment; now: Date }): Promise<PaymentRow> {
   const { apiKey, body, now } = input;
   const merchant = apiKey.merchant;
   if (merchant.amountEntryEnabled) {
-    throw apiError("LEGACY_FLOW_DISABLED", "POST /v1/store-payments is the legacy store flow and is unavailable once customer amount-entry is enabled; use POST /v1/checkout-sessions");
+    throw apiError(
+      "LEGACY_FLOW_DISABLED",
+      "POST /v1/store-payments is the legacy store flow and is unavailable once customer amount-entry is enabled; use POST /v1/checkout-sessions",
+    );
   }
   const closed = storeClosure(await getSettings(tx));
   if (closed) throw closed;
@@ -85,7 +91,13 @@ export async function createStorePayment(
     now,
   });
   const priced = await pricePayment(tx, {
-    merchant, currency: body.currency, channel: "GATEWAY", direction: "DEPOSIT", amountMinor, now, requireChargeCurrency: STORE_CHARGE_CURRENCY,
+    merchant,
+    currency: body.currency,
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    amountMinor,
+    now,
+    requireChargeCurrency: STORE_CHARGE_CURRENCY,
   });
   assertStoreCharge(BigInt(priced.snapshot.gateway), body.amount, body.currency);
   await requireStoreRoute(tx);

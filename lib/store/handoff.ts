@@ -53,7 +53,8 @@ const ClaimedCheckout = z.object({ paymentId: z.string(), handoffAttempts: z.num
 async function claimDue(now: Date, limit: number, paymentId?: string): Promise<Claim[]> {
   const leaseUntil = new Date(now.getTime() + HANDOFF_LEASE_MS);
   const only = paymentId ?? null;
-  const rows = await transaction((tx) => tx.$queryRaw<Record<string, unknown>[]>`
+  const rows = await transaction(
+    (tx) => tx.$queryRaw<Record<string, unknown>[]>`
     UPDATE store_checkouts sc
     SET handoff_attempts = sc.handoff_attempts + 1, next_handoff_at = ${leaseUntil}, updated_at = ${now}
     FROM (
@@ -65,7 +66,8 @@ async function claimDue(now: Date, limit: number, paymentId?: string): Promise<C
       FOR UPDATE OF c SKIP LOCKED
     ) due
     WHERE sc.payment_id = due.payment_id
-    RETURNING sc.payment_id, sc.handoff_attempts`);
+    RETURNING sc.payment_id, sc.handoff_attempts`,
+  );
   return parseRows(ClaimedCheckout, rows).map((r) => ({ paymentId: r.paymentId, attempt: r.handoffAttempts }));
 }
 
@@ -121,7 +123,8 @@ export function readyAnswerProblem(answer: Extract<HandoffAnswer, { outcome: "RE
   }
   if (subtotal !== answer.subtotalMinor) return "subtotal is not the sum of the lines";
   if (answer.subtotalMinor - answer.discountMinor !== chargeMinor) return "subtotal - discount is not the locked charge";
-  if (answer.discountMinor < 0n || answer.discountMinor * 10_000n > answer.subtotalMinor * BigInt(DEFAULT_MAX_DISCOUNT_BPS)) return "discount outside 0..20% of the subtotal";
+  if (answer.discountMinor < 0n || answer.discountMinor * 10_000n > answer.subtotalMinor * BigInt(DEFAULT_MAX_DISCOUNT_BPS))
+    return "discount outside 0..20% of the subtotal";
   if (answer.matchType !== "DISCOUNTED_BASKET" && answer.discountMinor !== 0n) return "an exact match carries a discount";
   return null;
 }
@@ -140,14 +143,22 @@ async function applyAnswer(claim: Claim, answer: Extract<HandoffAnswer, { outcom
   return transaction(async (tx) => {
     const payment = await lockPayment(tx, null, claim.paymentId);
     const checkout = payment.storeCheckout;
-    const current = checkout?.state === "QUEUED" && checkout.handoffAttempts === claim.attempt && payment.status === "PENDING" && (payment.expiresAt ?? now) > now;
+    const current =
+      checkout?.state === "QUEUED" && checkout.handoffAttempts === claim.attempt && payment.status === "PENDING" && (payment.expiresAt ?? now) > now;
     if (!current) return "DISCARDED";
     if (answer.outcome === "READY") {
       await tx.storeCheckout.update({
         where: { paymentId: payment.id },
         data: {
-          state: "READY", token: answer.token, matchType: answer.matchType, lines: linesJson(answer.lines),
-          subtotalMinor: answer.subtotalMinor, discountMinor: answer.discountMinor, error: null, nextHandoffAt: null, updatedAt: now,
+          state: "READY",
+          token: answer.token,
+          matchType: answer.matchType,
+          lines: linesJson(answer.lines),
+          subtotalMinor: answer.subtotalMinor,
+          discountMinor: answer.discountMinor,
+          error: null,
+          nextHandoffAt: null,
+          updatedAt: now,
         },
       });
       return "READY";
@@ -173,10 +184,13 @@ async function handOff(claim: Claim, connector: StoreConnector, now: Date): Prom
   const { signed, chargeMinor } = await buildHandoff(claim.paymentId);
   const answer = await send(connector, signed);
   const problem =
-    answer.outcome === "FAILED" ? answer.error
-    : answer.outcome === "REFUSED" ? `store refused the handoff: ${answer.reason}`
-    : answer.outcome === "READY" ? readyAnswerProblem(answer, chargeMinor)
-    : null;
+    answer.outcome === "FAILED"
+      ? answer.error
+      : answer.outcome === "REFUSED"
+        ? `store refused the handoff: ${answer.reason}`
+        : answer.outcome === "READY"
+          ? readyAnswerProblem(answer, chargeMinor)
+          : null;
   if (problem !== null || answer.outcome === "FAILED" || answer.outcome === "REFUSED") {
     const next = await transaction((tx) => scheduleRetry(tx, claim, now));
     log.warn({ paymentId: claim.paymentId, attempt: claim.attempt, problem, nextHandoffAt: next.toISOString() }, "store handoff failed; retrying");

@@ -47,7 +47,10 @@ export const StoredLines = z.array(
  */
 export async function loadStoreCheckout(db: Db, token: string, now: Date): Promise<StoreCheckoutView | null> {
   if (!STORE_TOKEN_PATTERN.test(token)) return null;
-  const checkout = await db.storeCheckout.findUnique({ where: { token }, include: { payment: { include: { merchant: { select: { name: true, callbackUrl: true } } } } } });
+  const checkout = await db.storeCheckout.findUnique({
+    where: { token },
+    include: { payment: { include: { merchant: { select: { name: true, callbackUrl: true } } } } },
+  });
   if (!checkout) return null;
   const { payment } = checkout;
   const lapsed = checkout.state === "READY" && payment.expiresAt !== null && payment.expiresAt <= now;

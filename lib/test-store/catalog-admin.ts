@@ -11,14 +11,27 @@ import { checkCatalogFields, parseCatalogCsv, toCatalogCsv, type CatalogCsvError
 import type { CatalogItem } from "@/lib/test-store/matching";
 import { pageOf } from "@/lib/pagination";
 
-
 /** A catalog item as the console shows it: price as AED decimal text and in fils. */
 export type CatalogEntry = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; price: string; priceMinor: bigint; active: boolean; updatedAt: Date };
 
 type Row = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; priceMinor: bigint; active: boolean; updatedAt: Date };
 
-const entry = (r: Row): CatalogEntry => ({ sku: r.sku, name: r.name, kind: r.kind, price: fromMinor(r.priceMinor), priceMinor: r.priceMinor, active: r.active, updatedAt: r.updatedAt });
-const audited = (r: Pick<Row, "sku" | "name" | "kind" | "priceMinor" | "active">) => ({ sku: r.sku, name: r.name, kind: r.kind, price: fromMinor(r.priceMinor), active: r.active });
+const entry = (r: Row): CatalogEntry => ({
+  sku: r.sku,
+  name: r.name,
+  kind: r.kind,
+  price: fromMinor(r.priceMinor),
+  priceMinor: r.priceMinor,
+  active: r.active,
+  updatedAt: r.updatedAt,
+});
+const audited = (r: Pick<Row, "sku" | "name" | "kind" | "priceMinor" | "active">) => ({
+  sku: r.sku,
+  name: r.name,
+  kind: r.kind,
+  price: fromMinor(r.priceMinor),
+  active: r.active,
+});
 
 /** One audit row of a catalog change, through the one audit writer (lib/audit.ts). */
 function audit(tx: Tx, actor: AuditActor, action: string, entityId: string | null, before: unknown, after: unknown, reason?: string) {
@@ -96,8 +109,7 @@ export function deactivateCatalogItem(db: Db, sku: string, actor: AuditActor): P
 }
 
 export type CatalogImportResult =
-  | { ok: true; created: number; updated: number; unchanged: number; deactivated: number }
-  | { ok: false; errors: CatalogCsvError[] };
+  { ok: true; created: number; updated: number; unchanged: number; deactivated: number } | { ok: false; errors: CatalogCsvError[] };
 
 /**
  * Imports catalog CSV (format: lib/test-store/catalog-csv.ts, header `sku,name,kind,price`, AED prices) in one
@@ -129,10 +141,14 @@ export async function importCatalogCsv(db: Db, text: string, actor: AuditActor, 
       counts.updated++;
     }
     if (fresh.length > 0) {
-      counts.created = (await tx.catalogItem.createMany({ data: fresh.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor, active: true })) })).count;
+      counts.created = (
+        await tx.catalogItem.createMany({ data: fresh.map((i) => ({ sku: i.sku, name: i.name, kind: i.kind, priceMinor: i.priceMinor, active: true })) })
+      ).count;
     }
     if (opts.deactivateMissing) {
-      counts.deactivated = (await tx.catalogItem.updateMany({ where: { active: true, sku: { notIn: items.map((i) => i.sku) } }, data: { active: false } })).count;
+      counts.deactivated = (
+        await tx.catalogItem.updateMany({ where: { active: true, sku: { notIn: items.map((i) => i.sku) } }, data: { active: false } })
+      ).count;
     }
     await audit(tx, actor, "catalog.import", null, null, { items: items.length, ...counts, deactivateMissing: Boolean(opts.deactivateMissing) });
     return { ok: true as const, ...counts };

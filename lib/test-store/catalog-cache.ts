@@ -39,7 +39,11 @@ export async function preparedStoreCatalog(db: Db): Promise<StoreCatalog> {
   const version = await catalogVersion(db);
   const cached = g.__sandpiperCatalog;
   if (cached && cached.version === version) return cached;
-  const rows = await db.catalogItem.findMany({ where: { active: true }, select: { sku: true, name: true, kind: true, priceMinor: true }, orderBy: { sku: "asc" } });
+  const rows = await db.catalogItem.findMany({
+    where: { active: true },
+    select: { sku: true, name: true, kind: true, priceMinor: true },
+    orderBy: { sku: "asc" },
+  });
   let fresh: StoreCatalog;
   try {
     fresh = { version, index: prepareCatalog(rows), problem: null };

@@ -20,7 +20,6 @@ export const CatalogImportInput = z.object({
   deactivateMissing: z.literal("on").optional(),
 });
 
-
 /**
  * Creates or updates a catalog item (AED price text such as "12.50"), operator only.
  * @throws ApiError 403 FORBIDDEN for a MERCHANT user, 400 VALIDATION_ERROR naming a bad field

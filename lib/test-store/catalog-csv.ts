@@ -155,7 +155,10 @@ function splitRecords(text: string): { records: CsvRecord[]; error: CatalogCsvEr
     });
   } catch (error) {
     const line = startLine(consumed);
-    const message = error instanceof CsvError && error.code === "CSV_QUOTE_NOT_CLOSED" ? "unterminated quoted field" : `unreadable record: ${error instanceof Error ? error.message : String(error)}`;
+    const message =
+      error instanceof CsvError && error.code === "CSV_QUOTE_NOT_CLOSED"
+        ? "unterminated quoted field"
+        : `unreadable record: ${error instanceof Error ? error.message : String(error)}`;
     return { records, error: { line, message } };
   }
   return { records, error: null };

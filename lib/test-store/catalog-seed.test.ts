@@ -40,7 +40,7 @@ describe("SEED_CATALOG", () => {
     const limit = 40_000;
     const reachable = new Uint8Array(limit + 1);
     reachable[0] = 1;
-    for (let s = 1; s <= limit; s++) for (const p of prices) if (p <= s && reachable[s - p]) (reachable[s] = 1);
+    for (let s = 1; s <= limit; s++) for (const p of prices) if (p <= s && reachable[s - p]) reachable[s] = 1;
     let lastUnreachable = -1;
     for (let s = 0; s <= limit; s++) if (!reachable[s]) lastUnreachable = s;
     expect(lastUnreachable).toBe(6_851);

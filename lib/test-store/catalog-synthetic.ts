@@ -21,7 +21,7 @@ export function randomBigInt(random: () => number, lo: bigint, hi: bigint): bigi
   const span = hi - lo + 1n;
   const high = BigInt(Math.floor(random() * 2 ** 26));
   const low = BigInt(Math.floor(random() * 2 ** 26));
-  return lo + ((high << 26n) | low) % span;
+  return lo + (((high << 26n) | low) % span);
 }
 
 const ENDINGS = [0n, 0n, 0n, 50n, 95n, 99n, 99n, 25n, 75n, 49n];
@@ -32,13 +32,7 @@ const ENDINGS = [0n, 0n, 0n, 50n, 95n, 99n, 99n, 25n, 75n, 49n];
  * part plus a usual ending (.00, .50, .95, .99, ...), clamped to the range; the cheapest and the
  * dearest price are always present. Skus SYN-000001..., PKG-000001...; same seed, same catalog.
  */
-export function syntheticCatalog(opts: {
-  products: number;
-  packages?: number;
-  seed: number;
-  minMinor?: bigint;
-  maxMinor?: bigint;
-}): CatalogItem[] {
+export function syntheticCatalog(opts: { products: number; packages?: number; seed: number; minMinor?: bigint; maxMinor?: bigint }): CatalogItem[] {
   const random = seededRandom(opts.seed);
   const min = opts.minMinor ?? 450n;
   const max = opts.maxMinor ?? 2_500_000n;

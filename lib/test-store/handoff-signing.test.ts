@@ -2,13 +2,29 @@ import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { base64url, decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import type { HandoffPayload } from "@/lib/test-store/connector";
-import { HANDOFF_AUDIENCE, HANDOFF_ISSUER, HANDOFF_MAX_AGE_SECONDS, HANDOFF_MAX_SKEW_SECONDS, signHandoff, verifyHandoff } from "@/lib/test-store/handoff-signing";
+import {
+  HANDOFF_AUDIENCE,
+  HANDOFF_ISSUER,
+  HANDOFF_MAX_AGE_SECONDS,
+  HANDOFF_MAX_SKEW_SECONDS,
+  signHandoff,
+  verifyHandoff,
+} from "@/lib/test-store/handoff-signing";
 
 const key = randomBytes(32);
 const now = new Date("2026-11-22T10:00:00.000Z");
 const payload = (over: Partial<HandoffPayload> = {}): HandoffPayload => ({
-  v: 1, reference: "order-42", paymentId: "3f0c8b8e-1d2a-4a4b-9c3e-2b1f0e9d8c7a", chargeMinor: "101505", chargeAmount: "1015.05", chargeCurrency: "AED",
-  amount: "250.00", currency: "EUR", expiresAt: "2026-11-22T10:30:00.000Z", issuedAt: now.toISOString(), ...over,
+  v: 1,
+  reference: "order-42",
+  paymentId: "3f0c8b8e-1d2a-4a4b-9c3e-2b1f0e9d8c7a",
+  chargeMinor: "101505",
+  chargeAmount: "1015.05",
+  chargeCurrency: "AED",
+  amount: "250.00",
+  currency: "EUR",
+  expiresAt: "2026-11-22T10:30:00.000Z",
+  issuedAt: now.toISOString(),
+  ...over,
 });
 
 /** A token with the given claims, signed with `signingKey` (HS256 unless `alg` says otherwise). */
@@ -17,7 +33,13 @@ function tokenWith(claims: Record<string, unknown>, signingKey: Uint8Array = key
 }
 
 const { issuedAt: _i, expiresAt: _e, ...business } = payload();
-const registered = { iat: Math.floor(now.getTime() / 1000), exp: Math.floor(now.getTime() / 1000) + 1800, iss: HANDOFF_ISSUER, aud: HANDOFF_AUDIENCE, jti: "0b7f6a1e-2c3d-4e5f-8a9b-0c1d2e3f4a5b" };
+const registered = {
+  iat: Math.floor(now.getTime() / 1000),
+  exp: Math.floor(now.getTime() / 1000) + 1800,
+  iss: HANDOFF_ISSUER,
+  aud: HANDOFF_AUDIENCE,
+  jti: "0b7f6a1e-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
+};
 
 describe("store handoff token (jose, HS256 JWS)", () => {
   it("is a compact JWS whose claims are the payload with iat, exp, iss, aud and a jti; it verifies back to the payload", async () => {
@@ -70,7 +92,8 @@ describe("store handoff token (jose, HS256 JWS)", () => {
       (({ reference: _r, ...rest }) => rest)({ ...business, ...registered }),
       (({ jti: _j, ...rest }) => rest)({ ...business, ...registered }),
     ];
-    for (const claims of bad) expect(await verifyHandoff({ token: await tokenWith(claims) }, key, now), JSON.stringify(claims)).toEqual({ ok: false, reason: "MALFORMED" });
+    for (const claims of bad)
+      expect(await verifyHandoff({ token: await tokenWith(claims) }, key, now), JSON.stringify(claims)).toEqual({ ok: false, reason: "MALFORMED" });
     expect(await verifyHandoff({ token: await tokenWith({ ...business, ...registered }, key, "HS512") }, key, now)).toEqual({ ok: false, reason: "MALFORMED" });
     const unsigned = `${base64url.encode(JSON.stringify({ alg: "none" }))}.${base64url.encode(JSON.stringify({ ...business, ...registered }))}.`;
     expect(await verifyHandoff({ token: unsigned }, key, now)).toEqual({ ok: false, reason: "MALFORMED" });

@@ -69,13 +69,13 @@ function expectValid(catalog: CatalogItem[], charge: bigint, result: MatchResult
 // ---------------------------------------------------------------------------------------------
 // Oracles, independent of the implementation (plain arrays, no residue tables).
 
-type Oracle =
-  | { kind: "EXACT_PRODUCT" | "EXACT_PACKAGE"; sku: string }
-  | { kind: "BASKET"; total: number; count: number; prices: number[] }
-  | { kind: "NONE" };
+type Oracle = { kind: "EXACT_PRODUCT" | "EXACT_PACKAGE"; sku: string } | { kind: "BASKET"; total: number; count: number; prices: number[] } | { kind: "NONE" };
 
 function lowestSku(items: CatalogItem[], price: number): string {
-  return items.filter((i) => Number(i.priceMinor) === price).map((i) => i.sku).sort()[0]!;
+  return items
+    .filter((i) => Number(i.priceMinor) === price)
+    .map((i) => i.sku)
+    .sort()[0]!;
 }
 
 /** Lexicographic comparison of price lists sorted highest first. */
@@ -91,9 +91,15 @@ function lexCompare(a: number[], b: number[]): number {
  */
 function bruteForce(catalog: CatalogItem[], charge: number, bps = 2000): Oracle {
   const products = catalog.filter((i) => i.kind === "PRODUCT");
-  const exactProducts = products.filter((i) => Number(i.priceMinor) === charge).map((i) => i.sku).sort();
+  const exactProducts = products
+    .filter((i) => Number(i.priceMinor) === charge)
+    .map((i) => i.sku)
+    .sort();
   if (exactProducts.length) return { kind: "EXACT_PRODUCT", sku: exactProducts[0]! };
-  const exactPackages = catalog.filter((i) => i.kind === "PACKAGE" && Number(i.priceMinor) === charge).map((i) => i.sku).sort();
+  const exactPackages = catalog
+    .filter((i) => i.kind === "PACKAGE" && Number(i.priceMinor) === charge)
+    .map((i) => i.sku)
+    .sort();
   if (exactPackages.length) return { kind: "EXACT_PACKAGE", sku: exactPackages[0]! };
   const prices = [...new Set(products.map((i) => Number(i.priceMinor)))];
   const tMax = Math.floor((charge * 10_000) / (10_000 - bps));
@@ -137,7 +143,13 @@ function expectMatchesOracle(catalog: CatalogItem[], charge: number, result: Mat
     expect(r.matchType).toBe("DISCOUNTED_BASKET");
     expect(Number(r.subtotalMinor)).toBe(oracle.total);
     expect(priceList(result)).toEqual(oracle.prices);
-    for (const line of r.lines) expect(line.sku).toBe(lowestSku(catalog.filter((i) => i.kind === "PRODUCT"), Number(line.unitPriceMinor)));
+    for (const line of r.lines)
+      expect(line.sku).toBe(
+        lowestSku(
+          catalog.filter((i) => i.kind === "PRODUCT"),
+          Number(line.unitPriceMinor),
+        ),
+      );
   } else {
     expect(r.matchType).toBe(oracle.kind);
     expect(r.lines).toHaveLength(1);
@@ -153,28 +165,15 @@ const catalogOf = (maxPrice: number) =>
       products: fc.array(fc.integer({ min: 1, max: maxPrice }), { minLength: 1, maxLength: 6 }),
       packages: fc.array(fc.integer({ min: 1, max: maxPrice }), { maxLength: 2 }),
     })
-    .map(({ products, packages }) => [
-      ...products.map((p, i) => product(`P${String(i).padStart(2, "0")}`, p)),
-      ...packages.map((p, i) => pkg(`K${i}`, p)),
-    ]);
+    .map(({ products, packages }) => [...products.map((p, i) => product(`P${String(i).padStart(2, "0")}`, p)), ...packages.map((p, i) => pkg(`K${i}`, p))]);
 
 /** Catalog and charge: prices 1..500 with charges 1..5000, or prices 1..40 with charges 1..400 (denser structure). */
-const caseArb = fc.oneof(
-  fc.tuple(catalogOf(500), fc.integer({ min: 1, max: 5000 })),
-  fc.tuple(catalogOf(40), fc.integer({ min: 1, max: 400 })),
-);
+const caseArb = fc.oneof(fc.tuple(catalogOf(500), fc.integer({ min: 1, max: 5000 })), fc.tuple(catalogOf(40), fc.integer({ min: 1, max: 400 })));
 
 // ---------------------------------------------------------------------------------------------
 
 describe("matchCatalog: match types (docs/api.md 'Overview' 6)", () => {
-  const catalog = [
-    product("SKU-B", 1000),
-    product("SKU-A", 1000),
-    product("SKU-C", 2500),
-    pkg("PKG-B", 3000),
-    pkg("PKG-A", 3000),
-    pkg("PKG-X", 2500),
-  ];
+  const catalog = [product("SKU-B", 1000), product("SKU-A", 1000), product("SKU-C", 2500), pkg("PKG-B", 3000), pkg("PKG-A", 3000), pkg("PKG-X", 2500)];
 
   it("an exact-amount product wins, lowest sku first, before a package of the same price", () => {
     const r = ok(matchCatalog(catalog, 1000n));
@@ -232,9 +231,7 @@ describe("matchCatalog: match types (docs/api.md 'Overview' 6)", () => {
     expect(priceList(matchPrepared(forced, 1000n))).toEqual([500, 500]);
     // 1200 with {200, 300, 400, 500}: 3-item baskets 500+500+200, 500+400+300, 400+400+400;
     // the highest prices first picks 500+500+200.
-    expect(
-      priceList(matchCatalog([product("a", 200), product("b", 300), product("c", 400), product("d", 500)], 1200n)),
-    ).toEqual([500, 500, 200]);
+    expect(priceList(matchCatalog([product("a", 200), product("b", 300), product("c", 400), product("d", 500)], 1200n))).toEqual([500, 500, 200]);
   });
 
   it("is deterministic: catalog order does not matter", () => {
@@ -338,19 +335,20 @@ describe("matchCatalog: rejections and input errors", () => {
     expect(twoA).toMatchObject({ matchType: "DISCOUNTED_BASKET", subtotalMinor: 12_000_000n, discountMinor: 2_000_000n });
     const oddCharge = ok(matchPrepared(index, 12_000_050n)); // not a multiple of the step: A + B, 0.50 off
     expectValid(catalog, 12_000_050n, oddCharge);
-    expect(oddCharge.lines.map((l) => [l.sku, l.quantity])).toEqual([["B", 1], ["A", 1]]);
+    expect(oddCharge.lines.map((l) => [l.sku, l.quantity])).toEqual([
+      ["B", 1],
+      ["A", 1],
+    ]);
     expect(oddCharge.discountMinor).toBe(50n);
     expect(matchPrepared(index, 4_000_000n)).toEqual({ ok: false, error: NO_MATCH_ERROR });
   });
 
   it("price steps above one fil give exactly the brute-force answer, for charges on and off the step (property)", () => {
-    const arb = fc.constantFrom(2, 3, 5, 100).chain((step) =>
-      fc.tuple(
-        fc.constant(step),
-        fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 5 }),
-        fc.integer({ min: 1, max: 60 * step }),
-      ),
-    );
+    const arb = fc
+      .constantFrom(2, 3, 5, 100)
+      .chain((step) =>
+        fc.tuple(fc.constant(step), fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 60 * step })),
+      );
     fc.assert(
       fc.property(arb, ([step, multiples, charge]) => {
         const catalog = multiples.map((k, i) => product(`P${i}`, k * step));
@@ -377,30 +375,26 @@ describe("matchCatalog: rejections and input errors", () => {
 describe("matchCatalog: optimality against brute force (property)", () => {
   it("tiny catalogs: literal enumeration of every basket agrees with the brute-force oracle", () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.integer({ min: 20, max: 500 }), { minLength: 1, maxLength: 4 }),
-        fc.integer({ min: 1, max: 480 }),
-        (prices, charge) => {
-          const catalog = prices.map((p, i) => product(`P${i}`, p));
-          const limit = Math.floor((charge * 5) / 4);
-          const baskets = enumerateBaskets(prices, limit)
-            .filter((b) => b.length > 0)
-            .map((b) => ({ b, t: b.reduce((s, x) => s + x, 0) }))
-            .filter(({ t }) => t >= charge && 5 * (t - charge) <= t);
-          baskets.sort((x, y) => x.t - y.t || x.b.length - y.b.length || lexCompare(y.b, x.b));
-          const result = matchCatalog(catalog, BigInt(charge));
-          if (prices.includes(charge)) {
-            expect(ok(result).matchType).toBe("EXACT_PRODUCT");
-          } else if (baskets.length === 0) {
-            expect(result.ok).toBe(false);
-          } else {
-            expect(Number(ok(result).subtotalMinor)).toBe(baskets[0]!.t);
-            expect(priceList(result)).toEqual(baskets[0]!.b);
-          }
-          const oracle = bruteForce(catalog, charge);
-          expectMatchesOracle(catalog, charge, result, oracle);
-        },
-      ),
+      fc.property(fc.array(fc.integer({ min: 20, max: 500 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 480 }), (prices, charge) => {
+        const catalog = prices.map((p, i) => product(`P${i}`, p));
+        const limit = Math.floor((charge * 5) / 4);
+        const baskets = enumerateBaskets(prices, limit)
+          .filter((b) => b.length > 0)
+          .map((b) => ({ b, t: b.reduce((s, x) => s + x, 0) }))
+          .filter(({ t }) => t >= charge && 5 * (t - charge) <= t);
+        baskets.sort((x, y) => x.t - y.t || x.b.length - y.b.length || lexCompare(y.b, x.b));
+        const result = matchCatalog(catalog, BigInt(charge));
+        if (prices.includes(charge)) {
+          expect(ok(result).matchType).toBe("EXACT_PRODUCT");
+        } else if (baskets.length === 0) {
+          expect(result.ok).toBe(false);
+        } else {
+          expect(Number(ok(result).subtotalMinor)).toBe(baskets[0]!.t);
+          expect(priceList(result)).toEqual(baskets[0]!.b);
+        }
+        const oracle = bruteForce(catalog, charge);
+        expectMatchesOracle(catalog, charge, result, oracle);
+      }),
       { numRuns: 300, seed: 20260101 },
     );
   });

@@ -62,7 +62,13 @@
  */
 
 import {
-  MAX_SUM_LEVELS, UnsupportedCatalogError, buildInternals, ensureDpTable, ensureSumLevels, smallestReachableAtLeast, type Internals,
+  MAX_SUM_LEVELS,
+  UnsupportedCatalogError,
+  buildInternals,
+  ensureDpTable,
+  ensureSumLevels,
+  smallestReachableAtLeast,
+  type Internals,
 } from "./matching/catalog-index";
 import { fewestItems, toLines } from "./matching/basket-search";
 
@@ -284,11 +290,7 @@ export function prepareCatalog(catalog: readonly CatalogItem[], options: Prepare
  * bigint, RangeError for bad options.
  * docs/api.md "Overview" items 4 and 6; "checkout object"; Limits.
  */
-export function matchCatalog(
-  catalog: readonly CatalogItem[],
-  chargeMinor: bigint,
-  opts: MatchOptions = {},
-): MatchResult {
+export function matchCatalog(catalog: readonly CatalogItem[], chargeMinor: bigint, opts: MatchOptions = {}): MatchResult {
   return matchPrepared(prepareCatalog(catalog), chargeMinor, opts);
 }
 
@@ -319,11 +321,7 @@ export function matchPrepared(index: PreparedCatalog, chargeMinor: bigint, opts:
  *  4. "greedy": nothing smaller found; the greedy basket is returned.
  * Throws as `matchPrepared`.
  */
-export function matchPreparedDetailed(
-  index: PreparedCatalog,
-  chargeMinor: bigint,
-  opts: MatchOptions = {},
-): MatchExplanation {
+export function matchPreparedDetailed(index: PreparedCatalog, chargeMinor: bigint, opts: MatchOptions = {}): MatchExplanation {
   const bps = opts.maxDiscountBps ?? DEFAULT_MAX_DISCOUNT_BPS;
   if (!Number.isInteger(bps) || bps < 0 || bps > 9000) {
     throw new RangeError("maxDiscountBps must be an integer between 0 and 9000");
@@ -345,8 +343,7 @@ export function matchPreparedDetailed(
   const pkg = index.exactPackage.get(chargeMinor);
   if (pkg) return exactLine("EXACT_PACKAGE", pkg, chargeMinor, "exact-package");
 
-  const noMatch =
-    bps === DEFAULT_MAX_DISCOUNT_BPS ? NO_MATCH_ERROR : `no product or basket within a ${formatBps(bps)}% discount`;
+  const noMatch = bps === DEFAULT_MAX_DISCOUNT_BPS ? NO_MATCH_ERROR : `no product or basket within a ${formatBps(bps)}% discount`;
   // Largest admissible list total: D * 10000 <= T * bps  <=>  T * (10000 - bps) <= C * 10000.
   const tMax = (chargeMinor * 10_000n) / BigInt(10_000 - bps);
   const cheapest = index.stats.cheapestProductMinor;
@@ -403,12 +400,7 @@ function validateItem(raw: CatalogItem, seen: Set<string>): CatalogItem {
   return { sku, name, kind, priceMinor };
 }
 
-function exactLine(
-  matchType: MatchType,
-  item: CatalogItem,
-  charge: bigint,
-  method: "exact-product" | "exact-package",
-): MatchExplanation {
+function exactLine(matchType: MatchType, item: CatalogItem, charge: bigint, method: "exact-product" | "exact-package"): MatchExplanation {
   return {
     result: {
       ok: true,

@@ -20,7 +20,10 @@ const needsMerchant = (v: { role: string; merchantId?: string }) => v.role === "
 export const NewUserInput = z
   .object({
     username: text(60, "user name").pipe(z.string().regex(/^[a-zA-Z0-9._@-]{3,60}$/, { message: "3 to 60 letters, digits or . _ @ -" })),
-    password: z.string().min(MIN_PASSWORD_LENGTH, { message: `at least ${MIN_PASSWORD_LENGTH} characters` }).max(200),
+    password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, { message: `at least ${MIN_PASSWORD_LENGTH} characters` })
+      .max(200),
     role,
     merchantId: merchantOf,
   })
@@ -42,7 +45,12 @@ export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<ty
     throw apiError("INVALID_STATE", `user name ${input.username} is taken`);
   }
   const user = await createConsoleUser(tx, { username: input.username, password: input.password, role: input.role, merchantId, createdAt: now });
-  await writeAudit(tx, auditActor(actor), { action: "console_user.create", entity: "console_user", entityId: user.id, merchantId, after: { username: user.username, role: user.role, merchantId } }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    { action: "console_user.create", entity: "console_user", entityId: user.id, merchantId, after: { username: user.username, role: user.role, merchantId } },
+    now,
+  );
   return user;
 }
 
@@ -65,15 +73,20 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
   }
   const after = await tx.consoleUser.update({ where: { id: before.id }, data: { role: input.role, merchantId, active: input.active, updatedAt: now } });
   const revoked = await revokeKeysOf(tx, { ownerId: before.id }, now);
-  await writeAudit(tx, auditActor(actor), {
-    action: "console_user.change_access",
-    entity: "console_user",
-    entityId: before.id,
-    merchantId: before.merchantId ?? merchantId,
-    before: { username: before.username, role: before.role, merchantId: before.merchantId, active: before.active },
-    after: { username: after.username, role: after.role, merchantId: after.merchantId, active: after.active, revokedApiKeys: revoked },
-    reason: input.reason,
-  }, now);
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    {
+      action: "console_user.change_access",
+      entity: "console_user",
+      entityId: before.id,
+      merchantId: before.merchantId ?? merchantId,
+      before: { username: before.username, role: before.role, merchantId: before.merchantId, active: before.active },
+      after: { username: after.username, role: after.role, merchantId: after.merchantId, active: after.active, revokedApiKeys: revoked },
+      reason: input.reason,
+    },
+    now,
+  );
   return { user: after, revokedKeys: revoked };
 }
 
@@ -98,15 +111,20 @@ export async function resetPassword(tx: Tx, input: { username: string }, now = s
     data: { passwordHash: await hashPassword(password), failedLogins: 0, lockedUntil: null, sessionEpoch: { increment: 1 }, updatedAt: now },
     select: { id: true, username: true, role: true, active: true },
   });
-  await writeAudit(tx, COMMAND_LINE_ACTOR, {
-    action: "console_user.reset_password",
-    entity: "console_user",
-    entityId: before.id,
-    merchantId: before.merchantId,
-    before: { username: before.username, failedLogins: before.failedLogins, lockedUntil: before.lockedUntil },
-    after: { username: user.username, failedLogins: 0, lockedUntil: null, sessionsEnded: true },
-    reason: "npm run console:reset-password",
-  }, now);
+  await writeAudit(
+    tx,
+    COMMAND_LINE_ACTOR,
+    {
+      action: "console_user.reset_password",
+      entity: "console_user",
+      entityId: before.id,
+      merchantId: before.merchantId,
+      before: { username: before.username, failedLogins: before.failedLogins, lockedUntil: before.lockedUntil },
+      after: { username: user.username, failedLogins: 0, lockedUntil: null, sessionsEnded: true },
+      reason: "npm run console:reset-password",
+    },
+    now,
+  );
   return { user, password };
 }
 
@@ -131,8 +149,15 @@ export async function listUsers(db: Db, q: { page: number; limit: number }) {
       skip: (q.page - 1) * q.limit,
       take: q.limit,
       select: {
-        id: true, username: true, role: true, merchantId: true, active: true, lockedUntil: true, createdAt: true,
-        merchant: { select: { name: true } }, _count: { select: { apiKeys: { where: { revokedAt: null } } } },
+        id: true,
+        username: true,
+        role: true,
+        merchantId: true,
+        active: true,
+        lockedUntil: true,
+        createdAt: true,
+        merchant: { select: { name: true } },
+        _count: { select: { apiKeys: { where: { revokedAt: null } } } },
       },
     }),
   ]);

@@ -71,14 +71,19 @@ async function countUserFailure(db: PrismaClient, userId: string, ip: string, no
       data: { failedLogins: lock ? 0 : failed, lockedUntil: lock ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : null },
     });
     if (lock) {
-      await writeAudit(tx, SYSTEM_ACTOR, {
-        action: "console_user.lock",
-        entity: "console_user",
-        entityId: user.id,
-        merchantId: user.merchantId,
-        after: { username: user.username, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000), sourceIp: ip },
-        reason: `${MAX_FAILED_SIGN_INS} failed sign-ins in a row`,
-      }, now);
+      await writeAudit(
+        tx,
+        SYSTEM_ACTOR,
+        {
+          action: "console_user.lock",
+          entity: "console_user",
+          entityId: user.id,
+          merchantId: user.merchantId,
+          after: { username: user.username, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000), sourceIp: ip },
+          reason: `${MAX_FAILED_SIGN_INS} failed sign-ins in a row`,
+        },
+        now,
+      );
     }
     return lock;
   });
@@ -94,10 +99,7 @@ async function countUserFailure(db: PrismaClient, userId: string, ip: string, no
  * apart, and a right password for an account that is not locked still signs in. Lock-outs are audited.
  * @returns the actor on success, else the reason ("invalid" or "locked").
  */
-export async function verifyCredentials(
-  db: PrismaClient,
-  input: { username: string; password: string; ip: string | null; now?: Date },
-): Promise<SignInResult> {
+export async function verifyCredentials(db: PrismaClient, input: { username: string; password: string; ip: string | null; now?: Date }): Promise<SignInResult> {
   const now = input.now ?? systemNow();
   const username = input.username.trim();
   const nameKey = username.toLowerCase();

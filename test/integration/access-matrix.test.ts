@@ -24,7 +24,14 @@ function expected(op: Operation, keyState: KeyState, source: Source): Expected {
   return { status: op.success.status };
 }
 
-type World = { a: TestMerchant; aRecord?: string; b: TestMerchant; inactive: TestMerchant; inactiveRecord?: string; keys: Record<KeyState, { key: string; merchant: TestMerchant }> };
+type World = {
+  a: TestMerchant;
+  aRecord?: string;
+  b: TestMerchant;
+  inactive: TestMerchant;
+  inactiveRecord?: string;
+  keys: Record<KeyState, { key: string; merchant: TestMerchant }>;
+};
 
 async function world(op: Operation): Promise<World> {
   const a = await merchantFor(op);
@@ -40,7 +47,11 @@ async function world(op: Operation): Promise<World> {
   await db.apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
   const narrow = await extraKey(SCOPES.filter((s) => s !== op.scope));
   return {
-    a, aRecord, b, inactive, inactiveRecord,
+    a,
+    aRecord,
+    b,
+    inactive,
+    inactiveRecord,
     keys: {
       valid: { key: a.key, merchant: a },
       expired: { key: expired.key, merchant: a },

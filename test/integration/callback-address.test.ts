@@ -10,7 +10,10 @@ import type { Resolver } from "@/lib/callbacks/url-policy";
 afterEach(() => vi.unstubAllEnvs());
 
 /** A DNS stand-in: every name resolves to the given addresses. */
-const dnsAnswers = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+const dnsAnswers =
+  (...addresses: string[]): Resolver =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 
 async function expectRefused(url: string, reason: string | RegExp, resolve?: Resolver) {
   const m = await newMerchant();
@@ -19,7 +22,10 @@ async function expectRefused(url: string, reason: string | RegExp, resolve?: Res
   const error = await attempt.catch((e: Error) => e);
   expect((error as Error).message).toMatch(typeof reason === "string" ? `callbackUrl: ${reason}` : reason);
   // Nothing changed.
-  expect(await db.merchant.findUniqueOrThrow({ where: { id: m.merchant.id }, select: { callbackUrl: true, callbackSecret: true } })).toEqual({ callbackUrl: null, callbackSecret: null });
+  expect(await db.merchant.findUniqueOrThrow({ where: { id: m.merchant.id }, select: { callbackUrl: true, callbackSecret: true } })).toEqual({
+    callbackUrl: null,
+    callbackSecret: null,
+  });
 }
 
 describe("setCallbackUrl: address policy (no loopback allowance)", () => {
@@ -49,7 +55,10 @@ describe("setCallbackUrl: address policy (no loopback allowance)", () => {
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
     const answers = await import("node:dns").then((dns) => dns.promises.lookup("localhost", { all: true }));
     expect(answers.map((a) => a.address)).toContain("127.0.0.1");
-    await expectRefused("https://localhost:443/hooks", /^callbackUrl: host resolves to non-public address (127\.0\.0\.1|::1); for a receiver on your own machine, run "sandpiper listen/);
+    await expectRefused(
+      "https://localhost:443/hooks",
+      /^callbackUrl: host resolves to non-public address (127\.0\.0\.1|::1); for a receiver on your own machine, run "sandpiper listen/,
+    );
   });
 
   it.each([
@@ -81,7 +90,9 @@ describe("setCallbackUrl: address policy (no loopback allowance)", () => {
   });
 
   it("refuses an unknown merchant with NOT_FOUND", async () => {
-    await expect(setCallbackUrl(db, { merchantId: "00000000-0000-4000-8000-000000000000", url: "http://127.0.0.1:9/cb" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(setCallbackUrl(db, { merchantId: "00000000-0000-4000-8000-000000000000", url: "http://127.0.0.1:9/cb" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(setCallbackUrl(db, { merchantId: "not-a-uuid", url: "http://127.0.0.1:9/cb" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
@@ -119,7 +130,10 @@ describe("setCallbackUrl: accepted addresses and the secret", () => {
   it("a refused local address says how to receive callbacks on your own machine; a refused public one does not", async () => {
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
     for (const url of ["http://localhost:4000/hook", "http://127.0.0.1:4000/hook", "https://192.168.1.20/hook"]) {
-      await expectRefused(url, /; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" \(README "The sandpiper command"\)/);
+      await expectRefused(
+        url,
+        /; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" \(README "The sandpiper command"\)/,
+      );
     }
     await expectRefused("https://hooks.example.com:8443/cb", /^callbackUrl: port must be 443$/);
   });

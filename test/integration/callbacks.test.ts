@@ -64,7 +64,16 @@ describe("callback delivery through the running service", () => {
     const rx = await receiver();
     const m = await newMerchant();
     // Charged in AED: the callback must still carry the merchant's original amount and currency.
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD", commissionBps: 250, reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "USD",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "USD",
+      commissionBps: 250,
+      reason: "test",
+    });
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const payment = await completedPayment(m, "SUCCEEDED", { amount: "1123.52", currency: "USD" });
@@ -323,7 +332,12 @@ describe("delivery job body with an injected clock", () => {
     const b = await parkedDelivery(rx.url);
     await removeCallbackUrl(db, { merchantId: b.m.merchant.id });
     expect(await deliverDueCallbacks({ merchantId: b.m.merchant.id, now: b.due })).toMatchObject({ claimed: 1, notConfigured: 1 });
-    expect(await db.delivery.findUniqueOrThrow({ where: { id: b.delivery.id } })).toMatchObject({ state: "NOT_CONFIGURED", attemptCount: 0, nextAttemptAt: null, leaseUntil: null });
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: b.delivery.id } })).toMatchObject({
+      state: "NOT_CONFIGURED",
+      attemptCount: 0,
+      nextAttemptAt: null,
+      leaseUntil: null,
+    });
     expect(await attemptsOf(b.delivery.id)).toHaveLength(0);
     expect(rx.received).toHaveLength(0);
   });
@@ -346,7 +360,10 @@ function startWorker(opts: { merchantId: string; now: Date; limit?: number; work
   });
   const line = (match: (l: string) => boolean, timeoutMs = 30_000) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker ${opts.workerId}: no matching line within ${timeoutMs} ms (got ${JSON.stringify(lines)})`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`worker ${opts.workerId}: no matching line within ${timeoutMs} ms (got ${JSON.stringify(lines)})`)),
+        timeoutMs,
+      );
       const check = () => {
         const found = lines.find(match);
         if (found !== undefined) {

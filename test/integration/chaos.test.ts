@@ -28,12 +28,14 @@ it("chaos mode injects duplicates, delays, forged and stale requests; receivers 
   const seen = { callback: new Set<ChaosKind>(), listener: new Set<ChaosKind>() };
   const payments: string[] = [];
   for (let round = 0; round < 12 && CHAOS_KINDS.some((k) => !seen.callback.has(k) || !seen.listener.has(k)); round++) {
-    const batch = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
-      const created = await m.api("/v1/payments", { body: depositBody() });
-      const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: i % 3 ? "SUCCEEDED" : "FAILED" } });
-      expect(done.status).toBe(200);
-      return created.body.id as string;
-    }));
+    const batch = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const created = await m.api("/v1/payments", { body: depositBody() });
+        const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: i % 3 ? "SUCCEEDED" : "FAILED" } });
+        expect(done.status).toBe(200);
+        return created.body.id as string;
+      }),
+    );
     payments.push(...batch);
     const events = await db.event.findMany({ where: { paymentId: { in: batch } }, select: { id: true, seq: true } });
     for (const e of events) {
@@ -70,15 +72,28 @@ it("chaos mode injects duplicates, delays, forged and stale requests; receivers 
   // Delays reorder: some event arrived after one that committed later.
   const position = new Map(direct.state.order.map((id, i) => [id, i]));
   const bySeq = [...events].sort((a, b) => Number(a.seq! - b.seq!)).map((e) => position.get(e.id)!);
-  expect(bySeq.some((p, i) => bySeq.slice(i + 1).some((q) => q < p)), "a delayed event was overtaken").toBe(true);
+  expect(
+    bySeq.some((p, i) => bySeq.slice(i + 1).some((q) => q < p)),
+    "a delayed event was overtaken",
+  ).toBe(true);
 
   // The listener path: the same guarantees, and each injected request printed with what a correct receiver answers.
-  await eventually(async () => forwarded.state.processed.size === payments.length && run.lines.filter((l) => l.includes("[chaos: ") && !l.includes("delayed")).length === plans.reduce((n, p) => n + p.listener.kinds.filter((k) => k !== "delay").length, 0), 60_000);
+  await eventually(
+    async () =>
+      forwarded.state.processed.size === payments.length &&
+      run.lines.filter((l) => l.includes("[chaos: ") && !l.includes("delayed")).length ===
+        plans.reduce((n, p) => n + p.listener.kinds.filter((k) => k !== "delay").length, 0),
+    60_000,
+  );
   expect([...forwarded.state.processed.values()].every((n) => n === 1)).toBe(true);
   expect(forwarded.state.refused.get("BAD_SIGNATURE") ?? 0).toBe(count("listener", "bad_signature"));
   expect(forwarded.state.refused.get("TIMESTAMP_OUT_OF_TOLERANCE") ?? 0).toBe(count("listener", "stale_timestamp"));
   expect(run.lines.filter((l) => l.includes("IT DID NOT"))).toEqual([]);
-  for (const kind of ["duplicate", "bad_signature", "stale_timestamp"]) expect(run.lines.some((l) => l.includes(`[chaos: ${kind};`)), kind).toBe(true);
+  for (const kind of ["duplicate", "bad_signature", "stale_timestamp"])
+    expect(
+      run.lines.some((l) => l.includes(`[chaos: ${kind};`)),
+      kind,
+    ).toBe(true);
   expect(run.lines.some((l) => l.includes("[chaos: delayed"))).toBe(true);
 
   run.child.kill("SIGTERM");

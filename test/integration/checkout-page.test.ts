@@ -2,9 +2,7 @@ import { describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { db, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
-import {
-  amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openPage, openSession, sideEffects, usdAedRateToday,
-} from "../support/checkout-sessions";
+import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openPage, openSession, sideEffects, usdAedRateToday } from "../support/checkout-sessions";
 import { expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { dubaiDay } from "@/lib/money/dubai";
 
@@ -28,7 +26,11 @@ describe("customer quote and confirm", () => {
     const account = await db.bankAccount.findFirstOrThrow({ where: { active: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
     // Worked figures: 1123.52 USD x 3.6725 x 1.015 x 1.005 = 4208.96 AED (half up).
     expect(row.quote).toMatchObject({
-      rateDay: dubaiDay(), baseRate: "3.6725", effectiveRate: "3.7462254375", chargeCurrency: "AED", chargeAmount: "4208.96",
+      rateDay: dubaiDay(),
+      baseRate: "3.6725",
+      effectiveRate: "3.7462254375",
+      chargeCurrency: "AED",
+      chargeAmount: "4208.96",
       bankAccount: { id: account.id, holder: account.holder, bankName: account.bankName, iban: account.iban },
       pricing: { originalCurrency: "USD", chargeCurrency: "AED", gateway: "420896", amountMinor: "112352" },
     });
@@ -39,7 +41,16 @@ describe("customer quote and confirm", () => {
     // The page shows the total, the AED charge, the warning and the account.
     const page = await openPage(url);
     expect(page.status).toBe(200);
-    for (const text of ["Your total", "1,123.52", "4,208.96", "3.74623", "The amount charged may differ from what your bank shows", account.holder, account.bankName, "Confirm total"]) {
+    for (const text of [
+      "Your total",
+      "1,123.52",
+      "4,208.96",
+      "3.74623",
+      "The amount charged may differ from what your bank shows",
+      account.holder,
+      account.bankName,
+      "Confirm total",
+    ]) {
       expect(page.html, text).toContain(text);
     }
     // The rate is rounded for reading; the snapshot keeps it exact.
@@ -67,8 +78,13 @@ describe("customer quote and confirm", () => {
 
     read = await m.api(`/v1/checkout-sessions/${s.id}`);
     expect(read.body).toMatchObject({
-      state: "AWAITING_VERIFICATION", amount: "250.50", currency: "AED",
-      verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false }, paymentId: null, storeCheckoutUrl: null, livePayment: false,
+      state: "AWAITING_VERIFICATION",
+      amount: "250.50",
+      currency: "AED",
+      verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false },
+      paymentId: null,
+      storeCheckoutUrl: null,
+      livePayment: false,
     });
     const done = await openPage(url);
     expect(done.html).toContain("Total confirmed");
@@ -83,8 +99,26 @@ describe("customer quote and confirm", () => {
   it("quote refusals leave the session in AWAITING_AMOUNT: amount pattern, global amount limit, currency not offered, profile bounds, missing rate, unknown members", async () => {
     const m = await amountEntryMerchant({ enabledCurrencies: ["USD", "AED", "EUR", "GBP", "CHF"] });
     // GBP charged in AED but no GBP->AED rate today; CHF's profile charges in CHF; EUR has no profile.
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "GBP", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "GBP", minAmountMinor: 1000n, maxAmountMinor: 5000n, reason: "test" });
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "CHF", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "CHF", settlementCurrency: "CHF", reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "GBP",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "GBP",
+      minAmountMinor: 1000n,
+      maxAmountMinor: 5000n,
+      reason: "test",
+    });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "CHF",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "CHF",
+      settlementCurrency: "CHF",
+      reason: "test",
+    });
     const s = await openSession(m);
     const url = s.customerCheckout.url;
     const cases: [unknown, number, string, string][] = [
@@ -114,7 +148,12 @@ describe("customer quote and confirm", () => {
     expect(errorOf(wrongType)).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
     const tooLarge = await customerAction(url, "quote", { amount: "12.00", currency: "USD", pad: "x".repeat(2048) });
     expect(errorOf(tooLarge)).toEqual([413, "PAYLOAD_TOO_LARGE"]);
-    expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: s.id } })).toMatchObject({ state: "AWAITING_AMOUNT", amountMinor: null, currency: null, quote: null });
+    expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: s.id } })).toMatchObject({
+      state: "AWAITING_AMOUNT",
+      amountMinor: null,
+      currency: null,
+      quote: null,
+    });
 
     // The page offers only the currencies it can quote: USD (AED profile), AED (itself), GBP (AED profile).
     const page = await openPage(url);

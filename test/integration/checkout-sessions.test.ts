@@ -6,7 +6,19 @@ import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openSession, sess
 // docs/api.md "Overview" 5, CreateCheckoutSession, CheckoutSession, the two /v1/checkout-sessions
 // endpoints, Authentication 6; docs/decisions.md.
 
-const SESSION_KEYS = ["id", "reference", "state", "customerCheckout", "amount", "currency", "verification", "paymentId", "storeCheckoutUrl", "environment", "livePayment"];
+const SESSION_KEYS = [
+  "id",
+  "reference",
+  "state",
+  "customerCheckout",
+  "amount",
+  "currency",
+  "verification",
+  "paymentId",
+  "storeCheckoutUrl",
+  "environment",
+  "livePayment",
+];
 const CONSTANTS = {
   verification: { state: "NOT_CONFIGURED", verified: false, storeHandoffAllowed: false },
   paymentId: null,

@@ -12,9 +12,13 @@ import { dubaiDay } from "@/lib/money/dubai";
 const codeOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
 
 describe("blank customer members count as missing, on every create endpoint", () => {
-  it("POST /v1/payments: \"\" for a required member is CUSTOMER_PROFILE_REQUIRED naming it; a blank optional one is left out", async () => {
+  it('POST /v1/payments: "" for a required member is CUSTOMER_PROFILE_REQUIRED naming it; a blank optional one is left out', async () => {
     const m = await newMerchant({ requiredCustomerFields: ["id", "email"] });
-    for (const customer of [{ id: "", email: "a@example.com" }, { id: "c-1", email: "" }, { id: "   ", email: "a@example.com" }]) {
+    for (const customer of [
+      { id: "", email: "a@example.com" },
+      { id: "c-1", email: "" },
+      { id: "   ", email: "a@example.com" },
+    ]) {
       const res = await m.api("/v1/payments", { body: depositBody({ customer }) });
       expect(codeOf(res), JSON.stringify(customer)).toEqual([400, "CUSTOMER_PROFILE_REQUIRED"]);
       expect(res.body.error.message).toMatch(/customer\.(id|email)/);
@@ -26,7 +30,7 @@ describe("blank customer members count as missing, on every create endpoint", ()
     expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(1);
   });
 
-  it("POST /v1/store-payments and POST /v1/checkout-sessions: \"\" is CUSTOMER_PROFILE_REQUIRED like a blank member", async () => {
+  it('POST /v1/store-payments and POST /v1/checkout-sessions: "" is CUSTOMER_PROFILE_REQUIRED like a blank member', async () => {
     const store = await newMerchant();
     for (const member of ["username", "firstName", "lastName", "email"]) {
       const body = storeBody();
@@ -61,11 +65,23 @@ describe("a store charge the store cannot take is refused when the payment is cr
   it("an amount whose AED charge rounds to 0 fils is 400 AMOUNT_OUT_OF_RANGE; one fil more passes", async () => {
     // TRY -> AED at 0.1 (no markup): 0.04 TRY is 0.4 fils -> 0 fils; 0.05 TRY is 0.5 fils -> 1 fil (half up).
     const day = dubaiDay();
-    await db.fxRate.upsert({ where: { base_quote_day: { base: "TRY", quote: "AED", day } }, create: { base: "TRY", quote: "AED", day, rate: "0.1" }, update: { rate: "0.1" } });
+    await db.fxRate.upsert({
+      where: { base_quote_day: { base: "TRY", quote: "AED", day } },
+      create: { base: "TRY", quote: "AED", day, rate: "0.1" },
+      update: { rate: "0.1" },
+    });
     const m = await newMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "TRY", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "TRY",
-      markupBps: 0, bufferBps: 0, commissionBps: 0, reason: "test: TRY store payments charged in AED",
+      merchantId: m.merchant.id,
+      currency: "TRY",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "TRY",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 0,
+      reason: "test: TRY store payments charged in AED",
     });
     const zero = await m.api("/v1/store-payments", { body: storeBody({ amount: "0.04", currency: "TRY" }) });
     expect(codeOf(zero)).toEqual([400, "AMOUNT_OUT_OF_RANGE"]);
@@ -115,16 +131,26 @@ describe("messages say what to do", () => {
     expect(none.body.error.message).toContain("no pricing profile for GBP gateway deposits charging AED");
     expect(none.body.error.message).toContain("an operator sets one up in the console (Pricing)");
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "GBP", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "GBP", settlementCurrency: "GBP",
-      markupBps: 0, bufferBps: 0, commissionBps: 100, reason: "test: GBP charged in GBP",
+      merchantId: m.merchant.id,
+      currency: "GBP",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "GBP",
+      settlementCurrency: "GBP",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 100,
+      reason: "test: GBP charged in GBP",
     });
     const other = await m.api("/v1/store-payments", { body: storeBody({ amount: "10.00", currency: "GBP" }) });
     expect(codeOf(other)).toEqual([409, "PROVIDER_CURRENCY_MISMATCH"]);
-    expect(other.body.error.message).toContain("pricing profile for GBP gateway deposits charges in GBP; an operator changes its charge currency to AED in the console (Pricing)");
+    expect(other.body.error.message).toContain(
+      "pricing profile for GBP gateway deposits charges in GBP; an operator changes its charge currency to AED in the console (Pricing)",
+    );
   });
 });
 
-describe("an error answer says where to look it up (docs/api.md \"Request log\")", () => {
+describe('an error answer says where to look it up (docs/api.md "Request log")', () => {
   it("a recorded request's error message ends with its request-log address, which answers it; an unrecorded one does not", async () => {
     const m = await newMerchant();
     const res = await m.api("/v1/payments", { body: depositBody({ amount: 100 }) });

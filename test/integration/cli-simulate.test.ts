@@ -55,7 +55,11 @@ describe("sandpiper simulate and sandpiper scenarios", () => {
       expect(run.code, run.out).toBe(2);
       expect(run.stderr.trim().split("\n"), run.out).toEqual([expect.stringMatching(message)]);
     }
-    for (const args of [["simulate", "--help"], ["scenarios", "--help"], ["help", "simulate"]]) {
+    for (const args of [
+      ["simulate", "--help"],
+      ["scenarios", "--help"],
+      ["help", "simulate"],
+    ]) {
       const run = await sandpiper(m, args);
       expect([run.code, run.stdout], args.join(" ")).toEqual([0, expect.stringMatching(/^Usage: sandpiper /)]);
     }

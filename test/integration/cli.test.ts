@@ -23,11 +23,20 @@ let keys: { full: string; readOnly: string };
 let merchantId: string;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 
-
 /** Runs `sandpiper <args>` by name (found on PATH in the temporary HOME) in the folder outside the clone. */
 function sandpiper(args: string[], env: Record<string, string> = {}, cwd = outside): Promise<Run> {
   // Only what a shell gives: no variable of the test run reaches the command.
-  return runCommand("sandpiper", args, { cwd, env: { NODE_ENV: process.env.NODE_ENV, PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, SANDPIPER_API_URL: d.service.url, SANDPIPER_API_KEY: keys.full, ...env } });
+  return runCommand("sandpiper", args, {
+    cwd,
+    env: {
+      NODE_ENV: process.env.NODE_ENV,
+      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      HOME: home,
+      SANDPIPER_API_URL: d.service.url,
+      SANDPIPER_API_KEY: keys.full,
+      ...env,
+    },
+  });
 }
 
 /** GET as the merchant's full key. */
@@ -74,7 +83,17 @@ describe("installing sandpiper as the README says", () => {
   });
 
   it("every command and subcommand has --help (exit 0); usage mistakes exit 2 with one line", async () => {
-    for (const args of [["--help"], ["listen", "--help"], ["events", "--help"], ["events", "list", "--help"], ["events", "get", "-h"], ["events", "resend", "--help"], ["trigger", "--help"], ["help", "trigger"], ["clock", "--help"]]) {
+    for (const args of [
+      ["--help"],
+      ["listen", "--help"],
+      ["events", "--help"],
+      ["events", "list", "--help"],
+      ["events", "get", "-h"],
+      ["events", "resend", "--help"],
+      ["trigger", "--help"],
+      ["help", "trigger"],
+      ["clock", "--help"],
+    ]) {
       const run = await sandpiper(args);
       expect([run.code, run.stdout], args.join(" ")).toEqual([0, expect.stringMatching(/^Usage: sandpiper /)]);
     }
@@ -101,7 +120,11 @@ describe("sandpiper against the service", () => {
   it("trigger payment.succeeded, payment.failed and payment.expired make a deposit, conclude it and print the payment and event ids", async () => {
     // payment.failed takes its key from ./.env in the folder it runs in.
     fs.writeFileSync(path.join(outside, ".env"), `SANDPIPER_API_KEY=${keys.full}\n`);
-    for (const [type, status] of [["payment.succeeded", "SUCCEEDED"], ["payment.failed", "FAILED"], ["payment.expired", "EXPIRED"]] as const) {
+    for (const [type, status] of [
+      ["payment.succeeded", "SUCCEEDED"],
+      ["payment.failed", "FAILED"],
+      ["payment.expired", "EXPIRED"],
+    ] as const) {
       const run = await sandpiper(["trigger", type], type === "payment.failed" ? { SANDPIPER_API_KEY: "" } : {});
       expect(run.code, run.out).toBe(0);
       const paymentId = new RegExp(`^Payment (${UUID}) created: 10\\.00 USD GATEWAY deposit, reference sandpiper-trigger-`, "m").exec(run.stdout)?.[1];
@@ -131,13 +154,20 @@ describe("sandpiper against the service", () => {
 
     // A listener of the same merchant is running; the feed's position before the resend.
     const forwarded = await startReceiver();
-    const listener = listen(["--forward-to", `${forwarded.origin}/hook`, "--api-url", d.service.url, "--state-file", path.join(home, `state-${randomUUID()}.json`), "--from-now"], { SANDPIPER_API_KEY: keys.full });
+    const listener = listen(
+      ["--forward-to", `${forwarded.origin}/hook`, "--api-url", d.service.url, "--state-file", path.join(home, `state-${randomUUID()}.json`), "--from-now"],
+      { SANDPIPER_API_KEY: keys.full },
+    );
     await waitForLine(listener, /Ready: following/);
     const before = (await get("/v1/events/stream")).body.cursor as string;
 
     const resend = await sandpiper(["events", "resend", eventId]);
     expect(resend.code, resend.out).toBe(0);
-    const [, redeliveryId, deliveryId] = new RegExp(`^Redelivery (${UUID}) of event ${eventId}\\n[^\\n]*running sandpiper listen[^\\n]*\\nThe configured callback address gets it as delivery (${UUID})`, "m").exec(resend.stdout) ?? [];
+    const [, redeliveryId, deliveryId] =
+      new RegExp(
+        `^Redelivery (${UUID}) of event ${eventId}\\n[^\\n]*running sandpiper listen[^\\n]*\\nThe configured callback address gets it as delivery (${UUID})`,
+        "m",
+      ).exec(resend.stdout) ?? [];
     expect(redeliveryId && deliveryId, resend.out).toBeTruthy();
 
     const read = await get(`/v1/events/${eventId}`);
@@ -163,10 +193,16 @@ describe("sandpiper against the service", () => {
     expect(missing.stderr.trim()).toMatch(new RegExp(`^sandpiper: the service answered 404 NOT_FOUND: [^,]+, requestId ${UUID}\\.$`));
 
     const badKey = "sk_sandbox_definitely-not-a-key";
-    for (const args of [["events", "list"], ["trigger", "payment.succeeded"], ["events", "resend", triggered["payment.failed"].eventId]]) {
+    for (const args of [
+      ["events", "list"],
+      ["trigger", "payment.succeeded"],
+      ["events", "resend", triggered["payment.failed"].eventId],
+    ]) {
       const run = await sandpiper([...args, "--api-key", badKey]);
       expect(run.code, run.out).toBe(1);
-      expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^sandpiper: the service refused the API key \(401 INVALID_API_KEY: .*requestId .*\)\. Use a valid sandbox API key/)]);
+      expect(run.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^sandpiper: the service refused the API key \(401 INVALID_API_KEY: .*requestId .*\)\. Use a valid sandbox API key/),
+      ]);
       expect(run.out).not.toContain(badKey);
     }
 
@@ -175,20 +211,27 @@ describe("sandpiper against the service", () => {
     expect(scoped.stderr).toMatch(/403 INSUFFICIENT_SCOPE: .*requestId .*sandpiper trigger needs a key with the payments:create and sandbox:simulate scopes/);
     expect(scoped.out).not.toContain(keys.readOnly);
 
-    const listenBad = await sandpiper(["listen", "--forward-to", "http://127.0.0.1:9/hook", "--state-file", path.join(home, "bad.json")], { SANDPIPER_API_KEY: badKey });
+    const listenBad = await sandpiper(["listen", "--forward-to", "http://127.0.0.1:9/hook", "--state-file", path.join(home, "bad.json")], {
+      SANDPIPER_API_KEY: badKey,
+    });
     expect(listenBad.code, listenBad.out).toBe(1);
     expect(listenBad.out).toMatch(/refused the API key \(401 INVALID_API_KEY.*no listener secret was printed/);
     expect(listenBad.out).not.toMatch(/whsec_|Listener signing secret/);
     expect(listenBad.out).not.toContain(badKey);
 
     const down = await sandpiper(["events", "list", "--api-url", "http://127.0.0.1:5"]);
-    expect([down.code, down.stderr.trim()]).toEqual([1, expect.stringMatching(/^sandpiper: cannot reach the service at http:\/\/127\.0\.0\.1:5 \(ECONNREFUSED\)\. Start it/)]);
+    expect([down.code, down.stderr.trim()]).toEqual([
+      1,
+      expect.stringMatching(/^sandpiper: cannot reach the service at http:\/\/127\.0\.0\.1:5 \(ECONNREFUSED\)\. Start it/),
+    ]);
   }, 120_000);
 
   it("clock advance, show and reset move the merchant's sandbox time (docs/api.md \"Sandbox clock\"); a bad duration exits 1 with the service's message", async () => {
     const advanced = await sandpiper(["clock", "advance", "2h"]);
     expect(advanced.code, advanced.out).toBe(0);
-    expect(advanced.stdout).toMatch(/^Sandbox clock: 2h ahead \(sandbox time .*, real time .*\)\nExpired now: \d+ payment\(s\), \d+ checkout session\(s\)\. Callback retries due now: \d+\./);
+    expect(advanced.stdout).toMatch(
+      /^Sandbox clock: 2h ahead \(sandbox time .*, real time .*\)\nExpired now: \d+ payment\(s\), \d+ checkout session\(s\)\. Callback retries due now: \d+\./,
+    );
     expect(JSON.parse((await sandpiper(["clock", "show", "--json"])).stdout)).toMatchObject({ offsetMs: 7_200_000, offset: "2h" });
     const bad = await sandpiper(["clock", "advance", "soon"]);
     expect(bad.code, bad.out).toBe(1);

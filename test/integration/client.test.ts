@@ -32,11 +32,13 @@ afterAll(async () => {
 });
 
 /** The global fetch with the merchant's source IP (the suite's service trusts loopback as a proxy). */
-const fromIp = (ip: string): typeof fetch => (input, init) => {
-  const request = new Request(input, init);
-  request.headers.set("x-forwarded-for", ip);
-  return fetch(request);
-};
+const fromIp =
+  (ip: string): typeof fetch =>
+  (input, init) => {
+    const request = new Request(input, init);
+    request.headers.set("x-forwarded-for", ip);
+    return fetch(request);
+  };
 const clientOf = (m: TestMerchant, base = baseUrl()) => createClient({ baseUrl: base, apiKey: m.key, fetch: fromIp(m.ip), baseDelayMs: 50 });
 
 describe("the client's types", () => {
@@ -44,7 +46,10 @@ describe("the client's types", () => {
     const doc = await (await fetch(`${baseUrl()}/v1/openapi.json`)).json();
     const files = await generate(doc);
     for (const [name, text] of Object.entries(files)) {
-      expect(fs.readFileSync(path.join(clientDir, "src", name), "utf8"), `clients/typescript/src/${name} is stale: run npm run generate in clients/typescript against a running service`).toBe(text);
+      expect(
+        fs.readFileSync(path.join(clientDir, "src", name), "utf8"),
+        `clients/typescript/src/${name} is stale: run npm run generate in clients/typescript against a running service`,
+      ).toBe(text);
     }
   });
 });
@@ -57,7 +62,9 @@ describe("the client over real HTTP", () => {
       const id = await recordFor(op, m);
       const client = clientOf(m);
       const init = { params: { path: id === undefined ? undefined : { id } }, ...(op.body ? { body: exampleBody(op) } : {}) };
-      const { response, error } = await (client.raw.request as (method: string, url: string, init: unknown) => Promise<{ response: Response; error?: unknown }>)(op.method.toLowerCase(), op.path, init);
+      const { response, error } = await (
+        client.raw.request as (method: string, url: string, init: unknown) => Promise<{ response: Response; error?: unknown }>
+      )(op.method.toLowerCase(), op.path, init);
       expect(response.status, `${op.operationId}: ${JSON.stringify(error)}`).toBe(op.success.status);
       const requestId = response.headers.get("x-request-id")!;
       const logged = await eventually(async () => {
@@ -71,7 +78,12 @@ describe("the client over real HTTP", () => {
 
   it("retries a 429 after its Retry-After with the same Idempotency-Key and body: one payment", async () => {
     // A second service on the suite's database with a per-key budget of 2 requests in 3 seconds.
-    const limited = await startService({ DATABASE_URL: TEST_DATABASE_URL, TRUSTED_PROXIES: "127.0.0.1,::1", RATE_LIMIT_PER_KEY: "2", RATE_LIMIT_WINDOW_SECONDS: "3" });
+    const limited = await startService({
+      DATABASE_URL: TEST_DATABASE_URL,
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      RATE_LIMIT_PER_KEY: "2",
+      RATE_LIMIT_WINDOW_SECONDS: "3",
+    });
     services.push(limited);
     const m = await newMerchant();
     const statuses: number[] = [];
@@ -103,12 +115,17 @@ describe("the client over real HTTP", () => {
     const seen: { key: string | undefined; body: string }[] = [];
     const standIn = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
-        seen.push({ key: req.headers["idempotency-key"] as string | undefined, body: Buffer.concat(chunks).toString() });
-        if (seen.length === 1) return res.writeHead(503, { "content-type": "application/json", "retry-after": "0" }).end(JSON.stringify({ error: { code: "SERVICE_UNAVAILABLE", message: "down", requestId: randomUUID() } }));
-        if (seen.length === 2) return req.socket.destroy();
-        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ id: randomUUID(), status: "PENDING" }));
-      });
+      req
+        .on("data", (c: Buffer) => chunks.push(c))
+        .on("end", () => {
+          seen.push({ key: req.headers["idempotency-key"] as string | undefined, body: Buffer.concat(chunks).toString() });
+          if (seen.length === 1)
+            return res
+              .writeHead(503, { "content-type": "application/json", "retry-after": "0" })
+              .end(JSON.stringify({ error: { code: "SERVICE_UNAVAILABLE", message: "down", requestId: randomUUID() } }));
+          if (seen.length === 2) return req.socket.destroy();
+          res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ id: randomUUID(), status: "PENDING" }));
+        });
     });
     await new Promise<void>((r) => standIn.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(standIn.address() as { port: number }).port}`;
@@ -137,7 +154,19 @@ describe("the client over real HTTP", () => {
     const references = Array.from({ length: 1000 }, (_, i) => `bulk-${i}-${randomUUID().slice(0, 8)}`);
     // A seed of 1,000 rows in one statement (the counters are kept by the table's triggers as for API creates).
     await db.payment.createMany({
-      data: references.map((reference) => ({ merchantId: m.merchant.id, reference, amountMinor: 1000n, feeMinor: 0n, currency: "USD", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", businessDay: day, expiresAt: null, customer: {} })),
+      data: references.map((reference) => ({
+        merchantId: m.merchant.id,
+        reference,
+        amountMinor: 1000n,
+        feeMinor: 0n,
+        currency: "USD",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+        status: "PENDING",
+        businessDay: day,
+        expiresAt: null,
+        customer: {},
+      })),
     });
     const client = clientOf(m);
     const seen: string[] = [];
@@ -174,7 +203,15 @@ describe("the client over real HTTP", () => {
   it("an error answer is a SandpiperError with status, code, message and requestId; a 4xx is not retried", async () => {
     const m = await newMerchant();
     const statuses: number[] = [];
-    const client = createClient({ baseUrl: baseUrl(), apiKey: m.key, fetch: async (i, init) => { const r = await fromIp(m.ip)(i, init); statuses.push(r.status); return r; } });
+    const client = createClient({
+      baseUrl: baseUrl(),
+      apiKey: m.key,
+      fetch: async (i, init) => {
+        const r = await fromIp(m.ip)(i, init);
+        statuses.push(r.status);
+        return r;
+      },
+    });
     const missing = await client.GET("/v1/payments/{id}", { params: { path: { id: randomUUID() } } }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SandpiperError);
     expect(missing).toMatchObject({ status: 404, code: "NOT_FOUND", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -202,12 +239,19 @@ describe("callbacks", () => {
       expect(verified).toMatchObject({ ok: true, secretIndex: 0, event: { type: "payment.succeeded", data: { id: payment.id } } });
       const changed = Buffer.from(delivered.body.toString().replace("SUCCEEDED", "FAILED"));
       expect(verifyCallback(changed, delivered.headers, secret)).toEqual({ ok: false, reason: "BAD_SIGNATURE" });
-      expect(verifyCallback(delivered.body, delivered.headers, secret, { now: Date.now() + 301_000 })).toEqual({ ok: false, reason: "TIMESTAMP_OUT_OF_TOLERANCE" });
+      expect(verifyCallback(delivered.body, delivered.headers, secret, { now: Date.now() + 301_000 })).toEqual({
+        ok: false,
+        reason: "TIMESTAMP_OUT_OF_TOLERANCE",
+      });
 
       // `sandpiper listen` forwards are signed with the key's listener secret: the same derivation as the service's.
       expect(listenerSecret(m.key)).toBe(serviceListenerSecret(m.key));
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const headers = { "x-service-event-id": String(delivered.headers["x-service-event-id"]), "x-service-timestamp": timestamp, "x-service-signature": signCallback(serviceListenerSecret(m.key), timestamp, delivered.body) };
+      const headers = {
+        "x-service-event-id": String(delivered.headers["x-service-event-id"]),
+        "x-service-timestamp": timestamp,
+        "x-service-signature": signCallback(serviceListenerSecret(m.key), timestamp, delivered.body),
+      };
       expect(verifyCallback(delivered.body, headers, [secret, listenerSecret(m.key)])).toMatchObject({ ok: true, secretIndex: 1 });
       expect(verifyCallback(delivered.body, headers, secret)).toEqual({ ok: false, reason: "BAD_SIGNATURE" });
     } finally {
@@ -226,10 +270,34 @@ describe("the package", () => {
     const programs = ["walkthrough.ts", "walkthrough-events.ts"];
     for (const name of programs) fs.writeFileSync(path.join(project, name), readmeBlock(`// ${name}`));
     // The README's programs type-check against the installed package's types.
-    execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "--types", "node", "--typeRoots", path.join(root, "node_modules/@types"), ...programs], { cwd: project, stdio: "pipe" });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(root, "node_modules/typescript/bin/tsc"),
+        "--noEmit",
+        "--strict",
+        "--target",
+        "es2022",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--skipLibCheck",
+        "--types",
+        "node",
+        "--typeRoots",
+        path.join(root, "node_modules/@types"),
+        ...programs,
+      ],
+      { cwd: project, stdio: "pipe" },
+    );
     const m = await newMerchant();
     const loader = pathToFileURL(path.join(root, "node_modules/tsx/dist/esm/index.mjs")).href;
-    const out = execFileSync(process.execPath, ["--import", loader, "walkthrough.ts"], { cwd: project, env: { ...process.env, SANDPIPER_URL: baseUrl(), SANDPIPER_KEY: m.key }, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", loader, "walkthrough.ts"], {
+      cwd: project,
+      env: { ...process.env, SANDPIPER_URL: baseUrl(), SANDPIPER_KEY: m.key },
+      encoding: "utf8",
+    });
     const lines = out.trim().split("\n");
     expect(lines[0]).toMatch(/^404 NOT_FOUND \(requestId [0-9a-f-]{36}\)$/);
     const result = JSON.parse(lines.at(-1)!);
@@ -238,7 +306,11 @@ describe("the package", () => {
 
     // The events and request-log walk-through, as written.
     const other = await newMerchant();
-    const events = execFileSync(process.execPath, ["--import", loader, "walkthrough-events.ts"], { cwd: project, env: { ...process.env, SANDPIPER_URL: baseUrl(), SANDPIPER_KEY: other.key }, encoding: "utf8" });
+    const events = execFileSync(process.execPath, ["--import", loader, "walkthrough-events.ts"], {
+      cwd: project,
+      env: { ...process.env, SANDPIPER_URL: baseUrl(), SANDPIPER_KEY: other.key },
+      encoding: "utf8",
+    });
     expect(JSON.parse(events.trim().split("\n").at(-1)!)).toEqual({ types: ["payment.succeeded"], redelivered: true, logged: [400, "VALIDATION_ERROR"] });
   }, 120_000);
 });

@@ -31,7 +31,11 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     const events = await db.event.findMany({ where: { paymentId: p.id } });
     expect(events.map((e) => e.type)).toEqual(["payment.succeeded"]);
     const envelope = JSON.parse(events[0].body);
-    expect(envelope).toMatchObject({ id: events[0].id, type: "payment.succeeded", data: { id: p.id, amount: "1123.52", currency: "USD", status: "SUCCEEDED" } });
+    expect(envelope).toMatchObject({
+      id: events[0].id,
+      type: "payment.succeeded",
+      data: { id: p.id, amount: "1123.52", currency: "USD", status: "SUCCEEDED" },
+    });
     expect(envelope.data).not.toHaveProperty("customer");
     expect(await db.delivery.count({ where: { eventId: events[0].id } })).toBe(1);
 
@@ -49,8 +53,15 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
   it("a deposit with a reserve books net, reserve and commission; the database refuses an unbalanced entry and any change to a line", async () => {
     const m = await newMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "EUR", channel: "BANK_TRANSFER", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR",
-      commissionBps: 250, reserveBps: 500, reason: "test: reserve",
+      merchantId: m.merchant.id,
+      currency: "EUR",
+      channel: "BANK_TRANSFER",
+      direction: "DEPOSIT",
+      chargeCurrency: "EUR",
+      settlementCurrency: "EUR",
+      commissionBps: 250,
+      reserveBps: 500,
+      reason: "test: reserve",
     });
     const p = (await m.api("/v1/payments", { body: depositBody({ currency: "EUR", method: "BANK_TRANSFER", amount: "1123.52" }) })).body;
     expect(p.pricing).toMatchObject({ fee: "28.09", reserve: "56.18", merchantNet: "1039.25" });
@@ -59,7 +70,10 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     const lines = Object.fromEntries(entry.lines.map((l) => [l.account.replace(m.merchant.id, "M"), [l.currency, l.amountMinor]]));
     // 1123.52 = 1039.25 net + 56.18 reserve + 28.09 commission, in the original currency.
     expect(lines).toEqual({
-      "sandbox:clearing": ["EUR", 112352n], "merchant:M:payable": ["EUR", -103925n], "merchant:M:reserve": ["EUR", -5618n], "revenue:commission": ["EUR", -2809n],
+      "sandbox:clearing": ["EUR", 112352n],
+      "merchant:M:payable": ["EUR", -103925n],
+      "merchant:M:reserve": ["EUR", -5618n],
+      "revenue:commission": ["EUR", -2809n],
     });
 
     // The code refuses an unbalanced entry; so does the database at commit, whoever writes it.
@@ -67,10 +81,17 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     const raw = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await raw.connect();
     try {
-      for (const [second, currency] of [[-99, "EUR"], [-100, "USD"]] as const) {
+      for (const [second, currency] of [
+        [-99, "EUR"],
+        [-100, "USD"],
+      ] as const) {
         await raw.query("BEGIN");
-        const [{ id }] = (await raw.query("INSERT INTO ledger_entries (id, payment_id, kind) VALUES (gen_random_uuid(), $1, 'test') RETURNING id", [p.id])).rows;
-        await raw.query("INSERT INTO ledger_lines (id, entry_id, account, currency, amount_minor) VALUES (gen_random_uuid(), $1, 'a', 'EUR', 100), (gen_random_uuid(), $1, 'b', $2, $3)", [id, currency, second]);
+        const [{ id }] = (await raw.query("INSERT INTO ledger_entries (id, payment_id, kind) VALUES (gen_random_uuid(), $1, 'test') RETURNING id", [p.id]))
+          .rows;
+        await raw.query(
+          "INSERT INTO ledger_lines (id, entry_id, account, currency, amount_minor) VALUES (gen_random_uuid(), $1, 'a', 'EUR', 100), (gen_random_uuid(), $1, 'b', $2, $3)",
+          [id, currency, second],
+        );
         await expect(raw.query("COMMIT"), `${second} ${currency}`).rejects.toThrow(/is not balanced/);
       }
     } finally {
@@ -98,8 +119,12 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     const early = await complete(m, w.id, "SUCCEEDED");
     expect([early.status, early.body.error.code]).toEqual([409, "INVALID_STATE"]);
     const now = new Date();
-    await expect(transaction((tx) => approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.owner.id, role: "MERCHANT", merchantId: m.merchant.id }, now }))).rejects.toThrow(/another user/);
-    const approved = await transaction((tx) => approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now }));
+    await expect(
+      transaction((tx) => approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.owner.id, role: "MERCHANT", merchantId: m.merchant.id }, now })),
+    ).rejects.toThrow(/another user/);
+    const approved = await transaction((tx) =>
+      approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now }),
+    );
     expect(approved.status).toBe("PENDING");
     expect(approved.approvedAt).not.toBeNull();
     const res = await complete(m, w.id, "SUCCEEDED");
@@ -118,14 +143,38 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     expect((await complete(b, randomUUID(), "SUCCEEDED")).status).toBe(404);
 
     const store = await db.payment.create({
-      data: { merchantId: a.merchant.id, reference: `store-${randomUUID()}`, kind: "STORE", amountMinor: 1000n, feeMinor: 0n, currency: "AED", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", businessDay: "2026-11-22", expiresAt: new Date(Date.now() + 600_000) },
+      data: {
+        merchantId: a.merchant.id,
+        reference: `store-${randomUUID()}`,
+        kind: "STORE",
+        amountMinor: 1000n,
+        feeMinor: 0n,
+        currency: "AED",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+        status: "PENDING",
+        businessDay: "2026-11-22",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
     });
     const s = await complete(a, store.id, "SUCCEEDED");
     expect([s.status, s.body.error.code]).toEqual([409, "INVALID_STATE"]);
     expect(s.body.error.message).toMatch(/store/);
 
     const late = await db.payment.create({
-      data: { merchantId: a.merchant.id, reference: `late-${randomUUID()}`, amountMinor: 1000n, feeMinor: 0n, currency: "AED", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", businessDay: "2026-11-22", expiresAt: new Date(Date.now() - 1), createdAt: new Date(Date.now() - 60_000) },
+      data: {
+        merchantId: a.merchant.id,
+        reference: `late-${randomUUID()}`,
+        amountMinor: 1000n,
+        feeMinor: 0n,
+        currency: "AED",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+        status: "PENDING",
+        businessDay: "2026-11-22",
+        expiresAt: new Date(Date.now() - 1),
+        createdAt: new Date(Date.now() - 60_000),
+      },
     });
     expect((await complete(a, late.id, "SUCCEEDED")).status).toBe(409);
     expect(await db.ledgerEntry.count({ where: { paymentId: { in: [store.id, late.id] } } })).toBe(0);
@@ -147,7 +196,20 @@ describe("expiry sweep", () => {
     const d = (await m.api("/v1/payments", { body: depositBody() })).body;
     const w = (await m.api("/v1/payments", { body: depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" }) })).body;
     const legacy = await db.payment.create({
-      data: { merchantId: m.merchant.id, reference: `v01-${randomUUID()}`, amountMinor: 1000n, feeMinor: 0n, currency: "USD", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", businessDay: "2020-01-01", createdAt: new Date("2020-01-01T00:00:00Z"), expiresAt: null, pricing: undefined },
+      data: {
+        merchantId: m.merchant.id,
+        reference: `v01-${randomUUID()}`,
+        amountMinor: 1000n,
+        feeMinor: 0n,
+        currency: "USD",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+        status: "PENDING",
+        businessDay: "2020-01-01",
+        createdAt: new Date("2020-01-01T00:00:00Z"),
+        expiresAt: null,
+        pricing: undefined,
+      },
     });
     for (const id of [d.id, w.id]) {
       const expired = await eventually(async () => {

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
-import {
-  actionId, actionIdsIn, consoleActions, getWithSession, newAuditRows, postAction, sessionOf, type ActionFields,
-} from "../support/console-http";
+import { actionId, actionIdsIn, consoleActions, getWithSession, newAuditRows, postAction, sessionOf, type ActionFields } from "../support/console-http";
 import { createConsoleUser } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { dubaiDay } from "@/lib/money/dubai";
@@ -74,22 +72,55 @@ function pendingRequest(m: TestMerchant, address: string) {
 /** Every field of the merchant policy form, for merchant `id`. */
 function policyFields(id: string, name: string): ActionFields {
   return {
-    merchantId: id, name, enabledCurrencies: ["USD", "EUR"], bankTransferDepositMinutes: "45", gatewayDepositMinutes: "15",
-    withdrawalApprovalMinutes: "720", storeCheckoutMinutes: "20", checkoutSessionMinutes: "25", requiredCustomerFields: ["email"],
-    defaultCommissionBps: "175", reason: "new agreement",
+    merchantId: id,
+    name,
+    enabledCurrencies: ["USD", "EUR"],
+    bankTransferDepositMinutes: "45",
+    gatewayDepositMinutes: "15",
+    withdrawalApprovalMinutes: "720",
+    storeCheckoutMinutes: "20",
+    checkoutSessionMinutes: "25",
+    requiredCustomerFields: ["email"],
+    defaultCommissionBps: "175",
+    reason: "new agreement",
   };
 }
 
 /** Every field of the pricing version form (EUR gateway deposits of merchant `id`). */
 function pricingFields(id: string): ActionFields {
   return {
-    merchantId: id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR",
-    markupBps: "0", bufferBps: "0", commissionType: "PERCENT", commissionBps: "900", commissionFixed: "", reserveBps: "0",
-    delayDays: "0", reserveDays: "0", minAmount: "", maxAmount: "", dailyLimit: "", monthlyLimit: "", enabled: "on", reason: "new commission",
+    merchantId: id,
+    currency: "EUR",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "EUR",
+    settlementCurrency: "EUR",
+    markupBps: "0",
+    bufferBps: "0",
+    commissionType: "PERCENT",
+    commissionBps: "900",
+    commissionFixed: "",
+    reserveBps: "0",
+    delayDays: "0",
+    reserveDays: "0",
+    minAmount: "",
+    maxAmount: "",
+    dailyLimit: "",
+    monthlyLimit: "",
+    enabled: "on",
+    reason: "new commission",
   };
 }
 
-type ExpectedAudit = { action: string; entity: string; entityId?: string | null; merchantId?: string | null; before?: unknown; after?: unknown; reason?: string | null };
+type ExpectedAudit = {
+  action: string;
+  entity: string;
+  entityId?: string | null;
+  merchantId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+};
 
 type Prepared = {
   fields: ActionFields;
@@ -119,91 +150,156 @@ type ActionCase = {
 
 const CASES: ActionCase[] = [
   {
-    action: "merchants.createMerchantAction", by: "OPERATOR",
+    action: "merchants.createMerchantAction",
+    by: "OPERATOR",
     prepare: async () => {
       const name = `Created ${unique()}`;
       return {
         fields: { name, enabledCurrencies: ["USD", "EUR"], defaultCommissionBps: "150" },
         state: () => db.merchant.findMany({ where: { name } }),
-        audit: { action: "merchant.create", entity: "merchant", before: null, after: { name, status: "INACTIVE", enabledCurrencies: ["USD", "EUR"], defaultCommissionBps: 150 } },
+        audit: {
+          action: "merchant.create",
+          entity: "merchant",
+          before: null,
+          after: { name, status: "INACTIVE", enabledCurrencies: ["USD", "EUR"], defaultCommissionBps: 150 },
+        },
       };
     },
   },
   {
-    action: "merchants.updatePolicy", by: "OPERATOR",
+    action: "merchants.updatePolicy",
+    by: "OPERATOR",
     prepare: async (m) => ({
       fields: policyFields(m.merchant.id, "Renamed by the console"),
       state: () => db.merchant.findUnique({ where: { id: m.merchant.id } }),
       audit: {
-        action: "merchant.update_policy", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, reason: "new agreement",
-        before: { name: m.merchant.name, gatewayDepositMinutes: m.merchant.gatewayDepositMinutes }, after: { name: "Renamed by the console", gatewayDepositMinutes: 15 },
+        action: "merchant.update_policy",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        merchantId: m.merchant.id,
+        reason: "new agreement",
+        before: { name: m.merchant.name, gatewayDepositMinutes: m.merchant.gatewayDepositMinutes },
+        after: { name: "Renamed by the console", gatewayDepositMinutes: 15 },
       },
     }),
   },
   {
-    action: "merchants.activate", by: "OPERATOR",
+    action: "merchants.activate",
+    by: "OPERATOR",
     prepare: async () => {
       const inactive = await createMerchant(db, { name: `Inactive ${unique()}`, status: "INACTIVE", allowedIps: ["192.0.2.10"], callbackUrl: HTTPS_CALLBACK });
       return {
         fields: { merchantId: inactive.id, reason: "go live" },
         state: () => db.merchant.findUnique({ where: { id: inactive.id } }),
-        audit: { action: "merchant.activate", entity: "merchant", entityId: inactive.id, before: { status: "INACTIVE" }, after: { status: "ACTIVE" }, reason: "go live" },
+        audit: {
+          action: "merchant.activate",
+          entity: "merchant",
+          entityId: inactive.id,
+          before: { status: "INACTIVE" },
+          after: { status: "ACTIVE" },
+          reason: "go live",
+        },
       };
     },
   },
   {
-    action: "merchants.deactivate", by: "OPERATOR",
+    action: "merchants.deactivate",
+    by: "OPERATOR",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, reason: "contract ended" },
       state: async () => [await db.merchant.findUnique({ where: { id: m.merchant.id } }), await db.apiKey.findMany({ where: { merchantId: m.merchant.id } })],
-      audit: { action: "merchant.deactivate", entity: "merchant", entityId: m.merchant.id, before: { status: "ACTIVE" }, after: { status: "INACTIVE", revokedApiKeys: [m.keyId] }, reason: "contract ended" },
+      audit: {
+        action: "merchant.deactivate",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        before: { status: "ACTIVE" },
+        after: { status: "INACTIVE", revokedApiKeys: [m.keyId] },
+        reason: "contract ended",
+      },
     }),
   },
   {
-    action: "users.createUserAction", by: "OPERATOR",
+    action: "users.createUserAction",
+    by: "OPERATOR",
     prepare: async (m) => {
       const username = `made-${unique()}`;
       return {
         fields: { username, password: "a-long-password-1", role: "MERCHANT", merchantId: m.merchant.id },
         state: () => db.consoleUser.findMany({ where: { username } }),
-        audit: { action: "console_user.create", entity: "console_user", merchantId: m.merchant.id, before: null, after: { username, role: "MERCHANT", merchantId: m.merchant.id } },
+        audit: {
+          action: "console_user.create",
+          entity: "console_user",
+          merchantId: m.merchant.id,
+          before: null,
+          after: { username, role: "MERCHANT", merchantId: m.merchant.id },
+        },
       };
     },
   },
   {
-    action: "users.changeAccess", by: "OPERATOR",
+    action: "users.changeAccess",
+    by: "OPERATOR",
     // The `active` checkbox is left out: unchecked, the user is deactivated.
     prepare: async (m) => ({
       fields: { userId: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id, reason: "left the company" },
       state: () => db.consoleUser.findUnique({ where: { id: m.approver.id } }),
       audit: {
-        action: "console_user.change_access", entity: "console_user", entityId: m.approver.id, reason: "left the company",
-        before: { username: m.approver.username, active: true }, after: { username: m.approver.username, active: false, revokedApiKeys: [] },
+        action: "console_user.change_access",
+        entity: "console_user",
+        entityId: m.approver.id,
+        reason: "left the company",
+        before: { username: m.approver.username, active: true },
+        after: { username: m.approver.username, active: false, revokedApiKeys: [] },
       },
     }),
   },
   {
-    action: "pricing.savePricing", by: "OPERATOR",
+    action: "pricing.savePricing",
+    by: "OPERATOR",
     prepare: async (m) => ({
       fields: pricingFields(m.merchant.id),
       state: () => db.pricingProfileVersion.findMany({ where: { profile: { merchantId: m.merchant.id } } }),
-      audit: { action: "pricing_profile.create", entity: "pricing_profile_version", merchantId: m.merchant.id, before: null, after: { version: 1, commissionBps: 900, enabled: true }, reason: "new commission" },
+      audit: {
+        action: "pricing_profile.create",
+        entity: "pricing_profile_version",
+        merchantId: m.merchant.id,
+        before: null,
+        after: { version: 1, commissionBps: 900, enabled: true },
+        reason: "new commission",
+      },
     }),
   },
   {
-    action: "pricing.toggleProfile", by: "OPERATOR",
+    action: "pricing.toggleProfile",
+    by: "OPERATOR",
     prepare: async (m) => {
-      const v1 = await savePricingVersion(db, { merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR", reason: "fixture" });
+      const v1 = await savePricingVersion(db, {
+        merchantId: m.merchant.id,
+        currency: "EUR",
+        channel: "GATEWAY",
+        direction: "DEPOSIT",
+        chargeCurrency: "EUR",
+        settlementCurrency: "EUR",
+        reason: "fixture",
+      });
       return {
         fields: { profileId: v1.profileId, enabled: "false", reason: "paused by risk" },
         page: `/console/pricing/${v1.profileId}`,
         state: () => db.pricingProfileVersion.findMany({ where: { profileId: v1.profileId } }),
-        audit: { action: "pricing_profile.new_version", entity: "pricing_profile_version", merchantId: m.merchant.id, before: { version: 1, enabled: true }, after: { version: 2, enabled: false }, reason: "paused by risk" },
+        audit: {
+          action: "pricing_profile.new_version",
+          entity: "pricing_profile_version",
+          merchantId: m.merchant.id,
+          before: { version: 1, enabled: true },
+          after: { version: 2, enabled: false },
+          reason: "paused by risk",
+        },
       };
     },
   },
   {
-    action: "rates.enterRate", by: "OPERATOR",
+    action: "rates.enterRate",
+    by: "OPERATOR",
     prepare: async () => {
       const day = farDay();
       return {
@@ -214,32 +310,51 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "settings.saveIntake", by: "OPERATOR",
+    action: "settings.saveIntake",
+    by: "OPERATOR",
     // The operator saves it as it is (open): a real pause would refuse the payments of the test files running beside
     // this one. The MERCHANT user tries to pause everything.
     prepare: async () => ({
       fields: { reason: "confirming intake is open" },
       refusedFields: { intakePaused: "on", pausedChannels: ["BANK_TRANSFER", "GATEWAY", "STORE"], reason: "pausing as a merchant" },
       state: () => getSettings(db),
-      audit: { action: "settings.intake", entity: "settings", entityId: "service", before: { intakePaused: false, pausedChannels: [] }, after: { intakePaused: false, pausedChannels: [] }, reason: "confirming intake is open" },
+      audit: {
+        action: "settings.intake",
+        entity: "settings",
+        entityId: "service",
+        before: { intakePaused: false, pausedChannels: [] },
+        after: { intakePaused: false, pausedChannels: [] },
+        reason: "confirming intake is open",
+      },
       stateUnchangedWhenAllowed: true,
     }),
   },
   {
-    action: "settings.addBlock", by: "OPERATOR",
+    action: "settings.addBlock",
+    by: "OPERATOR",
     prepare: async (m) => {
       const value = `blocked-${unique()}@example.com`;
       return {
         fields: { kind: "EMAIL", value, merchantId: m.merchant.id, reason: "chargeback ring" },
         state: () => db.blockListEntry.findMany({ where: { value } }),
-        audit: { action: "block_list.add", entity: "block_list", merchantId: m.merchant.id, before: null, after: { kind: "EMAIL", value }, reason: "chargeback ring" },
+        audit: {
+          action: "block_list.add",
+          entity: "block_list",
+          merchantId: m.merchant.id,
+          before: null,
+          after: { kind: "EMAIL", value },
+          reason: "chargeback ring",
+        },
       };
     },
   },
   {
-    action: "settings.removeBlock", by: "OPERATOR",
+    action: "settings.removeBlock",
+    by: "OPERATOR",
     prepare: async (m) => {
-      const row = await db.blockListEntry.create({ data: { kind: "EMAIL", value: `unblock-${unique()}@example.com`, merchantId: m.merchant.id, reason: "fixture" } });
+      const row = await db.blockListEntry.create({
+        data: { kind: "EMAIL", value: `unblock-${unique()}@example.com`, merchantId: m.merchant.id, reason: "fixture" },
+      });
       return {
         fields: { id: row.id, reason: "false positive" },
         state: () => db.blockListEntry.findMany({ where: { id: row.id } }),
@@ -248,7 +363,8 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "catalog.saveItem", by: "OPERATOR",
+    action: "catalog.saveItem",
+    by: "OPERATOR",
     prepare: async () => {
       const sku = `A-${unique()}`;
       catalogSkus.push(sku);
@@ -261,7 +377,8 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "catalog.switchItem", by: "OPERATOR",
+    action: "catalog.switchItem",
+    by: "OPERATOR",
     prepare: async () => {
       const sku = `S-${unique()}`;
       catalogSkus.push(sku);
@@ -274,7 +391,8 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "catalog.importItems", by: "OPERATOR",
+    action: "catalog.importItems",
+    by: "OPERATOR",
     prepare: async () => {
       const sku = `I-${unique()}`;
       catalogSkus.push(sku);
@@ -286,28 +404,57 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "risk.addRiskRuleAction", by: "OPERATOR",
+    action: "risk.addRiskRuleAction",
+    by: "OPERATOR",
     prepare: async (m) => ({
-      fields: { merchantId: m.merchant.id, kind: "AMOUNT", subject: "EMAIL", windowMinutes: "60", maxCount: "", maxAmount: "5000.00", currency: "USD", reason: "card testing seen" },
+      fields: {
+        merchantId: m.merchant.id,
+        kind: "AMOUNT",
+        subject: "EMAIL",
+        windowMinutes: "60",
+        maxCount: "",
+        maxAmount: "5000.00",
+        currency: "USD",
+        reason: "card testing seen",
+      },
       page: `/console/merchants/${m.merchant.id}`,
       state: () => db.riskRule.findMany({ where: { merchantId: m.merchant.id } }),
-      audit: { action: "risk_rule.add", entity: "risk_rule", merchantId: m.merchant.id, reason: "card testing seen", before: null, after: { kind: "AMOUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: null, maxAmount: "5000.00", currency: "USD" } },
+      audit: {
+        action: "risk_rule.add",
+        entity: "risk_rule",
+        merchantId: m.merchant.id,
+        reason: "card testing seen",
+        before: null,
+        after: { kind: "AMOUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: null, maxAmount: "5000.00", currency: "USD" },
+      },
     }),
   },
   {
-    action: "risk.removeRiskRuleAction", by: "OPERATOR",
+    action: "risk.removeRiskRuleAction",
+    by: "OPERATOR",
     prepare: async (m) => {
-      const rule = await db.riskRule.create({ data: { merchantId: m.merchant.id, kind: "COUNT", subject: "PHONE", windowSeconds: 600, maxCount: 3, reason: "fixture" } });
+      const rule = await db.riskRule.create({
+        data: { merchantId: m.merchant.id, kind: "COUNT", subject: "PHONE", windowSeconds: 600, maxCount: 3, reason: "fixture" },
+      });
       return {
         fields: { merchantId: m.merchant.id, ruleId: rule.id, reason: "no longer needed" },
         page: `/console/merchants/${m.merchant.id}`,
         state: () => db.riskRule.findMany({ where: { merchantId: m.merchant.id } }),
-        audit: { action: "risk_rule.remove", entity: "risk_rule", entityId: rule.id, merchantId: m.merchant.id, reason: "no longer needed", before: { active: true, kind: "COUNT", subject: "PHONE" }, after: { active: false } },
+        audit: {
+          action: "risk_rule.remove",
+          entity: "risk_rule",
+          entityId: rule.id,
+          merchantId: m.merchant.id,
+          reason: "no longer needed",
+          before: { active: true, kind: "COUNT", subject: "PHONE" },
+          after: { active: false },
+        },
       };
     },
   },
   {
-    action: "keys.createKeyAction", by: "OWNER",
+    action: "keys.createKeyAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { name: "reporting", scopes: ["payments:read"] },
       state: () => db.apiKey.findMany({ where: { merchantId: m.merchant.id } }),
@@ -315,7 +462,8 @@ const CASES: ActionCase[] = [
     }),
   },
   {
-    action: "keys.revokeKeyAction", by: "OWNER",
+    action: "keys.revokeKeyAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { keyId: m.keyId, reason: "rotated" },
       page: `/console/keys/${m.keyId}`,
@@ -324,52 +472,83 @@ const CASES: ActionCase[] = [
     }),
   },
   {
-    action: "allow-list.addIp", by: "OWNER",
+    action: "allow-list.addIp",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, address: "2001:DB8::0:7" },
       page: `/console/merchants/${m.merchant.id}`,
       state: () => allowListOf(m),
-      audit: { action: "allowed_ip_request.create", entity: "allowed_ip_request", merchantId: m.merchant.id, before: null, after: { address: "2001:db8::7", entered: "2001:DB8::0:7", state: "PENDING" } },
+      audit: {
+        action: "allowed_ip_request.create",
+        entity: "allowed_ip_request",
+        merchantId: m.merchant.id,
+        before: null,
+        after: { address: "2001:db8::7", entered: "2001:DB8::0:7", state: "PENDING" },
+      },
     }),
   },
   {
-    action: "allow-list.approveIpRequest", by: "OPERATOR",
+    action: "allow-list.approveIpRequest",
+    by: "OPERATOR",
     prepare: async (m) => {
       const request = await pendingRequest(m, "198.51.100.41");
       return {
         fields: { merchantId: m.merchant.id, requestId: request.id },
         page: `/console/merchants/${m.merchant.id}`,
         state: () => allowListOf(m),
-        audit: { action: "allowed_ip_request.approve", entity: "allowed_ip_request", entityId: request.id, merchantId: m.merchant.id, before: { address: "198.51.100.41", state: "PENDING" }, after: { address: "198.51.100.41", state: "APPROVED" } },
+        audit: {
+          action: "allowed_ip_request.approve",
+          entity: "allowed_ip_request",
+          entityId: request.id,
+          merchantId: m.merchant.id,
+          before: { address: "198.51.100.41", state: "PENDING" },
+          after: { address: "198.51.100.41", state: "APPROVED" },
+        },
       };
     },
   },
   {
-    action: "allow-list.rejectIpRequest", by: "OPERATOR",
+    action: "allow-list.rejectIpRequest",
+    by: "OPERATOR",
     prepare: async (m) => {
       const request = await pendingRequest(m, "198.51.100.42");
       return {
         fields: { merchantId: m.merchant.id, requestId: request.id, reason: "not a fixed egress address" },
         page: `/console/merchants/${m.merchant.id}`,
         state: () => allowListOf(m),
-        audit: { action: "allowed_ip_request.reject", entity: "allowed_ip_request", entityId: request.id, merchantId: m.merchant.id, reason: "not a fixed egress address", after: { address: "198.51.100.42", state: "REJECTED" } },
+        audit: {
+          action: "allowed_ip_request.reject",
+          entity: "allowed_ip_request",
+          entityId: request.id,
+          merchantId: m.merchant.id,
+          reason: "not a fixed egress address",
+          after: { address: "198.51.100.42", state: "REJECTED" },
+        },
       };
     },
   },
   {
-    action: "allow-list.cancelIpRequest", by: "OWNER",
+    action: "allow-list.cancelIpRequest",
+    by: "OWNER",
     prepare: async (m) => {
       const request = await pendingRequest(m, "198.51.100.43");
       return {
         fields: { merchantId: m.merchant.id, requestId: request.id },
         page: `/console/merchants/${m.merchant.id}`,
         state: () => allowListOf(m),
-        audit: { action: "allowed_ip_request.cancel", entity: "allowed_ip_request", entityId: request.id, merchantId: m.merchant.id, after: { address: "198.51.100.43", state: "CANCELLED" } },
+        audit: {
+          action: "allowed_ip_request.cancel",
+          entity: "allowed_ip_request",
+          entityId: request.id,
+          merchantId: m.merchant.id,
+          after: { address: "198.51.100.43", state: "CANCELLED" },
+        },
       };
     },
   },
   {
-    action: "allow-list.removeIp", by: "OWNER",
+    action: "allow-list.removeIp",
+    by: "OWNER",
     prepare: async (m) => {
       // An active merchant keeps at least one address, so there is a second one to remove.
       const second = await db.allowedIp.create({ data: { merchantId: m.merchant.id, address: "192.0.2.77" } });
@@ -382,69 +561,132 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "callbacks.setCallbackAction", by: "OWNER",
+    action: "callbacks.setCallbackAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, url: LOOPBACK_CALLBACK },
       state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { callbackUrl: true, callbackSecret: true } }),
-      audit: { action: "merchant.callback_url", entity: "merchant", entityId: m.merchant.id, before: { callbackUrl: null }, after: { callbackUrl: LOOPBACK_CALLBACK, secretRotated: true } },
+      audit: {
+        action: "merchant.callback_url",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        before: { callbackUrl: null },
+        after: { callbackUrl: LOOPBACK_CALLBACK, secretRotated: true },
+      },
     }),
   },
   {
-    action: "callbacks.requeueAction", by: "OWNER", merchant: merchantWithDelivery,
+    action: "callbacks.requeueAction",
+    by: "OWNER",
+    merchant: merchantWithDelivery,
     prepare: async (m) => ({
       fields: { deliveryId: m.deliveryId! },
       state: () => db.delivery.findUnique({ where: { id: m.deliveryId }, select: { state: true } }),
-      audit: { action: "delivery.requeue", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { requeued: 1, deliveryIds: [m.deliveryId] } },
+      audit: {
+        action: "delivery.requeue",
+        entity: "delivery",
+        entityId: m.deliveryId,
+        merchantId: m.merchant.id,
+        before: null,
+        after: { requeued: 1, deliveryIds: [m.deliveryId] },
+      },
     }),
   },
   {
-    action: "callbacks.sendTestAction", by: "OWNER",
+    action: "callbacks.sendTestAction",
+    by: "OWNER",
     prepare: async (m) => {
       await db.merchant.update({ where: { id: m.merchant.id }, data: { callbackUrl: LOOPBACK_CALLBACK, callbackSecret: "whsec_fixture" } });
       return {
         fields: { merchantId: m.merchant.id },
         state: () => db.event.findMany({ where: { merchantId: m.merchant.id } }),
-        audit: { action: "delivery.test_event", entity: "event", merchantId: m.merchant.id, before: null, after: { eventId: expect.any(String), deliveryId: expect.any(String) } },
+        audit: {
+          action: "delivery.test_event",
+          entity: "event",
+          merchantId: m.merchant.id,
+          before: null,
+          after: { eventId: expect.any(String), deliveryId: expect.any(String) },
+        },
       };
     },
   },
   {
-    action: "callbacks.setChaosModeAction", by: "OWNER",
+    action: "callbacks.setChaosModeAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, enabled: "on", reason: "testing duplicate handling" },
       state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { chaosMode: true } }),
-      audit: { action: "merchant.chaos_mode", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, before: { chaosMode: false }, after: { chaosMode: true }, reason: "testing duplicate handling" },
+      audit: {
+        action: "merchant.chaos_mode",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        merchantId: m.merchant.id,
+        before: { chaosMode: false },
+        after: { chaosMode: true },
+        reason: "testing duplicate handling",
+      },
     }),
   },
   {
-    action: "callbacks.setFastRetriesAction", by: "OWNER",
+    action: "callbacks.setFastRetriesAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, enabled: "on", reason: "testing retry handling" },
       state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { fastRetries: true } }),
-      audit: { action: "merchant.fast_retries", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, before: { fastRetries: false }, after: { fastRetries: true }, reason: "testing retry handling" },
+      audit: {
+        action: "merchant.fast_retries",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        merchantId: m.merchant.id,
+        before: { fastRetries: false },
+        after: { fastRetries: true },
+        reason: "testing retry handling",
+      },
     }),
   },
   {
-    action: "scenario-rules.addScenarioRuleAction", by: "OWNER",
+    action: "scenario-rules.addScenarioRuleAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, name: "99.99 fails", amount: "99.99", referencePrefix: "", outcome: "FAILED", delaySeconds: "5", enabled: "on" },
       state: () => db.scenarioRule.findMany({ where: { merchantId: m.merchant.id } }),
-      audit: { action: "scenario_rule.create", entity: "scenario_rule", merchantId: m.merchant.id, before: null, after: expect.objectContaining({ name: "99.99 fails", enabled: true, outcome: "FAILED", delayMs: 5000, match: expect.objectContaining({ amount: "99.99" }) }) },
+      audit: {
+        action: "scenario_rule.create",
+        entity: "scenario_rule",
+        merchantId: m.merchant.id,
+        before: null,
+        after: expect.objectContaining({
+          name: "99.99 fails",
+          enabled: true,
+          outcome: "FAILED",
+          delayMs: 5000,
+          match: expect.objectContaining({ amount: "99.99" }),
+        }),
+      },
     }),
   },
   {
-    action: "scenario-rules.switchScenarioRuleAction", by: "OWNER",
+    action: "scenario-rules.switchScenarioRuleAction",
+    by: "OWNER",
     prepare: async (m) => {
       const rule = (await m.api("/v1/sandbox/scenario-rules", { body: { name: "fail-", match: { referencePrefix: "fail-" }, outcome: "FAILED" } })).body;
       return {
         fields: { merchantId: m.merchant.id, ruleId: rule.id, enabled: "on" },
         state: () => db.scenarioRule.findUnique({ where: { id: rule.id }, select: { enabled: true } }),
-        audit: { action: "scenario_rule.update", entity: "scenario_rule", entityId: rule.id, merchantId: m.merchant.id, before: expect.objectContaining({ enabled: false }), after: expect.objectContaining({ enabled: true }) },
+        audit: {
+          action: "scenario_rule.update",
+          entity: "scenario_rule",
+          entityId: rule.id,
+          merchantId: m.merchant.id,
+          before: expect.objectContaining({ enabled: false }),
+          after: expect.objectContaining({ enabled: true }),
+        },
       };
     },
   },
   {
-    action: "scenario-rules.deleteScenarioRuleAction", by: "OWNER",
+    action: "scenario-rules.deleteScenarioRuleAction",
+    by: "OWNER",
     prepare: async (m) => {
       const rule = (await m.api("/v1/sandbox/scenario-rules", { body: { name: "gone", match: { amount: "1.23" }, outcome: "SUCCEEDED" } })).body;
       return {
@@ -455,7 +697,8 @@ const CASES: ActionCase[] = [
     },
   },
   {
-    action: "scenario-rules.addStandardScenarioRulesAction", by: "OWNER",
+    action: "scenario-rules.addStandardScenarioRulesAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id },
       state: () => db.scenarioRule.count({ where: { merchantId: m.merchant.id, enabled: true } }),
@@ -463,28 +706,61 @@ const CASES: ActionCase[] = [
     }),
   },
   {
-    action: "callbacks.checkSignatureAction", by: "OWNER", merchant: merchantWithDelivery,
+    action: "callbacks.checkSignatureAction",
+    by: "OWNER",
+    merchant: merchantWithDelivery,
     prepare: async (m) => {
       const timestamp = String(Math.floor(Date.now() / 1000));
-      await db.deliveryAttempt.create({ data: { deliveryId: m.deliveryId!, number: 1, url: LOOPBACK_CALLBACK, startedAt: new Date(), durationMs: 1, statusCode: 500, signedTimestamp: timestamp, signature: "0".repeat(64) } });
+      await db.deliveryAttempt.create({
+        data: {
+          deliveryId: m.deliveryId!,
+          number: 1,
+          url: LOOPBACK_CALLBACK,
+          startedAt: new Date(),
+          durationMs: 1,
+          statusCode: 500,
+          signedTimestamp: timestamp,
+          signature: "0".repeat(64),
+        },
+      });
       return {
         fields: { deliveryId: m.deliveryId!, attempt: "1", timestamp, body: "{}", signature: "f".repeat(64) },
         page: `/console/callbacks/${m.deliveryId}`,
         state: () => db.delivery.findUnique({ where: { id: m.deliveryId }, include: { attempts: true } }),
         stateUnchangedWhenAllowed: true,
-        audit: { action: "delivery.signature_check", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { attempt: 1, verified: false } },
+        audit: {
+          action: "delivery.signature_check",
+          entity: "delivery",
+          entityId: m.deliveryId,
+          merchantId: m.merchant.id,
+          before: null,
+          after: { attempt: 1, verified: false },
+        },
       };
     },
   },
   {
-    action: "callbacks.checkForwardSignatureAction", by: "OWNER", merchant: merchantWithDelivery,
+    action: "callbacks.checkForwardSignatureAction",
+    by: "OWNER",
+    merchant: merchantWithDelivery,
     prepare: async (m) => {
       const timestamp = String(Math.floor(Date.now() / 1000));
       const { eventId } = await db.delivery.findUniqueOrThrow({ where: { id: m.deliveryId! }, select: { eventId: true } });
       const forward = await db.listenerForward.create({
         data: {
-          merchantId: m.merchant.id, eventId, apiKeyId: m.keyId, forwardId: randomUUID(), cursor: 1n, kind: "event", attempt: 1, startedAt: new Date(), durationMs: 1,
-          statusCode: 500, forwardTo: "http://localhost:4000/hook", signedTimestamp: timestamp, signature: "0".repeat(64),
+          merchantId: m.merchant.id,
+          eventId,
+          apiKeyId: m.keyId,
+          forwardId: randomUUID(),
+          cursor: 1n,
+          kind: "event",
+          attempt: 1,
+          startedAt: new Date(),
+          durationMs: 1,
+          statusCode: 500,
+          forwardTo: "http://localhost:4000/hook",
+          signedTimestamp: timestamp,
+          signature: "0".repeat(64),
         },
       });
       return {
@@ -492,26 +768,50 @@ const CASES: ActionCase[] = [
         page: `/console/callbacks/${m.deliveryId}`,
         state: () => db.listenerForward.findMany({ where: { eventId } }),
         stateUnchangedWhenAllowed: true,
-        audit: { action: "listener_forward.signature_check", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { forwardId: forward.forwardId, attempt: 1, verified: false } },
+        audit: {
+          action: "listener_forward.signature_check",
+          entity: "delivery",
+          entityId: m.deliveryId,
+          merchantId: m.merchant.id,
+          before: null,
+          after: { forwardId: forward.forwardId, attempt: 1, verified: false },
+        },
       };
     },
   },
   {
-    action: "sandbox-clock.moveClockAction", by: "OWNER",
+    action: "sandbox-clock.moveClockAction",
+    by: "OWNER",
     prepare: async (m) => ({
       fields: { merchantId: m.merchant.id, by: "2h", reason: "testing expiry handling" },
       state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { clockOffsetMs: true } }),
-      audit: { action: "merchant.sandbox_clock", entity: "merchant", entityId: m.merchant.id, merchantId: m.merchant.id, before: { offsetMs: 0 }, after: { offsetMs: 7_200_000 }, reason: "testing expiry handling" },
+      audit: {
+        action: "merchant.sandbox_clock",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        merchantId: m.merchant.id,
+        before: { offsetMs: 0 },
+        after: { offsetMs: 7_200_000 },
+        reason: "testing expiry handling",
+      },
     }),
   },
   {
-    action: "payments.approvePayment", by: "APPROVER",
+    action: "payments.approvePayment",
+    by: "APPROVER",
     prepare: async (m) => {
       const paymentId = await withdrawalOf(m);
       return {
         fields: { paymentId },
         state: () => db.payment.findUnique({ where: { id: paymentId }, select: { status: true, approvedAt: true, approvedById: true } }),
-        audit: { action: "payment.approve", entity: "payment", entityId: paymentId, merchantId: m.merchant.id, before: { status: "PENDING_APPROVAL", approvedAt: null }, after: { status: "PENDING" } },
+        audit: {
+          action: "payment.approve",
+          entity: "payment",
+          entityId: paymentId,
+          merchantId: m.merchant.id,
+          before: { status: "PENDING_APPROVAL", approvedAt: null },
+          after: { status: "PENDING" },
+        },
       };
     },
   },
@@ -549,7 +849,8 @@ describe("console Server Actions over HTTP: CSRF and session", () => {
         expect(await entries()).toBe(0);
       }
       const signedOut = await postAction("settings.addBlock", fields, { cookie: null, transport });
-      if (transport === "fetch") expect(signedOut.state).toEqual({ status: "error", message: "Your session has ended. Sign in again.", at: expect.any(Number) });
+      if (transport === "fetch")
+        expect(signedOut.state).toEqual({ status: "error", message: "Your session has ended. Sign in again.", at: expect.any(Number) });
       expect(await entries()).toBe(0);
       expect(await db.auditLog.count({ where: { entity: "block_list", after: { path: ["value"], equals: value } } })).toBe(0);
 
@@ -586,7 +887,8 @@ describe("console Server Actions over HTTP: CSRF and session", () => {
   it("a form naming the action without its state (no useActionState fields) changes nothing and answers a page, not a crash", async () => {
     const value = `unbound-${unique()}@example.com`;
     const { result, rows } = await newAuditRows(operator.id, () =>
-      postAction("settings.addBlock", { kind: "EMAIL", value, merchantId: "", reason: "unbound form" }, { cookie: operator.cookie, transport: "form-unbound" }));
+      postAction("settings.addBlock", { kind: "EMAIL", value, merchantId: "", reason: "unbound form" }, { cookie: operator.cookie, transport: "form-unbound" }),
+    );
     expect(result.status).toBe(200);
     expect(rows).toEqual([]);
     expect(await db.blockListEntry.count({ where: { value } })).toBe(0);
@@ -631,11 +933,39 @@ describe("merchant isolation of console actions over HTTP", () => {
     // `page`: the merchant page of the user's own merchant, for actions used only there.
     const merchantPage = (own: TestMerchant) => `/console/merchants/${own.merchant.id}`;
     const attempts: { what: string; action: string; fields: ActionFields; page?: (own: TestMerchant) => string; ownUser?: "owner" | "approver" }[] = [
-      { what: "request an address for A's allow-list", action: "allow-list.addIp", fields: { merchantId: a.merchant.id, address: "192.0.2.99" }, page: merchantPage, ownUser: "owner" },
-      { what: "cancel A's allow-list request", action: "allow-list.cancelIpRequest", fields: { merchantId: a.merchant.id, requestId: requestOfA.id }, page: merchantPage, ownUser: "owner" },
-      { what: "remove A's address", action: "allow-list.removeIp", fields: { merchantId: a.merchant.id, allowedIpId: secondIp.id }, page: merchantPage, ownUser: "owner" },
-      { what: "remove A's address naming its own merchant", action: "allow-list.removeIp", fields: { merchantId: b.merchant.id, allowedIpId: secondIp.id }, page: merchantPage },
-      { what: "set A's callback address", action: "callbacks.setCallbackAction", fields: { merchantId: a.merchant.id, url: LOOPBACK_CALLBACK }, ownUser: "owner" },
+      {
+        what: "request an address for A's allow-list",
+        action: "allow-list.addIp",
+        fields: { merchantId: a.merchant.id, address: "192.0.2.99" },
+        page: merchantPage,
+        ownUser: "owner",
+      },
+      {
+        what: "cancel A's allow-list request",
+        action: "allow-list.cancelIpRequest",
+        fields: { merchantId: a.merchant.id, requestId: requestOfA.id },
+        page: merchantPage,
+        ownUser: "owner",
+      },
+      {
+        what: "remove A's address",
+        action: "allow-list.removeIp",
+        fields: { merchantId: a.merchant.id, allowedIpId: secondIp.id },
+        page: merchantPage,
+        ownUser: "owner",
+      },
+      {
+        what: "remove A's address naming its own merchant",
+        action: "allow-list.removeIp",
+        fields: { merchantId: b.merchant.id, allowedIpId: secondIp.id },
+        page: merchantPage,
+      },
+      {
+        what: "set A's callback address",
+        action: "callbacks.setCallbackAction",
+        fields: { merchantId: a.merchant.id, url: LOOPBACK_CALLBACK },
+        ownUser: "owner",
+      },
       { what: "send A a test event", action: "callbacks.sendTestAction", fields: { merchantId: a.merchant.id }, ownUser: "owner" },
       { what: "requeue A's delivery", action: "callbacks.requeueAction", fields: { deliveryId: a.deliveryId }, ownUser: "owner" },
       { what: "revoke A's key", action: "keys.revokeKeyAction", fields: { keyId: a.keyId, reason: "" }, ownUser: "owner" },
@@ -656,7 +986,12 @@ describe("merchant isolation of console actions over HTTP", () => {
 
     // Pages by URL: 404 for B's user, 200 for A's own.
     const cookieA = await sessionOf(a.owner, OWNER_PASSWORD);
-    for (const path of [`/console/callbacks/${a.deliveryId}`, `/console/merchants/${a.merchant.id}`, `/console/payments/${withdrawal}`, `/console/keys/${a.keyId}`]) {
+    for (const path of [
+      `/console/callbacks/${a.deliveryId}`,
+      `/console/merchants/${a.merchant.id}`,
+      `/console/payments/${withdrawal}`,
+      `/console/keys/${a.keyId}`,
+    ]) {
       expect((await getWithSession(path, cookieB)).status, path).toBe(404);
       expect((await getWithSession(path, cookieA)).status, path).toBe(200);
     }
@@ -669,7 +1004,10 @@ describe("merchant isolation of console actions over HTTP", () => {
     }
     const after = await stateOfA();
     expect(after.ips.map((ip) => ip.address)).toEqual([a.ip]); // the second address removed; the request is not an entry
-    expect(after.requests.map((r) => [r.address, r.state])).toEqual([["192.0.2.99", "PENDING"], ["198.51.100.44", "CANCELLED"]]);
+    expect(after.requests.map((r) => [r.address, r.state])).toEqual([
+      ["192.0.2.99", "PENDING"],
+      ["198.51.100.44", "CANCELLED"],
+    ]);
     expect(after.keys.find((k) => k.id === a.keyId)?.revokedAt).not.toBeNull();
     expect(after.withdrawal?.status).toBe("PENDING");
     expect(after.events).toBe(before.events + 1);
@@ -681,7 +1019,9 @@ it("an inactive merchant's users cannot create API keys (nothing written), and r
   const cookie = await sessionOf(m.owner, OWNER_PASSWORD);
   await db.apiKey.updateMany({ where: { merchantId: m.merchant.id }, data: { revokedAt: new Date() } }); // what deactivation does
   await db.merchant.update({ where: { id: m.merchant.id }, data: { status: "INACTIVE" } });
-  const { result, rows } = await newAuditRows(m.owner.id, () => postAction("keys.createKeyAction", { name: "while inactive", scopes: ["payments:read"] }, { cookie }));
+  const { result, rows } = await newAuditRows(m.owner.id, () =>
+    postAction("keys.createKeyAction", { name: "while inactive", scopes: ["payments:read"] }, { cookie }),
+  );
   expect(result.state).toMatchObject({ status: "error", message: expect.stringMatching(/^This merchant is inactive, so no API key can be created/) });
   expect(rows).toEqual([]);
   expect(await db.apiKey.count({ where: { merchantId: m.merchant.id, revokedAt: null } })).toBe(0);

@@ -5,7 +5,13 @@ import { sessionBody } from "../support/checkout-sessions";
 import { createConsoleUser, db, freshIp, newMerchant, type TestMerchant } from "../support/fixtures";
 import { storeBody } from "../support/store";
 import {
-  addAllowedIp, approveAllowedIpRequest, cancelAllowedIpRequest, listAllowedIpRequests, rejectAllowedIpRequest, removeAllowedIp, requestAllowedIp,
+  addAllowedIp,
+  approveAllowedIpRequest,
+  cancelAllowedIpRequest,
+  listAllowedIpRequests,
+  rejectAllowedIpRequest,
+  removeAllowedIp,
+  requestAllowedIp,
 } from "@/lib/merchants/allow-list";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/merchants/manage-merchants";
@@ -19,7 +25,8 @@ const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.e
 
 const request = (actor: ConsoleActor, m: TestMerchant, address: string) => inTx((tx) => requestAllowedIp(tx, actor, { merchantId: m.merchant.id, address }));
 const ref = (m: TestMerchant, requestId: string) => ({ merchantId: m.merchant.id, requestId });
-const entries = async (m: TestMerchant) => (await db.allowedIp.findMany({ where: { merchantId: m.merchant.id }, orderBy: { createdAt: "asc" } })).map((r) => r.address);
+const entries = async (m: TestMerchant) =>
+  (await db.allowedIp.findMany({ where: { merchantId: m.merchant.id }, orderBy: { createdAt: "asc" } })).map((r) => r.address);
 
 const BAD_ADDRESSES = ["10.0.0.0/8", "2001:db8::/32", "192.168.1.*", "*", "127.1", "0x7f.0.0.1", "merchant.example.com", "fe80::1%eth0", "203.0.113.300", ""];
 
@@ -54,7 +61,10 @@ describe("console: allow-list requests", () => {
     expect(trail[1].after).toEqual({ address: ip, state: "APPROVED", allowedIpId: entry.id });
     expect(await auditOf(entry.id), "one action, one audit row: the approval names the entry").toEqual([]);
 
-    expect(await refusal(inTx((tx) => approveAllowedIpRequest(tx, operator, ref(m, pending.id))))).toEqual({ code: "INVALID_STATE", message: `the request for ${ip} is already approved` });
+    expect(await refusal(inTx((tx) => approveAllowedIpRequest(tx, operator, ref(m, pending.id))))).toEqual({
+      code: "INVALID_STATE",
+      message: `the request for ${ip} is already approved`,
+    });
     expect(await entries(m)).toEqual([m.ip, ip]);
   });
 
@@ -78,8 +88,12 @@ describe("console: allow-list requests", () => {
     expect(await refusal(request(actorOf(m.approver), m, "2001:db8:0::1"))).toEqual(waiting);
     expect(await refusal(add("2001:db8::1"))).toEqual(waiting);
     // The database holds the same rules: one PENDING request per address, a reason for every rejection.
-    await expect(db.allowedIpRequest.create({ data: { merchantId: m.merchant.id, address: "2001:db8::1", requestedById: m.owner.id } })).rejects.toThrow(/Unique constraint/);
-    await expect(db.allowedIpRequest.updateMany({ where: { merchantId: m.merchant.id }, data: { state: "REJECTED", decidedAt: new Date() } })).rejects.toThrow(/allowed_ip_requests_reject_reason/);
+    await expect(db.allowedIpRequest.create({ data: { merchantId: m.merchant.id, address: "2001:db8::1", requestedById: m.owner.id } })).rejects.toThrow(
+      /Unique constraint/,
+    );
+    await expect(db.allowedIpRequest.updateMany({ where: { merchantId: m.merchant.id }, data: { state: "REJECTED", decidedAt: new Date() } })).rejects.toThrow(
+      /allowed_ip_requests_reject_reason/,
+    );
 
     // The operator adds directly (allowed at once), and cannot file a request; a MERCHANT user cannot add directly.
     expect((await add(" ::ffff:203.0.113.7 ")).address).toBe("203.0.113.7");
@@ -102,19 +116,32 @@ describe("console: allow-list requests", () => {
     const fromIp = () => m.api("/v1/store-payments", { body: storeBody(), ip });
 
     const first = await request(actorOf(m.owner), m, ip);
-    expect(await refusal(inTx((tx) => rejectAllowedIpRequest(tx, operator, { ...ref(m, first.id), reason: "  " })))).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(await refusal(inTx((tx) => rejectAllowedIpRequest(tx, operator, { ...ref(m, first.id), reason: "  " })))).toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
     const rejected = await inTx((tx) => rejectAllowedIpRequest(tx, operator, { ...ref(m, first.id), reason: "not a fixed egress address" }));
     expect(rejected).toMatchObject({ state: "REJECTED", reason: "not a fixed egress address", decidedById: operator.id });
     expect(errorOf(await fromIp())).toEqual([403, "IP_NOT_ALLOWED"]);
     expect(await entries(m)).toEqual([m.ip]);
     const [, rejectAudit] = await auditOf(first.id);
-    expect(rejectAudit).toMatchObject({ action: "allowed_ip_request.reject", actorId: operator.id, reason: "not a fixed egress address", after: { state: "REJECTED" } });
+    expect(rejectAudit).toMatchObject({
+      action: "allowed_ip_request.reject",
+      actorId: operator.id,
+      reason: "not a fixed egress address",
+      after: { state: "REJECTED" },
+    });
     expect(await refusal(inTx((tx) => approveAllowedIpRequest(tx, operator, ref(m, first.id))))).toMatchObject({ code: "INVALID_STATE" });
 
     // The merchant's users see the decision with its reason; the address may be requested again.
     const listed = await listAllowedIpRequests(db, actorOf(m.approver), m.merchant.id);
     expect(listed.pending).toEqual([]);
-    expect(listed.decided[0]).toMatchObject({ id: first.id, state: "REJECTED", reason: "not a fixed egress address", requestedBy: m.owner.username, decidedBy: operator.username });
+    expect(listed.decided[0]).toMatchObject({
+      id: first.id,
+      state: "REJECTED",
+      reason: "not a fixed egress address",
+      requestedBy: m.owner.username,
+      decidedBy: operator.username,
+    });
     const second = await request(actorOf(m.owner), m, ip);
 
     // Only operators approve or reject; only the merchant's users cancel (any of them, not only the requester).
@@ -127,7 +154,10 @@ describe("console: allow-list requests", () => {
     }
     const cancelled = await inTx((tx) => cancelAllowedIpRequest(tx, actorOf(m.approver), ref(m, second.id)));
     expect(cancelled).toMatchObject({ state: "CANCELLED", decidedById: m.approver.id });
-    expect(await refusal(inTx((tx) => cancelAllowedIpRequest(tx, actorOf(m.owner), ref(m, second.id))))).toMatchObject({ code: "INVALID_STATE", message: `the request for ${ip} is already cancelled` });
+    expect(await refusal(inTx((tx) => cancelAllowedIpRequest(tx, actorOf(m.owner), ref(m, second.id))))).toMatchObject({
+      code: "INVALID_STATE",
+      message: `the request for ${ip} is already cancelled`,
+    });
     expect((await auditOf(second.id)).map((a) => [a.action, a.actorId])).toEqual([
       ["allowed_ip_request.create", m.owner.id],
       ["allowed_ip_request.cancel", m.approver.id],
@@ -173,9 +203,13 @@ describe("console: allow-list requests", () => {
 
   it("activation counts approved entries only; a MERCHANT user removes an entry directly (an active merchant keeps one)", async () => {
     const operator = await newOperator();
-    const created = await inTx((tx) => createMerchantFromConsole(tx, operator, { name: `Req ${randomUUID().slice(0, 6)}`, enabledCurrencies: ["USD"], defaultCommissionBps: 0 }));
+    const created = await inTx((tx) =>
+      createMerchantFromConsole(tx, operator, { name: `Req ${randomUUID().slice(0, 6)}`, enabledCurrencies: ["USD"], defaultCommissionBps: 0 }),
+    );
     await db.merchant.update({ where: { id: created.id }, data: { callbackUrl: "https://merchant.example.com/hooks" } });
-    const user = actorOf(await createConsoleUser(db, { username: `req-${randomUUID().slice(0, 8)}`, password: "merchant-password-1", role: "MERCHANT", merchantId: created.id }));
+    const user = actorOf(
+      await createConsoleUser(db, { username: `req-${randomUUID().slice(0, 8)}`, password: "merchant-password-1", role: "MERCHANT", merchantId: created.id }),
+    );
     const m = { merchant: created } as TestMerchant;
     const activate = () => inTx((tx) => activateMerchant(tx, operator, { merchantId: created.id, reason: "live" }));
 

@@ -38,7 +38,9 @@ describe("console: a MERCHANT user sees and changes only its own merchant", () =
     // Changes are refused the same way, and nothing changes.
     expect(await refusal(inTx((tx) => revokeKey(tx, userB, { keyId: a.keyId })))).toMatchObject({ code: "NOT_FOUND" });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: a.keyId } })).revokedAt).toBeNull();
-    expect(await refusal(inTx((tx) => requestAllowedIp(tx, userB, { merchantId: a.merchant.id, address: "203.0.113.9" })))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refusal(inTx((tx) => requestAllowedIp(tx, userB, { merchantId: a.merchant.id, address: "203.0.113.9" })))).toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await refusal(inTx((tx) => approveFromConsole(tx, userB, { paymentId: paymentA.id, now: new Date() })))).toMatchObject({ code: "NOT_FOUND" });
 
     // An operator sees both.
@@ -50,8 +52,20 @@ describe("console: a MERCHANT user sees and changes only its own merchant", () =
     const m = await newMerchant();
     const user = actorOf(m.owner);
     const pricing = PricingVersionInput.parse({
-      merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR",
-      markupBps: "0", bufferBps: "0", commissionType: "PERCENT", commissionBps: "900", reserveBps: "0", delayDays: "0", reserveDays: "0", reason: "raise my own price?",
+      merchantId: m.merchant.id,
+      currency: "EUR",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "EUR",
+      settlementCurrency: "EUR",
+      markupBps: "0",
+      bufferBps: "0",
+      commissionType: "PERCENT",
+      commissionBps: "900",
+      reserveBps: "0",
+      delayDays: "0",
+      reserveDays: "0",
+      reason: "raise my own price?",
     });
     const day = dubaiDay();
     const attempts = [
@@ -127,7 +141,9 @@ describe("console: callbacks", () => {
     // The lib runs in this process: allow loopback receivers here as the test service does.
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "1");
     const userA = actorOf(a.owner);
-    expect(await refusal(inTx((tx) => configureCallback(tx, userA, { merchantId: b.merchant.id, url: "http://127.0.0.1:9/hook" })))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refusal(inTx((tx) => configureCallback(tx, userA, { merchantId: b.merchant.id, url: "http://127.0.0.1:9/hook" })))).toMatchObject({
+      code: "NOT_FOUND",
+    });
     const refused = await refusal(inTx((tx) => configureCallback(tx, userA, { merchantId: a.merchant.id, url: "https://10.1.2.3/hook" })));
     expect(refused).toMatchObject({ code: "VALIDATION_ERROR" });
     expect((await db.merchant.findUniqueOrThrow({ where: { id: a.merchant.id } })).callbackUrl).toBeNull();

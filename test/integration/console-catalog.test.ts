@@ -35,11 +35,15 @@ describe("console: store catalog (operator-editable, CSV import)", () => {
   it("CSV import is all or nothing with per-line errors", async () => {
     const operator = await newOperator();
     const sku = `C-${randomUUID().slice(0, 8)}`;
-    const broken = await inTx((tx) => importCatalog(tx, operator, { csv: `sku,name,kind,price\n${sku}-a,Desk,PRODUCT,987001.11\n${sku}-b,Chair,PRODUCT,abc\n` }));
+    const broken = await inTx((tx) =>
+      importCatalog(tx, operator, { csv: `sku,name,kind,price\n${sku}-a,Desk,PRODUCT,987001.11\n${sku}-b,Chair,PRODUCT,abc\n` }),
+    );
     expect(broken.ok).toBe(false);
     if (!broken.ok) expect(broken.errors.map((e) => e.line)).toEqual([3]);
     expect(await db.catalogItem.count({ where: { sku: { startsWith: sku } } })).toBe(0);
-    const good = await inTx((tx) => importCatalog(tx, operator, { csv: `sku,name,kind,price\n${sku}-a,Desk,PRODUCT,987001.11\n"${sku}-b","Chair, oak",PACKAGE,987001.13\n` }));
+    const good = await inTx((tx) =>
+      importCatalog(tx, operator, { csv: `sku,name,kind,price\n${sku}-a,Desk,PRODUCT,987001.11\n"${sku}-b","Chair, oak",PACKAGE,987001.13\n` }),
+    );
     expect(good).toEqual({ ok: true, created: 2, updated: 0, unchanged: 0, deactivated: 0 });
     expect((await db.catalogItem.findUniqueOrThrow({ where: { sku: `${sku}-b` } })).name).toBe("Chair, oak");
     for (const s of [`${sku}-a`, `${sku}-b`]) await inTx((tx) => switchCatalogItem(tx, operator, { sku: s, active: "false" }));

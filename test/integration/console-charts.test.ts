@@ -74,13 +74,25 @@ describe("payments chart", () => {
   it("the AED charge of a payment charged in AED is its snapshot's gateway figure", async () => {
     const m = await newMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD",
-      markupBps: 0, bufferBps: 0, commissionBps: 100, reason: "test: USD charged in AED",
+      merchantId: m.merchant.id,
+      currency: "USD",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "USD",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 100,
+      reason: "test: USD charged in AED",
     });
     const p = await create(m, { amount: "10.00", currency: "USD" });
     expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
     const o = await paymentsOverview(db, merchantActor(m));
-    expect(o.volume.at(-1)).toEqual({ day: today(), chargedAed: (BigInt(p.pricing.gateway) / 100n).toString() + "." + (BigInt(p.pricing.gateway) % 100n).toString().padStart(2, "0"), byCurrency: { USD: "10.00" } });
+    expect(o.volume.at(-1)).toEqual({
+      day: today(),
+      chargedAed: (BigInt(p.pricing.gateway) / 100n).toString() + "." + (BigInt(p.pricing.gateway) % 100n).toString().padStart(2, "0"),
+      byCurrency: { USD: "10.00" },
+    });
   });
 });
 
@@ -125,11 +137,22 @@ describe("callbacks chart", () => {
   });
 });
 
-describe("callbacks chart: events a listener delivered (docs/callbacks.md \"Forwards on the service\")", () => {
+describe('callbacks chart: events a listener delivered (docs/callbacks.md "Forwards on the service")', () => {
   const forward = (eventId: string, forwardId: string, attempt: number, statusCode: number | null) => ({
-    eventId, forwardId, cursor: "1", kind: "event", attempt, startedAt: new Date(Date.now() + attempt).toISOString(), durationMs: 3, statusCode,
-    error: statusCode === null ? "ECONNREFUSED" : null, forwardTo: "http://localhost:4000/hook", timestamp: String(Math.floor(Date.now() / 1000)),
-    signature: "ab".repeat(32), responseSnippet: null, nextAttemptAt: null,
+    eventId,
+    forwardId,
+    cursor: "1",
+    kind: "event",
+    attempt,
+    startedAt: new Date(Date.now() + attempt).toISOString(),
+    durationMs: 3,
+    statusCode,
+    error: statusCode === null ? "ECONNREFUSED" : null,
+    forwardTo: "http://localhost:4000/hook",
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    signature: "ab".repeat(32),
+    responseSnippet: null,
+    nextAttemptAt: null,
   });
   const eventOf = async (paymentId: string) => (await eventually(() => db.event.findFirst({ where: { paymentId } }))).id;
 
@@ -159,7 +182,8 @@ describe("callbacks chart: events a listener delivered (docs/callbacks.md \"Forw
     // notConfigured 2: c, and d's first outcome (a requeue leaves an outcome counted, as for every delivery).
     expect(o.outcomes.at(-1)).toEqual({ day: today(), firstAttempt: 0, afterRetries: 0, listener: 3, failed: 0, notConfigured: 2 });
     // The bars' lists: the listener's three, and the one NOT_CONFIGURED that no listener delivered.
-    const paymentsOf = async (filters: Record<string, string>) => (await deliveryPage(db, merchantActor(m), DeliveryFilters.parse(filters))).items.map((x) => x.paymentId).sort();
+    const paymentsOf = async (filters: Record<string, string>) =>
+      (await deliveryPage(db, merchantActor(m), DeliveryFilters.parse(filters))).items.map((x) => x.paymentId).sort();
     expect(await paymentsOf({ path: "listener", endedOn: today() })).toEqual([a.id, b.id, d.id].sort());
     expect(await paymentsOf({ state: "NOT_CONFIGURED", path: "address", endedOn: today() })).toEqual([c.id]);
     expect(await paymentsOf({ state: "FAILED", path: "address" })).toEqual([]);
@@ -198,13 +222,31 @@ describe("limit chart", () => {
   it("each profile's use of its daily and monthly limits from the limit counters", async () => {
     const m = await newMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "EUR", channel: "BANK_TRANSFER", direction: "WITHDRAWAL", chargeCurrency: "EUR", settlementCurrency: "EUR",
-      markupBps: 0, bufferBps: 0, commissionBps: 0, dailyLimitMinor: 100_000n, monthlyLimitMinor: 500_000n, reason: "test: limits",
+      merchantId: m.merchant.id,
+      currency: "EUR",
+      channel: "BANK_TRANSFER",
+      direction: "WITHDRAWAL",
+      chargeCurrency: "EUR",
+      settlementCurrency: "EUR",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 0,
+      dailyLimitMinor: 100_000n,
+      monthlyLimitMinor: 500_000n,
+      reason: "test: limits",
     });
     await create(m, { amount: "250.00", currency: "EUR", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
     const u = await limitUsage(db, merchantActor(m));
     expect(u.profiles).toEqual([
-      expect.objectContaining({ merchantId: m.merchant.id, label: "EUR bank-transfer withdrawals", currency: "EUR", channel: "BANK_TRANSFER", direction: "WITHDRAWAL", daily: { used: "250.00", limit: "1000.00", ratio: 0.25 }, monthly: { used: "250.00", limit: "5000.00", ratio: 0.05 } }),
+      expect.objectContaining({
+        merchantId: m.merchant.id,
+        label: "EUR bank-transfer withdrawals",
+        currency: "EUR",
+        channel: "BANK_TRANSFER",
+        direction: "WITHDRAWAL",
+        daily: { used: "250.00", limit: "1000.00", ratio: 0.25 },
+        monthly: { used: "250.00", limit: "5000.00", ratio: 0.05 },
+      }),
     ]);
   });
 });

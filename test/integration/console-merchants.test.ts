@@ -5,7 +5,12 @@ import { call, db, issueApiKey, newMerchant } from "../support/fixtures";
 import { createKey, revokeKey } from "@/lib/keys/manage-keys";
 import { addAllowedIp } from "@/lib/merchants/allow-list";
 import {
-  activateMerchant, activationRefusal, createMerchantFromConsole, deactivateMerchant, updateMerchantPolicy, MerchantPolicyInput,
+  activateMerchant,
+  activationRefusal,
+  createMerchantFromConsole,
+  deactivateMerchant,
+  updateMerchantPolicy,
+  MerchantPolicyInput,
 } from "@/lib/merchants/manage-merchants";
 import { changeUserAccess, UserAccessInput } from "@/lib/users/manage-users";
 import { SCOPES } from "@/lib/keys/api-keys";
@@ -15,7 +20,9 @@ const HTTPS_CALLBACK = "https://merchant.example.com/sandpiper/callbacks";
 describe("console: merchant activation", () => {
   it("is refused until a server IP and an https callback address exist", async () => {
     const operator = await newOperator();
-    const m = await inTx((tx) => createMerchantFromConsole(tx, operator, { name: `New ${randomUUID().slice(0, 6)}`, enabledCurrencies: ["USD", "EUR"], defaultCommissionBps: 100 }));
+    const m = await inTx((tx) =>
+      createMerchantFromConsole(tx, operator, { name: `New ${randomUUID().slice(0, 6)}`, enabledCurrencies: ["USD", "EUR"], defaultCommissionBps: 100 }),
+    );
     expect(m.status).toBe("INACTIVE");
     const activate = () => inTx((tx) => activateMerchant(tx, operator, { merchantId: m.id, reason: "go live in sandbox" }));
 
@@ -39,7 +46,9 @@ describe("console: merchant activation", () => {
     expect(activationRefusal({ status: "INACTIVE", callbackUrl: null }, 0)).toMatch(/server IP .* and an https callback/);
     expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 1)).toBeNull();
     // Pending allow-list requests are named but do not count (only approved entries do).
-    expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 0, 2)).toBe("register at least one server IP address on the allow-list (2 allow-list requests wait for approval) first");
+    expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 0, 2)).toBe(
+      "register at least one server IP address on the allow-list (2 allow-list requests wait for approval) first",
+    );
     expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 1, 2)).toBeNull();
     expect(activationRefusal({ status: "ACTIVE", callbackUrl: HTTPS_CALLBACK }, 1)).toMatch(/already active/);
   });
@@ -67,25 +76,61 @@ describe("console: merchant activation", () => {
   it("policy changes are validated, saved and audited with before/after and reason", async () => {
     const operator = await newOperator();
     const m = await newMerchant();
-    const bad = MerchantPolicyInput.safeParse({ merchantId: m.merchant.id, name: "x", bankTransferDepositMinutes: "0", gatewayDepositMinutes: "30", withdrawalApprovalMinutes: "1440", storeCheckoutMinutes: "30", checkoutSessionMinutes: "30", defaultCommissionBps: "abc", reason: "" });
+    const bad = MerchantPolicyInput.safeParse({
+      merchantId: m.merchant.id,
+      name: "x",
+      bankTransferDepositMinutes: "0",
+      gatewayDepositMinutes: "30",
+      withdrawalApprovalMinutes: "1440",
+      storeCheckoutMinutes: "30",
+      checkoutSessionMinutes: "30",
+      defaultCommissionBps: "abc",
+      reason: "",
+    });
     expect(bad.success).toBe(false);
     const fields = bad.error!.issues.map((i) => i.path[0]);
     expect(fields).toEqual(expect.arrayContaining(["enabledCurrencies", "bankTransferDepositMinutes", "defaultCommissionBps", "reason"]));
 
     const input = MerchantPolicyInput.parse({
-      merchantId: m.merchant.id, name: "Renamed", enabledCurrencies: ["USD", "AED"], bankTransferDepositMinutes: "45", gatewayDepositMinutes: "15",
-      withdrawalApprovalMinutes: "720", storeCheckoutMinutes: "20", checkoutSessionMinutes: "25", requiredCustomerFields: ["email", "country"],
-      amountEntryEnabled: "on", defaultCommissionBps: "175", reason: "new agreement",
+      merchantId: m.merchant.id,
+      name: "Renamed",
+      enabledCurrencies: ["USD", "AED"],
+      bankTransferDepositMinutes: "45",
+      gatewayDepositMinutes: "15",
+      withdrawalApprovalMinutes: "720",
+      storeCheckoutMinutes: "20",
+      checkoutSessionMinutes: "25",
+      requiredCustomerFields: ["email", "country"],
+      amountEntryEnabled: "on",
+      defaultCommissionBps: "175",
+      reason: "new agreement",
     });
     const after = await inTx((tx) => updateMerchantPolicy(tx, operator, input));
-    expect(after).toMatchObject({ name: "Renamed", enabledCurrencies: ["USD", "AED"], gatewayDepositMinutes: 15, requiredCustomerFields: ["email", "country"], amountEntryEnabled: true, storeRequiresCountry: false, defaultCommissionBps: 175 });
+    expect(after).toMatchObject({
+      name: "Renamed",
+      enabledCurrencies: ["USD", "AED"],
+      gatewayDepositMinutes: 15,
+      requiredCustomerFields: ["email", "country"],
+      amountEntryEnabled: true,
+      storeRequiresCountry: false,
+      defaultCommissionBps: 175,
+    });
     const [audit] = await auditOf(m.merchant.id);
     expect(audit).toMatchObject({ action: "merchant.update_policy", actorId: operator.id, reason: "new agreement" });
     expect(audit.before).toMatchObject({ gatewayDepositMinutes: 30, amountEntryEnabled: false });
     expect(audit.after).toMatchObject({ gatewayDepositMinutes: 15, amountEntryEnabled: true });
     expect(JSON.stringify(audit)).not.toContain("callbackSecret");
     // The new policy applies to the next payment: EUR is no longer enabled.
-    const eur = await m.api("/v1/payments", { body: { reference: `p-${randomUUID()}`, amount: "1.00", currency: "EUR", method: "GATEWAY", direction: "DEPOSIT", customer: { email: "a@b.co", country: "AE" } } });
+    const eur = await m.api("/v1/payments", {
+      body: {
+        reference: `p-${randomUUID()}`,
+        amount: "1.00",
+        currency: "EUR",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+        customer: { email: "a@b.co", country: "AE" },
+      },
+    });
     expect(eur.status).toBe(400);
   });
 });
@@ -139,8 +184,12 @@ describe("console: API keys and access changes", () => {
     expect(promoted.revokedKeys.sort()).toEqual([other.keyId, promotedKey.id].sort());
     expect(promoted.user.merchantId).toBeNull();
 
-    expect(await refusal(change({ userId: other.owner.id, role: "OPERATOR", merchantId: "", active: "on", reason: "again" }))).toMatchObject({ code: "INVALID_STATE" });
-    expect(await refusal(change({ userId: operator.id, role: "OPERATOR", merchantId: "", reason: "lock myself out" }))).toMatchObject({ code: "INVALID_STATE" });
+    expect(await refusal(change({ userId: other.owner.id, role: "OPERATOR", merchantId: "", active: "on", reason: "again" }))).toMatchObject({
+      code: "INVALID_STATE",
+    });
+    expect(await refusal(change({ userId: operator.id, role: "OPERATOR", merchantId: "", reason: "lock myself out" }))).toMatchObject({
+      code: "INVALID_STATE",
+    });
     expect(UserAccessInput.safeParse({ userId: m.owner.id, role: "MERCHANT", merchantId: "", active: "on", reason: "no merchant" }).success).toBe(false);
   });
 });

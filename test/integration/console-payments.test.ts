@@ -30,7 +30,10 @@ describe("console payments over HTTP", () => {
       expect(res.status, query).toBe(200);
       const fromApi = await m.api(`/v1/payments?${query}`);
       // The same filter through the merchant API gives the same payments in the same order.
-      expect(res.body.items.map((p: { id: string }) => p.id), query).toEqual(fromApi.body.items.map((p: { id: string }) => p.id));
+      expect(
+        res.body.items.map((p: { id: string }) => p.id),
+        query,
+      ).toEqual(fromApi.body.items.map((p: { id: string }) => p.id));
       expect(res.body.total).toBe(fromApi.body.total);
       return res.body.items.map((p: { id: string }) => p.id);
     };

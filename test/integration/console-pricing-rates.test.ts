@@ -7,34 +7,74 @@ import { missingRatesToday, RateInput, saveRate } from "@/lib/pricing/fx-rates";
 import { dubaiDay } from "@/lib/money/dubai";
 
 const form = (merchantId: string, over: Record<string, string> = {}) => ({
-  merchantId, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR",
-  markupBps: "0", bufferBps: "0", commissionType: "PERCENT", commissionBps: "300", commissionFixed: "", reserveBps: "0",
-  delayDays: "1", reserveDays: "0", minAmount: "", maxAmount: "", dailyLimit: "", monthlyLimit: "", enabled: "on", reason: "new commission agreed", ...over,
+  merchantId,
+  currency: "EUR",
+  channel: "GATEWAY",
+  direction: "DEPOSIT",
+  chargeCurrency: "EUR",
+  settlementCurrency: "EUR",
+  markupBps: "0",
+  bufferBps: "0",
+  commissionType: "PERCENT",
+  commissionBps: "300",
+  commissionFixed: "",
+  reserveBps: "0",
+  delayDays: "1",
+  reserveDays: "0",
+  minAmount: "",
+  maxAmount: "",
+  dailyLimit: "",
+  monthlyLimit: "",
+  enabled: "on",
+  reason: "new commission agreed",
+  ...over,
 });
 
 describe("console: pricing profile versions", () => {
   it("a version needs a reason and valid fields; saving changes the next payment's snapshot, never an earlier one's", async () => {
     const operator = await newOperator();
     const m = await newMerchant();
-    const invalid = PricingVersionInput.safeParse(form(m.merchant.id, { reason: "", markupBps: "-1", channel: "GATEWAY", direction: "WITHDRAWAL", minAmount: "10", maxAmount: "5", dailyLimit: "1.234" }));
+    const invalid = PricingVersionInput.safeParse(
+      form(m.merchant.id, { reason: "", markupBps: "-1", channel: "GATEWAY", direction: "WITHDRAWAL", minAmount: "10", maxAmount: "5", dailyLimit: "1.234" }),
+    );
     expect(invalid.success).toBe(false);
     expect(invalid.error!.issues.map((i) => i.path[0])).toEqual(expect.arrayContaining(["reason", "markupBps", "dailyLimit"]));
     const refine = PricingVersionInput.safeParse(form(m.merchant.id, { direction: "WITHDRAWAL", minAmount: "10", maxAmount: "5" }));
-    expect(refine.error!.issues.map((i) => `${String(i.path[0])}: ${i.message}`)).toEqual(["direction: GATEWAY supports deposits only", "maxAmount: must not be below the lower amount"]);
+    expect(refine.error!.issues.map((i) => `${String(i.path[0])}: ${i.message}`)).toEqual([
+      "direction: GATEWAY supports deposits only",
+      "maxAmount: must not be below the lower amount",
+    ]);
 
     const before = (await m.api("/v1/payments", { body: depositBody({ currency: "EUR", amount: "200.00" }) })).body;
     expect(before.pricing).toMatchObject({ fallback: true, ruleVersion: 0 });
 
     const v1 = await inTx((tx) => saveProfileVersion(tx, operator, PricingVersionInput.parse(form(m.merchant.id, { dailyLimit: "5000", monthlyLimit: "" }))));
-    expect(v1).toMatchObject({ version: 1, commissionBps: 300, commissionFixedMinor: null, dailyLimitMinor: 500000n, monthlyLimitMinor: null, reason: "new commission agreed", createdById: operator.id });
+    expect(v1).toMatchObject({
+      version: 1,
+      commissionBps: 300,
+      commissionFixedMinor: null,
+      dailyLimitMinor: 500000n,
+      monthlyLimitMinor: null,
+      reason: "new commission agreed",
+      createdById: operator.id,
+    });
     const after = (await m.api("/v1/payments", { body: depositBody({ currency: "EUR", amount: "200.00" }) })).body;
     expect(after.pricing).toMatchObject({ fallback: false, ruleVersion: 1, commissionBps: 300, fee: "6.00", delayDays: 1 });
     expect((await m.api(`/v1/payments/${before.id}`)).body.pricing).toEqual(before.pricing);
 
-    const v2 = await inTx((tx) => saveProfileVersion(tx, operator, PricingVersionInput.parse(form(m.merchant.id, { commissionType: "FIXED", commissionFixed: "1.50", reason: "flat fee" }))));
+    const v2 = await inTx((tx) =>
+      saveProfileVersion(
+        tx,
+        operator,
+        PricingVersionInput.parse(form(m.merchant.id, { commissionType: "FIXED", commissionFixed: "1.50", reason: "flat fee" })),
+      ),
+    );
     expect(v2).toMatchObject({ version: 2, commissionBps: null, commissionFixedMinor: 150n });
     const audits = await db.auditLog.findMany({ where: { merchantId: m.merchant.id, entity: "pricing_profile_version" }, orderBy: { createdAt: "asc" } });
-    expect(audits.map((a) => [a.action, a.reason])).toEqual([["pricing_profile.create", "new commission agreed"], ["pricing_profile.new_version", "flat fee"]]);
+    expect(audits.map((a) => [a.action, a.reason])).toEqual([
+      ["pricing_profile.create", "new commission agreed"],
+      ["pricing_profile.new_version", "flat fee"],
+    ]);
     expect(audits[1].before).toMatchObject({ version: 1, commissionBps: 300, dailyLimitMinor: "500000" });
     expect(audits[1].after).toMatchObject({ version: 2, commissionFixedMinor: "150" });
 
@@ -43,7 +83,9 @@ describe("console: pricing profile versions", () => {
     expect(v3).toMatchObject({ version: 3, enabled: false, commissionFixedMinor: 150n });
     const blocked = await m.api("/v1/payments", { body: depositBody({ currency: "EUR" }) });
     expect(blocked.body.error.code).toBe("PRICING_DISABLED");
-    expect(await refusal(inTx((tx) => setProfileEnabled(tx, operator, { profileId: v1.profileId, enabled: false, reason: "again" })))).toMatchObject({ code: "INVALID_STATE" });
+    expect(await refusal(inTx((tx) => setProfileEnabled(tx, operator, { profileId: v1.profileId, enabled: false, reason: "again" })))).toMatchObject({
+      code: "INVALID_STATE",
+    });
     // Versions are immutable rows: the database refuses to change one.
     await expect(db.pricingProfileVersion.update({ where: { id: v1.id }, data: { commissionBps: 1 } })).rejects.toThrow(/immutable/);
   });
@@ -54,7 +96,15 @@ describe("console: FX rates", () => {
     const operator = await newOperator();
     const m = await newMerchant();
     // SAR -> TRY: a pair no other test uses.
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "SAR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "TRY", settlementCurrency: "SAR", reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "SAR",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "TRY",
+      settlementCurrency: "SAR",
+      reason: "test",
+    });
     const today = dubaiDay();
     const idempotencyKey = `fx-${randomUUID()}`;
     const body = depositBody({ currency: "SAR", amount: "100.00" });
@@ -65,7 +115,9 @@ describe("console: FX rates", () => {
     expect(RateInput.safeParse({ base: "SAR", quote: "TRY", day: today, rate: "0", reason: "zero" }).success).toBe(false);
     expect(RateInput.safeParse({ base: "SAR", quote: "TRY", day: today, rate: "1e3", reason: "sci" }).success).toBe(false);
     const yesterday = dubaiDay(new Date(Date.now() - 86_400_000));
-    const past = await refusal(inTx((tx) => saveRate(tx, operator, RateInput.parse({ base: "SAR", quote: "TRY", day: yesterday, rate: "8.1", reason: "late" }))));
+    const past = await refusal(
+      inTx((tx) => saveRate(tx, operator, RateInput.parse({ base: "SAR", quote: "TRY", day: yesterday, rate: "8.1", reason: "late" }))),
+    );
     expect(past).toMatchObject({ code: "VALIDATION_ERROR" });
 
     // The reverse pair does not count.

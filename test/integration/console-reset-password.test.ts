@@ -14,7 +14,10 @@ const root = path.resolve(__dirname, "../..");
 /** `npm run --silent console:reset-password -- <args>` on the test database; exit code, stdout and stderr. */
 function resetPassword(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "console:reset-password", "--", ...args], { cwd: root, env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL } });
+    const child = spawn("npm", ["run", "--silent", "console:reset-password", "--", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -61,7 +64,9 @@ describe("npm run console:reset-password", () => {
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(new RegExp(`^npm run console:reset-password: no console user is named "${name}" \\(names are case-sensitive\\)\\. Console users: [a-z0-9]`));
+    expect(stderr).toMatch(
+      new RegExp(`^npm run console:reset-password: no console user is named "${name}" \\(names are case-sensitive\\)\\. Console users: [a-z0-9]`),
+    );
     expect(await db.auditLog.count({ where: { action: "console_user.reset_password" } })).toBe(count);
     const usage = await resetPassword();
     expect(usage.code).toBe(1);

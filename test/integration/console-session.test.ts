@@ -36,11 +36,14 @@ describe("console sign-in: argon2id and lock-out", () => {
     const source = ip();
     const unknown = `ghost-${randomUUID().slice(0, 8)}`;
     const answers = [];
-    for (let i = 0; i < MAX_FAILED_SIGN_INS + 1; i++) answers.push((await verifyCredentials(db, { username: unknown, password: "x", ip: source })) as { reason: string });
+    for (let i = 0; i < MAX_FAILED_SIGN_INS + 1; i++)
+      answers.push((await verifyCredentials(db, { username: unknown, password: "x", ip: source })) as { reason: string });
     expect(answers.map((a) => a.reason)).toEqual([...Array(MAX_FAILED_SIGN_INS - 1).fill("invalid"), "locked", "locked"]);
 
     const m = await newMerchant();
-    await inTx(async (tx) => changeUserAccess(tx, await newOperator(), { userId: m.owner.id, role: "MERCHANT", merchantId: m.merchant.id, active: false, reason: "left" }));
+    await inTx(async (tx) =>
+      changeUserAccess(tx, await newOperator(), { userId: m.owner.id, role: "MERCHANT", merchantId: m.merchant.id, active: false, reason: "left" }),
+    );
     expect(await verifyCredentials(db, { username: m.owner.username, password: "owner-password-1", ip: ip() })).toEqual({ ok: false, reason: "invalid" });
   });
 });
@@ -82,7 +85,16 @@ describe("audit log", () => {
   it("is append-only: the database refuses UPDATE and DELETE", async () => {
     const operator = await newOperator();
     const entityId = randomUUID();
-    await inTx((tx) => writeAudit(tx, operator, { action: "test.append_only", entity: "test", entityId, before: { a: 1n }, after: { a: 2n, callbackSecret: "whsec_x" }, reason: "r" }));
+    await inTx((tx) =>
+      writeAudit(tx, operator, {
+        action: "test.append_only",
+        entity: "test",
+        entityId,
+        before: { a: 1n },
+        after: { a: 2n, callbackSecret: "whsec_x" },
+        reason: "r",
+      }),
+    );
     const row = await db.auditLog.findFirstOrThrow({ where: { entityId } });
     expect(row).toMatchObject({ actorId: operator.id, actorName: operator.username, before: { a: "1" }, after: { a: "2", callbackSecret: "[redacted]" } });
     await expect(db.auditLog.update({ where: { id: row.id }, data: { reason: "rewritten" } })).rejects.toThrow(/append-only/);
@@ -126,7 +138,9 @@ describe("console over HTTP: sessions and merchant scoping", () => {
     expect(page.headers.get("location")).toContain("/console/sign-in");
 
     // The session cookie stays valid cryptographically, but the user is re-read on every request.
-    await inTx(async (tx) => changeUserAccess(tx, await newOperator(), { userId: b.owner.id, role: "MERCHANT", merchantId: b.merchant.id, active: false, reason: "left" }));
+    await inTx(async (tx) =>
+      changeUserAccess(tx, await newOperator(), { userId: b.owner.id, role: "MERCHANT", merchantId: b.merchant.id, active: false, reason: "left" }),
+    );
     expect((await get(`/api/console/payments/${own.id}`)).status).toBe(401);
   });
 
@@ -157,6 +171,11 @@ describe("console over HTTP: sessions and merchant scoping", () => {
     const res = await fetch(`${baseUrl()}/api/console/payments/${payment.id}`, { headers: { cookie: session.cookie! } });
     expect(res.status).toBe(200);
     const view = await res.json();
-    expect(view).toMatchObject({ payment: { id: payment.id, status: "PENDING" }, merchantName: m.merchant.name, approvalRefusal: "only withdrawals awaiting approval can be approved", open: true });
+    expect(view).toMatchObject({
+      payment: { id: payment.id, status: "PENDING" },
+      merchantName: m.merchant.name,
+      approvalRefusal: "only withdrawals awaiting approval can be approved",
+      open: true,
+    });
   });
 });

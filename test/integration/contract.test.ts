@@ -133,9 +133,16 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
     const notFound = { method: "GET", path: "/v1/payments/x", status: 404, headers: missing.headers, body: missing.body };
     expect(() => assertMatchesContract(notFound)).not.toThrow();
     expect(() => assertMatchesContract({ ...notFound, status: 409 }), "undocumented status").toThrow(/status 409 is not documented/);
-    expect(() => assertMatchesContract({ ...notFound, body: { error: { ...missing.body.error, code: "INVALID_STATE" } } }), "code of another status").toThrow(ContractViolation);
-    expect(() => assertMatchesContract({ ...notFound, body: { error: { ...missing.body.error, stack: "at x.js:1" } } }), "extra envelope member").toThrow(ContractViolation);
-    expect(() => assertMatchesContract({ ...notFound, body: { error: { ...missing.body.error, requestId: crypto.randomUUID() } } }), "requestId mismatch").toThrow(ContractViolation);
+    expect(() => assertMatchesContract({ ...notFound, body: { error: { ...missing.body.error, code: "INVALID_STATE" } } }), "code of another status").toThrow(
+      ContractViolation,
+    );
+    expect(() => assertMatchesContract({ ...notFound, body: { error: { ...missing.body.error, stack: "at x.js:1" } } }), "extra envelope member").toThrow(
+      ContractViolation,
+    );
+    expect(
+      () => assertMatchesContract({ ...notFound, body: { error: { ...missing.body.error, requestId: crypto.randomUUID() } } }),
+      "requestId mismatch",
+    ).toThrow(ContractViolation);
     expect(() => assertMatchesContract({ ...notFound, status: 500, body: "<html>Internal Server Error</html>" }), "non-JSON").toThrow(ContractViolation);
   });
 
@@ -158,8 +165,15 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
     const served = await (await fetch(`${baseUrl()}/v1/openapi.json`)).json();
     expect(Object.keys(served.webhooks).sort()).toEqual(["payment.expired", "payment.failed", "payment.succeeded"]);
     for (const [type, hook] of Object.entries<any>(served.webhooks)) {
-      expect(hook.post.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([["X-Service-Event-Id", "header"], ["X-Service-Timestamp", "header"], ["X-Service-Signature", "header"]]);
-      expect(hook.post.requestBody.content["application/json"].schema.allOf).toEqual([{ $ref: "#/components/schemas/EventEnvelope" }, { type: "object", properties: { type: { const: type } } }]);
+      expect(hook.post.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([
+        ["X-Service-Event-Id", "header"],
+        ["X-Service-Timestamp", "header"],
+        ["X-Service-Signature", "header"],
+      ]);
+      expect(hook.post.requestBody.content["application/json"].schema.allOf).toEqual([
+        { $ref: "#/components/schemas/EventEnvelope" },
+        { type: "object", properties: { type: { const: type } } },
+      ]);
       expect(hook.post.description).toMatch(/whole callback secret string, 'whsec_' included, as UTF-8 bytes: it is not base64-decoded/);
       expect(Object.keys(hook.post.responses)).toEqual(["2XX", "default"]);
       expect(() => validatorAt("webhooks", type, "post", "requestBody", "content", "application/json", "schema")).not.toThrow();

@@ -23,7 +23,10 @@ async function concluded(m: TestMerchant, outcome: "SUCCEEDED" | "FAILED" = "SUC
 async function readStream(m: TestMerchant, query: string, until: (events: { event: string; data: any }[]) => boolean, timeoutMs = 10_000) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
-  const res = await fetch(`${baseUrl()}/v1/events/stream${query}`, { headers: { authorization: `Bearer ${m.key}`, accept: "text/event-stream" }, signal: abort.signal });
+  const res = await fetch(`${baseUrl()}/v1/events/stream${query}`, {
+    headers: { authorization: `Bearer ${m.key}`, accept: "text/event-stream" },
+    signal: abort.signal,
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
   const seen: { event: string; data: any }[] = [];
@@ -176,7 +179,12 @@ describe("Events API", () => {
     expect(page.body.items).toEqual([]);
     const start = page.body.cursor;
 
-    const streaming = readStream(m, `?cursor=${start}`, (seen) => seen.filter((e) => e.event === "item").length >= 2 && seen.some((e) => e.event === "heartbeat"), 15_000);
+    const streaming = readStream(
+      m,
+      `?cursor=${start}`,
+      (seen) => seen.filter((e) => e.event === "item").length >= 2 && seen.some((e) => e.event === "heartbeat"),
+      15_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const next = await concluded(m, "FAILED");
     const redelivery = await m.api(`/v1/events/${before.event.id}/redeliver`, { method: "POST" });

@@ -76,13 +76,19 @@ describe("faults", () => {
 
     const statuses = [...creates.map((a) => a.res.status), ...reads.map((r) => r.status)];
     expect(new Set(statuses).size > 1, "some requests failed during the outage").toBe(true);
-    expect(statuses.filter((s) => ![200, 201, 503].includes(s)), "only success or 503").toEqual([]);
+    expect(
+      statuses.filter((s) => ![200, 201, 503].includes(s)),
+      "only success or 503",
+    ).toEqual([]);
     for (const failed of [...creates.map((a) => a.res), ...reads].filter((r) => r.status === 503)) {
       expect(failed.body.error.code).toBe("SERVICE_UNAVAILABLE");
       expect(failed.body.error.requestId).toBe(failed.headers.get("x-request-id"));
       expect(failed.headers.get("retry-after")).toMatch(/^\d+$/);
     }
-    expect(reads.some((r) => r.status === 503), "reads fail with 503 during the outage").toBe(true);
+    expect(
+      reads.some((r) => r.status === 503),
+      "reads fail with 503 during the outage",
+    ).toBe(true);
     expect(creates.filter((a) => a.startedAfterRestore && a.res.status === 201).length, "creates succeed again after recovery").toBeGreaterThan(0);
     expect(svc.child.exitCode, "the service was never restarted").toBeNull();
 
@@ -146,7 +152,9 @@ describe("faults", () => {
     svc.child.kill("SIGTERM");
     await sleep(100);
     const refused = await new Promise<string>((resolve) => {
-      http.get({ host: "127.0.0.1", port: svc.port, path: "/v1/payments", agent: false }, () => resolve("answered")).on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+      http
+        .get({ host: "127.0.0.1", port: svc.port, path: "/v1/payments", agent: false }, () => resolve("answered"))
+        .on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
     });
     expect(refused, "no new connections after SIGTERM").toBe("ECONNREFUSED");
 

@@ -50,7 +50,16 @@ describe("idempotency (docs/api.md 'Idempotency')", () => {
   it("50 concurrent identical requests whose payment takes the last of every bound (daily limit, velocity rule) still all answer 201 with it", async () => {
     const m = await newMerchant();
     const body = depositBody({ amount: "40.00", customer: { email: "last@example.com" } });
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: body.currency, channel: body.method, direction: body.direction, chargeCurrency: body.currency, settlementCurrency: body.currency, dailyLimitMinor: 4000n, reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: body.currency,
+      channel: body.method,
+      direction: body.direction,
+      chargeCurrency: body.currency,
+      settlementCurrency: body.currency,
+      dailyLimitMinor: 4000n,
+      reason: "test",
+    });
     await db.riskRule.create({ data: { merchantId: m.merchant.id, kind: "COUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: 1, reason: "test" } });
     const key = `idem-${randomUUID()}`;
     const results = await Promise.all(Array.from({ length: 50 }, () => m.api("/v1/payments", { body, idempotencyKey: key })));

@@ -29,7 +29,17 @@ async function startLoggedService(env: Record<string, string>) {
   const port = await freePort();
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "test", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: TEST_DATABASE_URL, TRUSTED_PROXIES: "127.0.0.1,::1", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: TEST_DATABASE_URL,
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -107,6 +117,8 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
     absent.pathname = `${absent.pathname}_absent`;
     const service = await startLoggedService({ DATABASE_URL: absent.toString() });
     await eventually(async () => service.output().includes("embedded job driver started"), 30_000);
-    expect(service.output()).toContain('"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","conclude-scenarios","store-handoffs"]');
+    expect(service.output()).toContain(
+      '"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","conclude-scenarios","store-handoffs"]',
+    );
   });
 });

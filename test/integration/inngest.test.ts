@@ -79,7 +79,10 @@ describe("Inngest functions (@inngest/test)", () => {
       [2, 200],
     ]);
     expect(rx.received).toHaveLength(2);
-    expect(verifyCallback(rx.received[1].body, rx.received[1].headers, secret, { now: new Date(sleptUntil!) })).toMatchObject({ ok: true, eventId: delivery.eventId });
+    expect(verifyCallback(rx.received[1].body, rx.received[1].headers, secret, { now: new Date(sleptUntil!) })).toMatchObject({
+      ok: true,
+      eventId: delivery.eventId,
+    });
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ state: "SUCCEEDED", attemptCount: 2 });
   });
 
@@ -90,7 +93,8 @@ describe("Inngest functions (@inngest/test)", () => {
     const { delivery } = await parkedDelivery(rx.url, due);
     const deliverCallback = createInngestFunctions(() => due).find((f) => f.opts.id === "deliver-callback")!;
     // A fresh engine per run: an engine memoises step results across its executions.
-    const run = (deliveryId: string) => new InngestTestEngine({ function: deliverCallback }).execute({ events: [{ name: DELIVERY_DUE_EVENT, data: { deliveryId } }] });
+    const run = (deliveryId: string) =>
+      new InngestTestEngine({ function: deliverCallback }).execute({ events: [{ name: DELIVERY_DUE_EVENT, data: { deliveryId } }] });
     expect((await run(delivery.id)).result).toMatchObject({ claimed: true, state: "SUCCEEDED" });
     expect((await run(delivery.id)).result).toMatchObject({ claimed: false, state: "SUCCEEDED" });
     expect((await run("00000000-0000-4000-8000-000000000000")).result).toMatchObject({ claimed: false, state: null });
@@ -160,7 +164,9 @@ describe("one job registry", () => {
       const fn = fns.find((f) => f.opts.id === job.id)!;
       expect(fn.opts.triggers, job.id).toEqual(job.kind === "polling" ? [{ cron: expect.any(String) }] : [{ event: job.due.name }]);
     }
-    expect(fns.map((f) => f.opts.id)).toEqual(expect.arrayContaining(["expire-due-payments", "compact-payment-counts", "deliver-due-callbacks", "store-handoffs", "deliver-callback", "store-handoff"]));
+    expect(fns.map((f) => f.opts.id)).toEqual(
+      expect.arrayContaining(["expire-due-payments", "compact-payment-counts", "deliver-due-callbacks", "store-handoffs", "deliver-callback", "store-handoff"]),
+    );
     expect(fns.map((f) => f.opts.id)).not.toContain("expiry-sweeps");
   });
 

@@ -21,7 +21,8 @@ afterAll(() => env.stop());
 
 const intake = (intakePaused: boolean, pausedChannels: ("BANK_TRANSFER" | "GATEWAY" | "STORE")[]) =>
   transaction((tx) => setIntake(tx, operator, { intakePaused, pausedChannels, reason: "test: intake" }), { db: env.db });
-const create = (m: DedicatedMerchant, over: Record<string, unknown>, key = `k-${randomUUID()}`, body = depositBody(over)) => m.request("/v1/payments", body, key);
+const create = (m: DedicatedMerchant, over: Record<string, unknown>, key = `k-${randomUUID()}`, body = depositBody(over)) =>
+  m.request("/v1/payments", body, key);
 const bankDeposit = { method: "BANK_TRANSFER", direction: "DEPOSIT" };
 const gatewayDeposit = { method: "GATEWAY", direction: "DEPOSIT" };
 const bankWithdrawal = { method: "BANK_TRANSFER", direction: "WITHDRAWAL" };
@@ -72,10 +73,15 @@ describe("bank-transfer routing (the service's bank accounts, global)", () => {
     const seeded = await env.db.bankAccount.findFirstOrThrow();
     const used = async () => (await env.db.bankAccountUsage.findMany({ where: { bankAccountId: seeded.id } })).reduce((n, u) => n + u.used, 0);
     await env.db.bankAccount.update({ where: { id: seeded.id }, data: { dailyCapacity: (await used()) + 2 } });
-    const second = await env.db.bankAccount.create({ data: { name: "Second", holder: "Sandpiper Sandbox FZ-LLC", iban: "AE070331234567890123999", bankName: "Sandbox Bank", dailyCapacity: 1, active: false } });
+    const second = await env.db.bankAccount.create({
+      data: { name: "Second", holder: "Sandpiper Sandbox FZ-LLC", iban: "AE070331234567890123999", bankName: "Sandbox Bank", dailyCapacity: 1, active: false },
+    });
     try {
       const routed = [await create(m, bankDeposit), await create(m, bankDeposit)];
-      expect(routed.map((r) => [r.status, r.body.bankAccountId])).toEqual([[201, seeded.id], [201, seeded.id]]);
+      expect(routed.map((r) => [r.status, r.body.bankAccountId])).toEqual([
+        [201, seeded.id],
+        [201, seeded.id],
+      ]);
       const body = depositBody(bankDeposit);
       expect(errorOf(await create(m, {}, "capacity-retry", body))).toEqual([503, "BANK_CAPACITY"]);
       expect((await create(m, gatewayDeposit)).body.bankAccountId).toBeNull();

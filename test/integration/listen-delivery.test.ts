@@ -54,7 +54,10 @@ it("retries a receiver that answers 500 and one that is down for 20 s until each
     expect(rx.state.events.get(id), "delivered once: a 2xx is not retried").toBe(1);
   }
   // Each line names its attempt and when the next one comes.
-  expect(run.lines.some((l) => / -> 500 .*attempt 1, next in \d+\.\d s/.test(l)), run.lines.slice(-10).join("\n")).toBe(true);
+  expect(
+    run.lines.some((l) => / -> 500 .*attempt 1, next in \d+\.\d s/.test(l)),
+    run.lines.slice(-10).join("\n"),
+  ).toBe(true);
   expect(run.lines.some((l) => / -> 200 .*attempt 3\b/.test(l))).toBe(true);
 
   // The receiver goes down for 20 s while payments conclude; the listener keeps retrying (no restart).
@@ -66,7 +69,10 @@ it("retries a receiver that answers 500 and one that is down for 20 s until each
   const secondEvents = await eventIdsOf(second);
   await waitForLine(run, /no answer \(ECONNREFUSED\) .*attempt 2, next in/);
   await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - (Date.now() - downAt))));
-  expect(secondEvents.some((id) => state.events.has(id)), "nothing arrived while it was down").toBe(false);
+  expect(
+    secondEvents.some((id) => state.events.has(id)),
+    "nothing arrived while it was down",
+  ).toBe(false);
   rx = await startRobustReceiver({ port, state });
   // Back up: the next retries (at most 30 s apart) get through.
   await eventually(async () => secondEvents.every((id) => state.events.has(id)), 45_000);
@@ -135,7 +141,10 @@ it("with --max-attempts the listener gives up and prints a command that sends th
   const [payment] = await concludePayments(m, 1);
   const [eventId] = await eventIdsOf([payment]);
   await waitForLine(run, new RegExp(`-> 500 .*attempt 2 of 2, giving up`));
-  const gaveUp = await waitForLine(run, new RegExp(`gave up forwarding ${eventId} after 2 attempts; .* sandpiper events resend ${eventId} --api-url ${baseUrl().replace(/[.]/g, "\\.")}`));
+  const gaveUp = await waitForLine(
+    run,
+    new RegExp(`gave up forwarding ${eventId} after 2 attempts; .* sandpiper events resend ${eventId} --api-url ${baseUrl().replace(/[.]/g, "\\.")}`),
+  );
   expect(gaveUp).toBeTruthy();
   expect(rx.state.events.has(eventId)).toBe(false);
   // A redelivery (what `sandpiper events resend` asks for) reaches the running listener: attempt 1 of the new
@@ -196,15 +205,28 @@ it("recorded forwards: idempotent by forward and attempt, another merchant's eve
   expect(before.deliveriesNeedingAttention, "NOT_CONFIGURED without a listener").toBe(1);
 
   const attempt = (n: number, statusCode: number | null, forwardEvent = eventId) => ({
-    eventId: forwardEvent, forwardId: "0b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", cursor: "12", kind: "event", attempt: n,
-    startedAt: new Date().toISOString(), durationMs: 3, statusCode, error: statusCode === null ? "ECONNREFUSED" : null,
-    forwardTo: "http://localhost:4000/hook", timestamp: String(Math.floor(Date.now() / 1000)), signature: "a".repeat(64),
-    responseSnippet: null, nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
+    eventId: forwardEvent,
+    forwardId: "0b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11",
+    cursor: "12",
+    kind: "event",
+    attempt: n,
+    startedAt: new Date().toISOString(),
+    durationMs: 3,
+    statusCode,
+    error: statusCode === null ? "ECONNREFUSED" : null,
+    forwardTo: "http://localhost:4000/hook",
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    signature: "a".repeat(64),
+    responseSnippet: null,
+    nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
   });
   const first = await m.api("/v1/events/forwards", { body: { forwards: [attempt(1, null), attempt(1, null, otherEvent)] } });
   expect(first.status, first.text).toBe(200);
   expect(first.body).toEqual({ recorded: 1, duplicates: 0, unknownEvents: [otherEvent] });
-  expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0]).toMatchObject({ state: "RETRYING", attempts: [{ number: 1, statusCode: null, error: "ECONNREFUSED" }] });
+  expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0]).toMatchObject({
+    state: "RETRYING",
+    attempts: [{ number: 1, statusCode: null, error: "ECONNREFUSED" }],
+  });
   const again = await m.api("/v1/events/forwards", { body: { forwards: [attempt(1, null), attempt(2, 200)] } });
   expect(again.body).toEqual({ recorded: 1, duplicates: 1, unknownEvents: [] });
   expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0].state).toBe("DELIVERED");

@@ -42,7 +42,12 @@ async function post(path: string, body: unknown): Promise<{ status: number; body
   const n = sent++;
   const res = await fetch(d.service.url + path, {
     method: "POST",
-    headers: { authorization: `Bearer ${keys[n % keys.length]}`, "x-forwarded-for": `203.0.113.${n % 3}`, "content-type": "application/json", "idempotency-key": `listen-${crypto.randomUUID()}` },
+    headers: {
+      authorization: `Bearer ${keys[n % keys.length]}`,
+      "x-forwarded-for": `203.0.113.${n % 3}`,
+      "content-type": "application/json",
+      "idempotency-key": `listen-${crypto.randomUUID()}`,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -52,7 +57,13 @@ async function post(path: string, body: unknown): Promise<{ status: number; body
 async function payments(n: number, tag: string): Promise<string[]> {
   const ids: string[] = [];
   const one = async (i: number) => {
-    const created = await post("/v1/payments", { reference: `${tag}-${i}-${Math.random()}`, amount: `${10 + (i % 50)}.25`, currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
+    const created = await post("/v1/payments", {
+      reference: `${tag}-${i}-${Math.random()}`,
+      amount: `${10 + (i % 50)}.25`,
+      currency: "USD",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const done = await post(`/v1/sandbox/payments/${created.body.id}/complete`, { outcome: i % 3 === 0 ? "FAILED" : "SUCCEEDED" });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
@@ -85,7 +96,10 @@ describe("sandpiper listen", () => {
 
     // The service restarts once (the listener sees its stream end and reconnects).
     await stopService(d.service.child);
-    d.service = await startService({ DATABASE_URL: d.url, TRUSTED_PROXIES: "127.0.0.1,::1", EXPIRY_SWEEP_INTERVAL_MS: "500", DB_POOL_MAX: "5", ...SERVICE_ENV }, { port: Number(new URL(d.service.url).port) });
+    d.service = await startService(
+      { DATABASE_URL: d.url, TRUSTED_PROXIES: "127.0.0.1,::1", EXPIRY_SWEEP_INTERVAL_MS: "500", DB_POOL_MAX: "5", ...SERVICE_ENV },
+      { port: Number(new URL(d.service.url).port) },
+    );
     await payments(30, "restarted");
 
     // The listener's connection is cut: dropped, and refused for 2 s.
@@ -127,7 +141,10 @@ describe("sandpiper listen", () => {
     // Each forward carried the exact stored body bytes.
     const bodies = new Map(events.map((e) => [e.id, e.body]));
     for (const r of rx.received) expect(r.body.toString("utf8")).toBe(bodies.get(String(r.headers["x-service-event-id"])));
-    expect(run.lines.some((l) => /connection lost/.test(l)), "the listener reported the lost connection").toBe(true);
+    expect(
+      run.lines.some((l) => /connection lost/.test(l)),
+      "the listener reported the lost connection",
+    ).toBe(true);
     // Listener forwards never touch the configured address's deliveries (none is configured here).
     expect(await d.db.deliveryAttempt.count({ where: { delivery: { merchantId: m.merchant.id } } })).toBe(0);
     expect(await d.db.delivery.count({ where: { merchantId: m.merchant.id, state: { not: "NOT_CONFIGURED" } } })).toBe(0);
@@ -140,25 +157,50 @@ describe("sandpiper listen", () => {
     // A stand-in service: the first stream sends `ready` and then nothing; the second sends one item.
     const rx = await startReceiver();
     let connections = 0;
-    const body = JSON.stringify({ id: "5b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", type: "payment.succeeded", createdAt: new Date().toISOString(), data: { reference: "silent-1" } });
+    const body = JSON.stringify({
+      id: "5b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11",
+      type: "payment.succeeded",
+      createdAt: new Date().toISOString(),
+      data: { reference: "silent-1" },
+    });
     const server = http.createServer((req, res) => {
       // This stand-in keeps no record of forwards (the listener then stops reporting them); the key check
       // `sandpiper listen` makes before it starts (GET /v1/events?limit=1) is not a stream connection.
       if (req.url!.startsWith("/v1/events/forwards")) return void res.writeHead(404).end();
-      if (!req.url!.startsWith("/v1/events/stream")) return void res.writeHead(200, { "content-type": "application/json" }).end('{"items":[],"total":0,"page":1,"limit":1,"pages":0}');
+      if (!req.url!.startsWith("/v1/events/stream"))
+        return void res.writeHead(200, { "content-type": "application/json" }).end('{"items":[],"total":0,"page":1,"limit":1,"pages":0}');
       connections++;
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(`event: ready\ndata: ${JSON.stringify({ cursor: "7", heartbeatSeconds: 1, headers: { eventId: "X-Service-Event-Id" } })}\n\n`);
       if (connections === 1) return; // silent from here on, connection left open
       expect(new URL(req.url!, "http://x").searchParams.get("cursor")).toBe("7");
-      const item = { cursor: "8", kind: "event", eventId: "5b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", type: "payment.succeeded", createdAt: new Date().toISOString(), paymentId: null, reference: "silent-1", body, chaos: null };
+      const item = {
+        cursor: "8",
+        kind: "event",
+        eventId: "5b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11",
+        type: "payment.succeeded",
+        createdAt: new Date().toISOString(),
+        paymentId: null,
+        reference: "silent-1",
+        body,
+        chaos: null,
+      };
       res.write(`event: item\nid: 8\ndata: ${JSON.stringify(item)}\n\n`);
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "listen-")), "state.json");
     const started = Date.now();
-    const run = listen(["--forward-to", `${rx.origin}/hook`, "--api-url", `http://127.0.0.1:${port}`, "--api-key", "sk_sandbox_silent", "--state-file", stateFile]);
+    const run = listen([
+      "--forward-to",
+      `${rx.origin}/hook`,
+      "--api-url",
+      `http://127.0.0.1:${port}`,
+      "--api-key",
+      "sk_sandbox_silent",
+      "--state-file",
+      stateFile,
+    ]);
     await waitForLine(run, new RegExp(`connection lost to http://127\\.0\\.0\\.1:${port} \\(no heartbeat for 5 s\\)`), 20_000);
     await rx.waitFor(1, 20_000);
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
@@ -173,7 +215,16 @@ describe("sandpiper listen", () => {
   }, 60_000);
 
   it("refuses a bad key with a clear message and exit code 1; missing flags say what to do (exit 2)", async () => {
-    const bad = listen(["--forward-to", "http://127.0.0.1:9/hook", "--api-url", d.service.url, "--api-key", "sk_sandbox_nope", "--state-file", path.join(os.tmpdir(), `nope-${Date.now()}.json`)]);
+    const bad = listen([
+      "--forward-to",
+      "http://127.0.0.1:9/hook",
+      "--api-url",
+      d.service.url,
+      "--api-key",
+      "sk_sandbox_nope",
+      "--state-file",
+      path.join(os.tmpdir(), `nope-${Date.now()}.json`),
+    ]);
     expect(await bad.exited).toBe(1);
     expect(bad.lines.join("\n")).toMatch(/refused the API key \(401.*INVALID_API_KEY/);
     expect(bad.lines.join("\n"), "the key is checked before the secret is printed").not.toMatch(/whsec_/);

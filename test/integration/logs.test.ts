@@ -20,14 +20,23 @@ const callbacks: string[] = [];
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
     let body = "";
-    req.on("data", (c) => (body += c)).on("end", () => {
-      callbacks.push(body);
-      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
-    });
+    req
+      .on("data", (c) => (body += c))
+      .on("end", () => {
+        callbacks.push(body);
+        res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
+      });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   svc = await startService(
-    { DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: "info", TRUSTED_PROXIES: "127.0.0.1,::1", CALLBACK_ALLOW_LOOPBACK: "1", DELIVERY_POLL_INTERVAL_MS: "200", EXPIRY_SWEEP_INTERVAL_MS: "500" },
+    {
+      DATABASE_URL: TEST_DATABASE_URL,
+      LOG_LEVEL: "info",
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      CALLBACK_ALLOW_LOOPBACK: "1",
+      DELIVERY_POLL_INTERVAL_MS: "200",
+      EXPIRY_SWEEP_INTERVAL_MS: "500",
+    },
     { capture: true },
   );
 }, 120_000);
@@ -54,9 +63,32 @@ describe("logs", () => {
     // A READY store checkout: its url is a bearer link that the detail response carries.
     const token = randomBytes(24).toString("base64url");
     const store = await db.payment.create({
-      data: { merchantId: m.merchant.id, reference: `store-${randomUUID()}`, kind: "STORE", amountMinor: 25000n, feeMinor: 0n, currency: "AED", method: "GATEWAY", direction: "DEPOSIT", status: "PENDING", businessDay: "2026-11-22", expiresAt: new Date(Date.now() + 600_000) },
+      data: {
+        merchantId: m.merchant.id,
+        reference: `store-${randomUUID()}`,
+        kind: "STORE",
+        amountMinor: 25000n,
+        feeMinor: 0n,
+        currency: "AED",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+        status: "PENDING",
+        businessDay: "2026-11-22",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
     });
-    await db.storeCheckout.create({ data: { paymentId: store.id, state: "READY", chargeMinor: 25000n, token, subtotalMinor: 25000n, discountMinor: 0n, matchType: "EXACT", expiresAt: new Date(Date.now() + 600_000) } });
+    await db.storeCheckout.create({
+      data: {
+        paymentId: store.id,
+        state: "READY",
+        chargeMinor: 25000n,
+        token,
+        subtotalMinor: 25000n,
+        discountMinor: 0n,
+        matchType: "EXACT",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
+    });
 
     const key = `flow-${randomUUID()}`;
     const body = depositBody({ customer: { id: "cust-log", email: "log@example.com", phone: "+971501234567" } });
@@ -153,7 +185,10 @@ describe("logs", () => {
     const unknown = `/checkout/${randomBytes(32).toString("base64url")}`;
     expectStatus("unknown page", (await page(unknown)).status, 404);
     expectStatus("unknown quote", (await act(unknown, "quote", { amount: "1.00", currency: "USD" })).status, 404);
-    expect(statuses.filter(([, got, want]) => got !== want), "statuses").toEqual([]);
+    expect(
+      statuses.filter(([, got, want]) => got !== want),
+      "statuses",
+    ).toEqual([]);
     expect((await as(`/v1/checkout-sessions/${created.body.id}`)).body).toMatchObject({ state: "AWAITING_VERIFICATION", amount: "100.00", currency: "USD" });
     await new Promise((r) => setTimeout(r, 300)); // let the last lines flush
 
@@ -161,7 +196,11 @@ describe("logs", () => {
     const lines = mine.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
     // The log did record this flow, by session id: the API requests and the customer actions.
     const requestIds = [created, replay, read].map((r) => r.headers.get("x-request-id"));
-    for (const id of requestIds) expect(lines.filter((l) => l.msg === "request" && l.requestId === id && l.merchantId === m.merchant.id), `request line ${id}`).toHaveLength(1);
+    for (const id of requestIds)
+      expect(
+        lines.filter((l) => l.msg === "request" && l.requestId === id && l.merchantId === m.merchant.id),
+        `request line ${id}`,
+      ).toHaveLength(1);
     const actions = lines.filter((l) => l.msg === "customer checkout action" && l.checkoutSessionId === created.body.id);
     expect(actions.map((l) => l.action)).toEqual(expect.arrayContaining(["quote", "confirm"]));
 
@@ -185,7 +224,23 @@ describe("logs", () => {
     const operator = await createConsoleUser(db, { username: `logs-${randomUUID().slice(0, 8)}`, password: "operator-password-1", role: "OPERATOR" });
     const cookie = (await signIn(operator.username, "operator-password-1", undefined, svc.url)).cookie!;
     expect(cookie).toBeTruthy();
-    for (const page of ["/console", "/console/payments", "/console/callbacks", "/console/approvals", "/console/merchants", "/console/users", "/console/pricing", "/console/rates", "/console/audit", "/console/settings", "/console/catalog", "/api/console/reports/payments", "/api/console/reports/callbacks", "/api/console/reports/limits", "/api/console/payments?limit=5"]) {
+    for (const page of [
+      "/console",
+      "/console/payments",
+      "/console/callbacks",
+      "/console/approvals",
+      "/console/merchants",
+      "/console/users",
+      "/console/pricing",
+      "/console/rates",
+      "/console/audit",
+      "/console/settings",
+      "/console/catalog",
+      "/api/console/reports/payments",
+      "/api/console/reports/callbacks",
+      "/api/console/reports/limits",
+      "/api/console/payments?limit=5",
+    ]) {
       const res = await fetch(`${svc.url}${page}`, { headers: { cookie }, redirect: "manual" });
       expect(res.status, page).toBe(200);
       await res.arrayBuffer();
@@ -198,19 +253,33 @@ describe("logs", () => {
     await Promise.all([as("/v1/payments?limit=5"), as("/v1/events?limit=5"), ...created.map((c) => as(`/v1/payments/${c.body.id}`))]);
     // The signature debugger on a delivered callback (it reads the delivery with its event, attempts and chaos
     // requests in the console action's transaction).
-    const hooked = await newMerchant({ callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`, callbackSecret: `whsec_${randomBytes(24).toString("hex")}` });
+    const hooked = await newMerchant({
+      callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`,
+      callbackSecret: `whsec_${randomBytes(24).toString("hex")}`,
+    });
     const paid = await call("/v1/payments", { base: svc.url, key: hooked.key, ip: hooked.ip, body: depositBody() });
     await call(`/v1/sandbox/payments/${paid.body.id}/complete`, { base: svc.url, key: hooked.key, ip: hooked.ip, body: { outcome: "SUCCEEDED" } });
-    const delivery = await eventually(() => db.delivery.findFirst({ where: { merchantId: hooked.merchant.id, state: "SUCCEEDED" }, include: { event: true, attempts: true } }), 15_000);
+    const delivery = await eventually(
+      () => db.delivery.findFirst({ where: { merchantId: hooked.merchant.id, state: "SUCCEEDED" }, include: { event: true, attempts: true } }),
+      15_000,
+    );
     const checked = await postAction(
       "callbacks.checkSignatureAction",
-      { deliveryId: delivery.id, attempt: "1", timestamp: delivery.attempts[0].signedTimestamp!, body: delivery.event.body, signature: delivery.attempts[0].signature! },
+      {
+        deliveryId: delivery.id,
+        attempt: "1",
+        timestamp: delivery.attempts[0].signedTimestamp!,
+        body: delivery.event.body,
+        signature: delivery.attempts[0].signature!,
+      },
       { cookie, base: svc.url, page: `/console/callbacks/${delivery.id}` },
     );
     expect(checked.state, checked.text.slice(0, 500)).toMatchObject({ status: "ok" });
     await new Promise((r) => setTimeout(r, 1_500)); // the jobs' next rounds (expiry sweep, deliveries, count compaction)
 
-    const warnings = svc.output.flatMap((line, i) => (/already executing a query|DeprecationWarning/.test(line) ? [svc.output.slice(i, i + 25).join("\n")] : []));
+    const warnings = svc.output.flatMap((line, i) =>
+      /already executing a query|DeprecationWarning/.test(line) ? [svc.output.slice(i, i + 25).join("\n")] : [],
+    );
     expect(warnings, "node-postgres warnings in the service's output").toEqual([]);
   }, 120_000);
 });

@@ -29,7 +29,15 @@ const TRIGGERS = [
   "payments_counts_update",
   "pricing_versions_no_change",
 ];
-const FUNCTIONS = ["bump_catalog_version", "dubai_day", "event_feed_assign_seq", "ledger_entry_balanced", "payment_counts_changed", "refuse_change", "refuse_statement"];
+const FUNCTIONS = [
+  "bump_catalog_version",
+  "dubai_day",
+  "event_feed_assign_seq",
+  "ledger_entry_balanced",
+  "payment_counts_changed",
+  "refuse_change",
+  "refuse_statement",
+];
 
 let client: pg.Client;
 

@@ -15,8 +15,25 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** The environment of a developer's shell: no database url, nothing test-only. */
 function devEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, SANDPIPER_DATA_DIR: dataDir, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", ...extra };
-  for (const name of ["DATABASE_URL", "CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "NEXTAUTH_SECRET", "TRUSTED_PROXIES", "JOBS_DISABLED", "npm_lifecycle_event", "npm_lifecycle_script"]) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SANDPIPER_DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    LOG_LEVEL: "warn",
+    ...extra,
+  };
+  for (const name of [
+    "DATABASE_URL",
+    "CALLBACK_ALLOW_LOOPBACK",
+    "DB_POOL_MAX",
+    "NEXTAUTH_SECRET",
+    "TRUSTED_PROXIES",
+    "JOBS_DISABLED",
+    "npm_lifecycle_event",
+    "npm_lifecycle_script",
+  ])
+    delete env[name];
   return env;
 }
 
@@ -75,7 +92,10 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
       const session = await fetch(`${base}/v1/checkout-sessions`, {
         method: "POST",
         headers: { authorization: `Bearer ${seeded.keys.amountEntry}`, "content-type": "application/json", "idempotency-key": "order-2001-session" },
-        body: JSON.stringify({ reference: "order-2001", customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } }),
+        body: JSON.stringify({
+          reference: "order-2001",
+          customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" },
+        }),
       });
       expect(session.status, await session.clone().text()).toBe(201);
       expect(await session.json()).toMatchObject({ state: "AWAITING_AMOUNT", customerCheckout: { url: expect.stringContaining("/checkout/") } });
@@ -83,7 +103,10 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
       const refused = await fetch(`${base}/v1/checkout-sessions`, {
         method: "POST",
         headers: { authorization: `Bearer ${seeded.keys.full}`, "content-type": "application/json", "idempotency-key": "order-2002-session" },
-        body: JSON.stringify({ reference: "order-2002", customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } }),
+        body: JSON.stringify({
+          reference: "order-2002",
+          customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" },
+        }),
       });
       expect(refused.status).toBe(403);
       expect((await refused.json()).error).toMatchObject({ code: "AMOUNT_ENTRY_NOT_ENABLED", message: expect.stringMatching(/console/i) });

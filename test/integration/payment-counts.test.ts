@@ -41,10 +41,21 @@ async function seedAroundMidnight(m: TestMerchant) {
   const instants = ["2026-03-09T19:59:59.999Z", "2026-03-09T20:00:00.000Z", "2026-03-10T19:59:59.999Z", "2026-03-10T20:00:00.000Z"];
   await db.payment.createMany({
     data: instants.flatMap((at, i) =>
-      STATUSES.map((status, j) => ({
-        merchantId: m.merchant.id, reference: `edge-${i}-${j}-${randomUUID()}`, amountMinor: 1000n, feeMinor: 0n, currency: CURRENCIES[(i + j) % 3],
-        method: j % 2 ? "BANK_TRANSFER" : "GATEWAY", direction: j === 0 ? "WITHDRAWAL" : "DEPOSIT", status, businessDay: at.slice(0, 10), createdAt: new Date(at),
-      }) as const),
+      STATUSES.map(
+        (status, j) =>
+          ({
+            merchantId: m.merchant.id,
+            reference: `edge-${i}-${j}-${randomUUID()}`,
+            amountMinor: 1000n,
+            feeMinor: 0n,
+            currency: CURRENCIES[(i + j) % 3],
+            method: j % 2 ? "BANK_TRANSFER" : "GATEWAY",
+            direction: j === 0 ? "WITHDRAWAL" : "DEPOSIT",
+            status,
+            businessDay: at.slice(0, 10),
+            createdAt: new Date(at),
+          }) as const,
+      ),
     ),
   });
 }
@@ -54,7 +65,9 @@ describe("payment counters (list totals)", () => {
     const m = await newMerchant();
     await seedAroundMidnight(m);
     const created = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => m.api("/v1/payments", { body: depositBody({ currency: CURRENCIES[i % 3], method: i % 4 === 0 ? "BANK_TRANSFER" : "GATEWAY" }) })),
+      Array.from({ length: 24 }, (_, i) =>
+        m.api("/v1/payments", { body: depositBody({ currency: CURRENCIES[i % 3], method: i % 4 === 0 ? "BANK_TRANSFER" : "GATEWAY" }) }),
+      ),
     );
     expect(created.map((r) => r.status)).toEqual(Array(24).fill(201));
     const outcomes = await Promise.all(
@@ -68,9 +81,20 @@ describe("payment counters (list totals)", () => {
     await db.payment.delete({ where: { id: (await db.payment.findFirstOrThrow({ where: { merchantId: m.merchant.id, status: "CANCELLED" } })).id } });
 
     const filters: Filter[] = [
-      {}, { status: "SUCCEEDED" }, { status: "FAILED" }, { status: "PENDING" }, { status: "EXPIRED" }, { status: "CANCELLED" }, { currency: "EUR" },
-      { method: "BANK_TRANSFER" }, { direction: "WITHDRAWAL" }, { status: "SUCCEEDED", currency: "USD", method: "GATEWAY" },
-      { from: "2026-03-10" }, { to: "2026-03-09" }, { from: "2026-03-10", to: "2026-03-10" }, { from: "2026-03-11", to: "2026-03-11", status: "PENDING_APPROVAL" },
+      {},
+      { status: "SUCCEEDED" },
+      { status: "FAILED" },
+      { status: "PENDING" },
+      { status: "EXPIRED" },
+      { status: "CANCELLED" },
+      { currency: "EUR" },
+      { method: "BANK_TRANSFER" },
+      { direction: "WITHDRAWAL" },
+      { status: "SUCCEEDED", currency: "USD", method: "GATEWAY" },
+      { from: "2026-03-10" },
+      { to: "2026-03-09" },
+      { from: "2026-03-10", to: "2026-03-10" },
+      { from: "2026-03-11", to: "2026-03-11", status: "PENDING_APPROVAL" },
     ];
     for (const filter of filters) await expectTotal(m, filter);
     while ((await compactPaymentCounts(db)) > 0);
@@ -84,10 +108,19 @@ describe("payment counters (list totals)", () => {
     const created = await Promise.all(Array.from({ length: 10 }, (_, i) => m.api("/v1/payments", { body: depositBody({ currency: CURRENCIES[i % 3] }) })));
     expect(created.every((r) => r.status === 201)).toBe(true);
     const day = fc.constantFrom("2026-03-08", "2026-03-09", "2026-03-10", "2026-03-11", new Date(Date.now() + 4 * 3600_000).toISOString().slice(0, 10));
-    const filter = fc.record(
-      { status: fc.constantFrom(...STATUSES), method: fc.constantFrom("BANK_TRANSFER", "GATEWAY"), direction: fc.constantFrom("DEPOSIT", "WITHDRAWAL"), currency: fc.constantFrom(...CURRENCIES), from: day, to: day },
-      { requiredKeys: [] },
-    ).filter((f) => !f.from || !f.to || f.from <= f.to);
+    const filter = fc
+      .record(
+        {
+          status: fc.constantFrom(...STATUSES),
+          method: fc.constantFrom("BANK_TRANSFER", "GATEWAY"),
+          direction: fc.constantFrom("DEPOSIT", "WITHDRAWAL"),
+          currency: fc.constantFrom(...CURRENCIES),
+          from: day,
+          to: day,
+        },
+        { requiredKeys: [] },
+      )
+      .filter((f) => !f.from || !f.to || f.from <= f.to);
     let compactions = 0;
     await fc.assert(
       fc.asyncProperty(filter, fc.boolean(), async (f, compact) => {

@@ -7,7 +7,11 @@ const minutes = (from: string, to: string) => Math.round((Date.parse(to) - Date.
 
 async function usdAedRateToday() {
   const day = dubaiDay();
-  await db.fxRate.upsert({ where: { base_quote_day: { base: "USD", quote: "AED", day } }, create: { base: "USD", quote: "AED", day, rate: "3.6725" }, update: {} });
+  await db.fxRate.upsert({
+    where: { base_quote_day: { base: "USD", quote: "AED", day } },
+    create: { base: "USD", quote: "AED", day, rate: "3.6725" },
+    update: {},
+  });
 }
 
 describe("POST /v1/payments", () => {
@@ -19,12 +23,60 @@ describe("POST /v1/payments", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const p = res.body;
     expect(Object.keys(p).sort()).toEqual(
-      ["amount", "approvedAt", "bankAccountId", "createdAt", "currency", "customer", "direction", "environment", "expiresAt", "fee", "finalizedAt", "id", "merchantId", "method", "pricing", "reference", "status"].sort(),
+      [
+        "amount",
+        "approvedAt",
+        "bankAccountId",
+        "createdAt",
+        "currency",
+        "customer",
+        "direction",
+        "environment",
+        "expiresAt",
+        "fee",
+        "finalizedAt",
+        "id",
+        "merchantId",
+        "method",
+        "pricing",
+        "reference",
+        "status",
+      ].sort(),
     );
-    expect(p).toMatchObject({ merchantId: m.merchant.id, reference: body.reference, amount: "1123.52", fee: "16.85", currency: "EUR", method: "BANK_TRANSFER", direction: "DEPOSIT", environment: "sandbox", status: "PENDING", approvedAt: null, finalizedAt: null, customer: body.customer });
+    expect(p).toMatchObject({
+      merchantId: m.merchant.id,
+      reference: body.reference,
+      amount: "1123.52",
+      fee: "16.85",
+      currency: "EUR",
+      method: "BANK_TRANSFER",
+      direction: "DEPOSIT",
+      environment: "sandbox",
+      status: "PENDING",
+      approvedAt: null,
+      finalizedAt: null,
+      customer: body.customer,
+    });
     expect(p.bankAccountId).toMatch(/^[0-9a-f-]{36}$/);
     expect(minutes(p.createdAt, p.expiresAt)).toBe(60);
-    expect(p.pricing).toMatchObject({ schema: 1, fallback: true, ruleId: null, ruleVersion: 0, timezone: "Asia/Dubai", rateDay: dubaiDay(), originalCurrency: "EUR", chargeCurrency: "EUR", settlementCurrency: "EUR", baseRate: "1", effectiveRate: "1", commissionBps: 150, amountMinor: "112352", fee: "16.85", gateway: "112352", merchantNet: "1106.67" });
+    expect(p.pricing).toMatchObject({
+      schema: 1,
+      fallback: true,
+      ruleId: null,
+      ruleVersion: 0,
+      timezone: "Asia/Dubai",
+      rateDay: dubaiDay(),
+      originalCurrency: "EUR",
+      chargeCurrency: "EUR",
+      settlementCurrency: "EUR",
+      baseRate: "1",
+      effectiveRate: "1",
+      commissionBps: 150,
+      amountMinor: "112352",
+      fee: "16.85",
+      gateway: "112352",
+      merchantNet: "1106.67",
+    });
 
     const gateway = await m.api("/v1/payments", { body: depositBody({ method: "GATEWAY" }) });
     expect(gateway.body.bankAccountId).toBeNull();
@@ -54,25 +106,72 @@ describe("POST /v1/payments", () => {
   it("prices USD -> AED with the profile and today's rate (worked example 1123.52 USD = 112352 minor)", async () => {
     await usdAedRateToday();
     const m = await newMerchant();
-    const version = await savePricingVersion(db, { merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD", markupBps: 150, bufferBps: 50, commissionBps: 250, reserveBps: 500, delayDays: 2, reserveDays: 90, reason: "test" });
+    const version = await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "USD",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "USD",
+      markupBps: 150,
+      bufferBps: 50,
+      commissionBps: 250,
+      reserveBps: 500,
+      delayDays: 2,
+      reserveDays: 90,
+      reason: "test",
+    });
     const res = await m.api("/v1/payments", { body: depositBody({ amount: "1123.52", currency: "USD" }) });
     expect(res.status).toBe(201);
     expect(res.body.fee).toBe("28.09");
     expect(res.body.pricing).toEqual({
-      schema: 1, fallback: false, ruleId: version.profileId, ruleVersion: 1, rateDay: dubaiDay(), timezone: "Asia/Dubai",
-      originalCurrency: "USD", chargeCurrency: "AED", settlementCurrency: "USD",
-      baseRate: "3.6725", effectiveRate: "3.7462254375", settlementRate: "1",
-      commissionBps: 250, markupBps: 150, bufferBps: 50, reserveBps: 500,
-      amountMinor: "112352", fee: "28.09", reserve: "56.18", merchantNet: "1039.25", settlementNet: "1039.25",
-      gateway: "420896", atBase: "412613", markupIncome: "6189", bufferIncome: "2094", fxIncome: "8283",
-      delayDays: 2, reserveDays: 90,
+      schema: 1,
+      fallback: false,
+      ruleId: version.profileId,
+      ruleVersion: 1,
+      rateDay: dubaiDay(),
+      timezone: "Asia/Dubai",
+      originalCurrency: "USD",
+      chargeCurrency: "AED",
+      settlementCurrency: "USD",
+      baseRate: "3.6725",
+      effectiveRate: "3.7462254375",
+      settlementRate: "1",
+      commissionBps: 250,
+      markupBps: 150,
+      bufferBps: 50,
+      reserveBps: 500,
+      amountMinor: "112352",
+      fee: "28.09",
+      reserve: "56.18",
+      merchantNet: "1039.25",
+      settlementNet: "1039.25",
+      gateway: "420896",
+      atBase: "412613",
+      markupIncome: "6189",
+      bufferIncome: "2094",
+      fxIncome: "8283",
+      delayDays: 2,
+      reserveDays: 90,
     });
   });
 
   it("409 FX_RATE_MISSING without a direct rate for today's Dubai day (a reverse pair does not count); nothing written", async () => {
     const m = await newMerchant();
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "CHF", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "SAR", settlementCurrency: "CHF", reason: "test" });
-    await db.fxRate.upsert({ where: { base_quote_day: { base: "SAR", quote: "CHF", day: dubaiDay() } }, create: { base: "SAR", quote: "CHF", day: dubaiDay(), rate: "0.2300" }, update: {} });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "CHF",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "SAR",
+      settlementCurrency: "CHF",
+      reason: "test",
+    });
+    await db.fxRate.upsert({
+      where: { base_quote_day: { base: "SAR", quote: "CHF", day: dubaiDay() } },
+      create: { base: "SAR", quote: "CHF", day: dubaiDay(), rate: "0.2300" },
+      update: {},
+    });
     const res = await m.api("/v1/payments", { body: depositBody({ currency: "CHF" }) });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("FX_RATE_MISSING");
@@ -81,7 +180,14 @@ describe("POST /v1/payments", () => {
 
   it("409 PRICING_DISABLED when the latest profile version is disabled", async () => {
     const m = await newMerchant();
-    const base = { merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "EUR", settlementCurrency: "EUR" } as const;
+    const base = {
+      merchantId: m.merchant.id,
+      currency: "EUR",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "EUR",
+      settlementCurrency: "EUR",
+    } as const;
     await savePricingVersion(db, { ...base, reason: "on" });
     expect((await m.api("/v1/payments", { body: depositBody({ currency: "EUR" }) })).status).toBe(201);
     await savePricingVersion(db, { ...base, enabled: false, reason: "off" });
@@ -92,8 +198,23 @@ describe("POST /v1/payments", () => {
 
   it("400 AMOUNT_OUT_OF_RANGE outside the profile's lower and upper amount", async () => {
     const m = await newMerchant();
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "GBP", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "GBP", settlementCurrency: "GBP", minAmountMinor: 1000n, maxAmountMinor: 5000n, reason: "test" });
-    for (const [amount, status] of [["9.99", 400], ["10.00", 201], ["50.00", 201], ["50.01", 400]] as const) {
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "GBP",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "GBP",
+      settlementCurrency: "GBP",
+      minAmountMinor: 1000n,
+      maxAmountMinor: 5000n,
+      reason: "test",
+    });
+    for (const [amount, status] of [
+      ["9.99", 400],
+      ["10.00", 201],
+      ["50.00", 201],
+      ["50.01", 400],
+    ] as const) {
       const res = await m.api("/v1/payments", { body: depositBody({ currency: "GBP", amount }) });
       expect(res.status, amount).toBe(status);
       if (status === 400) expect(res.body.error.code).toBe("AMOUNT_OUT_OF_RANGE");
@@ -102,7 +223,17 @@ describe("POST /v1/payments", () => {
 
   it("daily and monthly limits: pending and succeeded consume, failed and expired give back; another key does not get past", async () => {
     const m = await newMerchant();
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "SAR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "SAR", settlementCurrency: "SAR", dailyLimitMinor: 30000n, monthlyLimitMinor: 50000n, reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "SAR",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "SAR",
+      settlementCurrency: "SAR",
+      dailyLimitMinor: 30000n,
+      monthlyLimitMinor: 50000n,
+      reason: "test",
+    });
     const pay = (amount: string) => m.api("/v1/payments", { body: depositBody({ currency: "SAR", amount }) });
     const first = await pay("200.00");
     expect(first.status).toBe(201);
@@ -120,8 +251,13 @@ describe("POST /v1/payments", () => {
     await eventually(async () => (await m.api(`/v1/payments/${toExpire.body.id}`)).body.status === "EXPIRED");
     expect((await pay("150.00")).status).toBe(201); // daily 300 of 300, monthly 300 of 500
     // Monthly: move today's counter usage into an earlier day of the month so only the monthly limit binds.
-    const usage = await db.limitCounter.findMany({ where: { profileId: (await db.pricingProfile.findFirstOrThrow({ where: { merchantId: m.merchant.id } })).id } });
-    expect(usage.map((u) => [u.period[0], u.usedMinor]).sort()).toEqual([["D", 30000n], ["M", 30000n]]);
+    const usage = await db.limitCounter.findMany({
+      where: { profileId: (await db.pricingProfile.findFirstOrThrow({ where: { merchantId: m.merchant.id } })).id },
+    });
+    expect(usage.map((u) => [u.period[0], u.usedMinor]).sort()).toEqual([
+      ["D", 30000n],
+      ["M", 30000n],
+    ]);
     await db.limitCounter.updateMany({ where: { period: { startsWith: "M:" }, profileId: usage[0].profileId }, data: { usedMinor: 49000n } });
     await db.limitCounter.updateMany({ where: { period: { startsWith: "D:" }, profileId: usage[0].profileId }, data: { usedMinor: 0n } });
     const monthly = await pay("10.01");
@@ -161,14 +297,24 @@ describe("POST /v1/payments", () => {
     expect([again.status, again.body.error.code]).toEqual([409, "DUPLICATE_REFERENCE"]);
     const concurrent = await Promise.all(Array.from({ length: 10 }, () => m.api("/v1/payments", { body: depositBody({ reference: "same-ref" }) })));
     // Racing inserts meet the unique index: one 201, every other answer 409 DUPLICATE_REFERENCE (never a 500).
-    expect(concurrent.map((r) => (r.status === 201 ? "201" : `${r.status} ${r.body.error.code}`)).sort()).toEqual(["201", ...Array(9).fill("409 DUPLICATE_REFERENCE")]);
+    expect(concurrent.map((r) => (r.status === 201 ? "201" : `${r.status} ${r.body.error.code}`)).sort()).toEqual([
+      "201",
+      ...Array(9).fill("409 DUPLICATE_REFERENCE"),
+    ]);
     expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(2);
   });
 
   it("a stored snapshot never changes when rates or profiles change later", async () => {
     await usdAedRateToday();
     const m = await newMerchant();
-    const base = { merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD" } as const;
+    const base = {
+      merchantId: m.merchant.id,
+      currency: "USD",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "USD",
+    } as const;
     await savePricingVersion(db, { ...base, markupBps: 100, commissionBps: 100, reason: "v1" });
     const first = await m.api("/v1/payments", { body: depositBody() });
     await savePricingVersion(db, { ...base, markupBps: 300, commissionBps: 400, reason: "v2" });

@@ -47,10 +47,15 @@ describe("request pipeline (docs/architecture.md 'Request pipeline', docs/api.md
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const send = (method: string, path: string, body: Buffer | null, extra: Record<string, string>) =>
       new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
-        const req = http.request({ hostname, port, method, path, agent, timeout: 15_000, headers: { authorization: `Bearer ${m.key}`, "x-forwarded-for": m.ip, ...extra } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: Buffer.concat(chunks).toString() }));
-        });
+        const req = http.request(
+          { hostname, port, method, path, agent, timeout: 15_000, headers: { authorization: `Bearer ${m.key}`, "x-forwarded-for": m.ip, ...extra } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res
+              .on("data", (c: Buffer) => chunks.push(c))
+              .on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: Buffer.concat(chunks).toString() }));
+          },
+        );
         req.on("timeout", () => req.destroy(new Error(`${method} ${path}: no answer within 15 s`))).on("error", reject);
         if (body) {
           // Send the head and a first part, the rest only after the answer has had time to arrive.
@@ -148,7 +153,11 @@ describe("request pipeline (docs/architecture.md 'Request pipeline', docs/api.md
 
   it("404 and 405 in the error envelope for unknown routes and methods under /v1", async () => {
     const m = await newMerchant();
-    for (const [method, path] of [["GET", "/v1/nope"], ["POST", "/v1/refunds"], ["DELETE", "/v1/a/b/c"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/v1/nope"],
+      ["POST", "/v1/refunds"],
+      ["DELETE", "/v1/a/b/c"],
+    ] as const) {
       const res = await call(path, { method, key: m.key, body: method === "POST" ? {} : undefined });
       expect(res.status).toBe(404);
       expect(envelope(res)).toBe("NOT_FOUND");
@@ -191,9 +200,7 @@ describe("request pipeline (docs/architecture.md 'Request pipeline', docs/api.md
     const ip = a.ip;
     let ok = 0;
     for (let batch = 0; batch < 20; batch++) {
-      const results = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => call("/v1/payments?limit=1", { key: [a.key, b.key, c.key][i % 3], ip })),
-      );
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call("/v1/payments?limit=1", { key: [a.key, b.key, c.key][i % 3], ip })));
       ok += results.filter((r) => r.status === 200).length;
     }
     expect(ok).toBe(600); // 200 per key: only the per-IP budget is exhausted
@@ -218,7 +225,9 @@ describe("probe findings", () => {
     const ip = `203.0.113.${200 + Math.floor(Math.random() * 50)}`;
     const statuses: number[] = [];
     for (let i = 0; i < 600; i += 25) {
-      const batch = await Promise.all(Array.from({ length: 25 }, () => fetch(`${baseUrl()}/v1/payments?limit=1`, { headers: { authorization: "Bearer not-a-key", "x-forwarded-for": ip } })));
+      const batch = await Promise.all(
+        Array.from({ length: 25 }, () => fetch(`${baseUrl()}/v1/payments?limit=1`, { headers: { authorization: "Bearer not-a-key", "x-forwarded-for": ip } })),
+      );
       statuses.push(...batch.map((r) => r.status));
     }
     expect(statuses.every((s) => s === 401)).toBe(true);

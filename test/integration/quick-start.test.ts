@@ -21,7 +21,14 @@ type Started = { child: ChildProcess; output: () => string; base: string };
 
 /** `npm start` as a new user runs it: no DATABASE_URL, production mode, nothing test-only. */
 async function npmStart(port: number): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, SANDPIPER_DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SANDPIPER_DATA_DIR: dataDir,
+    PORT: String(port),
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    LOG_LEVEL: "warn",
+  };
   for (const name of ["DATABASE_URL", "CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "NEXTAUTH_SECRET", "TRUSTED_PROXIES", "JOBS_DISABLED"]) delete env[name];
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -74,7 +81,10 @@ async function walkThrough(base: string, key: string) {
   // README "Events API": the event of the completion, and a redelivery of it.
   const events = await (await fetch(`${base}/v1/events?paymentId=${payment.id}`, { headers: auth })).json();
   expect(events.items).toMatchObject([{ type: "payment.succeeded", data: { id: payment.id } }]);
-  const redelivered = await fetch(`${base}/v1/events/${events.items[0].id}/redeliver`, { method: "POST", headers: { ...auth, "idempotency-key": `${reference}-redeliver` } });
+  const redelivered = await fetch(`${base}/v1/events/${events.items[0].id}/redeliver`, {
+    method: "POST",
+    headers: { ...auth, "idempotency-key": `${reference}-redeliver` },
+  });
   expect(redelivered.status).toBe(201);
   return payment;
 }
@@ -92,7 +102,16 @@ describe("README quick start on the embedded database", () => {
       expect(key).toMatch(/^sk_sandbox_[0-9A-Za-z]+$/);
       // README "Receiving callbacks on your own machine": a listener on the embedded sandbox forwards the walk-through's event.
       const rx = await startReceiver();
-      const run = listen(["--forward-to", `${rx.origin}/hook`, "--api-url", first.base, "--api-key", key!, "--state-file", path.join(dataDir, "listen-state.json")]);
+      const run = listen([
+        "--forward-to",
+        `${rx.origin}/hook`,
+        "--api-url",
+        first.base,
+        "--api-key",
+        key!,
+        "--state-file",
+        path.join(dataDir, "listen-state.json"),
+      ]);
       try {
         await waitForLine(run, /Ready: following/);
         const payment = await walkThrough(first.base, key!);

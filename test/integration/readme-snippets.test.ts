@@ -47,14 +47,26 @@ async function startProcess(cmd: string, args: string[], env: Record<string, str
   }
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`receiver exited: ${output.join("\n")}`);
-    return fetch(`http://127.0.0.1:${port}/`, { method: "GET" }).then(() => true, () => false);
+    return fetch(`http://127.0.0.1:${port}/`, { method: "GET" }).then(
+      () => true,
+      () => false,
+    );
   }, 30_000);
   return { child, output };
 }
 
 /** Sends `body` to the receiver signed with `secret` at `timestamp`; returns the status. */
 async function post(url: string, body: string, headers: { id: string; timestamp: string; signature: string }): Promise<number> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-service-event-id": headers.id, "x-service-timestamp": headers.timestamp, "x-service-signature": headers.signature }, body });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-service-event-id": headers.id,
+      "x-service-timestamp": headers.timestamp,
+      "x-service-signature": headers.signature,
+    },
+    body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -78,9 +90,17 @@ async function deliveredPayments(m: TestMerchant, bodies: Record<string, unknown
 async function refusals(url: string, secret: string, event: { id: string; body: string }) {
   const ts = nowSeconds();
   return {
-    tamperedBody: await post(url, event.body.replace(/"amount":"[^"]+"/, '"amount":"999999.00"'), { id: event.id, timestamp: ts, signature: sign(secret, ts, event.body) }),
+    tamperedBody: await post(url, event.body.replace(/"amount":"[^"]+"/, '"amount":"999999.00"'), {
+      id: event.id,
+      timestamp: ts,
+      signature: sign(secret, ts, event.body),
+    }),
     badSignature: await post(url, event.body, { id: event.id, timestamp: ts, signature: sign("whsec_not-the-secret", ts, event.body) }),
-    staleTimestamp: await post(url, event.body, { id: event.id, timestamp: String(Number(ts) - 600), signature: sign(secret, String(Number(ts) - 600), event.body) }),
+    staleTimestamp: await post(url, event.body, {
+      id: event.id,
+      timestamp: String(Number(ts) - 600),
+      signature: sign(secret, String(Number(ts) - 600), event.body),
+    }),
     otherEventId: await post(url, event.body, { id: randomUUID(), timestamp: ts, signature: sign(secret, ts, event.body) }),
     duplicate: await post(url, event.body, { id: event.id, timestamp: ts, signature: sign(secret, ts, event.body) }),
   };
@@ -100,9 +120,16 @@ describe("README receivers against real deliveries", () => {
     const { events } = await deliveredPayments(m, [depositBody(), depositBody(), depositBody()]);
     // The receiver prints before it answers; under load its output may reach this process a moment after the state.
     await eventually(async () => events.every((e) => rx.output.some((l) => l.startsWith(`processed ${e.id} ${e.type}`))), 5_000).catch(() => undefined);
-    for (const e of events) expect(rx.output.some((l) => l.startsWith(`processed ${e.id} ${e.type}`)), e.id).toBe(true);
+    for (const e of events)
+      expect(
+        rx.output.some((l) => l.startsWith(`processed ${e.id} ${e.type}`)),
+        e.id,
+      ).toBe(true);
     expect(await refusals(url, secret, events[0])).toEqual(REFUSED);
-    expect(rx.output.filter((l) => l.startsWith(`processed ${events[0].id}`)), "a duplicate is not processed again").toHaveLength(1);
+    expect(
+      rx.output.filter((l) => l.startsWith(`processed ${events[0].id}`)),
+      "a duplicate is not processed again",
+    ).toHaveLength(1);
   }, 90_000);
 
   it("the Node receiver (PostgreSQL, verify.ts copied as the README says) updates each order once and refuses forged or stale requests", async () => {
@@ -125,7 +152,12 @@ describe("README receivers against real deliveries", () => {
       const port = await freePort();
       const target = `http://127.0.0.1:${port}/sandpiper/callbacks`;
       const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: target });
-      await startProcess(process.execPath, ["--import", "tsx", path.join(dir, "receiver.ts")], { SANDPIPER_CALLBACK_SECRET: secret, DATABASE_URL: url.toString() }, port);
+      await startProcess(
+        process.execPath,
+        ["--import", "tsx", path.join(dir, "receiver.ts")],
+        { SANDPIPER_CALLBACK_SECRET: secret, DATABASE_URL: url.toString() },
+        port,
+      );
       const { events } = await deliveredPayments(m, bodies);
       const orders = await store.query("SELECT reference, payment_status FROM orders ORDER BY amount");
       expect(orders.rows.map((r) => r.payment_status)).toEqual(["SUCCEEDED", "FAILED", "SUCCEEDED"]);
@@ -140,7 +172,9 @@ describe("README receivers against real deliveries", () => {
 
 describe("README 'Events API': the redeliver line", () => {
   it("run as written for two events and twice for one, makes a new redelivery each time", async () => {
-    const line = readmeBlock("# walk-through: events").split("\n").find((l) => l.includes("/redeliver"));
+    const line = readmeBlock("# walk-through: events")
+      .split("\n")
+      .find((l) => l.includes("/redeliver"));
     expect(line, "the README shows a redeliver call").toBeTruthy();
     const m = await newMerchant();
     for (const _ of [1, 2]) {
@@ -157,13 +191,16 @@ describe("README 'Events API': the redeliver line", () => {
       return { status: Number(out.slice(cut + 1)), body: JSON.parse(out.slice(0, cut)) };
     };
     const answers = [redeliver(events[0]), redeliver(events[1]), redeliver(events[0])];
-    expect(answers.map((a) => a.status), JSON.stringify(answers)).toEqual([201, 201, 201]);
+    expect(
+      answers.map((a) => a.status),
+      JSON.stringify(answers),
+    ).toEqual([201, 201, 201]);
     expect(answers.map((a) => a.body.eventId)).toEqual([events[0], events[1], events[0]]);
     expect(new Set(answers.map((a) => a.body.id)).size, "three redeliveries, none replayed").toBe(3);
   });
 });
 
-describe("README \"Test helpers\": the CI script as written", () => {
+describe('README "Test helpers": the CI script as written', () => {
   it("quotes and confirms a checkout session, sees a callback delivered after two failures and a payment expired by the sandbox clock, with curl and jq only", async () => {
     // The script's keys: its curl calls come from loopback, so both merchants allow it (as a CI host is allow-listed).
     const ae = await amountEntryMerchant({ allowedIps: ["127.0.0.1", "::1"] });
@@ -192,13 +229,18 @@ describe("README \"Test helpers\": the CI script as written", () => {
     expect(Date.now() - started, "the whole run takes seconds, not the normal schedule's minutes").toBeLessThan(60_000);
     // Three attempts of the first payment's payment.succeeded, then the expired payment's payment.expired.
     await rx.waitFor(4);
-    expect(rx.received.map((r) => JSON.parse(r.body.toString()).type)).toEqual(["payment.succeeded", "payment.succeeded", "payment.succeeded", "payment.expired"]);
+    expect(rx.received.map((r) => JSON.parse(r.body.toString()).type)).toEqual([
+      "payment.succeeded",
+      "payment.succeeded",
+      "payment.succeeded",
+      "payment.expired",
+    ]);
     const session = await db.checkoutSession.findFirstOrThrow({ where: { merchantId: ae.merchant.id } });
     expect(session.state).toBe("AWAITING_VERIFICATION");
     await rx.close();
   }, 90_000);
 
-  it("README \"Testing your integration\": the scenario rules script runs as written; a fail- payment fails by the standard set", async () => {
+  it('README "Testing your integration": the scenario rules script runs as written; a fail- payment fails by the standard set', async () => {
     const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
     const file = path.join(work, "scenario-rules.sh");
     fs.mkdirSync(work, { recursive: true });

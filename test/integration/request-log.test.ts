@@ -58,7 +58,9 @@ describe("request log", () => {
 
   it("a bearer link in an answer is redacted; the rest of the body is kept", async () => {
     const m = await newMerchant({ amountEntryEnabled: true });
-    const res = await m.api("/v1/checkout-sessions", { body: { reference: `s-${randomUUID()}`, customer: { id: "c1", firstName: "A", lastName: "B", email: "a@example.com", phone: "+14155550100" } } });
+    const res = await m.api("/v1/checkout-sessions", {
+      body: { reference: `s-${randomUUID()}`, customer: { id: "c1", firstName: "A", lastName: "B", email: "a@example.com", phone: "+14155550100" } },
+    });
     expect(res.status, res.text).toBe(201);
     const entry = await logged(m, res.headers.get("x-request-id")!);
     const answer = JSON.parse(entry.responseBody);
@@ -84,7 +86,9 @@ describe("request log", () => {
     expect((await logged(m, again.headers.get("x-request-id")!)).replayed).toBe(true);
 
     const byKey = await m.api(`/v1/requests?idempotencyKey=${key}`);
-    expect(byKey.body.items.map((r: { requestId: string }) => r.requestId).sort()).toEqual([first.headers.get("x-request-id"), again.headers.get("x-request-id")].sort());
+    expect(byKey.body.items.map((r: { requestId: string }) => r.requestId).sort()).toEqual(
+      [first.headers.get("x-request-id"), again.headers.get("x-request-id")].sort(),
+    );
     const errors = await m.api("/v1/requests?status=4xx");
     expect(errors.body.items.map((r: { requestId: string }) => r.requestId)).toEqual([bad.body.error.requestId]);
     const byCode = await m.api("/v1/requests?errorCode=VALIDATION_ERROR&path=/v1/payments");
@@ -134,7 +138,11 @@ describe("request log", () => {
     const a = await newMerchant();
     const b = await newMerchant();
     const tail = (m: TestMerchant, extra: string[] = []) => {
-      const child = spawn(process.execPath, [path.resolve(__dirname, "../../bin/sandpiper.mjs"), "logs", "tail", "--api-url", baseUrl(), "--api-key", m.key, ...extra], { cwd: os.tmpdir(), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(
+        process.execPath,
+        [path.resolve(__dirname, "../../bin/sandpiper.mjs"), "logs", "tail", "--api-url", baseUrl(), "--api-key", m.key, ...extra],
+        { cwd: os.tmpdir(), stdio: ["ignore", "pipe", "pipe"] },
+      );
       const lines: string[] = [];
       for (const s of [child.stdout!, child.stderr!]) s.setEncoding("utf8").on("data", (t: string) => lines.push(...t.split("\n").filter(Boolean)));
       return { child, lines };
@@ -150,10 +158,19 @@ describe("request log", () => {
     await eventually(async () => all.lines.some((l) => l.includes(badId)) && errorsOnly.lines.some((l) => l.includes(badId)), 15_000);
     expect(all.lines.find((l) => l.includes(okId))).toMatch(/POST  \/v1\/payments  201  \d+ ms  req .* idem /);
     expect(all.lines.find((l) => l.includes(badId))).toMatch(/ 400 .*VALIDATION_ERROR$/);
-    expect(errorsOnly.lines.some((l) => l.includes(okId)), "the 4xx filter leaves the 201 out").toBe(false);
+    expect(
+      errorsOnly.lines.some((l) => l.includes(okId)),
+      "the 4xx filter leaves the 201 out",
+    ).toBe(false);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(other.lines.some((l) => l.includes(okId) || l.includes(badId)), "another merchant's tail shows none of them").toBe(false);
-    expect(all.lines.some((l) => l.includes("/v1/requests")), "its own reads are left out").toBe(false);
+    expect(
+      other.lines.some((l) => l.includes(okId) || l.includes(badId)),
+      "another merchant's tail shows none of them",
+    ).toBe(false);
+    expect(
+      all.lines.some((l) => l.includes("/v1/requests")),
+      "its own reads are left out",
+    ).toBe(false);
     for (const t of [all, errorsOnly, other]) {
       const exited = new Promise((r) => t.child.once("exit", r));
       t.child.kill("SIGTERM");
@@ -164,9 +181,17 @@ describe("request log", () => {
   it("the README's request log lines work as written", async () => {
     const m = await newMerchant();
     const bad = await m.api("/v1/payments", { body: depositBody({ amount: "12.345" }) });
-    const curls = readmeBlock("# walk-through: request log").split("\n").filter((l) => l.startsWith("curl "));
+    const curls = readmeBlock("# walk-through: request log")
+      .split("\n")
+      .filter((l) => l.startsWith("curl "));
     expect(curls).toHaveLength(2);
-    const run = (line: string) => JSON.parse(execFileSync("bash", ["-c", line.replace("<REQUEST_ID>", bad.body.error.requestId)], { env: { ...process.env, BASE: baseUrl(), KEY: m.key }, encoding: "utf8" }));
+    const run = (line: string) =>
+      JSON.parse(
+        execFileSync("bash", ["-c", line.replace("<REQUEST_ID>", bad.body.error.requestId)], {
+          env: { ...process.env, BASE: baseUrl(), KEY: m.key },
+          encoding: "utf8",
+        }),
+      );
     const list = run(curls[0]);
     expect(list.items.map((r: { requestId: string }) => r.requestId)).toEqual([bad.body.error.requestId]);
     expect(list.items[0]).toMatchObject({ method: "POST", path: "/v1/payments", status: 400, errorCode: "VALIDATION_ERROR" });

@@ -17,10 +17,27 @@ let m: TestMerchant;
 
 beforeAll(async () => {
   proxy = await TcpProxy.start(target);
-  svc = await startService({ DATABASE_URL: proxy.urlFor(TEST_DATABASE_URL), TRUSTED_PROXIES: "127.0.0.1,::1", JOBS_DISABLED: "1", REQUEST_LOG: "0", DB_POOL_MAX: "2" });
+  svc = await startService({
+    DATABASE_URL: proxy.urlFor(TEST_DATABASE_URL),
+    TRUSTED_PROXIES: "127.0.0.1,::1",
+    JOBS_DISABLED: "1",
+    REQUEST_LOG: "0",
+    DB_POOL_MAX: "2",
+  });
   m = await newMerchant();
   // Everything a create can touch: a profile with limits, a velocity rule on the customer's e-mail.
-  await savePricingVersion(db, { merchantId: m.merchant.id, currency: "USD", channel: "BANK_TRANSFER", direction: "DEPOSIT", chargeCurrency: "USD", settlementCurrency: "USD", commissionBps: 100, dailyLimitMinor: 100_000_000n, monthlyLimitMinor: 1_000_000_000n, reason: "test" });
+  await savePricingVersion(db, {
+    merchantId: m.merchant.id,
+    currency: "USD",
+    channel: "BANK_TRANSFER",
+    direction: "DEPOSIT",
+    chargeCurrency: "USD",
+    settlementCurrency: "USD",
+    commissionBps: 100,
+    dailyLimitMinor: 100_000_000n,
+    monthlyLimitMinor: 1_000_000_000n,
+    reason: "test",
+  });
   await db.riskRule.create({ data: { merchantId: m.merchant.id, kind: "COUNT", subject: "EMAIL", windowSeconds: 3600, maxCount: 100, reason: "test" } });
   expect((await api("/v1/payments?limit=1")).status).toBe(200); // warm-up: the key's last use is written once a minute
 }, 120_000);
@@ -96,7 +113,9 @@ describe("database round trips per request", () => {
   });
 
   it("a create an enabled scenario rule matches: still two, its pending conclusion written by the same statement; its read one", async () => {
-    await db.scenarioRule.create({ data: { merchantId: m.merchant.id, name: "13.13 fails", enabled: true, position: 1, matchAmount: "13.13", outcome: "FAILED", delayMs: 60_000 } });
+    await db.scenarioRule.create({
+      data: { merchantId: m.merchant.id, name: "13.13 fails", enabled: true, position: 1, matchAmount: "13.13", outcome: "FAILED", delayMs: 60_000 },
+    });
     const [res, trips] = await counted(() => api("/v1/payments", { body: depositBody({ amount: "13.13" }) }));
     expect(res.status, res.text).toBe(201);
     expect(res.body.scenario).toMatchObject({ name: "13.13 fails", outcome: "FAILED" });

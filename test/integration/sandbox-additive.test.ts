@@ -12,9 +12,7 @@ function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (typeof value === "string") return value.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>");
   if (!value || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, /^(id|reference|requestId)$|Id$|At$/.test(k) && v !== null ? `<${k}>` : comparable(v)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /^(id|reference|requestId)$|Id$|At$/.test(k) && v !== null ? `<${k}>` : comparable(v)]));
 }
 
 /** A merchant that has switched every rule off again and moved its clock and reset it. */
@@ -36,13 +34,15 @@ const amount = fc.oneof(
   fc.integer({ min: 1, max: 500_000 }).map((cents) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`),
 );
 type PaymentRequest = { amount: string; currency: string; method: string; direction: string; referencePrefix: string; outcome: string };
-const request: fc.Arbitrary<PaymentRequest> = fc.record({
-  amount,
-  currency: fc.constantFrom("USD", "AED", "EUR"),
-  route: fc.constantFrom<[string, string]>(["GATEWAY", "DEPOSIT"], ["BANK_TRANSFER", "DEPOSIT"], ["BANK_TRANSFER", "WITHDRAWAL"], ["GATEWAY", "WITHDRAWAL"]),
-  referencePrefix: fc.constantFrom("order-", "fail-", "ok-", "slow-"),
-  outcome: fc.constantFrom("SUCCEEDED", "FAILED"),
-}).map(({ route: [method, direction], ...rest }) => ({ ...rest, method, direction }));
+const request: fc.Arbitrary<PaymentRequest> = fc
+  .record({
+    amount,
+    currency: fc.constantFrom("USD", "AED", "EUR"),
+    route: fc.constantFrom<[string, string]>(["GATEWAY", "DEPOSIT"], ["BANK_TRANSFER", "DEPOSIT"], ["BANK_TRANSFER", "WITHDRAWAL"], ["GATEWAY", "WITHDRAWAL"]),
+    referencePrefix: fc.constantFrom("order-", "fail-", "ok-", "slow-"),
+    outcome: fc.constantFrom("SUCCEEDED", "FAILED"),
+  })
+  .map(({ route: [method, direction], ...rest }) => ({ ...rest, method, direction }));
 
 describe("with rules off and the clock reset, the API answers as if neither existed", () => {
   it("creates, reads and completions answer alike for both merchants, without scenario or sandboxClock", async () => {
@@ -72,8 +72,12 @@ describe("with rules off and the clock reset, the API answers as if neither exis
         numRuns: 20,
         // Every rule of the standard set is met at least once, whatever the random draws.
         examples: [
-          ...["13.13", "14.14", "15.15"].map((amount): [PaymentRequest] => [{ amount, currency: "USD", method: "GATEWAY", direction: "DEPOSIT", referencePrefix: "order-", outcome: "SUCCEEDED" }]),
-          ...["fail-", "ok-", "slow-"].map((referencePrefix): [PaymentRequest] => [{ amount: "20.00", currency: "AED", method: "BANK_TRANSFER", direction: "DEPOSIT", referencePrefix, outcome: "FAILED" }]),
+          ...["13.13", "14.14", "15.15"].map((amount): [PaymentRequest] => [
+            { amount, currency: "USD", method: "GATEWAY", direction: "DEPOSIT", referencePrefix: "order-", outcome: "SUCCEEDED" },
+          ]),
+          ...["fail-", "ok-", "slow-"].map((referencePrefix): [PaymentRequest] => [
+            { amount: "20.00", currency: "AED", method: "BANK_TRANSFER", direction: "DEPOSIT", referencePrefix, outcome: "FAILED" },
+          ]),
         ],
       },
     );

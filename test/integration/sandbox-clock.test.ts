@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 const operator: ConsoleActor = { id: "00000000-0000-0000-0000-000000000001", username: "clock-operator", role: "OPERATOR", merchantId: null };
 const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
-const advance = (m: TestMerchant, by: unknown, idempotencyKey?: string) => m.api("/v1/sandbox/clock/advance", { body: { by }, ...(idempotencyKey ? { idempotencyKey } : {}) });
+const advance = (m: TestMerchant, by: unknown, idempotencyKey?: string) =>
+  m.api("/v1/sandbox/clock/advance", { body: { by }, ...(idempotencyKey ? { idempotencyKey } : {}) });
 const H = 3_600_000;
 
 describe("the sandbox clock", () => {
@@ -82,17 +83,35 @@ describe("the sandbox clock", () => {
   it("daily limits and velocity windows roll over when the clock passes them", async () => {
     const m = await newMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "EUR", channel: "BANK_TRANSFER", direction: "WITHDRAWAL", chargeCurrency: "EUR", settlementCurrency: "EUR",
-      markupBps: 0, bufferBps: 0, commissionBps: 0, dailyLimitMinor: 30_000n, monthlyLimitMinor: 10_000_000n, reason: "test: clock limits",
+      merchantId: m.merchant.id,
+      currency: "EUR",
+      channel: "BANK_TRANSFER",
+      direction: "WITHDRAWAL",
+      chargeCurrency: "EUR",
+      settlementCurrency: "EUR",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 0,
+      dailyLimitMinor: 30_000n,
+      monthlyLimitMinor: 10_000_000n,
+      reason: "test: clock limits",
     });
-    const withdrawal = () => m.api("/v1/payments", { body: depositBody({ amount: "200.00", currency: "EUR", method: "BANK_TRANSFER", direction: "WITHDRAWAL" }) });
+    const withdrawal = () =>
+      m.api("/v1/payments", { body: depositBody({ amount: "200.00", currency: "EUR", method: "BANK_TRANSFER", direction: "WITHDRAWAL" }) });
     expect((await withdrawal()).status).toBe(201);
     expect(errorOf(await withdrawal())).toEqual([409, "DAILY_LIMIT"]);
     expect((await advance(m, "1d")).status).toBe(200);
     const nextDay = await withdrawal();
     expect(nextDay.status, nextDay.text).toBe(201);
 
-    await db.$transaction((tx) => addRiskRule(tx, operator, { merchantId: m.merchant.id, kind: "COUNT", subject: "EMAIL", windowMinutes: 60, maxCount: "1", reason: "test: clock velocity" }, new Date()));
+    await db.$transaction((tx) =>
+      addRiskRule(
+        tx,
+        operator,
+        { merchantId: m.merchant.id, kind: "COUNT", subject: "EMAIL", windowMinutes: 60, maxCount: "1", reason: "test: clock velocity" },
+        new Date(),
+      ),
+    );
     const customer = { email: "clock@example.com", firstName: "Clock", lastName: "Test" };
     const deposit = () => m.api("/v1/payments", { body: depositBody({ customer }) });
     expect((await deposit()).status).toBe(201);

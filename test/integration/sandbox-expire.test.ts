@@ -18,8 +18,14 @@ describe("POST /v1/sandbox/payments/{id}/expire", () => {
   it("expires a PENDING deposit now: one payment.expired event, the amount back in the limits; a replay or a second request answers it as it is and writes nothing", async () => {
     const m = await newMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "USD", settlementCurrency: "USD",
-      commissionBps: 100, reason: "test: a profile whose limits are counted",
+      merchantId: m.merchant.id,
+      currency: "USD",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "USD",
+      settlementCurrency: "USD",
+      commissionBps: 100,
+      reason: "test: a profile whose limits are counted",
     });
     const p = (await m.api("/v1/payments", { body: depositBody({ amount: "40.00" }) })).body;
     expect(await usedToday(p)).toBe(4000n);

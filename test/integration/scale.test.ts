@@ -88,7 +88,12 @@ beforeAll(async () => {
   await Promise.all(instances.map((i) => answers(i.url, i.child, i.output)));
   db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 3 }) });
   const merchant = await createMerchant(db, { name: `Scale ${randomUUID().slice(0, 8)}`, allowedIps: [] });
-  const owner = await createConsoleUser(db, { username: `scale-${randomUUID().slice(0, 8)}`, password: "owner-password-1", role: "MERCHANT", merchantId: merchant.id });
+  const owner = await createConsoleUser(db, {
+    username: `scale-${randomUUID().slice(0, 8)}`,
+    password: "owner-password-1",
+    role: "MERCHANT",
+    merchantId: merchant.id,
+  });
   merchantId = merchant.id;
   key = (await issueApiKey(db, { merchantId, ownerId: owner.id, scopes: SCOPES })).key;
 }, 240_000);

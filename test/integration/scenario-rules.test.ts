@@ -37,7 +37,12 @@ describe("scenario rules: the API", () => {
     const m = await newMerchant();
     const other = await newMerchant();
     const rule = await addRule(m, { name: "Amount 13.13 fails", match: { amount: "13.13" }, outcome: "FAILED" });
-    expect(rule).toMatchObject({ enabled: false, position: 1, delayMs: 0, match: { amount: "13.13", referencePrefix: null, method: null, direction: null, currency: null } });
+    expect(rule).toMatchObject({
+      enabled: false,
+      position: 1,
+      delayMs: 0,
+      match: { amount: "13.13", referencePrefix: null, method: null, direction: null, currency: null },
+    });
     const second = await addRule(m, { name: "slow", enabled: true, match: { referencePrefix: "slow-", currency: "USD" }, outcome: "SUCCEEDED", delayMs: 1500 });
     expect(second.position).toBe(2);
 
@@ -50,7 +55,9 @@ describe("scenario rules: the API", () => {
     const noMatch = await m.api("/v1/sandbox/scenario-rules", { body: { name: "x", match: { currency: "USD" }, outcome: "FAILED" } });
     expect(errorOf(noMatch)).toEqual([400, "VALIDATION_ERROR"]);
     expect(noMatch.body.error.message).toMatch(/amount or referencePrefix/);
-    expect(errorOf(await m.api("/v1/sandbox/scenario-rules", { body: { name: "x", match: { amount: "1.00" }, outcome: "FAILED", delayMs: 3_600_001 } }))).toEqual([400, "VALIDATION_ERROR"]);
+    expect(
+      errorOf(await m.api("/v1/sandbox/scenario-rules", { body: { name: "x", match: { amount: "1.00" }, outcome: "FAILED", delayMs: 3_600_001 } })),
+    ).toEqual([400, "VALIDATION_ERROR"]);
     expect(errorOf(await m.api(`/v1/sandbox/scenario-rules/${rule.id}`, { method: "PATCH", body: {} }))).toEqual([400, "VALIDATION_ERROR"]);
 
     const enabled = await m.api(`/v1/sandbox/scenario-rules/${rule.id}`, { method: "PATCH", body: { enabled: true } });
@@ -165,12 +172,16 @@ describe("scenario rules: concluding payments", () => {
   it("a withdrawal's delay counts from approval", async () => {
     const m = await newMerchant();
     await addRule(m, { name: "withdrawals fail", enabled: true, match: { referencePrefix: "wd-", direction: "WITHDRAWAL" }, outcome: "FAILED", delayMs: 0 });
-    const w = (await m.api("/v1/payments", { body: depositBody({ reference: `wd-${Date.now()}`, method: "BANK_TRANSFER", direction: "WITHDRAWAL", amount: "50.00" }) })).body;
+    const w = (
+      await m.api("/v1/payments", { body: depositBody({ reference: `wd-${Date.now()}`, method: "BANK_TRANSFER", direction: "WITHDRAWAL", amount: "50.00" }) })
+    ).body;
     expect(w.status).toBe("PENDING_APPROVAL");
     expect(w.scenario).toMatchObject({ outcome: "FAILED", dueAt: null });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await statusOf(m, w.id)).toBe("PENDING_APPROVAL");
-    await transaction((tx) => approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now: new Date() }));
+    await transaction((tx) =>
+      approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now: new Date() }),
+    );
     await eventually(async () => (await statusOf(m, w.id)) === "FAILED");
     expect(await trail(w.id)).toMatchObject({ status: "FAILED", ledgerEntries: 0, events: ["payment.failed"], audit: 1 });
   });

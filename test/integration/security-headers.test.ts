@@ -40,7 +40,10 @@ describe("security headers", () => {
       if (/console|checkout|store/.test(family)) {
         const csp = cspOf(res);
         expect(csp, family).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
-        expect(csp.split(";").find((d) => d.trim().startsWith("script-src")), family).not.toContain("unsafe-inline");
+        expect(
+          csp.split(";").find((d) => d.trim().startsWith("script-src")),
+          family,
+        ).not.toContain("unsafe-inline");
         expect(csp, family).toContain("frame-ancestors 'none'");
         if (html) {
           const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((s) => s[0]);
@@ -56,12 +59,18 @@ describe("security headers", () => {
   });
 
   it("Strict-Transport-Security when the service is published over https; a warning when X-Forwarded-For comes from an untrusted proxy", async () => {
-    const service = await startService({ DATABASE_URL: TEST_DATABASE_URL, PUBLIC_BASE_URL: "https://sandbox.example.com", JOBS_DISABLED: "1", TRUSTED_PROXIES: "" }, { capture: true });
+    const service = await startService(
+      { DATABASE_URL: TEST_DATABASE_URL, PUBLIC_BASE_URL: "https://sandbox.example.com", JOBS_DISABLED: "1", TRUSTED_PROXIES: "" },
+      { capture: true },
+    );
     try {
       // A direct request (no X-Forwarded-For from the client) is no proxy, though Next.js fills that header itself.
       await fetch(`${service.url}/v1/payments`);
       await new Promise((r) => setTimeout(r, 300));
-      expect(service.output.filter((l) => l.includes("not in TRUSTED_PROXIES")), "no warning without a proxy").toEqual([]);
+      expect(
+        service.output.filter((l) => l.includes("not in TRUSTED_PROXIES")),
+        "no warning without a proxy",
+      ).toEqual([]);
       // No TRUSTED_PROXIES: a request carrying X-Forwarded-For comes from a proxy the service does not trust.
       for (let i = 0; i < 2; i++) await fetch(`${service.url}/v1/payments`, { headers: { "x-forwarded-for": "198.51.100.7" } });
       await new Promise((r) => setTimeout(r, 300));

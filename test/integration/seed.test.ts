@@ -16,7 +16,9 @@ async function merchantRow() {
   try {
     const { rows } = await client.query("SELECT id, callback_url, callback_secret FROM merchants WHERE name = 'Sandbox Merchant'");
     const ips = await client.query("SELECT address FROM allowed_ips WHERE merchant_id = $1 ORDER BY address", [rows[0].id]);
-    const counts = await client.query("SELECT (SELECT count(*) FROM merchants)::int AS merchants, (SELECT count(*) FROM console_users)::int AS users, (SELECT count(*) FROM api_keys)::int AS keys");
+    const counts = await client.query(
+      "SELECT (SELECT count(*) FROM merchants)::int AS merchants, (SELECT count(*) FROM console_users)::int AS users, (SELECT count(*) FROM api_keys)::int AS keys",
+    );
     return { ...rows[0], ips: ips.rows.map((r) => r.address), ...counts.rows[0] };
   } finally {
     await client.end();
@@ -32,7 +34,14 @@ describe("npm run seed", () => {
     // A loopback receiver is refused without CALLBACK_ALLOW_LOOPBACK=1, like a console save, and nothing is left half-seeded.
     await expect(seed(SEED_DB_URL, ["--json"], { SEED_CALLBACK_URL: "http://127.0.0.1:4321/cb", CALLBACK_ALLOW_LOOPBACK: "" })).rejects.toThrow(/failed/);
 
-    const out = JSON.parse(await seed(SEED_DB_URL, ["--json"], { SEED_CALLBACK_URL: "http://127.0.0.1:4321/cb", CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "test", SEED_ALLOWED_IPS: "203.0.113.7, ::ffff:198.51.100.9" }));
+    const out = JSON.parse(
+      await seed(SEED_DB_URL, ["--json"], {
+        SEED_CALLBACK_URL: "http://127.0.0.1:4321/cb",
+        CALLBACK_ALLOW_LOOPBACK: "1",
+        NODE_ENV: "test",
+        SEED_ALLOWED_IPS: "203.0.113.7, ::ffff:198.51.100.9",
+      }),
+    );
     expect(out.callbackSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const row = await merchantRow();
     expect(row.callback_url).toBe("http://127.0.0.1:4321/cb");
@@ -44,7 +53,10 @@ describe("npm run seed", () => {
     // The amount-entry merchant has the flow switched on and a USD profile charged in AED (its customers can pick USD).
     const client = new pg.Client({ connectionString: SEED_DB_URL });
     await client.connect();
-    const ae = await client.query("SELECT m.amount_entry_enabled, count(p.id)::int AS profiles FROM merchants m LEFT JOIN pricing_profiles p ON p.merchant_id = m.id WHERE m.id = $1 GROUP BY m.id", [out.amountEntryMerchantId]);
+    const ae = await client.query(
+      "SELECT m.amount_entry_enabled, count(p.id)::int AS profiles FROM merchants m LEFT JOIN pricing_profiles p ON p.merchant_id = m.id WHERE m.id = $1 GROUP BY m.id",
+      [out.amountEntryMerchantId],
+    );
     await client.end();
     expect(ae.rows).toEqual([{ amount_entry_enabled: true, profiles: 1 }]);
 

@@ -26,7 +26,14 @@ function run(args: string[], env: Record<string, string>, timeoutMs = 60_000): P
 
 /** A developer's environment for a start on `databaseUrl` at `port`: NODE_ENV, loopback and npm's own variables unset. */
 function startEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", NEXTAUTH_SECRET: "local-test-secret" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    NEXT_TELEMETRY_DISABLED: "1",
+    LOG_LEVEL: "warn",
+    NEXTAUTH_SECRET: "local-test-secret",
+  };
   for (const name of Object.keys(env)) if (name === "NODE_ENV" || name === "CALLBACK_ALLOW_LOOPBACK" || name.startsWith("npm_")) delete env[name];
   return env;
 }
@@ -63,7 +70,8 @@ async function freshStart(suffix: string): Promise<{ url: string; port: number }
 }
 
 const UNSAFE = { CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "production", PORT: "0" };
-const MESSAGE = /refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is (not allowed|refused) when NODE_ENV=production.*npm run start:local.*run `sandpiper listen --forward-to <local address>` there \(README "The sandpiper command"\)/s;
+const MESSAGE =
+  /refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is (not allowed|refused) when NODE_ENV=production.*npm run start:local.*run `sandpiper listen --forward-to <local address>` there \(README "The sandpiper command"\)/s;
 
 describe("the service refuses CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production", () => {
   it("node server.mjs exits 1 with a clear message", async () => {
@@ -92,7 +100,9 @@ describe("a value lib/config.ts refuses stops the start with one line", () => {
   it("node server.mjs with DELIVERY_POLL_INTERVAL_MS=abc exits 1 naming the variable, the value and what it accepts", async () => {
     const { code, output } = await run(["server.mjs"], { DELIVERY_POLL_INTERVAL_MS: "abc", PORT: "0" });
     expect(code).toBe(1);
-    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000']);
+    expect(refusalLines(output)).toEqual([
+      'Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000',
+    ]);
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toMatch(/listening/);
   });
@@ -100,7 +110,9 @@ describe("a value lib/config.ts refuses stops the start with one line", () => {
   it("npm start (scripts/start.mjs) exits 1 with the same line before building or migrating", async () => {
     const { code, output } = await run(["scripts/start.mjs", "--no-build"], { DELIVERY_POLL_INTERVAL_MS: "abc", PORT: "0" });
     expect(code).toBe(1);
-    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000']);
+    expect(refusalLines(output)).toEqual([
+      'Sandpiper refuses to start: DELIVERY_POLL_INTERVAL_MS: got "abc"; expected a whole number of milliseconds from 50 to 60000',
+    ]);
     expect(output).not.toMatch(/migrat|Embedded database/i);
   });
 
@@ -115,13 +127,17 @@ describe("a value lib/config.ts refuses stops the start with one line", () => {
   it("node server.mjs with SANDPIPER_WORKERS=65 exits 1 with the configuration's line for it", async () => {
     const { code, output } = await run(["server.mjs"], { SANDPIPER_WORKERS: "65", PORT: "0" });
     expect(code).toBe(1);
-    expect(refusalLines(output)).toEqual(['Sandpiper refuses to start: SANDPIPER_WORKERS: got "65"; expected a whole number of processes from 1 to 64, or "auto"']);
+    expect(refusalLines(output)).toEqual([
+      'Sandpiper refuses to start: SANDPIPER_WORKERS: got "65"; expected a whole number of processes from 1 to 64, or "auto"',
+    ]);
   });
 
   it("a refused secret is named without its value", async () => {
     const { code, output } = await run(["server.mjs"], { REDIS_URL: "http://:pa55word@redis:6379", PORT: "0" });
     expect(code).toBe(1);
-    expect(refusalLines(output)).toEqual(["Sandpiper refuses to start: REDIS_URL: got an invalid value (not shown: it is a secret); expected an absolute redis or rediss URL"]);
+    expect(refusalLines(output)).toEqual([
+      "Sandpiper refuses to start: REDIS_URL: got an invalid value (not shown: it is a secret); expected an absolute redis or rediss URL",
+    ]);
     expect(output).not.toContain("pa55word");
   });
 });
@@ -151,9 +167,12 @@ describe("npm run start:local", () => {
 
 /** Every process below `pid` (children, their children, ...), from `ps`. */
 function descendants(pid: number): number[] {
-  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number));
   const found: number[] = [];
-  for (let frontier = [pid]; frontier.length > 0; ) {
+  for (let frontier = [pid]; frontier.length > 0;) {
     frontier = rows.filter(([, ppid]) => frontier.includes(ppid)).map(([child]) => child);
     found.push(...frontier);
   }
@@ -185,7 +204,10 @@ describe("npm run start:local and a SIGTERM to npm", () => {
       const stopBy = Date.now() + 15_000;
       while (started.some(alive) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
       expect(started.filter(alive), `processes left running: ${npm.output()}`).toEqual([]);
-      const answer = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => "no answer");
+      const answer = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then(
+        (r) => r.status,
+        () => "no answer",
+      );
       expect(answer, "the port stopped answering").toBe("no answer");
     } finally {
       for (const pid of [npm.child.pid!, ...started]) if (alive(pid)) process.kill(pid, "SIGKILL");
@@ -219,7 +241,9 @@ describe("a DATABASE_URL that names a database that does not exist", () => {
     const started = launch(process.execPath, ["scripts/start.mjs", "--no-build"], { ...startEnv(withDatabase(missing), port), NODE_ENV: "production" });
     try {
       await started.running();
-      expect(started.output().match(/^Created the database .*$/gm)).toEqual([`Created the database "${missing}" on 127.0.0.1:5432 (DATABASE_URL named a database that did not exist); migrating it now.`]);
+      expect(started.output().match(/^Created the database .*$/gm)).toEqual([
+        `Created the database "${missing}" on 127.0.0.1:5432 (DATABASE_URL named a database that did not exist); migrating it now.`,
+      ]);
       expect(started.output()).toMatch(/API key \(all scopes\) sk_sandbox_/);
       expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
     } finally {

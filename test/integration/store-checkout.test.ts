@@ -42,7 +42,13 @@ let parkDay = 1 + Math.floor(Math.random() * 1000);
 async function parked(m: TestMerchant, over: Record<string, unknown> = {}) {
   const at = new Date(Date.now() + parkDay++ * 86_400_000);
   const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date())).apiKey;
-  const body = { reference: `parked-${randomUUID()}`, amount: "12.34", currency: "AED" as const, customer: { username: "parked", firstName: "P", lastName: "Q", email: "p@example.com" }, ...over };
+  const body = {
+    reference: `parked-${randomUUID()}`,
+    amount: "12.34",
+    currency: "AED" as const,
+    customer: { username: "parked", firstName: "P", lastName: "Q", email: "p@example.com" },
+    ...over,
+  };
   const payment = await transaction((tx) => createInProcess(tx, { apiKey, body, now: at }));
   return { id: payment.id, at };
 }
@@ -62,8 +68,17 @@ const eventsOf = (paymentId: string) => db.event.findMany({ where: { paymentId }
 /** A valid handoff payload for the sandbox store (charge in fils). */
 function payload(over: Partial<HandoffPayload> = {}): HandoffPayload {
   return {
-    v: 1, reference: "order-1", paymentId: randomUUID(), chargeMinor: "1234", chargeAmount: "12.34", chargeCurrency: "AED", amount: "12.34", currency: "AED",
-    expiresAt: new Date(Date.now() + 600_000).toISOString(), issuedAt: new Date().toISOString(), ...over,
+    v: 1,
+    reference: "order-1",
+    paymentId: randomUUID(),
+    chargeMinor: "1234",
+    chargeAmount: "12.34",
+    chargeCurrency: "AED",
+    amount: "12.34",
+    currency: "AED",
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    issuedAt: new Date().toISOString(),
+    ...over,
   };
 }
 
@@ -83,7 +98,10 @@ describe("the sandbox store verifies every handoff", () => {
     expect(answer).toMatchObject({ outcome: "READY", matchType: "DISCOUNTED_BASKET", subtotalMinor: 1249n, discountMinor: 15n });
     const ready = answer as Extract<HandoffAnswer, { outcome: "READY" }>;
     expect(ready.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(ready.lines.map((l) => [l.sku, l.unitPriceMinor, l.quantity])).toEqual([["ELC-044", 799n, 1], ["BTY-001", 450n, 1]]);
+    expect(ready.lines.map((l) => [l.sku, l.unitPriceMinor, l.quantity])).toEqual([
+      ["ELC-044", 799n, 1],
+      ["BTY-001", 450n, 1],
+    ]);
   });
 
   it("refuses a tampered handoff (claims changed after signing, signature changed, wrong key) as BAD_SIGNATURE", async () => {
@@ -94,7 +112,10 @@ describe("the sandbox store verifies every handoff", () => {
     const [header, body, signature] = signed.token.split(".");
     const flipped = { token: `${header}.${body}.${(signature[0] === "a" ? "b" : "a") + signature.slice(1)}` };
     expect(await store.handoff(flipped)).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
-    expect(await store.handoff(await signHandoff(payload(), Buffer.from("another key entirely, 32+ bytes long")))).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
+    expect(await store.handoff(await signHandoff(payload(), Buffer.from("another key entirely, 32+ bytes long")))).toEqual({
+      outcome: "REFUSED",
+      reason: "BAD_SIGNATURE",
+    });
     expect(await store.handoff({ token: `${header}.${body}.not-a-signature` })).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
   });
 
@@ -139,7 +160,15 @@ describe("handoff job", () => {
     expect(second).toMatchObject({ outcome: "READY", state: "READY", nextHandoffAt: null });
     expect(sent).toHaveLength(2);
     const bodies = sent.map((s) => decodeJwt(s.token));
-    expect(bodies[0]).toMatchObject({ v: 1, paymentId: id, chargeMinor: "1234", chargeAmount: "12.34", chargeCurrency: "AED", amount: "12.34", currency: "AED" });
+    expect(bodies[0]).toMatchObject({
+      v: 1,
+      paymentId: id,
+      chargeMinor: "1234",
+      chargeAmount: "12.34",
+      chargeCurrency: "AED",
+      amount: "12.34",
+      currency: "AED",
+    });
     expect(sent[0].token).not.toBe(sent[1].token);
     expect(await checkoutOf(id)).toMatchObject({ state: "READY", handoffAttempts: 2, subtotalMinor: 1249n, discountMinor: 15n });
     expect((await db.payment.findUniqueOrThrow({ where: { id } })).status).toBe("PENDING");
@@ -201,12 +230,22 @@ describe("handoff job", () => {
     const read = await waitForCheckout(m, p.id, "REJECTED");
     expect(read).toMatchObject({ status: "FAILED", amount: "0.25", currency: "EUR" });
     expect(read.finalizedAt).not.toBeNull();
-    expect(read.checkout).toMatchObject({ state: "REJECTED", url: null, subtotal: null, discount: null, matchType: null, error: "no product or basket within a 20% discount" });
+    expect(read.checkout).toMatchObject({
+      state: "REJECTED",
+      url: null,
+      subtotal: null,
+      discount: null,
+      matchType: null,
+      error: "no product or basket within a 20% discount",
+    });
     expect((await eventsOf(p.id)).map((e) => e.type)).toEqual(["payment.failed"]);
     const [got] = await rx.waitFor(1);
     const verified = verifyCallback(got.body, got.headers, secret!);
     expect(verified.ok).toBe(true);
-    expect(JSON.parse(got.body.toString("utf8"))).toMatchObject({ type: "payment.failed", data: { id: p.id, status: "FAILED", amount: "0.25", currency: "EUR" } });
+    expect(JSON.parse(got.body.toString("utf8"))).toMatchObject({
+      type: "payment.failed",
+      data: { id: p.id, status: "FAILED", amount: "0.25", currency: "EUR" },
+    });
     const profile = await db.pricingProfile.findFirstOrThrow({ where: { merchantId: m.merchant.id, currency: "EUR" } });
     const counter = await db.limitCounter.findUniqueOrThrow({ where: { profileId_period: { profileId: profile.id, period: `D:${dubaiDay()}` } } });
     expect(counter.usedMinor).toBe(0n);
@@ -232,7 +271,10 @@ describe("the store's test confirmation (store page endpoints)", () => {
     const verified = verifyCallback(got.body, got.headers, secret!);
     expect(verified.ok).toBe(true);
     const event = JSON.parse(got.body.toString("utf8"));
-    expect(event).toMatchObject({ type: "payment.succeeded", data: { id: p.id, reference: p.reference, status: "SUCCEEDED", amount: "250.00", currency: "EUR", environment: "sandbox" } });
+    expect(event).toMatchObject({
+      type: "payment.succeeded",
+      data: { id: p.id, reference: p.reference, status: "SUCCEEDED", amount: "250.00", currency: "EUR", environment: "sandbox" },
+    });
     expect(event.data).not.toHaveProperty("customer");
     expect(event.data).not.toHaveProperty("checkout");
     // The ledger entry is in the original currency (net 243.75 EUR to the merchant, 6.25 EUR fee).
@@ -322,7 +364,9 @@ describe("expiry", () => {
     const m = await newMerchant();
     const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date())).apiKey;
     // Created 31 minutes ago: its acceptance period (30 minutes) has ended.
-    const payment = await transaction((tx) => createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date(Date.now() - 31 * 60_000) }));
+    const payment = await transaction((tx) =>
+      createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date(Date.now() - 31 * 60_000) }),
+    );
     const read = await waitForCheckout(m, payment.id, "EXPIRED");
     expect(read).toMatchObject({ status: "EXPIRED", checkout: { state: "EXPIRED", url: null, subtotal: null } });
     expect((await eventsOf(payment.id)).map((e) => e.type)).toEqual(["payment.expired"]);
@@ -342,7 +386,9 @@ describe("expiry", () => {
     for (let round = 0; !expired && round < 300; round++) {
       const reads = await Promise.all(Array.from({ length: 8 }, () => m.api(`/v1/payments/${p.id}`)));
       for (const read of reads) {
-        expect([read.status, read.body.status, read.body.checkout.state]).toEqual(read.body.status === "EXPIRED" ? [200, "EXPIRED", "EXPIRED"] : [200, "PENDING", "READY"]);
+        expect([read.status, read.body.status, read.body.checkout.state]).toEqual(
+          read.body.status === "EXPIRED" ? [200, "EXPIRED", "EXPIRED"] : [200, "PENDING", "READY"],
+        );
         if (read.body.status === "EXPIRED") expired = read.body;
       }
     }
@@ -382,7 +428,22 @@ describe("the store page", () => {
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(page.headers.get("cache-control")).toContain("no-store");
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-    for (const text of ["Sandpiper Test Store", "Sandpiper Sandbox Store FZ-LLC", p.reference, "Balloon Pack, 20", "Lip Balm", "AED 5.99", "AED 4.50", "AED 10.49", "AED 10.15", "2.50 EUR", "data-testid=\"discount-wheel\"", "Sandbox test confirmation — no real charge", "Pay AED 10.15", "Decline"]) {
+    for (const text of [
+      "Sandpiper Test Store",
+      "Sandpiper Sandbox Store FZ-LLC",
+      p.reference,
+      "Balloon Pack, 20",
+      "Lip Balm",
+      "AED 5.99",
+      "AED 4.50",
+      "AED 10.49",
+      "AED 10.15",
+      "2.50 EUR",
+      'data-testid="discount-wheel"',
+      "Sandbox test confirmation — no real charge",
+      "Pay AED 10.15",
+      "Decline",
+    ]) {
       expect(page.html, text).toContain(text);
     }
     // The wheel's one amount label is the computed discount.
@@ -400,7 +461,8 @@ describe("Inngest functions (@inngest/test)", () => {
     const storeHandoff = createInngestFunctions(() => at).find((f) => f.opts.id === "store-handoff")!;
     expect(storeHandoff.id()).toBe("store-handoff");
     expect(storeHandoff.opts.triggers).toEqual([{ event: STORE_HANDOFF_DUE_EVENT }]);
-    const run = (paymentId: string) => new InngestTestEngine({ function: storeHandoff }).execute({ events: [{ name: STORE_HANDOFF_DUE_EVENT, data: { paymentId } }] });
+    const run = (paymentId: string) =>
+      new InngestTestEngine({ function: storeHandoff }).execute({ events: [{ name: STORE_HANDOFF_DUE_EVENT, data: { paymentId } }] });
     const { result, error } = await run(id);
     expect(error).toBeUndefined();
     expect(result).toEqual({ paymentId: id, outcome: "READY", state: "READY", nextHandoffAt: null });

@@ -12,7 +12,12 @@ import { dubaiDay } from "@/lib/money/dubai";
 import { updateSettings } from "@/lib/settings/service-settings";
 import { catalogVersion, storeCatalogProblem } from "@/lib/test-store/catalog-cache";
 import {
-  deactivateCatalogItem, exportCatalogCsv, importCatalogCsv, listCatalogItems, setCatalogItemActive, upsertCatalogItem,
+  deactivateCatalogItem,
+  exportCatalogCsv,
+  importCatalogCsv,
+  listCatalogItems,
+  setCatalogItemActive,
+  upsertCatalogItem,
 } from "@/lib/test-store/catalog-admin";
 import type { CreateStorePayment } from "@/lib/schemas/store-payments";
 import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
@@ -46,10 +51,22 @@ describe("the store's largest charge (global amount limit raised; dedicated serv
     try {
       const m = await merchant();
       const day = dubaiDay();
-      await db.fxRate.upsert({ where: { base_quote_day: { base: "EUR", quote: "AED", day } }, create: { base: "EUR", quote: "AED", day, rate: "4.0000" }, update: {} });
+      await db.fxRate.upsert({
+        where: { base_quote_day: { base: "EUR", quote: "AED", day } },
+        create: { base: "EUR", quote: "AED", day, rate: "4.0000" },
+        update: {},
+      });
       await savePricingVersion(db, {
-        merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "EUR",
-        markupBps: 0, bufferBps: 0, commissionBps: 0, reason: "test: EUR charged in AED at 4",
+        merchantId: m.merchant.id,
+        currency: "EUR",
+        channel: "GATEWAY",
+        direction: "DEPOSIT",
+        chargeCurrency: "AED",
+        settlementCurrency: "EUR",
+        markupBps: 0,
+        bufferBps: 0,
+        commissionBps: 0,
+        reason: "test: EUR charged in AED at 4",
       });
       // 2,500,000,000.00 EUR x 4 = AED 10,000,000,000.00: one fil above the largest charge.
       const over = await m.request("/v1/store-payments", storeBody({ amount: "2500000000.00", currency: "EUR" }));
@@ -104,7 +121,13 @@ describe("store switches (global settings; dedicated service)", () => {
     await updateSettings(db, { pausedChannels: ["STORE"] });
     try {
       expect(errorOf(await m.request("/v1/store-payments", storeBody()))).toEqual([503, "PAYMENT_INTAKE_PAUSED"]);
-      const deposit = await m.request("/v1/payments", { reference: `dep-${randomUUID()}`, amount: "10.00", currency: "AED", method: "GATEWAY", direction: "DEPOSIT" });
+      const deposit = await m.request("/v1/payments", {
+        reference: `dep-${randomUUID()}`,
+        amount: "10.00",
+        currency: "AED",
+        method: "GATEWAY",
+        direction: "DEPOSIT",
+      });
       expect(deposit.status).toBe(201);
       await updateSettings(db, { pausedChannels: ["GATEWAY"] });
       expect((await m.request("/v1/store-payments", storeBody())).status).toBe(201);
@@ -117,14 +140,21 @@ describe("store switches (global settings; dedicated service)", () => {
     const m = await merchant();
     const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date(), {}, dedicated.pool)).apiKey;
     // The payment and the switch commit together, so the service never sees this checkout with the store open.
-    const payment = await transaction(async (tx) => {
-      const p = await createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date() });
-      await updateSettings(tx, { storeAvailable: false });
-      return p;
-    }, { db });
+    const payment = await transaction(
+      async (tx) => {
+        const p = await createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date() });
+        await updateSettings(tx, { storeAvailable: false });
+        return p;
+      },
+      { db },
+    );
     try {
       await new Promise((r) => setTimeout(r, 1500)); // several polls of the service's handoff job (200 ms)
-      expect(await db.storeCheckout.findUniqueOrThrow({ where: { paymentId: payment.id } })).toMatchObject({ state: "QUEUED", handoffAttempts: 0, token: null });
+      expect(await db.storeCheckout.findUniqueOrThrow({ where: { paymentId: payment.id } })).toMatchObject({
+        state: "QUEUED",
+        handoffAttempts: 0,
+        token: null,
+      });
       expect((await checkoutState(m, payment.id)).url).toBeNull();
     } finally {
       await updateSettings(db, { storeAvailable: true });
@@ -156,7 +186,8 @@ describe("the store's catalog", () => {
     try {
       // Cheapest product AED 50,000.01 at a 1-fil price step: beyond the residue table (docs/api.md "Overview" 6 still asks for an answer).
       await db.catalogItem.createMany({ data: [luxury("LUX-001", 5_000_001n), luxury("LUX-002", 5_000_003n)] });
-      const reason = "catalog not supported for discounted baskets: the cheapest product costs AED 50000.01, above the AED 50000.00 supported for prices in steps of AED 0.01";
+      const reason =
+        "catalog not supported for discounted baskets: the cheapest product costs AED 50000.01, above the AED 50000.00 supported for prices in steps of AED 0.01";
       expect(await storeCatalogProblem(db)).toBe(reason); // what the console's catalog page shows
 
       const started = Date.now();
@@ -182,7 +213,9 @@ describe("the store's catalog", () => {
       // Rows the matcher refuses outright (plain SQL can write a zero price; the console and CSV cannot): REJECTED too.
       await db.catalogItem.create({ data: luxury("BAD-001", 0n) });
       const invalid = await m.request("/v1/store-payments", storeBody({ amount: "60000.00" }));
-      expect((await waitFor(m, invalid.body.id, "REJECTED")).error).toBe("store catalog is invalid: catalog item BAD-001: price must be between 1 and 999999999999 fils");
+      expect((await waitFor(m, invalid.body.id, "REJECTED")).error).toBe(
+        "store catalog is invalid: catalog item BAD-001: price must be between 1 and 999999999999 fils",
+      );
       expect(await db.payment.findUniqueOrThrow({ where: { id: invalid.body.id } })).toMatchObject({ status: "FAILED" });
     } finally {
       await db.catalogItem.deleteMany({ where: { sku: { startsWith: "LUX-" } } });
@@ -198,10 +231,12 @@ describe("the store's catalog", () => {
     expect(BigInt(await catalogVersion(db))).toBe(v0 + 1n);
     await db.$executeRawUnsafe("UPDATE catalog_items SET updated_at = now() WHERE sku IN ('ELC-001', 'ELC-002')");
     expect(BigInt(await catalogVersion(db))).toBe(v0 + 2n);
-    await expect(db.$transaction(async (tx) => {
-      await tx.catalogItem.update({ where: { sku: "ELC-001" }, data: { active: true } });
-      throw new Error("roll back");
-    })).rejects.toThrow("roll back");
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.catalogItem.update({ where: { sku: "ELC-001" }, data: { active: true } });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
     expect(BigInt(await catalogVersion(db))).toBe(v0 + 2n);
   });
 
@@ -224,11 +259,21 @@ describe("the store's catalog", () => {
   });
 
   it("upsert validates like the CSV import, updates and reactivates; deactivate and activate are audited; unknown sku is 404", async () => {
-    await expect(upsertCatalogItem(db, { sku: "bad sku", name: "x", kind: "PRODUCT", price: "1.00" }, actor)).rejects.toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringContaining("invalid sku") });
-    await expect(upsertCatalogItem(db, { sku: "TST-200", name: " ", kind: "PRODUCT", price: "1.00" }, actor)).rejects.toMatchObject({ code: "VALIDATION_ERROR", message: "name is empty" });
-    await expect(upsertCatalogItem(db, { sku: "TST-200", name: "Mug", kind: "BUNDLE", price: "1.00" }, actor)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(upsertCatalogItem(db, { sku: "bad sku", name: "x", kind: "PRODUCT", price: "1.00" }, actor)).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: expect.stringContaining("invalid sku"),
+    });
+    await expect(upsertCatalogItem(db, { sku: "TST-200", name: " ", kind: "PRODUCT", price: "1.00" }, actor)).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "name is empty",
+    });
+    await expect(upsertCatalogItem(db, { sku: "TST-200", name: "Mug", kind: "BUNDLE", price: "1.00" }, actor)).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
     for (const price of ["0", "1.234", "-1", "12,50", "99999999999"]) {
-      await expect(upsertCatalogItem(db, { sku: "TST-200", name: "Mug", kind: "PRODUCT", price }, actor), price).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+      await expect(upsertCatalogItem(db, { sku: "TST-200", name: "Mug", kind: "PRODUCT", price }, actor), price).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
     }
     expect(await db.catalogItem.findUnique({ where: { sku: "TST-200" } })).toBeNull();
 
@@ -241,7 +286,11 @@ describe("the store's catalog", () => {
 
     const audit = await db.auditLog.findMany({ where: { entity: "catalog_item", entityId: "TST-200" }, orderBy: { createdAt: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["catalog.create", "catalog.deactivate", "catalog.update"]);
-    expect(audit[2]).toMatchObject({ actorName: "test operator", before: { price: "24.50", active: false }, after: { name: "Mug, large", price: "26.00", active: true } });
+    expect(audit[2]).toMatchObject({
+      actorName: "test operator",
+      before: { price: "24.50", active: false },
+      after: { name: "Mug, large", price: "26.00", active: true },
+    });
   });
 
   it("list: paging, search by sku or name, active filter", async () => {
@@ -262,7 +311,14 @@ describe("the store's catalog", () => {
 
   it("CSV import is all or nothing with per-line errors; then creates, updates, leaves unchanged and (optionally) deactivates the rest; export round-trips", async () => {
     const versionBefore = await catalogVersion(db);
-    const broken = ["sku,name,kind,price", "TST-300,Tote bag,PRODUCT,15.00", "TST-301,,PRODUCT,3.00", "TST-302,Pin,GADGET,2.00", "TST-303,Badge,PRODUCT,2.005", "TST-300,Tote bag again,PRODUCT,16.00"].join("\n");
+    const broken = [
+      "sku,name,kind,price",
+      "TST-300,Tote bag,PRODUCT,15.00",
+      "TST-301,,PRODUCT,3.00",
+      "TST-302,Pin,GADGET,2.00",
+      "TST-303,Badge,PRODUCT,2.005",
+      "TST-300,Tote bag again,PRODUCT,16.00",
+    ].join("\n");
     const refused = await importCatalogCsv(db, broken, actor);
     expect(refused).toEqual({
       ok: false,
@@ -277,10 +333,15 @@ describe("the store's catalog", () => {
     expect(await catalogVersion(db)).toBe(versionBefore);
     expect(await importCatalogCsv(db, "sku,name,kind,price\n", actor)).toEqual({ ok: false, errors: [{ line: 1, message: "the file has no items" }] });
 
-    const good = ["sku,name,kind,price", "TST-300,Tote bag,PRODUCT,15.00", "TST-200,\"Mug, large\",PRODUCT,26.00", "TST-100,Sticker,PRODUCT,1.50"].join("\r\n");
+    const good = ["sku,name,kind,price", "TST-300,Tote bag,PRODUCT,15.00", 'TST-200,"Mug, large",PRODUCT,26.00', "TST-100,Sticker,PRODUCT,1.50"].join("\r\n");
     expect(await importCatalogCsv(db, good, actor)).toEqual({ ok: true, created: 1, updated: 1, unchanged: 1, deactivated: 0 });
     expect(await db.catalogItem.findUniqueOrThrow({ where: { sku: "TST-100" } })).toMatchObject({ priceMinor: 150n, active: true });
-    expect((await db.auditLog.findFirstOrThrow({ where: { action: "catalog.import" }, orderBy: { createdAt: "desc" } })).after).toMatchObject({ items: 3, created: 1, updated: 1, unchanged: 1 });
+    expect((await db.auditLog.findFirstOrThrow({ where: { action: "catalog.import" }, orderBy: { createdAt: "desc" } })).after).toMatchObject({
+      items: 3,
+      created: 1,
+      updated: 1,
+      unchanged: 1,
+    });
 
     const exported = await exportCatalogCsv(db);
     expect(exported.split("\n")[0]).toBe("sku,name,kind,price");
@@ -289,7 +350,12 @@ describe("the store's catalog", () => {
 
     // A full replacement: every active item not in the file is deactivated.
     const activeBefore = await db.catalogItem.count({ where: { active: true } });
-    const replaced = await importCatalogCsv(db, ["sku,name,kind,price", "TST-300,Tote bag,PRODUCT,15.00", "ELC-001,USB-C to USB-C Cable 1 m,PRODUCT,19.95"].join("\n"), actor, { deactivateMissing: true });
+    const replaced = await importCatalogCsv(
+      db,
+      ["sku,name,kind,price", "TST-300,Tote bag,PRODUCT,15.00", "ELC-001,USB-C to USB-C Cable 1 m,PRODUCT,19.95"].join("\n"),
+      actor,
+      { deactivateMissing: true },
+    );
     expect(replaced).toEqual({ ok: true, created: 0, updated: 0, unchanged: 2, deactivated: activeBefore - 2 });
     expect(await db.catalogItem.count({ where: { active: true } })).toBe(2);
     // Restore the full offer for any later test.

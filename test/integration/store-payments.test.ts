@@ -9,8 +9,40 @@ import { dubaiDay } from "@/lib/money/dubai";
 // store acceptance 30 minutes). Global store switches and an empty catalog are in store-global.test.ts.
 
 const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
-const CHECKOUT_KEYS = ["store", "legalName", "state", "chargeCurrency", "chargeAmount", "url", "subtotal", "discount", "matchType", "expiresAt", "error", "livePayment"];
-const PAYMENT_KEYS = ["id", "merchantId", "reference", "amount", "fee", "currency", "method", "direction", "environment", "status", "pricing", "bankAccountId", "createdAt", "expiresAt", "approvedAt", "finalizedAt", "checkout", "customer"];
+const CHECKOUT_KEYS = [
+  "store",
+  "legalName",
+  "state",
+  "chargeCurrency",
+  "chargeAmount",
+  "url",
+  "subtotal",
+  "discount",
+  "matchType",
+  "expiresAt",
+  "error",
+  "livePayment",
+];
+const PAYMENT_KEYS = [
+  "id",
+  "merchantId",
+  "reference",
+  "amount",
+  "fee",
+  "currency",
+  "method",
+  "direction",
+  "environment",
+  "status",
+  "pricing",
+  "bankAccountId",
+  "createdAt",
+  "expiresAt",
+  "approvedAt",
+  "finalizedAt",
+  "checkout",
+  "customer",
+];
 
 async function paymentsOf(merchantId: string) {
   return db.payment.count({ where: { merchantId } });
@@ -26,13 +58,33 @@ describe("POST /v1/store-payments", () => {
     const p = res.body;
     expect(Object.keys(p)).toEqual(PAYMENT_KEYS);
     expect(p).toMatchObject({
-      merchantId: m.merchant.id, reference: body.reference, amount: "12.34", currency: "AED", method: "GATEWAY", direction: "DEPOSIT",
-      environment: "sandbox", status: "PENDING", bankAccountId: null, approvedAt: null, finalizedAt: null, customer: body.customer,
+      merchantId: m.merchant.id,
+      reference: body.reference,
+      amount: "12.34",
+      currency: "AED",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+      environment: "sandbox",
+      status: "PENDING",
+      bankAccountId: null,
+      approvedAt: null,
+      finalizedAt: null,
+      customer: body.customer,
     });
     expect(Object.keys(p.checkout)).toEqual(CHECKOUT_KEYS);
     expect(p.checkout).toEqual({
-      store: "Sandpiper Test Store", legalName: "Sandpiper Sandbox Store FZ-LLC", state: "QUEUED", chargeCurrency: "AED", chargeAmount: "12.34",
-      url: null, subtotal: null, discount: null, matchType: null, expiresAt: p.expiresAt, error: null, livePayment: false,
+      store: "Sandpiper Test Store",
+      legalName: "Sandpiper Sandbox Store FZ-LLC",
+      state: "QUEUED",
+      chargeCurrency: "AED",
+      chargeAmount: "12.34",
+      url: null,
+      subtotal: null,
+      discount: null,
+      matchType: null,
+      expiresAt: p.expiresAt,
+      error: null,
+      livePayment: false,
     });
     // docs/decisions.md: store checkout acceptance period 30 minutes (merchant.storeCheckoutMinutes).
     expect(Date.parse(p.expiresAt) - Date.parse(p.createdAt)).toBe(30 * 60_000);
@@ -42,7 +94,14 @@ describe("POST /v1/store-payments", () => {
     // Merchant polling (docs/api.md "Store checkout"): the checkout becomes READY with a bearer url.
     const ready = await waitForCheckout(m, p.id, "READY");
     expect(ready.status).toBe("PENDING");
-    expect(ready.checkout).toMatchObject({ state: "READY", chargeAmount: "12.34", subtotal: "12.49", discount: "0.15", matchType: "DISCOUNTED_BASKET", error: null });
+    expect(ready.checkout).toMatchObject({
+      state: "READY",
+      chargeAmount: "12.34",
+      subtotal: "12.49",
+      discount: "0.15",
+      matchType: "DISCOUNTED_BASKET",
+      error: null,
+    });
     expect(ready.checkout.url).toMatch(/\/store\/[A-Za-z0-9_-]{43}$/);
     const checkout = await db.storeCheckout.findUniqueOrThrow({ where: { paymentId: p.id } });
     expect(checkout.subtotalMinor! - checkout.discountMinor!).toBe(checkout.chargeMinor);
@@ -118,13 +177,29 @@ describe("POST /v1/store-payments", () => {
 
     it("format errors stay VALIDATION_ERROR / INVALID_EMAIL; unknown members (also merchantId) are refused", async () => {
       const m = await newMerchant();
-      expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ email: "not-an-email" }) }) }))).toEqual([400, "INVALID_EMAIL"]);
-      expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ country: "ae" }) }) }))).toEqual([400, "VALIDATION_ERROR"]);
-      expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ cardNumber: "4111111111111111" }) }) }))).toEqual([400, "VALIDATION_ERROR"]);
+      expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ email: "not-an-email" }) }) }))).toEqual([
+        400,
+        "INVALID_EMAIL",
+      ]);
+      expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ country: "ae" }) }) }))).toEqual([
+        400,
+        "VALIDATION_ERROR",
+      ]);
+      expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ cardNumber: "4111111111111111" }) }) }))).toEqual([
+        400,
+        "VALIDATION_ERROR",
+      ]);
       const withMerchant = await m.api("/v1/store-payments", { body: storeBody({ merchantId: m.merchant.id }) });
       expect(errorOf(withMerchant)).toEqual([400, "VALIDATION_ERROR"]);
       expect(withMerchant.body.error.message).toContain("unknown property: merchantId");
-      for (const over of [{ amount: "12.345" }, { amount: 12.34 }, { currency: "JPY" }, { reference: "" }, { reference: "r".repeat(121) }, { description: "d".repeat(501) }]) {
+      for (const over of [
+        { amount: "12.345" },
+        { amount: 12.34 },
+        { currency: "JPY" },
+        { reference: "" },
+        { reference: "r".repeat(121) },
+        { description: "d".repeat(501) },
+      ]) {
         expect(errorOf(await m.api("/v1/store-payments", { body: storeBody(over) })), JSON.stringify(over)).toEqual([400, "VALIDATION_ERROR"]);
       }
       expect(await paymentsOf(m.merchant.id)).toBe(0);
@@ -139,10 +214,18 @@ describe("POST /v1/store-payments", () => {
         { merchantId: m.merchant.id, kind: "CUSTOMER_ID", value: "shopper-blocked", reason: "test" },
       ],
     });
-    expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ email: "Fraud@Example.com" }) }) }))).toEqual([403, "RISK_REJECTED"]);
-    expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ username: "shopper-blocked" }) }) }))).toEqual([403, "RISK_REJECTED"]);
+    expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ email: "Fraud@Example.com" }) }) }))).toEqual([
+      403,
+      "RISK_REJECTED",
+    ]);
+    expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ username: "shopper-blocked" }) }) }))).toEqual([
+      403,
+      "RISK_REJECTED",
+    ]);
     // With an id the id is the stable reference: the username no longer matches the CUSTOMER_ID entry.
-    expect((await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ username: "shopper-blocked", id: "uid-1" }) }) })).status).toBe(201);
+    expect((await m.api("/v1/store-payments", { body: storeBody({ customer: storeCustomer({ username: "shopper-blocked", id: "uid-1" }) }) })).status).toBe(
+      201,
+    );
     expect(await paymentsOf(m.merchant.id)).toBe(1);
   });
 
@@ -156,10 +239,28 @@ describe("POST /v1/store-payments", () => {
     // markup income = round(25000 x 4.04) - 100000 = 1000; buffer income = 101505 - 101000 = 505;
     // fee = 2.50% of 250.00 = 6.25 EUR; merchantNet = 250.00 - 6.25 = 243.75 EUR.
     expect(p.pricing).toMatchObject({
-      fallback: false, rateDay: dubaiDay(), timezone: "Asia/Dubai", originalCurrency: "EUR", chargeCurrency: "AED", settlementCurrency: "EUR",
-      baseRate: "4", effectiveRate: "4.0602", settlementRate: "1", commissionBps: 250, markupBps: 100, bufferBps: 50, amountMinor: "25000",
-      fee: "6.25", reserve: "0.00", merchantNet: "243.75", settlementNet: "243.75", gateway: "101505", atBase: "100000", markupIncome: "1000",
-      bufferIncome: "505", fxIncome: "1505",
+      fallback: false,
+      rateDay: dubaiDay(),
+      timezone: "Asia/Dubai",
+      originalCurrency: "EUR",
+      chargeCurrency: "AED",
+      settlementCurrency: "EUR",
+      baseRate: "4",
+      effectiveRate: "4.0602",
+      settlementRate: "1",
+      commissionBps: 250,
+      markupBps: 100,
+      bufferBps: 50,
+      amountMinor: "25000",
+      fee: "6.25",
+      reserve: "0.00",
+      merchantNet: "243.75",
+      settlementNet: "243.75",
+      gateway: "101505",
+      atBase: "100000",
+      markupIncome: "1000",
+      bufferIncome: "505",
+      fxIncome: "1505",
     });
     expect(p.checkout).toMatchObject({ state: "QUEUED", chargeCurrency: "AED", chargeAmount: "1015.05" });
     const ready = await waitForCheckout(m, p.id, "READY");
@@ -179,13 +280,46 @@ describe("POST /v1/store-payments", () => {
     const eur = await m.api("/v1/store-payments", { body: storeBody({ currency: "EUR" }) });
     expect(errorOf(eur)).toEqual([409, "PROVIDER_CURRENCY_MISMATCH"]);
     // A profile charging CHF in CHF: same refusal.
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "CHF", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "CHF", settlementCurrency: "CHF", markupBps: 0, bufferBps: 0, commissionBps: 100, reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "CHF",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "CHF",
+      settlementCurrency: "CHF",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 100,
+      reason: "test",
+    });
     expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ currency: "CHF" }) }))).toEqual([409, "PROVIDER_CURRENCY_MISMATCH"]);
     // A profile charging GBP in AED, but no GBP->AED rate for today's Dubai day.
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "GBP", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "GBP", markupBps: 0, bufferBps: 0, commissionBps: 100, reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "GBP",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "GBP",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 100,
+      reason: "test",
+    });
     expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ currency: "GBP" }) }))).toEqual([409, "FX_RATE_MISSING"]);
     // A bank-transfer profile charging AED does not count: store payments price as GATEWAY DEPOSIT.
-    await savePricingVersion(db, { merchantId: m.merchant.id, currency: "SAR", channel: "BANK_TRANSFER", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "SAR", markupBps: 0, bufferBps: 0, commissionBps: 100, reason: "test" });
+    await savePricingVersion(db, {
+      merchantId: m.merchant.id,
+      currency: "SAR",
+      channel: "BANK_TRANSFER",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "SAR",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 100,
+      reason: "test",
+    });
     expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ currency: "SAR" }) }))).toEqual([409, "PROVIDER_CURRENCY_MISMATCH"]);
     // A currency the merchant has not enabled.
     const narrow = await newMerchant({ enabledCurrencies: ["USD"] });
@@ -196,8 +330,18 @@ describe("POST /v1/store-payments", () => {
   it("limits: the GATEWAY DEPOSIT profile's amount range and daily limit apply (400 AMOUNT_OUT_OF_RANGE, 409 DAILY_LIMIT); the global amount limit too", async () => {
     const m = await eurStoreMerchant();
     await savePricingVersion(db, {
-      merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "EUR",
-      markupBps: 100, bufferBps: 50, commissionBps: 250, minAmountMinor: 500n, dailyLimitMinor: 30_000n, reason: "test: limits",
+      merchantId: m.merchant.id,
+      currency: "EUR",
+      channel: "GATEWAY",
+      direction: "DEPOSIT",
+      chargeCurrency: "AED",
+      settlementCurrency: "EUR",
+      markupBps: 100,
+      bufferBps: 50,
+      commissionBps: 250,
+      minAmountMinor: 500n,
+      dailyLimitMinor: 30_000n,
+      reason: "test: limits",
     });
     expect(errorOf(await m.api("/v1/store-payments", { body: storeBody({ currency: "EUR", amount: "4.99" }) }))).toEqual([400, "AMOUNT_OUT_OF_RANGE"]);
     expect((await m.api("/v1/store-payments", { body: storeBody({ currency: "EUR", amount: "200.00" }) })).status).toBe(201);

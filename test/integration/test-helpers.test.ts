@@ -42,26 +42,45 @@ describe("POST /v1/sandbox/checkout-sessions/{id}/quote and /confirm: the custom
     const before = await writes(m.merchant.id);
 
     // The page's validation: an amount that is not decimal text, an unknown member, a currency not offered.
-    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: 100, currency: "USD" } }))).toEqual([400, "VALIDATION_ERROR"]);
-    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD", rate: "1" } }))).toEqual([400, "VALIDATION_ERROR"]);
+    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: 100, currency: "USD" } }))).toEqual([
+      400,
+      "VALIDATION_ERROR",
+    ]);
+    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD", rate: "1" } }))).toEqual([
+      400,
+      "VALIDATION_ERROR",
+    ]);
     const sibling = await openSession(m);
     const eur = { amount: "100.00", currency: "EUR" };
     const viaApi = await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: eur });
     const viaPage = await customerAction(sibling.customerCheckout.url, "quote", eur);
     expect(errorOf(viaApi)).toEqual([400, "VALIDATION_ERROR"]);
     expect(messageOf(viaApi)).toBe(viaPage.body.error.message);
-    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD" }, idempotencyKey: null }))).toEqual([400, "VALIDATION_ERROR"]);
+    expect(
+      errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD" }, idempotencyKey: null })),
+    ).toEqual([400, "VALIDATION_ERROR"]);
 
     // Another merchant's key: 404, the session untouched.
-    expect(errorOf(await other.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD" } }))).toEqual([404, "NOT_FOUND"]);
-    expect(errorOf(await other.api(`/v1/sandbox/checkout-sessions/${session.id}/confirm`, { body: { amount: "100.00", currency: "USD" } }))).toEqual([404, "NOT_FOUND"]);
+    expect(errorOf(await other.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD" } }))).toEqual([
+      404,
+      "NOT_FOUND",
+    ]);
+    expect(errorOf(await other.api(`/v1/sandbox/checkout-sessions/${session.id}/confirm`, { body: { amount: "100.00", currency: "USD" } }))).toEqual([
+      404,
+      "NOT_FOUND",
+    ]);
     expect((await db.checkoutSession.findUniqueOrThrow({ where: { id: session.id } })).state).toBe("AWAITING_AMOUNT");
 
     // Quote: 100.00 USD at 3.6725 x 1.015 x 1.005 = 374.62 AED, the page's figures.
     const quoted = await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "100.00", currency: "USD" } });
     expect(quoted.status, quoted.text).toBe(200);
     expect(quoted.body).toMatchObject({ id: session.id, state: "QUOTED", amount: "100.00", currency: "USD", paymentId: null });
-    expect(quoted.body.quote).toMatchObject({ chargeCurrency: "AED", chargeAmount: "374.62", effectiveRate: expect.stringMatching(/^3\.746/), bankAccount: { iban: expect.any(String) } });
+    expect(quoted.body.quote).toMatchObject({
+      chargeCurrency: "AED",
+      chargeAmount: "374.62",
+      effectiveRate: expect.stringMatching(/^3\.746/),
+      bankAccount: { iban: expect.any(String) },
+    });
     expect(quoted.body.quote.bankAccount).not.toHaveProperty("id");
     const read = await m.api(`/v1/checkout-sessions/${session.id}`);
     const { quote: _quote, ...asRead } = quoted.body;
@@ -77,7 +96,13 @@ describe("POST /v1/sandbox/checkout-sessions/{id}/quote and /confirm: the custom
     expect(errorOf(wrong)).toEqual([409, "INVALID_STATE"]);
     const confirmed = await m.api(`/v1/sandbox/checkout-sessions/${session.id}/confirm`, { body: { amount: "100.00", currency: "USD" } });
     expect(confirmed.status, confirmed.text).toBe(200);
-    expect(confirmed.body).toMatchObject({ state: "AWAITING_VERIFICATION", amount: "100.00", currency: "USD", paymentId: null, verification: { state: "NOT_CONFIGURED" } });
+    expect(confirmed.body).toMatchObject({
+      state: "AWAITING_VERIFICATION",
+      amount: "100.00",
+      currency: "USD",
+      paymentId: null,
+      verification: { state: "NOT_CONFIGURED" },
+    });
     expect(confirmed.body.quote).toEqual(quoted.body.quote);
     await expectReplay(m, `/v1/sandbox/checkout-sessions/${session.id}/confirm`, { amount: "100.00", currency: "USD" }, confirmed);
     const again = await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "5.00", currency: "USD" } });
@@ -98,7 +123,10 @@ describe("POST /v1/sandbox/checkout-sessions/{id}/quote and /confirm: the custom
     const replay = await m.api(path, { body: { amount: "10.00", currency: "USD" }, idempotencyKey: `quote-${session.id}` });
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body).toEqual(first.body);
-    expect(errorOf(await m.api(path, { body: { amount: "30.00", currency: "USD" }, idempotencyKey: `quote-${session.id}` }))).toEqual([409, "IDEMPOTENCY_CONFLICT"]);
+    expect(errorOf(await m.api(path, { body: { amount: "30.00", currency: "USD" }, idempotencyKey: `quote-${session.id}` }))).toEqual([
+      409,
+      "IDEMPOTENCY_CONFLICT",
+    ]);
     expect((await m.api(`/v1/checkout-sessions/${session.id}`)).body.amount).toBe("20.00");
   });
 });
@@ -110,7 +138,10 @@ describe("POST /v1/sandbox/checkout-sessions/{id}/expire", () => {
     const session = await openSession(m);
     const before = await writes(m.merchant.id);
     expect(errorOf(await other.api(`/v1/sandbox/checkout-sessions/${session.id}/expire`, { method: "POST" }))).toEqual([404, "NOT_FOUND"]);
-    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/expire`, { method: "POST", idempotencyKey: null }))).toEqual([400, "VALIDATION_ERROR"]);
+    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/expire`, { method: "POST", idempotencyKey: null }))).toEqual([
+      400,
+      "VALIDATION_ERROR",
+    ]);
     const untouched = await db.checkoutSession.findUniqueOrThrow({ where: { id: session.id } });
     expect(untouched.state).toBe("AWAITING_AMOUNT");
     expect(untouched.expiresAt.toISOString()).toBe(session.customerCheckout.expiresAt);
@@ -126,7 +157,10 @@ describe("POST /v1/sandbox/checkout-sessions/{id}/expire", () => {
     // The customer's page refuses to act on it, and so does the quote helper.
     const page = await customerAction(session.customerCheckout.url, "quote", { amount: "1.00", currency: "USD" });
     expect([page.status, page.body.error.code]).toEqual([409, "INVALID_STATE"]);
-    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "1.00", currency: "USD" } }))).toEqual([409, "INVALID_STATE"]);
+    expect(errorOf(await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "1.00", currency: "USD" } }))).toEqual([
+      409,
+      "INVALID_STATE",
+    ]);
     // Expiring again answers it as it is; a replay answers the first answer.
     const repeat = await m.api(`/v1/sandbox/checkout-sessions/${session.id}/expire`, { method: "POST" });
     expect(repeat.status).toBe(200);
@@ -140,7 +174,9 @@ describe("POST /v1/sandbox/checkout-sessions/{id}/expire", () => {
     const m = await amountEntryMerchant();
     const session = await openSession(m);
     await m.api(`/v1/sandbox/checkout-sessions/${session.id}/quote`, { body: { amount: "1.00", currency: "USD" } });
-    expect((await m.api(`/v1/sandbox/checkout-sessions/${session.id}/confirm`, { body: { amount: "1.00", currency: "USD" } })).body.state).toBe("AWAITING_VERIFICATION");
+    expect((await m.api(`/v1/sandbox/checkout-sessions/${session.id}/confirm`, { body: { amount: "1.00", currency: "USD" } })).body.state).toBe(
+      "AWAITING_VERIFICATION",
+    );
     expect((await m.api(`/v1/sandbox/checkout-sessions/${session.id}/expire`, { method: "POST" })).body.state).toBe("EXPIRED");
   });
 });
@@ -249,7 +285,15 @@ describe("POST /v1/sandbox/deliveries/{id}/attempt", () => {
     const asked = Date.now();
     const due = await m.api(path, { method: "POST", idempotencyKey: `attempt-${retrying.id}` });
     expect(due.status, due.text).toBe(200);
-    expect(due.body).toMatchObject({ id: retrying.id, eventId: event.id, state: "PENDING", attemptCount: 1, lastError: expect.stringContaining("503"), deliveredAt: null, fastRetries: false });
+    expect(due.body).toMatchObject({
+      id: retrying.id,
+      eventId: event.id,
+      state: "PENDING",
+      attemptCount: 1,
+      lastError: expect.stringContaining("503"),
+      deliveredAt: null,
+      fastRetries: false,
+    });
     expect(Date.parse(due.body.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
     await rx.waitFor(2);
     expect(rx.received[1].at - asked, "sent at once, not after the 30 s wait").toBeLessThan(10_000);
@@ -302,7 +346,13 @@ describe("GET and PUT /v1/sandbox/settings: fast retries", () => {
     expect((await m.api("/v1/sandbox/settings", { method: "PUT", body: { fastRetries: true } })).body.fastRetries).toBe(true);
     const audit = await db.auditLog.findMany({ where: { merchantId: m.merchant.id, action: "merchant.fast_retries" } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actorId: m.owner.id, actorName: `api key ${m.keyId}`, entityId: m.merchant.id, before: { fastRetries: false }, after: { fastRetries: true } });
+    expect(audit[0]).toMatchObject({
+      actorId: m.owner.id,
+      actorName: `api key ${m.keyId}`,
+      entityId: m.merchant.id,
+      before: { fastRetries: false },
+      after: { fastRetries: true },
+    });
     expect((await db.merchant.findUniqueOrThrow({ where: { id: other.merchant.id } })).fastRetries).toBe(false);
     expect((await other.api("/v1/sandbox/settings")).body.fastRetries).toBe(false);
     const off = await m.api("/v1/sandbox/settings", { method: "PUT", body: { fastRetries: false } });

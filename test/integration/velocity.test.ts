@@ -9,10 +9,29 @@ import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
 // running service: the N-th payment passes, the N+1-th is refused, the window rolls over, concurrent creates never
 // pass a bound, and every create path counts.
 
-type Rule = { kind: "COUNT" | "AMOUNT"; subject: "CUSTOMER_ID" | "EMAIL" | "PHONE" | "USERNAME"; windowSeconds: number; maxCount?: number; maxAmountMinor?: bigint; currency?: string };
+type Rule = {
+  kind: "COUNT" | "AMOUNT";
+  subject: "CUSTOMER_ID" | "EMAIL" | "PHONE" | "USERNAME";
+  windowSeconds: number;
+  maxCount?: number;
+  maxAmountMinor?: bigint;
+  currency?: string;
+};
 const addRule = (m: TestMerchant, r: Rule) =>
-  db.riskRule.create({ data: { merchantId: m.merchant.id, kind: r.kind, subject: r.subject, windowSeconds: r.windowSeconds, maxCount: r.maxCount ?? null, maxAmountMinor: r.maxAmountMinor ?? null, currency: r.currency ?? null, reason: "test" } });
-const pay = (m: TestMerchant, customer: Record<string, string>, over: Record<string, unknown> = {}) => m.api("/v1/payments", { body: depositBody({ customer, ...over }) });
+  db.riskRule.create({
+    data: {
+      merchantId: m.merchant.id,
+      kind: r.kind,
+      subject: r.subject,
+      windowSeconds: r.windowSeconds,
+      maxCount: r.maxCount ?? null,
+      maxAmountMinor: r.maxAmountMinor ?? null,
+      currency: r.currency ?? null,
+      reason: "test",
+    },
+  });
+const pay = (m: TestMerchant, customer: Record<string, string>, over: Record<string, unknown> = {}) =>
+  m.api("/v1/payments", { body: depositBody({ customer, ...over }) });
 const codeOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
 
 describe("velocity rules", () => {
@@ -84,7 +103,8 @@ describe("velocity rules", () => {
     await addRule(sessions, { kind: "AMOUNT", subject: "PHONE", windowSeconds: 3600, maxAmountMinor: 1n, currency: "USD" });
     await addRule(sessions, { kind: "COUNT", subject: "PHONE", windowSeconds: 3600, maxCount: 2 });
     const phone = "+971509876543";
-    for (let i = 0; i < 2; i++) expect((await sessions.api("/v1/checkout-sessions", { body: sessionBody({ customer: sessionCustomer({ phone }) }) })).status).toBe(201);
+    for (let i = 0; i < 2; i++)
+      expect((await sessions.api("/v1/checkout-sessions", { body: sessionBody({ customer: sessionCustomer({ phone }) }) })).status).toBe(201);
     const third = await sessions.api("/v1/checkout-sessions", { body: sessionBody({ customer: sessionCustomer({ phone }) }) });
     expect(codeOf(third)).toEqual([403, "RISK_REJECTED"]);
     expect(third.body.error.message).toContain("too many payments for this phone");

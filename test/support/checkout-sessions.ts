@@ -28,8 +28,16 @@ export async function amountEntryMerchant(opts: Partial<NewMerchant> & { scopes?
   const m = await newMerchant({ amountEntryEnabled: true, ...opts });
   await usdAedRateToday();
   await savePricingVersion(db, {
-    merchantId: m.merchant.id, currency: "USD", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "USD",
-    markupBps: 150, bufferBps: 50, commissionBps: 250, reason: "test: USD charged in AED",
+    merchantId: m.merchant.id,
+    currency: "USD",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "AED",
+    settlementCurrency: "USD",
+    markupBps: 150,
+    bufferBps: 50,
+    commissionBps: 250,
+    reason: "test: USD charged in AED",
   });
   return m;
 }

@@ -28,7 +28,10 @@ export type SignInAnswer = { cookie: string | null; status: number; body: any; s
  */
 export async function signIn(username: string, password: string, ip = signInIp(), base = baseUrl()): Promise<SignInAnswer> {
   const csrf = await fetch(`${base}/api/auth/csrf`);
-  const csrfCookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const csrfCookies = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const { csrfToken } = await csrf.json();
   const res = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
@@ -86,7 +89,12 @@ export function consoleActions(): Map<string, { id: string; pages: string[] }> {
     // The path is relative to the build's root: the repository, or a folder above it (next.config turbopack.root).
     const match = /(?:^|\/)app\/console\/actions\/([\w-]+)\.ts$/.exec(entry.filename);
     if (!match) continue;
-    const pages = Object.keys(entry.workers).map((w) => w.replace(/^app/, "").replace(/\/page$/, "").replace(/\/\([^)]*\)/g, ""));
+    const pages = Object.keys(entry.workers).map((w) =>
+      w
+        .replace(/^app/, "")
+        .replace(/\/page$/, "")
+        .replace(/\/\([^)]*\)/g, ""),
+    );
     manifest.set(`${match[1]}.${entry.exportedName}`, { id, pages });
   }
   return manifest;
@@ -156,7 +164,11 @@ function formDataOf(fields: ActionFields): FormData {
  */
 export async function postAction(name: string, fields: ActionFields, call: ActionCall = {}): Promise<ActionAnswer> {
   const id = actionId(name);
-  const page = call.page ?? consoleActions().get(name)!.pages.find((p) => !p.includes("["));
+  const page =
+    call.page ??
+    consoleActions()
+      .get(name)!
+      .pages.find((p) => !p.includes("["));
   if (!page) throw new Error(`${name} is used only on pages with a dynamic segment; pass \`page\``);
   const transport = call.transport ?? "fetch";
   const headers: Record<string, string> = {};

@@ -75,7 +75,8 @@ export function assertMatchesContract(res: { method: string; path: string; statu
   if (!requestId || !/^[0-9a-f-]{36}$/.test(requestId)) throw new ContractViolation(what, "missing or malformed X-Request-Id");
   if (status >= 400) {
     checkBody(validatorAt("components", "schemas", "Error"), body, what);
-    if ((body as { error: { requestId: string } }).error.requestId !== requestId) throw new ContractViolation(what, "error.requestId differs from X-Request-Id");
+    if ((body as { error: { requestId: string } }).error.requestId !== requestId)
+      throw new ContractViolation(what, "error.requestId differs from X-Request-Id");
   }
   if (status === 429 && !/^\d+$/.test(headers.get("retry-after") ?? "")) throw new ContractViolation(what, "429 without Retry-After");
   const replayed = headers.get("idempotency-replayed");
@@ -83,15 +84,21 @@ export function assertMatchesContract(res: { method: string; path: string; statu
 
   const matched = matchOperation(method, path);
   if (!matched) {
-    if (status !== 404 || (body as { error: { code: string } }).error.code !== "NOT_FOUND") throw new ContractViolation(what, "an unknown path must answer 404 NOT_FOUND");
+    if (status !== 404 || (body as { error: { code: string } }).error.code !== "NOT_FOUND")
+      throw new ContractViolation(what, "an unknown path must answer 404 NOT_FOUND");
     return;
   }
   if (matched.method === null) {
-    if (status !== 405 || (body as { error: { code: string } }).error.code !== "METHOD_NOT_ALLOWED") throw new ContractViolation(what, "an unserved method must answer 405 METHOD_NOT_ALLOWED");
+    if (status !== 405 || (body as { error: { code: string } }).error.code !== "METHOD_NOT_ALLOWED")
+      throw new ContractViolation(what, "an unserved method must answer 405 METHOD_NOT_ALLOWED");
     return;
   }
   const documented = matched.responses[String(status)];
-  if (!documented) throw new ContractViolation(what, `status ${status} is not documented for ${method} ${matched.template} (documented: ${Object.keys(matched.responses).join(", ")})`);
+  if (!documented)
+    throw new ContractViolation(
+      what,
+      `status ${status} is not documented for ${method} ${matched.template} (documented: ${Object.keys(matched.responses).join(", ")})`,
+    );
   if (documented.content?.["application/json"]) {
     checkBody(validatorAt("paths", matched.template, matched.method, "responses", String(status), "content", "application/json", "schema"), body, what);
   }

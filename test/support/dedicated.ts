@@ -54,12 +54,21 @@ export class Dedicated {
   async merchant(opts: Partial<NewMerchant> = {}) {
     const ip = freshIp();
     const merchant = await createMerchant(this.db, { name: `Dedicated ${randomUUID().slice(0, 8)}`, allowedIps: [ip], ...opts });
-    const owner = await createConsoleUser(this.db, { username: `owner-${randomUUID().slice(0, 8)}`, password: "owner-password-1", role: "MERCHANT", merchantId: merchant.id });
+    const owner = await createConsoleUser(this.db, {
+      username: `owner-${randomUUID().slice(0, 8)}`,
+      password: "owner-password-1",
+      role: "MERCHANT",
+      merchantId: merchant.id,
+    });
     const { key } = await issueApiKey(this.db, { merchantId: merchant.id, ownerId: owner.id, scopes: SCOPES });
     const request = async (path: string, body?: unknown, idempotencyKey = `k-${randomUUID()}`): Promise<DedicatedResponse> => {
       const res = await fetch(this.service.url + path, {
         method: body === undefined ? "GET" : "POST",
-        headers: { authorization: `Bearer ${key}`, "x-forwarded-for": ip, ...(body === undefined ? {} : { "content-type": "application/json", "idempotency-key": idempotencyKey }) },
+        headers: {
+          authorization: `Bearer ${key}`,
+          "x-forwarded-for": ip,
+          ...(body === undefined ? {} : { "content-type": "application/json", "idempotency-key": idempotencyKey }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: await res.json(), headers: res.headers };

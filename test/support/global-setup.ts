@@ -113,6 +113,11 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
-    seed: { merchantId: string; secondMerchantId: string; keys: { full: string; readOnly: string; secondMerchant: string; amountEntry: string }; users: Record<string, { username: string; password: string }> };
+    seed: {
+      merchantId: string;
+      secondMerchantId: string;
+      keys: { full: string; readOnly: string; secondMerchant: string; amountEntry: string };
+      users: Record<string, { username: string; password: string }>;
+    };
   }
 }

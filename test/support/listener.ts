@@ -27,7 +27,11 @@ export type Running = { child: ChildProcess; lines: string[]; secret: Promise<st
 
 /** Starts `node bin/sandpiper.mjs listen ...` and collects its output lines. */
 export function listen(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), "listen", ...args], { cwd: os.tmpdir(), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), "listen", ...args], {
+    cwd: os.tmpdir(),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   let resolveSecret: (s: string) => void;
   const secret = new Promise<string>((r) => (resolveSecret = r));

@@ -14,7 +14,15 @@ import { verifyCallback } from "@/lib/callbacks/verify";
  * `state` hands it the state of an earlier one, so a test can stop a receiver and start it again at the same
  * address.
  */
-export async function startRobustReceiver(opts: { secret?: string; failFirst?: number; failWhen?: (event: { id: string; data: { id: string; reference: string } }) => boolean; port?: number; state?: RobustReceiverState } = {}) {
+export async function startRobustReceiver(
+  opts: {
+    secret?: string;
+    failFirst?: number;
+    failWhen?: (event: { id: string; data: { id: string; reference: string } }) => boolean;
+    port?: number;
+    state?: RobustReceiverState;
+  } = {},
+) {
   const state: RobustReceiverState = opts.state ?? {
     secret: opts.secret ?? "",
     /** event id -> times it arrived with a valid signature */
@@ -39,7 +47,11 @@ export async function startRobustReceiver(opts: { secret?: string; failFirst?: n
         return;
       }
       const failedSoFar = state.failed.get(verified.eventId) ?? 0;
-      if (opts.failFirst && failedSoFar < opts.failFirst && (!opts.failWhen || opts.failWhen(verified.event as { id: string; data: { id: string; reference: string } }))) {
+      if (
+        opts.failFirst &&
+        failedSoFar < opts.failFirst &&
+        (!opts.failWhen || opts.failWhen(verified.event as { id: string; data: { id: string; reference: string } }))
+      ) {
         state.failed.set(verified.eventId, failedSoFar + 1);
         res.writeHead(500, { "content-type": "application/json" }).end('{"error":"not yet"}');
         return;

@@ -17,7 +17,11 @@ export function storeBody(over: Record<string, unknown> = {}): Record<string, an
 /** Today's EUR->AED rate (4.0000; created once, shared by the store tests). */
 export async function eurAedRateToday(): Promise<void> {
   const day = dubaiDay();
-  await db.fxRate.upsert({ where: { base_quote_day: { base: "EUR", quote: "AED", day } }, create: { base: "EUR", quote: "AED", day, rate: "4.0000" }, update: {} });
+  await db.fxRate.upsert({
+    where: { base_quote_day: { base: "EUR", quote: "AED", day } },
+    create: { base: "EUR", quote: "AED", day, rate: "4.0000" },
+    update: {},
+  });
 }
 
 /**
@@ -29,8 +33,16 @@ export async function eurStoreMerchant(opts: Partial<NewMerchant> & { scopes?: S
   const m = await newMerchant(opts);
   await eurAedRateToday();
   await savePricingVersion(db, {
-    merchantId: m.merchant.id, currency: "EUR", channel: "GATEWAY", direction: "DEPOSIT", chargeCurrency: "AED", settlementCurrency: "EUR",
-    markupBps: 100, bufferBps: 50, commissionBps: 250, reason: "test: EUR store payments charged in AED",
+    merchantId: m.merchant.id,
+    currency: "EUR",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "AED",
+    settlementCurrency: "EUR",
+    markupBps: 100,
+    bufferBps: 50,
+    commissionBps: 250,
+    reason: "test: EUR store payments charged in AED",
   });
   return m;
 }

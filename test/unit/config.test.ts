@@ -144,7 +144,7 @@ describe("config() under vitest", () => {
   });
 });
 
-describe("README \"Environment\" and the schema list the same variables", () => {
+describe('README "Environment" and the schema list the same variables', () => {
   it("agree", () => {
     const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
     const section = readme.slice(readme.indexOf("\n## Environment"), readme.indexOf("\n## ", readme.indexOf("\n## Environment") + 1));

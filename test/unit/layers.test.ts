@@ -68,13 +68,27 @@ function cycles(edges: Map<string, Map<string, string[]>>): string[][] {
   return groups;
 }
 
-describe("lib/ layers (docs/architecture.md \"Layers and imports\")", () => {
+describe('lib/ layers (docs/architecture.md "Layers and imports")', () => {
   it("finds a cycle through three folders and none in a chain", () => {
     const graph = (pairs: [string, string][]) => new Map(pairs.map(([a, b]) => [a, new Map([[b, [`lib/${a}/x.ts`]]])]));
-    expect(cycles(graph([["a", "b"], ["b", "c"], ["c", "a"]]))).toEqual([["a", "b", "c"]]);
-    expect(cycles(graph([["a", "b"], ["b", "c"]]))).toEqual([]);
+    expect(
+      cycles(
+        graph([
+          ["a", "b"],
+          ["b", "c"],
+          ["c", "a"],
+        ]),
+      ),
+    ).toEqual([["a", "b", "c"]]);
+    expect(
+      cycles(
+        graph([
+          ["a", "b"],
+          ["b", "c"],
+        ]),
+      ),
+    ).toEqual([]);
   });
-
 
   it("no cycle runs through the folders of lib/: each group of folders that import each other is listed with its imports", () => {
     const edges = folderImports();

@@ -59,7 +59,15 @@ const terms = (over: Partial<PricingTerms> = {}): PricingTerms => ({
 
 describe("pricing snapshot (docs/api.md 'Pricing' formulas, worked numbers)", () => {
   it("USD 1123.52 charged in AED at 3.6725 with 1.5% markup and 0.5% buffer", () => {
-    const s = computeSnapshot({ amountMinor: 112352n, currency: "USD", direction: "DEPOSIT", terms: terms(), baseRate: "3.6725", settlementRate: "1", rateDay: "2026-11-22" });
+    const s = computeSnapshot({
+      amountMinor: 112352n,
+      currency: "USD",
+      direction: "DEPOSIT",
+      terms: terms(),
+      baseRate: "3.6725",
+      settlementRate: "1",
+      rateDay: "2026-11-22",
+    });
     expect(s).toMatchObject({
       schema: 1,
       timezone: "Asia/Dubai",
@@ -79,19 +87,43 @@ describe("pricing snapshot (docs/api.md 'Pricing' formulas, worked numbers)", ()
     });
   });
   it("withdrawal debt is amount + commission and carries no reserve", () => {
-    const s = computeSnapshot({ amountMinor: 10000n, currency: "EUR", direction: "WITHDRAWAL", terms: terms({ chargeCurrency: "EUR", settlementCurrency: "EUR" }), baseRate: "1", settlementRate: "1", rateDay: "2026-11-22" });
+    const s = computeSnapshot({
+      amountMinor: 10000n,
+      currency: "EUR",
+      direction: "WITHDRAWAL",
+      terms: terms({ chargeCurrency: "EUR", settlementCurrency: "EUR" }),
+      baseRate: "1",
+      settlementRate: "1",
+      rateDay: "2026-11-22",
+    });
     expect(s.fee).toBe("2.50");
     expect(s.reserve).toBe("0.00");
     expect(s.merchantNet).toBe("102.50");
   });
   it("fixed commission is in minor units of the original currency", () => {
-    const s = computeSnapshot({ amountMinor: 10000n, currency: "EUR", direction: "DEPOSIT", terms: terms({ commissionBps: null, commissionFixedMinor: 125n, reserveBps: 0, chargeCurrency: "EUR", settlementCurrency: "EUR" }), baseRate: "1", settlementRate: "1", rateDay: "2026-11-22" });
+    const s = computeSnapshot({
+      amountMinor: 10000n,
+      currency: "EUR",
+      direction: "DEPOSIT",
+      terms: terms({ commissionBps: null, commissionFixedMinor: 125n, reserveBps: 0, chargeCurrency: "EUR", settlementCurrency: "EUR" }),
+      baseRate: "1",
+      settlementRate: "1",
+      rateDay: "2026-11-22",
+    });
     expect(s.fee).toBe("1.25");
     expect(s.merchantNet).toBe("98.75");
     expect(s.commissionBps).toBe(0);
   });
   it("settlement in another currency converts the net at the settlement rate", () => {
-    const s = computeSnapshot({ amountMinor: 10000n, currency: "USD", direction: "DEPOSIT", terms: terms({ settlementCurrency: "AED", reserveBps: 0 }), baseRate: "3.6725", settlementRate: "3.6725", rateDay: "2026-11-22" });
+    const s = computeSnapshot({
+      amountMinor: 10000n,
+      currency: "USD",
+      direction: "DEPOSIT",
+      terms: terms({ settlementCurrency: "AED", reserveBps: 0 }),
+      baseRate: "3.6725",
+      settlementRate: "3.6725",
+      rateDay: "2026-11-22",
+    });
     expect(s.merchantNet).toBe("97.50");
     expect(s.settlementNet).toBe("358.07"); // 9750 x 3.6725 = 35806.875 -> 35807
   });

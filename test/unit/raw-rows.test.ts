@@ -48,8 +48,13 @@ function zodErrorOf(fn: () => unknown): ZodError {
 describe("the feed's row schema (lib/events/feed.ts readFeed)", () => {
   it("renames the columns and keeps their types", () => {
     expect(parseRow(FeedRow, feedRow())).toEqual({
-      seq: 7n, kind: "event", eventId: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11", type: "payment.succeeded",
-      createdAt: new Date("2026-01-05T10:00:00Z"), paymentId: null, body: "{}",
+      seq: 7n,
+      kind: "event",
+      eventId: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11",
+      type: "payment.succeeded",
+      createdAt: new Date("2026-01-05T10:00:00Z"),
+      paymentId: null,
+      body: "{}",
     });
   });
 

@@ -42,7 +42,7 @@ describe("the repository stands on its own", () => {
     for (const doc of cited) expect(fs.existsSync(path.join(root, "docs", doc)), `docs/${doc}`).toBe(true);
   });
 
-  it("every section a comment cites as docs/<file>.md \"<section>\" is a heading of that file", () => {
+  it('every section a comment cites as docs/<file>.md "<section>" is a heading of that file', () => {
     const headings = new Map<string, Set<string>>();
     for (const doc of fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md"))) {
       const text = fs.readFileSync(path.join(root, "docs", doc), "utf8");
@@ -53,7 +53,8 @@ describe("the repository stands on its own", () => {
       for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/([a-z-]+\.md) ["']([^"'\n]+)["']/g)) {
         const [, doc, section] = m;
         const sections = headings.get(doc);
-        if (!sections || ![...sections].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`))) missing.push(`${file}: docs/${doc} "${section}"`);
+        if (!sections || ![...sections].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`)))
+          missing.push(`${file}: docs/${doc} "${section}"`);
       }
     }
     expect([...new Set(missing)]).toEqual([]);

@@ -8,8 +8,26 @@ import { DEFAULT_SETTINGS, settingsOf } from "@/lib/settings/service-settings";
 
 const snapshot = () =>
   computeSnapshot({
-    amountMinor: 10_000n, currency: "USD", direction: "DEPOSIT", baseRate: "1", settlementRate: "1", rateDay: "2026-01-05",
-    terms: { ruleId: null, ruleVersion: 0, fallback: true, chargeCurrency: "USD", settlementCurrency: "USD", markupBps: 0, bufferBps: 0, commissionBps: 150, commissionFixedMinor: null, reserveBps: 500, delayDays: 0, reserveDays: 0 },
+    amountMinor: 10_000n,
+    currency: "USD",
+    direction: "DEPOSIT",
+    baseRate: "1",
+    settlementRate: "1",
+    rateDay: "2026-01-05",
+    terms: {
+      ruleId: null,
+      ruleVersion: 0,
+      fallback: true,
+      chargeCurrency: "USD",
+      settlementCurrency: "USD",
+      markupBps: 0,
+      bufferBps: 0,
+      commissionBps: 150,
+      commissionFixedMinor: null,
+      reserveBps: 500,
+      delayDays: 0,
+      reserveDays: 0,
+    },
   });
 
 describe("parseStored", () => {

@@ -29,11 +29,16 @@ function Card({ children, labelledBy }: { children: React.ReactNode; labelledBy:
 function FxWarning({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
   return (
     <div role="note" aria-labelledby="fx-warning-title" className="rounded-xl border border-amber-400 bg-amber-50 p-4 text-sm text-amber-950">
-      <p id="fx-warning-title" className="font-semibold">The amount charged may differ from what your bank shows</p>
+      <p id="fx-warning-title" className="font-semibold">
+        The amount charged may differ from what your bank shows
+      </p>
       <p className="mt-1">
-        You are charged <strong>{groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}</strong>, converted from {groupedAmount(view.amount!)}{" "}
-        {view.currency} at today&apos;s rate. If your account is in another currency, your bank converts the {quote.chargeCurrency}{" "}
-        amount at its own rate and may add fees, so your statement can show a different amount.
+        You are charged{" "}
+        <strong>
+          {groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}
+        </strong>
+        , converted from {groupedAmount(view.amount!)} {view.currency} at today&apos;s rate. If your account is in another currency, your bank converts the{" "}
+        {quote.chargeCurrency} amount at its own rate and may add fees, so your statement can show a different amount.
       </p>
     </div>
   );
@@ -43,7 +48,12 @@ function ReceivingAccount({ quote }: { quote: Quote }) {
   const rows: [string, React.ReactNode][] = [
     ["Account holder", quote.bankAccount.holder],
     ["Bank", quote.bankAccount.bankName],
-    ["IBAN", <span key="iban" className="font-mono break-all">{printedIban(quote.bankAccount.iban)}</span>],
+    [
+      "IBAN",
+      <span key="iban" className="font-mono break-all">
+        {printedIban(quote.bankAccount.iban)}
+      </span>,
+    ],
   ];
   return (
     <div>
@@ -67,8 +77,11 @@ function Total({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
         {groupedAmount(view.amount!)} <span className="text-xl">{view.currency}</span>
       </p>
       <p className="mt-1 text-sm text-slate-700">
-        Charged as <strong className="tabular-nums">{groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}</strong> at 1 {view.currency} ={" "}
-        {displayRate(quote.effectiveRate)} {quote.chargeCurrency} (rate of {quote.rateDay}, Dubai time; rounded for display).
+        Charged as{" "}
+        <strong className="tabular-nums">
+          {groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}
+        </strong>{" "}
+        at 1 {view.currency} = {displayRate(quote.effectiveRate)} {quote.chargeCurrency} (rate of {quote.rateDay}, Dubai time; rounded for display).
       </p>
     </div>
   );
@@ -102,7 +115,14 @@ function Quoted({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
           Change amount or currency
         </summary>
         <div className="mt-4">
-          <AmountForm currencies={view.currencies} minAmount={view.minAmount} maxAmount={view.maxAmount} defaultAmount={view.amount} defaultCurrency={view.currency} submitLabel="Update total" />
+          <AmountForm
+            currencies={view.currencies}
+            minAmount={view.minAmount}
+            maxAmount={view.maxAmount}
+            defaultAmount={view.amount}
+            defaultCurrency={view.currency}
+            submitLabel="Update total"
+          />
         </div>
       </details>
     </>
@@ -117,8 +137,8 @@ function Confirmed({ view, quote }: { view: CustomerCheckoutView; quote: Quote |
       <div className="rounded-xl border border-slate-300 bg-slate-50 p-4 text-slate-900">
         <p className="font-semibold">Nothing was charged</p>
         <p className="mt-1 text-sm">
-          Customer verification is not configured in this sandbox, so this checkout stops here. No payment was created and nothing was
-          charged. You can close this page.
+          Customer verification is not configured in this sandbox, so this checkout stops here. No payment was created and nothing was charged. You can close
+          this page.
         </p>
       </div>
     </Card>

@@ -47,7 +47,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <div className="mx-auto max-w-6xl px-4 pt-4 sm:px-6" data-testid="chaos-banner">
             <Notice tone="warning" title={`Chaos mode is on for ${chaos.map((m) => m.name).join(", ")}`}>
               Callbacks and listener forwards also bring duplicates, delays, forged and stale requests, to test your receiver.{" "}
-              <Link className="font-medium underline" href="/console/callbacks">Switch it off on the Callbacks page</Link>.
+              <Link className="font-medium underline" href="/console/callbacks">
+                Switch it off on the Callbacks page
+              </Link>
+              .
             </Notice>
           </div>
         ) : null}
@@ -55,7 +58,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <div className="mx-auto max-w-6xl px-4 pt-4 sm:px-6" data-testid="clock-banner">
             <Notice tone="info" title={`Sandbox clock moved: ${clocks.map((c) => `${c.name} runs ${c.offset} ahead`).join(", ")}`}>
               Their payments, checkout sessions, limits and velocity windows see the sandbox time; payments created or expired under it show the offset.{" "}
-              <Link className="font-medium underline" href="/console/callbacks">Reset it on the Callbacks page</Link>.
+              <Link className="font-medium underline" href="/console/callbacks">
+                Reset it on the Callbacks page
+              </Link>
+              .
             </Notice>
           </div>
         ) : null}

@@ -39,21 +39,40 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <div className="space-y-4">
         {paused ? (
           <Notice tone="warning" title="Payment intake is paused">
-            {o.settings.intakePaused ? "All new payments are refused with 503 PAYMENT_INTAKE_PAUSED." : `Paused channels: ${o.settings.pausedChannels.join(", ")}.`}
-            {actor.role === "OPERATOR" ? <> <Link className={linkClass} href="/console/settings">Change</Link></> : null}
+            {o.settings.intakePaused
+              ? "All new payments are refused with 503 PAYMENT_INTAKE_PAUSED."
+              : `Paused channels: ${o.settings.pausedChannels.join(", ")}.`}
+            {actor.role === "OPERATOR" ? (
+              <>
+                {" "}
+                <Link className={linkClass} href="/console/settings">
+                  Change
+                </Link>
+              </>
+            ) : null}
           </Notice>
         ) : null}
         {o.operator && o.operator.missingRates.length > 0 ? (
           <Notice tone="warning" title={`No rate for today (${o.day}) for ${o.operator.missingRates.map((r) => r.pair).join(", ")}`}>
-            Cross-currency payments on these pairs are refused with 409 FX_RATE_MISSING. <Link className={linkClass} href="/console/rates">Enter today&apos;s rates</Link>
+            Cross-currency payments on these pairs are refused with 409 FX_RATE_MISSING.{" "}
+            <Link className={linkClass} href="/console/rates">
+              Enter today&apos;s rates
+            </Link>
           </Notice>
         ) : null}
         {o.merchant && o.merchant.status !== "ACTIVE" ? (
-          <Notice tone="warning" title="This merchant is not active">API keys are refused until an operator activates it.</Notice>
+          <Notice tone="warning" title="This merchant is not active">
+            API keys are refused until an operator activates it.
+          </Notice>
         ) : null}
         {/* Payments today, with last week's figure, is the first card of the charts below (shown once). */}
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-          <Figure label="Withdrawals awaiting approval" value={o.awaitingApproval} href="/console/approvals" hint="Approved by someone other than the creator" />
+          <Figure
+            label="Withdrawals awaiting approval"
+            value={o.awaitingApproval}
+            href="/console/approvals"
+            hint="Approved by someone other than the creator"
+          />
           <Figure
             label="Callbacks needing attention"
             value={o.deliveriesNeedingAttention}
@@ -61,30 +80,59 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             hint={`FAILED or NOT CONFIGURED deliveries that no listener delivered${o.deliveredByListener > 0 ? `; ${o.deliveredByListener} more received through sandpiper listen` : ""}`}
           />
           {o.operator ? (
-            <Figure label="Allow-list requests to review" value={o.pendingAllowListRequests} href="/console/merchants" hint="Server IPs merchants asked for; approve or reject on the merchant's page" />
+            <Figure
+              label="Allow-list requests to review"
+              value={o.pendingAllowListRequests}
+              href="/console/merchants"
+              hint="Server IPs merchants asked for; approve or reject on the merchant's page"
+            />
           ) : (
-            <Figure label="Allow-list requests pending" value={o.pendingAllowListRequests} href={`/console/merchants/${actor.merchantId}`} hint="Server IPs waiting for an operator's approval" />
+            <Figure
+              label="Allow-list requests pending"
+              value={o.pendingAllowListRequests}
+              href={`/console/merchants/${actor.merchantId}`}
+              hint="Server IPs waiting for an operator's approval"
+            />
           )}
         </div>
         {o.operator ? (
-          <form method="get" aria-label="Choose the merchant of the charts" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <form
+            method="get"
+            aria-label="Choose the merchant of the charts"
+            className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+          >
             <label className="block text-xs font-medium text-slate-600">
               Charts for
               <select name="merchant" defaultValue={chosen ?? ""} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm">
                 <option value="">All merchants</option>
-                {merchants.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+                {merchants.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
               </select>
             </label>
-            <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">Show</button>
+            <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
+              Show
+            </button>
           </form>
         ) : null}
         <PaymentsCharts initial={charts} url={`/api/console/reports/payments${chosen ? `?merchant=${chosen}` : ""}`} />
         {o.operator ? (
           <Card title="Service">
             <ul className="space-y-1 text-sm text-slate-700">
-              <li>Inactive merchants: <strong>{o.operator.inactiveMerchants}</strong> — <Link className={linkClass} href="/console/merchants">merchants</Link></li>
-              <li>Store checkout: <strong>{o.settings.storeEnabled ? "enabled" : "disabled"}</strong></li>
-              <li>Global amount limit: {o.settings.globalMinAmount} to {o.settings.globalMaxAmount} in the payment currency</li>
+              <li>
+                Inactive merchants: <strong>{o.operator.inactiveMerchants}</strong> —{" "}
+                <Link className={linkClass} href="/console/merchants">
+                  merchants
+                </Link>
+              </li>
+              <li>
+                Store checkout: <strong>{o.settings.storeEnabled ? "enabled" : "disabled"}</strong>
+              </li>
+              <li>
+                Global amount limit: {o.settings.globalMinAmount} to {o.settings.globalMaxAmount} in the payment currency
+              </li>
             </ul>
           </Card>
         ) : null}

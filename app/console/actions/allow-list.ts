@@ -3,8 +3,15 @@
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import {
-  addAllowedIp, AllowedIpInput, AllowedIpRequestInput, approveAllowedIpRequest, cancelAllowedIpRequest, rejectAllowedIpRequest,
-  RejectAllowedIpRequestInput, removeAllowedIp, requestAllowedIp,
+  addAllowedIp,
+  AllowedIpInput,
+  AllowedIpRequestInput,
+  approveAllowedIpRequest,
+  cancelAllowedIpRequest,
+  rejectAllowedIpRequest,
+  RejectAllowedIpRequestInput,
+  removeAllowedIp,
+  requestAllowedIp,
 } from "@/lib/merchants/allow-list";
 import { uuidField } from "@/lib/schemas/form-fields";
 

@@ -2,7 +2,20 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { CallbackUrlInput, ChaosModeInput, checkForwardSignature, checkSignature, configureCallback, ForwardSignatureCheckInput, FastRetriesInput, requeueFromConsole, sendTestFromConsole, setChaosMode, setFastRetries, SignatureCheckInput } from "@/lib/callbacks/manage-callbacks";
+import {
+  CallbackUrlInput,
+  ChaosModeInput,
+  checkForwardSignature,
+  checkSignature,
+  configureCallback,
+  ForwardSignatureCheckInput,
+  FastRetriesInput,
+  requeueFromConsole,
+  sendTestFromConsole,
+  setChaosMode,
+  setFastRetries,
+  SignatureCheckInput,
+} from "@/lib/callbacks/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/schemas/form-fields";
 import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
 
@@ -18,9 +31,10 @@ export const requeueAction = consoleAction(
   async ({ actor, tx, input, now }) => {
     const count = await requeueFromConsole(tx, actor, { merchantId: input.merchantId, deliveryIds: input.deliveryId ? [input.deliveryId] : undefined }, now);
     return {
-      message: count === 0
-        ? "Nothing was requeued: only FAILED and NOT CONFIGURED deliveries of merchants with a callback address can be requeued."
-        : `Requeued ${count} deliver${count === 1 ? "y" : "ies"}; they are being sent now.`,
+      message:
+        count === 0
+          ? "Nothing was requeued: only FAILED and NOT CONFIGURED deliveries of merchants with a callback address can be requeued."
+          : `Requeued ${count} deliver${count === 1 ? "y" : "ies"}; they are being sent now.`,
     };
   },
 );
@@ -51,10 +65,14 @@ export const setFastRetriesAction = consoleAction(FastRetriesInput, async ({ act
 });
 
 /** "Check my verification": which part of the merchant's signature differs from what was sent. */
-export const checkSignatureAction = consoleAction(SignatureCheckInput, async ({ actor, tx, input, now }) => answerOf(await checkSignature(tx, actor, input, now)));
+export const checkSignatureAction = consoleAction(SignatureCheckInput, async ({ actor, tx, input, now }) =>
+  answerOf(await checkSignature(tx, actor, input, now)),
+);
 
 /** "Check my verification" for a listener forward attempt, against the listener secret that signed it. */
-export const checkForwardSignatureAction = consoleAction(ForwardSignatureCheckInput, async ({ actor, tx, input, now }) => answerOf(await checkForwardSignature(tx, actor, input, now)));
+export const checkForwardSignatureAction = consoleAction(ForwardSignatureCheckInput, async ({ actor, tx, input, now }) =>
+  answerOf(await checkForwardSignature(tx, actor, input, now)),
+);
 
 function answerOf(diagnosis: SignatureDiagnosis) {
   return {

@@ -20,7 +20,10 @@ export const switchItem = consoleAction(CatalogActiveInput, async ({ actor, tx, 
 export const importItems = consoleAction(CatalogImportInput, async ({ actor, tx, input }) => {
   const result = await importCatalog(tx, actor, input);
   if (!result.ok) {
-    const lines = result.errors.slice(0, 10).map((e) => `line ${e.line}: ${e.message}`).join("; ");
+    const lines = result.errors
+      .slice(0, 10)
+      .map((e) => `line ${e.line}: ${e.message}`)
+      .join("; ");
     throw apiError("VALIDATION_ERROR", `Nothing was imported. ${lines}${result.errors.length > 10 ? ` (and ${result.errors.length - 10} more)` : ""}`);
   }
   return { message: `Imported: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.deactivated} deactivated.` };

@@ -4,7 +4,12 @@ import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields";
 import {
-  activateMerchant, createMerchantFromConsole, deactivateMerchant, MerchantPolicyInput, NewMerchantInput, updateMerchantPolicy,
+  activateMerchant,
+  createMerchantFromConsole,
+  deactivateMerchant,
+  MerchantPolicyInput,
+  NewMerchantInput,
+  updateMerchantPolicy,
 } from "@/lib/merchants/manage-merchants";
 
 export const createMerchantAction = consoleAction(NewMerchantInput, async ({ actor, tx, input, now }) => {
@@ -17,13 +22,10 @@ export const updatePolicy = consoleAction(MerchantPolicyInput, async ({ actor, t
   return { message: `Saved ${m.name}'s settings. They apply to payments created from now on.` };
 });
 
-export const activate = consoleAction(
-  z.object({ merchantId: uuidField, reason: optionalText(500) }),
-  async ({ actor, tx, input, now }) => {
-    const m = await activateMerchant(tx, actor, { merchantId: input.merchantId, reason: input.reason ?? "" }, now);
-    return { message: `${m.name} is active.` };
-  },
-);
+export const activate = consoleAction(z.object({ merchantId: uuidField, reason: optionalText(500) }), async ({ actor, tx, input, now }) => {
+  const m = await activateMerchant(tx, actor, { merchantId: input.merchantId, reason: input.reason ?? "" }, now);
+  return { message: `${m.name} is active.` };
+});
 
 export const deactivate = consoleAction(z.object({ merchantId: uuidField, reason: reasonField }), async ({ actor, tx, input, now }) => {
   const m = await deactivateMerchant(tx, actor, input, now);

@@ -8,7 +8,9 @@ import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/li
 /** Saves a new immutable pricing profile version (operator only; reason required). */
 export const savePricing = consoleAction(PricingVersionInput, async ({ actor, tx, input, now }) => {
   const v = await saveProfileVersion(tx, actor, input, now);
-  return { message: `Saved version ${v.version} of ${input.currency} ${input.channel} ${input.direction}. New payments use it; existing snapshots stay as they are.` };
+  return {
+    message: `Saved version ${v.version} of ${input.currency} ${input.channel} ${input.direction}. New payments use it; existing snapshots stay as they are.`,
+  };
 });
 
 /** Enables or disables a profile by saving a copy of its latest version (operator only; reason required). */

@@ -2,7 +2,14 @@
 
 import { consoleAction } from "@/lib/console/action";
 import {
-  addRuleFromConsole, addStandardFromConsole, deleteRuleFromConsole, ScenarioMerchant, ScenarioRuleForm, ScenarioRuleSwitch, ScenarioRuleTarget, switchRuleFromConsole,
+  addRuleFromConsole,
+  addStandardFromConsole,
+  deleteRuleFromConsole,
+  ScenarioMerchant,
+  ScenarioRuleForm,
+  ScenarioRuleSwitch,
+  ScenarioRuleTarget,
+  switchRuleFromConsole,
 } from "@/lib/scenarios/manage";
 
 /** Adds a scenario rule (docs/api.md "Scenario rules"). */

@@ -11,10 +11,12 @@ export default function StoreLinkNotFound() {
         </p>
       </header>
       <section aria-labelledby="not-found" className="space-y-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-        <h1 id="not-found" className="text-2xl font-semibold text-slate-900">Store checkout not found</h1>
+        <h1 id="not-found" className="text-2xl font-semibold text-slate-900">
+          Store checkout not found
+        </h1>
         <p className="text-slate-700">
-          This store link is not valid. Open the complete link from the merchant&apos;s site, or return to the merchant and start the payment
-          again. Nothing was charged.
+          This store link is not valid. Open the complete link from the merchant&apos;s site, or return to the merchant and start the payment again. Nothing was
+          charged.
         </p>
       </section>
     </main>

@@ -56,7 +56,13 @@ function Basket({ view }: { view: StoreCheckoutView }) {
 /** The merchant's original order amount and currency (docs/api.md "Overview" 6: kept, also when it is not AED). */
 function OriginalAmount({ view }: { view: StoreCheckoutView }) {
   const foreign = view.originalCurrency !== view.chargeCurrency;
-  const note = !foreign ? "." : view.state === "READY" ? `, charged by the store in ${view.chargeCurrency} as shown above.` : view.state === "SUCCEEDED" ? `, paid in ${view.chargeCurrency}.` : ".";
+  const note = !foreign
+    ? "."
+    : view.state === "READY"
+      ? `, charged by the store in ${view.chargeCurrency} as shown above.`
+      : view.state === "SUCCEEDED"
+        ? `, paid in ${view.chargeCurrency}.`
+        : ".";
   return (
     <p className="text-sm text-slate-700" data-testid="original-amount">
       Your order with {view.merchantName}:{" "}
@@ -96,7 +102,10 @@ function Outcome({ view }: { view: StoreCheckoutView }) {
   return (
     <Card labelledBy="outcome">
       <StateHeading id="outcome">{paid ? "Payment confirmed" : "Payment declined"}</StateHeading>
-      <p className={`rounded-xl border p-4 ${paid ? "border-emerald-300 bg-emerald-50 text-emerald-950" : "border-slate-300 bg-slate-50 text-slate-900"}`} data-testid="outcome">
+      <p
+        className={`rounded-xl border p-4 ${paid ? "border-emerald-300 bg-emerald-50 text-emerald-950" : "border-slate-300 bg-slate-50 text-slate-900"}`}
+        data-testid="outcome"
+      >
         {paid ? (
           <>
             The sandbox test payment of <span className="whitespace-nowrap font-semibold">{aed(view.total)}</span> was confirmed. No real money moved.{" "}
@@ -124,8 +133,7 @@ function Expired({ view }: { view: StoreCheckoutView }) {
     <Card labelledBy="expired">
       <StateHeading id="expired">This checkout has expired</StateHeading>
       <p className="text-slate-700">
-        For your security, store checkouts are valid for a limited time. Nothing was charged. Please return to {view.merchantName} and start the
-        payment again.
+        For your security, store checkouts are valid for a limited time. Nothing was charged. Please return to {view.merchantName} and start the payment again.
       </p>
     </Card>
   );

@@ -12,8 +12,7 @@ export type CallbackEvent<T extends EventType = EventType> = NonNullable<webhook
 export type VerifyFailureReason = "MISSING_HEADER" | "BAD_TIMESTAMP" | "TIMESTAMP_OUT_OF_TOLERANCE" | "BAD_SIGNATURE" | "EVENT_ID_MISMATCH" | "MALFORMED_BODY";
 
 export type VerifyResult =
-  | { ok: true; eventId: string; timestamp: number; event: CallbackEvent; secretIndex: number }
-  | { ok: false; reason: VerifyFailureReason };
+  { ok: true; eventId: string; timestamp: number; event: CallbackEvent; secretIndex: number } | { ok: false; reason: VerifyFailureReason };
 
 export type VerifyOptions = {
   /** Allowed distance between the timestamp header and now, in seconds, either way (default 300). */
@@ -54,7 +53,8 @@ function bytesOf(body: string | Uint8Array): Buffer {
  */
 export function verifyCallback(body: string | Uint8Array, headers: HeaderBag, secret: string | readonly string[], options: VerifyOptions = {}): VerifyResult {
   const secrets = typeof secret === "string" ? [secret] : [...secret];
-  if (secrets.length === 0 || secrets.some((s) => typeof s !== "string" || s.length === 0)) throw new TypeError("secret must be a non-empty string (or a list of them)");
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== "string" || s.length === 0))
+    throw new TypeError("secret must be a non-empty string (or a list of them)");
   const tolerance = options.toleranceSeconds ?? 300;
   if (!Number.isFinite(tolerance) || tolerance < 0) throw new RangeError("toleranceSeconds must be a non-negative number");
   const nowMs = options.now === undefined ? Date.now() : options.now instanceof Date ? options.now.getTime() : options.now;
@@ -76,7 +76,8 @@ export function verifyCallback(body: string | Uint8Array, headers: HeaderBag, se
   } catch {
     return { ok: false, reason: "MALFORMED_BODY" };
   }
-  if (typeof event !== "object" || event === null || Array.isArray(event) || typeof (event as { id?: unknown }).id !== "string") return { ok: false, reason: "MALFORMED_BODY" };
+  if (typeof event !== "object" || event === null || Array.isArray(event) || typeof (event as { id?: unknown }).id !== "string")
+    return { ok: false, reason: "MALFORMED_BODY" };
   if ((event as { id: string }).id !== eventId) return { ok: false, reason: "EVENT_ID_MISMATCH" };
   return { ok: true, eventId, timestamp: Number(timestamp), event: event as CallbackEvent, secretIndex };
 }

@@ -15,7 +15,14 @@ export class SandpiperError extends Error {
   readonly requestId: string | null;
   readonly retryAfter: number | null;
 
-  constructor(init: { status: number; code: ErrorCode | "NETWORK_ERROR"; message: string; requestId: string | null; retryAfter?: number | null; cause?: unknown }) {
+  constructor(init: {
+    status: number;
+    code: ErrorCode | "NETWORK_ERROR";
+    message: string;
+    requestId: string | null;
+    retryAfter?: number | null;
+    cause?: unknown;
+  }) {
     super(init.message, { cause: init.cause });
     this.name = "SandpiperError";
     this.status = init.status;

@@ -10,7 +10,15 @@ import { retryingFetch, type RetryOptions } from "./retry.js";
 import type { components, paths } from "./schema.js";
 
 export { SandpiperError, type ErrorCode } from "./errors.js";
-export { verifyCallback, listenerSecret, type CallbackEvent, type EventType, type VerifyFailureReason, type VerifyOptions, type VerifyResult } from "./callbacks.js";
+export {
+  verifyCallback,
+  listenerSecret,
+  type CallbackEvent,
+  type EventType,
+  type VerifyFailureReason,
+  type VerifyOptions,
+  type VerifyResult,
+} from "./callbacks.js";
 export { OPERATIONS, type OperationId } from "./operations.js";
 export type { RetryOptions } from "./retry.js";
 export type { components, paths, webhooks, operations } from "./schema.js";
@@ -36,7 +44,11 @@ export type ClientOptions = RetryOptions & {
  * operations that require it are in OPERATIONS.
  */
 export type ClientPaths = {
-  [P in keyof paths]: { [M in keyof paths[P]]: paths[P][M] extends { parameters: { header: infer H } } ? Omit<paths[P][M], "parameters"> & { parameters: Omit<paths[P][M]["parameters"], "header"> & { header?: Partial<H> } } : paths[P][M] };
+  [P in keyof paths]: {
+    [M in keyof paths[P]]: paths[P][M] extends { parameters: { header: infer H } }
+      ? Omit<paths[P][M], "parameters"> & { parameters: Omit<paths[P][M]["parameters"], "header"> & { header?: Partial<H> } }
+      : paths[P][M];
+  };
 };
 
 type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
@@ -66,7 +78,11 @@ export type SandpiperClient = {
   raw: Client<ClientPaths>;
 };
 
-const IDEMPOTENT = new Set(Object.values(OPERATIONS).filter((o) => o.idempotent).map((o) => `${o.method} ${o.path}`));
+const IDEMPOTENT = new Set(
+  Object.values(OPERATIONS)
+    .filter((o) => o.idempotent)
+    .map((o) => `${o.method} ${o.path}`),
+);
 
 /**
  * Whether the operation at `method` and the path template `schemaPath` (e.g. `/v1/payments/{id}`) requires an
@@ -99,7 +115,11 @@ export function createClient(options: ClientOptions): SandpiperClient {
   const call =
     (method: "GET" | "POST" | "PUT") =>
     async (path: string, init?: Record<string, unknown>): Promise<unknown> => {
-      const result = (await (raw[method] as (p: string, i?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, init)) as { data?: unknown; error?: unknown; response: Response };
+      const result = (await (raw[method] as (p: string, i?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, init)) as {
+        data?: unknown;
+        error?: unknown;
+        response: Response;
+      };
       if (!result.response.ok) throw errorFromAnswer(result.response, result.error);
       return result.data;
     };
@@ -118,9 +138,9 @@ export function createClient(options: ClientOptions): SandpiperClient {
       }
     }
     for (let page = 1; ; page++) {
-      const answer = (await (GET as (p: string, i: unknown) => Promise<{ items: ListItem<P>[]; page: number; pages: number }>)(path, {
+      const answer = await (GET as (p: string, i: unknown) => Promise<{ items: ListItem<P>[]; page: number; pages: number }>)(path, {
         params: { query: { limit: "100", ...query, page: String(page) } },
-      }));
+      });
       yield* answer.items;
       if (answer.items.length === 0 || answer.page >= answer.pages) return;
     }

@@ -45,7 +45,13 @@ export function retryingFetch(base: typeof fetch, options: RetryOptions = {}): (
       } catch (error) {
         if (request.signal.aborted || attempt >= o.maxAttempts) {
           if (request.signal.aborted) throw error;
-          throw new SandpiperError({ status: 0, code: "NETWORK_ERROR", message: `no answer from ${new URL(request.url).origin} after ${attempt} attempts: ${(error as Error).message}`, requestId: null, cause: error });
+          throw new SandpiperError({
+            status: 0,
+            code: "NETWORK_ERROR",
+            message: `no answer from ${new URL(request.url).origin} after ${attempt} attempts: ${(error as Error).message}`,
+            requestId: null,
+            cause: error,
+          });
         }
       }
       if (response && (!retryable(response.status) || attempt >= o.maxAttempts)) return response;

@@ -9,7 +9,13 @@ import { usePolled } from "@/components/console/use-polled";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
 const OUTCOMES = [
-  { key: "firstAttempt", label: "Delivered at the first attempt", column: "First attempt", color: "#047857", filter: { state: "SUCCEEDED", attempts: "first" } },
+  {
+    key: "firstAttempt",
+    label: "Delivered at the first attempt",
+    column: "First attempt",
+    color: "#047857",
+    filter: { state: "SUCCEEDED", attempts: "first" },
+  },
   { key: "afterRetries", label: "Delivered after retries", column: "After retries", color: "#0e7490", filter: { state: "SUCCEEDED", attempts: "retried" } },
   { key: "listener", label: "Received through sandpiper listen", column: "Via listener", color: "#7c3aed", filter: { path: "listener" } },
   { key: "failed", label: "Failed", column: "Failed", color: "#be123c", filter: { state: "FAILED", path: "address" } },
@@ -38,12 +44,16 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
     <div className="space-y-4">
       <p className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm" data-testid="callback-backlog">
         <span className="text-slate-600">Backlog now: </span>
-        <Link className="text-2xl font-semibold tabular-nums text-slate-900 hover:text-indigo-700" href={deliveriesLink({ state: "PENDING" }, m)}>{data.backlog.pending}</Link>
+        <Link className="text-2xl font-semibold tabular-nums text-slate-900 hover:text-indigo-700" href={deliveriesLink({ state: "PENDING" }, m)}>
+          {data.backlog.pending}
+        </Link>
         <span className="text-slate-600"> deliveries waiting for an attempt</span>
         {data.backlog.byMerchant.length > 0 ? (
           <span className="mt-2 block text-slate-700">
             {data.backlog.byMerchant.map((b) => (
-              <Link key={b.merchantId} className="mr-3 inline-block text-indigo-700 underline" href={deliveriesLink({ state: "PENDING" }, b.merchantId)}>{b.name}: {b.pending}</Link>
+              <Link key={b.merchantId} className="mr-3 inline-block text-indigo-700 underline" href={deliveriesLink({ state: "PENDING" }, b.merchantId)}>
+                {b.name}: {b.pending}
+              </Link>
             ))}
           </span>
         ) : null}
@@ -55,7 +65,15 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         chart={
           <DailyChart kind="bar" data={data.outcomes}>
             {OUTCOMES.map((o) => (
-              <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(deliveriesLink(o.filter, m, (d as unknown as { day: string }).day))} />
+              <Bar
+                key={o.key}
+                dataKey={o.key}
+                name={o.label}
+                stackId="outcome"
+                fill={o.color}
+                cursor="pointer"
+                onClick={(d) => router.push(deliveriesLink(o.filter, m, (d as unknown as { day: string }).day))}
+              />
             ))}
           </DailyChart>
         }
@@ -63,7 +81,17 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
           <FiguresTable
             caption="Callback deliveries per day by outcome"
             columns={["Day (Dubai)", ...OUTCOMES.map((o) => o.column)]}
-            rows={[...data.outcomes].reverse().map((o) => ({ key: o.day, cells: [o.day, ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.filter, m, o.day)}>{o[s.key]}</Link>)] }))}
+            rows={[...data.outcomes].reverse().map((o) => ({
+              key: o.day,
+              cells: [
+                o.day,
+                ...OUTCOMES.map((s) => (
+                  <Link key={s.key} className="text-indigo-700 underline" href={deliveriesLink(s.filter, m, o.day)}>
+                    {o[s.key]}
+                  </Link>
+                )),
+              ],
+            }))}
           />
         }
       />
@@ -73,15 +101,39 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         description="From the event's creation to the receiver's 2xx answer, in milliseconds: the median (p50) and p95, each the upper bound of a power-of-two bucket."
         chart={
           <DailyChart kind="line" data={data.latency} yAxis={<YAxis scale="log" domain={["auto", "auto"]} allowDataOverflow unit=" ms" fontSize={12} />}>
-            <Line type="monotone" dataKey="p50Ms" name="p50 (ms)" stroke="#4f46e5" connectNulls dot={loneDayDot(data.latency, "p50Ms", "#4f46e5", { format: (v) => `${v} ms`, below: true })} />
-            <Line type="monotone" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" connectNulls dot={loneDayDot(data.latency, "p95Ms", "#be123c", { format: (v) => `${v} ms` })} />
+            <Line
+              type="monotone"
+              dataKey="p50Ms"
+              name="p50 (ms)"
+              stroke="#4f46e5"
+              connectNulls
+              dot={loneDayDot(data.latency, "p50Ms", "#4f46e5", { format: (v) => `${v} ms`, below: true })}
+            />
+            <Line
+              type="monotone"
+              dataKey="p95Ms"
+              name="p95 (ms)"
+              stroke="#be123c"
+              connectNulls
+              dot={loneDayDot(data.latency, "p95Ms", "#be123c", { format: (v) => `${v} ms` })}
+            />
           </DailyChart>
         }
         table={
           <FiguresTable
             caption="Delivery latency per day"
             columns={["Day (Dubai)", "Delivered", "p50 (ms, at most)", "p95 (ms, at most)"]}
-            rows={[...data.latency].reverse().map((l) => ({ key: l.day, cells: [l.day, <Link key="delivered" className="text-indigo-700 underline" href={deliveriesLink({ state: "SUCCEEDED" }, m, l.day)}>{l.delivered}</Link>, l.p50Ms ?? "—", l.p95Ms ?? "—"] }))}
+            rows={[...data.latency].reverse().map((l) => ({
+              key: l.day,
+              cells: [
+                l.day,
+                <Link key="delivered" className="text-indigo-700 underline" href={deliveriesLink({ state: "SUCCEEDED" }, m, l.day)}>
+                  {l.delivered}
+                </Link>,
+                l.p50Ms ?? "—",
+                l.p95Ms ?? "—",
+              ],
+            }))}
           />
         }
       />

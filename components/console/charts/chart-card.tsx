@@ -5,7 +5,19 @@ import type { ReactNode } from "react";
  * under it, a "Show the numbers" disclosure with the same figures as a table whose cells link to the list behind
  * them.
  */
-export function ChartCard({ title, description, chart, table, testId }: { title: string; description: string; chart: ReactNode; table: ReactNode; testId: string }) {
+export function ChartCard({
+  title,
+  description,
+  chart,
+  table,
+  testId,
+}: {
+  title: string;
+  description: string;
+  chart: ReactNode;
+  table: ReactNode;
+  testId: string;
+}) {
   return (
     <section aria-label={title} data-testid={testId} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <h2 className="text-base font-semibold text-slate-900">{title}</h2>
@@ -29,7 +41,9 @@ export function FiguresTable({ caption, columns, rows }: { caption: string; colu
       <thead>
         <tr>
           {columns.map((c) => (
-            <th key={c} scope="col" className="border-b border-slate-200 px-2 py-1 font-semibold text-slate-700">{c}</th>
+            <th key={c} scope="col" className="border-b border-slate-200 px-2 py-1 font-semibold text-slate-700">
+              {c}
+            </th>
           ))}
         </tr>
       </thead>
@@ -38,9 +52,13 @@ export function FiguresTable({ caption, columns, rows }: { caption: string; colu
           <tr key={r.key}>
             {r.cells.map((cell, i) =>
               i === 0 ? (
-                <th key={i} scope="row" className="border-b border-slate-100 px-2 py-1 font-normal text-slate-700">{cell}</th>
+                <th key={i} scope="row" className="border-b border-slate-100 px-2 py-1 font-normal text-slate-700">
+                  {cell}
+                </th>
               ) : (
-                <td key={i} className="border-b border-slate-100 px-2 py-1 text-slate-800">{cell}</td>
+                <td key={i} className="border-b border-slate-100 px-2 py-1 text-slate-800">
+                  {cell}
+                </td>
               ),
             )}
           </tr>

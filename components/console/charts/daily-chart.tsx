@@ -12,7 +12,19 @@ const shortDay = (day: string) => day.slice(5);
  * bars, lines or both. Drawn for sighted users only: the ChartCard around it hides it from assistive technology
  * and carries the table with the same figures.
  */
-export function DailyChart({ kind, data, yAxis, legend = true, children }: { kind: keyof typeof CHARTS; data: object[]; yAxis?: ReactElement; legend?: boolean; children: ReactNode }) {
+export function DailyChart({
+  kind,
+  data,
+  yAxis,
+  legend = true,
+  children,
+}: {
+  kind: keyof typeof CHARTS;
+  data: object[];
+  yAxis?: ReactElement;
+  legend?: boolean;
+  children: ReactNode;
+}) {
   const Chart = CHARTS[kind];
   return (
     <ResponsiveContainer width="100%" height="100%">
@@ -30,7 +42,7 @@ export function DailyChart({ kind, data, yAxis, legend = true, children }: { kin
 
 /** The index of the only datum with a value (not null) under `key`; -1 when none has one, or two or more do. */
 function onlyValueAt(data: object[], key: string): number {
-  const withValue = data.flatMap((d, i) => ((d as Record<string, unknown>)[key] ?? null) === null ? [] : [i]);
+  const withValue = data.flatMap((d, i) => (((d as Record<string, unknown>)[key] ?? null) === null ? [] : [i]));
   return withValue.length === 1 ? withValue[0] : -1;
 }
 
@@ -40,7 +52,12 @@ function onlyValueAt(data: object[], key: string): number {
  * line of the same chart, whose dot may sit on the first one); otherwise no dot (the line shows the days). `color`
  * is the line's, at least 4.5:1 on white.
  */
-export function loneDayDot(data: object[], dataKey: string, color: string, { format = String, below = false }: { format?: (value: number) => string; below?: boolean } = {}) {
+export function loneDayDot(
+  data: object[],
+  dataKey: string,
+  color: string,
+  { format = String, below = false }: { format?: (value: number) => string; below?: boolean } = {},
+) {
   const only = onlyValueAt(data, dataKey);
   // The value stays inside the plot: written leftwards of the last day (today, most often) and rightwards of the
   // first, and under a dot at the top of the chart (a value at the axis maximum, 100 %).
@@ -51,7 +68,9 @@ export function loneDayDot(data: object[], dataKey: string, color: string, { for
     return (
       <g key={`dot-${index}`} className="lone-day-point">
         <circle cx={cx} cy={cy} r={5} fill={color} stroke="#ffffff" strokeWidth={1.5} />
-        <text x={cx + shift} y={below || cy < 24 ? cy + 20 : cy - 10} textAnchor={anchor} fontSize={12} fill={color}>{format(Number(value))}</text>
+        <text x={cx + shift} y={below || cy < 24 ? cy + 20 : cy - 10} textAnchor={anchor} fontSize={12} fill={color}>
+          {format(Number(value))}
+        </text>
       </g>
     );
   };

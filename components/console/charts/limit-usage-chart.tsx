@@ -41,7 +41,13 @@ export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: st
             <Tooltip />
             <Legend />
             <Bar dataKey="daily" name="Today (%)" fill="#4f46e5" cursor="pointer" onClick={(d) => router.push((d as unknown as { dayHref: string }).dayHref)} />
-            <Bar dataKey="monthly" name="This month (%)" fill="#0e7490" cursor="pointer" onClick={(d) => router.push((d as unknown as { monthHref: string }).monthHref)} />
+            <Bar
+              dataKey="monthly"
+              name="This month (%)"
+              fill="#0e7490"
+              cursor="pointer"
+              onClick={(d) => router.push((d as unknown as { monthHref: string }).monthHref)}
+            />
           </BarChart>
         </ResponsiveContainer>
       }
@@ -53,9 +59,17 @@ export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: st
             key: p.profileId,
             cells: [
               `${p.merchantName}: ${p.label}`,
-              <Link key="d" className="text-indigo-700 underline" href={paymentsLink(p, data.day, data.day)}>{`${p.daily.used} ${p.currency}${p.daily.ratio === null ? "" : ` (${pct(p.daily.ratio)} %)`}`}</Link>,
+              <Link
+                key="d"
+                className="text-indigo-700 underline"
+                href={paymentsLink(p, data.day, data.day)}
+              >{`${p.daily.used} ${p.currency}${p.daily.ratio === null ? "" : ` (${pct(p.daily.ratio)} %)`}`}</Link>,
               p.daily.limit === null ? "unlimited" : `${p.daily.limit} ${p.currency}`,
-              <Link key="m" className="text-indigo-700 underline" href={paymentsLink(p, monthStart, data.day)}>{`${p.monthly.used} ${p.currency}${p.monthly.ratio === null ? "" : ` (${pct(p.monthly.ratio)} %)`}`}</Link>,
+              <Link
+                key="m"
+                className="text-indigo-700 underline"
+                href={paymentsLink(p, monthStart, data.day)}
+              >{`${p.monthly.used} ${p.currency}${p.monthly.ratio === null ? "" : ` (${pct(p.monthly.ratio)} %)`}`}</Link>,
               p.monthly.limit === null ? "unlimited" : `${p.monthly.limit} ${p.currency}`,
             ],
           }))}

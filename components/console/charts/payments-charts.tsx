@@ -40,19 +40,31 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
   const router = useRouter();
   const m = data.merchantId;
   const rate = data.outcomes.map((o) => ({ day: o.day, rate: o.successRate === null ? null : Math.round(o.successRate * 1000) / 10 }));
-  const volume = data.volume.map((v) => ({ day: v.day, aed: Number(v.chargedAed), ...Object.fromEntries(data.currencies.map((c) => [c, Number(v.byCurrency[c])])) }));
+  const volume = data.volume.map((v) => ({
+    day: v.day,
+    aed: Number(v.chargedAed),
+    ...Object.fromEntries(data.currencies.map((c) => [c, Number(v.byCurrency[c])])),
+  }));
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3" data-testid="today-vs-last-week">
-        {([
-          ["Payments today", data.today.payments, data.lastWeek.payments, String(data.today.payments), String(data.lastWeek.payments)],
-          ["Succeeded today", data.today.succeeded, data.lastWeek.succeeded, String(data.today.succeeded), String(data.lastWeek.succeeded)],
-          ["Charged today (AED)", Number(data.today.chargedAed), Number(data.lastWeek.chargedAed), data.today.chargedAed, data.lastWeek.chargedAed],
-        ] as const).map(([label, now, before, nowText, beforeText]) => (
-          <Link key={label} href={paymentsLink(data.today.day, label === "Payments today" ? null : "SUCCEEDED", m)} className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300">
+        {(
+          [
+            ["Payments today", data.today.payments, data.lastWeek.payments, String(data.today.payments), String(data.lastWeek.payments)],
+            ["Succeeded today", data.today.succeeded, data.lastWeek.succeeded, String(data.today.succeeded), String(data.lastWeek.succeeded)],
+            ["Charged today (AED)", Number(data.today.chargedAed), Number(data.lastWeek.chargedAed), data.today.chargedAed, data.lastWeek.chargedAed],
+          ] as const
+        ).map(([label, now, before, nowText, beforeText]) => (
+          <Link
+            key={label}
+            href={paymentsLink(data.today.day, label === "Payments today" ? null : "SUCCEEDED", m)}
+            className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300"
+          >
             <p className="text-sm text-slate-600">{label}</p>
             <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{nowText}</p>
-            <p className="mt-1 text-xs text-slate-600">{change(now, before)} against {data.lastWeek.day} ({beforeText})</p>
+            <p className="mt-1 text-xs text-slate-600">
+              {change(now, before)} against {data.lastWeek.day} ({beforeText})
+            </p>
           </Link>
         ))}
       </div>
@@ -64,7 +76,15 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         chart={
           <DailyChart kind="bar" data={data.outcomes}>
             {OUTCOMES.map((o) => (
-              <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={o.color} cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, o.status, m))} />
+              <Bar
+                key={o.key}
+                dataKey={o.key}
+                name={o.label}
+                stackId="outcome"
+                fill={o.color}
+                cursor="pointer"
+                onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, o.status, m))}
+              />
             ))}
           </DailyChart>
         }
@@ -75,8 +95,14 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
             rows={[...data.outcomes].reverse().map((o) => ({
               key: o.day,
               cells: [
-                <Link key="d" className="text-indigo-700 underline" href={paymentsLink(o.day, null, m)}>{o.day}</Link>,
-                ...OUTCOMES.map((s) => <Link key={s.key} className="text-indigo-700 underline" href={paymentsLink(o.day, s.status, m)}>{o[s.key]}</Link>),
+                <Link key="d" className="text-indigo-700 underline" href={paymentsLink(o.day, null, m)}>
+                  {o.day}
+                </Link>,
+                ...OUTCOMES.map((s) => (
+                  <Link key={s.key} className="text-indigo-700 underline" href={paymentsLink(o.day, s.status, m)}>
+                    {o[s.key]}
+                  </Link>
+                )),
                 o.successRate === null ? "—" : `${Math.round(o.successRate * 1000) / 10} %`,
               ],
             }))}
@@ -90,14 +116,30 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         description="Succeeded among the payments of the day that ended (succeeded, failed or expired), in percent."
         chart={
           <DailyChart kind="line" data={rate} yAxis={<YAxis domain={[0, 100]} unit=" %" fontSize={12} />} legend={false}>
-            <Line type="monotone" dataKey="rate" name="Success rate (%)" stroke="#047857" strokeWidth={2} connectNulls dot={loneDayDot(rate, "rate", "#047857", { format: (v) => `${v} %` })} />
+            <Line
+              type="monotone"
+              dataKey="rate"
+              name="Success rate (%)"
+              stroke="#047857"
+              strokeWidth={2}
+              connectNulls
+              dot={loneDayDot(rate, "rate", "#047857", { format: (v) => `${v} %` })}
+            />
           </DailyChart>
         }
         table={
           <FiguresTable
             caption="Success rate per day"
             columns={["Day (Dubai)", "Success rate"]}
-            rows={[...rate].reverse().map((r) => ({ key: r.day, cells: [<Link key="d" className="text-indigo-700 underline" href={paymentsLink(r.day, null, m)}>{r.day}</Link>, r.rate === null ? "—" : `${r.rate} %`] }))}
+            rows={[...rate].reverse().map((r) => ({
+              key: r.day,
+              cells: [
+                <Link key="d" className="text-indigo-700 underline" href={paymentsLink(r.day, null, m)}>
+                  {r.day}
+                </Link>,
+                r.rate === null ? "—" : `${r.rate} %`,
+              ],
+            }))}
           />
         }
       />
@@ -108,7 +150,13 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         description="Succeeded payments: the charge in AED (bars) and the amount in each payment currency (lines, each in its own currency)."
         chart={
           <DailyChart kind="composed" data={volume} yAxis={<YAxis fontSize={12} />}>
-            <Bar dataKey="aed" name="Charged (AED)" fill="#64748b" cursor="pointer" onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, "SUCCEEDED", m))} />
+            <Bar
+              dataKey="aed"
+              name="Charged (AED)"
+              fill="#64748b"
+              cursor="pointer"
+              onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, "SUCCEEDED", m))}
+            />
             {data.currencies.map((c, i) => (
               <Line key={c} type="monotone" dataKey={c} name={c} stroke={CURRENCY_COLORS[i % CURRENCY_COLORS.length]} dot={false} />
             ))}
@@ -120,7 +168,13 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
             columns={["Day (Dubai)", "Charged (AED)", ...data.currencies]}
             rows={[...data.volume].reverse().map((v) => ({
               key: v.day,
-              cells: [<Link key="d" className="text-indigo-700 underline" href={paymentsLink(v.day, "SUCCEEDED", m)}>{v.day}</Link>, v.chargedAed, ...data.currencies.map((c) => v.byCurrency[c])],
+              cells: [
+                <Link key="d" className="text-indigo-700 underline" href={paymentsLink(v.day, "SUCCEEDED", m)}>
+                  {v.day}
+                </Link>,
+                v.chargedAed,
+                ...data.currencies.map((c) => v.byCurrency[c]),
+              ],
             }))}
           />
         }

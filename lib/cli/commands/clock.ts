@@ -29,7 +29,8 @@ export function parseClock(argv: string[], env: Env): ClockArgs | typeof HELP {
   const parsed = parseCommandLine("clock", argv, { json: { type: "boolean" } }, 2);
   if (parsed === HELP) return HELP;
   const [action, by] = parsed.positionals;
-  if (!SUBCOMMANDS.includes(action as ClockArgs["action"])) throw usage("clock", `${action ? `unknown command "${action}"` : "a command is required"}: use show, advance <duration> or reset`);
+  if (!SUBCOMMANDS.includes(action as ClockArgs["action"]))
+    throw usage("clock", `${action ? `unknown command "${action}"` : "a command is required"}: use show, advance <duration> or reset`);
   if (action === "advance" && !by) throw usage("clock", "advance needs a duration, e.g. sandpiper clock advance 2h");
   if (action !== "advance" && by) throw usage("clock", `${action} takes no duration`);
   return { connection: connection("clock", parsed.values, env), action: action as ClockArgs["action"], by: by ?? null, json: parsed.values.json === true };
@@ -44,18 +45,26 @@ type ClockMove = Clock & { advancedByMs: number; expired: { payments: number; ch
  * @throws ServiceError (400 VALIDATION_ERROR for a duration the service does not take, 403 without the scope)
  */
 export async function runClock(args: ClockArgs): Promise<number> {
-  const answer: Clock | ClockMove = args.action === "show"
-    ? await request<Clock>(args.connection, "GET", "/v1/sandbox/clock")
-    : await request<ClockMove>(args.connection, "POST", `/v1/sandbox/clock/${args.action}`, {
-      body: args.action === "advance" ? { by: args.by } : undefined,
-      idempotencyKey: `sandpiper-clock-${randomUUID()}`,
-    });
+  const answer: Clock | ClockMove =
+    args.action === "show"
+      ? await request<Clock>(args.connection, "GET", "/v1/sandbox/clock")
+      : await request<ClockMove>(args.connection, "POST", `/v1/sandbox/clock/${args.action}`, {
+          body: args.action === "advance" ? { by: args.by } : undefined,
+          idempotencyKey: `sandpiper-clock-${randomUUID()}`,
+        });
   if (args.json) {
     console.log(JSON.stringify(answer, null, 2));
     return 0;
   }
-  console.log(answer.offsetMs === 0 ? `Sandbox clock: the real time (${answer.now})` : `Sandbox clock: ${answer.offset} ahead (sandbox time ${answer.now}, real time ${answer.realNow})`);
+  console.log(
+    answer.offsetMs === 0
+      ? `Sandbox clock: the real time (${answer.now})`
+      : `Sandbox clock: ${answer.offset} ahead (sandbox time ${answer.now}, real time ${answer.realNow})`,
+  );
   const move = args.action === "advance" ? (answer as ClockMove) : null;
-  if (move) console.log(`Expired now: ${move.expired.payments} payment(s), ${move.expired.checkoutSessions} checkout session(s). Callback retries due now: ${move.deliveriesDue}.`);
+  if (move)
+    console.log(
+      `Expired now: ${move.expired.payments} payment(s), ${move.expired.checkoutSessions} checkout session(s). Callback retries due now: ${move.deliveriesDue}.`,
+    );
   return 0;
 }

@@ -1,7 +1,20 @@
 // `sandpiper events list | get | resend` (docs/callbacks.md "The sandpiper command"): the Events API from the command
 // line.
 import { randomUUID } from "node:crypto";
-import { COMMON_HELP, EVENT_TYPES, HELP, connection, eventType, idArgument, intOption, parseCommandLine, usage, type Connection, type Env, type EventType } from "../args";
+import {
+  COMMON_HELP,
+  EVENT_TYPES,
+  HELP,
+  connection,
+  eventType,
+  idArgument,
+  intOption,
+  parseCommandLine,
+  usage,
+  type Connection,
+  type Env,
+  type EventType,
+} from "../args";
 import { request } from "../client";
 
 export const EVENTS_HELP = `Usage: sandpiper events <list | get | resend> [options]
@@ -56,7 +69,12 @@ export type EventsResendArgs = { connection: Connection; eventId: string; json: 
  * @throws UsageError (one line) for a malformed option.
  */
 export function parseEventsList(argv: string[], env: Env): EventsListArgs | typeof HELP {
-  const parsed = parseCommandLine("events list", argv, { type: { type: "string" }, payment: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" } }, 0);
+  const parsed = parseCommandLine(
+    "events list",
+    argv,
+    { type: { type: "string" }, payment: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" } },
+    0,
+  );
   if (parsed === HELP) return HELP;
   const { values } = parsed;
   const type = values.type === undefined ? undefined : eventType("events list", values.type as string);
@@ -82,7 +100,11 @@ export function parseEventsGet(argv: string[], env: Env): EventsGetArgs | typeof
 export function parseEventsResend(argv: string[], env: Env): EventsResendArgs | typeof HELP {
   const parsed = parseCommandLine("events resend", argv, { json: { type: "boolean" } }, 1);
   if (parsed === HELP) return HELP;
-  return { eventId: idArgument("events resend", "event id", parsed.positionals[0]), connection: connection("events resend", parsed.values, env), json: parsed.values.json === true };
+  return {
+    eventId: idArgument("events resend", "event id", parsed.positionals[0]),
+    connection: connection("events resend", parsed.values, env),
+    json: parsed.values.json === true,
+  };
 }
 
 type EventSummary = {
@@ -120,7 +142,14 @@ export async function runEventsList(args: EventsListArgs): Promise<number> {
   }
   const rows = [["CREATED", "TYPE", "EVENT ID", "REFERENCE", "AMOUNT", "DELIVERY"]];
   for (const e of page.items) {
-    rows.push([e.createdAt.replace(/\.\d+Z$/, "Z"), e.type, e.id, e.data.reference, `${e.data.amount} ${e.data.currency}`, `${e.delivery.state}${e.delivery.deliveries > 1 ? ` (${e.delivery.deliveries} deliveries)` : ""}`]);
+    rows.push([
+      e.createdAt.replace(/\.\d+Z$/, "Z"),
+      e.type,
+      e.id,
+      e.data.reference,
+      `${e.data.amount} ${e.data.currency}`,
+      `${e.delivery.state}${e.delivery.deliveries > 1 ? ` (${e.delivery.deliveries} deliveries)` : ""}`,
+    ]);
   }
   console.log(formatTable(rows));
   console.log(`\n${page.items.length} of ${page.total} event${page.total === 1 ? "" : "s"}, newest first. Details: sandpiper events get <event id>`);

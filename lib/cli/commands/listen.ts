@@ -36,20 +36,30 @@ export type ListenArgs = {
  * @throws UsageError (one line) for a missing or malformed option.
  */
 export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP {
-  const parsed = parseCommandLine("listen", argv, {
-    "forward-to": { type: "string" },
-    events: { type: "string" },
-    "state-file": { type: "string" },
-    "from-now": { type: "boolean" },
-    "max-attempts": { type: "string" },
-  }, 0);
+  const parsed = parseCommandLine(
+    "listen",
+    argv,
+    {
+      "forward-to": { type: "string" },
+      events: { type: "string" },
+      "state-file": { type: "string" },
+      "from-now": { type: "boolean" },
+      "max-attempts": { type: "string" },
+    },
+    0,
+  );
   if (parsed === HELP) return HELP;
   const { values } = parsed;
   const forwardTo = values["forward-to"] as string | undefined;
   if (!forwardTo) throw usage("listen", "--forward-to is required, e.g. --forward-to http://localhost:4000/hook");
   if (!isHttpUrl(forwardTo)) throw usage("listen", "--forward-to must be an http:// or https:// URL");
   const conn = connection("listen", values, env);
-  const types = values.events ? String(values.events).split(",").map((t) => t.trim()).filter(Boolean) : [];
+  const types = values.events
+    ? String(values.events)
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : [];
   const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length) throw usage("listen", `--events: unknown type ${unknown.join(", ")}; use ${EVENT_TYPES.join(", ")}`);
   const maxAttempts = intOption("listen", "max-attempts", values["max-attempts"], 1, 100);

@@ -66,7 +66,10 @@ export function parseLogsTail(argv: string[], env: Env): LogsTailArgs | typeof H
 }
 
 /** One logged request as `GET /v1/requests` answers it, with the members the line shows. */
-export type LoggedRequest = Pick<RequestLogView, "requestId" | "createdAt" | "method" | "path" | "query" | "status" | "errorCode" | "idempotencyKey" | "replayed" | "latencyMs">;
+export type LoggedRequest = Pick<
+  RequestLogView,
+  "requestId" | "createdAt" | "method" | "path" | "query" | "status" | "errorCode" | "idempotencyKey" | "replayed" | "latencyMs"
+>;
 
 /** The line `logs tail` prints for one request. */
 export function formatRequestLine(r: LoggedRequest): string {
@@ -96,7 +99,9 @@ export async function runLogsTail(args: LogsTailArgs, stop: AbortSignal = signal
   const start = await read(null);
   start.forEach((r) => seen.add(r.requestId));
   let since = start[0]?.createdAt ?? new Date(Date.now() - 1000).toISOString();
-  console.log(`Following the request log of ${args.connection.apiUrl}${Object.keys(args.filters).length ? ` (${new URLSearchParams(args.filters)})` : ""}. Press Ctrl+C to stop.`);
+  console.log(
+    `Following the request log of ${args.connection.apiUrl}${Object.keys(args.filters).length ? ` (${new URLSearchParams(args.filters)})` : ""}. Press Ctrl+C to stop.`,
+  );
   while (!stop.aborted) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, args.intervalMs);

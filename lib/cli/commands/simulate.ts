@@ -4,25 +4,65 @@ import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, idArgument, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { request } from "../client";
 
-type Helper = { what: string; path: (id: string) => string; body?: (amount: { amount: string; currency: string } | null) => unknown; needsAmount?: boolean; object: "payment" | "checkout session" | "store payment" | "delivery" };
+type Helper = {
+  what: string;
+  path: (id: string) => string;
+  body?: (amount: { amount: string; currency: string } | null) => unknown;
+  needsAmount?: boolean;
+  object: "payment" | "checkout session" | "store payment" | "delivery";
+};
 
 /** Each helper name, the endpoint it calls and what its id names. */
 export const SIMULATE_HELPERS: Record<string, Helper> = {
-  succeed: { what: "conclude a pending payment as SUCCEEDED", path: (id) => `/v1/sandbox/payments/${id}/complete`, body: () => ({ outcome: "SUCCEEDED" }), object: "payment" },
-  fail: { what: "conclude a pending payment as FAILED", path: (id) => `/v1/sandbox/payments/${id}/complete`, body: () => ({ outcome: "FAILED" }), object: "payment" },
+  succeed: {
+    what: "conclude a pending payment as SUCCEEDED",
+    path: (id) => `/v1/sandbox/payments/${id}/complete`,
+    body: () => ({ outcome: "SUCCEEDED" }),
+    object: "payment",
+  },
+  fail: {
+    what: "conclude a pending payment as FAILED",
+    path: (id) => `/v1/sandbox/payments/${id}/complete`,
+    body: () => ({ outcome: "FAILED" }),
+    object: "payment",
+  },
   expire: { what: "expire a pending payment now", path: (id) => `/v1/sandbox/payments/${id}/expire`, object: "payment" },
   "session-expire": { what: "expire a checkout session now", path: (id) => `/v1/sandbox/checkout-sessions/${id}/expire`, object: "checkout session" },
-  quote: { what: "the customer chooses --amount and --currency on a checkout session", path: (id) => `/v1/sandbox/checkout-sessions/${id}/quote`, body: (a) => a, needsAmount: true, object: "checkout session" },
-  confirm: { what: "the customer confirms the quoted total (--amount, --currency as quoted)", path: (id) => `/v1/sandbox/checkout-sessions/${id}/confirm`, body: (a) => a, needsAmount: true, object: "checkout session" },
-  pay: { what: "the store page's Pay on a READY store payment", path: (id) => `/v1/sandbox/store-payments/${id}/confirm`, body: () => ({ outcome: "SUCCEEDED" }), object: "store payment" },
-  decline: { what: "the store page's Decline on a READY store payment", path: (id) => `/v1/sandbox/store-payments/${id}/confirm`, body: () => ({ outcome: "FAILED" }), object: "store payment" },
+  quote: {
+    what: "the customer chooses --amount and --currency on a checkout session",
+    path: (id) => `/v1/sandbox/checkout-sessions/${id}/quote`,
+    body: (a) => a,
+    needsAmount: true,
+    object: "checkout session",
+  },
+  confirm: {
+    what: "the customer confirms the quoted total (--amount, --currency as quoted)",
+    path: (id) => `/v1/sandbox/checkout-sessions/${id}/confirm`,
+    body: (a) => a,
+    needsAmount: true,
+    object: "checkout session",
+  },
+  pay: {
+    what: "the store page's Pay on a READY store payment",
+    path: (id) => `/v1/sandbox/store-payments/${id}/confirm`,
+    body: () => ({ outcome: "SUCCEEDED" }),
+    object: "store payment",
+  },
+  decline: {
+    what: "the store page's Decline on a READY store payment",
+    path: (id) => `/v1/sandbox/store-payments/${id}/confirm`,
+    body: () => ({ outcome: "FAILED" }),
+    object: "store payment",
+  },
   "attempt-now": { what: "make a pending callback delivery's next attempt due now", path: (id) => `/v1/sandbox/deliveries/${id}/attempt`, object: "delivery" },
 };
 
 export const SIMULATE_HELP = `Usage: sandpiper simulate <helper> <id> [options]
 
 Moves a sandbox object forward now, through the service's test helpers (POST /v1/sandbox/...):
-${Object.entries(SIMULATE_HELPERS).map(([name, h]) => `  ${name.padEnd(15)} <${h.object} id>  ${h.what}`).join("\n")}
+${Object.entries(SIMULATE_HELPERS)
+  .map(([name, h]) => `  ${name.padEnd(15)} <${h.object} id>  ${h.what}`)
+  .join("\n")}
 
 Options:
   --amount <decimal>    quote and confirm: the amount the customer enters, e.g. 250.00
@@ -62,7 +102,17 @@ export function parseSimulate(argv: string[], env: Env): SimulateArgs | typeof H
   return { connection: connection("simulate", values, env), helper, id, amount, json: values.json === true };
 }
 
-type Answer = { id: string; status?: string; state?: string; amount?: string; currency?: string; quote?: { chargeAmount: string; chargeCurrency: string } | null; checkout?: { state: string }; nextAttemptAt?: string | null; eventId?: string };
+type Answer = {
+  id: string;
+  status?: string;
+  state?: string;
+  amount?: string;
+  currency?: string;
+  quote?: { chargeAmount: string; chargeCurrency: string } | null;
+  checkout?: { state: string };
+  nextAttemptAt?: string | null;
+  eventId?: string;
+};
 
 /** One line saying where the object is now. */
 function summary(h: Helper, a: Answer): string {
@@ -119,7 +169,9 @@ function parseScenarios(add: boolean) {
 /** Lists the rules (after adding the standard set for add-standard), one line each. */
 async function runScenarios(args: ScenariosArgs): Promise<number> {
   const page = args.add
-    ? await request<{ items: Rule[] }>(args.connection, "POST", "/v1/sandbox/scenario-rules/standard", { idempotencyKey: `sandpiper-scenarios-${randomUUID()}` })
+    ? await request<{ items: Rule[] }>(args.connection, "POST", "/v1/sandbox/scenario-rules/standard", {
+        idempotencyKey: `sandpiper-scenarios-${randomUUID()}`,
+      })
     : await request<{ items: Rule[] }>(args.connection, "GET", "/v1/sandbox/scenario-rules");
   if (args.json) {
     console.log(JSON.stringify(page.items, null, 2));
@@ -127,8 +179,13 @@ async function runScenarios(args: ScenariosArgs): Promise<number> {
   }
   if (page.items.length === 0) console.log("No scenario rules yet: sandpiper scenarios add-standard adds the standard set.");
   for (const r of page.items) {
-    const match = Object.entries(r.match).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${v}`).join(" ");
-    console.log(`${String(r.position).padStart(3)}  ${r.enabled ? "on " : "off"}  ${r.name}  [${match}] -> ${r.outcome}${r.delayMs ? ` after ${r.delayMs} ms` : ""}  ${r.id}`);
+    const match = Object.entries(r.match)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
+    console.log(
+      `${String(r.position).padStart(3)}  ${r.enabled ? "on " : "off"}  ${r.name}  [${match}] -> ${r.outcome}${r.delayMs ? ` after ${r.delayMs} ms` : ""}  ${r.id}`,
+    );
   }
   return 0;
 }

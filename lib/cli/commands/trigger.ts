@@ -28,20 +28,33 @@ ${COMMON_HELP}
 The key needs the payments:create and sandbox:simulate scopes (the seeded "API key (all scopes)" has both).`;
 
 /** A parsed `sandpiper trigger` command line. Amount and currency are text, as the API takes them. */
-export type TriggerArgs = { connection: Connection; type: EventType; amount: string; currency: string; method: (typeof METHODS)[number]; reference: string; json: boolean };
+export type TriggerArgs = {
+  connection: Connection;
+  type: EventType;
+  amount: string;
+  currency: string;
+  method: (typeof METHODS)[number];
+  reference: string;
+  json: boolean;
+};
 
 /**
  * Parses the arguments after `trigger`. Returns HELP for --help.
  * @throws UsageError (one line) for a missing or unknown event type or a malformed option.
  */
 export function parseTrigger(argv: string[], env: Env): TriggerArgs | typeof HELP {
-  const parsed = parseCommandLine("trigger", argv, {
-    amount: { type: "string" },
-    currency: { type: "string" },
-    method: { type: "string" },
-    reference: { type: "string" },
-    json: { type: "boolean" },
-  }, 1);
+  const parsed = parseCommandLine(
+    "trigger",
+    argv,
+    {
+      amount: { type: "string" },
+      currency: { type: "string" },
+      method: { type: "string" },
+      reference: { type: "string" },
+      json: { type: "boolean" },
+    },
+    1,
+  );
   if (parsed === HELP) return HELP;
   const { values, positionals } = parsed;
   const type = eventType("trigger", positionals[0]);
@@ -53,13 +66,22 @@ export function parseTrigger(argv: string[], env: Env): TriggerArgs | typeof HEL
   if (!(METHODS as readonly string[]).includes(method)) throw usage("trigger", `--method must be ${METHODS.join(" or ")}`);
   const reference = (values.reference as string | undefined) ?? `sandpiper-trigger-${randomUUID().slice(0, 8)}`;
   if (reference.length < 1 || reference.length > 120) throw usage("trigger", "--reference must be 1 to 120 characters");
-  return { connection: connection("trigger", values, env), type, amount, currency, method: method as TriggerArgs["method"], reference, json: values.json === true };
+  return {
+    connection: connection("trigger", values, env),
+    type,
+    amount,
+    currency,
+    method: method as TriggerArgs["method"],
+    reference,
+    json: values.json === true,
+  };
 }
 
 type Payment = { id: string; reference: string; amount: string; currency: string; method: string; status: string };
 type EventPage = { items: { id: string; type: string; createdAt: string; delivery: { state: string } }[] };
 
-const SCOPES_HINT = 'sandpiper trigger needs a key with the payments:create and sandbox:simulate scopes (the seeded "API key (all scopes)" has both): pass it with --api-key or SANDPIPER_API_KEY.';
+const SCOPES_HINT =
+  'sandpiper trigger needs a key with the payments:create and sandbox:simulate scopes (the seeded "API key (all scopes)" has both): pass it with --api-key or SANDPIPER_API_KEY.';
 
 /** Gives a refusal the advice of this command: the scopes it needs, the options that choose the deposit. */
 function advise(error: unknown, step: "create" | "conclude", paymentId?: string): unknown {
@@ -91,12 +113,13 @@ export async function runTrigger(args: TriggerArgs): Promise<number> {
   if (!args.json) console.log(`Payment ${payment.id} created: ${payment.amount} ${payment.currency} ${payment.method} deposit, reference ${payment.reference}`);
   let concluded: Payment;
   try {
-    concluded = args.type === "payment.expired"
-      ? await request<Payment>(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/expire`, { idempotencyKey: `${key}-expire` })
-      : await request<Payment>(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/complete`, {
-          body: { outcome: args.type === "payment.succeeded" ? "SUCCEEDED" : "FAILED" },
-          idempotencyKey: `${key}-complete`,
-        });
+    concluded =
+      args.type === "payment.expired"
+        ? await request<Payment>(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/expire`, { idempotencyKey: `${key}-expire` })
+        : await request<Payment>(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/complete`, {
+            body: { outcome: args.type === "payment.succeeded" ? "SUCCEEDED" : "FAILED" },
+            idempotencyKey: `${key}-complete`,
+          });
   } catch (error) {
     throw advise(error, "conclude", payment.id);
   }
@@ -108,14 +131,23 @@ export async function runTrigger(args: TriggerArgs): Promise<number> {
     const page = await request<EventPage>(args.connection, "GET", `/v1/events?paymentId=${payment.id}&type=${args.type}&limit=1`);
     event = page.items[0];
   }
-  if (!event) throw new ServiceError(null, "NO_EVENT", `payment ${payment.id} is ${concluded.status} but no ${args.type} event was found for it`, null, `Look for it with sandpiper events list --payment ${payment.id}.`);
+  if (!event)
+    throw new ServiceError(
+      null,
+      "NO_EVENT",
+      `payment ${payment.id} is ${concluded.status} but no ${args.type} event was found for it`,
+      null,
+      `Look for it with sandpiper events list --payment ${payment.id}.`,
+    );
   if (args.json) {
     console.log(JSON.stringify({ payment: concluded, event }, null, 2));
     return 0;
   }
   console.log(`Payment ${payment.id} is now ${concluded.status}`);
-  const where = event.delivery.state === "NOT_CONFIGURED" ? "sent to every running sandpiper listen (no callback address is configured)" : "delivered to your callback address and every running sandpiper listen";
+  const where =
+    event.delivery.state === "NOT_CONFIGURED"
+      ? "sent to every running sandpiper listen (no callback address is configured)"
+      : "delivered to your callback address and every running sandpiper listen";
   console.log(`Event ${event.type} ${event.id}: ${where} (details: sandpiper events get ${event.id})`);
   return 0;
 }
-

@@ -3,7 +3,20 @@
 // exact minimum-item table, the count search over sum-set levels, the guided search and the greedy fallback, and
 // the tie-break reconstruction. Amounts are exact integers held in `number`, in price steps of `ix.unit` fils
 // (the greatest common divisor of the product prices; lib/test-store/matching/catalog-index.ts).
-import { DP_NONE, GUIDE_MAX_TERMS, GUIDE_MODULUS, MAX_SUM_LEVELS, ceilDiv, ensureDpTable, ensureSumLevels, floorDiv, reachable, testBit, type Guide, type Internals } from "./catalog-index";
+import {
+  DP_NONE,
+  GUIDE_MAX_TERMS,
+  GUIDE_MODULUS,
+  MAX_SUM_LEVELS,
+  ceilDiv,
+  ensureDpTable,
+  ensureSumLevels,
+  floorDiv,
+  reachable,
+  testBit,
+  type Guide,
+  type Internals,
+} from "./catalog-index";
 import type { BasketLine } from "../matching";
 
 const GUIDED_STEPS_PER_TRY = 300;
@@ -298,14 +311,7 @@ function searchLevel(ix: Internals, total: number, k: number, lowerBound: number
  * where shop prices differ most); each choice keeps the remainder's residue makeable by the terms
  * left, takes a term near the remainder's mean, and the last L + 1 terms are decided exactly.
  */
-function guidedTerms(
-  ix: Internals,
-  g: Guide,
-  x: number,
-  t: number,
-  state: { steps: number; budget: number },
-  work: Work,
-): number[] | null {
+function guidedTerms(ix: Internals, g: Guide, x: number, t: number, state: { steps: number; budget: number }, work: Work): number[] | null {
   const levels = ix.sums.length - 1;
   if (t <= levels + 1) {
     state.steps++;

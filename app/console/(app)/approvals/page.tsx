@@ -25,7 +25,9 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
           <Notice tone="success" title={`Approved withdrawal ${approved.reference} (${approved.amount} ${approved.currency})`}>
             It is now {approved.status}. Complete it through the API (POST /v1/sandbox/payments/&#123;id&#125;/complete)
             {approved.expiresAt ? ` before ${formatDateTime(approved.expiresAt)} (Dubai)` : ""}.{" "}
-            <Link className="font-medium underline" href={`/console/payments/${approved.id}`}>View the payment</Link>
+            <Link className="font-medium underline" href={`/console/payments/${approved.id}`}>
+              View the payment
+            </Link>
           </Notice>
         </div>
       ) : null}
@@ -37,11 +39,19 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
           // which a table column would squeeze or push out of view on a laptop or a phone.
           <ul aria-label="Withdrawals awaiting approval" className="divide-y divide-slate-100 rounded-lg border border-slate-200">
             {queue.items.map((p) => (
-              <li key={p.id} data-testid={`approval-${p.reference}`} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-start sm:justify-between sm:gap-6">
+              <li
+                key={p.id}
+                data-testid={`approval-${p.reference}`}
+                className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-start sm:justify-between sm:gap-6"
+              >
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-                    <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">{p.reference}</Link>
-                    <span className="text-sm font-semibold tabular-nums text-slate-900">{p.amount} {p.currency}</span>
+                    <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">
+                      {p.reference}
+                    </Link>
+                    <span className="text-sm font-semibold tabular-nums text-slate-900">
+                      {p.amount} {p.currency}
+                    </span>
                   </p>
                   <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm min-[480px]:grid-cols-2 xl:grid-cols-4">
                     {actor.role === "OPERATOR" ? <Detail label="Merchant">{p.merchantName}</Detail> : null}

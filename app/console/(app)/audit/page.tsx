@@ -28,9 +28,15 @@ function Changes({ before, after }: { before: unknown; after: unknown }) {
       <table className="w-full table-fixed text-left text-xs">
         <thead>
           <tr className="text-slate-500">
-            <th scope="col" className="w-[20%] py-1 pr-3 font-medium">Field</th>
-            <th scope="col" className="w-[40%] py-1 pr-3 font-medium">Before</th>
-            <th scope="col" className="w-[40%] py-1 font-medium">After</th>
+            <th scope="col" className="w-[20%] py-1 pr-3 font-medium">
+              Field
+            </th>
+            <th scope="col" className="w-[40%] py-1 pr-3 font-medium">
+              Before
+            </th>
+            <th scope="col" className="w-[40%] py-1 font-medium">
+              After
+            </th>
           </tr>
         </thead>
         <tbody className="font-mono text-slate-700">
@@ -40,7 +46,9 @@ function Changes({ before, after }: { before: unknown; after: unknown }) {
               <tr key={k} className="border-t border-slate-100 align-top">
                 <td className="py-1 pr-3 font-sans text-slate-600">{k}</td>
                 <td className="break-all py-1 pr-3">{k in b ? show(b[k]) : <span className="text-slate-400">—</span>}</td>
-                <td className={`break-all py-1 ${changed && k in b ? "font-semibold text-slate-900" : ""}`}>{k in a ? show(a[k]) : <span className="text-slate-400">—</span>}</td>
+                <td className={`break-all py-1 ${changed && k in b ? "font-semibold text-slate-900" : ""}`}>
+                  {k in a ? show(a[k]) : <span className="text-slate-400">—</span>}
+                </td>
               </tr>
             );
           })}
@@ -63,16 +71,29 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const names = new Map(merchants.map((m) => [m.id, m.name]));
   return (
     <>
-      <PageHeader title="Audit log" description="Every change made in the console: who, when, what, before and after, and why. Rows are append-only; the database refuses to change or delete them." />
+      <PageHeader
+        title="Audit log"
+        description="Every change made in the console: who, when, what, before and after, and why. Rows are append-only; the database refuses to change or delete them."
+      />
       <Card className="mb-4">
         <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="Filter the audit log">
-          <label className="block text-xs font-medium text-slate-600">Action starts with<input name="action" defaultValue={filters.action} placeholder="merchant." className={input} /></label>
-          <label className="block text-xs font-medium text-slate-600">User<input name="actor" defaultValue={filters.actor} placeholder="operator" className={input} /></label>
+          <label className="block text-xs font-medium text-slate-600">
+            Action starts with
+            <input name="action" defaultValue={filters.action} placeholder="merchant." className={input} />
+          </label>
+          <label className="block text-xs font-medium text-slate-600">
+            User
+            <input name="actor" defaultValue={filters.actor} placeholder="operator" className={input} />
+          </label>
           <label className="block text-xs font-medium text-slate-600">
             Merchant
             <select name="merchant" defaultValue={merchantId ?? ""} className={input}>
               <option value="">Any</option>
-              {merchants.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+              {merchants.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
             </select>
           </label>
           <FilterButtons clearHref="/console/audit" />
@@ -90,9 +111,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <span className="font-medium text-slate-900">{r.actorName}</span>
                   <span className="text-slate-500">{formatDateTime(r.createdAt)}</span>
                   {r.merchantId ? <span className="text-slate-500">· {names.get(r.merchantId) ?? r.merchantId.slice(0, 8)}</span> : null}
-                  <span className="text-xs text-slate-400">{r.entity}{r.entityId ? ` ${r.entityId}` : ""}</span>
+                  <span className="text-xs text-slate-400">
+                    {r.entity}
+                    {r.entityId ? ` ${r.entityId}` : ""}
+                  </span>
                 </div>
-                {r.reason ? <p className="mt-1 text-sm text-slate-700"><span className="text-slate-500">Reason:</span> {r.reason}</p> : null}
+                {r.reason ? (
+                  <p className="mt-1 text-sm text-slate-700">
+                    <span className="text-slate-500">Reason:</span> {r.reason}
+                  </p>
+                ) : null}
                 <Changes before={r.before} after={r.after} />
               </li>
             ))}

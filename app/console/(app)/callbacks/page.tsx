@@ -17,7 +17,12 @@ import { formatRetryWaits } from "@/lib/console/format";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/scenarios/manage";
 import type { ScenarioRuleResource } from "@/lib/schemas/scenario-rules";
-import { addScenarioRuleAction, addStandardScenarioRulesAction, deleteScenarioRuleAction, switchScenarioRuleAction } from "@/app/console/actions/scenario-rules";
+import {
+  addScenarioRuleAction,
+  addStandardScenarioRulesAction,
+  deleteScenarioRuleAction,
+  switchScenarioRuleAction,
+} from "@/app/console/actions/scenario-rules";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +31,13 @@ const select = "mt-1 block w-full rounded-md border border-slate-300 bg-white px
 export default async function CallbacksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
   const sp = await searchParams;
-  const filters = DeliveryFilters.parse(Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v)));
+  const filters = DeliveryFilters.parse(
+    Object.fromEntries(
+      Object.entries(sp)
+        .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
+        .filter(([, v]) => v),
+    ),
+  );
   const db = getDb();
   const merchantId = merchantScope(actor) ?? filters.merchant ?? null;
   const [deliveries, merchants, merchant, charts, scenarioRules] = await Promise.all([
@@ -38,14 +49,23 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
   ]);
   const listParams = { state: filters.state, merchant: filters.merchant, endedOn: filters.endedOn, attempts: filters.attempts, path: filters.path };
   const query = new URLSearchParams(Object.entries({ ...listParams, page: String(filters.page) }).filter((e): e is [string, string] => !!e[1])).toString();
-  const narrowed = filters.endedOn || filters.attempts || filters.path
-    ? [
-        filters.endedOn ? `that ended on ${filters.endedOn} (Dubai)` : null,
-        filters.attempts === "first" ? "delivered at the first attempt" : filters.attempts === "retried" ? "that needed retries" : null,
-        filters.path === "listener" ? "whose event a sandpiper listen process delivered" : filters.path === "address" ? "whose event no listener delivered" : null,
-      ].filter(Boolean).join(", ")
-    : null;
-  const unnarrowed = new URLSearchParams(Object.entries({ state: filters.state, merchant: filters.merchant }).filter((e): e is [string, string] => !!e[1])).toString();
+  const narrowed =
+    filters.endedOn || filters.attempts || filters.path
+      ? [
+          filters.endedOn ? `that ended on ${filters.endedOn} (Dubai)` : null,
+          filters.attempts === "first" ? "delivered at the first attempt" : filters.attempts === "retried" ? "that needed retries" : null,
+          filters.path === "listener"
+            ? "whose event a sandpiper listen process delivered"
+            : filters.path === "address"
+              ? "whose event no listener delivered"
+              : null,
+        ]
+          .filter(Boolean)
+          .join(", ")
+      : null;
+  const unnarrowed = new URLSearchParams(
+    Object.entries({ state: filters.state, merchant: filters.merchant }).filter((e): e is [string, string] => !!e[1]),
+  ).toString();
   return (
     <>
       <PageHeader
@@ -60,38 +80,71 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
                 Merchant
                 <select name="merchant" defaultValue={filters.merchant ?? ""} className={select}>
                   <option value="">All merchants</option>
-                  {merchants.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+                  {merchants.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name}
+                    </option>
+                  ))}
                 </select>
               </label>
               <label className="block text-xs font-medium text-slate-600">
                 State
                 <select name="state" defaultValue={filters.state ?? ""} className={select}>
                   <option value="">Any</option>
-                  {DELIVERY_STATES.map((s) => <option key={s} value={s}>{s.replace("_", " ")}</option>)}
+                  {DELIVERY_STATES.map((s) => (
+                    <option key={s} value={s}>
+                      {s.replace("_", " ")}
+                    </option>
+                  ))}
                 </select>
               </label>
-              <div className="flex items-end"><button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">Show</button></div>
+              <div className="flex items-end">
+                <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
+                  Show
+                </button>
+              </div>
             </form>
           </Card>
         ) : null}
         {merchant ? (
-          <Card title={`Callback address${actor.role === "OPERATOR" ? ` of ${merchant.name}` : ""}`} description="Public https address on port 443. Saving generates a new signing secret, shown only once.">
+          <Card
+            title={`Callback address${actor.role === "OPERATOR" ? ` of ${merchant.name}` : ""}`}
+            description="Public https address on port 443. Saving generates a new signing secret, shown only once."
+          >
             <p className="mb-3 text-sm text-slate-700">
-              Current: {merchant.callbackUrl ? <code className="break-all font-mono text-xs" data-testid="callback-url">{merchant.callbackUrl}</code> : <span className="text-amber-800">not set</span>}
+              Current:{" "}
+              {merchant.callbackUrl ? (
+                <code className="break-all font-mono text-xs" data-testid="callback-url">
+                  {merchant.callbackUrl}
+                </code>
+              ) : (
+                <span className="text-amber-800">not set</span>
+              )}
             </p>
-            <ActionForm action={setCallbackAction} label="Set the callback address" className="flex flex-col gap-3 sm:flex-row sm:items-start" shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again.">
+            <ActionForm
+              action={setCallbackAction}
+              label="Set the callback address"
+              className="flex flex-col gap-3 sm:flex-row sm:items-start"
+              shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again."
+            >
               <Hidden name="merchantId" value={merchant.id} />
               <Field name="url" label="New address" required placeholder="https://merchant.example.com/sandpiper/callbacks" className="flex-1" />
-              <div className="sm:pt-6"><SubmitButton>Save address</SubmitButton></div>
+              <div className="sm:pt-6">
+                <SubmitButton>Save address</SubmitButton>
+              </div>
             </ActionForm>
             <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
               <ActionForm action={sendTestAction} label="Send a test event">
                 <Hidden name="merchantId" value={merchant.id} />
-                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>Send test event</SubmitButton>
+                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>
+                  Send test event
+                </SubmitButton>
               </ActionForm>
               <ActionForm action={requeueAction} label="Requeue all" confirm="Requeue every FAILED and NOT CONFIGURED delivery of this merchant?">
                 <Hidden name="merchantId" value={merchant.id} />
-                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>Requeue all failed and not configured</SubmitButton>
+                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>
+                  Requeue all failed and not configured
+                </SubmitButton>
               </ActionForm>
             </div>
           </Card>
@@ -101,7 +154,10 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
             <SwitchCard
               title="Chaos mode"
               description="Tests your receiver against what real delivery does: on top of each delivery and listener forward, some events come twice, some late (so others overtake them), and now and then a request with a bad signature or a 10-minute-old timestamp arrives that your receiver must refuse. Injected requests are listed on each delivery with the answer a correct receiver gives; they never count as attempts."
-              testId="chaos-state" merchantId={merchant.id} on={merchant.chaosMode} action={setChaosModeAction}
+              testId="chaos-state"
+              merchantId={merchant.id}
+              on={merchant.chaosMode}
+              action={setChaosModeAction}
               placeholder="e.g. testing duplicate handling before launch"
             >
               Chaos mode is <strong>{merchant.chaosMode ? "on" : "off"}</strong>.
@@ -109,10 +165,14 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
             <SwitchCard
               title="Fast retries"
               description="For testing a receiver that fails at first: failed callbacks are retried on the same schedule divided by 60, so the 8 attempts take seconds instead of hours (0.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s). Applies from the next failed attempt. Also switchable with PUT /v1/sandbox/settings."
-              testId="fast-retries-state" merchantId={merchant.id} on={merchant.fastRetries} action={setFastRetriesAction}
+              testId="fast-retries-state"
+              merchantId={merchant.id}
+              on={merchant.fastRetries}
+              action={setFastRetriesAction}
               placeholder="e.g. testing our receiver's retry handling"
             >
-              Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
+              Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts{" "}
+              {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
             </SwitchCard>
             {scenarioRules ? <ScenarioRulesCard merchantId={merchant.id} rules={scenarioRules.items} /> : null}
             <Card
@@ -120,7 +180,15 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               description="Moves this merchant's sandbox time ahead, as if that time had gone by: pending payments and checkout sessions past their expiry expire now, callback retries waiting for their time come sooner, velocity windows and daily and monthly limits roll over. Only this merchant's objects; callback signatures keep the real time. Also with POST /v1/sandbox/clock/advance."
             >
               <p className="mb-3 text-sm text-slate-700" data-testid="clock-state">
-                {merchant.clockOffsetMs === 0n ? <>The sandbox clock is at the <strong>real time</strong>.</> : <>The sandbox clock runs <strong>{formatOffset(merchant.clockOffsetMs)}</strong> ahead of the real time.</>}
+                {merchant.clockOffsetMs === 0n ? (
+                  <>
+                    The sandbox clock is at the <strong>real time</strong>.
+                  </>
+                ) : (
+                  <>
+                    The sandbox clock runs <strong>{formatOffset(merchant.clockOffsetMs)}</strong> ahead of the real time.
+                  </>
+                )}
               </p>
               <div className="flex flex-wrap items-start gap-6">
                 <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="space-y-3">
@@ -147,7 +215,9 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
           {narrowed ? (
             <p className="mb-3 text-sm text-slate-700" data-testid="deliveries-narrowed">
               Showing {filters.state ? filters.state.replace("_", " ").toLowerCase() : ""} deliveries {narrowed}.{" "}
-              <Link className="text-indigo-700 underline" href={`/console/callbacks${unnarrowed ? `?${unnarrowed}` : ""}#deliveries`}>Show all</Link>
+              <Link className="text-indigo-700 underline" href={`/console/callbacks${unnarrowed ? `?${unnarrowed}` : ""}#deliveries`}>
+                Show all
+              </Link>
             </p>
           ) : null}
           {deliveries.total === 0 && !filters.state ? (
@@ -166,8 +236,12 @@ function Filters({ state }: { state?: string }) {
   return (
     <nav aria-label="Delivery state" className="flex flex-wrap gap-1.5">
       {["", ...DELIVERY_STATES].map((s) => (
-        <Link key={s || "all"} href={s ? `/console/callbacks?state=${s}` : "/console/callbacks"} aria-current={(state ?? "") === s ? "page" : undefined}
-          className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${(state ?? "") === s ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}>
+        <Link
+          key={s || "all"}
+          href={s ? `/console/callbacks?state=${s}` : "/console/callbacks"}
+          aria-current={(state ?? "") === s ? "page" : undefined}
+          className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${(state ?? "") === s ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
+        >
           {s ? s.replace("_", " ") : "All"}
         </Link>
       ))}
@@ -189,12 +263,16 @@ function SwitchCard(props: {
   const name = props.title.toLowerCase();
   return (
     <Card title={props.title} description={props.description}>
-      <p className="mb-3 text-sm text-slate-700" data-testid={props.testId}>{props.children}</p>
+      <p className="mb-3 text-sm text-slate-700" data-testid={props.testId}>
+        {props.children}
+      </p>
       <ActionForm action={props.action} label={`Switch ${name}`} className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <Hidden name="merchantId" value={props.merchantId} />
         {props.on ? null : <Hidden name="enabled" value="on" />}
         <Field name="reason" label="Reason" required placeholder={props.placeholder} className="flex-1" />
-        <div className="sm:pt-6"><SubmitButton variant={props.on ? "secondary" : "primary"}>{props.on ? `Switch ${name} off` : `Switch ${name} on`}</SubmitButton></div>
+        <div className="sm:pt-6">
+          <SubmitButton variant={props.on ? "secondary" : "primary"}>{props.on ? `Switch ${name} off` : `Switch ${name} on`}</SubmitButton>
+        </div>
       </ActionForm>
     </Card>
   );
@@ -203,8 +281,15 @@ function SwitchCard(props: {
 /** docs/api.md "Scenario rules": the merchant's rules, each with Enable/Disable and Delete, the standard set and a new rule. */
 function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: ScenarioRuleResource[] }) {
   const matchText = (r: ScenarioRuleResource) =>
-    [r.match.amount ? `amount ${r.match.amount}` : null, r.match.referencePrefix ? `reference starts with "${r.match.referencePrefix}"` : null,
-      r.match.method, r.match.direction, r.match.currency].filter(Boolean).join(", ");
+    [
+      r.match.amount ? `amount ${r.match.amount}` : null,
+      r.match.referencePrefix ? `reference starts with "${r.match.referencePrefix}"` : null,
+      r.match.method,
+      r.match.direction,
+      r.match.currency,
+    ]
+      .filter(Boolean)
+      .join(", ");
   return (
     <Card
       id="scenario-rules"
@@ -218,15 +303,22 @@ function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: S
       }
     >
       {rules.length === 0 ? (
-        <EmptyState title="No scenario rules">Add the standard set (13.13 fails, 14.14 expires, fail- fails, slow- succeeds after 30 s...) or a rule of your own below.</EmptyState>
+        <EmptyState title="No scenario rules">
+          Add the standard set (13.13 fails, 14.14 expires, fail- fails, slow- succeeds after 30 s...) or a rule of your own below.
+        </EmptyState>
       ) : (
         <ul className="mb-4 divide-y divide-slate-200" data-testid="scenario-rules">
           {rules.map((r) => (
             <li key={r.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-center sm:justify-between" data-testid="scenario-rule">
               <div className="text-sm">
-                <span className="font-medium">{r.position}. {r.name}</span>{" "}
+                <span className="font-medium">
+                  {r.position}. {r.name}
+                </span>{" "}
                 <span className={r.enabled ? "text-emerald-700" : "text-slate-500"}>({r.enabled ? "on" : "off"})</span>
-                <div className="text-slate-600">{matchText(r)} → {r.outcome === "EXPIRE" ? "left to expire" : r.outcome}{r.delayMs && r.outcome !== "EXPIRE" ? ` after ${r.delayMs / 1000} s` : ""}</div>
+                <div className="text-slate-600">
+                  {matchText(r)} → {r.outcome === "EXPIRE" ? "left to expire" : r.outcome}
+                  {r.delayMs && r.outcome !== "EXPIRE" ? ` after ${r.delayMs / 1000} s` : ""}
+                </div>
               </div>
               <div className="flex gap-2">
                 <ActionForm action={switchScenarioRuleAction} label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}>
@@ -250,7 +342,8 @@ function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: S
         <Field name="name" label="Name" required placeholder="e.g. 99.99 fails" />
         <Field name="amount" label="Amount (any currency)" placeholder="e.g. 13.13" inputMode="decimal" />
         <Field name="referencePrefix" label="Reference starts with" placeholder="e.g. fail-" />
-        <label className="text-sm font-medium text-slate-700">Outcome
+        <label className="text-sm font-medium text-slate-700">
+          Outcome
           <select name="outcome" className={select} defaultValue="FAILED">
             <option value="SUCCEEDED">Succeeds</option>
             <option value="FAILED">Fails</option>
@@ -259,7 +352,9 @@ function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: S
         </label>
         <Field name="delaySeconds" label="Delay (seconds, 0 to 3600)" defaultValue="0" inputMode="numeric" />
         <Checkbox name="enabled" label="Enabled" defaultChecked />
-        <div><SubmitButton>Add rule</SubmitButton></div>
+        <div>
+          <SubmitButton>Add rule</SubmitButton>
+        </div>
       </ActionForm>
     </Card>
   );

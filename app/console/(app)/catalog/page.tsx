@@ -30,8 +30,8 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
       <div className="space-y-4">
         {problem && (
           <Notice tone="warning" title="Discounted baskets are unavailable">
-            {problem}. Until the active catalog changes, a store checkout is READY only for an exact-price product or package;
-            every other checkout is REJECTED at once with this reason.
+            {problem}. Until the active catalog changes, a store checkout is READY only for an exact-price product or package; every other checkout is REJECTED
+            at once with this reason.
           </Notice>
         )}
         <Card title="Add or update an item" description="Saving an existing sku replaces its name, kind and price and makes it active.">
@@ -40,10 +40,15 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
             <Field name="name" label="Name" required className="col-span-2" placeholder="Gift card AED 100" />
             <Field name="kind" label="Kind" required options={kinds} defaultValue="PRODUCT" />
             <Field name="price" label="Price (AED)" required inputMode="decimal" placeholder="100.00" />
-            <div className="col-span-2 lg:col-span-5"><SubmitButton>Save item</SubmitButton></div>
+            <div className="col-span-2 lg:col-span-5">
+              <SubmitButton>Save item</SubmitButton>
+            </div>
           </ActionForm>
         </Card>
-        <Card title="Import CSV" description="Header sku,name,kind,price; price in AED with at most 2 decimals. All or nothing: any bad line changes nothing and is listed.">
+        <Card
+          title="Import CSV"
+          description="Header sku,name,kind,price; price in AED with at most 2 decimals. All or nothing: any bad line changes nothing and is listed."
+        >
           <ActionForm action={importItems} label="Import catalog CSV" className="space-y-3" resetOnSuccess>
             <Field name="csv" label="CSV text" required multiline placeholder={"sku,name,kind,price\nGIFT-100,Gift card AED 100,PRODUCT,100.00"} />
             <Checkbox name="deactivateMissing" label="Deactivate active items that are not in the file" />
@@ -54,10 +59,19 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
           title={`Items (${list.total})`}
           actions={
             <form method="get" className="flex gap-2" role="search">
-              <label htmlFor="catalog-search" className="sr-only">Search sku or name</label>
-              <input id="catalog-search" name="search" defaultValue={search} placeholder="Search sku or name"
-                className="rounded-md border border-slate-300 px-2 py-1 text-sm focus:outline-none focus:ring-2 focus:ring-indigo-500" />
-              <button className="rounded-md bg-slate-800 px-3 py-1 text-sm font-medium text-white hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-indigo-500">Search</button>
+              <label htmlFor="catalog-search" className="sr-only">
+                Search sku or name
+              </label>
+              <input
+                id="catalog-search"
+                name="search"
+                defaultValue={search}
+                placeholder="Search sku or name"
+                className="rounded-md border border-slate-300 px-2 py-1 text-sm focus:outline-none focus:ring-2 focus:ring-indigo-500"
+              />
+              <button className="rounded-md bg-slate-800 px-3 py-1 text-sm font-medium text-white hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-indigo-500">
+                Search
+              </button>
             </form>
           }
         >
@@ -70,8 +84,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
                   <Td mono>{item.sku}</Td>
                   <Td>{item.name}</Td>
                   <Td>{item.kind === "PACKAGE" ? "Package" : "Product"}</Td>
-                  <Td className="tabular-nums" mono>{item.price}</Td>
-                  <Td><Badge tone={item.active ? "green" : "gray"}>{item.active ? "active" : "inactive"}</Badge></Td>
+                  <Td className="tabular-nums" mono>
+                    {item.price}
+                  </Td>
+                  <Td>
+                    <Badge tone={item.active ? "green" : "gray"}>{item.active ? "active" : "inactive"}</Badge>
+                  </Td>
                   <Td>{formatDateTime(item.updatedAt)}</Td>
                   <Td>
                     <ActionForm action={switchItem} label={`${item.active ? "Deactivate" : "Activate"} ${item.sku}`}>

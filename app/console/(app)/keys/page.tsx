@@ -25,12 +25,26 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
   const now = new Date();
   return (
     <>
-      <PageHeader title="API keys" description="Keys are valid 90 days and bound to one merchant. A new key does not revoke older ones. Only the prefix is kept; the full key is shown once, when it is created." />
+      <PageHeader
+        title="API keys"
+        description="Keys are valid 90 days and bound to one merchant. A new key does not revoke older ones. Only the prefix is kept; the full key is shown once, when it is created."
+      />
       {actor.role === "MERCHANT" ? (
         <Card title="Create a key" className="mb-4" description="You become the key's owner: withdrawals created with it must be approved by someone else.">
-          <ActionForm action={createKeyAction} label="Create a key" className="space-y-4" shownOnceNote="Copy the key now. It is not shown again; only its prefix is kept." resetOnSuccess>
+          <ActionForm
+            action={createKeyAction}
+            label="Create a key"
+            className="space-y-4"
+            shownOnceNote="Copy the key now. It is not shown again; only its prefix is kept."
+            resetOnSuccess
+          >
             <Field name="name" label="Name" placeholder="e.g. checkout server" className="max-w-md" />
-            <CheckboxGroup name="scopes" legend="Scopes" options={SCOPES.map((s) => ({ value: s, label: SCOPE_HELP[s] }))} defaultChecked={["payments:read", "payments:create"]} />
+            <CheckboxGroup
+              name="scopes"
+              legend="Scopes"
+              options={SCOPES.map((s) => ({ value: s, label: SCOPE_HELP[s] }))}
+              defaultChecked={["payments:read", "payments:create"]}
+            />
             <SubmitButton>Create key</SubmitButton>
           </ActionForm>
         </Card>
@@ -43,13 +57,19 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
             {keys.items.map((k) => (
               <tr key={k.id} data-testid={`key-${k.prefix}`}>
                 <Td>
-                  <Link className={`${linkClass} font-mono text-xs`} href={`/console/keys/${k.id}`}>{k.prefix}…</Link>
+                  <Link className={`${linkClass} font-mono text-xs`} href={`/console/keys/${k.id}`}>
+                    {k.prefix}…
+                  </Link>
                   <span className="block text-xs text-slate-500">{k.name || "unnamed"}</span>
                 </Td>
                 {actor.role === "OPERATOR" ? <Td>{k.merchantName}</Td> : null}
                 <Td>{k.owner}</Td>
-                <Td wrap className="min-w-[10rem] text-xs">{k.scopes.join(", ")}</Td>
-                <Td><StatusBadge status={keyState(k, now)} /></Td>
+                <Td wrap className="min-w-[10rem] text-xs">
+                  {k.scopes.join(", ")}
+                </Td>
+                <Td>
+                  <StatusBadge status={keyState(k, now)} />
+                </Td>
                 <Td>{formatDate(k.expiresAt)}</Td>
                 <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt).slice(0, 16) : "never"}</Td>
               </tr>

@@ -15,7 +15,10 @@ export default async function MerchantsPage({ searchParams }: { searchParams: Pr
   const list = await listMerchants(getDb(), actor, { page: pageParam((await searchParams).page), limit: 20 });
   return (
     <>
-      <PageHeader title="Merchants" description="A merchant starts inactive; it can be activated once it has at least one server IP and an https callback address. Deactivation revokes all its API keys." />
+      <PageHeader
+        title="Merchants"
+        description="A merchant starts inactive; it can be activated once it has at least one server IP and an https callback address. Deactivation revokes all its API keys."
+      />
       <Card title="All merchants" className="mb-4">
         {list.items.length === 0 ? (
           <EmptyState title="No merchants yet">Create the first one below.</EmptyState>
@@ -23,12 +26,28 @@ export default async function MerchantsPage({ searchParams }: { searchParams: Pr
           <Table caption="Merchants" head={["Name", "Status", "Currencies", "Server IPs", "Callback", "Active keys", "Fallback commission"]}>
             {list.items.map((m) => (
               <tr key={m.id}>
-                <Td wrap className="min-w-[10rem]"><Link className={linkClass} href={`/console/merchants/${m.id}`}>{m.name}</Link></Td>
-                <Td><StatusBadge status={m.status} /></Td>
-                <Td wrap className="min-w-[8rem]">{m.enabledCurrencies.join(", ")}</Td>
+                <Td wrap className="min-w-[10rem]">
+                  <Link className={linkClass} href={`/console/merchants/${m.id}`}>
+                    {m.name}
+                  </Link>
+                </Td>
+                <Td>
+                  <StatusBadge status={m.status} />
+                </Td>
+                <Td wrap className="min-w-[8rem]">
+                  {m.enabledCurrencies.join(", ")}
+                </Td>
                 <Td>
                   {m._count.allowedIps}
-                  {m._count.allowedIpRequests > 0 ? <> · <Link className={linkClass} href={`/console/merchants/${m.id}#allow-list`}>{m._count.allowedIpRequests} requested</Link></> : null}
+                  {m._count.allowedIpRequests > 0 ? (
+                    <>
+                      {" "}
+                      ·{" "}
+                      <Link className={linkClass} href={`/console/merchants/${m.id}#allow-list`}>
+                        {m._count.allowedIpRequests} requested
+                      </Link>
+                    </>
+                  ) : null}
                 </Td>
                 <Td>{m.callbackUrl ? (m.callbackUrl.startsWith("https://") ? "https ✓" : "set (not https)") : "not set"}</Td>
                 <Td>{m._count.apiKeys}</Td>
@@ -43,9 +62,21 @@ export default async function MerchantsPage({ searchParams }: { searchParams: Pr
         <ActionForm action={createMerchantAction} label="Create a merchant" className="space-y-4" resetOnSuccess>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Field name="name" label="Name" required />
-            <Field name="defaultCommissionBps" label="Fallback commission (bps)" required inputMode="numeric" defaultValue="0" hint="Used when no pricing profile exists; 150 = 1.50 %" />
+            <Field
+              name="defaultCommissionBps"
+              label="Fallback commission (bps)"
+              required
+              inputMode="numeric"
+              defaultValue="0"
+              hint="Used when no pricing profile exists; 150 = 1.50 %"
+            />
           </div>
-          <CheckboxGroup name="enabledCurrencies" legend="Enabled currencies" options={CURRENCIES.map((c) => ({ value: c, label: c }))} defaultChecked={[...CURRENCIES]} />
+          <CheckboxGroup
+            name="enabledCurrencies"
+            legend="Enabled currencies"
+            options={CURRENCIES.map((c) => ({ value: c, label: c }))}
+            defaultChecked={[...CURRENCIES]}
+          />
           <SubmitButton>Create merchant</SubmitButton>
         </ActionForm>
       </Card>

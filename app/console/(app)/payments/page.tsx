@@ -20,7 +20,11 @@ function Select({ name, label, value, options }: { name: string; label: string; 
       {label}
       <select name={name} defaultValue={value ?? ""} className={select}>
         <option value="">Any</option>
-        {options.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -36,16 +40,40 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const query = new URLSearchParams(Object.entries({ ...current, page: String(page?.page ?? 1) }).filter((e): e is [string, string] => !!e[1])).toString();
   return (
     <>
-      <PageHeader title="Payments" description="Filters work like GET /v1/payments: from and to are Dubai days, the end day included. The list refreshes itself while a payment can still change." />
+      <PageHeader
+        title="Payments"
+        description="Filters work like GET /v1/payments: from and to are Dubai days, the end day included. The list refreshes itself while a payment can still change."
+      />
       <Card className="mb-4">
         <form method="get" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Filter payments">
           <label className="col-span-2 block text-xs font-medium text-slate-600">
             Reference contains
             <input name="search" defaultValue={current.search} className={select} placeholder="order-1001" />
           </label>
-          <Select name="status" label="Status" value={current.status} options={["PENDING_APPROVAL", "PENDING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"].map((s) => [s, s.replace("_", " ")])} />
-          <Select name="direction" label="Direction" value={current.direction} options={[["DEPOSIT", "Deposit"], ["WITHDRAWAL", "Withdrawal"]]} />
-          <Select name="method" label="Method" value={current.method} options={[["BANK_TRANSFER", "Bank transfer"], ["GATEWAY", "Gateway"]]} />
+          <Select
+            name="status"
+            label="Status"
+            value={current.status}
+            options={["PENDING_APPROVAL", "PENDING", "SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"].map((s) => [s, s.replace("_", " ")])}
+          />
+          <Select
+            name="direction"
+            label="Direction"
+            value={current.direction}
+            options={[
+              ["DEPOSIT", "Deposit"],
+              ["WITHDRAWAL", "Withdrawal"],
+            ]}
+          />
+          <Select
+            name="method"
+            label="Method"
+            value={current.method}
+            options={[
+              ["BANK_TRANSFER", "Bank transfer"],
+              ["GATEWAY", "Gateway"],
+            ]}
+          />
           <Select name="currency" label="Currency" value={current.currency} options={CURRENCIES.map((c) => [c, c])} />
           <label className="block text-xs font-medium text-slate-600">
             From
@@ -64,10 +92,18 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         </form>
       </Card>
       {!filters.ok || !page ? (
-        <Notice tone="error" title="These filters are not valid">{filters.ok ? null : filters.error}</Notice>
+        <Notice tone="error" title="These filters are not valid">
+          {filters.ok ? null : filters.error}
+        </Notice>
       ) : (
         <Card>
-          <PaymentsTable key={query} initial={page} query={query} showMerchant={actor.role === "OPERATOR"} filtered={FILTERS.some((k) => k !== "limit" && !!current[k])} />
+          <PaymentsTable
+            key={query}
+            initial={page}
+            query={query}
+            showMerchant={actor.role === "OPERATOR"}
+            filtered={FILTERS.some((k) => k !== "limit" && !!current[k])}
+          />
           <Pager page={page.page} pages={page.pages} total={page.total} basePath="/console/payments" params={current} />
         </Card>
       )}

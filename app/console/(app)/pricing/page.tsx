@@ -29,7 +29,10 @@ async function defaultsFor(profileId: string | undefined): Promise<PricingDefaul
   const amount = (v: bigint | null) => (v === null ? "" : fromMinor(v));
   return {
     ...Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === "number" ? String(v) : v])),
-    minAmount: amount(input.minAmount), maxAmount: amount(input.maxAmount), dailyLimit: amount(input.dailyLimit), monthlyLimit: amount(input.monthlyLimit),
+    minAmount: amount(input.minAmount),
+    maxAmount: amount(input.maxAmount),
+    dailyLimit: amount(input.dailyLimit),
+    monthlyLimit: amount(input.monthlyLimit),
     reason: undefined,
   } as PricingDefaults;
 }
@@ -47,13 +50,18 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
   ]);
   return (
     <>
-      <PageHeader title="Pricing profiles" description="One profile per merchant, transaction currency, channel and direction. Every save is a new, immutable version with a reason; payments keep the snapshot they were created with." />
+      <PageHeader
+        title="Pricing profiles"
+        description="One profile per merchant, transaction currency, channel and direction. Every save is a new, immutable version with a reason; payments keep the snapshot they were created with."
+      />
       <div className="mb-4">
         <LimitUsageChart initial={usage} url={`/api/console/reports/limits${chosen ? `?merchant=${chosen}` : ""}`} />
       </div>
       <Card title="Profiles" className="mb-4">
         {profiles.items.length === 0 ? (
-          <EmptyState title="No pricing profiles yet">Without a profile, a payment uses the merchant&apos;s fallback commission in its own currency.</EmptyState>
+          <EmptyState title="No pricing profiles yet">
+            Without a profile, a payment uses the merchant&apos;s fallback commission in its own currency.
+          </EmptyState>
         ) : (
           <Table caption="Pricing profiles" head={["Profile", "Version", "Charge / settle", "Commission", "Markup + buffer", "State", ""]}>
             {profiles.items.map((p) => {
@@ -66,12 +74,21 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
                     </Link>
                     <span className="block text-xs text-slate-500">{p.merchant.name}</span>
                   </Td>
-                  <Td>v{v?.version ?? 0}<span className="block text-xs text-slate-500">{formatDateTime(v?.createdAt ?? p.createdAt).slice(0, 10)}</span></Td>
+                  <Td>
+                    v{v?.version ?? 0}
+                    <span className="block text-xs text-slate-500">{formatDateTime(v?.createdAt ?? p.createdAt).slice(0, 10)}</span>
+                  </Td>
                   <Td>{v ? `${v.chargeCurrency} / ${v.settlementCurrency}` : "—"}</Td>
-                  <Td className="tabular-nums">{v ? (v.commissionFixedMinor !== null ? `${fromMinor(v.commissionFixedMinor)} ${p.currency}` : formatBps(v.commissionBps)) : "—"}</Td>
+                  <Td className="tabular-nums">
+                    {v ? (v.commissionFixedMinor !== null ? `${fromMinor(v.commissionFixedMinor)} ${p.currency}` : formatBps(v.commissionBps)) : "—"}
+                  </Td>
                   <Td className="tabular-nums">{v ? `${formatBps(v.markupBps)} + ${formatBps(v.bufferBps)}` : "—"}</Td>
                   <Td>{v?.enabled ? <Badge tone="green">enabled</Badge> : <Badge tone="red">disabled</Badge>}</Td>
-                  <Td><Link className={linkClass} href={`/console/pricing?profile=${p.id}#new-version`}>New version</Link></Td>
+                  <Td>
+                    <Link className={linkClass} href={`/console/pricing?profile=${p.id}#new-version`}>
+                      New version
+                    </Link>
+                  </Td>
                 </tr>
               );
             })}
@@ -79,8 +96,16 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
         )}
         <Pager page={profiles.page} pages={profiles.pages} total={profiles.total} basePath="/console/pricing" params={{ merchant: merchantId }} />
       </Card>
-      <Card title="Save a new version" description="Rates and percentages are basis points (100 bps = 1 %). Amounts are decimal text in the transaction currency." id="new-version">
-        {merchants.length === 0 ? <EmptyState title="Create a merchant first" /> : <PricingForm key={param(sp.profile) ?? "new"} merchants={merchants} defaults={defaults} />}
+      <Card
+        title="Save a new version"
+        description="Rates and percentages are basis points (100 bps = 1 %). Amounts are decimal text in the transaction currency."
+        id="new-version"
+      >
+        {merchants.length === 0 ? (
+          <EmptyState title="Create a merchant first" />
+        ) : (
+          <PricingForm key={param(sp.profile) ?? "new"} merchants={merchants} defaults={defaults} />
+        )}
       </Card>
     </>
   );

@@ -41,14 +41,19 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
         ) : (
           <Notice tone="success">Every pair in use has a rate for today.</Notice>
         )}
-        <Card title="Enter a rate" description="Rate = units of the quote currency per 1 unit of the base currency. Entering a pair again for the same day corrects it; payments already created keep their snapshot.">
+        <Card
+          title="Enter a rate"
+          description="Rate = units of the quote currency per 1 unit of the base currency. Entering a pair again for the same day corrects it; payments already created keep their snapshot."
+        >
           <ActionForm action={enterRate} label="Enter a rate" className="grid grid-cols-2 gap-4 lg:grid-cols-6" resetOnSuccess>
             <Field name="base" label="Base" required options={currencies} defaultValue="USD" />
             <Field name="quote" label="Quote" required options={currencies} defaultValue="AED" />
             <Field name="day" label="Dubai day" type="date" required defaultValue={today} />
             <Field name="rate" label="Rate" required inputMode="decimal" placeholder="3.6725" />
             <Field name="reason" label="Reason" required className="col-span-2" placeholder="daily rate from treasury" />
-            <div className="col-span-2 lg:col-span-6"><SubmitButton>Save rate</SubmitButton></div>
+            <div className="col-span-2 lg:col-span-6">
+              <SubmitButton>Save rate</SubmitButton>
+            </div>
           </ActionForm>
         </Card>
         <Card
@@ -56,8 +61,12 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
           actions={
             <nav aria-label="Days" className="flex max-w-full flex-wrap gap-1.5">
               {pickDays.slice(0, 10).map((d) => (
-                <Link key={d} href={`/console/rates?day=${d}`} aria-current={d === day ? "page" : undefined}
-                  className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${d === day ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}>
+                <Link
+                  key={d}
+                  href={`/console/rates?day=${d}`}
+                  aria-current={d === day ? "page" : undefined}
+                  className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${d === day ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
+                >
                   {d}
                 </Link>
               ))}
@@ -70,8 +79,12 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
             <Table caption={`Rates for ${day}`} head={["Pair", "Rate", "Entered (Dubai)"]}>
               {rates.map((r) => (
                 <tr key={r.id}>
-                  <Td className="font-medium">{r.base} → {r.quote}</Td>
-                  <Td className="tabular-nums" mono>{r.rate}</Td>
+                  <Td className="font-medium">
+                    {r.base} → {r.quote}
+                  </Td>
+                  <Td className="tabular-nums" mono>
+                    {r.rate}
+                  </Td>
                   <Td>{formatDateTime(r.createdAt)}</Td>
                 </tr>
               ))}

@@ -23,8 +23,17 @@ const statusTone = (status: number): Tone => (status >= 500 ? "red" : status >= 
 /** Where a logged request's record lives in the console, when it has a page. */
 function resourceLink(resource: { type: string; id: string } | null) {
   if (!resource) return null;
-  if (resource.type === "payment") return <Link className="text-indigo-700 hover:underline" href={`/console/payments/${resource.id}`}>payment {resource.id.slice(0, 8)}</Link>;
-  return <span className="text-slate-500">{resource.type.replace("_", " ")} {resource.id.slice(0, 8)}</span>;
+  if (resource.type === "payment")
+    return (
+      <Link className="text-indigo-700 hover:underline" href={`/console/payments/${resource.id}`}>
+        payment {resource.id.slice(0, 8)}
+      </Link>
+    );
+  return (
+    <span className="text-slate-500">
+      {resource.type.replace("_", " ")} {resource.id.slice(0, 8)}
+    </span>
+  );
 }
 
 /** A body as the log keeps it (redacted, cut at 8 KiB), indented when it is JSON. */
@@ -38,7 +47,9 @@ function Body({ label, text }: { label: string; text: string | null }) {
   return (
     <div>
       <p className="text-xs font-medium text-slate-500">{label}</p>
-      <pre role="region" aria-label={label} tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-800">{shown}</pre>
+      <pre role="region" aria-label={label} tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-800">
+        {shown}
+      </pre>
     </div>
   );
 }
@@ -79,7 +90,10 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
       />
       <Card className="mb-4">
         <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="Filter the requests">
-          <label className="block text-xs font-medium text-slate-600 sm:col-span-2">requestId<input name="requestId" defaultValue={typed.requestId} placeholder="6f1c2d3e-..." className={`${input} font-mono`} /></label>
+          <label className="block text-xs font-medium text-slate-600 sm:col-span-2">
+            requestId
+            <input name="requestId" defaultValue={typed.requestId} placeholder="6f1c2d3e-..." className={`${input} font-mono`} />
+          </label>
           <label className="block text-xs font-medium text-slate-600">
             Status
             <select name="status" defaultValue={typed.status ?? ""} className={input}>
@@ -89,22 +103,42 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
               <option value="5xx">5xx failed</option>
             </select>
           </label>
-          <label className="block text-xs font-medium text-slate-600">Path starts with<input name="path" defaultValue={typed.path} placeholder="/v1/payments" className={input} /></label>
-          <label className="block text-xs font-medium text-slate-600">Error code<input name="errorCode" defaultValue={typed.errorCode} placeholder="VALIDATION_ERROR" className={input} /></label>
-          <label className="block text-xs font-medium text-slate-600">Idempotency-Key<input name="idempotencyKey" defaultValue={typed.idempotencyKey} className={input} /></label>
-          <label className="block text-xs font-medium text-slate-600">API key prefix<input name="keyPrefix" defaultValue={typed.keyPrefix} placeholder="sk_sandbox_a1B2c3" className={input} /></label>
+          <label className="block text-xs font-medium text-slate-600">
+            Path starts with
+            <input name="path" defaultValue={typed.path} placeholder="/v1/payments" className={input} />
+          </label>
+          <label className="block text-xs font-medium text-slate-600">
+            Error code
+            <input name="errorCode" defaultValue={typed.errorCode} placeholder="VALIDATION_ERROR" className={input} />
+          </label>
+          <label className="block text-xs font-medium text-slate-600">
+            Idempotency-Key
+            <input name="idempotencyKey" defaultValue={typed.idempotencyKey} className={input} />
+          </label>
+          <label className="block text-xs font-medium text-slate-600">
+            API key prefix
+            <input name="keyPrefix" defaultValue={typed.keyPrefix} placeholder="sk_sandbox_a1B2c3" className={input} />
+          </label>
           {actor.role === "OPERATOR" ? (
             <label className="block text-xs font-medium text-slate-600">
               Merchant
               <select name="merchant" defaultValue={filters.merchant ?? ""} className={input}>
                 <option value="">Any</option>
-                {merchants.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+                {merchants.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
               </select>
             </label>
           ) : null}
           <FilterButtons clearHref="/console/requests" />
         </form>
-        {ignored.length > 0 ? <p role="status" className="mt-2 text-sm text-amber-800">Not a valid filter, left out: {ignored.join(", ")}.</p> : null}
+        {ignored.length > 0 ? (
+          <p role="status" className="mt-2 text-sm text-amber-800">
+            Not a valid filter, left out: {ignored.join(", ")}.
+          </p>
+        ) : null}
       </Card>
       <Card>
         {requests.items.length === 0 ? (
@@ -117,7 +151,10 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
                   <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
                     <span className="w-40 text-slate-500">{formatDateTime(r.createdAt)}</span>
                     <span className="font-mono text-xs font-semibold text-slate-800">{r.method}</span>
-                    <span className="font-mono text-xs text-slate-800">{r.path}{r.query ? `?${r.query}` : ""}</span>
+                    <span className="font-mono text-xs text-slate-800">
+                      {r.path}
+                      {r.query ? `?${r.query}` : ""}
+                    </span>
                     <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                     {r.errorCode ? <code className="text-xs text-red-800">{r.errorCode}</code> : null}
                     <span className="text-xs text-slate-500">{r.latencyMs} ms</span>
@@ -126,9 +163,18 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
                     <span className="text-xs">{resourceLink(r.resource)}</span>
                   </summary>
                   <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
-                    <div><dt className="inline text-slate-500">requestId </dt><dd className="inline font-mono">{r.requestId}</dd></div>
-                    <div><dt className="inline text-slate-500">key </dt><dd className="inline font-mono">{r.keyPrefix}…</dd></div>
-                    <div><dt className="inline text-slate-500">Idempotency-Key </dt><dd className="inline font-mono">{r.idempotencyKey ?? "—"}</dd></div>
+                    <div>
+                      <dt className="inline text-slate-500">requestId </dt>
+                      <dd className="inline font-mono">{r.requestId}</dd>
+                    </div>
+                    <div>
+                      <dt className="inline text-slate-500">key </dt>
+                      <dd className="inline font-mono">{r.keyPrefix}…</dd>
+                    </div>
+                    <div>
+                      <dt className="inline text-slate-500">Idempotency-Key </dt>
+                      <dd className="inline font-mono">{r.idempotencyKey ?? "—"}</dd>
+                    </div>
                   </dl>
                   <div className="mt-2 grid grid-cols-1 gap-3 lg:grid-cols-2">
                     <Body label="Request body" text={r.requestBody} />

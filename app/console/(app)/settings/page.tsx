@@ -17,16 +17,32 @@ const CHANNEL_LABELS: Record<string, string> = { BANK_TRANSFER: "Bank transfer",
 export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireOperatorPage();
   const db = getDb();
-  const [settings, blocks, merchants] = await Promise.all([getSettings(db), listBlockEntries(db, { page: pageParam((await searchParams).page), limit: 20 }), merchantOptions(db)]);
+  const [settings, blocks, merchants] = await Promise.all([
+    getSettings(db),
+    listBlockEntries(db, { page: pageParam((await searchParams).page), limit: 20 }),
+    merchantOptions(db),
+  ]);
   return (
     <>
-      <PageHeader title="Intake and block list" description="Pausing intake refuses new payments with 503 PAYMENT_INTAKE_PAUSED; payments already created continue. Block-list hits are refused with 403 RISK_REJECTED." />
+      <PageHeader
+        title="Intake and block list"
+        description="Pausing intake refuses new payments with 503 PAYMENT_INTAKE_PAUSED; payments already created continue. Block-list hits are refused with 403 RISK_REJECTED."
+      />
       <div className="space-y-4">
         <Card title="Payment intake">
-          {settings.intakePaused ? <div className="mb-3"><Notice tone="warning">All intake is paused.</Notice></div> : null}
+          {settings.intakePaused ? (
+            <div className="mb-3">
+              <Notice tone="warning">All intake is paused.</Notice>
+            </div>
+          ) : null}
           <ActionForm action={saveIntake} label="Payment intake" className="space-y-4">
             <Checkbox name="intakePaused" label="Pause all new payments (every channel)" defaultChecked={settings.intakePaused} />
-            <CheckboxGroup name="pausedChannels" legend="Paused channels" options={CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] }))} defaultChecked={settings.pausedChannels} />
+            <CheckboxGroup
+              name="pausedChannels"
+              legend="Paused channels"
+              options={CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] }))}
+              defaultChecked={settings.pausedChannels}
+            />
             <Field name="reason" label="Reason" required />
             <SubmitButton>Save intake</SubmitButton>
           </ActionForm>
@@ -49,7 +65,12 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                   action={
                     <ActionForm action={removeBlock} label={`Remove ${b.value}`} className="flex items-start gap-2">
                       <Hidden name="id" value={b.id} />
-                      <input name="reason" aria-label="Reason for removing" placeholder="reason for removing" className="w-44 rounded-md border border-slate-300 px-2 py-1.5 text-sm" />
+                      <input
+                        name="reason"
+                        aria-label="Reason for removing"
+                        placeholder="reason for removing"
+                        className="w-44 rounded-md border border-slate-300 px-2 py-1.5 text-sm"
+                      />
                       <SubmitButton variant="secondary">Remove</SubmitButton>
                     </ActionForm>
                   }
@@ -61,9 +82,15 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
           <ActionForm action={addBlock} label="Add a block-list entry" className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4" resetOnSuccess>
             <Field name="kind" label="Kind" required options={Object.keys(BLOCK_KINDS).map((k) => ({ value: k, label: k.replace("_", " ").toLowerCase() }))} />
             <Field name="value" label="Value" required placeholder="fraud@example.com" />
-            <Field name="merchantId" label="Merchant" options={[{ value: "", label: "Every merchant" }, ...merchants.map((m) => ({ value: m.id, label: m.name }))]} />
+            <Field
+              name="merchantId"
+              label="Merchant"
+              options={[{ value: "", label: "Every merchant" }, ...merchants.map((m) => ({ value: m.id, label: m.name }))]}
+            />
             <Field name="reason" label="Reason" required />
-            <div className="sm:col-span-2 lg:col-span-4"><SubmitButton>Add to block list</SubmitButton></div>
+            <div className="sm:col-span-2 lg:col-span-4">
+              <SubmitButton>Add to block list</SubmitButton>
+            </div>
           </ActionForm>
         </Card>
       </div>

@@ -16,15 +16,30 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   const now = new Date();
   return (
     <>
-      <PageHeader title="Console users" description="Operators work on every merchant; merchant users only on their own. Open a user to change its access: changing the role, merchant or active flag revokes every API key the user owns." />
+      <PageHeader
+        title="Console users"
+        description="Operators work on every merchant; merchant users only on their own. Open a user to change its access: changing the role, merchant or active flag revokes every API key the user owns."
+      />
       <Card title="Users" className="mb-4">
         <Table caption="Console users" head={["User name", "Role", "Merchant", "State", "Active keys", "Created"]}>
           {users.items.map((u) => (
             <tr key={u.id}>
-              <Td><Link className={linkClass} href={`/console/users/${u.id}`} title="Change access">{u.username}</Link></Td>
+              <Td>
+                <Link className={linkClass} href={`/console/users/${u.id}`} title="Change access">
+                  {u.username}
+                </Link>
+              </Td>
               <Td>{u.role === "OPERATOR" ? <Badge tone="violet">operator</Badge> : <Badge tone="blue">merchant</Badge>}</Td>
               <Td>{u.merchant?.name ?? "—"}</Td>
-              <Td>{!u.active ? <Badge tone="gray">deactivated</Badge> : u.lockedUntil && u.lockedUntil > now ? <Badge tone="amber">locked</Badge> : <Badge tone="green">active</Badge>}</Td>
+              <Td>
+                {!u.active ? (
+                  <Badge tone="gray">deactivated</Badge>
+                ) : u.lockedUntil && u.lockedUntil > now ? (
+                  <Badge tone="amber">locked</Badge>
+                ) : (
+                  <Badge tone="green">active</Badge>
+                )}
+              </Td>
               <Td>{u._count.apiKeys}</Td>
               <Td>{formatDate(u.createdAt)}</Td>
             </tr>
@@ -35,10 +50,31 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
       <Card title="Create a user">
         <ActionForm action={createUserAction} label="Create a user" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4" resetOnSuccess>
           <Field name="username" label="User name" required autoComplete="off" />
-          <Field name="password" label="Password" type="password" required autoComplete="new-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters; hand it over privately.`} />
-          <Field name="role" label="Role" required options={[{ value: "MERCHANT", label: "Merchant user" }, { value: "OPERATOR", label: "Operator" }]} />
-          <Field name="merchantId" label="Merchant (merchant users)" options={[{ value: "", label: "—" }, ...merchants.map((m) => ({ value: m.id, label: m.name }))]} />
-          <div className="sm:col-span-2 lg:col-span-4"><SubmitButton>Create user</SubmitButton></div>
+          <Field
+            name="password"
+            label="Password"
+            type="password"
+            required
+            autoComplete="new-password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters; hand it over privately.`}
+          />
+          <Field
+            name="role"
+            label="Role"
+            required
+            options={[
+              { value: "MERCHANT", label: "Merchant user" },
+              { value: "OPERATOR", label: "Operator" },
+            ]}
+          />
+          <Field
+            name="merchantId"
+            label="Merchant (merchant users)"
+            options={[{ value: "", label: "—" }, ...merchants.map((m) => ({ value: m.id, label: m.name }))]}
+          />
+          <div className="sm:col-span-2 lg:col-span-4">
+            <SubmitButton>Create user</SubmitButton>
+          </div>
         </ActionForm>
       </Card>
     </>

@@ -9,7 +9,12 @@ export const GET = merchantApi(OPERATIONS.getSandboxSettings, async ({ db, merch
 });
 
 export const PUT = merchantApi(OPERATIONS.updateSandboxSettings, async ({ db, apiKey, merchant, body, now }) => {
-  const settings = await switchFastRetries(db, apiKeyAuditActor(apiKey), { merchantId: merchant.id, enabled: body.fastRetries, reason: "PUT /v1/sandbox/settings" }, now);
+  const settings = await switchFastRetries(
+    db,
+    apiKeyAuditActor(apiKey),
+    { merchantId: merchant.id, enabled: body.fastRetries, reason: "PUT /v1/sandbox/settings" },
+    now,
+  );
   return { status: 200, body: settings };
 });
 

@@ -23,18 +23,44 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
   const last = signed[signed.length - 1];
   return (
     <>
-      <p className="mb-2 text-sm"><Link className={linkClass} href="/console/callbacks">← Callbacks</Link></p>
-      <PageHeader title={`Delivery of ${d.event.type}`} description={<>Event id <code className="font-mono text-xs">{d.eventId}</code> (X-Service-Event-Id, kept across retries)</>} actions={<StatusBadge status={d.state} />} />
+      <p className="mb-2 text-sm">
+        <Link className={linkClass} href="/console/callbacks">
+          ← Callbacks
+        </Link>
+      </p>
+      <PageHeader
+        title={`Delivery of ${d.event.type}`}
+        description={
+          <>
+            Event id <code className="font-mono text-xs">{d.eventId}</code> (X-Service-Event-Id, kept across retries)
+          </>
+        }
+        actions={<StatusBadge status={d.state} />}
+      />
       <div className="space-y-4">
         <Card title="Delivery">
           <DefinitionList
             items={[
               ["State", d.state.replace("_", " ")],
               ["Attempts this round", `${d.attemptCount} of 8`],
-              ["Next attempt", d.state === "PENDING" ? `${formatDateTime(d.nextAttemptAt)}${d.event.merchant.fastRetries ? " (fast retries: waits 0.5 s to 60 s)" : " (waits 30 s to 1 h)"}` : "—"],
+              [
+                "Next attempt",
+                d.state === "PENDING"
+                  ? `${formatDateTime(d.nextAttemptAt)}${d.event.merchant.fastRetries ? " (fast retries: waits 0.5 s to 60 s)" : " (waits 30 s to 1 h)"}`
+                  : "—",
+              ],
               ["Delivered", formatDateTime(d.deliveredAt)],
               ["Last error", d.lastError ?? "—"],
-              ["Payment", d.event.paymentId ? <Link key="p" className={linkClass} href={`/console/payments/${d.event.paymentId}`}>{d.event.paymentId}</Link> : "test event"],
+              [
+                "Payment",
+                d.event.paymentId ? (
+                  <Link key="p" className={linkClass} href={`/console/payments/${d.event.paymentId}`}>
+                    {d.event.paymentId}
+                  </Link>
+                ) : (
+                  "test event"
+                ),
+              ],
             ]}
           />
         </Card>
@@ -49,9 +75,15 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   <Td>{formatDateTime(a.startedAt)}</Td>
                   <Td className="tabular-nums">{a.durationMs} ms</Td>
                   <Td>{a.statusCode ?? "—"}</Td>
-                  <Td wrap className="min-w-[10rem]">{a.error ?? "—"}</Td>
-                  <Td className="max-w-[14rem] truncate" mono>{a.responseSnippet ?? "—"}</Td>
-                  <Td className="max-w-[16rem] truncate" mono>{a.url}</Td>
+                  <Td wrap className="min-w-[10rem]">
+                    {a.error ?? "—"}
+                  </Td>
+                  <Td className="max-w-[14rem] truncate" mono>
+                    {a.responseSnippet ?? "—"}
+                  </Td>
+                  <Td className="max-w-[16rem] truncate" mono>
+                    {a.url}
+                  </Td>
                 </tr>
               ))}
             </Table>
@@ -64,19 +96,31 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
           {forwards.length === 0 ? (
             <EmptyState title="No listener forwarded this event" />
           ) : (
-            <Table caption="Listener forwards" head={["Forward", "#", "Started (Dubai)", "Duration", "HTTP", "Error", "Next attempt", names.timestamp, names.signature, "Receiver"]}>
+            <Table
+              caption="Listener forwards"
+              head={["Forward", "#", "Started (Dubai)", "Duration", "HTTP", "Error", "Next attempt", names.timestamp, names.signature, "Receiver"]}
+            >
               {forwards.map((f) => (
                 <tr key={f.id} data-testid="listener-forward">
-                  <Td mono>{f.forwardId.slice(0, 8)}{f.kind === "redelivery" ? " (redelivery)" : ""}</Td>
+                  <Td mono>
+                    {f.forwardId.slice(0, 8)}
+                    {f.kind === "redelivery" ? " (redelivery)" : ""}
+                  </Td>
                   <Td>{f.attempt}</Td>
                   <Td>{formatDateTime(f.startedAt)}</Td>
                   <Td className="tabular-nums">{f.durationMs} ms</Td>
                   <Td>{f.statusCode ?? "—"}</Td>
-                  <Td wrap className="min-w-[8rem]">{f.error ?? "—"}</Td>
+                  <Td wrap className="min-w-[8rem]">
+                    {f.error ?? "—"}
+                  </Td>
                   <Td>{f.nextAttemptAt ? formatDateTime(f.nextAttemptAt) : "—"}</Td>
                   <Td mono>{f.signedTimestamp}</Td>
-                  <Td className="max-w-[10rem] truncate" mono>{f.signature}</Td>
-                  <Td className="max-w-[12rem] truncate" mono>{f.forwardTo}</Td>
+                  <Td className="max-w-[10rem] truncate" mono>
+                    {f.signature}
+                  </Td>
+                  <Td className="max-w-[12rem] truncate" mono>
+                    {f.forwardTo}
+                  </Td>
                 </tr>
               ))}
             </Table>
@@ -84,11 +128,29 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
           {forwards.length > 0 ? (
             <div className="mt-4 border-t border-slate-100 pt-4" data-testid="forward-signature-check">
               <h3 className="text-sm font-semibold text-slate-800">Check my verification (listener forward)</h3>
-              <p className="mb-3 text-xs text-slate-600">The signed text of a forward is its timestamp + &quot;.&quot; + the body below, keyed with the listener secret that sandpiper listen printed when it started. Paste what your receiver verified and the signature it computed.</p>
+              <p className="mb-3 text-xs text-slate-600">
+                The signed text of a forward is its timestamp + &quot;.&quot; + the body below, keyed with the listener secret that sandpiper listen printed
+                when it started. Paste what your receiver verified and the signature it computed.
+              </p>
               <ActionForm action={checkForwardSignatureAction} label="Check the verification of a listener forward" className="space-y-3">
                 <Hidden name="deliveryId" value={d.id} />
-                <Field name="forwardAttemptId" label="Forward attempt" required defaultValue={forwards[forwards.length - 1].id} options={forwards.map((f) => ({ value: f.id, label: `Forward ${f.forwardId.slice(0, 8)}, attempt ${f.attempt} (timestamp ${f.signedTimestamp})` }))} />
-                <Field name="timestamp" label="Timestamp your code used" required defaultValue={forwards[forwards.length - 1].signedTimestamp} inputMode="numeric" />
+                <Field
+                  name="forwardAttemptId"
+                  label="Forward attempt"
+                  required
+                  defaultValue={forwards[forwards.length - 1].id}
+                  options={forwards.map((f) => ({
+                    value: f.id,
+                    label: `Forward ${f.forwardId.slice(0, 8)}, attempt ${f.attempt} (timestamp ${f.signedTimestamp})`,
+                  }))}
+                />
+                <Field
+                  name="timestamp"
+                  label="Timestamp your code used"
+                  required
+                  defaultValue={forwards[forwards.length - 1].signedTimestamp}
+                  inputMode="numeric"
+                />
                 <Field name="body" label="Body your code verified" required multiline rows={6} defaultValue={d.event.body} />
                 <Field name="signature" label="Signature your code computed" required placeholder="64 lowercase hex characters" />
                 <SubmitButton>Check</SubmitButton>
@@ -97,7 +159,10 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
           ) : null}
         </Card>
         {d.injections.length > 0 ? (
-          <Card title="Chaos mode: injected requests" description="Sent on top of the real delivery to test your receiver. They are not attempts and never change this delivery's state.">
+          <Card
+            title="Chaos mode: injected requests"
+            description="Sent on top of the real delivery to test your receiver. They are not attempts and never change this delivery's state."
+          >
             <Table caption="Injected requests" head={["Kind", "Sent (Dubai)", "A correct receiver", "Your receiver answered", "As expected"]}>
               {d.injections.map((i) => {
                 const answered2xx = i.statusCode !== null && i.statusCode >= 200 && i.statusCode < 300;
@@ -115,16 +180,23 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
             </Table>
           </Card>
         ) : null}
-        <Card title="Signature debugger" description={`What each attempt was signed with. The signature is the lowercase hex HMAC-SHA256 of the signed text, keyed with your callback secret (the whole whsec_... string); the secret is never shown here.`}>
+        <Card
+          title="Signature debugger"
+          description={`What each attempt was signed with. The signature is the lowercase hex HMAC-SHA256 of the signed text, keyed with your callback secret (the whole whsec_... string); the secret is never shown here.`}
+        >
           {signed.length === 0 ? (
             <EmptyState title="No signed attempt yet" />
           ) : (
             <div className="space-y-4">
               {signed.map((a) => (
                 <div key={a.id} data-testid={`signed-attempt-${a.number}`} className="rounded-md border border-slate-200 p-3">
-                  <p className="text-sm font-semibold text-slate-800">Attempt {a.number}: {a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "no answer")}</p>
+                  <p className="text-sm font-semibold text-slate-800">
+                    Attempt {a.number}: {a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "no answer")}
+                  </p>
                   <p className="mt-2 text-xs font-medium text-slate-600">Headers sent</p>
-                  <pre className={pre}>{`Content-Type: application/json\n${names.eventId}: ${d.eventId}\n${names.timestamp}: ${a.signedTimestamp}\n${names.signature}: ${a.signature}`}</pre>
+                  <pre
+                    className={pre}
+                  >{`Content-Type: application/json\n${names.eventId}: ${d.eventId}\n${names.timestamp}: ${a.signedTimestamp}\n${names.signature}: ${a.signature}`}</pre>
                   <p className="mt-2 text-xs font-medium text-slate-600">Signed text (timestamp + &quot;.&quot; + body)</p>
                   <pre className={pre} data-testid="signed-text">{`${a.signedTimestamp}.${d.event.body}`}</pre>
                   <p className="mt-2 text-xs font-medium text-slate-600">Your receiver&apos;s answer (first 1 KiB)</p>
@@ -133,10 +205,20 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               ))}
               <div className="border-t border-slate-100 pt-4">
                 <h3 className="text-sm font-semibold text-slate-800">Check my verification</h3>
-                <p className="mb-3 text-xs text-slate-600">Paste the timestamp and the body your code verified and the signature it computed: the check says which part differs (another secret, a re-serialised body, a stale timestamp, an encoding slip).</p>
+                <p className="mb-3 text-xs text-slate-600">
+                  Paste the timestamp and the body your code verified and the signature it computed: the check says which part differs (another secret, a
+                  re-serialised body, a stale timestamp, an encoding slip).
+                </p>
                 <ActionForm action={checkSignatureAction} label="Check my verification" className="space-y-3">
                   <Hidden name="deliveryId" value={d.id} />
-                  <Field name="attempt" label="Attempt" required defaultValue={last!.number} inputMode="numeric" options={signed.map((a) => ({ value: String(a.number), label: `Attempt ${a.number} (timestamp ${a.signedTimestamp})` }))} />
+                  <Field
+                    name="attempt"
+                    label="Attempt"
+                    required
+                    defaultValue={last!.number}
+                    inputMode="numeric"
+                    options={signed.map((a) => ({ value: String(a.number), label: `Attempt ${a.number} (timestamp ${a.signedTimestamp})` }))}
+                  />
                   <Field name="timestamp" label="Timestamp your code used" required defaultValue={last!.signedTimestamp!} inputMode="numeric" />
                   <Field name="body" label="Body your code verified" required multiline rows={6} defaultValue={d.event.body} />
                   <Field name="signature" label="Signature your code computed" required placeholder="64 lowercase hex characters" />

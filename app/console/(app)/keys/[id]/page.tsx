@@ -16,13 +16,30 @@ export default async function KeyPage({ params }: { params: Promise<{ id: string
   const state = keyState(key);
   return (
     <>
-      <p className="mb-2 text-sm"><Link className={linkClass} href="/console/keys">← API keys</Link></p>
-      <PageHeader title={`Key ${key.prefix}…`} description={key.name || "Unnamed key"} actions={<span data-testid="key-state"><StatusBadge status={state} /></span>} />
+      <p className="mb-2 text-sm">
+        <Link className={linkClass} href="/console/keys">
+          ← API keys
+        </Link>
+      </p>
+      <PageHeader
+        title={`Key ${key.prefix}…`}
+        description={key.name || "Unnamed key"}
+        actions={
+          <span data-testid="key-state">
+            <StatusBadge status={state} />
+          </span>
+        }
+      />
       <div className="space-y-4">
         <Card title="Details">
           <DefinitionList
             items={[
-              ["Prefix", <code key="p" className="font-mono text-xs">{key.prefix}…</code>],
+              [
+                "Prefix",
+                <code key="p" className="font-mono text-xs">
+                  {key.prefix}…
+                </code>,
+              ],
               ["Merchant", key.merchantName],
               ["Owner", key.owner],
               ["Scopes", key.scopes.join(", ")],
@@ -34,10 +51,17 @@ export default async function KeyPage({ params }: { params: Promise<{ id: string
           />
         </Card>
         {state === "revoked" ? (
-          <Notice tone="warning" title="Revoked">Since {formatDateTime(key.revokedAt)}, requests with this key get 401 INVALID_API_KEY.</Notice>
+          <Notice tone="warning" title="Revoked">
+            Since {formatDateTime(key.revokedAt)}, requests with this key get 401 INVALID_API_KEY.
+          </Notice>
         ) : (
           <Card title="Revoke" description="Requests with a revoked key get 401 INVALID_API_KEY. This cannot be undone.">
-            <ActionForm action={revokeKeyAction} label="Revoke key" confirm={`Revoke ${key.prefix}…? Requests with it will fail from now on.`} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+            <ActionForm
+              action={revokeKeyAction}
+              label="Revoke key"
+              confirm={`Revoke ${key.prefix}…? Requests with it will fail from now on.`}
+              className="flex flex-col gap-3 sm:flex-row sm:items-end"
+            >
               <Hidden name="keyId" value={key.id} />
               <Field name="reason" label="Reason (optional)" className="flex-1" />
               <SubmitButton variant="danger">Revoke key</SubmitButton>

@@ -52,7 +52,11 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
             {pending.map((r) => (
               <RecordItem
                 key={r.id}
-                title={<><span className="font-mono">{r.address}</span> <StatusBadge status={r.state} /></>}
+                title={
+                  <>
+                    <span className="font-mono">{r.address}</span> <StatusBadge status={r.state} />
+                  </>
+                }
                 details={`requested by ${r.requestedBy} ${formatDateTime(r.createdAt)}; not allowed yet`}
                 action={operator ? <Decide merchantId={merchantId} request={r} /> : <Cancel merchantId={merchantId} request={r} />}
               />
@@ -61,7 +65,12 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
         </div>
       ) : null}
 
-      <ActionForm action={addIp} label={operator ? "Add an address" : "Request an address"} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" resetOnSuccess>
+      <ActionForm
+        action={addIp}
+        label={operator ? "Add an address" : "Request an address"}
+        className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start"
+        resetOnSuccess
+      >
         <Hidden name="merchantId" value={merchantId} />
         <Field
           name="address"
@@ -71,7 +80,9 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
           className="flex-1"
           hint={operator ? "Added at once." : "An operator reviews the request before the address is allowed."}
         />
-        <div className="sm:pt-6"><SubmitButton>{operator ? "Add address" : "Request address"}</SubmitButton></div>
+        <div className="sm:pt-6">
+          <SubmitButton>{operator ? "Add address" : "Request address"}</SubmitButton>
+        </div>
       </ActionForm>
 
       {decided.length > 0 ? (
@@ -81,7 +92,11 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
             {decided.map((r) => (
               <RecordItem
                 key={r.id}
-                title={<><span className="font-mono">{r.address}</span> <StatusBadge status={r.state} /></>}
+                title={
+                  <>
+                    <span className="font-mono">{r.address}</span> <StatusBadge status={r.state} />
+                  </>
+                }
                 details={`requested by ${r.requestedBy}; ${r.state.toLowerCase()} by ${r.decidedBy ?? "a removed user"} ${formatDateTime(r.decidedAt)}${r.reason ? `: ${r.reason}` : ""}`}
               />
             ))}
@@ -99,13 +114,17 @@ function Decide({ merchantId, request }: { merchantId: string; request: AllowedI
       <ActionForm action={approveIpRequest} label={`Approve ${request.address}`}>
         <Hidden name="merchantId" value={merchantId} />
         <Hidden name="requestId" value={request.id} />
-        <div className="sm:pt-6"><SubmitButton>Approve</SubmitButton></div>
+        <div className="sm:pt-6">
+          <SubmitButton>Approve</SubmitButton>
+        </div>
       </ActionForm>
       <ActionForm action={rejectIpRequest} label={`Reject ${request.address}`} className="flex flex-col gap-2 sm:flex-row sm:items-start">
         <Hidden name="merchantId" value={merchantId} />
         <Hidden name="requestId" value={request.id} />
         <Field name="reason" label="Reason for rejecting" required />
-        <div className="sm:pt-6"><SubmitButton variant="danger">Reject</SubmitButton></div>
+        <div className="sm:pt-6">
+          <SubmitButton variant="danger">Reject</SubmitButton>
+        </div>
       </ActionForm>
     </div>
   );

@@ -31,13 +31,32 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
   const operator = actor.role === "OPERATOR";
   return (
     <>
-      {operator ? <p className="mb-2 text-sm"><Link className={linkClass} href="/console/merchants">← Merchants</Link></p> : null}
-      <PageHeader title={m.name} description={<>Merchant id <code className="font-mono text-xs">{m.id}</code></>} actions={<StatusBadge status={m.status} />} />
+      {operator ? (
+        <p className="mb-2 text-sm">
+          <Link className={linkClass} href="/console/merchants">
+            ← Merchants
+          </Link>
+        </p>
+      ) : null}
+      <PageHeader
+        title={m.name}
+        description={
+          <>
+            Merchant id <code className="font-mono text-xs">{m.id}</code>
+          </>
+        }
+        actions={<StatusBadge status={m.status} />}
+      />
       <div className="space-y-4">
         <Card title="Status" description="Activation needs at least one approved server IP on the allow-list and an https callback address.">
           {m.status === "ACTIVE" ? (
             operator ? (
-              <ActionForm action={deactivate} label="Deactivate" confirm={`Deactivate ${m.name}? All its API keys are revoked for good.`} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+              <ActionForm
+                action={deactivate}
+                label="Deactivate"
+                confirm={`Deactivate ${m.name}? All its API keys are revoked for good.`}
+                className="flex flex-col gap-3 sm:flex-row sm:items-end"
+              >
                 <Hidden name="merchantId" value={m.id} />
                 <Field name="reason" label="Reason for deactivating" required className="flex-1" />
                 <SubmitButton variant="danger">Deactivate and revoke keys</SubmitButton>
@@ -52,15 +71,30 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
               <SubmitButton disabledReason={m.activationRefusal ? `Cannot activate yet: ${m.activationRefusal}.` : null}>Activate</SubmitButton>
             </ActionForm>
           ) : (
-            <Notice tone="warning">Inactive: API keys are refused. {m.activationRefusal ? `To be activated, ${m.activationRefusal}.` : "An operator can activate it now."}</Notice>
+            <Notice tone="warning">
+              Inactive: API keys are refused. {m.activationRefusal ? `To be activated, ${m.activationRefusal}.` : "An operator can activate it now."}
+            </Notice>
           )}
         </Card>
 
         <AllowListCard merchantId={m.id} operator={operator} entries={m.allowedIps} pending={requests.pending} decided={requests.decided} />
         <RiskRulesCard merchantId={m.id} operator={operator} rules={riskRules} />
 
-        <Card title="Callback address" actions={<Link className={linkClass} href={operator ? `/console/callbacks?merchant=${m.id}` : "/console/callbacks"}>Manage callbacks</Link>}>
-          <p className="text-sm text-slate-700">{m.callbackUrl ? <code className="break-all font-mono text-xs">{m.callbackUrl}</code> : "Not set: events are stored as NOT CONFIGURED until an address is set."}</p>
+        <Card
+          title="Callback address"
+          actions={
+            <Link className={linkClass} href={operator ? `/console/callbacks?merchant=${m.id}` : "/console/callbacks"}>
+              Manage callbacks
+            </Link>
+          }
+        >
+          <p className="text-sm text-slate-700">
+            {m.callbackUrl ? (
+              <code className="break-all font-mono text-xs">{m.callbackUrl}</code>
+            ) : (
+              "Not set: events are stored as NOT CONFIGURED until an address is set."
+            )}
+          </p>
         </Card>
 
         {operator ? (
@@ -69,17 +103,42 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
               <Hidden name="merchantId" value={m.id} />
               <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                 <Field name="name" label="Name" required defaultValue={m.name} />
-                <Field name="defaultCommissionBps" label="Fallback commission (bps)" required inputMode="numeric" defaultValue={m.defaultCommissionBps} hint="Used when no pricing profile exists" />
+                <Field
+                  name="defaultCommissionBps"
+                  label="Fallback commission (bps)"
+                  required
+                  inputMode="numeric"
+                  defaultValue={m.defaultCommissionBps}
+                  hint="Used when no pricing profile exists"
+                />
               </div>
-              <CheckboxGroup name="enabledCurrencies" legend="Enabled currencies" options={CURRENCIES.map((c) => ({ value: c, label: c }))} defaultChecked={m.enabledCurrencies} />
+              <CheckboxGroup
+                name="enabledCurrencies"
+                legend="Enabled currencies"
+                options={CURRENCIES.map((c) => ({ value: c, label: c }))}
+                defaultChecked={m.enabledCurrencies}
+              />
               <fieldset className="grid grid-cols-2 gap-4 lg:grid-cols-5">
                 <legend className="mb-2 text-sm font-medium text-slate-700">Acceptance periods (minutes)</legend>
-                {PERIODS.map(([name, label]) => <Field key={name} name={name} label={label} required inputMode="numeric" defaultValue={m[name]} />)}
+                {PERIODS.map(([name, label]) => (
+                  <Field key={name} name={name} label={label} required inputMode="numeric" defaultValue={m[name]} />
+                ))}
               </fieldset>
-              <CheckboxGroup name="requiredCustomerFields" legend="Customer fields required on POST /v1/payments" options={CUSTOMER_FIELDS.map((f) => ({ value: f, label: f }))} defaultChecked={m.requiredCustomerFields} hint="Missing ones are refused with 400 CUSTOMER_PROFILE_REQUIRED, never filled in." />
+              <CheckboxGroup
+                name="requiredCustomerFields"
+                legend="Customer fields required on POST /v1/payments"
+                options={CUSTOMER_FIELDS.map((f) => ({ value: f, label: f }))}
+                defaultChecked={m.requiredCustomerFields}
+                hint="Missing ones are refused with 400 CUSTOMER_PROFILE_REQUIRED, never filled in."
+              />
               <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
                 <Checkbox name="storeRequiresCountry" label="Store payments require customer.country" defaultChecked={m.storeRequiresCountry} />
-                <Checkbox name="amountEntryEnabled" label="Customer amount-entry flow" defaultChecked={m.amountEntryEnabled} hint="When on, /v1/checkout-sessions is available and /v1/store-payments is not." />
+                <Checkbox
+                  name="amountEntryEnabled"
+                  label="Customer amount-entry flow"
+                  defaultChecked={m.amountEntryEnabled}
+                  hint="When on, /v1/checkout-sessions is available and /v1/store-payments is not."
+                />
               </div>
               <Field name="reason" label="Reason for this change" required />
               <SubmitButton>Save settings</SubmitButton>
@@ -100,7 +159,14 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
         )}
 
         {operator ? (
-          <Card title="Console users" actions={<Link className={linkClass} href="/console/users">Manage users</Link>}>
+          <Card
+            title="Console users"
+            actions={
+              <Link className={linkClass} href="/console/users">
+                Manage users
+              </Link>
+            }
+          >
             {m.users.length === 0 ? (
               <EmptyState title="No users for this merchant" />
             ) : (

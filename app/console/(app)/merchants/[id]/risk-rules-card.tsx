@@ -55,7 +55,14 @@ export function RiskRulesCard({ merchantId, operator, rules }: { merchantId: str
       {operator ? (
         <ActionForm action={addRiskRuleAction} label="Add a velocity rule" resetOnSuccess className="mt-5 grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
           <Hidden name="merchantId" value={merchantId} />
-          <Field name="kind" label="Counts" options={[{ value: "COUNT", label: "Number of payments" }, { value: "AMOUNT", label: "Total amount" }]} />
+          <Field
+            name="kind"
+            label="Counts"
+            options={[
+              { value: "COUNT", label: "Number of payments" },
+              { value: "AMOUNT", label: "Total amount" },
+            ]}
+          />
           <Field name="subject" label="Per customer" options={Object.entries(RISK_SUBJECTS).map(([value, s]) => ({ value, label: s.label }))} />
           <Field name="windowMinutes" label="Window (minutes)" inputMode="numeric" defaultValue="60" />
           <Field name="maxCount" label="Most payments" inputMode="numeric" hint="For a number-of-payments rule" />

@@ -13,7 +13,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   const view = await orNotFound(getPaymentView(getDb(), actor, id));
   return (
     <>
-      <p className="mb-2 text-sm"><Link className={linkClass} href="/console/payments">← Payments</Link></p>
+      <p className="mb-2 text-sm">
+        <Link className={linkClass} href="/console/payments">
+          ← Payments
+        </Link>
+      </p>
       <PageHeader title={`Payment ${view.payment.reference}`} description={`${view.payment.amount} ${view.payment.currency} · ${view.merchantName}`} />
       <PaymentDetail initial={view} />
     </>

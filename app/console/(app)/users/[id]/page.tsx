@@ -18,17 +18,40 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
   const merchants = await merchantOptions(getDb());
   return (
     <>
-      <p className="mb-2 text-sm"><Link className={linkClass} href="/console/users">← Users</Link></p>
+      <p className="mb-2 text-sm">
+        <Link className={linkClass} href="/console/users">
+          ← Users
+        </Link>
+      </p>
       <PageHeader title={user.username} description={`${user.role === "OPERATOR" ? "Operator" : "Merchant user"} · ${user._count.apiKeys} active API key(s)`} />
       <Card title="Access">
         {user.id === actor.id ? (
           <Notice tone="info">You cannot change your own access; ask another operator.</Notice>
         ) : (
-          <ActionForm action={changeAccess} label="Change access" className="space-y-4" confirm={user._count.apiKeys > 0 ? `Changing access revokes ${user._count.apiKeys} API key(s) of ${user.username}. Continue?` : undefined}>
+          <ActionForm
+            action={changeAccess}
+            label="Change access"
+            className="space-y-4"
+            confirm={user._count.apiKeys > 0 ? `Changing access revokes ${user._count.apiKeys} API key(s) of ${user.username}. Continue?` : undefined}
+          >
             <Hidden name="userId" value={user.id} />
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              <Field name="role" label="Role" required defaultValue={user.role} options={[{ value: "MERCHANT", label: "Merchant user" }, { value: "OPERATOR", label: "Operator" }]} />
-              <Field name="merchantId" label="Merchant (merchant users)" defaultValue={user.merchantId ?? ""} options={[{ value: "", label: "—" }, ...merchants.map((m) => ({ value: m.id, label: m.name }))]} />
+              <Field
+                name="role"
+                label="Role"
+                required
+                defaultValue={user.role}
+                options={[
+                  { value: "MERCHANT", label: "Merchant user" },
+                  { value: "OPERATOR", label: "Operator" },
+                ]}
+              />
+              <Field
+                name="merchantId"
+                label="Merchant (merchant users)"
+                defaultValue={user.merchantId ?? ""}
+                options={[{ value: "", label: "—" }, ...merchants.map((m) => ({ value: m.id, label: m.name }))]}
+              />
             </div>
             <Checkbox name="active" label="Active (may sign in; its keys work)" defaultChecked={user.active} />
             <Field name="reason" label="Reason" required />

@@ -6,7 +6,11 @@ import { OPERATIONS } from "@/lib/openapi/operations";
 import { moveSandboxClock } from "@/lib/sandbox-clock/clock";
 
 export const POST = merchantApi(OPERATIONS.advanceSandboxClock, async ({ tx, apiKey, merchant, body }) => {
-  const moved = await moveSandboxClock(tx, apiKeyAuditActor(apiKey), { merchantId: merchant.id, by: body.by, reason: `POST /v1/sandbox/clock/advance by ${body.by}` });
+  const moved = await moveSandboxClock(tx, apiKeyAuditActor(apiKey), {
+    merchantId: merchant.id,
+    by: body.by,
+    reason: `POST /v1/sandbox/clock/advance by ${body.by}`,
+  });
   return { status: 200, body: moved, resourceId: merchant.id };
 });
 
