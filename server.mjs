@@ -1,5 +1,6 @@
 // Sandpiper HTTP server: Next.js behind node:http, so the source IP comes from the socket
 // (docs/architecture.md "Request pipeline") and SIGTERM drains in-flight requests.
+import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -8,7 +9,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
-import { tsImport } from "tsx/esm/api";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
@@ -18,19 +18,55 @@ const TARGET_HEADER = "x-sandpiper-target";
 // X-Forwarded-For as the client sent it (lib/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
 // address when a request has none, so only this copy tells whether a proxy forwarded the request.
 const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
-// The one configuration (lib/config.ts, README "Environment"); it is TypeScript, so it is loaded through tsx, before
-// Next.js loads.
-const configuration = await tsImport("./lib/config.ts", import.meta.url);
+/** The variables of the one configuration (lib/config.ts, README "Environment") that this file uses. */
+const SETTINGS = [
+  "PORT",
+  "HOST",
+  "SANDPIPER_WORKERS",
+  "SANDPIPER_EMBEDDED",
+  "SANDPIPER_DATA_DIR",
+  "REDIS_URL",
+  "RATE_LIMIT_STORE",
+  "NEXTAUTH_SECRET",
+  "NEXTAUTH_URL",
+  "CALLBACK_ALLOW_LOOPBACK",
+];
+/** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
+const checked = new Map();
 
 /**
- * The configuration as `env` holds it now (lib/config.ts `configOrExit`: parsed at each call and not kept, since the
- * start sets variables as it goes: NEXTAUTH_SECRET from the data folder, the embedded database's). A refused variable
- * ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to start: NAME: got
- * "value"; expected ...`, a secret's value never printed).
- * @returns the typed configuration: PORT a number, HOST a string or undefined, SANDPIPER_WORKERS a number or "auto", ...
+ * The configuration as `env` holds it now, checked by lib/config.ts in a child process (scripts/check-config.mjs:
+ * TypeScript through tsx, which this serving process does not load). Checked again only when one of SETTINGS has
+ * changed since (the start sets NEXTAUTH_SECRET from the data folder and the embedded database's variables). A
+ * refused variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to
+ * start: NAME: got "value"; expected ...`, a secret's value never printed).
+ * @returns `{ values, accepts }`: the typed values of SETTINGS (PORT a number, HOST a string or undefined,
+ *   SANDPIPER_WORKERS a number or "auto", the flags booleans, ...) and what each accepts
+ */
+function checkedSettings(env) {
+  const key = JSON.stringify(SETTINGS.map((name) => env[name] ?? null));
+  let result = checked.get(key);
+  if (!result) {
+    const child = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "check-config.mjs"), ...SETTINGS], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+    result = JSON.parse(child.stdout);
+    checked.set(key, result);
+  }
+  return result;
+}
+
+/**
+ * The configuration's values of the variables this file uses, as `env` holds them now (see checkedSettings).
+ * @returns PORT a number, HOST a string or undefined, SANDPIPER_WORKERS a number or "auto", SANDPIPER_EMBEDDED and
+ *   CALLBACK_ALLOW_LOOPBACK booleans, the rest strings or undefined
  */
 export function settings(env = process.env) {
-  return configuration.configOrExit(env);
+  return checkedSettings(env).values;
 }
 
 /**
@@ -163,7 +199,7 @@ export function workerCount(env = process.env) {
   const { SANDPIPER_WORKERS: workers, SANDPIPER_EMBEDDED: embedded } = settings(env);
   const count = workers === "auto" ? os.availableParallelism() : workers;
   if (count > 64) {
-    console.error(`Sandpiper refuses to start: SANDPIPER_WORKERS: got "auto" (${count} cores); expected ${configuration.VARIABLES.SANDPIPER_WORKERS.accepts}`);
+    console.error(`Sandpiper refuses to start: SANDPIPER_WORKERS: got "auto" (${count} cores); expected ${checkedSettings(env).accepts.SANDPIPER_WORKERS}`);
     process.exit(1);
   }
   if (count > 1 && embedded) {

@@ -16,7 +16,7 @@ if (process.argv.includes("--local")) {
 process.env.NODE_ENV ??= "production";
 const { dataDirectory, refuseUnsafeStart, serve, settings, workerCount } = await import("../server.mjs");
 // A variable lib/config.ts refuses stops the start here, before building or migrating (one line per variable; the
-// service process checks again in instrumentation.ts). server.mjs reads the schema through tsx.
+// service process checks again in instrumentation.ts). server.mjs checks it in a child process (scripts/check-config.mjs).
 refuseUnsafeStart();
 settings();
 
