@@ -53,6 +53,8 @@ function checkedSettings(env) {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
+    // A refusal has printed its lines; a check that could not run at all says so here.
+    if (child.status === null) console.error(`Sandpiper could not check its configuration: ${child.error?.message ?? `ended by ${child.signal}`}`);
     if (child.status !== 0) process.exit(child.status ?? 1);
     result = JSON.parse(child.stdout);
     checked.set(key, result);
