@@ -215,7 +215,7 @@ async function main() {
   log(`${data.payments} payments for merchant ${data.merchantId}`);
 
   const [port, floorPort] = [await freePort(), await freePort()];
-  // The V8 heap cap `npm start` sets (package.json; README "Under a process manager").
+  // The V8 heap cap `npm start` sets (package.json; README "Quick start": under a process manager).
   const service = startProcess(["--max-old-space-size=256", "server.mjs"], {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",

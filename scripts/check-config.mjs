@@ -5,10 +5,15 @@
 // (`Sandpiper refuses to start: NAME: got "value"; expected ...`, a secret's value never printed) and exit code 1.
 // Otherwise stdout is one JSON object: `values` (the typed values of the NAMEs asked for) and `accepts` (what each
 // of them accepts, for messages).
-const { configOrExit, VARIABLES } = await import("../lib/config.ts");
-
-const names = process.argv.slice(2);
-const config = configOrExit(process.env);
-const values = Object.fromEntries(names.map((name) => [name, config[name]]));
-const accepts = Object.fromEntries(names.map((name) => [name, VARIABLES[name]?.accepts]));
-process.stdout.write(JSON.stringify({ values, accepts }));
+// A check that cannot run at all (the schema does not load) says so in one line, so it is not taken for a refusal.
+try {
+  const { configOrExit, VARIABLES } = await import("../lib/config.ts");
+  const names = process.argv.slice(2);
+  const config = configOrExit(process.env);
+  const values = Object.fromEntries(names.map((name) => [name, config[name]]));
+  const accepts = Object.fromEntries(names.map((name) => [name, VARIABLES[name]?.accepts]));
+  process.stdout.write(JSON.stringify({ values, accepts }));
+} catch (error) {
+  console.error(`Sandpiper could not check its configuration: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -56,8 +56,8 @@ await withStartupLock(process.env.DATABASE_URL, { skip: Boolean(embedded) }, asy
   }
 });
 
-const { close } = await serve();
-console.log(`Sandpiper is running on http://localhost:${settings().PORT}`);
+const { close, url } = await serve();
+console.log(`Sandpiper is running on http://localhost:${new URL(url).port}`);
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, async () => {
     await close();

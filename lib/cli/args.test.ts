@@ -9,7 +9,7 @@ import { parseListen } from "./commands/listen";
 import { parseTrigger, TRIGGER_DEFAULTS } from "./commands/trigger";
 import { parseClock } from "./commands/clock";
 import { parseSimulate, SCENARIOS_COMMANDS } from "./commands/simulate";
-import { main, route } from "../listen/cli";
+import { main, route } from "./main";
 
 // The argument parsing of `sandpiper` (docs/callbacks.md "The sandpiper command"): pure functions from the command
 // line and the variables to options, or one-line usage errors (exit 2).

@@ -58,7 +58,7 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
 }
 
 /**
- * 300 requests per minute per API key and 600 per source IP (README "Limits"; env overrides for operators;
+ * 300 requests per minute per API key and 600 per source IP (docs/api.md "Limits"; env overrides for operators;
  * RATE_LIMIT_WINDOW_SECONDS changes the minute, e.g. to test a client's retries in seconds).
  */
 const apiWindowSeconds = config().RATE_LIMIT_WINDOW_SECONDS;
@@ -70,7 +70,7 @@ const customerPerLink = createRateLimiter("customer-link", config().CUSTOMER_RAT
 
 /**
  * Consumes one request from the source IP's budget. Runs before the API key is checked, so requests with an
- * invalid key count too (README "Limits": the per-IP limit holds whatever the key).
+ * invalid key count too (docs/api.md "Limits": the per-IP limit holds whatever the key).
  * @throws ApiError 429 RATE_LIMITED with Retry-After (whole seconds) when it is exhausted.
  */
 export function enforceIpRateLimit(ip: string | null): Promise<void> {
@@ -86,7 +86,7 @@ export function enforceKeyRateLimit(apiKeyId: string): Promise<void> {
 }
 
 /**
- * Consumes one action of a customer page (README "Limits"): from the source IP's budget (120 a minute) and the
+ * Consumes one action of a customer page (docs/api.md "Limits"): from the source IP's budget (120 a minute) and the
  * bearer link's (30 a minute; counted under a hash of the token, which is never stored or logged).
  * @throws ApiError 429 RATE_LIMITED with Retry-After and a message a customer can act on.
  */

@@ -74,8 +74,8 @@ function eventFunction(job: EventJob, clock: Clock) {
 /**
  * Builds the Inngest functions, one per entry of `jobs` (default: the registry, lib/jobs/registry.ts), in its
  * order: a cron function per polling job (`pollingFunction`: the interval honoured as lib/jobs/schedule.ts says),
- * an event function per event-driven job (`eventFunction`). Every body claims rows with FOR UPDATE SKIP LOCKED and
- * leases, so overlapping runs are safe.
+ * an event function per event-driven job (`eventFunction`). Overlapping runs are safe: the sweeps, catch-ups and
+ * attempts claim rows with FOR UPDATE SKIP LOCKED and leases, the prunes delete in bounded batches.
  * @param clock the clock of the job bodies (default: the real clock)
  */
 export function createInngestFunctions(clock: Clock = () => systemNow(), jobs: readonly Job[] = JOBS) {

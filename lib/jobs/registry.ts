@@ -1,6 +1,6 @@
 // Every background job, in one list (docs/architecture.md "Jobs"): the embedded driver (lib/jobs/driver.ts) and the
-// Inngest functions (lib/jobs/inngest.ts) are both built from it. Each body claims rows with FOR UPDATE SKIP LOCKED,
-// so several processes may run it at once.
+// Inngest functions (lib/jobs/inngest.ts) are both built from it. Several processes may run a body at once: the
+// sweeps, catch-ups and attempts claim rows with FOR UPDATE SKIP LOCKED, the prunes delete in bounded batches.
 import { expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { deliverDueCallbacks, deliverOne } from "@/lib/callbacks/deliver";
 import { MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";

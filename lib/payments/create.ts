@@ -126,7 +126,7 @@ async function priceWith(input: PriceInput, resolved: ResolvedPricing, rate: (ba
 }
 
 /**
- * Prices a new payment in the caller's transaction (docs/api.md "Pricing", "Pricing limits"): resolves the profile,
+ * Prices a new payment in the caller's transaction (docs/api.md "Pricing", "Limits"): resolves the profile,
  * prices it (priceWith), and consumes the profile's daily and monthly limits.
  * @throws ApiError PRICING_DISABLED, FX_RATE_MISSING, AMOUNT_OUT_OF_RANGE, DAILY_LIMIT, MONTHLY_LIMIT
  */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { baseUrl } from "../support/fixtures";
 
-// The customer pages' actions (README "Limits"): POST /checkout/{token}/quote and /confirm, /store/{token}/pay and
+// The customer pages' actions (docs/api.md "Limits"): POST /checkout/{token}/quote and /confirm, /store/{token}/pay and
 // /decline are limited per source IP (120 a minute) and per link (30 a minute), with a 429 a customer can act on.
 
 const token = () => randomBytes(32).toString("base64url");

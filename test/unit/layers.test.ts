@@ -25,8 +25,12 @@ function folderImports(): Map<string, Map<string, string[]>> {
   const edges = new Map<string, Map<string, string[]>>();
   for (const file of sources(lib)) {
     const from = folderOf(path.relative(lib, file));
-    for (const m of fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(?\s*)["']@\/lib\/([^"']+)["']/g)) {
-      const to = folderOf(m[1]);
+    // `@/lib/...` imports, and relative ones (`../events/signing`, used where code runs outside the service's build),
+    // resolved against the importing file.
+    for (const m of fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(?\s*)["'](@\/lib\/[^"']+|\.\.?\/[^"']+)["']/g)) {
+      const target = m[1].startsWith("@/lib/") ? m[1].slice("@/lib/".length) : path.relative(lib, path.resolve(path.dirname(file), m[1]));
+      if (target.startsWith("..")) continue; // outside lib/
+      const to = folderOf(target);
       if (to === from || to === "generated") continue;
       const byTarget = edges.get(from) ?? new Map<string, string[]>();
       byTarget.set(to, [...(byTarget.get(to) ?? []), path.relative(root, file)]);

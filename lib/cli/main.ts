@@ -1,14 +1,14 @@
 // The `sandpiper` command (docs/callbacks.md "The sandpiper command"): finds the command named by the first words
 // of the command line, parses its options (lib/cli/commands/) and runs it. Exit codes: 0 done, 1 the service
 // refused or failed, 2 a usage error.
-import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "../cli/args";
-import { ServiceError } from "../cli/client";
-import { CLOCK_HELP, parseClock, runClock } from "../cli/commands/clock";
-import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "../cli/commands/events";
-import { LISTEN_HELP, parseListen, runListen } from "../cli/commands/listen";
-import { LOGS_COMMANDS } from "../cli/commands/logs";
-import { parseTrigger, runTrigger, TRIGGER_HELP } from "../cli/commands/trigger";
-import { parseSimulate, runSimulate, SCENARIOS_COMMANDS, SCENARIOS_HELP, SIMULATE_HELP } from "../cli/commands/simulate";
+import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "./args";
+import { ServiceError } from "./client";
+import { CLOCK_HELP, parseClock, runClock } from "./commands/clock";
+import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "./commands/events";
+import { LISTEN_HELP, parseListen, runListen } from "./commands/listen";
+import { LOGS_COMMANDS } from "./commands/logs";
+import { parseTrigger, runTrigger, TRIGGER_HELP } from "./commands/trigger";
+import { parseSimulate, runSimulate, SCENARIOS_COMMANDS, SCENARIOS_HELP, SIMULATE_HELP } from "./commands/simulate";
 
 export const MAIN_HELP = `Usage: sandpiper <command> [options]
 
