@@ -1,7 +1,7 @@
 /**
  * Micro-benchmark of store catalog matching (docs/api.md "Overview" item 6; lib/test-store/matching.ts).
  *
- * Run: cd /work/main && node --import tsx bench/matching.ts
+ * Run: node --import tsx bench/matching.ts
  *
  * Builds a deterministic 10,000-product catalog (seeded PRNG, shop-like prices AED 4.50 to
  * AED 25,000.00) plus 20 packages, prepares it once (the prepared index is cached, as the service
@@ -161,7 +161,7 @@ function main(): void {
   const section = [
     SECTION,
     "",
-    "Command: `cd /work/main && node --import tsx bench/matching.ts` (source: `bench/matching.ts`).",
+    "Command: `node --import tsx bench/matching.ts` (source: `bench/matching.ts`).",
     "",
     `Machine: ${machine}. Date: ${date}. One-minute load average ${loadBefore} before and ${loadAfter} after`,
     "the run (the machine is shared: figures include that contention).",

@@ -9,7 +9,8 @@ import { afterCommit, parseRow, parseRows, Prisma, type Db, type Tx } from "@/li
 import { apiError } from "@/lib/errors";
 import { chaosPlan, type ChaosPlan } from "@/lib/events/chaos";
 import type { EventType } from "@/lib/events/outbox";
-import { EVENT_TYPES } from "@/lib/schemas/events";
+import { EVENT_TYPES, EventEnvelope as EventEnvelopeSchema } from "@/lib/schemas/events";
+import { parseStored } from "@/lib/schemas/stored";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { forwardsOf, type ListenerForwardView } from "@/lib/events/listener-forwards";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
@@ -61,8 +62,9 @@ const CountRow = z.object({ n: z.number().int() });
 /** An event's feed position (null only inside the inserting transaction). */
 const SeqRow = z.object({ seq: z.bigint().nullable() });
 
+/** The stored envelope of an event (events.body, JSON text), parsed by its schema; StoredDataError when it does not match. */
 function envelopeOf(body: string): EventEnvelope {
-  return JSON.parse(body) as EventEnvelope;
+  return parseStored(EventEnvelopeSchema, JSON.parse(body), "events.body");
 }
 
 function summaryOf(row: EventRow): EventSummary {

@@ -3,20 +3,12 @@
 // without holding later items back. Imports node:crypto and the signing code only (the listener is a small
 // process of its own).
 import { randomBytes, randomUUID } from "node:crypto";
-import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind, type ChaosPlan } from "../events/chaos";
+import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "../events/chaos";
 import { buildCallbackHeaders, callbackHeaderNames } from "../events/signing";
+import type { ItemMessage } from "./messages";
 
-/** One item of the service's event stream (the FeedItem of the Events API). */
-export type FeedItem = {
-  cursor: string;
-  kind: "event" | "redelivery";
-  eventId: string;
-  type: string;
-  paymentId: string | null;
-  reference: string | null;
-  body: string;
-  chaos: ChaosPlan | null;
-};
+/** One item of the service's event stream (the FeedItem of the Events API), as lib/listen/messages.ts parses it. */
+export type FeedItem = ItemMessage;
 
 /** One request to the receiver and how it ended; times in milliseconds. */
 export type SendResult = {

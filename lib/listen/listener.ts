@@ -2,7 +2,8 @@
 // machine as the real callback request (docs/callbacks.md "sandpiper listen"). Imports nothing of the service
 // but the signing code and the chaos plan (node:crypto only), so it runs as a small separate process.
 import { listenerSecret } from "../events/listener-secret";
-import { Forwarder, type FeedItem } from "./forwarder";
+import { Forwarder } from "./forwarder";
+import { ByeMessage, ChaosMessage, ItemMessage, parseMessage, ReadyMessage } from "./messages";
 import { Reporter } from "./reporter";
 import { sleep } from "./sleep";
 import { readSse, type SseEvent } from "./sse";
@@ -33,8 +34,6 @@ export type ListenOptions = {
   /** Record forward attempts on the service (`POST /v1/events/forwards`); default true. */
   report?: boolean;
 };
-
-type Ready = { cursor: string; heartbeatSeconds: number; headers: { eventId: string }; chaos?: boolean };
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -161,7 +160,7 @@ export class Listener {
               failures = 0;
               watchdogMs = opts.watchdogMs ?? Math.max(3 * ready.heartbeatSeconds * 1000, 5000);
             }
-            if (event.event === "bye") reason = `the service closed the stream (${(JSON.parse(event.data) as { reason: string }).reason})`;
+            if (event.event === "bye") reason = `the service closed the stream (${parseMessage(ByeMessage, "bye", event.data).reason})`;
           },
           () => (lastByte = Date.now()),
         );
@@ -207,9 +206,9 @@ export class Listener {
   }
 
   /** Handles one server-sent event; returns the `ready` data when it is one. */
-  private onEvent(event: SseEvent, reconnected: boolean): Ready | null {
+  private onEvent(event: SseEvent, reconnected: boolean): ReadyMessage | null {
     if (event.event === "ready") {
-      const ready = JSON.parse(event.data) as Ready;
+      const ready = parseMessage(ReadyMessage, "ready", event.data);
       this.serviceName = ready.headers.eventId.replace(/^X-/, "").replace(/-Event-Id$/, "");
       if (this.received === null) {
         this.received = this.committed = BigInt(ready.cursor);
@@ -221,9 +220,9 @@ export class Listener {
       if (ready.chaos !== undefined) this.onChaos(ready.chaos);
       return ready;
     }
-    if (event.event === "chaos") this.onChaos((JSON.parse(event.data) as { enabled: boolean }).enabled);
+    if (event.event === "chaos") this.onChaos(parseMessage(ChaosMessage, "chaos", event.data).enabled);
     if (event.event === "item") {
-      const item = JSON.parse(event.data) as FeedItem;
+      const item = parseMessage(ItemMessage, "item", event.data);
       const cursor = BigInt(item.cursor);
       if (this.received !== null && cursor <= this.received) return null;
       this.received = cursor;

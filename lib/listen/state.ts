@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { StateFile } from "./messages";
 
 /**
  * What the state file holds: the feed position up to which every item was delivered (a 2xx from the receiver),
@@ -21,13 +22,14 @@ export function defaultStateFile(apiUrl: string, apiKey: string): string {
   return path.join(base, "sandpiper", `listen-${id}.json`);
 }
 
-/** Reads a state file; null when it does not exist or cannot be read as one (the listener then starts at the newest event). */
-export function readState(file: string): ListenState | null {
+/**
+ * Reads a state file's cursor and delivered positions (lib/listen/messages.ts StateFile); null when the file does not
+ * exist or cannot be read as one (the listener then starts at the newest event).
+ */
+export function readState(file: string): Pick<ListenState, "cursor" | "delivered"> | null {
   try {
-    const state = JSON.parse(fs.readFileSync(file, "utf8")) as ListenState;
-    if (typeof state.cursor !== "string" || !/^\d+$/.test(state.cursor)) return null;
-    const delivered = Array.isArray(state.delivered) ? state.delivered.filter((c) => typeof c === "string" && /^\d+$/.test(c)) : undefined;
-    return { ...state, delivered };
+    const parsed = StateFile.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

@@ -8,7 +8,8 @@ import { Prisma, type ScenarioRule as ScenarioRuleRow } from "@/lib/generated/pr
 import { fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
 import { isUuid } from "@/lib/schemas/common";
-import type { CreateScenarioRule, ScenarioMatch, ScenarioRuleResource, UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
+import { ScenarioOutcome, type CreateScenarioRule, type ScenarioMatch, type ScenarioRuleResource, type UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
+import { parseStored } from "@/lib/schemas/stored";
 
 /** The most rules one merchant may have (one page of the list). */
 export const MAX_SCENARIO_RULES = 100;
@@ -40,7 +41,7 @@ export function serializeRule(row: ScenarioRuleRow): ScenarioRuleResource {
       direction: row.matchDirection,
       currency: row.matchCurrency,
     },
-    outcome: row.outcome as ScenarioRuleResource["outcome"],
+    outcome: parseStored(ScenarioOutcome, row.outcome, "scenario_rules.outcome"),
     delayMs: row.delayMs,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -5,7 +5,7 @@ import { apiError } from "@/lib/errors";
 import type { CheckoutState, PaymentStatus } from "@/lib/generated/prisma/client";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
-import { STORE_TOKEN_PATTERN } from "@/lib/test-store/sandbox-store";
+import { STORE_TOKEN_PATTERN } from "@/lib/test-store/connector";
 
 export type StoreConfirmation = "SUCCEEDED" | "FAILED";
 

@@ -9,10 +9,17 @@ import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import { getSettings } from "@/lib/settings/service-settings";
 import { storeClosure } from "@/lib/store/availability";
 import type { StoredLines } from "@/lib/store/store-view";
-import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector, StoreLine } from "@/lib/test-store/connector";
+import {
+  MAX_DISCOUNT_BPS,
+  STORE_TOKEN_PATTERN,
+  type HandoffAnswer,
+  type HandoffPayload,
+  type SignedHandoff,
+  type StoreConnector,
+  type StoreLine,
+} from "@/lib/test-store/connector";
 import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
-import { DEFAULT_MAX_DISCOUNT_BPS } from "@/lib/test-store/matching";
-import { SandboxStore, STORE_TOKEN_PATTERN } from "@/lib/test-store/sandbox-store";
+import { SandboxStore } from "@/lib/test-store/sandbox-store";
 
 /** How long a claimed checkout belongs to its worker before another may take it over: 30 s. */
 export const HANDOFF_LEASE_MS = 30_000;
@@ -30,7 +37,7 @@ export function handoffRetryDelayMs(attempt: number): number {
 }
 
 let defaultConnector: StoreConnector | undefined;
-/** The connected store of this service: the sandbox store. */
+/** The connected store of this service: the sandbox store (the one place lib/store names it; everything else goes through StoreConnector). */
 export function storeConnector(): StoreConnector {
   defaultConnector ??= new SandboxStore();
   return defaultConnector;
@@ -123,7 +130,7 @@ export function readyAnswerProblem(answer: Extract<HandoffAnswer, { outcome: "RE
   }
   if (subtotal !== answer.subtotalMinor) return "subtotal is not the sum of the lines";
   if (answer.subtotalMinor - answer.discountMinor !== chargeMinor) return "subtotal - discount is not the locked charge";
-  if (answer.discountMinor < 0n || answer.discountMinor * 10_000n > answer.subtotalMinor * BigInt(DEFAULT_MAX_DISCOUNT_BPS))
+  if (answer.discountMinor < 0n || answer.discountMinor * 10_000n > answer.subtotalMinor * BigInt(MAX_DISCOUNT_BPS))
     return "discount outside 0..20% of the subtotal";
   if (answer.matchType !== "DISCOUNTED_BASKET" && answer.discountMinor !== 0n) return "an exact match carries a discount";
   return null;

@@ -4,7 +4,7 @@ import type { CheckoutState } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/schemas/payment-resource";
 import { parseStored } from "@/lib/schemas/stored";
-import { STORE_TOKEN_PATTERN } from "@/lib/test-store/sandbox-store";
+import { STORE_TOKEN_PATTERN } from "@/lib/test-store/connector";
 
 /** One basket line as the store page shows it (AED decimal text). */
 export type StoreViewLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; quantity: number; unitPrice: string; lineTotal: string };

@@ -1,7 +1,15 @@
 // The boundary between Sandpiper and the single connected store (docs/api.md "Overview" 4). The
 // sandbox store (lib/test-store/sandbox-store.ts) implements it in-process; a real store would implement it
 // over HTTPS with the same signed handoff, so it can replace the sandbox store without other changes.
-import type { MatchType } from "@/lib/test-store/matching";
+
+/** How a READY basket was found: one product, one package, or a basket with a discount. */
+export type MatchType = "EXACT_PRODUCT" | "EXACT_PACKAGE" | "DISCOUNTED_BASKET";
+
+/** Pattern of a store page token, 32 random bytes in base64url (anything else is not one: 404 without a database lookup). */
+export const STORE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Largest discount a READY answer may carry, in basis points of its list subtotal (docs/api.md "Limits": 20 percent). */
+export const MAX_DISCOUNT_BPS = 2000;
 
 /**
  * What Sandpiper tells the store about one checkout (all text; money as minor-unit integer strings and

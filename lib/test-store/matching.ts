@@ -71,6 +71,7 @@ import {
   type Internals,
 } from "./matching/catalog-index";
 import { fewestItems, toLines } from "./matching/basket-search";
+import { MAX_DISCOUNT_BPS, type MatchType } from "@/lib/test-store/connector";
 
 /** A catalog entry. `priceMinor` is the list price in fils (AED minor units), > 0. A PACKAGE is a fixed bundle sold at one price. */
 export type CatalogItem = {
@@ -89,7 +90,7 @@ export type BasketLine = {
   quantity: number;
 };
 
-export type MatchType = "EXACT_PRODUCT" | "EXACT_PACKAGE" | "DISCOUNTED_BASKET";
+export type { MatchType };
 
 /**
  * Outcome of a match. On success (all amounts in fils): `subtotalMinor - discountMinor ===
@@ -134,7 +135,8 @@ export type PrepareOptions = {
   eager?: boolean;
 };
 
-export const DEFAULT_MAX_DISCOUNT_BPS = 2000;
+/** The matcher's default discount bound: the most a READY answer may carry. */
+export const DEFAULT_MAX_DISCOUNT_BPS = MAX_DISCOUNT_BPS;
 /** Largest charge and price accepted, in fils: the API amount pattern allows 10 integer digits and 2 decimals. */
 export const MAX_AMOUNT_MINOR = 999_999_999_999n;
 /** Error text when no product, package or basket fits (default 20 percent bound). */

@@ -14,9 +14,6 @@ export function newStoreToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** Pattern of a store page token (anything else is not one: 404 without a database lookup). */
-export const STORE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
 /**
  * The sandbox store. `handoff` verifies the signature and freshness (lib/test-store/handoff-signing.ts
  * `verifyHandoff`; a tampered, malformed or stale handoff is REFUSED), then matches the locked AED charge

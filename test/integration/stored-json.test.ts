@@ -35,3 +35,35 @@ describe("a stored pricing snapshot missing a member", () => {
     expect((await db.payment.findUniqueOrThrow({ where: { id } })).status).toBe("PENDING");
   });
 });
+
+describe("a stored event envelope (events.body)", () => {
+  async function concludedEvent() {
+    const m = await newMerchant();
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    expect(created.status).toBe(201);
+    const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } });
+    expect(done.status).toBe(200);
+    const event = await db.event.findFirstOrThrow({ where: { paymentId: created.body.id } });
+    return { m, event };
+  }
+
+  it("is answered by the Events API as the exact envelope that is signed and sent, members in the same order", async () => {
+    const { m, event } = await concludedEvent();
+    const res = await m.api(`/v1/events/${event.id}`);
+    expect(res.status).toBe(200);
+    const { id, type, createdAt, data } = res.body;
+    expect(JSON.stringify({ id, type, createdAt, data })).toBe(event.body);
+  });
+
+  it("missing a member is refused where it is read: the Events API answers 500 without internals", async () => {
+    const { m, event } = await concludedEvent();
+    const broken = JSON.parse(event.body);
+    delete broken.data.status;
+    await db.event.update({ where: { id: event.id }, data: { body: JSON.stringify(broken) } });
+    const one = await m.api(`/v1/events/${event.id}`);
+    expect([one.status, one.body.error.code]).toEqual([500, "INTERNAL_ERROR"]);
+    expect(one.text).not.toContain("events.body");
+    const list = await m.api(`/v1/events`);
+    expect([list.status, list.body.error.code]).toEqual([500, "INTERNAL_ERROR"]);
+  });
+});

@@ -3,10 +3,10 @@
 // exactly the load its entry declares. Checked by `tsc --noEmit` (npm run typecheck; tsconfig.json includes every .ts
 // file) and never run: each `@ts-expect-error` fails the type check when the line under it compiles.
 import { expectTypeOf } from "vitest";
-import type { Tx } from "@/lib/db";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS } from "@/lib/openapi/operations";
-import { createPaymentLoad } from "@/lib/payments/create";
+import type { Prisma, SelectOf, Tx } from "@/lib/db";
+import { createPaymentLoad, CreatePaymentLoaded } from "@/lib/payments/create";
 import { listLoad, paymentLoad, type ListLoaded } from "@/lib/payments/read";
 import type { PaymentRow } from "@/lib/payments/serialize";
 import type { Payment } from "@/lib/schemas/payment-resource";
@@ -68,4 +68,37 @@ export function contexts() {
     expectTypeOf(ctx.commit).toBeFunction();
     return ctx.commit({ status: 201, body: payment, resourceId: payment.id }, null!, null!);
   });
+}
+
+/**
+ * The create's columns: the SELECT names its columns after CreatePaymentLoaded's members (SelectOf), so a column renamed
+ * on one side only, missing, or added without a member, fails the type check; the row schema then reads every member.
+ */
+export function createColumns(sql: Prisma.Sql) {
+  const columns: SelectOf<typeof CreatePaymentLoaded> = {
+    settings: sql,
+    blocked: sql,
+    velocityRules: sql,
+    referenceTaken: sql,
+    pricingVersion: sql,
+    rates: sql,
+    bankAccounts: sql,
+    scenarioRule: sql,
+  };
+  const { blocked: _blocked, ...withoutBlocked } = columns;
+  // @ts-expect-error blocked renamed in the SELECT (isBlocked) but not in the row schema
+  const renamed: SelectOf<typeof CreatePaymentLoaded> = { ...withoutBlocked, isBlocked: sql };
+  // @ts-expect-error referenceTaken left out of the SELECT
+  const missing: SelectOf<typeof CreatePaymentLoaded> = {
+    settings: sql,
+    blocked: sql,
+    velocityRules: sql,
+    pricingVersion: sql,
+    rates: sql,
+    bankAccounts: sql,
+    scenarioRule: sql,
+  };
+  expectTypeOf(CreatePaymentLoaded.parse({})).toHaveProperty("blocked").toEqualTypeOf<boolean>();
+  expectTypeOf(CreatePaymentLoaded.parse({})).toHaveProperty("referenceTaken").toEqualTypeOf<boolean>();
+  return [columns, renamed, missing];
 }
