@@ -90,8 +90,6 @@ export type BasketLine = {
   quantity: number;
 };
 
-export type { MatchType };
-
 /**
  * Outcome of a match. On success (all amounts in fils): `subtotalMinor - discountMinor ===
  * chargeMinor`, `subtotalMinor` is the sum of `unitPriceMinor * quantity` over `lines`, and the
@@ -135,8 +133,6 @@ export type PrepareOptions = {
   eager?: boolean;
 };
 
-/** The matcher's default discount bound: the most a READY answer may carry. */
-export const DEFAULT_MAX_DISCOUNT_BPS = MAX_DISCOUNT_BPS;
 /** Largest charge and price accepted, in fils: the API amount pattern allows 10 integer digits and 2 decimals. */
 export const MAX_AMOUNT_MINOR = 999_999_999_999n;
 /** Error text when no product, package or basket fits (default 20 percent bound). */
@@ -324,7 +320,7 @@ export function matchPrepared(index: PreparedCatalog, chargeMinor: bigint, opts:
  * Throws as `matchPrepared`.
  */
 export function matchPreparedDetailed(index: PreparedCatalog, chargeMinor: bigint, opts: MatchOptions = {}): MatchExplanation {
-  const bps = opts.maxDiscountBps ?? DEFAULT_MAX_DISCOUNT_BPS;
+  const bps = opts.maxDiscountBps ?? MAX_DISCOUNT_BPS;
   if (!Number.isInteger(bps) || bps < 0 || bps > 9000) {
     throw new RangeError("maxDiscountBps must be an integer between 0 and 9000");
   }
@@ -345,7 +341,7 @@ export function matchPreparedDetailed(index: PreparedCatalog, chargeMinor: bigin
   const pkg = index.exactPackage.get(chargeMinor);
   if (pkg) return exactLine("EXACT_PACKAGE", pkg, chargeMinor, "exact-package");
 
-  const noMatch = bps === DEFAULT_MAX_DISCOUNT_BPS ? NO_MATCH_ERROR : `no product or basket within a ${formatBps(bps)}% discount`;
+  const noMatch = bps === MAX_DISCOUNT_BPS ? NO_MATCH_ERROR : `no product or basket within a ${formatBps(bps)}% discount`;
   // Largest admissible list total: D * 10000 <= T * bps  <=>  T * (10000 - bps) <= C * 10000.
   const tMax = (chargeMinor * 10_000n) / BigInt(10_000 - bps);
   const cheapest = index.stats.cheapestProductMinor;
