@@ -102,6 +102,13 @@ export const VARIABLES = {
   CUSTOMER_RATE_LIMIT_PER_IP: wholeNumber(1, 1_000_000_000, 120, "actions", "customer page actions per minute per source IP"),
   CUSTOMER_RATE_LIMIT_PER_LINK: wholeNumber(1, 1_000_000_000, 30, "actions", "customer page actions per minute per checkout link"),
   DB_POOL_MAX: wholeNumber(1, 1000, 10, "connections", "database connections of the pool"),
+  JOBS_DB_POOL_MAX: wholeNumber(
+    1,
+    1000,
+    2,
+    "connections",
+    "database connections of the background jobs, apart from the API's DB_POOL_MAX (embedded: both share the one session)",
+  ),
   DB_PREPARED_STATEMENTS: flag(true, "0 sends the hot paths' statements whole instead of preparing them once per connection"),
   // Job intervals (docs/architecture.md "Jobs"): the embedded driver reads them when it starts, the Inngest functions
   // when they are built, so under Inngest a changed value takes effect when the serving process restarts.
@@ -111,6 +118,7 @@ export const VARIABLES = {
   STORE_HANDOFF_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often the store handoff catch-up job looks for due store handoffs"),
   SCENARIO_POLL_INTERVAL_MS: wholeNumber(50, MINUTE_MS, 1_000, "milliseconds", "how often payments are concluded by scenario rules"),
   RISK_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, MINUTE_MS, "milliseconds", "how often ended velocity windows are pruned"),
+  SEEDED_RATES_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 3_600_000, "milliseconds", "how often the seeded sandbox's window of FX rates is extended"),
   FEED_POLL_INTERVAL_MS: wholeNumber(20, MINUTE_MS, 200, "milliseconds", "how often open event streams look for new events"),
   STORE_HANDOFF_SECRET: text(
     "key of the store handoff signature",

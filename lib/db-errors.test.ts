@@ -50,8 +50,8 @@ describe("classifyDbError", () => {
       constraint: expect.stringContaining("reference"),
     });
     expect(classifyDbError(prismaError("P2034"))).toMatchObject({ kind: "serialization-failure" });
-    expect(classifyDbError(prismaError("P2024"))).toEqual({ kind: "connection" });
-    expect(classifyDbError(prismaError("P2028"))).toEqual({ kind: "connection" });
+    expect(classifyDbError(prismaError("P2024"))).toEqual({ kind: "timeout" });
+    expect(classifyDbError(prismaError("P2028"))).toEqual({ kind: "timeout" });
     expect(classifyDbError(adapter({ kind: "UniqueConstraintViolation", originalCode: "23505", constraint: { fields: ["key"] } }))).toEqual({
       kind: "unique-violation",
       sqlState: "23505",

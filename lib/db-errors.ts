@@ -10,11 +10,13 @@ import { Prisma } from "@/lib/generated/prisma/client";
  * - `serialization-failure`: 40001 (Prisma P2034 is either this or a deadlock); `deadlock`: 40P01;
  * - `query-cancelled`: 57014 (a statement timeout or a cancel request);
  * - `connection`: the database cannot be reached or went away: class 08, 57P01-57P05 (shutdown, restart), 53300
- *   (too many connections), a socket error, Prisma's P1001/P1002/P1017 and its pool or transaction start time-outs
- *   (P2024, P2028);
+ *   (too many connections), a socket error, Prisma's P1001/P1002/P1017;
+ * - `timeout`: the database is up but the work ran out of time: an interactive transaction past its time limit
+ *   (Prisma P2028), no free connection of the pool in time (P2024, node-postgres' "timeout exceeded when trying to
+ *   connect"); never reported as the database being down;
  * - `other`: anything else (a bug or a guard of the database: not retried).
  */
-export type DbErrorKind = "unique-violation" | "serialization-failure" | "deadlock" | "query-cancelled" | "connection" | "other";
+export type DbErrorKind = "unique-violation" | "serialization-failure" | "deadlock" | "query-cancelled" | "connection" | "timeout" | "other";
 
 /** A classified database error: its kind, the SQLSTATE when one is known, and a unique violation's constraint. */
 export interface DbErrorClass {
@@ -25,14 +27,18 @@ export interface DbErrorClass {
 }
 
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
-const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1017", "P2024", "P2028"]);
+const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1017"]);
+/** Prisma's codes for work that ran out of time on a database that answers: the pool's wait (P2024), a transaction's limit (P2028). */
+const PRISMA_TIMEOUT_CODES = new Set(["P2024", "P2028"]);
 /** The driver adapter's kinds for a database it cannot reach (lib/db.ts runs Prisma on @prisma/adapter-pg). */
 const ADAPTER_CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TlsConnectionError"]);
 /**
  * node-postgres raises these for a connection it lost or could not open without any code (they are its own, not the
  * server's): the only messages read, and only on errors that carry no code.
  */
-const UNCODED_CONNECTION_ERROR = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const UNCODED_CONNECTION_ERROR = /^(Connection terminated|Client has encountered a connection error)/;
+/** node-postgres' pool found no free connection in time (its own error, without a code): the database is busy, not down. */
+const UNCODED_POOL_TIMEOUT = /^timeout exceeded when trying to connect/;
 
 type AdapterCause = { kind?: string; originalCode?: string; code?: string; constraint?: unknown };
 
@@ -55,6 +61,7 @@ function classifyOne(error: unknown): DbErrorClass | null {
     if (error.code === "P2002") return { kind: "unique-violation", sqlState: "23505", constraint: JSON.stringify(error.meta ?? {}) };
     if (error.code === "P2034") return { kind: "serialization-failure", sqlState: "40001" };
     if (PRISMA_CONNECTION_CODES.has(error.code)) return { kind: "connection" };
+    if (PRISMA_TIMEOUT_CODES.has(error.code)) return { kind: "timeout" };
     // Raw queries through the driver adapter: meta.driverAdapterError.cause = { kind, originalCode | code, constraint }.
     const meta = error.meta as { code?: unknown; driverAdapterError?: { cause?: AdapterCause } } | undefined;
     const cause = meta?.driverAdapterError?.cause;
@@ -68,9 +75,11 @@ function classifyOne(error: unknown): DbErrorClass | null {
     return null;
   }
   if (error instanceof Prisma.PrismaClientInitializationError && error.errorCode && PRISMA_CONNECTION_CODES.has(error.errorCode)) return { kind: "connection" };
+  if (error instanceof Prisma.PrismaClientInitializationError && error.errorCode && PRISMA_TIMEOUT_CODES.has(error.errorCode)) return { kind: "timeout" };
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && SOCKET_CODES.has(code)) return { kind: "connection" };
   if (error instanceof Error && code === undefined && UNCODED_CONNECTION_ERROR.test(error.message)) return { kind: "connection" };
+  if (error instanceof Error && code === undefined && UNCODED_POOL_TIMEOUT.test(error.message)) return { kind: "timeout" };
   return null;
 }
 
@@ -92,5 +101,5 @@ export function classifyDbError(error: unknown): DbErrorClass {
 
 /** True for the kinds a retry of the same request can get past (the database was busy, restarting or unreachable). */
 export function isTransientDbError(kind: DbErrorKind): boolean {
-  return kind === "connection" || kind === "serialization-failure" || kind === "deadlock" || kind === "query-cancelled";
+  return kind === "connection" || kind === "timeout" || kind === "serialization-failure" || kind === "deadlock" || kind === "query-cancelled";
 }

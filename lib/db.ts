@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
@@ -10,7 +11,28 @@ import { config } from "@/lib/config";
 export type Db = PrismaClient | Prisma.TransactionClient;
 export type Tx = Prisma.TransactionClient;
 
-const globalForDb = globalThis as unknown as { sandpiperPrisma?: PrismaClient; sandpiperPool?: pg.Pool };
+type PoolSlot = { pool?: pg.Pool; prisma?: PrismaClient };
+const globalForDb = globalThis as unknown as { sandpiperDb?: { api: PoolSlot; jobs: PoolSlot } };
+const slots = (globalForDb.sandpiperDb ??= { api: {}, jobs: {} });
+
+/** Marks the asynchronous work that runs as a background job (lib/jobs): {@link runAsBackgroundWork}. */
+const backgroundWork = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as background work (docs/architecture.md "Jobs"): every {@link getDb}, {@link getPool} and
+ * {@link transaction} inside it, however deep, uses the jobs' own pool of JOBS_DB_POOL_MAX connections instead of the
+ * API's DB_POOL_MAX, so a sweep, a delivery backlog or a catch-up never takes a connection a request needs and waits
+ * for its own instead (30 s before it gives up). With the embedded database (one session) both share the one pool.
+ * @returns what `work` returns; throws what it throws.
+ */
+export function runAsBackgroundWork<T>(work: () => Promise<T>): Promise<T> {
+  return backgroundWork.run(true, work);
+}
+
+/** Which pool serves the caller: the jobs' inside {@link runAsBackgroundWork} (not on the embedded database), else the API's. */
+function slotOfCaller(): PoolSlot {
+  return backgroundWork.getStore() && !config().SANDPIPER_EMBEDDED ? slots.jobs : slots.api;
+}
 
 /**
  * A node-postgres client that runs one query at a time: a query issued while others run is sent when they have
@@ -45,31 +67,40 @@ export class OneQueryAtATimeClient extends pg.Client {
 }
 
 /**
- * The one connection pool, on real PostgreSQL or on the embedded PGlite served over a loopback socket
- * (scripts/db.mjs). Prisma's adapter runs on it, and so do the hot paths' single statements ({@link query}).
- * Size: DB_POOL_MAX (embedded mode sets 1: PGlite is one session). Its connections run one query at a time
- * ({@link OneQueryAtATimeClient}).
+ * The connection pool of the caller, on real PostgreSQL or on the embedded PGlite served over a loopback socket
+ * (scripts/db.mjs): the API's (DB_POOL_MAX connections; embedded mode sets 1: PGlite is one session), or inside
+ * {@link runAsBackgroundWork} the jobs' (JOBS_DB_POOL_MAX). Prisma's adapter runs on it, and so do the hot paths'
+ * single statements ({@link query}). Its connections run one query at a time ({@link OneQueryAtATimeClient}).
  */
 export function getPool(): pg.Pool {
+  const slot = slotOfCaller();
   // A pool ended by the client's $disconnect (scripts, tests) is replaced, with a client of its own.
-  if (!globalForDb.sandpiperPool || globalForDb.sandpiperPool.ending) {
+  if (!slot.pool || slot.pool.ending) {
     const connectionString = config().DATABASE_URL;
     if (!connectionString) throw new Error("DATABASE_URL is not set");
-    const pool = new pg.Pool({ connectionString, max: config().DB_POOL_MAX, connectionTimeoutMillis: 5_000, Client: OneQueryAtATimeClient });
+    const jobs = slot === slots.jobs;
+    const pool = new pg.Pool({
+      connectionString,
+      max: jobs ? config().JOBS_DB_POOL_MAX : config().DB_POOL_MAX,
+      // A request gives up after 5 s without a connection; background work waits its turn longer.
+      connectionTimeoutMillis: jobs ? 30_000 : 5_000,
+      Client: OneQueryAtATimeClient,
+    });
     // An idle connection that drops (a database restart) is discarded by the pool; without a listener it would
     // end the process. The next query opens a new one.
     pool.on("error", (error: Error) => log.warn({ err: error.message }, "database connection lost; reconnecting on the next query"));
-    globalForDb.sandpiperPool = pool;
-    globalForDb.sandpiperPrisma = undefined;
+    slot.pool = pool;
+    slot.prisma = undefined;
   }
-  return globalForDb.sandpiperPool;
+  return slot.pool;
 }
 
-/** The one Prisma client, on {@link getPool}'s pool. */
+/** The Prisma client of the caller, on {@link getPool}'s pool (the API's, or the jobs' inside {@link runAsBackgroundWork}). */
 export function getDb(): PrismaClient {
   const pool = getPool();
-  globalForDb.sandpiperPrisma ??= new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  return globalForDb.sandpiperPrisma;
+  const slot = slotOfCaller();
+  slot.prisma ??= new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  return slot.prisma;
 }
 
 /** node-postgres' parsers for our statements: int8 (counts, minor units) as BigInt, never a JS number. */

@@ -1,10 +1,10 @@
 // npm run seed [-- --json]: idempotent bootstrap of the sandbox (see README "Seeded sandbox").
-import { getDb, transaction, type Db, type Tx } from "@/lib/db";
+import { getDb, transaction, type Tx } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import { createConsoleUser, randomPassword } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { dubaiDay } from "@/lib/money/dubai";
+import { extendSeededRates, SEED_SETTING_KEY } from "@/lib/pricing/seeded-rates";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { ApiError } from "@/lib/errors";
 import { SEED_CATALOG } from "@/lib/test-store/catalog-seed";
@@ -12,7 +12,7 @@ import { SEED_CATALOG } from "@/lib/test-store/catalog-seed";
 const db = getDb();
 const json = process.argv.includes("--json");
 const password = randomPassword;
-const SEED_KEY = "seed";
+const SEED_KEY = SEED_SETTING_KEY;
 
 type SeedIds = {
   merchantId: string;
@@ -90,7 +90,8 @@ async function firstSeed(tx: Tx) {
     createdById: operator.id,
   });
   const amountEntry = await seedAmountEntryMerchant(tx, allowedIps, operator.id);
-  await ensureSeedRate(tx, operator.id);
+  // The seeded pairs' rates for a window of days around today (README "Seeded sandbox"; the service's job keeps it ahead).
+  await extendSeededRates(tx, { force: true });
   await tx.bankAccount.create({
     data: {
       name: "Sandbox clearing account",
@@ -117,26 +118,14 @@ async function firstSeed(tx: Tx) {
   return { ids, passwords: { ...passwords, amountEntry: amountEntry.password }, callbackSecret, operatorId: operator.id };
 }
 
-/** The seeded sandbox's standing USD->AED base rate (README "Seeded sandbox"). */
-const SEED_RATE = { base: "USD", quote: "AED", rate: "3.6725" } as const;
-
-/**
- * Gives the seeded pair a rate for today's Dubai day when it has none, so the README walk-through works on any
- * day the sandbox is started. A rate an operator entered for today is never changed (skipDuplicates on the
- * unique (base, quote, day)); other pairs are never touched.
- */
-async function ensureSeedRate(client: Db, createdById: string | null) {
-  await client.fxRate.createMany({ data: [{ ...SEED_RATE, day: dubaiDay(), createdById }], skipDuplicates: true });
-}
-
 async function main() {
   const existing = await db.setting.findUnique({ where: { key: SEED_KEY } });
   if (process.argv.includes("--refresh-rates")) {
-    // npm start on a database seeded earlier: top up today's rate, issue nothing, print nothing.
-    if (existing) await ensureSeedRate(db, null);
+    // npm start on a database seeded earlier: extend the seeded rates' window, issue nothing, print nothing.
+    if (existing) await extendSeededRates(db);
     return;
   }
-  if (existing) await ensureSeedRate(db, null);
+  if (existing) await extendSeededRates(db);
   const created = existing ? null : await transaction((tx) => firstSeed(tx), { timeout: 120_000 });
   let ids = (created?.ids ?? existing!.value) as SeedIds;
   let addedAmountEntryPassword: string | null = null;

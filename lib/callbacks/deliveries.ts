@@ -7,7 +7,7 @@ import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
-import { announce } from "@/lib/notify/announce";
+import { announce, wakeCatchUp } from "@/lib/notify/announce";
 import { DELIVERY_DUE } from "@/lib/notify/due-events";
 import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
 import { dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
@@ -306,32 +306,29 @@ export async function sendTestEvent(db: Db, input: { merchantId: string; now?: D
   });
 }
 
-/** A delivery {@link advanceDeliveries} moved, and whether it is due now. */
-const MovedDelivery = z.object({ id: z.string(), due: z.boolean() });
+/** How many deliveries {@link advanceDeliveries} moved, and how many of them are due now. */
+const MovedDeliveries = z.object({ moved: z.number().int(), due: z.number().int() });
 
 /**
  * The sandbox clock moved a merchant's time ahead by `byMs` (docs/api.md "Sandbox clock"): each of its PENDING
- * deliveries waiting for a retry comes `byMs` sooner (at the earliest now), as if that time had gone by, and those
- * now due are announced to the delivery worker after commit. Deliveries run on the real clock, so this is the one
- * way a clock move reaches them.
+ * deliveries waiting for a retry comes `byMs` sooner (at the earliest now), as if that time had gone by, in one
+ * statement whatever their number; after commit the delivery catch-up job is woken, and it sends what is due in its
+ * own batches. Deliveries run on the real clock, so this is the one way a clock move reaches them.
  * @returns how many deliveries are due now.
  */
 export async function advanceDeliveries(tx: Tx, input: { merchantId: string; byMs: bigint }): Promise<number> {
   const now = systemNow();
-  const moved = parseRows(
-    MovedDelivery,
+  const [counts] = parseRows(
+    MovedDeliveries,
     await tx.$queryRaw<Record<string, unknown>[]>`
-    UPDATE deliveries
-    SET next_attempt_at = GREATEST(next_attempt_at - ${input.byMs.toString()}::bigint * interval '1 millisecond', ${now}::timestamptz), updated_at = ${now}
-    WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
-    RETURNING id, next_attempt_at <= ${now} AS due`,
+    WITH moved AS (
+      UPDATE deliveries
+      SET next_attempt_at = GREATEST(next_attempt_at - ${input.byMs.toString()}::bigint * interval '1 millisecond', ${now}::timestamptz), updated_at = ${now}
+      WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
+      RETURNING next_attempt_at <= ${now} AS due
+    )
+    SELECT count(*)::int AS moved, (count(*) FILTER (WHERE due))::int AS due FROM moved`,
   );
-  const ids = moved.filter((d) => d.due).map((d) => d.id);
-  afterCommit(tx, () =>
-    announce(
-      DELIVERY_DUE,
-      ids.map((deliveryId) => ({ deliveryId })),
-    ),
-  );
-  return ids.length;
+  if (counts.due > 0) afterCommit(tx, () => wakeCatchUp(DELIVERY_DUE));
+  return counts.due;
 }

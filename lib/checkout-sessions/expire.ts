@@ -23,6 +23,9 @@ function expireDue(tx: Tx, now: Date, batchSize: number, only: Prisma.Sql = Pris
     )`;
 }
 
+/** The id of the job that runs the sweep below (lib/jobs/registry.ts): a sandbox clock move wakes it. */
+export const EXPIRE_SESSIONS_JOB_ID = "expire-checkout-sessions";
+
 /**
  * Job body of the checkout-session expiry sweep (docs/decisions.md: any non-expired state -> EXPIRED at expiresAt;
  * docs/api.md "Limits": the expiry check runs every 30 seconds). Claims due rows with FOR UPDATE SKIP LOCKED, so
@@ -49,17 +52,13 @@ export async function expireDueSessions(opts: { now?: Date; batchSize?: number; 
 }
 
 /**
- * Expires one merchant's due checkout sessions at its sandbox time `at`, in the caller's transaction (the sandbox
- * clock's move, docs/api.md "Sandbox clock"), with the sweep's own statement.
+ * Expires at most `limit` of one merchant's due checkout sessions at its sandbox time `at`, in the caller's
+ * transaction (the sandbox clock's move, docs/api.md "Sandbox clock": what is left is the sweep's), with the
+ * sweep's own statement.
  * @returns the number of sessions expired
  */
-export async function expireMerchantSessions(tx: Tx, input: { merchantId: string; at: Date }): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const count = await expireDue(tx, input.at, 500, merchantFilter(Prisma.sql`merchant_id`, input.merchantId));
-    total += count;
-    if (count < 500) return total;
-  }
+export function expireMerchantSessions(tx: Tx, input: { merchantId: string; at: Date; limit: number }): Promise<number> {
+  return expireDue(tx, input.at, input.limit, merchantFilter(Prisma.sql`merchant_id`, input.merchantId));
 }
 
 /**

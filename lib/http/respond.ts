@@ -41,7 +41,8 @@ export function uniqueViolation(error: unknown): string | null {
  * is; a unique-constraint violation on a reference -> 409 DUPLICATE_REFERENCE, on anything else -> 409
  * INVALID_STATE (a concurrent change); a lost or unreachable database, a serialization failure, a deadlock or a
  * cancelled statement -> 503 SERVICE_UNAVAILABLE with Retry-After (a retry with the same Idempotency-Key is safe:
- * nothing was committed); anything else -> 500 INTERNAL_ERROR (logged with the request id, never shown to the
+ * nothing was committed), and so is work that ran out of time (a transaction past its limit, no free connection),
+ * logged as such, never as the database being down; anything else -> 500 INTERNAL_ERROR (logged with the request id, never shown to the
  * client).
  */
 export function toApiError(error: unknown, requestId: string): ApiError {
@@ -52,6 +53,13 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return apiError("INVALID_STATE", "someone else changed this record at the same moment; read it again and retry");
   }
   const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
+  if (kind === "timeout") {
+    // The database answers; the work took longer than the service allows one request (docs/api.md "Errors").
+    log.warn({ requestId, kind, err: text.slice(0, 300) }, "request ran out of time (the database is up)");
+    return apiError("SERVICE_UNAVAILABLE", "the service is busy and this request ran out of time; nothing was changed: retry with the same Idempotency-Key", {
+      "Retry-After": "1",
+    });
+  }
   if (isTransientDbError(kind)) {
     log.warn({ requestId, kind, sqlState, err: text.slice(0, 300) }, kind === "connection" ? "database unavailable" : "database refused the statement for now");
     return apiError("SERVICE_UNAVAILABLE", "the service is temporarily unavailable; retry with the same Idempotency-Key", { "Retry-After": "1" });

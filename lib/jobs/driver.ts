@@ -1,3 +1,4 @@
+import { runAsBackgroundWork } from "@/lib/db";
 import { log } from "@/lib/log";
 import { POLLING_JOBS, type PollingJob } from "@/lib/jobs/registry";
 import { inngestConfigured } from "@/lib/notify/mode";
@@ -23,7 +24,7 @@ function jobLoop(job: PollingJob): NodeJS.Timeout {
     try {
       do {
         again = false;
-        await job.run();
+        await runAsBackgroundWork(() => job.run());
       } while (again && !g.__sandpiperShuttingDown);
     } catch (error) {
       log.warn({ job: job.id, err: error instanceof Error ? error.message : String(error) }, "job run failed");
@@ -32,12 +33,14 @@ function jobLoop(job: PollingJob): NodeJS.Timeout {
     }
   };
   onWake(job.id, () => void tick());
+  if (job.runAtStart) setImmediate(() => void tick());
   return setInterval(() => void tick(), job.intervalMs());
 }
 
 /**
  * Starts the embedded driver (docs/architecture.md "Jobs"): polls each polling job of lib/jobs/registry.ts at its
- * interval (read once, here), in-process, and runs a job at once when this process wakes it (lib/notify/wake.ts).
+ * interval (read once, here), in-process, and runs a job at once when this process wakes it (lib/notify/wake.ts). Each
+ * run is background work (lib/db.ts `runAsBackgroundWork`: the jobs' own connections, never the API's).
  * The registry's event-driven jobs have no loop here: an announcement of their due event wakes the catch-up job
  * the event names (lib/notify/announce.ts), which runs every due item. Exactly one driver runs: nothing starts
  * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1.

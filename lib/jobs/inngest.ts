@@ -3,6 +3,7 @@
 // driver; exactly one driver runs: these when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV), else the
 // embedded driver.
 import { systemNow } from "@/lib/clock";
+import { runAsBackgroundWork } from "@/lib/db";
 import { log } from "@/lib/log";
 import { inngest } from "@/lib/notify/inngest-client";
 import { JOBS, type EventJob, type Job, type PollingJob } from "@/lib/jobs/registry";
@@ -30,7 +31,7 @@ function pollingFunction(job: PollingJob, clock: Clock) {
     if (!runsAt(schedule, new Date(event.ts ?? clock().getTime()))) return summaries;
     for (let n = 1; n <= schedule.runs; n++) {
       if (n > 1) await step.sleep(`wait-${n - 1}`, schedule.sleepMs);
-      summaries.push(await step.run(`run-${n}`, async () => (await job.run(clock(), "inngest")) as Summary));
+      summaries.push(await step.run(`run-${n}`, async () => (await runAsBackgroundWork(() => job.run(clock(), "inngest"))) as Summary));
     }
     return summaries;
   });
@@ -60,7 +61,7 @@ function eventFunction(job: EventJob, clock: Clock) {
     let last: Record<string, unknown> = {};
     for (let round = 1; round <= job.rounds; round++) {
       const { result, retryAt } = await step.run(`attempt-${round}`, async () => {
-        const r = await job.attempt(payload, clock());
+        const r = await runAsBackgroundWork(() => job.attempt(payload, clock()));
         return { result: r.result, retryAt: r.retryAt?.toISOString() ?? null };
       });
       if (retryAt === null) return { ...payload, ...result };
@@ -75,7 +76,8 @@ function eventFunction(job: EventJob, clock: Clock) {
  * Builds the Inngest functions, one per entry of `jobs` (default: the registry, lib/jobs/registry.ts), in its
  * order: a cron function per polling job (`pollingFunction`: the interval honoured as lib/jobs/schedule.ts says),
  * an event function per event-driven job (`eventFunction`). Overlapping runs are safe: the sweeps, catch-ups and
- * attempts claim rows with FOR UPDATE SKIP LOCKED and leases, the prunes delete in bounded batches.
+ * attempts claim rows with FOR UPDATE SKIP LOCKED and leases, the prunes delete in bounded batches. Every body runs as
+ * background work (lib/db.ts `runAsBackgroundWork`: the jobs' own connections).
  * @param clock the clock of the job bodies (default: the real clock)
  */
 export function createInngestFunctions(clock: Clock = () => systemNow(), jobs: readonly Job[] = JOBS) {

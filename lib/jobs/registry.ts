@@ -1,13 +1,14 @@
 // Every background job, in one list (docs/architecture.md "Jobs"): the embedded driver (lib/jobs/driver.ts) and the
 // Inngest functions (lib/jobs/inngest.ts) are both built from it. Several processes may run a body at once: the
 // sweeps, catch-ups and attempts claim rows with FOR UPDATE SKIP LOCKED, the prunes delete in bounded batches.
-import { expireDueSessions } from "@/lib/checkout-sessions/expire";
+import { EXPIRE_SESSIONS_JOB_ID, expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { deliverDueCallbacks, deliverOne } from "@/lib/callbacks/deliver";
 import { MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
 import { compactAndVacuum } from "@/lib/payments/counts";
 import { getDb } from "@/lib/db";
-import { expireDuePayments } from "@/lib/payments/expire";
+import { EXPIRE_PAYMENTS_JOB_ID, expireDuePayments } from "@/lib/payments/expire";
 import { pruneRequestLog } from "@/lib/request-log/retention";
+import { extendSeededRates } from "@/lib/pricing/seeded-rates";
 import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
 import { concludeDueScenarios } from "@/lib/payments/conclude-scenarios";
 import { handOffCheckout, runStoreHandoffs } from "@/lib/store/handoff";
@@ -24,6 +25,7 @@ export type JobDriver = "embedded" | "inngest";
  *   honoured there).
  * - `run(now, driver)`: the body; takes the clock of the run (default: the real clock; tests pass one) and the
  *   driver that runs it, and returns a small JSON-able summary (Inngest keeps it as the step's result).
+ * - `runAtStart`: the embedded driver runs it once at its start too, not only after the first interval.
  */
 export type PollingJob = {
   kind: "polling";
@@ -31,6 +33,8 @@ export type PollingJob = {
   name: string;
   intervalMs: () => number;
   run: (now?: Date, driver?: JobDriver) => Promise<unknown>;
+  /** The embedded driver also runs it once when it starts (a job whose interval is long, such as an hour). */
+  runAtStart?: boolean;
 };
 
 /** One round of an event-driven job: its JSON-able result, and when to try again (null: nothing left to do). */
@@ -77,10 +81,10 @@ const STORE_HANDOFF_ROUNDS = 8;
  * at their intervals; Inngest gets one function per entry, polling or event-driven (lib/jobs/inngest.ts).
  */
 export const JOBS: readonly Job[] = [
-  { kind: "polling", id: "expire-due-payments", name: "Expire due payments", intervalMs: expirySweepIntervalMs, run: (now) => expireDuePayments({ now }) },
+  { kind: "polling", id: EXPIRE_PAYMENTS_JOB_ID, name: "Expire due payments", intervalMs: expirySweepIntervalMs, run: (now) => expireDuePayments({ now }) },
   {
     kind: "polling",
-    id: "expire-checkout-sessions",
+    id: EXPIRE_SESSIONS_JOB_ID,
     name: "Expire due checkout sessions",
     intervalMs: expirySweepIntervalMs,
     run: (now) => expireDueSessions({ now }),
@@ -122,6 +126,16 @@ export const JOBS: readonly Job[] = [
     // Requests older than REQUEST_LOG_RETENTION_DAYS (default 14) are deleted, 10,000 per run.
     intervalMs: () => config().REQUEST_LOG_PRUNE_INTERVAL_MS,
     run: (now) => pruneRequestLog(getDb(), now),
+  },
+  {
+    kind: "polling",
+    id: "extend-seeded-rates",
+    name: "Extend the seeded sandbox's FX rates",
+    // README "Seeded sandbox": the seeded pairs keep a rate for every day from 30 days back to 90 days past the
+    // latest sandbox day (the real one or a merchant's moved clock); nothing on a database that was not seeded.
+    intervalMs: () => config().SEEDED_RATES_INTERVAL_MS,
+    runAtStart: true,
+    run: (now) => extendSeededRates(getDb(), { now }),
   },
   {
     kind: "polling",

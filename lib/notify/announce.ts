@@ -30,3 +30,12 @@ export function announce<P extends DuePayload>(due: DueEvent<P>, payloads: reado
     );
   });
 }
+
+/**
+ * Asks for the catch-up job of `due` to run now, for work that became due in bulk (a sandbox clock move): the
+ * embedded driver of this process runs it at once; under Inngest its catch-up function runs at its own interval and
+ * takes every due item then (no event per item). Call it after commit.
+ */
+export function wakeCatchUp<P extends DuePayload>(due: DueEvent<P>): void {
+  if (!inngestConfigured()) wakeJob(due.catchUpJobId);
+}

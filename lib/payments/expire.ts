@@ -1,4 +1,5 @@
-import { getDb, IdRow, parseRows, Prisma, withTransaction, type Db, type Tx } from "@/lib/db";
+import { getDb, IdRow, parseRows, Prisma, withTransaction, type Tx } from "@/lib/db";
+import { applyLimitReleases, LimitReleases } from "@/lib/pricing/limits";
 import { sandboxNow, systemNow } from "@/lib/clock";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import { applyTransition } from "@/lib/payments/transitions";
@@ -9,12 +10,12 @@ import type { PaymentRow } from "@/lib/payments/serialize";
  * the one table (EXPIRED, finalizedAt, limit release, payment.expired event), and its store checkout with it
  * (docs/api.md "Store checkout": a QUEUED or READY checkout becomes EXPIRED; one in a final state is left alone).
  * The expiry sweep, the sandbox clock and `POST /v1/sandbox/payments/{id}/expire` all use it (docs/api.md
- * "Payment states").
+ * "Payment states"). With `releases` the limit release is gathered for the caller's batch (lib/pricing/limits.ts).
  * @returns the updated payment row
  * @throws ApiError 409 INVALID_STATE when the payment is in neither state.
  */
-export async function expireLockedPayment(tx: Tx, payment: PaymentRow, now: Date): Promise<PaymentRow> {
-  const expired = await applyTransition(tx, payment, "expire", { now });
+export async function expireLockedPayment(tx: Tx, payment: PaymentRow, now: Date, releases?: LimitReleases): Promise<PaymentRow> {
+  const expired = await applyTransition(tx, payment, "expire", { now, releases });
   if (!expired.storeCheckout) return expired;
   await expireStoreCheckout(tx, payment.id, now);
   // The row returned shows the checkout as it is now.
@@ -32,53 +33,76 @@ export async function expireStoreCheckout(tx: Tx, paymentId: string, now: Date):
   });
 }
 
+/** Payments one batch of the expiry sweep expires, in one short transaction of its own. */
+export const EXPIRY_BATCH_SIZE = 50;
+
+/** The id of the job that runs the sweep below (lib/jobs/registry.ts): a sandbox clock move wakes it. */
+export const EXPIRE_PAYMENTS_JOB_ID = "expire-due-payments";
+
 /**
  * Job body of the expiry sweep (docs/api.md "Payment states": every 30 seconds): turns PENDING and
- * PENDING_APPROVAL payments whose expiresAt has passed into EXPIRED with a payment.expired event. Claims
- * rows with FOR UPDATE SKIP LOCKED, so several processes may run it at once. Records with a null expiresAt
- * are never expired. A merchant whose sandbox clock is moved (docs/api.md "Sandbox clock") is swept first at its
- * own sandbox time, and its payments expired so keep the offset.
+ * PENDING_APPROVAL payments whose expiresAt has passed into EXPIRED with a payment.expired event. Works in batches
+ * of `batchSize` (default {@link EXPIRY_BATCH_SIZE}), each its own short transaction that claims its rows with
+ * FOR UPDATE SKIP LOCKED (several processes may run it at once) and gives the amounts back to the limit counters
+ * at its end (so a create waits on them for one statement, not a batch); a crash loses at most the open batch,
+ * which the next run takes again (each payment expires once: the transition only leaves an unexpired state).
+ * Records with a null expiresAt are never expired. A merchant whose sandbox clock is moved (docs/api.md "Sandbox
+ * clock") is swept first at its own sandbox time, and its payments expired so keep the offset.
  * @param opts.now the real time (default the clock); opts.merchantId sweeps one merchant only.
  * @returns the number of payments expired
  */
 export async function expireDuePayments(opts: { now?: Date; batchSize?: number; merchantId?: string } = {}): Promise<number> {
   const now = opts.now ?? systemNow();
+  const batchSize = opts.batchSize ?? EXPIRY_BATCH_SIZE;
   let total = 0;
   for (const clock of await movedClocks(getDb())) {
     if (opts.merchantId && opts.merchantId !== clock.merchantId) continue;
-    total += await sweep(getDb(), sandboxNow(clock.offsetMs, now), opts.batchSize ?? 100, clock.merchantId, clock.offsetMs);
+    total += await sweep(sandboxNow(clock.offsetMs, now), batchSize, clock.merchantId, clock.offsetMs);
   }
-  return total + (await sweep(getDb(), now, opts.batchSize ?? 100, opts.merchantId, null));
+  return total + (await sweep(now, batchSize, opts.merchantId, null));
 }
 
 /**
- * Expires one merchant's due payments at its sandbox time `at`, in the caller's transaction (the sandbox clock's
- * move, docs/api.md "Sandbox clock"): the sweep's own code, and each payment keeps the clock's `offsetMs`.
+ * Expires at most `limit` of one merchant's due payments at its sandbox time `at`, in the caller's transaction (the
+ * sandbox clock's move, docs/api.md "Sandbox clock": what is left is the sweep's): the sweep's own batch, and each
+ * payment keeps the clock's `offsetMs`.
  * @returns the number of payments expired
  */
-export function expireMerchantPayments(tx: Tx, input: { merchantId: string; at: Date; offsetMs: bigint }): Promise<number> {
-  return sweep(tx, input.at, 100, input.merchantId, input.offsetMs === 0n ? null : input.offsetMs);
+export function expireMerchantPayments(tx: Tx, input: { merchantId: string; at: Date; offsetMs: bigint; limit: number }): Promise<number> {
+  return expireBatch(tx, input.at, input.limit, input.merchantId, input.offsetMs === 0n ? null : input.offsetMs);
 }
 
-async function sweep(db: Db, now: Date, batchSize: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
+/** Batches of {@link expireBatch}, each in its own transaction, until one comes back short; yields to other work between two. */
+async function sweep(now: Date, batchSize: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
   let total = 0;
   for (;;) {
-    const count = await withTransaction(db, async (tx) => {
-      const due = parseRows(
-        IdRow,
-        await tx.$queryRaw<Record<string, unknown>[]>`
-        SELECT id FROM payments
-        WHERE status IN ('PENDING', 'PENDING_APPROVAL') AND expires_at IS NOT NULL AND expires_at <= ${now} ${merchantFilter(Prisma.sql`merchant_id`, merchantId)}
-        ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`,
-      );
-      for (const { id } of due) {
-        const payment = await tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
-        if (offsetMs !== null) await tx.payment.update({ where: { id }, data: { clockOffsetMs: offsetMs } });
-        await expireLockedPayment(tx, payment, now);
-      }
-      return due.length;
-    });
+    const count = await withTransaction(getDb(), (tx) => expireBatch(tx, now, batchSize, merchantId, offsetMs));
     total += count;
     if (count < batchSize) return total;
+    await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * One batch: claims up to `limit` due payments (FOR UPDATE SKIP LOCKED, oldest expiresAt first), expires each through
+ * the transition table with its event, then gives their amounts back to the limit counters in one pass at the end.
+ */
+async function expireBatch(tx: Tx, now: Date, limit: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
+  const due = parseRows(
+    IdRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`
+    SELECT id FROM payments
+    WHERE status IN ('PENDING', 'PENDING_APPROVAL') AND expires_at IS NOT NULL AND expires_at <= ${now} ${merchantFilter(Prisma.sql`merchant_id`, merchantId)}
+    ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+  );
+  if (due.length === 0) return 0;
+  const ids = due.map((d) => d.id);
+  if (offsetMs !== null) await tx.$executeRaw`UPDATE payments SET clock_offset_ms = ${offsetMs} WHERE id = ANY(${ids}::uuid[])`;
+  const releases = new LimitReleases();
+  for (const id of ids) {
+    const payment = await tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
+    await expireLockedPayment(tx, payment, now, releases);
+  }
+  await applyLimitReleases(tx, releases);
+  return due.length;
 }

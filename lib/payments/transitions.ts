@@ -4,7 +4,7 @@ import { recordEvent, type EventType, type RecordedEvent } from "@/lib/events/ou
 import type { PaymentStatus } from "@/lib/generated/prisma/client";
 import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
 import { toMinor } from "@/lib/money/currency";
-import { releaseLimits } from "@/lib/pricing/limits";
+import { releaseLimits, type LimitReleases } from "@/lib/pricing/limits";
 import { storedSnapshot } from "@/lib/pricing/snapshot";
 import { isUuid } from "@/lib/schemas/common";
 import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
@@ -43,10 +43,17 @@ export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCEEDED", "FAILED", 
  * (conditional UPDATE), then the ledger entry, limit release and outbox event are written alongside.
  * @returns the updated payment row
  * The ledger's reserve line is the stored snapshot's `reserve` (docs/api.md "Pricing"), parsed by its schema.
+ * With `opts.releases` the limit release is gathered there for the caller to apply at the end of its batch
+ * (lib/pricing/limits.ts `applyLimitReleases`) instead of being written now.
  * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
  * @throws StoredDataError (lib/schemas/stored.ts) when the stored snapshot does not match its schema (nothing written)
  */
-export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trigger, opts: { now: Date; actorId?: string }): Promise<PaymentRow> {
+export async function applyTransition(
+  tx: Tx,
+  payment: PaymentRow,
+  trigger: Trigger,
+  opts: { now: Date; actorId?: string; releases?: LimitReleases },
+): Promise<PaymentRow> {
   const t = TRANSITIONS[trigger];
   const changed = await tx.payment.updateMany({
     where: { id: payment.id, status: { in: [...t.from] } },
@@ -78,7 +85,8 @@ export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trig
     );
   }
   if (t.releaseLimits && updated.limitProfileId) {
-    await releaseLimits(tx, updated.limitProfileId, updated.amountMinor, updated.businessDay);
+    if (opts.releases) opts.releases.add(updated.limitProfileId, updated.amountMinor, updated.businessDay);
+    else await releaseLimits(tx, updated.limitProfileId, updated.amountMinor, updated.businessDay);
   }
   if (t.event) await recordPaymentEvent(tx, updated, t.event, opts.now);
   return updated;

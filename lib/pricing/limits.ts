@@ -74,3 +74,40 @@ export async function releaseLimits(tx: Tx, profileId: string, amountMinor: bigi
     UPDATE limit_counters SET used_minor = GREATEST(used_minor - ${amountMinor}, 0)
     WHERE profile_id = ${profileId}::uuid AND period IN (${dayPeriod(day)}, ${monthPeriod(day)})`;
 }
+
+/**
+ * Limit releases gathered over a batch of transitions (the expiry sweep's), given back together at the batch's end
+ * with {@link applyLimitReleases}: the counters a create needs are then locked for one short statement per counter
+ * at the end of the batch, not from the batch's first expiry to its commit (docs/architecture.md "Jobs").
+ * Amounts are minor units (bigint), summed per profile and period.
+ */
+export class LimitReleases {
+  private readonly amounts = new Map<string, { profileId: string; period: string; amountMinor: bigint }>();
+
+  /** Adds a payment's amount (minor units) to the release of its creation day's and month's counters. */
+  add(profileId: string, amountMinor: bigint, day: string): void {
+    for (const period of [dayPeriod(day), monthPeriod(day)]) {
+      const key = `${profileId} ${period}`;
+      const entry = this.amounts.get(key) ?? { profileId, period, amountMinor: 0n };
+      entry.amountMinor += amountMinor;
+      this.amounts.set(key, entry);
+    }
+  }
+
+  /** The releases in lock order: by profile, then the day (`D:`) before the month (`M:`), as a create locks them. */
+  inLockOrder(): { profileId: string; period: string; amountMinor: bigint }[] {
+    return [...this.amounts.values()].sort((a, b) => a.profileId.localeCompare(b.profileId) || a.period.localeCompare(b.period));
+  }
+}
+
+/**
+ * Gives back the gathered releases in the caller's transaction, one statement per counter in the order a create
+ * locks them (so the two never deadlock). Call it last in the transaction.
+ */
+export async function applyLimitReleases(tx: Tx, releases: LimitReleases): Promise<void> {
+  for (const r of releases.inLockOrder()) {
+    await tx.$executeRaw`
+      UPDATE limit_counters SET used_minor = GREATEST(used_minor - ${r.amountMinor}, 0)
+      WHERE profile_id = ${r.profileId}::uuid AND period = ${r.period}`;
+  }
+}

@@ -1,12 +1,15 @@
 import { systemNow } from "@/lib/clock";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
-import { missingRatesToday } from "@/lib/pricing/fx-rates";
+import { missingRatesAhead, missingRatesToday } from "@/lib/pricing/fx-rates";
 import { z } from "zod";
 import { parseRow, Prisma, type Db } from "@/lib/db";
 import { deliveredByListener } from "@/lib/events/listener-forwards";
 import { countAwaitingApproval } from "@/lib/payments/payment-views";
 import { dubaiDay } from "@/lib/money/dubai";
 import { getSettings } from "@/lib/settings/service-settings";
+
+/** How many days after today the overview checks for missing rates. */
+export const RATE_LOOKAHEAD_DAYS = 7;
 
 /** Deliveries that ended without reaching the callback address: needing attention, and delivered by a listener. */
 const AttentionRow = z.object({ needing: z.number().int(), byListener: z.number().int() });
@@ -15,8 +18,9 @@ const AttentionRow = z.object({ needing: z.number().int(), byListener: z.number(
  * The figures of the console's overview for the actor (today's payments are in lib/reports/payments-overview.ts,
  * with the charts): withdrawals awaiting approval, deliveries that need attention (FAILED or NOT_CONFIGURED, unless a
  * `sandpiper listen` process delivered the event: those count as received by a listener), allow-list requests waiting for an operator
- * (every merchant's for operators), and for operators the intake switches, inactive merchants and the pairs missing
- * today's rate.
+ * (every merchant's for operators), and for operators the intake switches, inactive merchants, the pairs missing
+ * today's rate and the pairs an enabled pricing profile needs that miss a rate on one of the next
+ * {@link RATE_LOOKAHEAD_DAYS} days (tomorrow first).
  */
 export async function overview(db: Db, actor: ConsoleActor, now = systemNow()) {
   const merchantId = scopedMerchantId(actor);
@@ -36,6 +40,8 @@ export async function overview(db: Db, actor: ConsoleActor, now = systemNow()) {
       ? {
           inactiveMerchants: await db.merchant.count({ where: { status: "INACTIVE" } }),
           missingRates: await missingRatesToday(db, now),
+          // The warning ahead: the days from tomorrow through 7 days ahead without a rate that a profile needs.
+          missingRatesAhead: await missingRatesAhead(db, { from: new Date(now.getTime() + 86_400_000), days: RATE_LOOKAHEAD_DAYS }),
         }
       : null;
   const merchant = merchantId ? await db.merchant.findUnique({ where: { id: merchantId }, select: { name: true, status: true, callbackUrl: true } }) : null;

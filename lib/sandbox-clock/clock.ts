@@ -7,17 +7,23 @@ import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
 import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields";
 import { formatOffset, parseDuration, sandboxNow, systemNow } from "@/lib/clock";
-import { parseRows, type Db, type Tx } from "@/lib/db";
+import { afterCommit, parseRows, type Db, type Tx } from "@/lib/db";
+import { wakeJob } from "@/lib/notify/wake";
+import { missingRatesAhead, type MissingRate } from "@/lib/pricing/fx-rates";
+import { extendSeededRates } from "@/lib/pricing/seeded-rates";
 import { apiError } from "@/lib/errors";
 import { advanceDeliveries } from "@/lib/callbacks/deliveries";
-import { expireMerchantSessions } from "@/lib/checkout-sessions/expire";
-import { expireMerchantPayments } from "@/lib/payments/expire";
+import { EXPIRE_SESSIONS_JOB_ID, expireMerchantSessions } from "@/lib/checkout-sessions/expire";
+import { EXPIRE_PAYMENTS_JOB_ID, expireMerchantPayments } from "@/lib/payments/expire";
 
 /** The furthest a clock may run ahead: ten years of 365.25 days, in ms. */
 export const MAX_OFFSET_MS = 315_576_000_000n;
 
-/** A merchant's sandbox clock: its offset and its time now, next to the real time. */
-export type SandboxClock = { offsetMs: number; offset: string; now: string; realNow: string };
+/** What became due at a merchant's sandbox time and the background jobs have not yet done. */
+export type ClockDue = { payments: number; checkoutSessions: number; deliveries: number };
+
+/** A merchant's sandbox clock: its offset and its time now, next to the real time; what is due; rates missing ahead. */
+export type SandboxClock = { offsetMs: number; offset: string; now: string; realNow: string; due: ClockDue; missingRates: MissingRate[] };
 
 /** What one move of the clock did, besides moving it. */
 export type ClockMove = SandboxClock & { advancedByMs: number; expired: { payments: number; checkoutSessions: number }; deliveriesDue: number };
@@ -25,12 +31,44 @@ export type ClockMove = SandboxClock & { advancedByMs: number; expired: { paymen
 /** A row of a raw read of a merchant's `clock_offset_ms AS "offset"` (int8 milliseconds, as BigInt). */
 export const ClockOffsetRow = z.object({ offset: z.bigint() });
 
-function clockOf(offsetMs: bigint, real: Date): SandboxClock {
-  return { offsetMs: Number(offsetMs), offset: formatOffset(offsetMs), now: sandboxNow(offsetMs, real).toISOString(), realNow: real.toISOString() };
+/** The most payments and checkout sessions a move expires in its own transaction; the expiry jobs take the rest. */
+export const EXPIRED_IN_MOVE = { payments: 100, checkoutSessions: 1_000 } as const;
+
+/** Days from the merchant's sandbox day that the answer checks for missing rates (that day and the 6 after it). */
+export const CLOCK_RATE_LOOKAHEAD_DAYS = 7;
+
+/** What is due for a merchant and not yet done: its expirable payments and sessions at sandbox time `at`, its due deliveries (real time). */
+const DueRow = z.object({ payments: z.number().int(), sessions: z.number().int(), deliveries: z.number().int() });
+
+async function dueFor(db: Db, merchantId: string, at: Date, real: Date): Promise<ClockDue> {
+  const [row] = parseRows(
+    DueRow,
+    await db.$queryRaw<Record<string, unknown>[]>`
+    SELECT
+      (SELECT count(*)::int FROM payments WHERE merchant_id = ${merchantId}::uuid AND status IN ('PENDING', 'PENDING_APPROVAL')
+         AND expires_at IS NOT NULL AND expires_at <= ${at}) AS payments,
+      (SELECT count(*)::int FROM checkout_sessions WHERE merchant_id = ${merchantId}::uuid AND state <> 'EXPIRED' AND expires_at <= ${at}) AS sessions,
+      (SELECT count(*)::int FROM deliveries WHERE merchant_id = ${merchantId}::uuid AND state = 'PENDING' AND next_attempt_at <= ${real}) AS deliveries`,
+  );
+  return { payments: row.payments, checkoutSessions: row.sessions, deliveries: row.deliveries };
+}
+
+async function clockOf(db: Db, merchantId: string, offsetMs: bigint, real: Date): Promise<SandboxClock> {
+  const at = sandboxNow(offsetMs, real);
+  return {
+    offsetMs: Number(offsetMs),
+    offset: formatOffset(offsetMs),
+    now: at.toISOString(),
+    realNow: real.toISOString(),
+    due: await dueFor(db, merchantId, at, real),
+    missingRates: await missingRatesAhead(db, { from: at, days: CLOCK_RATE_LOOKAHEAD_DAYS, merchantId }),
+  };
 }
 
 /**
- * Reads a merchant's sandbox clock.
+ * Reads a merchant's sandbox clock, what is still due at its time (docs/api.md "Sandbox clock": poll it until `due`
+ * is all zero after a large advance) and the pairs its enabled pricing profiles need that have no rate on one of the
+ * 7 days from its sandbox day.
  * @throws ApiError 404 NOT_FOUND for an unknown merchant
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */
@@ -40,18 +78,22 @@ export async function getSandboxClock(db: Db, merchantId: string): Promise<Sandb
     await db.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${merchantId}::uuid`,
   );
   if (!rows[0]) throw apiError("NOT_FOUND", "merchant not found");
-  return clockOf(rows[0].offset, systemNow());
+  return clockOf(db, merchantId, rows[0].offset, systemNow());
 }
 
 /**
  * Moves a merchant's sandbox clock ahead by `byMs` (advance) or back to the real clock (`reset`), in the caller's
  * transaction with its audit row (action `merchant.sandbox_clock`, the offset before and after): the merchant row is
- * locked, so concurrent moves add up. Advancing brings each waiting callback retry `byMs` sooner, and expires the
- * merchant's payments and checkout sessions that are due at its new time with the sweeps' own code (the same
- * transitions, ledger entries and events as the sweep), in the same transaction. A reset expires nothing and moves
- * no delivery back; times already given (a payment's expiresAt) are kept.
+ * locked, so concurrent moves add up. The move itself is small whatever the merchant's size (docs/api.md "Sandbox
+ * clock"):
+ * - the seeded sandbox's FX rates are extended past the new sandbox day (lib/pricing/seeded-rates.ts);
+ * - each waiting callback retry comes `byMs` sooner (one statement), and the delivery job is woken after commit;
+ * - up to {@link EXPIRED_IN_MOVE} of the payments and checkout sessions due at the new time are expired here, with
+ *   the sweeps' own code (the same transitions, ledger entries and events); the rest is left to the expiry jobs,
+ *   woken after commit, which work through it in short batches of their own. `due` says how much is left.
+ * A reset expires nothing and moves no delivery back; times already given (a payment's expiresAt) are kept.
  * @param input.by the duration to advance by (`2h`, `1d12h`, `PT2H`: lib/clock.ts parseDuration), or null (reset).
- * @returns the clock afterwards with what the move did.
+ * @returns the clock afterwards with what the move did, what is still due, and rates missing ahead.
  * @throws ApiError 404 NOT_FOUND for an unknown merchant; 400 VALIDATION_ERROR for a duration that is not one, or
  *   when the clock would run more than ten years ahead.
  * @throws ZodError when a row read does not match its schema (a schema drift)
@@ -93,18 +135,21 @@ export async function moveSandboxClock(tx: Tx, actor: AuditActor, input: { merch
     },
     real,
   );
-  const clock = clockOf(after, real);
-  if (byMs === null) return { ...clock, advancedByMs: 0, expired: { payments: 0, checkoutSessions: 0 }, deliveriesDue: 0 };
+  if (byMs === null)
+    return { ...(await clockOf(tx, input.merchantId, after, real)), advancedByMs: 0, expired: { payments: 0, checkoutSessions: 0 }, deliveriesDue: 0 };
   const at = sandboxNow(after, real);
-  return {
-    ...clock,
-    advancedByMs: Number(byMs),
-    expired: {
-      payments: await expireMerchantPayments(tx, { merchantId: input.merchantId, at, offsetMs: after }),
-      checkoutSessions: await expireMerchantSessions(tx, { merchantId: input.merchantId, at }),
-    },
-    deliveriesDue: await advanceDeliveries(tx, { merchantId: input.merchantId, byMs }),
+  await extendSeededRates(tx, { now: real, through: at });
+  const expired = {
+    payments: await expireMerchantPayments(tx, { merchantId: input.merchantId, at, offsetMs: after, limit: EXPIRED_IN_MOVE.payments }),
+    checkoutSessions: await expireMerchantSessions(tx, { merchantId: input.merchantId, at, limit: EXPIRED_IN_MOVE.checkoutSessions }),
   };
+  const deliveriesDue = await advanceDeliveries(tx, { merchantId: input.merchantId, byMs });
+  const clock = await clockOf(tx, input.merchantId, after, real);
+  afterCommit(tx, () => {
+    if (clock.due.payments > 0) wakeJob(EXPIRE_PAYMENTS_JOB_ID);
+    if (clock.due.checkoutSessions > 0) wakeJob(EXPIRE_SESSIONS_JOB_ID);
+  });
+  return { ...clock, advancedByMs: Number(byMs), expired, deliveriesDue };
 }
 
 /** The console's form to move a merchant's clock: advance by a duration, or reset (an empty duration). */

@@ -88,6 +88,28 @@ export const SandboxClock = z
     offset: z.string().describe("The same for people: `1d 2h`, `0s` for none."),
     now: Timestamp.describe("The merchant's sandbox time now: the time its payments, checkout sessions, velocity windows and limits see."),
     realNow: Timestamp.describe("The real time now."),
+    due: z
+      .strictObject({
+        payments: z.int().describe("Your PENDING and PENDING_APPROVAL payments past their expiresAt at your sandbox time, not yet expired."),
+        checkoutSessions: z.int().describe("Your checkout sessions past their expiresAt at your sandbox time, not yet expired."),
+        deliveries: z.int().describe("Your callback deliveries due now and not yet attempted."),
+      })
+      .describe(
+        "What is due at your sandbox time and still being done by the background jobs, in short batches (after a large advance: thousands a minute). Read this clock again until all three are 0.",
+      ),
+    missingRates: z
+      .array(
+        z.strictObject({
+          pair: z.string().describe("The direct pair, `USD->AED`."),
+          base: z.string().describe("Its base currency."),
+          quote: z.string().describe("Its quote currency."),
+          days: z.array(z.string()).describe("The Dubai days (YYYY-MM-DD) without a rate for it, from your sandbox day through the 6 days after it."),
+          usedBy: z.int().describe("How many of your enabled pricing profiles need it."),
+        }),
+      )
+      .describe(
+        "Pairs your enabled pricing profiles need with no rate on one of the 7 Dubai days from your sandbox day: a cross-currency payment on such a day answers 409 FX_RATE_MISSING until an operator enters the rate. Empty when every day has its rates.",
+      ),
   })
   .describe("The merchant's sandbox clock.");
 
@@ -96,9 +118,11 @@ export const SandboxClockMove = SandboxClock.extend({
   advancedByMs: z.int().describe("How far this call moved the clock ahead, in milliseconds (0 for a reset)."),
   expired: z
     .strictObject({
-      payments: z.int().describe("Payments that the move expired (PENDING or PENDING_APPROVAL past expiresAt at the new time)."),
-      checkoutSessions: z.int().describe("Checkout sessions that the move expired."),
+      payments: z.int().describe("Payments that the move expired itself (PENDING or PENDING_APPROVAL past expiresAt at the new time): at most 100."),
+      checkoutSessions: z.int().describe("Checkout sessions that the move expired itself: at most 1,000."),
     })
-    .describe("What expired at the new time, in the same transaction as the move."),
+    .describe(
+      "What expired at the new time in the same transaction as the move; the rest of what became due is in `due`, expired by the background jobs within seconds.",
+    ),
   deliveriesDue: z.int().describe("Callback deliveries waiting for a retry that are due now (sent within about a second)."),
 }).describe("The merchant's sandbox clock after the move, and what the move did.");

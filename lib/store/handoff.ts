@@ -1,7 +1,7 @@
 // The store handoff job (docs/api.md "Overview" 4; docs/architecture.md "Consistency": background work claims
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
 import { z } from "zod";
-import { systemNow } from "@/lib/clock";
+import { sandboxNow, systemNow } from "@/lib/clock";
 import { getDb, parseRows, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
 import { fromMinor } from "@/lib/money/currency";
@@ -48,34 +48,39 @@ export type HandoffOptions = { now?: Date; connector?: StoreConnector };
 /** What became of one claimed checkout. */
 export type HandoffOutcome = "READY" | "REJECTED" | "RETRY" | "DISCARDED";
 
-type Claim = { paymentId: string; attempt: number };
-/** A checkout {@link claimDue} claimed: its payment and the attempt count the claim raised. */
-const ClaimedCheckout = z.object({ paymentId: z.string(), handoffAttempts: z.number().int() });
+/** A claimed checkout: its payment, the attempt count the claim raised, and its merchant's sandbox clock offset (ms). */
+type Claim = { paymentId: string; attempt: number; offsetMs: bigint };
+/** A checkout {@link claimDue} claimed: its payment, the attempt count the claim raised and the merchant's clock offset. */
+const ClaimedCheckout = z.object({ paymentId: z.string(), handoffAttempts: z.number().int(), offsetMs: z.bigint() });
 
 /**
  * Claims due QUEUED checkouts in one short transaction (FOR UPDATE OF the checkout SKIP LOCKED): the
- * payment is PENDING and not past expiresAt, nextHandoffAt has come. Each claim counts an attempt and
- * leases the row for 30 s (nextHandoffAt = now + lease); the attempt number is the claim's token.
+ * payment is PENDING and not past expiresAt, nextHandoffAt has come. Both are read at the merchant's sandbox time
+ * (docs/api.md "Sandbox clock": a checkout created under a moved clock carries that clock's times), so a checkout
+ * created under a clock moved ahead is due at once, as under the real clock. Each claim counts an attempt and
+ * leases the row for 30 s (nextHandoffAt = the merchant's now + lease); the attempt number is the claim's token.
  */
 async function claimDue(now: Date, limit: number, paymentId?: string): Promise<Claim[]> {
-  const leaseUntil = new Date(now.getTime() + HANDOFF_LEASE_MS);
   const only = paymentId ?? null;
   const rows = await transaction(
     (tx) => tx.$queryRaw<Record<string, unknown>[]>`
     UPDATE store_checkouts sc
-    SET handoff_attempts = sc.handoff_attempts + 1, next_handoff_at = ${leaseUntil}, updated_at = ${now}
+    SET handoff_attempts = sc.handoff_attempts + 1,
+        next_handoff_at = ${now}::timestamptz + (due.offset_ms + ${HANDOFF_LEASE_MS}) * interval '1 millisecond', updated_at = ${now}
     FROM (
-      SELECT c.payment_id FROM store_checkouts c JOIN payments p ON p.id = c.payment_id
-      WHERE c.state = 'QUEUED' AND (c.next_handoff_at IS NULL OR c.next_handoff_at <= ${now})
-        AND p.status = 'PENDING' AND p.expires_at > ${now}
+      SELECT c.payment_id, m.clock_offset_ms AS offset_ms FROM store_checkouts c JOIN payments p ON p.id = c.payment_id
+        JOIN merchants m ON m.id = p.merchant_id
+      WHERE c.state = 'QUEUED'
+        AND (c.next_handoff_at IS NULL OR c.next_handoff_at <= ${now}::timestamptz + m.clock_offset_ms * interval '1 millisecond')
+        AND p.status = 'PENDING' AND p.expires_at > ${now}::timestamptz + m.clock_offset_ms * interval '1 millisecond'
         AND (${only}::uuid IS NULL OR c.payment_id = ${only}::uuid)
       ORDER BY c.next_handoff_at NULLS FIRST LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED
     ) due
     WHERE sc.payment_id = due.payment_id
-    RETURNING sc.payment_id, sc.handoff_attempts`,
+    RETURNING sc.payment_id AS "paymentId", sc.handoff_attempts AS "handoffAttempts", due.offset_ms AS "offsetMs"`,
   );
-  return parseRows(ClaimedCheckout, rows).map((r) => ({ paymentId: r.paymentId, attempt: r.handoffAttempts }));
+  return parseRows(ClaimedCheckout, rows).map((r) => ({ paymentId: r.paymentId, attempt: r.handoffAttempts, offsetMs: r.offsetMs }));
 }
 
 /** The signed handoff of a claimed checkout; issuedAt is the wall-clock time of signing (the store checks freshness against it). */
@@ -186,8 +191,12 @@ async function scheduleRetry(tx: Tx, claim: Claim, now: Date): Promise<Date> {
   return next;
 }
 
-/** Hands off one claimed checkout: sign, send outside any transaction, check, apply or schedule a retry. */
-async function handOff(claim: Claim, connector: StoreConnector, now: Date): Promise<HandoffOutcome> {
+/**
+ * Hands off one claimed checkout: sign, send outside any transaction, check, apply or schedule a retry. `real` is the
+ * real time of the run; the checkout's rules (expiry, retry times) read the merchant's sandbox time.
+ */
+async function handOff(claim: Claim, connector: StoreConnector, real: Date): Promise<HandoffOutcome> {
+  const now = sandboxNow(claim.offsetMs, real);
   const { signed, chargeMinor } = await buildHandoff(claim.paymentId);
   const answer = await send(connector, signed);
   const problem =
@@ -247,6 +256,11 @@ export async function handOffCheckout(paymentId: string, opts: HandoffOptions = 
   const closed = storeClosure(await getSettings(getDb())) !== null;
   const [claim] = closed ? [] : await claimDue(now, 1, paymentId);
   const outcome = claim ? await handOff(claim, opts.connector ?? storeConnector(), now) : null;
-  const checkout = await getDb().storeCheckout.findUnique({ where: { paymentId }, select: { state: true, nextHandoffAt: true } });
-  return { outcome, state: checkout?.state ?? null, nextHandoffAt: checkout?.state === "QUEUED" ? checkout.nextHandoffAt : null };
+  const checkout = await getDb().storeCheckout.findUnique({
+    where: { paymentId },
+    select: { state: true, nextHandoffAt: true, payment: { select: { merchant: { select: { clockOffsetMs: true } } } } },
+  });
+  // The next handoff in real time (a moved clock's checkout carries sandbox times): when the job should look again.
+  const next = checkout?.state === "QUEUED" && checkout.nextHandoffAt ? sandboxNow(-checkout.payment.merchant.clockOffsetMs, checkout.nextHandoffAt) : null;
+  return { outcome, state: checkout?.state ?? null, nextHandoffAt: next };
 }

@@ -60,6 +60,22 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             </Link>
           </Notice>
         ) : null}
+        {o.operator && o.operator.missingRatesAhead.length > 0 ? (
+          <Notice tone="warning" title="Rates missing in the next 7 days">
+            <p>Enter them before the day starts (20:00 UTC the evening before), or cross-currency payments on these pairs are refused then.</p>
+            <ul className="mt-1 list-disc pl-5" data-testid="missing-rates-ahead">
+              {o.operator.missingRatesAhead.map((m) => (
+                <li key={m.pair}>
+                  <strong>{m.pair}</strong> (needed by {m.usedBy} enabled pricing profile{m.usedBy === 1 ? "" : "s"}): no rate for{" "}
+                  {m.days.length > 3 ? `${m.days.length} days from ${m.days[0]} to ${m.days.at(-1)}` : m.days.join(", ")}.{" "}
+                  <Link className={linkClass} href={`/console/rates?base=${m.base}&quote=${m.quote}&day=${m.days[0]}`}>
+                    Enter {m.pair} from {m.days[0]}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Notice>
+        ) : null}
         {o.merchant && o.merchant.status !== "ACTIVE" ? (
           <Notice tone="warning" title="This merchant is not active">
             API keys are refused until an operator activates it.

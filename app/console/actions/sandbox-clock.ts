@@ -7,11 +7,24 @@ import { ClockForm, moveClockFromConsole } from "@/lib/sandbox-clock/clock";
 export const moveClockAction = consoleAction(ClockForm, async ({ actor, tx, input }) => {
   const moved = await moveClockFromConsole(tx, actor, input);
   if (moved.advancedByMs === 0) return { message: "The sandbox clock is back at the real time." };
+  const left = moved.due.payments + moved.due.checkoutSessions;
   return {
     message: `The sandbox clock now runs ${moved.offset} ahead.`,
     details: [
       { ok: true, text: `Payments expired: ${moved.expired.payments}; checkout sessions expired: ${moved.expired.checkoutSessions}.` },
+      ...(left > 0
+        ? [
+            {
+              ok: true,
+              text: `Still to expire: ${moved.due.payments} payment(s), ${moved.due.checkoutSessions} checkout session(s); the expiry jobs work through them in batches within seconds (reload this page to follow).`,
+            },
+          ]
+        : []),
       { ok: true, text: `Callback retries due now: ${moved.deliveriesDue}.` },
+      ...moved.missingRates.map((m) => ({
+        ok: false,
+        text: `No ${m.pair} rate for ${m.days.join(", ")}: cross-currency payments on those days answer FX_RATE_MISSING until an operator enters it (FX rates page).`,
+      })),
     ],
   };
 });

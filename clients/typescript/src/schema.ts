@@ -1789,6 +1789,28 @@ export interface components {
         };
         /** @description The merchant's sandbox clock. */
         SandboxClock: {
+            /** @description What is due at your sandbox time and still being done by the background jobs, in short batches (after a large advance: thousands a minute). Read this clock again until all three are 0. */
+            due: {
+                /** @description Your checkout sessions past their expiresAt at your sandbox time, not yet expired. */
+                checkoutSessions: number;
+                /** @description Your callback deliveries due now and not yet attempted. */
+                deliveries: number;
+                /** @description Your PENDING and PENDING_APPROVAL payments past their expiresAt at your sandbox time, not yet expired. */
+                payments: number;
+            };
+            /** @description Pairs your enabled pricing profiles need with no rate on one of the 7 Dubai days from your sandbox day: a cross-currency payment on such a day answers 409 FX_RATE_MISSING until an operator enters the rate. Empty when every day has its rates. */
+            missingRates: {
+                /** @description Its base currency. */
+                base: string;
+                /** @description The Dubai days (YYYY-MM-DD) without a rate for it, from your sandbox day through the 6 days after it. */
+                days: string[];
+                /** @description The direct pair, `USD->AED`. */
+                pair: string;
+                /** @description Its quote currency. */
+                quote: string;
+                /** @description How many of your enabled pricing profiles need it. */
+                usedBy: number;
+            }[];
             /**
              * Format: date-time
              * @description The merchant's sandbox time now: the time its payments, checkout sessions, velocity windows and limits see.
@@ -1810,13 +1832,35 @@ export interface components {
             advancedByMs: number;
             /** @description Callback deliveries waiting for a retry that are due now (sent within about a second). */
             deliveriesDue: number;
-            /** @description What expired at the new time, in the same transaction as the move. */
-            expired: {
-                /** @description Checkout sessions that the move expired. */
+            /** @description What is due at your sandbox time and still being done by the background jobs, in short batches (after a large advance: thousands a minute). Read this clock again until all three are 0. */
+            due: {
+                /** @description Your checkout sessions past their expiresAt at your sandbox time, not yet expired. */
                 checkoutSessions: number;
-                /** @description Payments that the move expired (PENDING or PENDING_APPROVAL past expiresAt at the new time). */
+                /** @description Your callback deliveries due now and not yet attempted. */
+                deliveries: number;
+                /** @description Your PENDING and PENDING_APPROVAL payments past their expiresAt at your sandbox time, not yet expired. */
                 payments: number;
             };
+            /** @description What expired at the new time in the same transaction as the move; the rest of what became due is in `due`, expired by the background jobs within seconds. */
+            expired: {
+                /** @description Checkout sessions that the move expired itself: at most 1,000. */
+                checkoutSessions: number;
+                /** @description Payments that the move expired itself (PENDING or PENDING_APPROVAL past expiresAt at the new time): at most 100. */
+                payments: number;
+            };
+            /** @description Pairs your enabled pricing profiles need with no rate on one of the 7 Dubai days from your sandbox day: a cross-currency payment on such a day answers 409 FX_RATE_MISSING until an operator enters the rate. Empty when every day has its rates. */
+            missingRates: {
+                /** @description Its base currency. */
+                base: string;
+                /** @description The Dubai days (YYYY-MM-DD) without a rate for it, from your sandbox day through the 6 days after it. */
+                days: string[];
+                /** @description The direct pair, `USD->AED`. */
+                pair: string;
+                /** @description Its quote currency. */
+                quote: string;
+                /** @description How many of your enabled pricing profiles need it. */
+                usedBy: number;
+            }[];
             /**
              * Format: date-time
              * @description The merchant's sandbox time now: the time its payments, checkout sessions, velocity windows and limits see.

@@ -36,7 +36,14 @@ export function parseClock(argv: string[], env: Env): ClockArgs | typeof HELP {
   return { connection: connection("clock", parsed.values, env), action: action as ClockArgs["action"], by: by ?? null, json: parsed.values.json === true };
 }
 
-type Clock = { offsetMs: number; offset: string; now: string; realNow: string };
+type Clock = {
+  offsetMs: number;
+  offset: string;
+  now: string;
+  realNow: string;
+  due?: { payments: number; checkoutSessions: number; deliveries: number };
+  missingRates?: { pair: string; days: string[] }[];
+};
 type ClockMove = Clock & { advancedByMs: number; expired: { payments: number; checkoutSessions: number }; deliveriesDue: number };
 
 /**
@@ -66,5 +73,12 @@ export async function runClock(args: ClockArgs): Promise<number> {
     console.log(
       `Expired now: ${move.expired.payments} payment(s), ${move.expired.checkoutSessions} checkout session(s). Callback retries due now: ${move.deliveriesDue}.`,
     );
+  const due = answer.due;
+  if (due && due.payments + due.checkoutSessions + due.deliveries > 0)
+    console.log(
+      `Still due, being done in batches by the service: ${due.payments} payment(s) and ${due.checkoutSessions} checkout session(s) to expire, ${due.deliveries} callback(s) to send. Follow with: sandpiper clock show`,
+    );
+  for (const m of answer.missingRates ?? [])
+    console.log(`No ${m.pair} rate for ${m.days.join(", ")}: cross-currency payments on those days answer FX_RATE_MISSING until an operator enters it.`);
   return 0;
 }

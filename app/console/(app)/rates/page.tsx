@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Table, Td } from "@/components/console/ui";
-import { enterRate } from "@/app/console/actions/rates";
+import { enterRate, importRatesAction } from "@/app/console/actions/rates";
 import { formatDateTime, param } from "@/lib/console/format";
-import { missingRatesToday, rateDays, ratesOfDay } from "@/lib/pricing/fx-rates";
+import { MAX_DAYS_AHEAD, missingRatesToday, rateDays, ratesOfDay } from "@/lib/pricing/fx-rates";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";
@@ -16,8 +16,14 @@ const currencies = CURRENCIES.map((c) => ({ value: c, label: c }));
 export default async function RatesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireOperatorPage();
   const today = dubaiDay();
-  const asked = param((await searchParams).day);
+  const query = await searchParams;
+  const asked = param(query.day);
   const day = asked && isValidDay(asked) ? asked : today;
+  // A link from a warning (Overview, this page) fills the form with its pair and first missing day.
+  const pick = (name: string, fallback: string) => {
+    const v = param(query[name]);
+    return v && (CURRENCIES as readonly string[]).includes(v) ? v : fallback;
+  };
   const db = getDb();
   const [rates, days, missing] = await Promise.all([ratesOfDay(db, day), rateDays(db), missingRatesToday(db)]);
   const pickDays = [...new Set([today, ...days])].sort().reverse();
@@ -43,17 +49,28 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
         )}
         <Card
           title="Enter a rate"
-          description="Rate = units of the quote currency per 1 unit of the base currency. Entering a pair again for the same day corrects it; payments already created keep their snapshot."
+          description={`Rate = units of the quote currency per 1 unit of the base currency. Give a last day to enter the same rate for every day of a range (up to ${MAX_DAYS_AHEAD} days ahead). Entering a pair again for a day corrects it; payments already created keep their snapshot.`}
         >
           <ActionForm action={enterRate} label="Enter a rate" className="grid grid-cols-2 gap-4 lg:grid-cols-6" resetOnSuccess>
-            <Field name="base" label="Base" required options={currencies} defaultValue="USD" />
-            <Field name="quote" label="Quote" required options={currencies} defaultValue="AED" />
-            <Field name="day" label="Dubai day" type="date" required defaultValue={today} />
+            <Field name="base" label="Base" required options={currencies} defaultValue={pick("base", "USD")} />
+            <Field name="quote" label="Quote" required options={currencies} defaultValue={pick("quote", "AED")} />
+            <Field name="day" label="Dubai day (first)" type="date" required defaultValue={asked && isValidDay(asked) && asked >= today ? asked : today} />
+            <Field name="through" label="Last day (optional)" type="date" />
             <Field name="rate" label="Rate" required inputMode="decimal" placeholder="3.6725" />
-            <Field name="reason" label="Reason" required className="col-span-2" placeholder="daily rate from treasury" />
+            <Field name="reason" label="Reason" required placeholder="daily rate from treasury" />
             <div className="col-span-2 lg:col-span-6">
               <SubmitButton>Save rate</SubmitButton>
             </div>
+          </ActionForm>
+        </Card>
+        <Card
+          title="Import rates (CSV)"
+          description="One entry a line: base,quote,from,through,rate (Dubai days YYYY-MM-DD; leave through empty for one day). All or nothing: a wrong line imports nothing and is named. Each line is audited like an entry of the form."
+        >
+          <ActionForm action={importRatesAction} label="Import rates CSV" className="space-y-3" resetOnSuccess>
+            <Field name="csv" label="CSV text" required multiline placeholder={`base,quote,from,through,rate\nUSD,AED,${today},,3.6725`} />
+            <Field name="reason" label="Reason" required placeholder="monthly rates from treasury" />
+            <SubmitButton>Import rates</SubmitButton>
           </ActionForm>
         </Card>
         <Card
