@@ -12,29 +12,49 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export type RecordedEvent = { eventId: string; deliveryId: string; state: "PENDING" | "NOT_CONFIGURED" };
 
+/** One event to record: the merchant, the payment it is about (null only for a console test event), its type, data and time. */
+export type EventInput = { merchantId: string; paymentId: string | null; type: EventType; data: PaymentResource; now: Date };
+
 /**
  * Writes an outbox event and its one delivery in the caller's transaction (docs/architecture.md "Consistency",
- * "Callbacks"). The envelope `{id, type, createdAt, data}` (docs/callbacks.md) is frozen as text here: these
- * exact bytes are signed and sent on every attempt. Delivery state is PENDING (due now) when the merchant
- * has a callback address, else NOT_CONFIGURED. A PENDING delivery is announced after commit (Inngest
- * event or embedded-driver wake-up), never inside the transaction.
- * @param input.paymentId the payment the event is about; null only for a console test event.
+ * "Callbacks"): {@link recordEvents} with one input.
  */
-export async function recordEvent(
-  tx: Tx,
-  input: { merchantId: string; paymentId: string | null; type: EventType; data: PaymentResource; now: Date },
-): Promise<RecordedEvent> {
-  const { merchantId, paymentId, type, data, now } = input;
-  const id = crypto.randomUUID();
-  const body = toJson({ id, type, createdAt: now.toISOString(), data });
-  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { callbackUrl: true } });
-  const state = merchant.callbackUrl ? "PENDING" : "NOT_CONFIGURED";
-  await tx.event.create({ data: { id, merchantId, paymentId, type, body, createdAt: now } });
-  const delivery = await tx.delivery.create({
-    // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
-    data: { eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? systemNow() : null, createdAt: now },
+export async function recordEvent(tx: Tx, input: EventInput): Promise<RecordedEvent> {
+  const [recorded] = await recordEvents(tx, [input]);
+  return recorded;
+}
+
+/**
+ * Writes outbox events and one delivery each in the caller's transaction (docs/architecture.md "Consistency",
+ * "Callbacks"), in three statements whatever their number (an expiry batch records one per payment). Each envelope
+ * `{id, type, createdAt, data}` (docs/callbacks.md) is frozen as text here: these exact bytes are signed and sent on
+ * every attempt. A delivery is PENDING (due now) when its merchant has a callback address, else NOT_CONFIGURED.
+ * PENDING deliveries are announced after commit (Inngest events or an embedded-driver wake-up), never inside the
+ * transaction.
+ * @returns one RecordedEvent per input, in order
+ */
+export async function recordEvents(tx: Tx, inputs: readonly EventInput[]): Promise<RecordedEvent[]> {
+  if (inputs.length === 0) return [];
+  const merchants = await tx.merchant.findMany({
+    where: { id: { in: [...new Set(inputs.map((i) => i.merchantId))] } },
+    select: { id: true, callbackUrl: true },
   });
-  if (state === "PENDING") afterCommit(tx, () => announce(DELIVERY_DUE, [{ deliveryId: delivery.id }]));
+  const configured = new Set(merchants.filter((m) => m.callbackUrl).map((m) => m.id));
+  // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
+  const due = systemNow();
+  const recorded = inputs.map((input) => {
+    const { merchantId, paymentId, type, data, now } = input;
+    const id = crypto.randomUUID();
+    const state: RecordedEvent["state"] = configured.has(merchantId) ? "PENDING" : "NOT_CONFIGURED";
+    return {
+      event: { id, merchantId, paymentId, type, body: toJson({ id, type, createdAt: now.toISOString(), data }), createdAt: now },
+      delivery: { id: crypto.randomUUID(), eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? due : null, createdAt: now },
+    };
+  });
+  await tx.event.createMany({ data: recorded.map((r) => r.event) });
+  await tx.delivery.createMany({ data: recorded.map((r) => r.delivery) });
+  const pending = recorded.filter((r) => r.delivery.state === "PENDING").map((r) => ({ deliveryId: r.delivery.id }));
+  if (pending.length) afterCommit(tx, () => announce(DELIVERY_DUE, pending));
   afterCommit(tx, notifyFeed);
-  return { eventId: id, deliveryId: delivery.id, state };
+  return recorded.map((r) => ({ eventId: r.event.id, deliveryId: r.delivery.id, state: r.delivery.state }));
 }

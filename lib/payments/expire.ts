@@ -2,33 +2,46 @@ import { getDb, IdRow, parseRows, Prisma, withTransaction, type Tx } from "@/lib
 import { applyLimitReleases, LimitReleases } from "@/lib/pricing/limits";
 import { sandboxNow, systemNow } from "@/lib/clock";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
-import { applyTransition } from "@/lib/payments/transitions";
+import { applyTransitionToMany } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
 
 /**
- * Expires one locked PENDING or PENDING_APPROVAL payment in the caller's transaction: the "expire" transition of
- * the one table (EXPIRED, finalizedAt, limit release, payment.expired event), and its store checkout with it
- * (docs/api.md "Store checkout": a QUEUED or READY checkout becomes EXPIRED; one in a final state is left alone).
- * The expiry sweep, the sandbox clock and `POST /v1/sandbox/payments/{id}/expire` all use it (docs/api.md
- * "Payment states"). With `releases` the limit release is gathered for the caller's batch (lib/pricing/limits.ts).
+ * Expires one locked PENDING or PENDING_APPROVAL payment in the caller's transaction: {@link expireLockedPayments}
+ * with one payment. `POST /v1/sandbox/payments/{id}/expire` uses it (docs/api.md "Payment states").
  * @returns the updated payment row
  * @throws ApiError 409 INVALID_STATE when the payment is in neither state.
  */
-export async function expireLockedPayment(tx: Tx, payment: PaymentRow, now: Date, releases?: LimitReleases): Promise<PaymentRow> {
-  const expired = await applyTransition(tx, payment, "expire", { now, releases });
-  if (!expired.storeCheckout) return expired;
-  await expireStoreCheckout(tx, payment.id, now);
-  // The row returned shows the checkout as it is now.
-  return tx.payment.findUniqueOrThrow({ where: { id: payment.id }, include: { storeCheckout: true } });
+export async function expireLockedPayment(tx: Tx, payment: PaymentRow, now: Date): Promise<PaymentRow> {
+  const [expired] = await expireLockedPayments(tx, [payment], now);
+  return expired;
 }
 
 /**
- * In the caller's transaction, a QUEUED or READY store checkout of the payment becomes EXPIRED (its page then shows
+ * Expires locked PENDING or PENDING_APPROVAL payments in the caller's transaction: the "expire" transition of the one
+ * table for all of them at once (EXPIRED, finalizedAt, limit release, a payment.expired event each), and their store
+ * checkouts with them (docs/api.md "Store checkout": a QUEUED or READY checkout becomes EXPIRED; one in a final state
+ * is left alone). The expiry sweep, the sandbox clock and the expire test helper all use it (docs/api.md "Payment
+ * states"). With `releases` the limit releases are gathered for the caller's batch (lib/pricing/limits.ts).
+ * @returns the updated payment rows, in the order given
+ * @throws ApiError 409 INVALID_STATE when a payment is in neither state.
+ */
+export async function expireLockedPayments(tx: Tx, payments: readonly PaymentRow[], now: Date, releases?: LimitReleases): Promise<PaymentRow[]> {
+  const expired = await applyTransitionToMany(tx, payments, "expire", { now, releases });
+  const withCheckout = expired.filter((p) => p.storeCheckout).map((p) => p.id);
+  if (withCheckout.length === 0) return expired;
+  await expireStoreCheckouts(tx, withCheckout, now);
+  // The rows returned show the checkouts as they are now.
+  const rows = new Map((await tx.payment.findMany({ where: { id: { in: withCheckout } }, include: { storeCheckout: true } })).map((r) => [r.id, r]));
+  return expired.map((p) => rows.get(p.id) ?? p);
+}
+
+/**
+ * In the caller's transaction, a QUEUED or READY store checkout of each payment becomes EXPIRED (its page then shows
  * the expired notice and can no longer pay); a checkout in a final state, or no checkout, changes nothing.
  */
-export async function expireStoreCheckout(tx: Tx, paymentId: string, now: Date): Promise<void> {
+export async function expireStoreCheckouts(tx: Tx, paymentIds: readonly string[], now: Date): Promise<void> {
   await tx.storeCheckout.updateMany({
-    where: { paymentId, state: { in: ["QUEUED", "READY"] } },
+    where: { paymentId: { in: [...paymentIds] }, state: { in: ["QUEUED", "READY"] } },
     data: { state: "EXPIRED", nextHandoffAt: null, updatedAt: now },
   });
 }
@@ -99,10 +112,7 @@ async function expireBatch(tx: Tx, now: Date, limit: number, merchantId: string 
   const ids = due.map((d) => d.id);
   if (offsetMs !== null) await tx.$executeRaw`UPDATE payments SET clock_offset_ms = ${offsetMs} WHERE id = ANY(${ids}::uuid[])`;
   const releases = new LimitReleases();
-  for (const id of ids) {
-    const payment = await tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
-    await expireLockedPayment(tx, payment, now, releases);
-  }
+  await expireLockedPayments(tx, await tx.payment.findMany({ where: { id: { in: ids } }, include: { storeCheckout: true } }), now, releases);
   await applyLimitReleases(tx, releases);
   return due.length;
 }

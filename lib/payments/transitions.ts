@@ -1,6 +1,6 @@
 import { IdRow, parseRows, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
-import { recordEvent, type EventType, type RecordedEvent } from "@/lib/events/outbox";
+import { recordEvents, type EventType } from "@/lib/events/outbox";
 import type { PaymentStatus } from "@/lib/generated/prisma/client";
 import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
 import { toMinor } from "@/lib/money/currency";
@@ -39,12 +39,8 @@ export const TRANSITIONS: Record<Trigger, Transition> = {
 export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"];
 
 /**
- * Applies one transition in the caller's transaction: the row changes only from an expected state
- * (conditional UPDATE), then the ledger entry, limit release and outbox event are written alongside.
+ * Applies one transition in the caller's transaction: {@link applyTransitionToMany} with one payment.
  * @returns the updated payment row
- * The ledger's reserve line is the stored snapshot's `reserve` (docs/api.md "Pricing"), parsed by its schema.
- * With `opts.releases` the limit release is gathered there for the caller to apply at the end of its batch
- * (lib/pricing/limits.ts `applyLimitReleases`) instead of being written now.
  * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
  * @throws StoredDataError (lib/schemas/stored.ts) when the stored snapshot does not match its schema (nothing written)
  */
@@ -54,9 +50,35 @@ export async function applyTransition(
   trigger: Trigger,
   opts: { now: Date; actorId?: string; releases?: LimitReleases },
 ): Promise<PaymentRow> {
+  const [updated] = await applyTransitionToMany(tx, [payment], trigger, opts);
+  return updated;
+}
+
+/**
+ * Applies one transition to payments the caller has locked, in its transaction: the rows change only from an
+ * expected state (one conditional UPDATE for all), then each one's ledger entry, limit release and outbox event are
+ * written alongside (the events in one pass: lib/events/outbox.ts `recordEvents`; an event's `data` is the Payment
+ * without `customer` and `checkout` (docs/callbacks.md), so `data.amount` and `data.currency` are the merchant's). The expiry sweep applies it to a
+ * batch at once; every other caller to one payment ({@link applyTransition}).
+ * The ledger's reserve line is the stored snapshot's `reserve` (docs/api.md "Pricing"), parsed by its schema.
+ * With `opts.releases` the limit releases are gathered there for the caller to apply at the end of its batch
+ * (lib/pricing/limits.ts `applyLimitReleases`) instead of being written now.
+ * @returns the updated payment rows, in the order given
+ * @throws ApiError 409 INVALID_STATE when a payment is not in a `from` state (a concurrent change won; nothing of the
+ *   caller's transaction should then be committed).
+ * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot does not match its schema (nothing written)
+ */
+export async function applyTransitionToMany(
+  tx: Tx,
+  payments: readonly PaymentRow[],
+  trigger: Trigger,
+  opts: { now: Date; actorId?: string; releases?: LimitReleases },
+): Promise<PaymentRow[]> {
+  if (payments.length === 0) return [];
   const t = TRANSITIONS[trigger];
+  const ids = payments.map((p) => p.id);
   const changed = await tx.payment.updateMany({
-    where: { id: payment.id, status: { in: [...t.from] } },
+    where: { id: { in: ids }, status: { in: [...t.from] } },
     data: {
       status: t.to,
       updatedAt: opts.now,
@@ -64,31 +86,48 @@ export async function applyTransition(
       ...(trigger === "approve" ? { approvedAt: opts.now, approvedById: opts.actorId } : {}),
     },
   });
-  if (changed.count !== 1) {
-    throw apiError("INVALID_STATE", `payment is ${payment.status}; it cannot ${trigger === "approve" ? "be approved" : trigger}`);
+  if (changed.count !== ids.length) {
+    const stale = payments.find((p) => !t.from.includes(p.status)) ?? payments[0];
+    throw apiError("INVALID_STATE", `payment is ${stale.status}; it cannot ${trigger === "approve" ? "be approved" : trigger}`);
   }
-  const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, include: { storeCheckout: true } });
-  if (t.ledger) {
-    const pricing = storedSnapshot(updated.pricing);
-    await postLedgerEntry(
+  const rows = await tx.payment.findMany({ where: { id: { in: ids } }, include: { storeCheckout: true } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const updated = ids.map((id) => byId.get(id)!);
+  for (const payment of updated) {
+    if (t.ledger) {
+      const pricing = storedSnapshot(payment.pricing);
+      await postLedgerEntry(
+        tx,
+        payment.id,
+        "settlement",
+        settlementPostings({
+          merchantId: payment.merchantId,
+          direction: payment.direction,
+          currency: payment.currency,
+          amountMinor: payment.amountMinor,
+          feeMinor: payment.feeMinor,
+          reserveMinor: pricing ? toMinor(pricing.reserve) : 0n,
+        }),
+      );
+    }
+    if (t.releaseLimits && payment.limitProfileId) {
+      if (opts.releases) opts.releases.add(payment.limitProfileId, payment.amountMinor, payment.businessDay);
+      else await releaseLimits(tx, payment.limitProfileId, payment.amountMinor, payment.businessDay);
+    }
+  }
+  const event = t.event;
+  if (event) {
+    await recordEvents(
       tx,
-      updated.id,
-      "settlement",
-      settlementPostings({
-        merchantId: updated.merchantId,
-        direction: updated.direction,
-        currency: updated.currency,
-        amountMinor: updated.amountMinor,
-        feeMinor: updated.feeMinor,
-        reserveMinor: pricing ? toMinor(pricing.reserve) : 0n,
-      }),
+      updated.map((payment) => ({
+        merchantId: payment.merchantId,
+        paymentId: payment.id,
+        type: event,
+        data: serializePayment(payment, { detail: false }),
+        now: opts.now,
+      })),
     );
   }
-  if (t.releaseLimits && updated.limitProfileId) {
-    if (opts.releases) opts.releases.add(updated.limitProfileId, updated.amountMinor, updated.businessDay);
-    else await releaseLimits(tx, updated.limitProfileId, updated.amountMinor, updated.businessDay);
-  }
-  if (t.event) await recordPaymentEvent(tx, updated, t.event, opts.now);
   return updated;
 }
 
@@ -107,12 +146,4 @@ export async function lockPayment(tx: Tx, merchantId: string | null, id: string)
   );
   if (rows.length === 0) throw apiError("NOT_FOUND", "payment not found");
   return tx.payment.findUniqueOrThrow({ where: { id }, include: { storeCheckout: true } });
-}
-
-/**
- * The outbox event of a payment transition (docs/callbacks.md): `data` is the Payment without `customer`
- * (and without `checkout`), so `data.amount` and `data.currency` are the original merchant values.
- */
-function recordPaymentEvent(tx: Tx, payment: PaymentRow, type: EventType, now: Date): Promise<RecordedEvent> {
-  return recordEvent(tx, { merchantId: payment.merchantId, paymentId: payment.id, type, data: serializePayment(payment, { detail: false }), now });
 }

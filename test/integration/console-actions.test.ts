@@ -310,6 +310,18 @@ const CASES: ActionCase[] = [
     },
   },
   {
+    action: "rates.importRatesAction",
+    by: "OPERATOR",
+    prepare: async () => {
+      const day = farDay();
+      return {
+        fields: { csv: `base,quote,from,through,rate\nCHF,EUR,${day},,1.0525\n`, reason: "monthly import" },
+        state: () => db.fxRate.findMany({ where: { base: "CHF", quote: "EUR", day } }),
+        audit: { action: "fx_rate.create", entity: "fx_rate", before: null, after: { pair: "CHF->EUR", day, rate: "1.0525" }, reason: "monthly import" },
+      };
+    },
+  },
+  {
     action: "settings.saveIntake",
     by: "OPERATOR",
     // The operator saves it as it is (open): a real pause would refuse the payments of the test files running beside

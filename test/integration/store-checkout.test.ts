@@ -18,7 +18,7 @@ import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector } from "@/lib/test-store/connector";
 import type { CreateStorePayment } from "@/lib/schemas/store-payments";
 import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
-import { expireStoreCheckout } from "@/lib/payments/expire";
+import { expireStoreCheckouts } from "@/lib/payments/expire";
 import { handOffCheckout } from "@/lib/store/handoff";
 import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
 import { SandboxStore } from "@/lib/test-store/sandbox-store";
@@ -212,7 +212,7 @@ describe("handoff job", () => {
         await transaction(async (tx) => {
           const payment = await lockPayment(tx, null, id);
           await applyTransition(tx, payment, "expire", { now: at });
-          await expireStoreCheckout(tx, id, at);
+          await expireStoreCheckouts(tx, [id], at);
         });
         return store.handoff(signed);
       },
