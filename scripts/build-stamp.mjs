@@ -47,13 +47,43 @@ export function buildFingerprint(root) {
 
 const stampFile = (root) => path.join(root, ".next", "sandpiper-build-stamp");
 
-/** Records that the build in `root/.next` was made from the current inputs (called after a successful build). */
+/** Records that the build in `root/.next` was made from the current inputs (called after a successful build): the fingerprint and each input's entry. */
 export function writeBuildStamp(root) {
-  fs.writeFileSync(stampFile(root), buildFingerprint(root));
+  const files = inputFiles(root);
+  fs.writeFileSync(stampFile(root), JSON.stringify({ fingerprint: createHash("sha256").update(files.join("\n")).digest("hex"), files }));
+}
+
+/** The stamp of the build in `root/.next`: its fingerprint and input entries (none for a stamp of the older, bare form), or null without one. */
+function readStamp(root) {
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || !fs.existsSync(stampFile(root))) return null;
+  const text = fs.readFileSync(stampFile(root), "utf8");
+  try {
+    const stamp = JSON.parse(text);
+    return { fingerprint: String(stamp.fingerprint), files: Array.isArray(stamp.files) ? stamp.files.map(String) : [] };
+  } catch {
+    return { fingerprint: text.trim(), files: [] };
+  }
 }
 
 /** True when `root/.next` holds a finished build made from the current inputs. */
 export function isBuildCurrent(root) {
-  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || !fs.existsSync(stampFile(root))) return false;
-  return fs.readFileSync(stampFile(root), "utf8") === buildFingerprint(root);
+  return readStamp(root)?.fingerprint === buildFingerprint(root);
+}
+
+/**
+ * Why the build in `root/.next` may not be used as it is: null when it is current, else one line naming the build
+ * and the sources changed, added or removed since it was made (at most 5, then how many more), and what to run.
+ */
+export function staleBuildReason(root) {
+  const stamp = readStamp(root);
+  if (!stamp) return `no finished build in ${path.join(root, ".next")}: run \`npm run build\` first (npm test builds before it tests)`;
+  const now = inputFiles(root);
+  if (stamp.fingerprint === createHash("sha256").update(now.join("\n")).digest("hex")) return null;
+  const pathOf = (entry) => entry.split("\0")[0];
+  const before = new Set(stamp.files);
+  const after = new Set(now);
+  const changed = [...new Set([...now.filter((e) => !before.has(e)), ...stamp.files.filter((e) => !after.has(e))].map(pathOf))].sort();
+  const builtAt = new Date(fs.statSync(stampFile(root)).mtimeMs).toISOString();
+  const named = changed.length ? `${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}` : "the inputs";
+  return `the build in .next (made ${builtAt}) is older than the sources: ${named} changed since; run \`npm run build\` (npm test builds first)`;
 }

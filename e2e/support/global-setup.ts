@@ -1,6 +1,6 @@
 import type { FullConfig } from "@playwright/test";
 import type { ChildProcess } from "node:child_process";
-import { recreateDatabase, startService } from "../../test/support/global-setup";
+import { assertBuildCurrent, recreateDatabase, startService } from "../../test/support/global-setup";
 import { assertLocalDatabase } from "../../test/support/env";
 
 /**
@@ -10,6 +10,7 @@ import { assertLocalDatabase } from "../../test/support/env";
 export default async function globalSetup(_config: FullConfig) {
   const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_e2e";
   assertLocalDatabase(url);
+  await assertBuildCurrent();
   await recreateDatabase(url);
   const { migrate, seed } = await import("../../scripts/db.mjs");
   await migrate(url);

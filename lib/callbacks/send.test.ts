@@ -97,6 +97,7 @@ describe("sendCallbackRequest", () => {
     expect(result).toMatchObject({ ok: false, statusCode: 301, error: "redirect not followed", redirected: true });
     const relative = await sendCallbackRequest({ url: pinnedUrl(sameServer.port), address: "127.0.0.1", family: 4, headers, body });
     expect(relative).toMatchObject({ ok: false, statusCode: 301, redirected: true });
+    // waits on purpose: a followed redirect would reach the local server within it
     await new Promise((r) => setTimeout(r, 100));
     expect(origin.seen).toHaveLength(1);
     expect(target.seen).toHaveLength(0);

@@ -281,6 +281,7 @@ describe("delivery job body with an injected clock", () => {
     const rx = await receiver((r) => (r.path === "/callbacks" ? { status: 301, headers: { location: "/moved" } } : {}));
     const { m, delivery, due } = await parkedDelivery(rx.url);
     expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: due })).toMatchObject({ claimed: 1, retrying: 1 });
+    // waits on purpose: a followed redirect would reach the local receiver within it
     await new Promise((r) => setTimeout(r, 200));
     expect(rx.received.map((r) => r.path)).toEqual(["/callbacks"]);
     const [attempt] = await attemptsOf(delivery.id);
@@ -293,13 +294,12 @@ describe("delivery job body with an injected clock", () => {
     const { m, delivery, due } = await parkedDelivery(rx.url);
     const started = Date.now();
     expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: due })).toMatchObject({ claimed: 1, retrying: 1 });
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(4900);
-    expect(elapsed).toBeLessThan(9000);
+    // It waited the 5 s (no upper bound in wall time: a busy machine may take longer to get back to it); the
+    // attempt's record says it was the time-out that ended it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
     const [attempt] = await attemptsOf(delivery.id);
     expect(attempt).toMatchObject({ statusCode: null, error: "timeout after 5000 ms" });
     expect(attempt.durationMs).toBeGreaterThanOrEqual(4900);
-    expect(attempt.durationMs).toBeLessThan(6000);
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ state: "PENDING", attemptCount: 1 });
   });
 

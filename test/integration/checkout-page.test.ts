@@ -262,6 +262,7 @@ describe("expiry", () => {
       expect(page.html).toContain("This checkout link has expired");
       expect(page.html).not.toContain("How much do you want to pay?");
 
+      // waits on purpose: a handoff the refused actions started would reach the local store within it
       await new Promise((r) => setTimeout(r, 1000));
       expect(hits).toEqual([]);
       expect(await sideEffects(m.merchant.id)).toEqual(NO_SIDE_EFFECTS);

@@ -124,6 +124,7 @@ it("a listener stopped while a forward is failing forwards that event when it st
   const before = rx.state.events.size;
   run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", file]);
   await eventually(async () => rx.state.events.has(stuck), 20_000);
+  // waits on purpose: a second forward of an accepted event would follow the first within it
   await new Promise((r) => setTimeout(r, 1000));
   expect(rx.state.events.size).toBe(before + 1);
   for (const id of laterEvents) expect(rx.state.events.get(id), "not forwarded again").toBe(1);
@@ -184,6 +185,7 @@ it("chaos mode switched on and off reaches a running listener within 5 s, with a
   const after = await concludePayments(m, 12);
   const afterEvents = await eventIdsOf(after);
   await eventually(async () => afterEvents.every((id) => rx.state.events.has(id)), 15_000);
+  // waits on purpose: an injection follows its real forward within it
   await new Promise((r) => setTimeout(r, 500));
   expect(run.lines.filter((l) => /\[chaos: /.test(l)).length, "no injection after the switch-off").toBe(injectedBefore);
   for (const id of afterEvents) expect(rx.state.events.get(id)).toBe(1);

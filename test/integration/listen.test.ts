@@ -205,6 +205,7 @@ describe("sandpiper listen", () => {
     await rx.waitFor(1, 20_000);
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
     expect(verifyCallback(rx.received[0].body, rx.received[0].headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
+    // waits on purpose: the state file is written right after the receiver answered, which it has
     await new Promise((r) => setTimeout(r, 300));
     expect(JSON.parse(fs.readFileSync(stateFile, "utf8")).cursor).toBe("8");
     run.child.kill("SIGTERM");

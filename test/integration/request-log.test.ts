@@ -162,6 +162,7 @@ describe("request log", () => {
       errorsOnly.lines.some((l) => l.includes(okId)),
       "the 4xx filter leaves the 201 out",
     ).toBe(false);
+    // waits on purpose: the other tail was open while both requests were answered and logged (a line arrives within a second)
     await new Promise((r) => setTimeout(r, 1500));
     expect(
       other.lines.some((l) => l.includes(okId) || l.includes(badId)),

@@ -97,6 +97,19 @@ describe("scenario rules: the API", () => {
   });
 });
 
+/**
+ * Proves the conclusion job ran after this point: a payment matching the sentinel rule (amount 12.12, FAILED, no
+ * delay) made now is FAILED once the job has passed it. A check that something did NOT happen waits for this, never
+ * for a fixed time (a sleep would pass if the job never ran).
+ */
+async function conclusionJobPassed(m: TestMerchant): Promise<void> {
+  if (!(await db.scenarioRule.findFirst({ where: { merchantId: m.merchant.id, name: "sentinel" } }))) {
+    await addRule(m, { name: "sentinel", enabled: true, match: { amount: "12.12" }, outcome: "FAILED" });
+  }
+  const sentinel = (await m.api("/v1/payments", { body: depositBody({ amount: "12.12" }) })).body;
+  await eventually(async () => (await statusOf(m, sentinel.id)) === "FAILED");
+}
+
 describe("scenario rules: concluding payments", () => {
   it("a FAILED rule fails a matching payment as a manual completion would: status, no ledger entry, event, delivery, audit row", async () => {
     const m = await newMerchant();
@@ -129,12 +142,13 @@ describe("scenario rules: concluding payments", () => {
     const expiring = (await m.api("/v1/payments", { body: depositBody({ amount: "14.14" }) })).body;
     expect(expiring.scenario).toMatchObject({ outcome: "EXPIRE", dueAt: expiring.expiresAt });
 
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(await statusOf(m, slow.id)).toBe("PENDING");
     await eventually(async () => (await statusOf(m, slow.id)) === "SUCCEEDED");
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    // Concluded at its due time, not before.
+    const concluded = (await m.api(`/v1/payments/${slow.id}`)).body.scenario;
+    expect(Date.parse(concluded.concludedAt)).toBeGreaterThanOrEqual(Date.parse(concluded.dueAt));
     expect(await trail(slow.id)).toMatchObject({ status: "SUCCEEDED", ledgerEntries: 1, events: ["payment.succeeded"], audit: 1 });
-    await new Promise((r) => setTimeout(r, 1500));
+    await conclusionJobPassed(m);
     expect(await trail(expiring.id)).toEqual({ status: "PENDING", ledgerEntries: 0, events: [], deliveries: 0, audit: 0 });
   });
 
@@ -177,7 +191,7 @@ describe("scenario rules: concluding payments", () => {
     ).body;
     expect(w.status).toBe("PENDING_APPROVAL");
     expect(w.scenario).toMatchObject({ outcome: "FAILED", dueAt: null });
-    await new Promise((r) => setTimeout(r, 1500));
+    await conclusionJobPassed(m);
     expect(await statusOf(m, w.id)).toBe("PENDING_APPROVAL");
     await transaction((tx) =>
       approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now: new Date() }),
@@ -191,10 +205,10 @@ describe("scenario rules: concluding payments", () => {
     // 20 minutes: within a gateway deposit's 30-minute acceptance period.
     await addRule(m, { name: "fails in 20 min", enabled: true, match: { amount: "13.13" }, outcome: "FAILED", delayMs: 1_200_000 });
     const p = (await m.api("/v1/payments", { body: depositBody({ amount: "13.13" }) })).body;
-    await new Promise((r) => setTimeout(r, 1500));
+    await conclusionJobPassed(m);
     expect(await statusOf(m, p.id)).toBe("PENDING");
     expect((await m.api("/v1/sandbox/clock/advance", { body: { by: "19m" } })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500));
+    await conclusionJobPassed(m);
     expect(await statusOf(m, p.id)).toBe("PENDING");
     expect((await m.api("/v1/sandbox/clock/advance", { body: { by: "2m" } })).status).toBe(200);
     await eventually(async () => (await statusOf(m, p.id)) === "FAILED");

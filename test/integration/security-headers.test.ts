@@ -66,6 +66,7 @@ describe("security headers", () => {
     try {
       // A direct request (no X-Forwarded-For from the client) is no proxy, though Next.js fills that header itself.
       await fetch(`${service.url}/v1/payments`);
+      // waits on purpose: a warning is written while the request is answered, which it was before this wait
       await new Promise((r) => setTimeout(r, 300));
       expect(
         service.output.filter((l) => l.includes("not in TRUSTED_PROXIES")),

@@ -149,7 +149,8 @@ describe("store switches (global settings; dedicated service)", () => {
       { db },
     );
     try {
-      await new Promise((r) => setTimeout(r, 1500)); // several polls of the service's handoff job (200 ms)
+      // waits on purpose: several polls of the service's handoff job (200 ms), which must all leave the checkout alone
+      await new Promise((r) => setTimeout(r, 1500));
       expect(await db.storeCheckout.findUniqueOrThrow({ where: { paymentId: payment.id } })).toMatchObject({
         state: "QUEUED",
         handoffAttempts: 0,

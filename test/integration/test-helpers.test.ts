@@ -311,6 +311,7 @@ describe("POST /v1/sandbox/deliveries/{id}/attempt", () => {
     const replay = await m.api(path, { method: "POST", idempotencyKey: `attempt-${retrying.id}` });
     expect([replay.status, replay.headers.get("idempotency-replayed")]).toEqual([200, "true"]);
     expect(replay.body).toEqual(due.body);
+    // waits on purpose: a replay sends nothing, so nothing can be awaited; a send would reach the local receiver within it
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received).toHaveLength(2);
     expect(await db.ledgerEntry.count({ where: { paymentId: created.body.id } })).toBe(1);

@@ -8,6 +8,17 @@ import { assertLocalDatabase, TEST_DATABASE_URL } from "./env";
 // Integration tests run over real HTTP against the built service on real PostgreSQL.
 const root = path.resolve(__dirname, "../..");
 
+/**
+ * Refuses to test an old build: the integration and browser tests call the built service over HTTP but import the
+ * current lib/ directly, so a build older than the sources would test code that is not the one in the tree.
+ * @throws Error with one line naming the build and the newer sources (scripts/build-stamp.mjs `staleBuildReason`)
+ */
+export async function assertBuildCurrent(): Promise<void> {
+  const { staleBuildReason } = await import("../../scripts/build-stamp.mjs");
+  const reason = staleBuildReason(root);
+  if (reason) throw new Error(`tests refuse to run against this build: ${reason}`);
+}
+
 /** Drops and creates the database of `url` (a local test database). */
 export async function recreateDatabase(url: string) {
   const target = new URL(url);
@@ -88,6 +99,7 @@ let service: ChildProcess | undefined;
 
 export default async function setup(project: TestProject) {
   assertLocalDatabase(TEST_DATABASE_URL);
+  await assertBuildCurrent();
   const { migrate, seed } = await import("../../scripts/db.mjs");
   await recreateDatabase(TEST_DATABASE_URL);
   await migrate(TEST_DATABASE_URL);

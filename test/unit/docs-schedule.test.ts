@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
+
+// The callback retry schedule is stated once in code (lib/callbacks/retry-schedule.ts) and repeated in words by the
+// README, the docs, the OpenAPI descriptions and the console. This test reads every such statement back and fails
+// when one says another schedule than the code: a list of waits, a row of a schedule table, "N attempts" next to
+// the callbacks, and the schedule's bounds ("30 s to 1 h", "0.5 s to 60 s").
+const root = path.resolve(__dirname, "../..");
+const SOURCES = [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
+const CODE_SOURCES = ["lib/openapi/operations.ts", "app/console/actions/callbacks.ts", "app/console/(app)/callbacks/page.tsx"];
+
+const UNIT_S: Record<string, number> = { s: 1, min: 60, h: 3600 };
+const DURATION = String.raw`(\d+(?:\.\d+)?) (s|min|h)\b`;
+const seconds = (n: string, unit: string) => Number(n) * UNIT_S[unit];
+const normal = [...BASE_WAITS_SECONDS];
+const fast = normal.map((s) => s / FAST_RETRY_DIVISOR);
+const text = (file: string) => fs.readFileSync(path.join(root, file), "utf8").replace(/\s+/g, " ");
+
+describe("the retry schedule in words is the code's", () => {
+  it("every list of four or more waits is the schedule or the fast one", () => {
+    const list = new RegExp(String.raw`(?:${DURATION}(?:, and |, | and )){3,}${DURATION}`, "g");
+    const wrong: string[] = [];
+    let lists = 0;
+    for (const file of [...SOURCES, ...CODE_SOURCES]) {
+      for (const match of text(file).matchAll(list)) {
+        const waits = [...match[0].matchAll(new RegExp(DURATION, "g"))].map((m) => seconds(m[1], m[2]));
+        lists++;
+        if (JSON.stringify(waits) !== JSON.stringify(normal) && JSON.stringify(waits) !== JSON.stringify(fast)) wrong.push(`${file}: ${match[0]}`);
+      }
+    }
+    expect(lists).toBeGreaterThanOrEqual(4);
+    expect(wrong).toEqual([]);
+  });
+
+  it("every row of a schedule table gives the wait after that attempt (and the fast wait, or the time from the first)", () => {
+    const wrong: string[] = [];
+    let rows = 0;
+    const cumulative = normal.map((_, i) => normal.slice(0, i + 1).reduce((a, b) => a + b, 0));
+    const spoken = (s: number) => s.toString();
+    for (const file of SOURCES) {
+      let third = "";
+      for (const line of fs.readFileSync(path.join(root, file), "utf8").split("\n")) {
+        if (/^\| [a-z]/.test(line)) third = line.split("|")[3]?.trim() ?? "";
+        const row = new RegExp(String.raw`^\| ([1-7]) \| ${DURATION} \|(?: ([^|]+) \|)?`).exec(line);
+        if (!row) continue;
+        rows++;
+        const n = Number(row[1]);
+        if (seconds(row[2], row[3]) !== normal[n - 1]) wrong.push(`${file}: ${line}`);
+        const next = row[4]?.trim() ?? "";
+        const parts = [...next.matchAll(new RegExp(DURATION, "g"))].reduce((sum, m) => sum + seconds(m[1], m[2]), 0);
+        if (third.includes("fast") && parts !== fast[n - 1]) wrong.push(`${file}: ${line} (fast: ${spoken(fast[n - 1])} s)`);
+        if (third.includes("from the first") && parts !== cumulative[n - 1]) wrong.push(`${file}: ${line} (from the first: ${spoken(cumulative[n - 1])} s)`);
+      }
+    }
+    expect(rows).toBeGreaterThanOrEqual(14);
+    expect(wrong).toEqual([]);
+  });
+
+  it("the number of attempts and the bounds are the code's wherever the callbacks' schedule is stated", () => {
+    const wrong: string[] = [];
+    for (const file of SOURCES) {
+      const all = text(file);
+      for (const m of all.matchAll(/(?:at most|up to|the same|retries'|schedule's|of) (\d+) attempts/g))
+        if (Number(m[1]) !== MAX_ATTEMPTS) wrong.push(`${file}: ${m[0]}`);
+      for (const m of all.matchAll(new RegExp(String.raw`${DURATION} to ${DURATION}`, "g"))) {
+        const bounds = [seconds(m[1], m[2]), seconds(m[3], m[4])];
+        const isSchedule = (b: number[]) => bounds[0] === b[0] && bounds[1] === b[b.length - 1];
+        // Only statements of the schedule's bounds: a first bound of 30 s or 0.5 s.
+        if ((bounds[0] === 30 || bounds[0] === 0.5) && !isSchedule(normal) && !isSchedule(fast)) wrong.push(`${file}: ${m[0]}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
