@@ -162,6 +162,8 @@ export const VARIABLES = {
   REQUEST_LOG: flag(true, "0 stops recording API requests in the request log"),
   REQUEST_LOG_RETENTION_DAYS: wholeNumber(1, 3650, 14, "days", "days a logged API request is kept"),
   REQUEST_LOG_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often the request log is pruned"),
+  EVENT_RETENTION_DAYS: wholeNumber(1, 3650, 30, "days", "days an event is kept with its deliveries and their attempts once nothing is left to send"),
+  EVENT_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often old events, deliveries and attempts are pruned"),
 } satisfies Record<string, Variable<unknown>>;
 
 /** The names of every variable of the schema. */

@@ -2,3 +2,4 @@
 export function buildFingerprint(root: string): string;
 export function writeBuildStamp(root: string): void;
 export function isBuildCurrent(root: string): boolean;
+export function staleBuildReason(root: string): string | null;

@@ -9,6 +9,7 @@ import { getDb } from "@/lib/db";
 import { EXPIRE_PAYMENTS_JOB_ID, expireDuePayments } from "@/lib/payments/expire";
 import { pruneRequestLog } from "@/lib/request-log/retention";
 import { extendSeededRates } from "@/lib/pricing/seeded-rates";
+import { pruneEvents } from "@/lib/events/retention";
 import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
 import { concludeDueScenarios } from "@/lib/payments/conclude-scenarios";
 import { handOffCheckout, runStoreHandoffs } from "@/lib/store/handoff";
@@ -126,6 +127,14 @@ export const JOBS: readonly Job[] = [
     // Requests older than REQUEST_LOG_RETENTION_DAYS (default 14) are deleted, 10,000 per run.
     intervalMs: () => config().REQUEST_LOG_PRUNE_INTERVAL_MS,
     run: (now) => pruneRequestLog(getDb(), now),
+  },
+  {
+    kind: "polling",
+    id: "prune-events",
+    name: "Prune old events, deliveries and attempts",
+    // docs/callbacks.md "Retention": events older than EVENT_RETENTION_DAYS (default 30) with nothing left to send.
+    intervalMs: () => config().EVENT_PRUNE_INTERVAL_MS,
+    run: (now) => pruneEvents(now),
   },
   {
     kind: "polling",

@@ -5,6 +5,8 @@ import { dubaiDay } from "@/lib/money/dubai";
 import { importRates, RateInput, saveRate } from "@/lib/pricing/fx-rates";
 import { addDays, daysBetween, extendSeededRates, SEEDED_RATE_WINDOW } from "@/lib/pricing/seeded-rates";
 import { transaction } from "@/lib/db";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { pruneEvents } from "@/lib/events/retention";
 import { db, depositBody, eventually, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, waitForCheckout } from "../support/store";
 
@@ -210,5 +212,34 @@ describe("a clock advance at size", () => {
     const events = await db.$queryRaw<{ payments: number; events: number }[]>`
       SELECT count(DISTINCT payment_id)::int AS payments, count(*)::int AS events FROM events WHERE merchant_id = ${m.merchant.id}::uuid AND type = 'payment.expired'`;
     expect(events).toEqual([{ payments: 10_000, events: 10_000 }]);
+  });
+});
+
+describe("retention of events", () => {
+  it("prunes events past EVENT_RETENTION_DAYS with their deliveries and attempts, keeps a newer one and one still to be sent", async () => {
+    const m = await newMerchant();
+    const concluded = async () => {
+      const p = (await m.api("/v1/payments", { body: depositBody({ currency: "AED" }) })).body;
+      expect((await m.api(`/v1/sandbox/payments/${p.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+      return db.event.findFirstOrThrow({ where: { paymentId: p.id }, include: { deliveries: true } });
+    };
+    const old = await concluded();
+    const recent = await concluded();
+    // A receiver that never answers: the delivery stays PENDING, its first attempt recorded.
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: "http://127.0.0.1:9/callbacks" });
+    const pending = await concluded();
+    await eventually(async () => (await db.deliveryAttempt.count({ where: { deliveryId: pending.deliveries[0].id } })) > 0, 15_000);
+    const aged = new Date(Date.now() - 31 * DAY_MS);
+    await db.$executeRaw`UPDATE events SET created_at = ${aged} WHERE id IN (${old.id}::uuid, ${pending.id}::uuid)`;
+    await db.$executeRaw`UPDATE events SET created_at = ${new Date(Date.now() - 29 * DAY_MS)} WHERE id = ${recent.id}::uuid`;
+
+    const pruned = await pruneEvents();
+    expect(pruned.events).toBeGreaterThanOrEqual(1);
+    expect(await db.event.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await db.delivery.count({ where: { eventId: old.id } })).toBe(0);
+    expect(await db.event.findUnique({ where: { id: recent.id } })).not.toBeNull();
+    expect(await db.event.findUnique({ where: { id: pending.id } })).not.toBeNull();
+    expect(await db.deliveryAttempt.count({ where: { deliveryId: pending.deliveries[0].id } })).toBeGreaterThan(0);
+    expect((await m.api(`/v1/events/${old.id}`)).status).toBe(404);
   });
 });

@@ -64,7 +64,7 @@ function callAs(m: TestMerchant, base: string) {
 }
 
 describe("driver selection: Inngest when configured, else the embedded driver", () => {
-  it("with INNGEST_DEV set: no embedded driver, /api/inngest serves 11 functions (one per registry entry), delivery.due is sent after commit", async () => {
+  it("with INNGEST_DEV set: no embedded driver, /api/inngest serves 12 functions (one per registry entry), delivery.due is sent after commit", async () => {
     const sent: { deliveryId: string; visibleWhenSent: boolean; stateWhenSent: string | null }[] = [];
     const inngest = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -106,7 +106,7 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
 
     const served = await fetch(`${service.url}/api/inngest`);
     expect(served.status).toBe(200);
-    expect(await served.json()).toMatchObject({ function_count: 11 });
+    expect(await served.json()).toMatchObject({ function_count: 12 });
     expect(service.output()).not.toContain("embedded job driver started");
   });
 
@@ -118,7 +118,7 @@ describe("driver selection: Inngest when configured, else the embedded driver", 
     const service = await startLoggedService({ DATABASE_URL: absent.toString() });
     await eventually(async () => service.output().includes("embedded job driver started"), 30_000);
     expect(service.output()).toContain(
-      '"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","extend-seeded-rates","conclude-scenarios","store-handoffs"]',
+      '"jobs":["expire-due-payments","expire-checkout-sessions","deliver-due-callbacks","compact-payment-counts","prune-risk-counters","prune-request-log","prune-events","extend-seeded-rates","conclude-scenarios","store-handoffs"]',
     );
   });
 });

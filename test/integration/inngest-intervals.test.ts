@@ -30,6 +30,8 @@ describe("Inngest honours every polling job's interval", () => {
       "compact-payment-counts": 2_000,
       "prune-risk-counters": MINUTE,
       "prune-request-log": 10 * MINUTE,
+      "prune-events": 10 * MINUTE,
+      "extend-seeded-rates": 60 * MINUTE,
       "conclude-scenarios": 1_000,
       "store-handoffs": 1_000,
     });
@@ -50,9 +52,11 @@ describe("Inngest honours every polling job's interval", () => {
         expect(runs).toEqual(Array.from({ length: perMinute }, (_, i) => `run-${i + 1}`));
         expect(sleeps).toEqual(Array.from({ length: perMinute - 1 }, (_, i) => [`wait-${i + 1}`, intervalMs]));
       } else {
-        // A cron every N minutes (N = the interval in whole minutes), one body run each.
+        // A cron every N minutes (N = the interval in whole minutes), or every H hours for whole hours, one body run each.
         const n = Math.ceil(intervalMs / MINUTE);
-        expect(fn.opts.triggers).toEqual([{ cron: n === 1 ? "* * * * *" : `*/${n} * * * *` }]);
+        const hours = n / 60;
+        const cron = n === 1 ? "* * * * *" : hours === 1 ? "0 * * * *" : Number.isInteger(hours) && 24 % hours === 0 ? `0 */${hours} * * *` : `*/${n} * * * *`;
+        expect(fn.opts.triggers).toEqual([{ cron }]);
         expect(runs).toEqual(["run-1"]);
         expect(sleeps).toEqual([]);
       }

@@ -1,3 +1,4 @@
+import { dubaiDay } from "@/lib/money/dubai";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -127,12 +128,15 @@ describe("README quick start on the embedded database", () => {
       expect(await stop(first.child)).toBe(0);
     }
 
-    // A later Dubai day: the only rate the sandbox has is from an earlier day (what a developer who started the
-    // sandbox yesterday has). The next start gives the seeded pair today's rate; the data and keys are kept.
+    // Months later: the seeded window of rates has run out (every rate moved 200 days back, as a sandbox left
+    // unstarted that long has them). The next start extends the seeded pair's window to today and beyond; the data
+    // and keys are kept.
     const { PGlite } = await import("@electric-sql/pglite");
     const pglite = await PGlite.create({ dataDir: path.join(dataDir, "pglite") });
-    await pglite.query("UPDATE fx_rates SET day = '2001-01-01'");
+    await pglite.query("UPDATE fx_rates SET day = to_char(day::date - 200, 'YYYY-MM-DD')");
+    const shifted = await pglite.query<{ last: string }>("SELECT max(day) AS last FROM fx_rates");
     await pglite.close();
+    expect(shifted.rows[0].last < dubaiDay()).toBe(true);
 
     const second = await npmStart(await freePort());
     try {
@@ -140,7 +144,7 @@ describe("README quick start on the embedded database", () => {
       expect(keyFrom(second.output()), "the credentials are printed again").toBe(key);
       expect(second.output()).not.toMatch(/new API keys issued/);
       const payment = await walkThrough(second.base, key!);
-      expect(payment.pricing.rateDay).not.toBe("2001-01-01");
+      expect(payment.pricing.rateDay).toBe(dubaiDay());
     } finally {
       expect(await stop(second.child)).toBe(0);
     }

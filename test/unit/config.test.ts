@@ -46,6 +46,8 @@ const BAD: Record<VariableName, string> = {
   REQUEST_LOG: "off",
   REQUEST_LOG_RETENTION_DAYS: "3651",
   REQUEST_LOG_PRUNE_INTERVAL_MS: "NaN",
+  EVENT_RETENTION_DAYS: "0",
+  EVENT_PRUNE_INTERVAL_MS: "999",
 };
 
 /** The refusal lines of `env`, or [] when it is accepted. */
@@ -97,6 +99,7 @@ describe("accepted values and defaults", () => {
       CUSTOMER_RATE_LIMIT_PER_IP: 120,
       CUSTOMER_RATE_LIMIT_PER_LINK: 30,
       DB_POOL_MAX: 10,
+      JOBS_DB_POOL_MAX: 2,
       DB_PREPARED_STATEMENTS: true,
       EXPIRY_SWEEP_INTERVAL_MS: 30_000,
       DELIVERY_POLL_INTERVAL_MS: 1_000,
@@ -107,6 +110,9 @@ describe("accepted values and defaults", () => {
       FEED_POLL_INTERVAL_MS: 200,
       REQUEST_LOG_PRUNE_INTERVAL_MS: 600_000,
       REQUEST_LOG_RETENTION_DAYS: 14,
+      EVENT_RETENTION_DAYS: 30,
+      EVENT_PRUNE_INTERVAL_MS: 600_000,
+      SEEDED_RATES_INTERVAL_MS: 3_600_000,
       REQUEST_LOG: true,
       JOBS_DISABLED: false,
       CALLBACK_ALLOW_LOOPBACK: false,
