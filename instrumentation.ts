@@ -1,8 +1,8 @@
 /**
  * Next.js instrumentation hook: refuses a configuration that lib/config.ts does not accept (one line per refused
  * variable, exit code 1) and an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production: the
- * process exits with a clear message), then starts the embedded job driver when
- * Inngest is not configured.
+ * process exits with a clear message), extends the seeded sandbox's FX rates (lib/pricing/seeded-rates.ts), then
+ * starts the embedded job driver when Inngest is not configured.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -14,6 +14,14 @@ export async function register() {
       console.error(`Sandpiper refuses to start: ${refusal}`);
       process.exit(1);
     }
+    // README "Seeded sandbox": each start extends the seeded pairs' window of FX rates before the first request (a
+    // sandbox started again after months away takes payments at once); the hourly job keeps it ahead afterwards.
+    const { extendSeededRates } = await import("./lib/pricing/seeded-rates");
+    const { getDb } = await import("./lib/db");
+    const { log } = await import("./lib/log");
+    await extendSeededRates(getDb()).catch((error: unknown) =>
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, "seeded FX rates not extended at start; the hourly job will"),
+    );
     const { startJobDriver } = await import("./lib/jobs/driver");
     startJobDriver();
   }

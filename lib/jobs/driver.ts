@@ -33,7 +33,6 @@ function jobLoop(job: PollingJob): NodeJS.Timeout {
     }
   };
   onWake(job.id, () => void tick());
-  if (job.runAtStart) setImmediate(() => void tick());
   return setInterval(() => void tick(), job.intervalMs());
 }
 

@@ -26,7 +26,6 @@ export type JobDriver = "embedded" | "inngest";
  *   honoured there).
  * - `run(now, driver)`: the body; takes the clock of the run (default: the real clock; tests pass one) and the
  *   driver that runs it, and returns a small JSON-able summary (Inngest keeps it as the step's result).
- * - `runAtStart`: the embedded driver runs it once at its start too, not only after the first interval.
  */
 export type PollingJob = {
   kind: "polling";
@@ -34,8 +33,6 @@ export type PollingJob = {
   name: string;
   intervalMs: () => number;
   run: (now?: Date, driver?: JobDriver) => Promise<unknown>;
-  /** The embedded driver also runs it once when it starts (a job whose interval is long, such as an hour). */
-  runAtStart?: boolean;
 };
 
 /** One round of an event-driven job: its JSON-able result, and when to try again (null: nothing left to do). */
@@ -142,8 +139,8 @@ export const JOBS: readonly Job[] = [
     name: "Extend the seeded sandbox's FX rates",
     // README "Seeded sandbox": the seeded pairs keep a rate for every day from 30 days back to 90 days past the
     // latest sandbox day (the real one or a merchant's moved clock); nothing on a database that was not seeded.
+    // Each start extends it too, before the first request (instrumentation.ts).
     intervalMs: () => config().SEEDED_RATES_INTERVAL_MS,
-    runAtStart: true,
     run: (now) => extendSeededRates(getDb(), { now }),
   },
   {

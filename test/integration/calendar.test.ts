@@ -7,8 +7,10 @@ import { addDays, daysBetween, extendSeededRates, SEEDED_RATE_WINDOW } from "@/l
 import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { pruneEvents } from "@/lib/events/retention";
+import { overview, RATE_LOOKAHEAD_DAYS } from "@/lib/reports/overview";
 import { db, depositBody, eventually, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, waitForCheckout } from "../support/store";
+import { amountEntryMerchant } from "../support/checkout-sessions";
 
 // The calendar over real HTTP against the built service (README "Seeded sandbox", docs/api.md "Sandbox clock"): the
 // seeded pair keeps its rates across days, a merchant's moved clock reaches every job that reads the time, and a
@@ -17,22 +19,6 @@ import { createStorePayment, waitForCheckout } from "../support/store";
 const operator: ConsoleActor = { id: "00000000-0000-0000-0000-000000000002", username: "calendar-operator", role: "OPERATOR", merchantId: null };
 const DAY_MS = 86_400_000;
 const advance = (m: TestMerchant, by: string) => m.api("/v1/sandbox/clock/advance", { body: { by } });
-
-/** A merchant whose USD gateway deposits are charged in AED (as the seeded one's), so each needs the day's USD->AED rate. */
-async function usdInAedMerchant(): Promise<TestMerchant> {
-  const m = await newMerchant();
-  await savePricingVersion(db, {
-    merchantId: m.merchant.id,
-    currency: "USD",
-    channel: "GATEWAY",
-    direction: "DEPOSIT",
-    chargeCurrency: "AED",
-    settlementCurrency: "USD",
-    commissionBps: 250,
-    reason: "test: USD charged in AED",
-  });
-  return m;
-}
 
 /** Seconds from now until one minute after the next Dubai midnight (20:00 UTC). */
 function secondsPastNextDubaiMidnight(): number {
@@ -63,7 +49,8 @@ describe("rates across days", () => {
   });
 
   it("a USD payment right after Dubai midnight, and after the clock moved 3 days, is 201 at that day's rate", async () => {
-    const m = await usdInAedMerchant();
+    // USD gateway deposits charged in AED (as the seeded merchant's): each needs its day's USD->AED rate.
+    const m = await amountEntryMerchant();
     const crossed = await advance(m, `${secondsPastNextDubaiMidnight()}s`);
     expect(crossed.status, crossed.text).toBe(200);
     expect(crossed.body.missingRates).toEqual([]);
@@ -96,6 +83,10 @@ describe("rates across days", () => {
     expect(moved.body.offsetMs).toBe(2 * DAY_MS);
     const start = dubaiDay(new Date(moved.body.now));
     expect(moved.body.missingRates).toEqual([{ pair: "GBP->CHF", base: "GBP", quote: "CHF", usedBy: 1, days: daysBetween(start, addDays(start, 6)) }]);
+    // The operators' Overview warns of the same pair for the days from tomorrow, with the days to enter.
+    const tomorrow = addDays(dubaiDay(), 1);
+    const warned = (await overview(db, operator)).operator?.missingRatesAhead.find((r) => r.pair === "GBP->CHF");
+    expect(warned).toMatchObject({ base: "GBP", quote: "CHF", days: daysBetween(tomorrow, addDays(tomorrow, RATE_LOOKAHEAD_DAYS - 1)) });
     const refused = await m.api("/v1/payments", { body: depositBody({ currency: "GBP", method: "BANK_TRANSFER" }) });
     expect([refused.status, refused.body.error?.code]).toEqual([409, "FX_RATE_MISSING"]);
     expect(refused.body.error.message).toContain(`no GBP->CHF rate for Dubai business day ${start}`);
