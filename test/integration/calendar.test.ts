@@ -8,7 +8,9 @@ import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { pruneEvents } from "@/lib/events/retention";
 import { overview, RATE_LOOKAHEAD_DAYS } from "@/lib/reports/overview";
-import { db, depositBody, eventually, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
+import { call, db, depositBody, eventually, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
+import { startService } from "../support/global-setup";
+import { TEST_DATABASE_URL } from "../support/env";
 import { createStorePayment, waitForCheckout } from "../support/store";
 import { amountEntryMerchant } from "../support/checkout-sessions";
 
@@ -173,22 +175,33 @@ describe("jobs at the merchant's sandbox time", () => {
   });
 });
 
+/** Gives `m` `count` PENDING AED payments: one made through the API, the rest copies of its row (new ids and references). */
+async function pendingPayments(m: TestMerchant, count: number): Promise<void> {
+  const template = await m.api("/v1/payments", { body: depositBody({ currency: "AED", amount: "5.00" }) });
+  expect(template.status).toBe(201);
+  const columns = (
+    await db.$queryRaw<{ name: string }[]>`
+      SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'payments' ORDER BY ordinal_position`
+  ).map((c) => c.name);
+  const copy = columns.map((c) => (c === "id" ? "gen_random_uuid()" : c === "reference" ? `reference || '-' || i` : `p."${c}"`)).join(", ");
+  await db.$executeRawUnsafe(
+    `INSERT INTO payments (${columns.map((c) => `"${c}"`).join(", ")}) SELECT ${copy} FROM payments p, generate_series(1, ${count - 1}) AS i WHERE p.id = $1::uuid`,
+    template.body.id,
+  );
+  expect(await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })).toBe(count);
+}
+
+/** Each of the merchant's payments expired once: one payment.expired event per payment, none twice. */
+async function expiredOnce(m: TestMerchant): Promise<{ payments: number; events: number }> {
+  const [row] = await db.$queryRaw<{ payments: number; events: number }[]>`
+    SELECT count(DISTINCT payment_id)::int AS payments, count(*)::int AS events FROM events WHERE merchant_id = ${m.merchant.id}::uuid AND type = 'payment.expired'`;
+  return row;
+}
+
 describe("a clock advance at size", () => {
   it("a 72 h advance of a merchant with 10,000 pending payments answers at once; the sweeps expire all of them, each once with its event", async () => {
     const m = await newMerchant();
-    const template = await m.api("/v1/payments", { body: depositBody({ currency: "AED", amount: "5.00" }) });
-    expect(template.status).toBe(201);
-    const columns = (
-      await db.$queryRaw<{ name: string }[]>`
-      SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'payments' ORDER BY ordinal_position`
-    ).map((c) => c.name);
-    const copy = columns.map((c) => (c === "id" ? "gen_random_uuid()" : c === "reference" ? `reference || '-' || i` : `p."${c}"`)).join(", ");
-    await db.$executeRawUnsafe(
-      `INSERT INTO payments (${columns.map((c) => `"${c}"`).join(", ")}) SELECT ${copy} FROM payments p, generate_series(1, 9999) AS i WHERE p.id = $1::uuid`,
-      template.body.id,
-    );
-    expect(await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })).toBe(10_000);
-
+    await pendingPayments(m, 10_000);
     const asked = Date.now();
     const moved = await advance(m, "72h");
     console.log(`advance answered in ${Date.now() - asked} ms`);
@@ -200,9 +213,25 @@ describe("a clock advance at size", () => {
     console.log(`10,000 pending payments: all expired ${((Date.now() - started) / 1000).toFixed(1)} s after the advance's answer`);
     expect((await m.api("/v1/sandbox/clock")).body.due).toEqual({ payments: 0, checkoutSessions: 0, deliveries: 0 });
     expect(await db.payment.count({ where: { merchantId: m.merchant.id, status: "EXPIRED" } })).toBe(10_000);
-    const events = await db.$queryRaw<{ payments: number; events: number }[]>`
-      SELECT count(DISTINCT payment_id)::int AS payments, count(*)::int AS events FROM events WHERE merchant_id = ${m.merchant.id}::uuid AND type = 'payment.expired'`;
-    expect(events).toEqual([{ payments: 10_000, events: 10_000 }]);
+    expect(await expiredOnce(m)).toEqual({ payments: 10_000, events: 10_000 });
+  });
+
+  it("a service killed by SIGKILL in the middle of the sweep loses nothing and doubles nothing: every payment expires once", async () => {
+    const m = await newMerchant();
+    await pendingPayments(m, 4_000);
+    // A second process sweeping the same database, killed while it works through the backlog; the suite's own service
+    // sweeps beside it (both claim with SKIP LOCKED) and finishes what the killed one left, its open batch included.
+    const second = await startService({ DATABASE_URL: TEST_DATABASE_URL, CALLBACK_ALLOW_LOOPBACK: "1", EXPIRY_SWEEP_INTERVAL_MS: "200" });
+    try {
+      const moved = await call("/v1/sandbox/clock/advance", { base: second.url, key: m.key, ip: m.ip, body: { by: "72h" } });
+      expect(moved.status, moved.text).toBe(200);
+      await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "EXPIRED" } })) >= 500, 30_000);
+    } finally {
+      second.child.kill("SIGKILL");
+      await new Promise((resolve) => second.child.once("exit", resolve));
+    }
+    await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })) === 0, 60_000);
+    expect(await expiredOnce(m)).toEqual({ payments: 4_000, events: 4_000 });
   });
 });
 
