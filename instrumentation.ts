@@ -2,7 +2,7 @@
  * Next.js instrumentation hook: refuses a configuration that lib/config.ts does not accept (one line per refused
  * variable, exit code 1) and an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production: the
  * process exits with a clear message), then starts the embedded job driver when
- * Inngest is not configured.
+ * Inngest is not configured, and registers the metrics when METRICS_TOKEN is set.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -16,5 +16,7 @@ export async function register() {
     }
     const { startJobDriver } = await import("./lib/jobs/driver");
     startJobDriver();
+    const { startMetrics } = await import("./lib/metrics/metrics");
+    startMetrics();
   }
 }

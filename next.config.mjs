@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
-  serverExternalPackages: ["pino", "@node-rs/argon2", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pg"],
+  serverExternalPackages: ["pino", "@node-rs/argon2", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "prom-client"],
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test run
   async headers() {
     // Every path: no framing, no content sniffing, no Referer leaving the site (bearer links in paths must never

@@ -2,7 +2,7 @@
 // (docs/architecture.md "Request pipeline") and SIGTERM drains in-flight requests.
 import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -33,6 +33,7 @@ const SETTINGS = [
   "CALLBACK_ALLOW_LOOPBACK",
   "SHUTDOWN_DELAY_MS",
   "SHUTDOWN_DRAIN_MS",
+  "METRICS_TOKEN",
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
@@ -187,6 +188,62 @@ function listeningUrl(hostname, port) {
   return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 }
 
+/** Message types of a worker's request for every worker's metrics, and of the primary's answer. */
+const METRICS_ASK = "sandpiper:metrics-ask";
+const METRICS_ANSWER = "sandpiper:metrics-answer";
+
+/**
+ * The Prometheus text of this service: in a cluster worker, every worker's metrics aggregated by the primary (asked
+ * over the cluster's IPC channel, prom-client's AggregatorRegistry there; 5 s at most); otherwise this process's.
+ * @returns `{ contentType, text }`
+ */
+async function metricsText() {
+  const { default: client } = await import("prom-client");
+  const contentType = client.register.contentType;
+  if (!cluster.isWorker) return { contentType, text: await client.register.metrics() };
+  const id = randomUUID();
+  const text = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error("the primary process did not answer within 5 s")), 5_000);
+    const onMessage = (message) => {
+      if (message?.type === METRICS_ANSWER && message.id === id) finish(message.error ? new Error(message.error) : null, message.text);
+    };
+    function finish(error, value) {
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      if (error) reject(error);
+      else resolve(value);
+    }
+    process.on("message", onMessage);
+    process.send({ type: METRICS_ASK, id });
+  });
+  return { contentType, text };
+}
+
+/**
+ * Answers `GET /metrics` (docs/operating.md "Metrics") when METRICS_TOKEN is set: 200 with the Prometheus text of
+ * every worker ({@link metricsText}) to `Authorization: Bearer <METRICS_TOKEN>`, 401 INVALID_API_KEY in the error
+ * envelope otherwise, 503 SERVICE_UNAVAILABLE when the aggregation fails. Never cached, never in the request log.
+ */
+async function answerMetrics(req, res, token) {
+  const requestId = randomUUID();
+  const fail = (status, code, message) => {
+    res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId });
+    res.end(JSON.stringify({ error: { code, message, requestId } }));
+  };
+  const given = Buffer.from(req.headers.authorization ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return fail(401, "INVALID_API_KEY", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>");
+  }
+  try {
+    const { contentType, text } = await metricsText();
+    res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" });
+    res.end(text);
+  } catch (error) {
+    fail(503, "SERVICE_UNAVAILABLE", `metrics could not be collected (${error.message}); retry`);
+  }
+}
+
 /**
  * Starts the service. Options: port (default the configuration's PORT, 3000), hostname (HOST, 127.0.0.1), dev.
  * Returns { server, url, close() }; close() drains (docs/operating.md "Stopping"): /readyz answers 503 at once
@@ -221,6 +278,8 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     inFlight++;
     res.on("close", () => inFlight--);
     closeIfBodyUnread(req, res, () => draining);
+    if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
+      return void answerMetrics(req, res, env.METRICS_TOKEN);
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
@@ -292,6 +351,18 @@ export async function serve() {
     return started;
   }
   ensureAuthSecret(); // one secret for every worker
+  if (env.METRICS_TOKEN) {
+    // Every worker's metrics in one scrape: a worker asks, the primary aggregates (prom-client's AggregatorRegistry).
+    const { default: client } = await import("prom-client");
+    const aggregator = new client.AggregatorRegistry();
+    cluster.on("message", (worker, message) => {
+      if (message?.type !== METRICS_ASK) return;
+      aggregator.clusterMetrics().then(
+        (text) => worker.send({ type: METRICS_ANSWER, id: message.id, text }),
+        (error) => worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message }),
+      );
+    });
+  }
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
   let stopping = false;
   const fork = () => cluster.fork({ SANDPIPER_CLUSTER_WORKER: "1", SANDPIPER_WORKERS: String(workers) });
@@ -320,6 +391,8 @@ export async function serve() {
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   if (!cluster.isWorker) await refuseTakenPort();
+  // A worker answers the primary's requests for its metrics (prom-client adds that listener with an AggregatorRegistry).
+  if (cluster.isWorker && settings().METRICS_TOKEN) new (await import("prom-client")).default.AggregatorRegistry();
   const { url, close } = cluster.isWorker ? await startServer() : await serve();
   if (cluster.isWorker) console.log(`Sandpiper worker ${process.pid} listening on ${url}`);
   else console.log(`Sandpiper listening on ${url}`);

@@ -65,6 +65,16 @@ export function getPool(): pg.Pool {
   return globalForDb.sandpiperPool;
 }
 
+/**
+ * The pool's connections now (docs/operating.md "Metrics"): `inUse` and `idle` connections, and `waiting` queries
+ * waiting for one; null when this process has not opened the pool.
+ */
+export function poolStats(): { inUse: number; idle: number; waiting: number } | null {
+  const pool = globalForDb.sandpiperPool;
+  if (!pool) return null;
+  return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
 /** The one Prisma client, on {@link getPool}'s pool. */
 export function getDb(): PrismaClient {
   const pool = getPool();

@@ -15,6 +15,7 @@ import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing"
 import { checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
+import { observeDelivery } from "@/lib/metrics/metrics";
 
 /** How long a claimed delivery stays with its worker, milliseconds: far above one attempt (5 s timeout). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -295,6 +296,7 @@ async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptO
     },
     "callback attempt",
   );
+  observeDelivery(outcome.state);
   return outcome;
 }
 

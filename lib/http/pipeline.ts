@@ -35,6 +35,7 @@ import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError, toJson } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
+import { observeRequest } from "@/lib/metrics/metrics";
 import { recordRequest, withLogPointer } from "@/lib/request-log/writer";
 
 /**
@@ -172,6 +173,7 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     const url = new URL(request.url);
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
     log.info({ requestId, merchantId: seen.merchantId, method: request.method, path: url.pathname, status: response.status, latencyMs }, "request");
+    observeRequest(endpoint.operationId, response.status, latencyMs / 1000, replayedAnswer, errorCode);
     // docs/api.md "Request log": every request of an authenticated key, queued here and written off the path.
     if (seen.merchantId && seen.apiKeyId) {
       recordRequest({

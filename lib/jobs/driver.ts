@@ -4,6 +4,7 @@ import { inngestConfigured } from "@/lib/notify/mode";
 import { onWake } from "@/lib/notify/wake";
 import { config } from "@/lib/config";
 import { systemNow } from "@/lib/clock";
+import { observeJobRun } from "@/lib/metrics/metrics";
 
 /** What the embedded driver knows of one polling job: its interval, the end of its last run, whether one runs now. */
 export type JobState = { id: string; intervalMs: number; lastRunAt: Date; running: Promise<void> | null };
@@ -19,19 +20,24 @@ const g = globalThis as unknown as {
 /**
  * One job's loop: runs the body at its interval, one run at a time; a wake-up during a run asks for one
  * more run right after it, so work committed meanwhile is not left to the next interval. `state` records the end of
- * each run (its lag is read by /readyz) and the run under way.
+ * each run (its lag is read by /readyz) and the run under way; each run is counted in the metrics with how late it
+ * started after its interval (lib/metrics).
  */
 function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
   let again = false;
   const runs = async (): Promise<void> => {
+    let failed = false;
+    const lagMs = systemNow().getTime() - state.lastRunAt.getTime() - state.intervalMs;
     try {
       do {
         again = false;
         await job.run();
       } while (again && !g.__sandpiperShuttingDown);
     } catch (error) {
+      failed = true;
       log.warn({ job: job.id, err: error instanceof Error ? error.message : String(error) }, "job run failed");
     } finally {
+      observeJobRun(job.id, lagMs, failed);
       state.lastRunAt = systemNow();
       state.running = null;
     }

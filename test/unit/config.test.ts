@@ -39,6 +39,7 @@ const BAD: Record<VariableName, string> = {
   LOG_FORMAT: "colour",
   SHUTDOWN_DELAY_MS: "60001",
   SHUTDOWN_DRAIN_MS: "999",
+  METRICS_TOKEN: "two words",
   NEXTAUTH_SECRET: "secret with spaces",
   NEXTAUTH_URL: "ftp://console.example.com",
   SANDPIPER_WORKERS: "65",
