@@ -307,6 +307,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     const jobsIdle = globalThis.__sandpiperJobsIdle?.() ?? Promise.resolve();
     await Promise.race([jobsIdle, sleep(Math.max(0, deadline - Date.now()))]);
     server.closeAllConnections();
+    await globalThis.__sandpiperTracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
   }
   return { server, url, close };
 }

@@ -5,6 +5,7 @@ import { onWake } from "@/lib/notify/wake";
 import { config } from "@/lib/config";
 import { systemNow } from "@/lib/clock";
 import { observeJobRun } from "@/lib/metrics/metrics";
+import { inSpan } from "@/lib/tracing/tracing";
 
 /** What the embedded driver knows of one polling job: its interval, the end of its last run, whether one runs now. */
 export type JobState = { id: string; intervalMs: number; lastRunAt: Date; running: Promise<void> | null };
@@ -31,7 +32,7 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
     try {
       do {
         again = false;
-        await job.run();
+        await inSpan(`job ${job.id}`, { "sandpiper.job": job.id }, () => job.run());
       } while (again && !g.__sandpiperShuttingDown);
     } catch (error) {
       failed = true;

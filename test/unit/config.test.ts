@@ -40,6 +40,7 @@ const BAD: Record<VariableName, string> = {
   SHUTDOWN_DELAY_MS: "60001",
   SHUTDOWN_DRAIN_MS: "999",
   METRICS_TOKEN: "two words",
+  OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318",
   NEXTAUTH_SECRET: "secret with spaces",
   NEXTAUTH_URL: "ftp://console.example.com",
   SANDPIPER_WORKERS: "65",
