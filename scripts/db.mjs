@@ -396,6 +396,7 @@ export async function runningEmbeddedDb(dataDir) {
  * otherwise the embedded database, through the running service when one serves it (runningEmbeddedDb), or opened
  * here, migrated first and closed afterwards. `fn(url, env)` gets the url and the environment the database needs
  * (`{}` on PostgreSQL; one connection, embedded mode on PGlite) and `dataDir`, the embedded install's data folder.
+ * A service starting on the folder at that moment holds it: one line says so ({@link lockEmbeddedFolder}), exit 1.
  * @returns what `fn` returns.
  */
 export async function withCommandDatabase(fn) {

@@ -72,6 +72,17 @@ describe("/healthz and /readyz", () => {
     ).toEqual([]);
   }, 120_000);
 
+  it("503 naming redis while REDIS_URL names a Redis that does not answer; the API keeps answering", async () => {
+    const { freePort } = await import("../../scripts/db.mjs");
+    const svc = await startService({ DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    cleanup.push(() => stopService(svc.child));
+    const down = await get(svc.url, "/readyz");
+    expect(down.status).toBe(503);
+    expect(down.body.error!.message).toMatch(/^not ready: redis: no answer/);
+    expect(down.body.checks).toMatchObject({ database: { ok: true }, redis: { ok: false }, jobs: { ok: true } });
+    expect((await fetch(`${svc.url}/v1/openapi.json`)).status).toBe(200);
+  }, 60_000);
+
   it("after SIGTERM /readyz answers 503 (stopping) while the service still serves for SHUTDOWN_DELAY_MS; /healthz stays 200", async () => {
     const svc = await startService({ DATABASE_URL: TEST_DATABASE_URL, SHUTDOWN_DELAY_MS: "3000" });
     cleanup.push(() => stopService(svc.child));
