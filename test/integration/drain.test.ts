@@ -8,7 +8,7 @@ import { startService, stopService } from "../support/global-setup";
 // 32-connection create load. Two instances share the database, as behind a load balancer: each client sends to the
 // first until it gets no answer there (connection refused or closed before an answer), then retries the same
 // Idempotency-Key and body on the second. No request may be answered 5xx or cut mid-answer, and every key ends with
-// exactly one payment.
+// exactly one payment. An open event stream ends with its `bye` event (the reconnect hint) at once.
 
 const CLIENTS = 32;
 const serviceEnv = { DATABASE_URL: TEST_DATABASE_URL, TRUSTED_PROXIES: "127.0.0.1,::1", RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000" };
@@ -106,4 +106,34 @@ describe("SIGTERM under create load", () => {
     expect(new Set(finals.values()).size, "one payment per key").toBe(finals.size);
     expect(payments, "no payment lost or doubled").toBe(finals.size);
   }, 180_000);
+
+  it("an open event stream ends at SIGTERM with a bye event (reason shutdown, the cursor to reconnect with), well inside the drain time-out", async () => {
+    const svc = await startService(serviceEnv);
+    cleanup.push(() => stopService(svc.child));
+    const m = await newMerchant();
+    const res = await fetch(`${svc.url}/v1/events/stream`, {
+      headers: { authorization: `Bearer ${m.key}`, "x-forwarded-for": m.ip, accept: "text/event-stream" },
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = "";
+    const readUntil = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += new TextDecoder().decode(value);
+      }
+    };
+    await readUntil(/event: ready\n/);
+    const exited = new Promise<number | null>((resolve) => svc.child.once("exit", (code) => resolve(code)));
+    const signalledAt = Date.now();
+    svc.child.kill("SIGTERM");
+    await readUntil(/event: bye\ndata: .*\n\n/);
+    const bye = /event: bye\ndata: (.*)\n/.exec(text);
+    expect(bye, text).not.toBeNull();
+    expect(JSON.parse(bye![1])).toMatchObject({ reason: "shutdown", cursor: expect.stringMatching(/^\d+$/) });
+    expect((await reader.read()).done, "the stream ended").toBe(true);
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalledAt, "well inside SHUTDOWN_DRAIN_MS (10 s)").toBeLessThan(5_000);
+  }, 60_000);
 });
