@@ -35,7 +35,7 @@ function withinTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 let committed: string[] | undefined;
-/** The committed migrations (folder names under prisma/migrations, read once from the service's folder). */
+/** The committed migrations (folder names under prisma/migrations, read once from the service's folder, its working directory). */
 function committedMigrations(): string[] {
   committed ??= fs
     .readdirSync(path.join(process.cwd(), "prisma", "migrations"), { withFileTypes: true })
@@ -57,7 +57,12 @@ async function checkDatabase(): Promise<Pick<Readiness["checks"], "database" | "
     const message = error instanceof Error ? error.message : String(error);
     return { database: failed(`no answer: ${message.slice(0, 200)}`), migrations: failed("unknown while the database does not answer") };
   }
-  const pending = committedMigrations().filter((name) => !applied.has(name));
+  let pending: string[];
+  try {
+    pending = committedMigrations().filter((name) => !applied.has(name));
+  } catch (error) {
+    return { database: ok("answers"), migrations: failed(`prisma/migrations not readable in ${process.cwd()}: ${String(error).slice(0, 200)}`) };
+  }
   return {
     database: ok("answers"),
     migrations: pending.length === 0 ? ok(`${applied.size} applied`) : failed(`${pending.length} not applied (${pending.join(", ")}): run npm run db:migrate`),
