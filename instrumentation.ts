@@ -1,8 +1,9 @@
 /**
  * Next.js instrumentation hook: refuses a configuration that lib/config.ts does not accept (one line per refused
  * variable, exit code 1) and an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production: the
- * process exits with a clear message), extends the seeded sandbox's FX rates (lib/pricing/seeded-rates.ts), then
- * starts the embedded job driver when Inngest is not configured.
+ * process exits with a clear message), starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operating.md
+ * "Traces"), extends the seeded sandbox's FX rates (lib/pricing/seeded-rates.ts), then starts the embedded job driver
+ * when Inngest is not configured, and registers the metrics when METRICS_TOKEN is set.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -14,6 +15,9 @@ export async function register() {
       console.error(`Sandpiper refuses to start: ${refusal}`);
       process.exit(1);
     }
+    // Before anything opens a database connection, so that the pg instrumentation sees every query.
+    const { startTracing } = await import("./lib/tracing/tracing");
+    await startTracing();
     // README "Seeded sandbox": each start extends the seeded pairs' window of FX rates before the first request (a
     // sandbox started again after months away takes payments at once); the hourly job keeps it ahead afterwards.
     const { extendSeededRates } = await import("./lib/pricing/seeded-rates");
@@ -24,5 +28,7 @@ export async function register() {
     );
     const { startJobDriver } = await import("./lib/jobs/driver");
     startJobDriver();
+    const { startMetrics } = await import("./lib/metrics/metrics");
+    startMetrics();
   }
 }

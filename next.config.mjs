@@ -1,7 +1,22 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
-  serverExternalPackages: ["pino", "@node-rs/argon2", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pg"],
+  // Loaded by Node.js as they are: the OpenTelemetry packages patch `pg` as Node.js loads it, and register globals.
+  serverExternalPackages: [
+    "pino",
+    "@node-rs/argon2",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "pg",
+    "prom-client",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/context-async-hooks",
+    "@opentelemetry/instrumentation",
+    "@opentelemetry/instrumentation-pg",
+  ],
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test run
   async headers() {
     // Every path: no framing, no content sniffing, no Referer leaving the site (bearer links in paths must never

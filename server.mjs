@@ -2,9 +2,10 @@
 // (docs/architecture.md "Request pipeline") and SIGTERM drains in-flight requests.
 import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
@@ -30,6 +31,9 @@ const SETTINGS = [
   "NEXTAUTH_SECRET",
   "NEXTAUTH_URL",
   "CALLBACK_ALLOW_LOOPBACK",
+  "SHUTDOWN_DELAY_MS",
+  "SHUTDOWN_DRAIN_MS",
+  "METRICS_TOKEN",
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
@@ -44,7 +48,7 @@ const checked = new Map();
  *   SANDPIPER_WORKERS a number or "auto", the flags booleans, ...) and what each accepts
  */
 function checkedSettings(env) {
-  const key = JSON.stringify(SETTINGS.map((name) => env[name] ?? null));
+  const key = settingsKey(env);
   let result = checked.get(key);
   if (!result) {
     const child = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "check-config.mjs"), ...SETTINGS], {
@@ -60,6 +64,22 @@ function checkedSettings(env) {
     checked.set(key, result);
   }
   return result;
+}
+
+/** The cache key of checkedSettings: the values of SETTINGS in `env`. */
+function settingsKey(env) {
+  return JSON.stringify(SETTINGS.map((name) => env[name] ?? null));
+}
+
+/**
+ * Sets `name` in process.env to `value`, a value this file made and the configuration accepts, whose typed value is
+ * `typed` (the data folder's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL): recorded as checked, so the
+ * start does not spawn the configuration check again for it (about a second each).
+ */
+function setChecked(name, value, typed) {
+  const before = checkedSettings(process.env);
+  process.env[name] = value;
+  checked.set(settingsKey(process.env), { ...before, values: { ...before.values, [name]: typed } });
 }
 
 /**
@@ -109,19 +129,21 @@ export function ensureAuthSecret(dataDir = dataDirectory()) {
   } catch (error) {
     if (error.code !== "EEXIST") throw error;
   }
-  process.env.NEXTAUTH_SECRET = fs.readFileSync(file, "utf8").trim();
+  const secret = fs.readFileSync(file, "utf8").trim();
+  setChecked("NEXTAUTH_SECRET", secret, secret);
 }
 
 /**
  * A response written before the request body was read to its end (413 past 32 KiB, 415, 401 before the
  * body) announces `Connection: close`, and the rest of the body is drained and discarded: otherwise the
  * unread bytes stay on a kept-alive connection and the client's next request on it is taken as body, and
- * never answered. `res`/`req`: the node:http pair of one request.
+ * never answered. Every answer also announces it while `closing()` is true (a drain after SIGTERM: clients open
+ * their next connection elsewhere). `res`/`req`: the node:http pair of one request.
  */
-export function closeIfBodyUnread(req, res) {
+export function closeIfBodyUnread(req, res, closing = () => false) {
   const writeHead = res.writeHead;
   res.writeHead = function (...args) {
-    if (!req.complete) this.setHeader("Connection", "close");
+    if (!req.complete || closing()) this.setHeader("Connection", "close");
     return writeHead.apply(this, args);
   };
   res.once("finish", () => {
@@ -129,30 +151,124 @@ export function closeIfBodyUnread(req, res) {
   });
 }
 
+/**
+ * The one line that says why the service cannot listen on `host`:`port` and what to do instead (port in use, a port
+ * this user may not open, an address not of this machine); `error` is the listen error (`code` EADDRINUSE, ...).
+ */
+function listenRefusal(error, host, port) {
+  const lead = "Sandpiper cannot start:";
+  if (error.code === "EADDRINUSE")
+    return `${lead} port ${port} on ${host} is in use by another process. Stop that process, or pick another port: PORT=<port> npm start (PORT=0 takes any free port and prints it).`;
+  if (error.code === "EACCES") return `${lead} this user may not listen on port ${port} of ${host}. Pick a port above 1023: PORT=3000 npm start.`;
+  if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND")
+    return `${lead} HOST=${host} is not an address of this machine. Set HOST to one of its addresses (127.0.0.1, 0.0.0.0 for every interface).`;
+  return `${lead} cannot listen on ${host}:${port} (${error.message}).`;
+}
+
+/**
+ * Exits with code 1 and one line ({@link listenRefusal}) when the configuration's PORT on HOST cannot be listened on,
+ * e.g. another process holds it; `npm start` calls it before it builds, migrates or seeds. PORT=0 is never taken.
+ */
+export async function refuseTakenPort() {
+  const { PORT: port, HOST: host = "127.0.0.1" } = settings();
+  if (port === 0) return;
+  const error = await new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", resolve);
+    probe.listen(port, host, () => probe.close(() => resolve(null)));
+  });
+  if (error) {
+    console.error(listenRefusal(error, host, port));
+    process.exit(1);
+  }
+}
+
 /** The service's address for `hostname` and `port`: `http://host:port`, an IPv6 address in brackets. */
 function listeningUrl(hostname, port) {
   return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 }
 
+/** Message types of a worker's request for every worker's metrics, and of the primary's answer. */
+const METRICS_ASK = "sandpiper:metrics-ask";
+const METRICS_ANSWER = "sandpiper:metrics-answer";
+
+/**
+ * The Prometheus text of this service: in a cluster worker, every worker's metrics aggregated by the primary (asked
+ * over the cluster's IPC channel, prom-client's AggregatorRegistry there; 5 s at most); otherwise this process's.
+ * @returns `{ contentType, text }`
+ */
+async function metricsText() {
+  const { default: client } = await import("prom-client");
+  const contentType = client.register.contentType;
+  if (!cluster.isWorker) return { contentType, text: await client.register.metrics() };
+  const id = randomUUID();
+  const text = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error("the primary process did not answer within 5 s")), 5_000);
+    const onMessage = (message) => {
+      if (message?.type === METRICS_ANSWER && message.id === id) finish(message.error ? new Error(message.error) : null, message.text);
+    };
+    function finish(error, value) {
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      if (error) reject(error);
+      else resolve(value);
+    }
+    process.on("message", onMessage);
+    process.send({ type: METRICS_ASK, id });
+  });
+  return { contentType, text };
+}
+
+/**
+ * Answers `GET /metrics` (docs/operating.md "Metrics") when METRICS_TOKEN is set: 200 with the Prometheus text of
+ * every worker ({@link metricsText}) to `Authorization: Bearer <METRICS_TOKEN>`, 401 INVALID_API_KEY in the error
+ * envelope otherwise, 503 SERVICE_UNAVAILABLE when the aggregation fails. Never cached, never in the request log.
+ */
+async function answerMetrics(req, res, token) {
+  const requestId = randomUUID();
+  const fail = (status, code, message) => {
+    res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId });
+    res.end(JSON.stringify({ error: { code, message, requestId } }));
+  };
+  const given = Buffer.from(req.headers.authorization ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return fail(401, "INVALID_API_KEY", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>");
+  }
+  try {
+    const { contentType, text } = await metricsText();
+    res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" });
+    res.end(text);
+  } catch (error) {
+    fail(503, "SERVICE_UNAVAILABLE", `metrics could not be collected (${error.message}); retry`);
+  }
+}
+
 /**
  * Starts the service. Options: port (default the configuration's PORT, 3000), hostname (HOST, 127.0.0.1), dev.
- * Returns { server, url, close() }; close() stops accepting, waits for in-flight requests (at most
- * `drainMs`) and resolves. Exits on a refused configuration ({@link settings}) or an unsafe one ({@link refuseUnsafeStart}).
+ * Returns { server, url, close() }; close() drains (docs/operating.md "Stopping"): /readyz answers 503 at once
+ * (`__sandpiperShuttingDown`), the service keeps serving SHUTDOWN_DELAY_MS (default 0) with `Connection: close` on
+ * every answer, then stops accepting connections, closes idle ones, lets in-flight requests finish for at most
+ * SHUTDOWN_DRAIN_MS (default 10 s; event streams end within a poll interval with a `bye` event, the reconnect hint)
+ * and waits for the job runs under way (they claim no new rows); then it closes what is left and resolves.
+ * Exits with one line on a refused configuration ({@link settings}), an unsafe one ({@link refuseUnsafeStart}) or a
+ * port it cannot listen on ({@link listenRefusal}).
  */
-export async function startServer({ port, hostname, dev = false, drainMs = 10_000 } = {}) {
+export async function startServer({ port, hostname, dev = false } = {}) {
   refuseUnsafeStart();
   const env = settings();
   port ??= env.PORT;
   hostname ??= env.HOST ?? "127.0.0.1";
   ensureAuthSecret();
-  process.env.PORT = String(port);
+  setChecked("PORT", String(port), port);
   const url = listeningUrl(hostname, port);
   // next-auth's own base URL; behind a TLS proxy set NEXTAUTH_URL=https://... (that also makes cookies Secure).
-  if (!env.NEXTAUTH_URL) process.env.NEXTAUTH_URL = url;
+  if (!env.NEXTAUTH_URL) setChecked("NEXTAUTH_URL", url, url);
   const app = next({ dev, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
   let inFlight = 0;
+  let draining = false;
   const server = http.createServer((req, res) => {
     // Only the socket tells the source address; client-sent values of the internal headers are overwritten.
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
@@ -161,31 +277,37 @@ export async function startServer({ port, hostname, dev = false, drainMs = 10_00
     else req.headers[FORWARDED_HEADER] = req.headers["x-forwarded-for"];
     inFlight++;
     res.on("close", () => inFlight--);
-    closeIfBodyUnread(req, res);
+    closeIfBodyUnread(req, res, () => draining);
+    if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
+      return void answerMetrics(req, res, env.METRICS_TOKEN);
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
+  await new Promise((resolve) => {
+    server.once("error", (error) => {
+      console.error(listenRefusal(error, hostname, port));
+      process.exit(1);
+    });
     server.listen(port, hostname, resolve);
   });
 
   async function close() {
     globalThis.__sandpiperShuttingDown = true;
-    await new Promise((resolve) => {
-      server.close(() => resolve(undefined));
+    draining = true;
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
+    const deadline = Date.now() + env.SHUTDOWN_DRAIN_MS;
+    server.close();
+    server.closeIdleConnections();
+    while (inFlight > 0 && Date.now() < deadline) {
+      await sleep(50);
       server.closeIdleConnections();
-      const deadline = Date.now() + drainMs;
-      const timer = setInterval(() => {
-        server.closeIdleConnections();
-        if (inFlight === 0 || Date.now() > deadline) {
-          clearInterval(timer);
-          server.closeAllConnections();
-          resolve(undefined);
-        }
-      }, 50);
-    });
+    }
+    const jobsIdle = globalThis.__sandpiperJobsIdle?.() ?? Promise.resolve();
+    await Promise.race([jobsIdle, sleep(Math.max(0, deadline - Date.now()))]);
+    server.closeAllConnections();
+    await globalThis.__sandpiperTracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
   }
   return { server, url, close };
 }
@@ -230,6 +352,18 @@ export async function serve() {
     return started;
   }
   ensureAuthSecret(); // one secret for every worker
+  if (env.METRICS_TOKEN) {
+    // Every worker's metrics in one scrape: a worker asks, the primary aggregates (prom-client's AggregatorRegistry).
+    const { default: client } = await import("prom-client");
+    const aggregator = new client.AggregatorRegistry();
+    cluster.on("message", (worker, message) => {
+      if (message?.type !== METRICS_ASK) return;
+      aggregator.clusterMetrics().then(
+        (text) => worker.send({ type: METRICS_ANSWER, id: message.id, text }),
+        (error) => worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message }),
+      );
+    });
+  }
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
   let stopping = false;
   const fork = () => cluster.fork({ SANDPIPER_CLUSTER_WORKER: "1", SANDPIPER_WORKERS: String(workers) });
@@ -257,6 +391,9 @@ export async function serve() {
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
+  if (!cluster.isWorker) await refuseTakenPort();
+  // A worker answers the primary's requests for its metrics (prom-client adds that listener with an AggregatorRegistry).
+  if (cluster.isWorker && settings().METRICS_TOKEN) new (await import("prom-client")).default.AggregatorRegistry();
   const { url, close } = cluster.isWorker ? await startServer() : await serve();
   if (cluster.isWorker) console.log(`Sandpiper worker ${process.pid} listening on ${url}`);
   else console.log(`Sandpiper listening on ${url}`);

@@ -141,6 +141,20 @@ export const VARIABLES = {
     "pino log level",
     "one of fatal, error, warn, info, debug, trace, silent",
   ),
+  LOG_FORMAT: oneOf(["json", "pretty"], "json: one JSON line per log entry (default); pretty: readable lines for a terminal (pino-pretty)"),
+  SHUTDOWN_DELAY_MS: wholeNumber(
+    0,
+    MINUTE_MS,
+    0,
+    "milliseconds",
+    "after SIGTERM, how long /readyz answers 503 while the service still serves, before it stops taking connections",
+  ),
+  SHUTDOWN_DRAIN_MS: wholeNumber(1_000, 10 * MINUTE_MS, 10_000, "milliseconds", "after SIGTERM, how long in-flight requests may take to finish"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(
+    ["http:", "https:"],
+    "OpenTelemetry collector base URL; traces are sent over OTLP/HTTP to <url>/v1/traces (unset: no tracing)",
+  ),
+  METRICS_TOKEN: key("bearer token of GET /metrics (Prometheus); unset: no metrics are collected and /metrics is not served"),
   NEXTAUTH_SECRET: key("signs and encrypts console session cookies"),
   NEXTAUTH_URL: url(["http:", "https:"], "the console's public base URL; https:// makes session cookies Secure"),
   SANDPIPER_WORKERS: variable(

@@ -95,6 +95,17 @@ export function getPool(): pg.Pool {
   return slot.pool;
 }
 
+/**
+ * The pools' connections now (docs/operating.md "Metrics"), for the API's pool (`api`) and the jobs' (`jobs`, see
+ * {@link runAsBackgroundWork}): `inUse` and `idle` connections, and `waiting` queries waiting for one; null for a
+ * pool this process has not opened.
+ */
+export function poolStats(kind: "api" | "jobs" = "api"): { inUse: number; idle: number; waiting: number } | null {
+  const pool = slots[kind].pool;
+  if (!pool) return null;
+  return { inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
 /** The Prisma client of the caller, on {@link getPool}'s pool (the API's, or the jobs' inside {@link runAsBackgroundWork}). */
 export function getDb(): PrismaClient {
   const pool = getPool();

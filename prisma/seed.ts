@@ -120,11 +120,6 @@ async function firstSeed(tx: Tx) {
 
 async function main() {
   const existing = await db.setting.findUnique({ where: { key: SEED_KEY } });
-  if (process.argv.includes("--refresh-rates")) {
-    // npm start on a database seeded earlier: extend the seeded rates' window, issue nothing, print nothing.
-    if (existing) await extendSeededRates(db);
-    return;
-  }
   if (existing) await extendSeededRates(db);
   const created = existing ? null : await transaction((tx) => firstSeed(tx), { timeout: 120_000 });
   let ids = (created?.ids ?? existing!.value) as SeedIds;

@@ -1,5 +1,6 @@
 // Database helpers shared by start, tests and benchmarks: prisma generate/migrate, guards, embedded PGlite.
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -43,35 +44,74 @@ export function generateClient() {
   }
 }
 
+/** Where a DATABASE_URL points, for messages: host, port, database and role (never the password). */
+export function databaseTarget(databaseUrl) {
+  const url = new URL(databaseUrl);
+  const user = decodeURIComponent(url.username) || process.env.PGUSER || os.userInfo().username;
+  return { host: url.hostname || "localhost", port: url.port || "5432", name: decodeURIComponent(url.pathname.slice(1)) || user, user };
+}
+
+/** A database that a start or a migration cannot use; `message` is one line to print (never the password). */
+export class DatabaseUnusableError extends Error {}
 /** Thrown by ensureDatabase when the database is missing and cannot be created here; `message` is one line to print. */
-export class MissingDatabaseError extends Error {}
+export class MissingDatabaseError extends DatabaseUnusableError {}
+
+/** How long a start waits for PostgreSQL to accept a connection before it says so, in milliseconds. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
- * Makes sure the database `databaseUrl` names exists (README "Quick start": `DATABASE_URL` may name a database
- * not created yet). When it does not and the url's role may create databases (connected to the cluster's
- * `postgres` database), it is created, owned by that role, and `log` gets one line saying so. Otherwise throws a
- * MissingDatabaseError whose message is one line with the command and the SQL to run; the password is never in it.
- * Any other connection error is rethrown as it is.
+ * One line that says why a connection to `databaseUrl` failed and what to do, naming host, port, database and role
+ * (never the password): nothing listening, a host that does not resolve, no answer in time, a wrong password, an
+ * unknown role or one pg_hba.conf does not let in; anything else with PostgreSQL's own message.
+ * @param error what pg's `Client.connect()` threw (a socket error with `code`, or a PostgreSQL error with SQLSTATE `code`)
+ */
+export function connectionProblem(error, databaseUrl) {
+  const { host, port, name, user } = databaseTarget(databaseUrl);
+  const where = `${host}:${port}`;
+  const code = error?.code;
+  const text = String(error?.message ?? error);
+  const lead = "Sandpiper cannot use DATABASE_URL:";
+  if (code === "ECONNREFUSED")
+    return `${lead} nothing accepts connections on ${where} (database "${name}"). Start PostgreSQL there, or correct the host and port in DATABASE_URL.`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `${lead} the host "${host}" does not resolve (port ${port}, database "${name}"). Correct the host in DATABASE_URL.`;
+  if (["ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"].includes(code) || /timeout/i.test(text))
+    return `${lead} ${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (database "${name}"). Check that PostgreSQL runs there and that this machine may reach it.`;
+  if (code === "28P01")
+    return `${lead} PostgreSQL on ${where} refused the password of role "${user}" (database "${name}"). Correct the password in DATABASE_URL, or set the role's: ALTER ROLE "${user}" PASSWORD '...';`;
+  if (code === "28000" && /role .* does not exist/.test(text))
+    return `${lead} PostgreSQL on ${where} has no role "${user}" (database "${name}"). Correct the user in DATABASE_URL, or create the role: createuser -h ${host} -p ${port} -U postgres --login ${user}`;
+  if (code === "28000")
+    return `${lead} PostgreSQL on ${where} does not let role "${user}" connect to database "${name}" (${text}). Allow it in pg_hba.conf, or correct DATABASE_URL.`;
+  const password = decodeURIComponent(new URL(databaseUrl).password);
+  const said = password ? text.replaceAll(password, "[redacted]") : text;
+  return `${lead} PostgreSQL on ${where} (database "${name}", role "${user}") refused the connection: ${said}.`;
+}
+
+/**
+ * Makes sure the database `databaseUrl` names exists and answers (README "Quick start": `DATABASE_URL` may name a
+ * database not created yet). When it does not exist and the url's role may create databases (connected to the
+ * cluster's `postgres` database), it is created, owned by that role, and `log` gets one line saying so. Otherwise
+ * throws a MissingDatabaseError whose message is one line with the command and the SQL to run. A connection that
+ * fails for another reason (nothing listening, no answer within 5 s, wrong password, unknown role) throws a
+ * DatabaseUnusableError with the one line of {@link connectionProblem}. The password is never in a message.
  * @returns true when it created the database, false when it existed.
  */
 export async function ensureDatabase(databaseUrl, log = console.log) {
-  const probe = new pg.Client({ connectionString: databaseUrl });
+  const probe = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
     await probe.connect();
     return false;
   } catch (error) {
-    if (error.code !== "3D000") throw error; // 3D000 invalid_catalog_name: the database does not exist
+    // 3D000 invalid_catalog_name: the database does not exist (created below when the role may)
+    if (error.code !== "3D000") throw new DatabaseUnusableError(connectionProblem(error, databaseUrl));
   } finally {
     await probe.end().catch(() => {});
   }
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  const user = decodeURIComponent(url.username) || process.env.PGUSER || os.userInfo().username;
-  const host = url.hostname || "localhost";
-  const port = url.port || "5432";
+  const { host, port, name, user } = databaseTarget(databaseUrl);
   const admin = new URL(databaseUrl);
   admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   let why;
   try {
     await client.connect();
@@ -92,12 +132,15 @@ export async function ensureDatabase(databaseUrl, log = console.log) {
   );
 }
 
-/** ensureDatabase for a command line (`npm start`, `npm run db:migrate`): on a MissingDatabaseError prints its one line and exits 1. */
+/**
+ * ensureDatabase for a command line (`npm start`, `npm run db:migrate`): on a DatabaseUnusableError (a missing
+ * database, nothing listening, a refused role or password) prints its one line and exits 1, without a stack trace.
+ */
 export async function ensureDatabaseOrExit(databaseUrl) {
   try {
     await ensureDatabase(databaseUrl);
   } catch (error) {
-    if (!(error instanceof MissingDatabaseError)) throw error;
+    if (!(error instanceof DatabaseUnusableError)) throw error;
     console.error(error.message);
     process.exit(1);
   }
@@ -124,13 +167,48 @@ export async function withStartupLock(databaseUrl, { skip = false } = {}, fn) {
   }
 }
 
+/** The committed migrations: the folder names under prisma/migrations, in order. */
+export function committedMigrations() {
+  const dir = path.join(root, "prisma", "migrations");
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+/**
+ * The committed migrations that the database has not applied yet (none recorded as finished and not rolled back in
+ * Prisma's `_prisma_migrations`; all of them when that table does not exist). One query.
+ * @returns the folder names, in order; empty when the database is current
+ */
+export async function pendingMigrations(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL");
+    const applied = new Set(rows.map((r) => r.migration_name));
+    return committedMigrations().filter((name) => !applied.has(name));
+  } catch (error) {
+    if (error.code === "42P01") return committedMigrations(); // undefined_table: a database never migrated
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /**
  * Applies the committed migrations (`prisma migrate deploy`; the database guards are migrations too), under the
- * start-up lock unless the caller holds it (`lockHeld`).
+ * start-up lock unless the caller holds it (`lockHeld`). Skipped when none is pending ({@link pendingMigrations}):
+ * the Prisma CLI costs seconds even when it has nothing to do.
+ * @returns the number of migrations that were pending (0: nothing ran)
  */
 export async function migrate(databaseUrl, { lockHeld = false } = {}) {
   if (!lockHeld) return withStartupLock(databaseUrl, {}, () => migrate(databaseUrl, { lockHeld: true }));
+  const pending = await pendingMigrations(databaseUrl);
+  if (pending.length === 0) return 0;
   await run(prismaBin, ["migrate", "deploy"], { DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: "1" });
+  return pending.length;
 }
 
 /** True when the database has no merchant yet (a fresh database to seed). */
@@ -167,14 +245,87 @@ export function embeddedEndpointFile(dataDir) {
   return path.join(path.dirname(dataDir), "embedded-db.json");
 }
 
+/** A second process on an embedded data folder that another process holds; `message` is one line to print. */
+export class EmbeddedFolderInUseError extends Error {}
+
+/**
+ * Where the holder of the embedded data folder `dataDir` listens: on Linux an abstract Unix socket (no file; the
+ * kernel frees it when the process ends, crashed or not), elsewhere a socket file in the temporary folder. Named by
+ * a hash of the folder's real path, so two spellings of one folder meet.
+ */
+function folderLockAddress(dataDir) {
+  const id = createHash("sha256").update(fs.realpathSync(dataDir)).digest("hex").slice(0, 24);
+  return process.platform === "linux" ? `\0sandpiper-embedded-${id}` : path.join(os.tmpdir(), `sandpiper-embedded-${id}.sock`);
+}
+
+/** What the holder at `address` says about itself (`{ pid, command, since }`), or null when nothing answers there. */
+function askHolder(address) {
+  return new Promise((resolve) => {
+    let text = "";
+    const socket = net.connect(address);
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.on("data", (d) => (text += d));
+    socket.on("error", () => resolve(null));
+    socket.on("close", () => {
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
+
+/**
+ * Takes the embedded data folder `dataDir` for this process (README "Quick start": one process per folder; PGlite
+ * damages a folder that two processes write). The lock is a listening local socket that answers who holds it,
+ * so a process that crashed leaves nothing stuck: the kernel closes its socket.
+ * @returns `{ release() }`, to call when the folder is closed
+ * @throws EmbeddedFolderInUseError, whose message is one line naming the running process, when another holds it
+ */
+export async function lockEmbeddedFolder(dataDir) {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const address = folderLockAddress(dataDir);
+  const script = process.argv[1] ?? "";
+  const command = /\.(m?js|ts)$/.test(script) ? path.relative(root, script) : "node";
+  const info = JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() });
+  for (let attempt = 0; ; attempt++) {
+    const server = net.createServer((socket) => socket.end(info));
+    const error = await new Promise((resolve) => {
+      server.once("error", resolve);
+      server.listen(address, () => resolve(null));
+    });
+    if (!error) {
+      server.unref();
+      return { release: () => new Promise((resolve) => server.close(() => resolve(undefined))) };
+    }
+    if (error.code !== "EADDRINUSE") throw error;
+    const holder = await askHolder(address);
+    if (holder) {
+      const relative = path.relative(process.cwd(), dataDir);
+      const folder = relative.startsWith("..") || path.isAbsolute(relative) ? dataDir : relative || ".";
+      throw new EmbeddedFolderInUseError(
+        `Sandpiper cannot start: the embedded database in ${folder} is in use by process ${holder.pid} (${holder.command}, running since ${holder.since}). ` +
+          `Stop that process first, or give this one its own folder (SANDPIPER_DATA_DIR=<folder>) or PostgreSQL (DATABASE_URL).`,
+      );
+    }
+    // A socket file left by a process that ended (not on Linux, whose abstract sockets leave none): removed, tried again.
+    if (attempt > 0 || process.platform === "linux") throw error;
+    fs.rmSync(address, { force: true });
+  }
+}
+
 /**
  * Starts the embedded database (docs/architecture.md "Stack"): PGlite with its data folder on disk,
  * served on a free loopback port (never 5432) by pglite-socket, and announced in `embedded-db.json` beside the
  * folder so that `npm run seed` and other tools reach it while the service runs (PGlite is one session: the
  * socket server queues the queries of up to 8 connections and keeps a transaction's queries together).
- * Returns { url, stop() }.
+ * The folder is held by this process ({@link lockEmbeddedFolder}): `lock` when the caller took it already, else taken here.
+ * Returns { url, stop() }; stop() closes the database and releases the folder.
+ * @throws EmbeddedFolderInUseError when another process holds the folder
  */
-export async function startEmbeddedDb(dataDir = path.join(root, ".data", "pglite")) {
+export async function startEmbeddedDb(dataDir = path.join(root, ".data", "pglite"), { lock } = {}) {
+  const held = lock ?? (await lockEmbeddedFolder(dataDir));
   const { PGlite } = await import("@electric-sql/pglite");
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
   fs.mkdirSync(dataDir, { recursive: true });
@@ -191,6 +342,7 @@ export async function startEmbeddedDb(dataDir = path.join(root, ".data", "pglite
       fs.rmSync(endpoint, { force: true });
       await server.stop();
       await db.close();
+      await held.release();
     },
   };
 }
@@ -228,6 +380,7 @@ export async function runningEmbeddedDb(dataDir) {
  * otherwise the embedded database, through the running service when one serves it (runningEmbeddedDb), or opened
  * here, migrated first and closed afterwards. `fn(url, env)` gets the url and the environment the database needs
  * (`{}` on PostgreSQL; one connection, embedded mode on PGlite) and `dataDir`, the embedded install's data folder.
+ * A service starting on the folder at that moment holds it: one line says so ({@link lockEmbeddedFolder}), exit 1.
  * @returns what `fn` returns.
  */
 export async function withCommandDatabase(fn) {
@@ -235,7 +388,14 @@ export async function withCommandDatabase(fn) {
   if (process.env.DATABASE_URL) return fn(process.env.DATABASE_URL, {}, dataDirectory());
   const dataDir = path.join(dataDirectory(), "pglite");
   const running = await runningEmbeddedDb(dataDir);
-  const embedded = running ? null : await startEmbeddedDb(dataDir);
+  let embedded = null;
+  try {
+    embedded = running ? null : await startEmbeddedDb(dataDir);
+  } catch (error) {
+    if (!(error instanceof EmbeddedFolderInUseError)) throw error;
+    console.error(error.message); // a service starting on the folder right now
+    process.exit(1);
+  }
   const url = running ?? embedded.url;
   try {
     if (embedded) await migrate(url, { lockHeld: true });

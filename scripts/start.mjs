@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { isBuildCurrent } from "./build-stamp.mjs";
-import { ensureDatabaseOrExit, isEmpty, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
+import { EmbeddedFolderInUseError, ensureDatabaseOrExit, isEmpty, lockEmbeddedFolder, migrate, root, seed, startEmbeddedDb, withStartupLock } from "./db.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 // `npm run start:local` (--local): local development of the service, with http receivers on this machine allowed.
@@ -14,11 +14,35 @@ if (process.argv.includes("--local")) {
   console.log("Local development: callbacks may go to http://localhost receivers (never use this in production).");
 }
 process.env.NODE_ENV ??= "production";
-const { dataDirectory, refuseUnsafeStart, serve, settings, workerCount } = await import("../server.mjs");
+// In a terminal the screen is for a person: warnings and errors only, unless LOG_LEVEL asks for more (one line per
+// request at info). Under a process manager (stdout not a terminal) logs stay JSON lines at LOG_LEVEL (default info).
+const terminal = Boolean(process.stdout.isTTY);
+if (terminal && !process.env.LOG_LEVEL) process.env.LOG_LEVEL = "warn";
+// Without DATABASE_URL the embedded database serves, over one connection: said before the configuration is checked,
+// which then runs once (each check is a child process of about a second).
+if (!process.env.DATABASE_URL) {
+  process.env.DB_POOL_MAX = "1";
+  process.env.SANDPIPER_EMBEDDED = "1";
+}
+const { dataDirectory, refuseTakenPort, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
 // A variable lib/config.ts refuses stops the start here, before building or migrating (one line per variable; the
 // service process checks again in instrumentation.ts). server.mjs checks it in a child process (scripts/check-config.mjs).
 refuseUnsafeStart();
-settings();
+workerCount(); // refuses SANDPIPER_WORKERS above 1 on the embedded database before anything starts
+// What fails fast, before anything is built, migrated or seeded (one line each, exit code 1): a port in use, an
+// embedded data folder that another process holds.
+await refuseTakenPort();
+const embeddedDir = process.env.DATABASE_URL ? null : path.join(dataDirectory(), "pglite");
+let folderLock = null;
+if (embeddedDir) {
+  try {
+    folderLock = await lockEmbeddedFolder(embeddedDir);
+  } catch (error) {
+    if (!(error instanceof EmbeddedFolderInUseError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
 
 // The build generates the Prisma client. It runs only when the sources changed since the last build (a restart
 // takes seconds); `--build` forces it, `--no-build` serves the existing build and client as they are.
@@ -30,34 +54,41 @@ if (process.argv.includes("--build") || (!process.argv.includes("--no-build") &&
 }
 
 let embedded = null;
-if (!process.env.DATABASE_URL) {
-  embedded = await startEmbeddedDb(path.join(dataDirectory(), "pglite"));
+if (embeddedDir) {
+  embedded = await startEmbeddedDb(embeddedDir, { lock: folderLock });
   process.env.DATABASE_URL = embedded.url;
-  process.env.DB_POOL_MAX = "1";
-  process.env.SANDPIPER_EMBEDDED = "1";
-  workerCount(); // refuses SANDPIPER_WORKERS above 1 before anything starts
-  console.log(`Embedded database (PGlite) in ${path.relative(root, path.join(dataDirectory(), "pglite")) || "."}; set DATABASE_URL to use PostgreSQL.`);
+  console.log(`Embedded database (PGlite) in ${path.relative(root, embeddedDir) || "."}; set DATABASE_URL to use PostgreSQL.`);
 } else {
-  // A DATABASE_URL that names a database not created yet: created when its role may, else one line says how.
+  // A DATABASE_URL that names a database not created yet: created when its role may, else one line says how. Nothing
+  // listening, a refused role or password: one line naming host, port and database (README "Environment").
   await ensureDatabaseOrExit(process.env.DATABASE_URL);
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");
-// Instances started together take turns: one migrates and seeds, the others wait, then find the work done.
+let credentials = "";
+// Instances started together take turns: one migrates and seeds, the others wait, then find the work done. A restart
+// with nothing changed skips each step: no migration pending, seeded already.
 await withStartupLock(process.env.DATABASE_URL, { skip: Boolean(embedded) }, async () => {
-  await migrate(process.env.DATABASE_URL, { lockHeld: true });
+  const applied = await migrate(process.env.DATABASE_URL, { lockHeld: true });
+  if (applied > 0) console.log(`Applied ${applied} migration${applied === 1 ? "" : "s"}.`);
   if (await isEmpty(process.env.DATABASE_URL)) {
-    const out = await seed(process.env.DATABASE_URL);
-    process.stdout.write(out);
-    if (embedded) fs.writeFileSync(credentialsFile, out, { mode: 0o600 });
+    credentials = await seed(process.env.DATABASE_URL);
+    if (embedded) fs.writeFileSync(credentialsFile, credentials, { mode: 0o600 });
   } else {
-    // A sandbox seeded on an earlier day gets today's seeded USD->AED rate (an operator's own rate is kept).
-    await seed(process.env.DATABASE_URL, ["--refresh-rates"]);
-    if (embedded && fs.existsSync(credentialsFile)) process.stdout.write(fs.readFileSync(credentialsFile, "utf8"));
+    // The seeded USD->AED rates are extended by the service itself at each start (instrumentation.ts).
+    if (embedded && fs.existsSync(credentialsFile)) credentials = fs.readFileSync(credentialsFile, "utf8");
   }
 });
 
 const { close, url } = await serve();
-console.log(`Sandpiper is running on http://localhost:${new URL(url).port}`);
+// Last, once it serves: the credentials and the address, in one write (nothing prints after them in a terminal).
+const address = `http://localhost:${new URL(url).port}`;
+const quiet = terminal && !["info", "debug", "trace"].includes(process.env.LOG_LEVEL ?? "");
+process.stdout.write(
+  `${credentials.trimEnd() ? `${credentials.trimEnd()}\n\n` : ""}` +
+    `Sandpiper is running on ${address} (health ${address}/healthz, readiness ${address}/readyz)` +
+    (quiet ? "\nRequests are not logged in this terminal: LOG_LEVEL=info npm start prints them, LOG_FORMAT=pretty readably." : "") +
+    "\n",
+);
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, async () => {
     await close();

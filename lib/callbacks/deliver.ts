@@ -15,6 +15,8 @@ import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing"
 import { checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
+import { observeDelivery } from "@/lib/metrics/metrics";
+import { inSpan } from "@/lib/tracing/tracing";
 
 /** How long a claimed delivery stays with its worker, milliseconds: far above one attempt (5 s timeout). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -262,7 +264,21 @@ async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt:
   });
 }
 
-async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
+/**
+ * One delivery attempt of `claimed` (attemptOnce), as a trace span "callback attempt" (docs/operating.md "Traces":
+ * delivery, event and merchant ids, the attempt's number, the delivery's state after it and the receiver's status).
+ */
+function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
+  const ids = { "sandpiper.delivery_id": claimed.id, "sandpiper.event_id": claimed.eventId, "sandpiper.merchant_id": claimed.merchantId };
+  return inSpan("callback attempt", ids, async (span) => {
+    const outcome = await attemptOnce(claimed, opts);
+    span.setAttributes({ "sandpiper.attempt": outcome.attempt, "sandpiper.delivery_state": outcome.state });
+    if (outcome.statusCode != null) span.setAttribute("http.response.status_code", outcome.statusCode);
+    return outcome;
+  });
+}
+
+async function attemptOnce(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
   // Chaos mode: the event's plan, once per delivery; a delay holds the real attempt back (well inside the lease).
   const plan = claimed.chaos && claimed.callbackSecret ? await pendingChaosPlan(claimed.id, claimed.eventId) : null;
   if (plan?.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
@@ -295,6 +311,7 @@ async function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptO
     },
     "callback attempt",
   );
+  observeDelivery(outcome.state);
   return outcome;
 }
 

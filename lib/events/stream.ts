@@ -7,6 +7,7 @@ import type { EventType } from "@/lib/events/outbox";
 import { readFeed, type FeedItem } from "@/lib/events/feed";
 import { feedHead, waitForFeed } from "@/lib/events/feed-notify";
 import { callbackHeaderNames } from "@/lib/events/signing";
+import { countStream } from "@/lib/metrics/metrics";
 import type { SseWriter } from "@/lib/http/sse";
 
 /** Seconds between heartbeats on an idle stream; a listener that hears nothing for 3 of them reconnects. */
@@ -44,6 +45,16 @@ function shuttingDown(): boolean {
  * `{ cursor, reason }` when the service closes the stream ("shutdown" or "rotate"); reconnect with the cursor.
  */
 export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
+  countStream(1);
+  try {
+    await followFeed(db, merchantId, opts, out, signal);
+  } finally {
+    countStream(-1);
+  }
+}
+
+/** streamFeed's loop. */
+async function followFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
   let cursor = opts.cursor ?? (await feedHead(db));
   const started = systemNow().getTime();
   let chaos = opts.chaos;

@@ -35,6 +35,8 @@ import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError, toJson } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
+import { observeRequest } from "@/lib/metrics/metrics";
+import { inSpan } from "@/lib/tracing/tracing";
 import { recordRequest, withLogPointer } from "@/lib/request-log/writer";
 
 /**
@@ -142,58 +144,68 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
   const schemas = requestSchemas(endpoint);
   const idempotent = endpoint.idempotency !== "none";
 
-  return async (request: Request, route?: RouteContext): Promise<Response> => {
-    const requestId = randomUUID();
-    const createdAt = systemNow();
-    const started = performance.now();
-    const seen: Seen = {};
-    let response: Response;
-    let responseText: string | null = null;
-    let errorCode: string | null = null;
-    let replayedAnswer = false;
-    try {
-      const result = await run(request, route, requestId, seen);
-      const headers: Record<string, string> = { ...(endpoint.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
-      replayedAnswer = headers["Idempotency-Replayed"] === "true";
-      if (result.stream) {
-        response = new Response(result.stream, { status: result.status, headers });
-      } else {
-        responseText = toJson(result.body);
-        response = jsonResponse(result.status, responseText, headers, true);
+  // docs/operating.md "Traces": one span per request (a no-op when tracing is off), its database queries below it.
+  return (request: Request, route?: RouteContext): Promise<Response> =>
+    inSpan(`${request.method} ${endpoint.operationId}`, { "sandpiper.operation": endpoint.operationId }, async (span) => {
+      const requestId = randomUUID();
+      const createdAt = systemNow();
+      const started = performance.now();
+      const seen: Seen = {};
+      let response: Response;
+      let responseText: string | null = null;
+      let errorCode: string | null = null;
+      let replayedAnswer = false;
+      try {
+        const result = await run(request, route, requestId, seen);
+        const headers: Record<string, string> = { ...(endpoint.noStore ? { "Cache-Control": "no-store" } : {}), ...result.headers, "X-Request-Id": requestId };
+        replayedAnswer = headers["Idempotency-Replayed"] === "true";
+        if (result.stream) {
+          response = new Response(result.stream, { status: result.status, headers });
+        } else {
+          responseText = toJson(result.body);
+          response = jsonResponse(result.status, responseText, headers, true);
+        }
+      } catch (error) {
+        const mapped = toApiError(error, requestId);
+        // docs/api.md "Request log": a recorded request's error message says where to look it up.
+        const apiErr = new ApiError(mapped.code, withLogPointer(mapped.message, requestId, Boolean(seen.merchantId && seen.apiKeyId)), mapped.headers);
+        errorCode = apiErr.code;
+        response = errorResponse(apiErr, requestId);
+        responseText = toJson({ error: { code: apiErr.code, message: apiErr.message, requestId } });
       }
-    } catch (error) {
-      const mapped = toApiError(error, requestId);
-      // docs/api.md "Request log": a recorded request's error message says where to look it up.
-      const apiErr = new ApiError(mapped.code, withLogPointer(mapped.message, requestId, Boolean(seen.merchantId && seen.apiKeyId)), mapped.headers);
-      errorCode = apiErr.code;
-      response = errorResponse(apiErr, requestId);
-      responseText = toJson({ error: { code: apiErr.code, message: apiErr.message, requestId } });
-    }
-    const url = new URL(request.url);
-    const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-    log.info({ requestId, merchantId: seen.merchantId, method: request.method, path: url.pathname, status: response.status, latencyMs }, "request");
-    // docs/api.md "Request log": every request of an authenticated key, queued here and written off the path.
-    if (seen.merchantId && seen.apiKeyId) {
-      recordRequest({
-        requestId,
-        merchantId: seen.merchantId,
-        apiKeyId: seen.apiKeyId,
-        keyPrefix: seen.keyPrefix ?? "",
-        method: request.method,
-        path: url.pathname,
-        query: url.search ? url.search.slice(1) : null,
-        status: response.status,
-        errorCode,
-        idempotencyKey: request.headers.get("idempotency-key"),
-        replayed: replayedAnswer,
-        latencyMs: Math.round(latencyMs),
-        requestBody: seen.body ? seen.body.toString("utf8") : null,
-        responseBody: responseText,
-        createdAt,
+      const url = new URL(request.url);
+      const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      log.info({ requestId, merchantId: seen.merchantId, method: request.method, path: url.pathname, status: response.status, latencyMs }, "request");
+      observeRequest(endpoint.operationId, response.status, latencyMs / 1000, replayedAnswer, errorCode);
+      // docs/api.md "Request log": every request of an authenticated key, queued here and written off the path.
+      if (seen.merchantId && seen.apiKeyId) {
+        recordRequest({
+          requestId,
+          merchantId: seen.merchantId,
+          apiKeyId: seen.apiKeyId,
+          keyPrefix: seen.keyPrefix ?? "",
+          method: request.method,
+          path: url.pathname,
+          query: url.search ? url.search.slice(1) : null,
+          status: response.status,
+          errorCode,
+          idempotencyKey: request.headers.get("idempotency-key"),
+          replayed: replayedAnswer,
+          latencyMs: Math.round(latencyMs),
+          requestBody: seen.body ? seen.body.toString("utf8") : null,
+          responseBody: responseText,
+          createdAt,
+        });
+      }
+      span.setAttributes({
+        "sandpiper.request_id": requestId,
+        "sandpiper.merchant_id": seen.merchantId ?? "",
+        "http.request.method": request.method,
+        "url.path": url.pathname,
+        "http.response.status_code": response.status,
       });
-    }
-    return response;
-  };
+      return response;
+    });
 
   async function run(request: Request, route: RouteContext | undefined, requestId: string, seen: Seen): Promise<ApiResult> {
     // An endpoint without a request body (a redelivery) takes a POST with none at all; a body sent to it anyway

@@ -24,6 +24,20 @@ export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_
 const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterLogged?: boolean };
 
 /**
+ * The process's one Redis client (REDIS_URL), connected on first use; null when REDIS_URL is not set. Commands fail
+ * at once while it is disconnected (no offline queue): the rate limits count in memory meanwhile and /readyz says so.
+ */
+export function sharedRedis(): Redis | null {
+  const url = config().REDIS_URL;
+  if (!url) return null;
+  if (!shared.sandpiperRedis) {
+    shared.sandpiperRedis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    shared.sandpiperRedis.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
+  }
+  return shared.sandpiperRedis;
+}
+
+/**
  * A limiter of `points` requests per `duration` seconds per key, in the configured store. A shared store that
  * cannot be reached falls back to this process's own memory for that request (an "insurance" limiter), so an
  * outage of Redis never stops the API; it is logged.
@@ -37,9 +51,7 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
   }
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
   if (store === "redis") {
-    shared.sandpiperRedis ??= new Redis(config().REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    shared.sandpiperRedis.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
-    return new RateLimiterRedis({ storeClient: shared.sandpiperRedis, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+    return new RateLimiterRedis({ storeClient: sharedRedis()!, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   }
   if (store === "postgres") {
     // The service's one connection pool (lib/db.ts): no second pool to size, watch and close.

@@ -4,36 +4,56 @@ import { POLLING_JOBS, type PollingJob } from "@/lib/jobs/registry";
 import { inngestConfigured } from "@/lib/notify/mode";
 import { onWake } from "@/lib/notify/wake";
 import { config } from "@/lib/config";
+import { systemNow } from "@/lib/clock";
+import { observeJobRun } from "@/lib/metrics/metrics";
+import { inSpan } from "@/lib/tracing/tracing";
 
-const g = globalThis as unknown as { __sandpiperDriver?: NodeJS.Timeout[]; __sandpiperShuttingDown?: boolean };
+/** What the embedded driver knows of one polling job: its interval, the end of its last run, whether one runs now. */
+export type JobState = { id: string; intervalMs: number; lastRunAt: Date; running: Promise<void> | null };
+
+const g = globalThis as unknown as {
+  __sandpiperDriver?: NodeJS.Timeout[];
+  __sandpiperShuttingDown?: boolean;
+  __sandpiperJobStates?: JobState[];
+  /** Resolves when no job run is under way; server.mjs awaits it while it drains (docs/operating.md "Stopping"). */
+  __sandpiperJobsIdle?: () => Promise<void>;
+};
 
 /**
  * One job's loop: runs the body at its interval, one run at a time; a wake-up during a run asks for one
- * more run right after it, so work committed meanwhile is not left to the next interval.
+ * more run right after it, so work committed meanwhile is not left to the next interval. `state` records the end of
+ * each run (its lag is read by /readyz) and the run under way; each run is counted in the metrics with how late it
+ * started after its interval (lib/metrics).
  */
-function jobLoop(job: PollingJob): NodeJS.Timeout {
-  let running = false;
+function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
   let again = false;
-  const tick = async (): Promise<void> => {
-    if (g.__sandpiperShuttingDown) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
+  const runs = async (): Promise<void> => {
+    let failed = false;
+    const lagMs = systemNow().getTime() - state.lastRunAt.getTime() - state.intervalMs;
     try {
       do {
         again = false;
-        await runAsBackgroundWork(() => job.run());
+        await runAsBackgroundWork(() => inSpan(`job ${job.id}`, { "sandpiper.job": job.id }, () => job.run()));
       } while (again && !g.__sandpiperShuttingDown);
     } catch (error) {
+      failed = true;
       log.warn({ job: job.id, err: error instanceof Error ? error.message : String(error) }, "job run failed");
     } finally {
-      running = false;
+      observeJobRun(job.id, lagMs, failed);
+      state.lastRunAt = systemNow();
+      state.running = null;
     }
   };
-  onWake(job.id, () => void tick());
-  return setInterval(() => void tick(), job.intervalMs());
+  const tick = (): void => {
+    if (g.__sandpiperShuttingDown) return;
+    if (state.running) {
+      again = true;
+      return;
+    }
+    state.running = runs();
+  };
+  onWake(job.id, tick);
+  return setInterval(tick, state.intervalMs);
 }
 
 /**
@@ -42,10 +62,22 @@ function jobLoop(job: PollingJob): NodeJS.Timeout {
  * run is background work (lib/db.ts `runAsBackgroundWork`: the jobs' own connections, never the API's).
  * The registry's event-driven jobs have no loop here: an announcement of their due event wakes the catch-up job
  * the event names (lib/notify/announce.ts), which runs every due item. Exactly one driver runs: nothing starts
- * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1.
+ * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1. After SIGTERM no run starts
+ * (no row is claimed) and `__sandpiperJobsIdle()` resolves when the runs under way have ended.
  */
 export function startJobDriver(): void {
   if (g.__sandpiperDriver || inngestConfigured() || config().JOBS_DISABLED) return;
-  g.__sandpiperDriver = POLLING_JOBS.map(jobLoop);
+  const started = systemNow();
+  const states = POLLING_JOBS.map((job): JobState => ({ id: job.id, intervalMs: job.intervalMs(), lastRunAt: started, running: null }));
+  g.__sandpiperJobStates = states;
+  g.__sandpiperJobsIdle = async () => {
+    await Promise.all(states.map((s) => s.running));
+  };
+  g.__sandpiperDriver = POLLING_JOBS.map((job, i) => jobLoop(job, states[i]));
   log.info({ jobs: POLLING_JOBS.map((j) => j.id) }, "embedded job driver started");
+}
+
+/** The embedded driver's jobs (id, interval, end of the last run, run under way), or null when it does not run in this process. */
+export function jobStates(): readonly JobState[] | null {
+  return g.__sandpiperJobStates ?? null;
 }

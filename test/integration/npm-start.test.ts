@@ -86,6 +86,21 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
       expect(output).not.toMatch(/Creating an optimized production build|next build/);
       expect(output).toMatch(/amount-entry key\s+sk_sandbox_/);
 
+      // A second start on the same data folder is refused with one line naming the running one, and changes nothing.
+      const announced = fs.readFileSync(path.join(dataDir, "embedded-db.json"), "utf8");
+      const second = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env: devEnv({ PORT: "0" }) });
+      let secondOutput = "";
+      second.stdout.on("data", (d) => (secondOutput += d));
+      second.stderr.on("data", (d) => (secondOutput += d));
+      const secondCode = await new Promise((resolve) => second.once("exit", resolve));
+      expect(secondCode, secondOutput).toBe(1);
+      expect(secondOutput.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          new RegExp(`^Sandpiper cannot start: the embedded database in .* is in use by process \\d+ \\(scripts/start\\.mjs, running since `),
+        ),
+      ]);
+      expect(fs.readFileSync(path.join(dataDir, "embedded-db.json"), "utf8"), "the running start's announcement is kept").toBe(announced);
+
       // Seeding while the service holds the embedded database: fresh keys that the running service accepts.
       const seeded = await seedJson();
       expect(Object.keys(seeded.keys).sort()).toEqual(["amountEntry", "full", "readOnly", "secondMerchant"]);

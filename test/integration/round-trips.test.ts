@@ -8,7 +8,7 @@ import { TcpProxy } from "../support/tcp-proxy";
 // docs/architecture.md "Hot paths": a create makes at most two database round trips (one read with the key, one
 // write), a read by id and a list one each. A service of its own reaches PostgreSQL through a proxy that counts the
 // round trips its requests ask for (jobs off, and the request log off: its batched writes run beside the requests,
-// not in them, and bench/request-log.ts measures them).
+// not in them, and bench/on-off.ts --feature request-log measures them).
 
 const target = { host: new URL(TEST_DATABASE_URL).hostname, port: Number(new URL(TEST_DATABASE_URL).port || 5432) };
 let proxy: TcpProxy;

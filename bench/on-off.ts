@@ -1,14 +1,15 @@
-// Request log benchmark: what recording every API request costs (docs/api.md "Request log").
+// What a feature costs on the API's hot paths, side by side with it off: the request log (docs/api.md "Request log")
+// or the metrics (docs/operating.md "Metrics").
 //
 //   node scripts/build.mjs
-//   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/request-log.ts [--rounds 4] [--seconds 8] [--write]
+//   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/on-off.ts --feature request-log|metrics [--rounds 4] [--seconds 8] [--write]
 //
-// One run, one database: the floor server (bench/floor-server.mjs), the built service with the request log on
-// (the default) and the same build with REQUEST_LOG=0, each on its own port. Creates and reads by id are sent with
-// autocannon (16 connections) to each in turn, round after round (on, off, floor; then off, on, floor; ...), so
-// drift on this shared machine falls on all three alike. The noise is the spread of one configuration's rounds;
-// the cost is the difference of the medians. --write replaces the "## Request log on and off" section of
-// docs/benchmarks.md.
+// One run, one database: the floor server (bench/floor-server.mjs), the built service with the feature on and the
+// same build with it off (FEATURES below: the environment of each), each on its own port. Creates and reads by id
+// are sent with autocannon (16 connections) to each in turn, round after round (on, off, floor; then off, on,
+// floor; ...), so drift on this shared machine falls on all three alike. The noise is the spread of one
+// configuration's rounds; the cost is the difference of the medians. --write replaces the feature's section of
+// docs/benchmarks.md ("## Request log on and off", "## Metrics on and off").
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
@@ -22,6 +23,21 @@ const ROUNDS = numberArg("rounds", 4);
 const SECONDS = numberArg("seconds", 8);
 const CONNECTIONS = 16;
 const DATABASE_URL = benchDatabaseUrl();
+
+/** Each feature: its section heading's name, the environment of the service with it on and off, in words and as variables. */
+const FEATURES = {
+  "request-log": { title: "Request log", on: {}, off: { REQUEST_LOG: "0" }, onWords: "the request log on (the default)", offWords: "`REQUEST_LOG=0`" },
+  metrics: {
+    title: "Metrics",
+    on: { METRICS_TOKEN: "bench-metrics-token" },
+    off: {},
+    onWords: "metrics on (`METRICS_TOKEN` set; nothing scrapes it during the run)",
+    offWords: "metrics off (the default)",
+  },
+} as const;
+const featureArg = process.argv[process.argv.indexOf("--feature") + 1] as keyof typeof FEATURES;
+if (!process.argv.includes("--feature") || !(featureArg in FEATURES)) throw new Error(`--feature ${Object.keys(FEATURES).join("|")} is required`);
+const FEATURE = FEATURES[featureArg];
 
 type Config = "on" | "off" | "floor";
 type Sample = { rps: number; p50: number; p99: number; non2xx: number };
@@ -38,8 +54,8 @@ async function main() {
   const loadBefore = os.loadavg().map((l) => Math.round(l * 10) / 10);
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const env = { DATABASE_URL, RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000", NODE_ENV: "production", LOG_LEVEL: "warn" };
-  const on = await startService(env);
-  const off = await startService({ ...env, REQUEST_LOG: "0" });
+  const on = await startService({ ...env, ...FEATURE.on });
+  const off = await startService({ ...env, ...FEATURE.off });
   const floorPort = await freePort();
   const floor: ChildProcess = spawn(process.execPath, [path.join(root, "bench", "floor-server.mjs")], {
     cwd: root,
@@ -112,26 +128,26 @@ async function main() {
   if (process.argv.includes("--write")) {
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     const verdict = (what: "create" | "read") =>
-      Math.abs(cost(what)) <= noise(what) ? "within the noise" : cost(what) > 0 ? "MORE than the noise" : "faster with the log on, within the noise";
-    const file = writeBenchmarkSection(`## Request log on and off
+      Math.abs(cost(what)) <= noise(what) ? "within the noise" : cost(what) > 0 ? "MORE than the noise" : "faster with it on, within the noise";
+    const file = writeBenchmarkSection(`## ${FEATURE.title} on and off
 
-Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/request-log.ts --rounds ${ROUNDS} --seconds ${SECONDS} --write\`
+Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/on-off.ts --feature ${featureArg} --rounds ${ROUNDS} --seconds ${SECONDS} --write\`
 
-One run on one database: the floor server, the built service with the request log on (the default) and the same
-build with \`REQUEST_LOG=0\`, side by side on their own ports, ${CONNECTIONS} connections each in turn, ${ROUNDS} rounds of
+One run on one database: the floor server, the built service with ${FEATURE.onWords} and the same
+build with ${FEATURE.offWords}, side by side on their own ports, ${CONNECTIONS} connections each in turn, ${ROUNDS} rounds of
 ${SECONDS} s per row in alternating order. Figures are the medians of the rounds; "spread" is (max - min) / median of a
 row's rounds, the run-to-run noise of this machine at that time. Machine: ${figures.machine}, shared with other work
-(load average ${loadBefore.join(" / ")} before, ${loadAfter.join(" / ")} after); ${figures.date} UTC. The log held
+(load average ${loadBefore.join(" / ")} before, ${loadAfter.join(" / ")} after); ${figures.date} UTC. The request log held
 ${figures.logged.toLocaleString("en-US")} requests at the end.
 
 | row | requests/s | p50 | p99 | spread | non-2xx |
 |---|---|---|---|---|---|
 ${rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${pct(r.spread)} | ${r.non2xx} |`).join("\n")}
 
-Cost of the log: creates ${pct(figures.createCost)} (noise ${pct(figures.createNoise)}: ${verdict("create")}), reads by id
+Cost of ${FEATURE.title.toLowerCase()}: creates ${pct(figures.createCost)} (noise ${pct(figures.createNoise)}: ${verdict("create")}), reads by id
 ${pct(figures.readCost)} (noise ${pct(figures.readNoise)}: ${verdict("read")}). Goal: a difference within the run-to-run noise.
 `);
-    console.log(`wrote the request log section of ${path.relative(root, file)}`);
+    console.log(`wrote the ${FEATURE.title.toLowerCase()} section of ${path.relative(root, file)}`);
   }
 }
 

@@ -1,0 +1,9 @@
+// GET /healthz - liveness (docs/operating.md "Health checks"): 200 while the process runs; no database call, public,
+// never in the request log.
+import { healthResponse } from "@/lib/health/readiness";
+
+export const dynamic = "force-dynamic";
+
+export function GET(): Response {
+  return healthResponse();
+}

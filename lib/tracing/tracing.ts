@@ -1,0 +1,65 @@
+// OpenTelemetry traces (docs/operating.md "Traces"): when OTEL_EXPORTER_OTLP_ENDPOINT is set, instrumentation.ts calls
+// startTracing() before anything else loads; each /v1 request is a span (route, merchant id, request id, status) under
+// Next.js' own request span, database queries are child spans (the official pg instrumentation), and each embedded
+// job run and callback delivery attempt is a span. Unset, nothing is loaded and inSpan() only calls its function.
+import { context, INVALID_SPAN_CONTEXT, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { config } from "@/lib/config";
+
+/** The tracer's name (instrumentation scope) of every span Sandpiper makes itself. */
+const SCOPE = "sandpiper";
+const g = globalThis as unknown as { __sandpiperTracing?: { shutdown(): Promise<void> } };
+/** The span inSpan() hands out when tracing is off: records nothing. */
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set: a tracer provider (service.name "sandpiper") exporting over
+ * OTLP/HTTP (JSON) to `<endpoint>/v1/traces` in batches, registered as the global one with an AsyncLocalStorage
+ * context manager, and the pg instrumentation. Once per process; the official packages are loaded only then.
+ */
+export async function startTracing(): Promise<void> {
+  const endpoint = config().OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!endpoint || g.__sandpiperTracing) return;
+  const [{ TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { AsyncLocalStorageContextManager }, instr, pgInstr] =
+    await Promise.all([
+      import("@opentelemetry/sdk-trace"),
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/resources"),
+      import("@opentelemetry/context-async-hooks"),
+      import("@opentelemetry/instrumentation"),
+      import("@opentelemetry/instrumentation-pg"),
+    ]);
+  const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` });
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ "service.name": "sandpiper" }),
+    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 })],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(provider);
+  instr.registerInstrumentations({ tracerProvider: provider, instrumentations: [new pgInstr.PgInstrumentation({ requireParentSpan: true })] });
+  g.__sandpiperTracing = provider;
+}
+
+/** Sends the spans not exported yet and stops tracing (server.mjs, after the drain); resolves at once when off. */
+export async function stopTracing(): Promise<void> {
+  await g.__sandpiperTracing?.shutdown();
+}
+
+/**
+ * Runs `fn` in a span named `name` with `attributes` (a child of the active span, if any), ending it when `fn`
+ * settles; a throw marks the span as an error and is rethrown. `fn` gets the span to add attributes (status, ids) as
+ * they become known. When tracing is off it only calls `fn` (with a span that records nothing).
+ */
+export async function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (!g.__sandpiperTracing) return fn(NO_SPAN);
+  return trace.getTracer(SCOPE).startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
