@@ -571,7 +571,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
           async () => {
             const read = await A.call(`/v1/payments/${id}`);
             const state = read.body?.checkout?.state;
-            check(state === "QUEUED" || state === "READY", `store checkout ${id} is ${state}, not QUEUED or READY`);
+            check(state === "QUEUED" || state === "READY", `store checkout ${id} is ${state}, not QUEUED or READY: ${read.status} ${read.text.slice(0, 200)}`);
             return state === "READY" ? read.body : null;
           },
           30_000,
