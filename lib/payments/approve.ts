@@ -1,4 +1,6 @@
-import type { Tx } from "@/lib/db";
+import { z } from "zod";
+import { sandboxNow } from "@/lib/clock";
+import { parseRows, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
@@ -17,17 +19,29 @@ export function approvalRefusal(payment: PaymentRow, approver: Approver, now: Da
   return null;
 }
 
+/** The payment's merchant's sandbox clock offset (int8 ms, as BigInt). */
+const MerchantOffsetRow = z.object({ offset: z.bigint() });
+
 /**
  * Approves a withdrawal: PENDING_APPROVAL -> PENDING with approvedAt (docs/api.md "Payment states"); a scenario
- * rule's pending conclusion becomes due its delay after now (docs/api.md "Scenario rules").
+ * rule's pending conclusion becomes due its delay after the approval (docs/api.md "Scenario rules"). The approval
+ * happens at the payment's merchant's sandbox time (docs/api.md "Sandbox clock"): `input.now` is the real time (the
+ * console's), moved by the merchant's clock offset, so approvedAt, the approval deadline and a rule's delay are on
+ * the same clock as the withdrawal's createdAt and expiresAt.
  * @throws ApiError 404 NOT_FOUND (not visible to the approver), 409 INVALID_STATE with the refusal reason.
+ * @throws ZodError when the merchant's row read does not match its schema (a schema drift)
  */
 export async function approveWithdrawal(tx: Tx, input: { paymentId: string; approver: Approver; now: Date }): Promise<PaymentRow> {
   const scope = input.approver.role === "MERCHANT" ? input.approver.merchantId : null;
   const payment = await lockPayment(tx, scope, input.paymentId);
-  const refusal = approvalRefusal(payment, input.approver, input.now);
+  const [clock] = parseRows(
+    MerchantOffsetRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${payment.merchantId}::uuid`,
+  );
+  const now = sandboxNow(clock?.offset ?? 0n, input.now);
+  const refusal = approvalRefusal(payment, input.approver, now);
   if (refusal) throw apiError("INVALID_STATE", refusal);
-  const approved = await applyTransition(tx, payment, "approve", { now: input.now, actorId: input.approver.id });
-  await scheduleAfterApproval(tx, payment.id, input.now);
+  const approved = await applyTransition(tx, payment, "approve", { now, actorId: input.approver.id });
+  await scheduleAfterApproval(tx, payment.id, now);
   return approved;
 }

@@ -3,6 +3,8 @@ import type { ConsoleActor } from "@/lib/auth/actor";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { addRiskRule } from "@/lib/risk/velocity-rules";
+import { transaction } from "@/lib/db";
+import { approveFromConsole } from "@/lib/payments/payment-views";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 
@@ -120,6 +122,19 @@ describe("the sandbox clock", () => {
     expect((await advance(m, "61m")).status).toBe(200);
     const again = await deposit();
     expect(again.status, again.text).toBe(201);
+  });
+
+  it("a withdrawal approved in the console under a moved clock is approved at the merchant's sandbox time", async () => {
+    const m = await newMerchant();
+    expect((await advance(m, "3d")).status).toBe(200);
+    const w = (await m.api("/v1/payments", { body: depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" }) })).body;
+    const approver = { id: m.approver.id, username: m.approver.username, role: "MERCHANT" as const, merchantId: m.merchant.id };
+    // The console's action passes the real time (lib/console/action.ts); the approval moves it by the merchant's offset.
+    const approved = await transaction((tx) => approveFromConsole(tx, approver, { paymentId: w.id, now: new Date() }));
+    expect(approved.approvedAt!.getTime()).toBeGreaterThanOrEqual(Date.parse(w.createdAt));
+    expect(approved.approvedAt!.getTime()).toBeGreaterThan(Date.now() + 71 * H);
+    const done = await m.api(`/v1/sandbox/payments/${w.id}/complete`, { body: { outcome: "SUCCEEDED" } });
+    expect(done.body).toMatchObject({ status: "SUCCEEDED", approvedAt: approved.approvedAt!.toISOString() });
   });
 
   it("a callback retry waiting for its time comes due when the clock passes it", async () => {
