@@ -209,12 +209,13 @@ describe("a clock advance at size", () => {
     expect(moved.body.expired.payments).toBe(100);
     expect(moved.body.due.payments).toBe(9_900);
     const started = Date.now();
-    await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })) === 0, 60_000);
+    // How fast is measured in bench/ (docs/benchmarks.md "Clock advance at size"); here: all of them, each once.
+    await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })) === 0, 170_000);
     console.log(`10,000 pending payments: all expired ${((Date.now() - started) / 1000).toFixed(1)} s after the advance's answer`);
     expect((await m.api("/v1/sandbox/clock")).body.due).toEqual({ payments: 0, checkoutSessions: 0, deliveries: 0 });
     expect(await db.payment.count({ where: { merchantId: m.merchant.id, status: "EXPIRED" } })).toBe(10_000);
     expect(await expiredOnce(m)).toEqual({ payments: 10_000, events: 10_000 });
-  });
+  }, 240_000);
 
   it("a service killed by SIGKILL in the middle of the sweep loses nothing and doubles nothing: every payment expires once", async () => {
     const m = await newMerchant();
@@ -225,14 +226,14 @@ describe("a clock advance at size", () => {
     try {
       const moved = await call("/v1/sandbox/clock/advance", { base: second.url, key: m.key, ip: m.ip, body: { by: "72h" } });
       expect(moved.status, moved.text).toBe(200);
-      await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "EXPIRED" } })) >= 500, 30_000);
+      await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "EXPIRED" } })) >= 500, 90_000);
     } finally {
       second.child.kill("SIGKILL");
       await new Promise((resolve) => second.child.once("exit", resolve));
     }
-    await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })) === 0, 60_000);
+    await eventually(async () => (await db.payment.count({ where: { merchantId: m.merchant.id, status: "PENDING" } })) === 0, 170_000);
     expect(await expiredOnce(m)).toEqual({ payments: 4_000, events: 4_000 });
-  });
+  }, 300_000);
 });
 
 describe("retention of events", () => {
