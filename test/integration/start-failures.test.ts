@@ -35,7 +35,11 @@ function start(env: Record<string, string | undefined>): Promise<{ code: number 
   });
 }
 
-/** The run ended as a refusal should: exit 1 within 10 s, stderr exactly `line`, no stack trace, nothing migrated. */
+/**
+ * The run ended as a refusal should: exit 1 promptly, stderr exactly `line`, no stack trace, nothing migrated. About
+ * 1 s on an idle machine (docs/benchmarks.md "Restart"); the bound is 30 s so that a loaded test machine (several
+ * test files starting processes at once) does not fail it, while a start that hangs still does.
+ */
 function expectOneLine(run: Awaited<ReturnType<typeof start>>, line: string | RegExp) {
   const lines = run.stderr.split("\n").filter((l) => l.trim());
   expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -44,7 +48,7 @@ function expectOneLine(run: Awaited<ReturnType<typeof start>>, line: string | Re
   else expect(lines[0]).toMatch(line);
   expect(run.stdout + run.stderr).not.toMatch(/^\s+at /m);
   expect(run.stdout).not.toMatch(/migrat|Seeded|Embedded database/i);
-  expect(run.ms, "exit within 10 s").toBeLessThan(10_000);
+  expect(run.ms, "exit within 30 s").toBeLessThan(30_000);
 }
 
 const url = (mutate: (u: URL) => void) => {
@@ -53,7 +57,7 @@ const url = (mutate: (u: URL) => void) => {
   return u.toString();
 };
 
-describe("a start that cannot work ends with one line and exit code 1 within 10 s", () => {
+describe("a start that cannot work ends with one line and exit code 1 at once", () => {
   it("the port is in use: names the port and how to pick another", async () => {
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
