@@ -69,8 +69,9 @@ const customerPerIp = createRateLimiter("customer-ip", config().CUSTOMER_RATE_LI
 const customerPerLink = createRateLimiter("customer-link", config().CUSTOMER_RATE_LIMIT_PER_LINK, 60);
 
 /**
- * Consumes one request from the source IP's budget. Runs before the API key is checked, so requests with an
- * invalid key count too (docs/api.md "Limits": the per-IP limit holds whatever the key).
+ * Consumes one request from the source IP's budget (docs/api.md "Limits"): the pipeline spends it for every request
+ * without a valid key (missing, malformed, unknown, revoked, expired, inactive merchant) and for every request its
+ * key's budget admitted, never for one its key's budget refused.
  * @throws ApiError 429 RATE_LIMITED with Retry-After (whole seconds) when it is exhausted.
  */
 export function enforceIpRateLimit(ip: string | null): Promise<void> {
