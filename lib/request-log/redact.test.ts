@@ -51,9 +51,9 @@ describe("redaction, property: no secret survives whatever its placement or enco
   const secret = fc.oneof(
     alnum.map((s) => `sk_sandbox_${s}`),
     alnum.map((s) => `whsec_${s}`),
-    fc.tuple(fc.integer({ min: 12, max: 18 }), fc.constantFrom("", " ", "-")).chain(([n, sep]) =>
-      fc.stringMatching(new RegExp(`^[1-9][0-9]{${n - 1}}$`)).map((digits) => card(digits, sep)),
-    ),
+    fc
+      .tuple(fc.integer({ min: 12, max: 18 }), fc.constantFrom("", " ", "-"))
+      .chain(([n, sep]) => fc.stringMatching(new RegExp(`^[1-9][0-9]{${n - 1}}$`)).map((digits) => card(digits, sep))),
   );
   const name = fc.constantFrom("note", "search", "q", "password", "cvv", "pan", "data", "api_key", "x");
   const text = fc.string({ maxLength: 12 }).map((s) => s.replace(/[0-9]/g, ""));
