@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { luhnValid } from "@/lib/request-log/redact";
-import { baseUrl, db, depositBody, eventually, freshIp, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
 // merchant's key on the same address (docs/api.md "Limits"); a stream ends with its key's authority
@@ -210,5 +210,38 @@ describe("/api/inngest without Inngest configured", () => {
       expect(body.error).toMatchObject({ code: "NOT_FOUND" });
       expect(body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
     }
+  });
+});
+
+describe("forward records: attempt times bounded", () => {
+  it("a forward dated before its event (2020) is refused with VALIDATION_ERROR and nothing is recorded", async () => {
+    const m = await newMerchant();
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    expect(created.status).toBe(201);
+    const event = await eventually(async () => db.event.findFirst({ where: { paymentId: created.body.id } }));
+    const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] });
+    const forward = (startedAt: string) => ({
+      eventId: event.id,
+      forwardId: randomUUID(),
+      cursor: "1",
+      kind: "event",
+      attempt: 1,
+      startedAt,
+      durationMs: 3,
+      statusCode: 200,
+      error: null,
+      forwardTo: "http://localhost:4000/hook",
+      timestamp: "1577836800",
+      signature: "0".repeat(64),
+      responseSnippet: null,
+      nextAttemptAt: null,
+    });
+    const old = await m.api("/v1/events/forwards", { key: readOnly.key, idempotencyKey: null, body: { forwards: [forward("2020-01-01T00:00:00.000Z")] } });
+    expect(old.status, old.text).toBe(400);
+    expect(old.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(old.body.error.message).toMatch(/forwards\[0\]\.startedAt/);
+    const future = await m.api("/v1/events/forwards", { key: readOnly.key, idempotencyKey: null, body: { forwards: [forward("2099-01-01T00:00:00.000Z")] } });
+    expect(future.status).toBe(400);
+    expect(await db.listenerForward.count({ where: { eventId: event.id } })).toBe(0);
   });
 });
