@@ -1,5 +1,6 @@
 import { systemNow } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import type { z } from "zod";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { formToObject } from "@/lib/console/forms";
@@ -32,11 +33,20 @@ type Result = { message: string; shownOnce?: Record<string, string>; details?: A
  * (errors per field, nothing changes); `run` executes in one transaction (it calls the lib function that checks
  * the role and writes the audit row); the console's pages are revalidated. ApiError messages are shown as they are
  * (they are written for users); anything else is logged and shown as a generic failure.
- * CSRF: Server Actions accept only POST and Next.js refuses one whose Origin host differs from the Host.
+ * CSRF: Server Actions accept only POST and Next.js refuses one whose Origin host differs from the Host; a request
+ * with no Origin at all is refused here unless it says `Sec-Fetch-Site: same-origin` ({@link sameOrigin}).
  */
 export function consoleAction<S extends z.ZodType>(schema: S, run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: Date }) => Promise<Result>) {
   return async (_prev: ActionState, form: FormData): Promise<ActionState> => {
     const at = systemNow().getTime();
+    if (!sameOrigin(await headers())) {
+      return {
+        status: "error",
+        message:
+          "This change was refused: the request did not say it came from the console's own pages (no Origin header and no Sec-Fetch-Site: same-origin). Nothing was changed; reload the page and try again in a current browser.",
+        at,
+      };
+    }
     const actor = await currentActor();
     if (!actor) return { status: "error", message: "Your session has ended. Sign in again.", at };
     // A form post that names the action without its bound state ($ACTION_ID_ instead of useActionState's
@@ -81,4 +91,20 @@ function fieldErrorOf(error: unknown): Record<string, string> | undefined {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * True when a console mutation's request shows it came from the console's own pages (docs/architecture.md
+ * "Console"): an Origin whose host is the request's Host (X-Forwarded-Host behind a proxy), or, without an Origin,
+ * `Sec-Fetch-Site: same-origin`. A request with neither is refused.
+ */
+function sameOrigin(request: Headers): boolean {
+  const origin = request.get("origin");
+  if (origin === null) return request.get("sec-fetch-site") === "same-origin";
+  const host = request.get("x-forwarded-host") ?? request.get("host");
+  try {
+    return host !== null && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,9 @@
 // each attempt to bring an event to the developer's receiver, recorded beside the event and shown with it. They are
 // never deliveries: no delivery's state or attempts change.
 import type { z } from "zod";
+import { systemNow } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
+import { apiError } from "@/lib/errors";
 import type { RecordForwards } from "@/lib/schemas/events";
 
 /** One listener forward of an event: its attempts and where it ended. */
@@ -14,19 +16,36 @@ export type ListenerForwardView = {
   attempts: { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; nextAttemptAt: string | null }[];
 };
 
+/** How far a listener's clock may be off the service's, milliseconds, when its attempt times are checked. */
+const CLOCK_SKEW_MS = 60_000;
+
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /**
  * `POST /v1/events/forwards`: records a batch of forward attempts of the key's merchant (docs/callbacks.md
  * "Forwards on the service"). Attempts of events that are not the merchant's are left out and their ids listed
  * back; an attempt already recorded (the same forwardId and attempt) changes nothing.
+ * @throws ApiError 400 VALIDATION_ERROR when an attempt's startedAt lies before its event's creation or after now
+ *   (a minute of clock skew either way allowed).
  * @param apiKeyId the reporting key: its listener secret signed the forwards (the signature debugger uses it).
  * @returns `{ recorded, duplicates, unknownEvents }`.
  */
 export async function recordForwards(db: Db, merchantId: string, apiKeyId: string, input: z.output<typeof RecordForwards>) {
   const ids = [...new Set(input.forwards.map((f) => f.eventId))];
-  const known = new Set((await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true } })).map((e) => e.id));
+  const events = await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true, createdAt: true } });
+  const createdAt = new Map(events.map((e) => [e.id, e.createdAt.getTime()]));
+  const known = new Set(createdAt.keys());
   const rows = input.forwards.filter((f) => known.has(f.eventId));
+  const now = systemNow().getTime();
+  rows.forEach((f) => {
+    const started = new Date(f.startedAt).getTime();
+    if (started < createdAt.get(f.eventId)! - CLOCK_SKEW_MS || started > now + CLOCK_SKEW_MS) {
+      throw apiError(
+        "VALIDATION_ERROR",
+        `forwards[${input.forwards.indexOf(f)}].startedAt: must lie between the event's creation (${new Date(createdAt.get(f.eventId)!).toISOString()}) and now`,
+      );
+    }
+  });
   const recorded =
     rows.length === 0
       ? 0

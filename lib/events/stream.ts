@@ -19,16 +19,55 @@ const BATCH = 100;
 
 export type StreamOptions = { cursor?: bigint; types?: readonly EventType[]; chaos: boolean };
 
-/** How often a stream reads the merchant's chaos mode again, milliseconds (a switch reaches listeners this fast). */
+/**
+ * How often a stream reads the merchant's chaos mode and its key's authority again, milliseconds (a switch reaches
+ * listeners this fast; a revoked key's stream ends this fast).
+ */
 const CHAOS_CHECK_MS = 1000;
 
 /** A row of a raw read of a merchant's `chaos_mode` column (here and in the console's switch, lib/callbacks/manage-callbacks.ts). */
 export const ChaosModeRow = z.object({ chaosMode: z.boolean() });
 
-/** Whether the merchant's chaos mode is on now (docs/callbacks.md "Chaos mode"); false for an unknown merchant. */
-async function chaosModeOf(db: Db, merchantId: string): Promise<boolean> {
-  const [row] = parseRows(ChaosModeRow, await db.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${merchantId}::uuid`);
-  return row?.chaosMode === true;
+/** Why a stream's authority ended (the `bye` reason): the key revoked or expired, its owner or merchant deactivated, its scope removed. */
+export type AuthorityEnd = "key_revoked" | "key_expired" | "access_changed" | "merchant_inactive" | "scope_removed";
+
+/** Who a stream serves: the key it was opened with and the scope the stream needs. */
+export type StreamAuthority = { apiKeyId: string; scope: string };
+
+const AuthorityRow = z.object({
+  chaosMode: z.boolean(),
+  merchantStatus: z.string(),
+  revokedAt: z.date().nullable(),
+  expiresAt: z.date(),
+  scopes: z.array(z.string()),
+  ownerActive: z.boolean(),
+});
+
+/**
+ * The merchant's chaos mode now (docs/callbacks.md "Chaos mode") and, when the stream's key no longer allows it, why
+ * (docs/callbacks.md "sandpiper listen": a stream ends with its authority). One statement; an unknown key ends it.
+ */
+async function authorityOf(db: Db, authority: StreamAuthority, now: Date): Promise<{ chaos: boolean; end: AuthorityEnd | null }> {
+  const [row] = parseRows(
+    AuthorityRow,
+    await db.$queryRaw<Record<string, unknown>[]>`
+      SELECT m.chaos_mode, m.status::text AS merchant_status, k.revoked_at, k.expires_at, k.scopes, u.active AS owner_active
+      FROM api_keys k JOIN merchants m ON m.id = k.merchant_id JOIN console_users u ON u.id = k.owner_id
+      WHERE k.id = ${authority.apiKeyId}::uuid`,
+  );
+  if (!row) return { chaos: false, end: "key_revoked" };
+  const end: AuthorityEnd | null = row.revokedAt
+    ? "key_revoked"
+    : row.expiresAt <= now
+      ? "key_expired"
+      : row.merchantStatus !== "ACTIVE"
+        ? "merchant_inactive"
+        : !row.ownerActive
+          ? "access_changed"
+          : !row.scopes.includes(authority.scope)
+            ? "scope_removed"
+            : null;
+  return { chaos: row.chaosMode, end };
 }
 
 function shuttingDown(): boolean {
@@ -42,19 +81,27 @@ function shuttingDown(): boolean {
  * then one `item` event per feed item (the FeedItem; the SSE id is its cursor) as they commit, `chaos`
  * `{ enabled }` within about a second of the merchant's chaos mode being switched (items after it carry chaos
  * plans, or none), a `heartbeat` `{ cursor, time }` every {@link HEARTBEAT_SECONDS} seconds, and `bye`
- * `{ cursor, reason }` when the service closes the stream ("shutdown" or "rotate"); reconnect with the cursor.
+ * `{ cursor, reason }` when the service closes the stream ("shutdown" or "rotate": reconnect with the cursor; or,
+ * within about a second, an {@link AuthorityEnd} when `authority`'s key no longer allows the stream).
  */
-export async function streamFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
+export async function streamFeed(
+  db: Db,
+  merchantId: string,
+  authority: StreamAuthority,
+  opts: StreamOptions,
+  out: SseWriter,
+  signal: AbortSignal,
+): Promise<void> {
   countStream(1);
   try {
-    await followFeed(db, merchantId, opts, out, signal);
+    await followFeed(db, merchantId, authority, opts, out, signal);
   } finally {
     countStream(-1);
   }
 }
 
 /** streamFeed's loop. */
-async function followFeed(db: Db, merchantId: string, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
+async function followFeed(db: Db, merchantId: string, authority: StreamAuthority, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
   let cursor = opts.cursor ?? (await feedHead(db));
   const started = systemNow().getTime();
   let chaos = opts.chaos;
@@ -68,8 +115,12 @@ async function followFeed(db: Db, merchantId: string, opts: StreamOptions, out: 
     }
     if (systemNow().getTime() - chaosCheckedAt >= CHAOS_CHECK_MS) {
       chaosCheckedAt = systemNow().getTime();
-      const now = await chaosModeOf(db, merchantId);
-      if (now !== chaos) out.send("chaos", { enabled: (chaos = now) });
+      const now = await authorityOf(db, authority, systemNow());
+      if (now.end) {
+        out.send("bye", { cursor: cursor.toString(), reason: now.end });
+        return;
+      }
+      if (now.chaos !== chaos) out.send("chaos", { enabled: (chaos = now.chaos) });
     }
     const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos });
     for (const item of items) {

@@ -122,8 +122,9 @@ export type RouteHandler = (request: Request, route?: RouteContext) => Promise<R
  * The one request pipeline for every /v1 handler (docs/architecture.md "Request pipeline"), run with an operation
  * entry of lib/openapi/operations.ts (`endpoint`: scope, idempotency mode, allow-list, body and query schemas,
  * no-store, load, success answer), in this order:
- * request id, 415, 413, source-IP rate limit 429 (also for invalid keys), API key 401, merchant active 401, key
- * rate limit 429, scope 403, IP allow-list 403,
+ * request id, 415, 413, API key 401 and merchant active 401 (each after spending the source IP's budget: 429 when it
+ * is exhausted), key rate limit 429, source-IP rate limit 429 (only requests their key's limit admitted), scope 403,
+ * IP allow-list 403,
  * Idempotency-Key 400, JSON parse and strict validation 400, idempotency replay or 409, handler, error mapping.
  * Every response carries X-Request-Id; errors use `{ error: { code, message, requestId } }`.
  *
@@ -221,7 +222,6 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     const db = getDb();
     const now = systemNow();
     const ip = sourceIp(request.headers);
-    await enforceIpRateLimit(ip);
     // The input is checked before the key, so the endpoint's reads can join the authentication statement; its
     // errors are answered after the key's, in the pipeline's order.
     const url = new URL(request.url);
@@ -230,16 +230,23 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     const params = await resolveParams(route);
     const load = input.ok && parts.load ? parts.load.sql({ body: input.value.body, query: input.value.query, params, now }) : null;
     const idempotencyColumn = idempotencyHeader?.ok ? [idempotencyRecordColumn(idempotencyHeader.value)] : [];
+    // docs/api.md "Limits": the source address's budget counts what its keys' budgets admitted and every request
+    // without a valid key; a request its own key's budget refused spends nothing of the address's, so one key's
+    // flood never refuses another merchant's key on the same address.
     const auth = await authenticateRequest(request.headers.get("authorization"), now, {
       allowListIp: endpoint.allowList ? (ip ? normalizeIp(ip) : null) : undefined,
       columns: idempotencyColumn,
       load,
+    }).catch(async (error: unknown) => {
+      await enforceIpRateLimit(ip);
+      throw error;
     });
     const apiKey = auth.apiKey;
     seen.merchantId = apiKey.merchant.id;
     seen.apiKeyId = apiKey.id;
     seen.keyPrefix = keyDisplayPrefix((request.headers.get("authorization") ?? "").replace(/^Bearer +/i, ""));
     await enforceKeyRateLimit(apiKey.id);
+    await enforceIpRateLimit(ip);
     if (!apiKey.scopes.includes(endpoint.scope)) {
       throw apiError("INSUFFICIENT_SCOPE", `this API key lacks the ${endpoint.scope} scope; do not retry automatically`);
     }

@@ -6,3 +6,11 @@ import { config } from "@/lib/config";
 export function inngestConfigured(): boolean {
   return Boolean(config().INNGEST_EVENT_KEY || config().INNGEST_DEV);
 }
+
+/**
+ * True when /api/inngest serves the functions: Inngest can authenticate its calls (INNGEST_SIGNING_KEY) or a local
+ * dev server drives them (INNGEST_DEV). Otherwise the route answers 404 (docs/architecture.md "Jobs").
+ */
+export function inngestServes(): boolean {
+  return Boolean(config().INNGEST_SIGNING_KEY || config().INNGEST_DEV);
+}

@@ -595,7 +595,7 @@ export const OPERATIONS = {
     tag: "Events",
     summary: "Record listener forward attempts (sandpiper listen)",
     description:
-      "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded.",
+      "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. An attempt whose `startedAt` lies before its event's creation or after now (a minute of clock skew allowed) answers 400 and nothing of the batch is recorded.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactBody } from "./redact";
+import { luhnValid, redactBody, redactQuery, redactText } from "./redact";
 
 // docs/api.md "Request log": what the log keeps of a body.
 describe("redactBody", () => {
@@ -20,10 +21,78 @@ describe("redactBody", () => {
       note: "see /checkout/abcdefghijklmnopqrstu",
     };
     expect(JSON.parse(redactBody(JSON.stringify(body))!)).toEqual({
-      items: [{ url: "[redacted]", n: 1 }, "key [redacted] here"],
+      items: [{ url: "[redacted]", n: 1 }, "key [redacted: api key] here"],
       key: "[redacted]",
       token: null,
-      note: "see [redacted]",
+      note: "see [redacted: page link]",
     });
+  });
+});
+
+/** Whatever a stored text must never hold: an API key, a whsec_ secret, a bearer token, a Luhn-valid card number. */
+function leaks(stored: string, secrets: string[]): string[] {
+  const found = secrets.filter((s) => stored.includes(s));
+  for (const run of stored.match(/(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g) ?? []) {
+    if (luhnValid(run.replace(/[ -]/g, ""))) found.push(`card ${run}`);
+  }
+  return found;
+}
+
+/** A Luhn-valid card number of `length` digits from `body` (length - 1 digits), written with `separator` every 4. */
+function card(body: string, separator: string): string {
+  for (let check = 0; check <= 9; check++) {
+    if (luhnValid(body + check)) return (body + check).replace(/(\d{4})(?=\d)/g, `$1${separator}`);
+  }
+  throw new Error("unreachable");
+}
+
+describe("redaction, property: no secret survives whatever its placement or encoding", () => {
+  const alnum = fc.stringMatching(/^[A-Za-z0-9]{20,43}$/);
+  const secret = fc.oneof(
+    alnum.map((s) => `sk_sandbox_${s}`),
+    alnum.map((s) => `whsec_${s}`),
+    fc
+      .tuple(fc.integer({ min: 12, max: 18 }), fc.constantFrom("", " ", "-"))
+      .chain(([n, sep]) => fc.stringMatching(new RegExp(`^[1-9][0-9]{${n - 1}}$`)).map((digits) => card(digits, sep))),
+  );
+  const name = fc.constantFrom("note", "search", "q", "password", "cvv", "pan", "data", "api_key", "x");
+  const text = fc.string({ maxLength: 12 }).map((s) => s.replace(/[0-9]/g, ""));
+
+  it("in a JSON body (member value, member name, array item, nested, number)", () => {
+    fc.assert(
+      fc.property(secret, name, text, text, fc.integer({ min: 0, max: 4 }), (s, member, before, after, placement) => {
+        const inner = `${before}${s}${after}`;
+        const bodies = [
+          { [member]: inner },
+          { [inner]: 1 },
+          { items: [inner] },
+          { a: { b: { [member]: [inner] } } },
+          { [member]: /^[0-9]+$/.test(s) ? Number(s) : inner },
+        ];
+        const stored = redactBody(JSON.stringify(bodies[placement]))!;
+        expect(leaks(stored, [s])).toEqual([]);
+        expect(leaks(redactBody(`not json ${inner}`)!, [s])).toEqual([]);
+      }),
+    );
+  });
+
+  it("in a query (as sent or percent-encoded, any parameter name) and in an Idempotency-Key", () => {
+    fc.assert(
+      fc.property(secret, name, fc.boolean(), (s, param, encodeAll) => {
+        const value = encodeAll ? [...s].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("") : encodeURIComponent(s);
+        const stored = redactQuery(`page=1&${param}=${value}&${value}=x`)!;
+        expect(leaks(decodeURIComponent(stored), [s])).toEqual([]);
+        expect(leaks(stored, [s])).toEqual([]);
+        expect(leaks(redactText(`idem-${s}`), [s])).toEqual([]);
+      }),
+    );
+  });
+
+  it("redacts query parameters named like secrets and keeps the others as sent", () => {
+    expect(redactQuery("search=abc&password=hunter2&api_key=zz&page=2")).toBe("search=abc&password=%5Bredacted%5D&api_key=%5Bredacted%5D&page=2");
+    expect(redactText("Bearer abc.def-1")).toBe("[redacted: bearer token]");
+    expect(redactBody('{"pan":"4111111111111111","cvv":"123","note":"4111-1111-1111-1111"}')).toBe(
+      '{"pan":"[redacted]","cvv":"[redacted]","note":"[redacted: card number]"}',
+    );
   });
 });

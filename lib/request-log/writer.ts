@@ -2,7 +2,7 @@
 // /v1 request to recordRequest, which only queues it; a timer writes the queue in one INSERT per batch.
 import { Prisma, query } from "@/lib/db";
 import { log } from "@/lib/log";
-import { redactBody } from "@/lib/request-log/redact";
+import { redactBody, redactQuery, redactText } from "@/lib/request-log/redact";
 import { config } from "@/lib/config";
 
 /** One finished request as the pipeline saw it; bodies are raw here and redacted when written. */
@@ -117,9 +117,9 @@ async function insertRows(batch: RequestRecord[]): Promise<void> {
                               replayed, latency_ms, request_body, response_body, resource_type, resource_id, created_at)
     SELECT * FROM unnest(
       ${column((r) => r.requestId)}::uuid[], ${column((r) => r.merchantId)}::uuid[], ${column((r) => r.apiKeyId)}::uuid[],
-      ${column((r) => r.keyPrefix)}::text[], ${column((r) => r.method)}::text[], ${column((r) => r.path)}::text[],
-      ${column((r) => r.query)}::text[], ${column((r) => r.status)}::int[], ${column((r) => r.errorCode)}::text[],
-      ${column((r) => r.idempotencyKey)}::text[], ${column((r) => r.replayed)}::bool[], ${column((r) => r.latencyMs)}::int[],
+      ${column((r) => r.keyPrefix)}::text[], ${column((r) => r.method)}::text[], ${column((r) => redactText(r.path))}::text[],
+      ${column((r) => redactQuery(r.query))}::text[], ${column((r) => r.status)}::int[], ${column((r) => r.errorCode)}::text[],
+      ${column((r) => (r.idempotencyKey === null ? null : redactText(r.idempotencyKey)))}::text[], ${column((r) => r.replayed)}::bool[], ${column((r) => r.latencyMs)}::int[],
       ${column((r) => redactBody(r.requestBody))}::text[], ${column((r) => redactBody(r.responseBody))}::text[],
       ${column((r) => r.resource?.resourceType ?? null)}::text[], ${column((r) => r.resource?.resourceId ?? null)}::uuid[],
       ${column((r) => r.createdAt.toISOString())}::timestamptz[])

@@ -12,7 +12,9 @@ export type ScenarioOutcome = z.infer<typeof ScenarioOutcome>;
 export const MAX_SCENARIO_DELAY_MS = 3_600_000;
 
 const MatchMembers = {
-  amount: Amount.describe('The exact amount, decimal text in the payment\'s currency, whichever it is ("13.13" matches 13.13 USD and 13.13 AED).'),
+  amount: Amount.refine((text) => /[1-9]/.test(text), { message: 'must be above zero, e.g. "13.13"' }).describe(
+    'The exact amount, above zero, decimal text in the payment\'s currency, whichever it is ("13.13" matches 13.13 USD and 13.13 AED).',
+  ),
   referencePrefix: z.string().min(1).max(64).describe('The reference starts with this text (case-sensitive), e.g. "fail-".'),
   method: z.enum(["BANK_TRANSFER", "GATEWAY"]).describe("Only payments of this method."),
   direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).describe("Only deposits or only withdrawals."),

@@ -875,6 +875,22 @@ describe("console Server Actions over HTTP: CSRF and session", () => {
     }
   });
 
+  it("a mutation with no Origin header is refused with a clear message unless it says Sec-Fetch-Site: same-origin", async () => {
+    const value = `no-origin-${unique()}@example.com`;
+    const fields = { kind: "EMAIL", value, merchantId: "", reason: "origin probe" };
+    const entries = () => db.blockListEntry.count({ where: { value } });
+    const bare = await newAuditRows(operator.id, () => postAction("settings.addBlock", fields, { cookie: operator.cookie, origin: null }));
+    expect(bare.result.state).toMatchObject({ status: "error", message: expect.stringMatching(/no Origin header and no Sec-Fetch-Site: same-origin/) });
+    expect(bare.rows).toEqual([]);
+    expect(await entries()).toBe(0);
+    const crossSite = await postAction("settings.addBlock", fields, { cookie: operator.cookie, origin: null, headers: { "sec-fetch-site": "cross-site" } });
+    expect(crossSite.state).toMatchObject({ status: "error" });
+    expect(await entries()).toBe(0);
+    const sameSite = await postAction("settings.addBlock", fields, { cookie: operator.cookie, origin: null, headers: { "sec-fetch-site": "same-origin" } });
+    expect(sameSite.state).toMatchObject({ status: "ok" });
+    expect(await entries()).toBe(1);
+  });
+
   it("a MERCHANT user's key revocation from another site is refused; from the key page's own origin it revokes", async () => {
     const m = await newMerchant();
     const cookie = await sessionOf(m.owner, OWNER_PASSWORD);

@@ -58,6 +58,12 @@ describe("scenario rules: the API", () => {
     expect(
       errorOf(await m.api("/v1/sandbox/scenario-rules", { body: { name: "x", match: { amount: "1.00" }, outcome: "FAILED", delayMs: 3_600_001 } })),
     ).toEqual([400, "VALIDATION_ERROR"]);
+    // An amount of zero matches no payment: refused, with the member named.
+    for (const amount of ["0.00", "0", "00.0"]) {
+      const zero = await m.api("/v1/sandbox/scenario-rules", { body: { name: "x", match: { amount }, outcome: "FAILED" } });
+      expect(errorOf(zero)).toEqual([400, "VALIDATION_ERROR"]);
+      expect(zero.body.error.message).toMatch(/amount.*above zero/);
+    }
     expect(errorOf(await m.api(`/v1/sandbox/scenario-rules/${rule.id}`, { method: "PATCH", body: {} }))).toEqual([400, "VALIDATION_ERROR"]);
 
     const enabled = await m.api(`/v1/sandbox/scenario-rules/${rule.id}`, { method: "PATCH", body: { enabled: true } });

@@ -137,6 +137,8 @@ export type ActionCall = {
   page?: string;
   /** Another service than the suite's (its base url). */
   base?: string;
+  /** Extra request headers (e.g. Sec-Fetch-Site). */
+  headers?: Record<string, string>;
 };
 
 export type ActionAnswer = {
@@ -176,6 +178,7 @@ export async function postAction(name: string, fields: ActionFields, call: Actio
   const base = call.base ?? baseUrl();
   const origin = call.origin === undefined ? base : call.origin;
   if (origin !== null) headers.origin = origin;
+  Object.assign(headers, call.headers ?? {});
   let body: FormData | string;
   if (transport === "fetch") {
     headers["next-action"] = id;

@@ -111,7 +111,7 @@ export interface paths {
         put?: never;
         /**
          * Record listener forward attempts (sandpiper listen)
-         * @description What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded.
+         * @description What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. An attempt whose `startedAt` lies before its event's creation or after now (a minute of clock skew allowed) answers 400 and nothing of the batch is recorded.
          */
         post: operations["recordForwards"];
         delete?: never;
@@ -1918,7 +1918,7 @@ export interface components {
         };
         /** @description Which new payments the rule concludes: every member given must hold. amount or referencePrefix is required. */
         ScenarioMatch: {
-            /** @description The exact amount, decimal text in the payment's currency, whichever it is ("13.13" matches 13.13 USD and 13.13 AED). */
+            /** @description The exact amount, above zero, decimal text in the payment's currency, whichever it is ("13.13" matches 13.13 USD and 13.13 AED). */
             amount?: string;
             /**
              * @description Only payments in this currency.

@@ -3,19 +3,23 @@ import type { EventType } from "@/lib/events/outbox";
 import { feedPage, streamFeed } from "@/lib/events/stream";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
+import { acquireStreamPlace } from "@/lib/http/rate-limit";
 import { SSE_HEADERS, sseStream } from "@/lib/http/sse";
 import { OPERATIONS } from "@/lib/openapi/operations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = merchantApi(OPERATIONS.streamEvents, async ({ db, merchant, query, headers, signal }) => {
+export const GET = merchantApi(OPERATIONS.streamEvents, async ({ db, merchant, apiKey, query, headers, signal }) => {
   const opts = {
     cursor: query.cursor === undefined ? undefined : BigInt(query.cursor),
     types: query.types?.split(",") as EventType[] | undefined,
     chaos: merchant.chaosMode,
   };
   if (/\btext\/event-stream\b/i.test(headers.get("accept") ?? "")) {
-    return { status: 200, body: null, headers: SSE_HEADERS, stream: sseStream(signal, (out, gone) => streamFeed(db, merchant.id, opts, out, gone)) };
+    const release = await acquireStreamPlace(apiKey.id, merchant.id);
+    const authority = { apiKeyId: apiKey.id, scope: OPERATIONS.streamEvents.scope };
+    const stream = sseStream(signal, (out, gone) => streamFeed(db, merchant.id, authority, opts, out, gone).finally(release));
+    return { status: 200, body: null, headers: SSE_HEADERS, stream };
   }
   return { status: 200, body: await feedPage(db, merchant.id, { ...opts, waitSeconds: query.wait ?? 0 }, signal) };
 });

@@ -1,0 +1,247 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { luhnValid } from "@/lib/request-log/redact";
+import { baseUrl, db, depositBody, eventually, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
+
+// The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
+// merchant's key on the same address (docs/api.md "Limits"); a stream ends with its key's authority
+// (docs/callbacks.md "sandpiper listen"); the request log keeps no secret or card number (docs/api.md "Request
+// log"); /api/inngest without Inngest configured answers 404 in the contract's envelope.
+
+/** Sends `total` requests, `parallel` at a time; returns how many answered each status. */
+async function flood(total: number, parallel: number, send: () => Promise<Response>): Promise<Record<number, number>> {
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next++ < total) {
+        const res = await send();
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  return statuses;
+}
+
+/** Opens the merchant's event stream; resolves the names and data of its events as they come, until it closes. */
+async function openStream(m: TestMerchant) {
+  const controller = new AbortController();
+  const res = await fetch(`${baseUrl()}/v1/events/stream`, {
+    headers: { authorization: `Bearer ${m.key}`, accept: "text/event-stream", "x-forwarded-for": m.ip },
+    signal: controller.signal,
+  });
+  expect(res.status).toBe(200);
+  const events: { event: string; data: any }[] = [];
+  const ended = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const frame = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const name = /^event: (.*)$/m.exec(frame)?.[1] ?? "message";
+        const data = /^data: (.*)$/m.exec(frame)?.[1];
+        events.push({ event: name, data: data ? JSON.parse(data) : null });
+      }
+    }
+  })().catch(() => undefined);
+  await eventually(async () => events.some((e) => e.event === "ready"));
+  return { events, ended, close: () => controller.abort() };
+}
+
+describe("rate limits: one key's flood never refuses another merchant's key", () => {
+  it("2,000 requests of key A in 10 s from one address leave key B on the same address answering 200", async () => {
+    const a = await newMerchant();
+    const b = await newMerchant();
+    const ip = freshIp();
+    const started = performance.now();
+    const statuses = await flood(2000, 40, () =>
+      fetch(`${baseUrl()}/v1/sandbox/clock`, { headers: { authorization: `Bearer ${a.key}`, "x-forwarded-for": ip } }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    // 300 a minute per key: on a slow machine the flood spans more than one window, so a little more is admitted.
+    expect(statuses[200]).toBeLessThanOrEqual(300 * Math.ceil(seconds / 60 + 1));
+    expect(statuses[200] + statuses[429]).toBe(2000);
+    console.log(`flood: 2000 requests of key A in ${seconds.toFixed(1)} s`);
+    for (let i = 0; i < 10; i++) {
+      const res = await b.api("/v1/sandbox/clock", { ip });
+      expect(res.status, res.text).toBe(200);
+    }
+  }, 120_000);
+
+  it("requests without a valid key still spend the address's budget", async () => {
+    const ip = freshIp();
+    const statuses = await flood(620, 20, () =>
+      fetch(`${baseUrl()}/v1/sandbox/clock`, { headers: { authorization: `Bearer sk_sandbox_${randomUUID().replaceAll("-", "")}`, "x-forwarded-for": ip } }),
+    );
+    expect(statuses[401]).toBe(600);
+    expect(statuses[429]).toBe(20);
+  }, 60_000);
+});
+
+describe("event streams are bounded per key and per merchant", () => {
+  it("the 11th stream of one key answers 429 saying how many are open; closing one frees a place; another merchant's p99 holds", async () => {
+    const m = await newMerchant();
+    const other = await newMerchant();
+    const timings = async () => {
+      const ms: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const started = performance.now();
+        expect((await other.api("/v1/payments")).status).toBe(200);
+        ms.push(performance.now() - started);
+      }
+      return ms.sort((x, y) => x - y)[Math.floor(ms.length * 0.99)];
+    };
+    const before = await timings();
+    const streams = [];
+    for (let i = 0; i < 10; i++) streams.push(await openStream(m));
+    const eleventh = await fetch(`${baseUrl()}/v1/events/stream`, {
+      headers: { authorization: `Bearer ${m.key}`, accept: "text/event-stream", "x-forwarded-for": m.ip },
+    });
+    expect(eleventh.status).toBe(429);
+    const refused = await eleventh.json();
+    expect(refused.error.code).toBe("RATE_LIMITED");
+    expect(refused.error.message).toMatch(/^10 event streams are already open for this API key \(at most 10\); close one/);
+    // The JSON page of the feed is not a stream: still served.
+    expect((await m.api("/v1/events/stream")).status).toBe(200);
+    const during = await timings();
+    console.log(`another merchant's GET /v1/payments p99: ${before.toFixed(1)} ms before, ${during.toFixed(1)} ms while 10 streams are open`);
+    expect(during).toBeLessThan(Math.max(4 * before, before + 100));
+
+    streams[0].close();
+    await eventually(async () => {
+      const res = await fetch(`${baseUrl()}/v1/events/stream`, {
+        headers: { authorization: `Bearer ${m.key}`, accept: "text/event-stream", "x-forwarded-for": m.ip },
+      });
+      await res.body?.cancel();
+      return res.status === 200;
+    });
+    for (const stream of streams) stream.close();
+  }, 60_000);
+});
+
+describe("event streams end with their authority", () => {
+  const cases: { name: string; reason: string; change: (m: TestMerchant) => Promise<unknown> }[] = [
+    { name: "its key is revoked", reason: "key_revoked", change: (m) => db.apiKey.update({ where: { id: m.keyId }, data: { revokedAt: new Date() } }) },
+    {
+      name: "its key expires",
+      reason: "key_expired",
+      change: (m) => db.apiKey.update({ where: { id: m.keyId }, data: { expiresAt: new Date(Date.now() - 1000) } }),
+    },
+    {
+      name: "its merchant is deactivated",
+      reason: "merchant_inactive",
+      change: (m) => db.merchant.update({ where: { id: m.merchant.id }, data: { status: "INACTIVE" } }),
+    },
+    {
+      name: "its key's owner is deactivated",
+      reason: "access_changed",
+      change: (m) => db.consoleUser.update({ where: { id: m.owner.id }, data: { active: false } }),
+    },
+    {
+      name: "its key loses the scope",
+      reason: "scope_removed",
+      change: (m) => db.apiKey.update({ where: { id: m.keyId }, data: { scopes: ["payments:create"] } }),
+    },
+  ];
+  for (const { name, reason, change } of cases) {
+    it(`ends within 5 s when ${name}; another merchant's stream goes on`, async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const stream = await openStream(m);
+      const bystander = await openStream(other);
+      const changed = performance.now();
+      await change(m);
+      await stream.ended;
+      const endedAfterMs = performance.now() - changed;
+      expect(endedAfterMs).toBeLessThan(5000);
+      expect(stream.events.at(-1)).toMatchObject({ event: "bye", data: { reason } });
+      // The other merchant's stream goes on.
+      expect(bystander.events.some((e) => e.event === "bye")).toBe(false);
+      bystander.close();
+    }, 30_000);
+  }
+});
+
+describe("request log: no secret or card number is stored, whatever the placement", () => {
+  it("redacts secrets in the query, the body, the Idempotency-Key and the path", async () => {
+    const m = await newMerchant();
+    const other = await newMerchant();
+    const card = "4111111111111111";
+    const sent = [
+      await m.api(`/v1/payments?search=${other.key}&password=hunter2&note=${encodeURIComponent(`Bearer ${other.key}`)}`),
+      await m.api(`/v1/payments?q=4111-1111-1111-1111&token=abc%20def`),
+      await m.api("/v1/payments", { body: { ...depositBody(), pan: card, cvv: "123", description: `card ${card} whsec_abcdefghijklmnop` } }),
+      await m.api("/v1/payments", { body: depositBody(), idempotencyKey: other.key }),
+      await m.api("/v1/payments", { body: depositBody(), idempotencyKey: `idem-${card}` }),
+      await m.api(`/v1/payments/${other.key}`),
+    ];
+    const rows = await eventually(async () => {
+      const found = await db.requestLog.findMany({ where: { merchantId: m.merchant.id } });
+      return found.length >= sent.length ? found : null;
+    });
+    for (const row of rows) {
+      const text = JSON.stringify(row);
+      expect(text).not.toContain(other.key);
+      expect(text).not.toContain(m.key);
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain("whsec_");
+      expect(text).not.toMatch(/"cvv":"123"/);
+      for (const run of text.match(/(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g) ?? []) {
+        expect(luhnValid(run.replace(/[ -]/g, "")), run).toBe(false);
+      }
+    }
+    const withQuery = rows.find((r) => r.query?.includes("password"));
+    expect(withQuery?.query).toContain("password=%5Bredacted%5D");
+    expect(withQuery?.query).toContain(encodeURIComponent("[redacted: api key]"));
+  });
+});
+
+describe("/api/inngest without Inngest configured", () => {
+  it("answers 404 in the contract's envelope", async () => {
+    for (const method of ["GET", "POST", "PUT"]) {
+      const res = await fetch(`${baseUrl()}/api/inngest`, { method });
+      expect(res.status).toBe(404);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: "NOT_FOUND" });
+      expect(body.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe("forward records: attempt times bounded", () => {
+  it("a forward dated before its event (2020) is refused with VALIDATION_ERROR and nothing is recorded", async () => {
+    const m = await newMerchant();
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    expect(created.status).toBe(201);
+    expect((await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+    const event = await eventually(async () => db.event.findFirst({ where: { paymentId: created.body.id } }));
+    const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] });
+    const forward = (startedAt: string) => ({
+      eventId: event.id,
+      forwardId: randomUUID(),
+      cursor: "1",
+      kind: "event",
+      attempt: 1,
+      startedAt,
+      durationMs: 3,
+      statusCode: 200,
+      error: null,
+      forwardTo: "http://localhost:4000/hook",
+      timestamp: "1577836800",
+      signature: "0".repeat(64),
+      responseSnippet: null,
+      nextAttemptAt: null,
+    });
+    const old = await m.api("/v1/events/forwards", { key: readOnly.key, idempotencyKey: null, body: { forwards: [forward("2020-01-01T00:00:00.000Z")] } });
+    expect(old.status, old.text).toBe(400);
+    expect(old.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(old.body.error.message).toMatch(/forwards\[0\]\.startedAt/);
+    const future = await m.api("/v1/events/forwards", { key: readOnly.key, idempotencyKey: null, body: { forwards: [forward("2099-01-01T00:00:00.000Z")] } });
+    expect(future.status).toBe(400);
+    expect(await db.listenerForward.count({ where: { eventId: event.id } })).toBe(0);
+  });
+});
