@@ -7,8 +7,10 @@
 // The database is recreated, migrated and seeded. The service runs as `npm start` runs it
 // (`node --max-old-space-size=256 server.mjs`, NODE_ENV=production, embedded job driver, defaults), a
 // `sandpiper listen` process forwards the merchant's events to a local receiver, and the merchant's callback
-// address is a second local receiver (saved by this process; under NODE_ENV=production the service is meant to
-// refuse a loopback address again at send time: docs/benchmarks.md "Real-time soak" says what it did).
+// address is a second local receiver (saved by this process; under NODE_ENV=production the service refuses a
+// loopback address again at send time, so those deliveries fail and retry as they would for a bad address).
+// Another process connected to the same database (any service's job driver) would take part of the work: the run
+// refuses to start while one is.
 // Traffic is open-loop: `rate` requests a second, each sent at its planned time whatever the earlier ones do:
 // creates 35%, reads by id 25%, lists 15%, completions of pending payments 15%, clock reads 5%, expiries by the
 // sandbox test helper 5%; and every 2 minutes the merchant's sandbox clock is advanced by one hour (its pending
@@ -108,6 +110,14 @@ async function waitForService(url: string, child: ChildProcess) {
 async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = os.loadavg();
+  const adminUrl = new URL(DATABASE_URL);
+  const name = adminUrl.pathname.slice(1);
+  adminUrl.pathname = "/postgres";
+  const others = new pg.Client({ connectionString: adminUrl.toString() });
+  await others.connect();
+  const users = Number((await others.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name])).rows[0].n);
+  await others.end();
+  if (users > 0) throw new Error(`${users} connection(s) of other processes on ${name}: choose another BENCH_DATABASE_URL`);
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
@@ -281,7 +291,12 @@ async function main() {
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   }
-  await Promise.all(inFlight);
+  // Bounded: in the first 30-minute run one request never settled despite its 30 s abort signal, and the run hung here.
+  const settled = await Promise.race([Promise.all(inFlight).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 40_000))]);
+  if (!settled) {
+    errors += inFlight.size;
+    errorKinds.set("unsettled after 40 s", inFlight.size);
+  }
   await sample();
   const counts = (
     await admin.query(`SELECT status::text, count(*)::int AS n FROM payments WHERE merchant_id = $1 GROUP BY status ORDER BY status`, [seeded.merchantId])
