@@ -43,7 +43,8 @@ describe("GET /metrics", () => {
       });
       expect(res.status).toBe(200);
     }
-    await new Promise((r) => setTimeout(r, 1_000)); // a job run or two in each worker
+    // waits on purpose: a job run or two in each worker, whose counts the scrape below shows
+    await new Promise((r) => setTimeout(r, 1_000));
 
     expect((await fetch(`${svc.url}/metrics`)).status).toBe(401);
     const wrong = await fetch(`${svc.url}/metrics`, { headers: { authorization: "Bearer nope" } });

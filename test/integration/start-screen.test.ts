@@ -66,6 +66,7 @@ describe("the start-up screen", () => {
 
       const before = terminal.output().length;
       expect((await fetch(`${base}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      // waits on purpose: a request's log line is written as it is answered, which it was before this wait
       await new Promise((r) => setTimeout(r, 1_000));
       expect(terminal.output().slice(before), "no line per request in the terminal").toBe("");
     } finally {
