@@ -26,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const ROUNDS = numberArg("rounds", 2);
@@ -75,7 +75,7 @@ async function waitFor(url: string, ok: (status: number) => boolean) {
   }
 }
 
-async function main() {
+async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = os.loadavg();
   const seeded = await freshSeededDatabase(DATABASE_URL);
@@ -258,7 +258,7 @@ async function main() {
   const ratios = Array.from({ length: ROUNDS }, (_, i) => ratio(i + 1));
   const topWaits = [...waits.entries()].sort((x, y) => y[1] - x[1]).slice(0, 15);
   const dueText = (d?: Due) => (d ? `${d.payments} / ${d.deliveries}` : "-");
-  const section = [
+  return [
     "## Backlog and the API",
     "",
     `Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench_backlog node --import tsx bench/backlog.ts --rounds ${ROUNDS} --seconds ${SECONDS} --backlog ${BACKLOG} --write\` (source: \`bench/backlog.ts\`).`,
@@ -283,14 +283,6 @@ async function main() {
     ...topWaits.map(([k, n]) => `| ${k.replace(/\|/g, "\\|").replace(/ \\\| /g, " / ")} | ${n} |`),
     "",
   ].join("\n");
-  if (process.argv.includes("--write")) writeBenchmarkSection(section);
-  console.log(section);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = process.argv.indexOf("--sizes");
@@ -41,7 +41,7 @@ type Result = {
   insertMs: number;
 };
 
-async function main() {
+async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = os.loadavg();
   const seeded = await freshSeededDatabase(DATABASE_URL);
@@ -165,7 +165,7 @@ async function main() {
 
   const s = (ms: number | null) => (ms === null ? "not within the wait" : `${(ms / 1000).toFixed(1)} s`);
   const ten = results.find((r) => r.n === 10_000);
-  const section = [
+  return [
     "## Clock advance at size",
     "",
     `Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench_clock node --import tsx bench/clock-advance.ts --sizes ${SIZES.join(",")} --max-wait ${MAX_WAIT_S} --write\` (source: \`bench/clock-advance.ts\`).`,
@@ -186,14 +186,6 @@ async function main() {
       : "",
     "",
   ].join("\n");
-  if (process.argv.includes("--write")) writeBenchmarkSection(section);
-  console.log(section);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -25,7 +25,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, runBenchmark } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const MINUTES = numberArg("minutes", 30);
@@ -107,7 +107,7 @@ async function waitForService(url: string, child: ChildProcess) {
   }
 }
 
-async function main() {
+async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = os.loadavg();
   const adminUrl = new URL(DATABASE_URL);
@@ -326,7 +326,7 @@ async function main() {
   const last = samples.slice(-window);
   const compare = (name: string, f: (s: Sample) => number, unit: string) =>
     `| ${name} | ${mean(first.map(f)).toFixed(1)} ${unit} | ${mean(last.map(f)).toFixed(1)} ${unit} | ${(((mean(last.map(f)) - mean(first.map(f))) / mean(first.map(f))) * 100).toFixed(1)}% |`;
-  const section = [
+  return [
     "## Real-time soak",
     "",
     `Command: \`node scripts/build.mjs && BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench_soak node --import tsx bench/soak-realtime.ts --minutes ${MINUTES} --rate ${RATE} --write\` (source: \`bench/soak-realtime.ts\`).`,
@@ -355,14 +355,6 @@ async function main() {
     `At the end: payments ${counts.map((c) => `${c.status} ${c.n}`).join(", ")}; deliveries ${deliveries.map((d) => `${d.state} ${d.n}`).join(", ")}; requests at the configured (loopback) address ${direct.requests()}, events at the listener's receiver ${forwarded.events.size} (${forwarded.requests()} requests); failed requests ${JSON.stringify(Object.fromEntries(errorKinds))}.`,
     "",
   ].join("\n");
-  if (process.argv.includes("--write")) writeBenchmarkSection(section);
-  console.log(section);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

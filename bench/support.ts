@@ -64,3 +64,22 @@ export function writeBenchmarkSection(section: string): string {
   fs.writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
 }
+
+/**
+ * Runs a benchmark's `main`, which resolves with its markdown section (starting with its "## " heading): prints it,
+ * writes it into docs/benchmarks.md with `--write` ({@link writeBenchmarkSection}), and exits 0; a thrown error is
+ * printed and exits 1.
+ */
+export function runBenchmark(main: () => Promise<string>): void {
+  main().then(
+    (section) => {
+      if (process.argv.includes("--write")) writeBenchmarkSection(section);
+      console.log(section);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
