@@ -268,6 +268,8 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const handle = app.getRequestHandler();
   await app.prepare();
   let inFlight = 0;
+  let answering = 0;
+  globalThis.__sandpiperRequestsInFlight = () => answering;
   let draining = false;
   const server = http.createServer((req, res) => {
     // Only the socket tells the source address; client-sent values of the internal headers are overwritten.
@@ -276,7 +278,13 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_HEADER];
     else req.headers[FORWARDED_HEADER] = req.headers["x-forwarded-for"];
     inFlight++;
-    res.on("close", () => inFlight--);
+    // Event streams stay open for hours: they do not count as load that background batches yield to (lib/background.ts).
+    const counted = !String(req.headers.accept ?? "").includes("text/event-stream");
+    if (counted) answering++;
+    res.on("close", () => {
+      inFlight--;
+      if (counted) answering--;
+    });
     closeIfBodyUnread(req, res, () => draining);
     if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
       return void answerMetrics(req, res, env.METRICS_TOKEN);

@@ -3,7 +3,7 @@
 //
 //   node scripts/build.mjs
 //   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench_backlog \
-//     node --import tsx bench/backlog.ts [--rounds 2] [--seconds 20] [--backlog 10000] [--write]
+//     node --import tsx bench/backlog.ts [--rounds 2] [--seconds 20] [--backlog 10000] [--cpu-prof-dir DIR] [--write]
 //
 // The database is recreated, migrated and seeded. The built service (`node --max-old-space-size=256 server.mjs`,
 // embedded job driver with its defaults, DB_POOL_MAX 10 and JOBS_DB_POOL_MAX 2; NODE_ENV=test with
@@ -15,7 +15,9 @@
 // copies of rows made through the API (a created payment, a completed payment's event and delivery), inserted in
 // bulk; their amounts are added to the limit counters as a create would have. In (b) the load starts once the
 // sweep has begun (the due count falls). While (b) runs, pg_stat_activity of the database is sampled every
-// 100 ms (state and wait event of each backend, with its statement's first words). --write replaces the
+// 100 ms (state and wait event of each backend, with its statement's first words). After each round the backlog
+// drains for at most 240 s; what is left then (deliveries to the slow receiver) is ended as FAILED so that the next
+// round's (a) runs without a backlog. --write replaces the
 // "## Backlog and the API" section of docs/benchmarks.md.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -33,6 +35,8 @@ const ROUNDS = numberArg("rounds", 2);
 const SECONDS = numberArg("seconds", 20);
 const BACKLOG = numberArg("backlog", 10_000);
 const CONNECTIONS = 32;
+/** --cpu-prof-dir DIR: the service writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const CPU_PROF_DIR = process.argv.includes("--cpu-prof-dir") ? process.argv[process.argv.indexOf("--cpu-prof-dir") + 1] : undefined;
 const DATABASE_URL = benchDatabaseUrl();
 process.env.CALLBACK_ALLOW_LOOPBACK = "1";
 process.env.LOG_LEVEL ??= "warn";
@@ -87,7 +91,8 @@ async function main(): Promise<string> {
   await getDb().$disconnect();
 
   const [port, floorPort] = [await freePort(), await freePort()];
-  const service = start(["--max-old-space-size=256", "server.mjs"], {
+  const profileArgs = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
+  const service = start([...profileArgs, "--max-old-space-size=256", "server.mjs"], {
     NODE_ENV: "test",
     CALLBACK_ALLOW_LOOPBACK: "1",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -240,13 +245,21 @@ async function main(): Promise<string> {
       if (d.payments === 0 && d.deliveries === 0) break;
       await new Promise((r) => setTimeout(r, 1000));
     }
-    log(`after the round: due ${JSON.stringify(await due())}`);
+    const left = await due();
+    // What the drain left (deliveries to the slow receiver, retries) is set aside, so the next round's (a) runs
+    // without a backlog: the merchant's pending deliveries are ended as FAILED.
+    await db.query(`UPDATE deliveries SET state = 'FAILED', lease_until = NULL, next_attempt_at = NULL WHERE merchant_id = $1 AND state = 'PENDING'`, [
+      seeded.merchantId,
+    ]);
+    log(`after the round: due ${JSON.stringify(left)} (set aside)`);
   }
   profiling = false;
   await sampler.end();
   await db.end();
+  const serviceExited = new Promise((ok) => service.once("exit", ok));
   service.kill("SIGTERM");
   floor.kill("SIGTERM");
+  await serviceExited;
   receiver.close();
   const loadAfter = os.loadavg();
 

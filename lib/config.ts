@@ -109,6 +109,13 @@ export const VARIABLES = {
     "connections",
     "database connections of the background jobs, apart from the API's DB_POOL_MAX (embedded: both share the one session)",
   ),
+  BACKGROUND_SHARE_PERCENT: wholeNumber(
+    5,
+    100,
+    20,
+    "percent",
+    "the most of the time background batches (sweeps, callback deliveries, handoffs) take while requests are being answered; 100: no pause",
+  ),
   DB_PREPARED_STATEMENTS: flag(true, "0 sends the hot paths' statements whole instead of preparing them once per connection"),
   // Job intervals (docs/architecture.md "Jobs"): the embedded driver reads them when it starts, the Inngest functions
   // when they are built, so under Inngest a changed value takes effect when the serving process restarts.

@@ -3,8 +3,9 @@
 // "Limits" (Callback) and docs/architecture.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
 // inside a transaction).
 import { systemNow } from "@/lib/clock";
+import { yieldToRequests } from "@/lib/background";
 import { z } from "zod";
-import { getDb, parseRow, parseRows, Prisma, transaction, type Tx } from "@/lib/db";
+import { getDb, parseRows, Prisma, transaction, type Tx } from "@/lib/db";
 import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
 import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/callbacks/retry-schedule";
 import { sendCallbackRequest, type SendCallbackResult } from "@/lib/callbacks/send";
@@ -89,13 +90,15 @@ export const ClaimRow = z.object({
   callbackSecret: z.string().nullable(),
 });
 
-/** A claimed delivery as {@link settle} locks it again: its state and lease now, and the attempts recorded so far. */
+/** A claimed delivery as {@link settleBatch} locks it again: its state and lease now, and the attempts recorded so far. */
 const SettleRow = z.object({
+  id: z.string(),
   state: z.enum(DeliveryState),
   leaseUntil: z.date().nullable(),
   nextAttemptAt: z.date().nullable(),
   recorded: z.number().int(),
 });
+type SettleRow = z.infer<typeof SettleRow>;
 
 /** The attempt number the next recorded attempt of a delivery gets (1 + attempts recorded so far). */
 async function nextAttemptNumber(tx: Tx, deliveryId: string): Promise<number> {
@@ -195,96 +198,162 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
   return { url, result, signedTimestamp: headers[names.timestamp], signature: headers[names.signature], target };
 }
 
+/** One attempt that was sent (or found no address) and waits to be recorded by {@link settleBatch}. */
+type SentAttempt = { claimed: Claimed; sent: Sent; startedAt: Date; finishedAt: Date };
+
+/** How a delivery row changes after its attempt (the lease is always given back). */
+type DeliveryChange = {
+  id: string;
+  state: DeliveryState;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  /** Set on success; otherwise the row keeps its own. */
+  deliveredAt: Date | null;
+  /** Added to attemptCount: -1 gives back a claim that sent nothing. */
+  attemptDelta: number;
+  updatedAt: Date;
+};
+
+/** What recording one attempt writes: its attempt row (null: nothing was sent), its delivery's change (null: none), its outcome. */
+type Settlement = { attempt: Prisma.DeliveryAttemptCreateManyInput | null; change: DeliveryChange | null; outcome: AttemptOutcome };
+
 /**
- * Records the attempt and moves the delivery, in a second short transaction with the row locked:
- * 2xx -> SUCCEEDED (deliveredAt); failure -> PENDING at now + the retry wait of the merchant's schedule (normal or
- * fast retries, as read at claim time), or FAILED after attempt 8;
- * no address at send time -> NOT_CONFIGURED (the claim is given back: nothing was sent). A worker whose
- * lease was taken over (it stalled past the lease) still records its attempt, and a success still counts,
- * but a failure leaves the state to the worker holding the lease.
+ * The rules of recording one attempt against its delivery as locked now (`row`): 2xx -> SUCCEEDED (deliveredAt);
+ * failure -> PENDING at now + the retry wait of the merchant's schedule (normal or fast retries, as read at claim
+ * time), or FAILED after attempt 8; no address at send time -> NOT_CONFIGURED (the claim is given back: nothing was
+ * sent). A worker whose lease was taken over (it stalled past the lease) still records its attempt, and a success
+ * still counts, but a failure leaves the state to the worker holding the lease.
  */
-async function settle(claimed: Claimed, sent: Sent, startedAt: Date, finishedAt: Date, random: () => number): Promise<AttemptOutcome> {
+function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: SettleRow, random: () => number): Settlement {
+  const ownLease = row.state === "PENDING" && row.leaseUntil?.getTime() === claimed.leaseUntil.getTime();
+  const base = { deliveryId: claimed.id, eventId: claimed.eventId };
+  const unchanged = { state: row.state, nextAttemptAt: row.nextAttemptAt };
+
+  if ("notConfigured" in sent) {
+    if (!ownLease) return { attempt: null, change: null, outcome: { ...base, attempt: null, statusCode: null, error: null, ...unchanged } };
+    const error = "no callback address configured";
+    const change = { id: claimed.id, state: "NOT_CONFIGURED" as const, nextAttemptAt: null, lastError: error, deliveredAt: null, attemptDelta: -1, updatedAt: finishedAt };
+    return { attempt: null, change, outcome: { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error, nextAttemptAt: null } };
+  }
+
+  const { result } = sent;
+  const number = row.recorded + 1;
+  const attempt = {
+    deliveryId: claimed.id,
+    number,
+    url: sent.url,
+    startedAt,
+    durationMs: result.durationMs,
+    statusCode: result.statusCode,
+    error: result.error,
+    responseSnippet: result.responseSnippet,
+    signedTimestamp: sent.signedTimestamp,
+    signature: sent.signature,
+  };
+  const outcome = { ...base, attempt: number, statusCode: result.statusCode, error: result.error };
+  if (result.ok && (row.state === "PENDING" || row.state === "FAILED")) {
+    const change = { id: claimed.id, state: "SUCCEEDED" as const, nextAttemptAt: null, lastError: null, deliveredAt: finishedAt, attemptDelta: 0, updatedAt: finishedAt };
+    return { attempt, change, outcome: { ...outcome, state: "SUCCEEDED", nextAttemptAt: null } };
+  }
+  if (result.ok || !ownLease) return { attempt, change: null, outcome: { ...outcome, ...unchanged } };
+  const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
+  const nextAttemptAt = waitMs === null ? null : new Date(finishedAt.getTime() + waitMs);
+  const state = waitMs === null ? ("FAILED" as const) : ("PENDING" as const);
+  const change = { id: claimed.id, state, nextAttemptAt, lastError: result.error, deliveredAt: null, attemptDelta: 0, updatedAt: finishedAt };
+  return { attempt, change, outcome: { ...outcome, state, nextAttemptAt } };
+}
+
+/**
+ * Records the attempts of one batch and moves their deliveries ({@link settlement}), in one short transaction of three
+ * statements whatever the batch's size: the rows locked (in id order), the attempts inserted, the deliveries updated.
+ * @returns each attempt's outcome by delivery id
+ * @throws database errors (nothing is recorded; the leases expire and the attempts are recorded as interrupted).
+ */
+async function settleBatch(items: readonly SentAttempt[], random: () => number): Promise<Map<string, AttemptOutcome>> {
+  if (items.length === 0) return new Map();
   return transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<Record<string, unknown>[]>`
-      SELECT state, lease_until, next_attempt_at, (SELECT count(*)::int FROM delivery_attempts WHERE delivery_id = d.id) AS recorded
-      FROM deliveries d WHERE id = ${claimed.id}::uuid FOR UPDATE`;
-    const row = parseRow(SettleRow, locked);
-    const ownLease = row.state === "PENDING" && row.leaseUntil?.getTime() === claimed.leaseUntil.getTime();
-    const base = { deliveryId: claimed.id, eventId: claimed.eventId };
-
-    if ("notConfigured" in sent) {
-      if (!ownLease) return { ...base, attempt: null, state: row.state, statusCode: null, error: null, nextAttemptAt: row.nextAttemptAt };
-      await tx.delivery.update({
-        where: { id: claimed.id },
-        data: {
-          state: "NOT_CONFIGURED",
-          attemptCount: { decrement: 1 },
-          leaseUntil: null,
-          nextAttemptAt: null,
-          lastError: "no callback address configured",
-          updatedAt: finishedAt,
-        },
-      });
-      return { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error: "no callback address configured", nextAttemptAt: null };
+    const locked = parseRows(
+      SettleRow,
+      await tx.$queryRaw<Record<string, unknown>[]>`
+      SELECT id, state, lease_until, next_attempt_at, (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS recorded
+      FROM deliveries d WHERE id = ANY(${items.map((i) => i.claimed.id)}::uuid[]) ORDER BY id FOR UPDATE`,
+    );
+    const rows = new Map(locked.map((r) => [r.id, r]));
+    const settled = items.map((item) => settlement(item, rows.get(item.claimed.id)!, random));
+    const attempts = settled.flatMap((s) => (s.attempt ? [s.attempt] : []));
+    const changes = settled.flatMap((s) => (s.change ? [s.change] : []));
+    if (attempts.length > 0) await tx.deliveryAttempt.createMany({ data: attempts });
+    if (changes.length > 0) {
+      const column = <T>(f: (c: DeliveryChange) => T) => changes.map(f);
+      const iso = (d: Date | null) => d?.toISOString() ?? null;
+      await tx.$executeRaw`
+        UPDATE deliveries d
+        SET state = u.state::"DeliveryState", lease_until = NULL, next_attempt_at = u.next_attempt_at, last_error = u.last_error,
+            delivered_at = COALESCE(u.delivered_at, d.delivered_at), attempt_count = d.attempt_count + u.attempt_delta, updated_at = u.updated_at
+        FROM unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.state)}::text[], ${column((c) => iso(c.nextAttemptAt))}::timestamptz[],
+                    ${column((c) => c.lastError)}::text[], ${column((c) => iso(c.deliveredAt))}::timestamptz[], ${column((c) => c.attemptDelta)}::int[],
+                    ${column((c) => c.updatedAt.toISOString())}::timestamptz[])
+          AS u(id, state, next_attempt_at, last_error, delivered_at, attempt_delta, updated_at)
+        WHERE d.id = u.id`;
     }
-
-    const { result } = sent;
-    const attempt = row.recorded + 1;
-    await tx.deliveryAttempt.create({
-      data: {
-        deliveryId: claimed.id,
-        number: attempt,
-        url: sent.url,
-        startedAt,
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        error: result.error,
-        responseSnippet: result.responseSnippet,
-        signedTimestamp: sent.signedTimestamp,
-        signature: sent.signature,
-      },
-    });
-    const outcome = { ...base, attempt, statusCode: result.statusCode, error: result.error };
-    if (result.ok && (row.state === "PENDING" || row.state === "FAILED")) {
-      await tx.delivery.update({
-        where: { id: claimed.id },
-        data: { state: "SUCCEEDED", deliveredAt: finishedAt, leaseUntil: null, nextAttemptAt: null, lastError: null, updatedAt: finishedAt },
-      });
-      return { ...outcome, state: "SUCCEEDED", nextAttemptAt: null };
-    }
-    if (result.ok || !ownLease) return { ...outcome, state: row.state, nextAttemptAt: row.nextAttemptAt };
-    const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
-    const nextAttemptAt = waitMs === null ? null : new Date(finishedAt.getTime() + waitMs);
-    const state = waitMs === null ? "FAILED" : "PENDING";
-    await tx.delivery.update({
-      where: { id: claimed.id },
-      data: { state, nextAttemptAt, leaseUntil: null, lastError: result.error, updatedAt: finishedAt },
-    });
-    return { ...outcome, state, nextAttemptAt };
+    return new Map(settled.map((s) => [s.outcome.deliveryId, s.outcome]));
   });
+}
+
+/** A promise with its resolve function outside. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /**
- * One delivery attempt of `claimed` (attemptOnce), as a trace span "callback attempt" (docs/operating.md "Traces":
+ * One attempt of each claimed delivery: all sent concurrently, outside any transaction, then recorded together in one
+ * transaction ({@link settleBatch}). Each attempt is a trace span "callback attempt" (docs/operating.md "Traces":
  * delivery, event and merchant ids, the attempt's number, the delivery's state after it and the receiver's status).
+ * @returns the outcomes, in the order claimed
+ * @throws database errors (a chaos plan's read, the record); send failures never throw.
  */
-function attempt(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
-  const ids = { "sandpiper.delivery_id": claimed.id, "sandpiper.event_id": claimed.eventId, "sandpiper.merchant_id": claimed.merchantId };
-  return inSpan("callback attempt", ids, async (span) => {
-    const outcome = await attemptOnce(claimed, opts);
-    span.setAttributes({ "sandpiper.attempt": outcome.attempt, "sandpiper.delivery_state": outcome.state });
-    if (outcome.statusCode != null) span.setAttribute("http.response.status_code", outcome.statusCode);
-    return outcome;
-  });
+function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promise<AttemptOutcome[]> {
+  const sends = claimed.map(() => deferred<SentAttempt | null>());
+  const settled = Promise.all(sends.map((d) => d.promise)).then((items) =>
+    settleBatch(
+      items.filter((i): i is SentAttempt => i !== null),
+      opts.random ?? Math.random,
+    ),
+  );
+  settled.catch(() => undefined); // every attempt that was sent awaits it and throws its error
+  return Promise.all(
+    claimed.map((c, i) => {
+      const ids = { "sandpiper.delivery_id": c.id, "sandpiper.event_id": c.eventId, "sandpiper.merchant_id": c.merchantId };
+      return inSpan("callback attempt", ids, async (span) => {
+        let plan: Awaited<ReturnType<typeof pendingChaosPlan>> = null;
+        let item: SentAttempt;
+        try {
+          // Chaos mode: the event's plan, once per delivery; a delay holds the real attempt back (well inside the lease).
+          plan = c.chaos && c.callbackSecret ? await pendingChaosPlan(c.id, c.eventId) : null;
+          if (plan?.delayMs) await new Promise((r) => setTimeout(r, plan!.delayMs));
+          const startedAt = opts.now ?? systemNow();
+          const sent = await send(c, startedAt, opts.timeoutMs);
+          item = { claimed: c, sent, startedAt, finishedAt: opts.now ?? systemNow() };
+          sends[i]!.resolve(item);
+        } catch (error) {
+          sends[i]!.resolve(null);
+          throw error;
+        }
+        const outcome = (await settled).get(c.id)!;
+        await afterAttempt(item, plan, outcome, opts);
+        span.setAttributes({ "sandpiper.attempt": outcome.attempt, "sandpiper.delivery_state": outcome.state });
+        if (outcome.statusCode != null) span.setAttribute("http.response.status_code", outcome.statusCode);
+        return outcome;
+      });
+    }),
+  );
 }
 
-async function attemptOnce(claimed: Claimed, opts: DeliverOptions): Promise<AttemptOutcome> {
-  // Chaos mode: the event's plan, once per delivery; a delay holds the real attempt back (well inside the lease).
-  const plan = claimed.chaos && claimed.callbackSecret ? await pendingChaosPlan(claimed.id, claimed.eventId) : null;
-  if (plan?.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
-  const startedAt = opts.now ?? systemNow();
-  const sent = await send(claimed, startedAt, opts.timeoutMs);
-  const outcome = await settle(claimed, sent, startedAt, opts.now ?? systemNow(), opts.random ?? Math.random);
+/** After an attempt is recorded: chaos mode's extra requests, the log line and the metric. */
+async function afterAttempt(item: SentAttempt, plan: Awaited<ReturnType<typeof pendingChaosPlan>>, outcome: AttemptOutcome, opts: DeliverOptions) {
+  const { claimed, sent } = item;
   if (plan && "target" in sent && sent.target) {
     await injectChaos({
       deliveryId: claimed.id,
@@ -312,7 +381,6 @@ async function attemptOnce(claimed: Claimed, opts: DeliverOptions): Promise<Atte
     "callback attempt",
   );
   observeDelivery(outcome.state);
-  return outcome;
 }
 
 /** Totals of one {@link deliverDueCallbacks} run. */
@@ -321,8 +389,9 @@ export type DeliverySummary = { claimed: number; succeeded: number; retrying: nu
 /**
  * Job body `deliver-due-callbacks` (docs/architecture.md "Consistency": background work claims rows with FOR UPDATE
  * SKIP LOCKED, so any number of processes may run it at once). Repeats: claim a batch of due deliveries
- * (see {@link DeliverOptions}), send their attempts concurrently outside any transaction, record each
- * outcome; until a batch comes back smaller than `limit`.
+ * (see {@link DeliverOptions}), send their attempts concurrently outside any transaction, record their
+ * outcomes in one transaction; until a batch comes back smaller than `limit`, yielding to requests between two
+ * (lib/background.ts).
  *
  * Delivery is at-least-once: a worker killed mid-send leaves its lease to expire (30 s); the delivery is
  * then claimed again and re-sent with the same event id and body and a new timestamp, and the lost attempt
@@ -336,8 +405,9 @@ export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<De
   const filter = opts.merchantId ? Prisma.sql`AND d.merchant_id = ${opts.merchantId}::uuid` : Prisma.empty;
   const summary: DeliverySummary = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, notConfigured: 0, outcomes: [] };
   for (;;) {
+    const started = performance.now();
     const claimed = await claim(filter, opts.now ?? systemNow(), limit, opts.leaseMs ?? DEFAULT_LEASE_MS);
-    const outcomes = await Promise.all(claimed.map((c) => attempt(c, opts)));
+    const outcomes = await attemptBatch(claimed, opts);
     summary.claimed += claimed.length;
     for (const o of outcomes) {
       summary.outcomes.push(o);
@@ -347,6 +417,7 @@ export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<De
       else summary.notConfigured++;
     }
     if (claimed.length < limit) return summary;
+    await yieldToRequests(started);
   }
 }
 
@@ -365,7 +436,7 @@ export type DeliverOneResult =
 export async function deliverOne(deliveryId: string, opts: DeliverOptions = {}): Promise<DeliverOneResult> {
   const now = opts.now ?? systemNow();
   const [claimed] = await claim(Prisma.sql`AND d.id = ${deliveryId}::uuid`, now, 1, opts.leaseMs ?? DEFAULT_LEASE_MS);
-  if (claimed) return { claimed: true, ...(await attempt(claimed, opts)) };
+  if (claimed) return { claimed: true, ...(await attemptBatch([claimed], opts))[0]! };
   const row = await getDb().delivery.findUnique({ where: { id: deliveryId }, select: { state: true, nextAttemptAt: true, leaseUntil: true } });
   if (!row) return { claimed: false, deliveryId, state: null, nextAttemptAt: null };
   const times = [row.nextAttemptAt, row.leaseUntil].filter((t): t is Date => t !== null && row.state === "PENDING");

@@ -1,5 +1,6 @@
 import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
 import { sandboxNow, systemNow } from "@/lib/clock";
+import { yieldToRequests } from "@/lib/background";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { getCheckoutSession } from "@/lib/checkout-sessions/read";
@@ -43,9 +44,11 @@ export async function expireDueSessions(opts: { now?: Date; batchSize?: number; 
   let total = 0;
   for (const round of [...rounds, { at: now, merchantId: opts.merchantId }]) {
     for (;;) {
+      const started = performance.now();
       const count = await transaction((tx) => expireDue(tx, round.at, batchSize, merchantFilter(Prisma.sql`merchant_id`, round.merchantId)));
       total += count;
       if (count < batchSize) break;
+      await yieldToRequests(started);
     }
   }
   return total;

@@ -1,6 +1,7 @@
 // How long the event log keeps an event with its deliveries and their attempts (docs/callbacks.md "Retention"), and
 // the job body that prunes them. Idempotency records are never pruned (docs/api.md "Idempotency").
 import { systemNow } from "@/lib/clock";
+import { yieldToRequests } from "@/lib/background";
 import { config } from "@/lib/config";
 import { IdRow, parseRows, transaction } from "@/lib/db";
 
@@ -26,6 +27,7 @@ export async function pruneEvents(now: Date = systemNow()): Promise<PrunedEvents
   const before = new Date(now.getTime() - config().EVENT_RETENTION_DAYS * 86_400_000);
   const total: PrunedEvents = { events: 0, deliveries: 0, attempts: 0 };
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const started = performance.now();
     const pruned = await transaction(async (tx) => {
       const events = parseRows(
         IdRow,
@@ -51,6 +53,7 @@ export async function pruneEvents(now: Date = systemNow()): Promise<PrunedEvents
     total.deliveries += pruned.deliveries;
     total.attempts += pruned.attempts;
     if (pruned.events < EVENT_PRUNE_BATCH) break;
+    await yieldToRequests(started);
   }
   return total;
 }

@@ -3,6 +3,7 @@
 // completion's.
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { sandboxNow, systemNow } from "@/lib/clock";
+import { yieldToRequests } from "@/lib/background";
 import { z } from "zod";
 import { parseRow, transaction } from "@/lib/db";
 import { completePayment } from "@/lib/payments/complete";
@@ -35,6 +36,7 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
   const batchSize = opts.batchSize ?? 50;
   const totals = { concluded: 0, skipped: 0 };
   for (;;) {
+    const started = performance.now();
     const claimed = await transaction(async (tx) => {
       const rows = await tx.$queryRaw<Record<string, unknown>[]>`
         SELECT c.payment_id, c.merchant_id, c.rule_id, c.rule_name, c.outcome, m.clock_offset_ms AS offset_ms
@@ -69,5 +71,6 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
       return due.length;
     });
     if (claimed < batchSize) return totals;
+    await yieldToRequests(started);
   }
 }

@@ -1,6 +1,7 @@
 import { getDb, IdRow, parseRows, Prisma, withTransaction, type Tx } from "@/lib/db";
 import { applyLimitReleases, LimitReleases } from "@/lib/pricing/limits";
 import { sandboxNow, systemNow } from "@/lib/clock";
+import { yieldToRequests } from "@/lib/background";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import { applyTransitionToMany } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
@@ -85,14 +86,15 @@ export function expireMerchantPayments(tx: Tx, input: { merchantId: string; at: 
   return expireBatch(tx, input.at, input.limit, input.merchantId, input.offsetMs === 0n ? null : input.offsetMs);
 }
 
-/** Batches of {@link expireBatch}, each in its own transaction, until one comes back short; yields to other work between two. */
+/** Batches of {@link expireBatch}, each in its own transaction, until one comes back short; yields to requests between two. */
 async function sweep(now: Date, batchSize: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
   let total = 0;
   for (;;) {
+    const started = performance.now();
     const count = await withTransaction(getDb(), (tx) => expireBatch(tx, now, batchSize, merchantId, offsetMs));
     total += count;
     if (count < batchSize) return total;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToRequests(started);
   }
 }
 

@@ -2,6 +2,7 @@
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
 import { z } from "zod";
 import { sandboxNow, systemNow } from "@/lib/clock";
+import { yieldToRequests } from "@/lib/background";
 import { getDb, parseRows, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
 import { fromMinor } from "@/lib/money/currency";
@@ -239,9 +240,11 @@ export async function runStoreHandoffs(opts: HandoffOptions & { batchSize?: numb
   for (;;) {
     // A fresh clock per batch: a lease is always counted from its own claim.
     const now = opts.now ?? systemNow();
+    const started = performance.now();
     const claims = await claimDue(now, batchSize);
     for (const claim of claims) outcomes.push(await handOff(claim, connector, now));
     if (claims.length < batchSize) return tally(outcomes);
+    await yieldToRequests(started);
   }
 }
 
