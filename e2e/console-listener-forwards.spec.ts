@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { listenerSecret } from "../lib/events/listener-secret";
+import { streamForwardToken } from "../test/support/stream";
 import { api, base, libTask, signIn } from "./support/console";
 
 // Listener forwards in the console (docs/callbacks.md "Forwards on the service"): an event that a sandpiper listen
@@ -35,7 +36,8 @@ test("a listener-delivered event: its forward on the delivery page, and no 'need
     responseSnippet: statusCode === 200 ? '{"received":true}' : null,
     nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
   });
-  const recorded = await api(m.key, "POST", "/v1/events/forwards", { forwards: [attempt(1, null), attempt(2, 200)] });
+  const forwardToken = await streamForwardToken(base(), m.key);
+  const recorded = await api(m.key, "POST", "/v1/events/forwards", { forwardToken, forwards: [attempt(1, null), attempt(2, 200)] });
   expect(recorded.body).toEqual({ recorded: 2, duplicates: 0, unknownEvents: [] });
 
   await signIn(page, m.owner, m.password);

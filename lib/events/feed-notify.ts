@@ -21,6 +21,22 @@ export async function feedHead(db: Db): Promise<bigint> {
   return row?.last ?? BigInt(0);
 }
 
+/** A merchant's row of `event_feed_positions`. */
+const MerchantHeadRow = z.object({ last: z.bigint() });
+
+/**
+ * The last feed position handed out to one merchant's events and redeliveries (0 before its first): where a new
+ * follower of its feed starts. Every position up to it is committed and visible.
+ * @throws ZodError when the row does not match (a schema drift)
+ */
+export async function merchantFeedHead(db: Db, merchantId: string): Promise<bigint> {
+  const [row] = parseRows(
+    MerchantHeadRow,
+    await db.$queryRaw<Record<string, unknown>[]>`SELECT last FROM event_feed_positions WHERE merchant_id = ${merchantId}::uuid`,
+  );
+  return row?.last ?? BigInt(0);
+}
+
 const state = globalThis as unknown as { sandpiperFeedWaiters?: Set<Waiter>; sandpiperFeedPoll?: NodeJS.Timeout | null; sandpiperFeedHead?: bigint };
 const waiters = (state.sandpiperFeedWaiters ??= new Set<Waiter>());
 

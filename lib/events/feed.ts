@@ -203,11 +203,11 @@ export type FeedItem = {
 };
 
 /**
- * A row of {@link readFeed} (checked with `parseRow`, lib/db.ts): feed position, an event or a redelivery of one, the
+ * A row of {@link readFeed} (checked with `parseRow`, lib/db.ts): the merchant's feed position, an event or a redelivery of one, the
  * event's id, type, payment id (null: a test event) and exact body, and when the item was created.
  */
 export const FeedRow = z.object({
-  seq: z.bigint(),
+  position: z.bigint(),
   kind: z.enum(["event", "redelivery"]),
   eventId: z.string(),
   type: z.enum(EVENT_TYPES),
@@ -217,8 +217,9 @@ export const FeedRow = z.object({
 });
 
 /**
- * The feed items of a merchant after position `cursor` (exclusive), oldest first, at most `limit`: its events
- * and its redeliveries in commit order (docs/callbacks.md "sandpiper listen"). `types` keeps only those event
+ * The feed items of a merchant after its position `cursor` (exclusive), oldest first, at most `limit`: its events
+ * and its redeliveries in commit order (docs/callbacks.md "sandpiper listen"). Positions count the merchant's own
+ * items from 1 (the `position` columns), so a cursor says nothing of other merchants. `types` keeps only those event
  * types; `chaos` adds each item's listener chaos plan (lib/events/chaos.ts).
  */
 export async function readFeed(
@@ -229,19 +230,19 @@ export async function readFeed(
   const types = opts.types && opts.types.length > 0 ? opts.types : EVENT_TYPES;
   const rows = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT * FROM (
-      SELECT e.seq, 'event' AS kind, e.id AS event_id, e.type, e.created_at, e.payment_id, e.body
-      FROM events e WHERE e.merchant_id = ${merchantId}::uuid AND e.seq > ${opts.cursor}
+      SELECT e.position, 'event' AS kind, e.id AS event_id, e.type, e.created_at, e.payment_id, e.body
+      FROM events e WHERE e.merchant_id = ${merchantId}::uuid AND e.position > ${opts.cursor}
       UNION ALL
-      SELECT r.seq, 'redelivery' AS kind, e.id, e.type, r.created_at, e.payment_id, e.body
+      SELECT r.position, 'redelivery' AS kind, e.id, e.type, r.created_at, e.payment_id, e.body
       FROM event_redeliveries r JOIN events e ON e.id = r.event_id
-      WHERE r.merchant_id = ${merchantId}::uuid AND r.seq > ${opts.cursor}
+      WHERE r.merchant_id = ${merchantId}::uuid AND r.position > ${opts.cursor}
     ) AS feed
     WHERE type = ANY(${[...types]}::text[])
-    ORDER BY seq LIMIT ${opts.limit}`;
+    ORDER BY position LIMIT ${opts.limit}`;
   return parseRows(FeedRow, rows).map((r) => {
     const envelope = envelopeOf(r.body);
     return {
-      cursor: r.seq.toString(),
+      cursor: r.position.toString(),
       kind: r.kind,
       eventId: r.eventId,
       type: r.type,
@@ -249,7 +250,7 @@ export async function readFeed(
       paymentId: r.paymentId,
       reference: envelope.data?.reference ?? null,
       body: r.body,
-      chaos: opts.chaos ? chaosPlan(`${r.eventId}:${r.seq}`, "listener") : null,
+      chaos: opts.chaos ? chaosPlan(`${r.eventId}:${r.position}`, "listener") : null,
     };
   });
 }

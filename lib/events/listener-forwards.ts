@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { systemNow } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
+import { checkForwardToken, CLOCK_SKEW_MS } from "@/lib/events/forward-token";
 import type { RecordForwards } from "@/lib/schemas/events";
 
 /** One listener forward of an event: its attempts and where it ended. */
@@ -16,33 +17,35 @@ export type ListenerForwardView = {
   attempts: { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; nextAttemptAt: string | null }[];
 };
 
-/** How far a listener's clock may be off the service's, milliseconds, when its attempt times are checked. */
-const CLOCK_SKEW_MS = 60_000;
-
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /**
  * `POST /v1/events/forwards`: records a batch of forward attempts of the key's merchant (docs/callbacks.md
- * "Forwards on the service"). Attempts of events that are not the merchant's are left out and their ids listed
- * back; an attempt already recorded (the same forwardId and attempt) changes nothing.
- * @throws ApiError 400 VALIDATION_ERROR when an attempt's startedAt lies before its event's creation or after now
- *   (a minute of clock skew either way allowed).
+ * "Forwards on the service"), made by the listener session whose `forwardToken` the batch carries (issued to this
+ * key in its stream's `ready` message). Attempts of events that are not the merchant's are left out and their ids
+ * listed back; an attempt already recorded (the same forwardId and attempt) changes nothing.
+ * @throws ApiError 400 VALIDATION_ERROR when the forward token is not this key's or has expired
+ *   ({@link checkForwardToken}), or an attempt's startedAt lies before its event's creation or its stream's opening,
+ *   or after now or the token's end (a minute of clock skew allowed); nothing of the batch is recorded then.
  * @param apiKeyId the reporting key: its listener secret signed the forwards (the signature debugger uses it).
  * @returns `{ recorded, duplicates, unknownEvents }`.
  */
 export async function recordForwards(db: Db, merchantId: string, apiKeyId: string, input: z.output<typeof RecordForwards>) {
+  const now = systemNow();
+  const session = await checkForwardToken(input.forwardToken, { apiKeyId, merchantId }, now);
   const ids = [...new Set(input.forwards.map((f) => f.eventId))];
   const events = await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true, createdAt: true } });
   const createdAt = new Map(events.map((e) => [e.id, e.createdAt.getTime()]));
   const known = new Set(createdAt.keys());
   const rows = input.forwards.filter((f) => known.has(f.eventId));
-  const now = systemNow().getTime();
+  const latest = Math.min(now.getTime() + CLOCK_SKEW_MS, session.expiresAt.getTime());
   rows.forEach((f) => {
     const started = new Date(f.startedAt).getTime();
-    if (started < createdAt.get(f.eventId)! - CLOCK_SKEW_MS || started > now + CLOCK_SKEW_MS) {
+    const earliest = Math.max(createdAt.get(f.eventId)!, session.openedAt.getTime());
+    if (started < earliest - CLOCK_SKEW_MS || started > latest) {
       throw apiError(
         "VALIDATION_ERROR",
-        `forwards[${input.forwards.indexOf(f)}].startedAt: must lie between the event's creation (${new Date(createdAt.get(f.eventId)!).toISOString()}) and now`,
+        `forwards[${input.forwards.indexOf(f)}].startedAt: must lie between the event's creation and the stream's opening (${new Date(earliest).toISOString()}) and now`,
       );
     }
   });

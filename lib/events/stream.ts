@@ -5,8 +5,9 @@ import { z } from "zod";
 import { parseRows, type Db } from "@/lib/db";
 import type { EventType } from "@/lib/events/outbox";
 import { readFeed, type FeedItem } from "@/lib/events/feed";
-import { feedHead, waitForFeed } from "@/lib/events/feed-notify";
+import { merchantFeedHead, waitForFeed } from "@/lib/events/feed-notify";
 import { callbackHeaderNames } from "@/lib/events/signing";
+import { issueForwardToken } from "@/lib/events/forward-token";
 import { countStream } from "@/lib/metrics/metrics";
 import type { SseWriter } from "@/lib/http/sse";
 
@@ -32,7 +33,12 @@ export const ChaosModeRow = z.object({ chaosMode: z.boolean() });
 export type AuthorityEnd = "key_revoked" | "key_expired" | "access_changed" | "merchant_inactive" | "scope_removed";
 
 /** Who a stream serves: the key it was opened with and the scope the stream needs. */
-export type StreamAuthority = { apiKeyId: string; scope: string };
+export type StreamAuthority = {
+  apiKeyId: string;
+  scope: string;
+  /** The key may record listener forwards: `ready` then carries a forward token (lib/events/forward-token.ts). */
+  mayRecordForwards: boolean;
+};
 
 const AuthorityRow = z.object({
   chaosMode: z.boolean(),
@@ -76,8 +82,9 @@ function shuttingDown(): boolean {
 
 /**
  * Writes the merchant's feed to `out` as server-sent events until the client goes away, the service shuts down
- * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers, chaos }` (the position it starts after:
- * the given cursor, else the newest; the callback header names to sign forwards with; whether chaos mode is on),
+ * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers, chaos, forwardToken }` (the position it
+ * starts after: the given cursor, else the newest; the callback header names to sign forwards with; whether chaos
+ * mode is on; the token that lets this session record its forwards, null when the key may not),
  * then one `item` event per feed item (the FeedItem; the SSE id is its cursor) as they commit, `chaos`
  * `{ enabled }` within about a second of the merchant's chaos mode being switched (items after it carry chaos
  * plans, or none), a `heartbeat` `{ cursor, time }` every {@link HEARTBEAT_SECONDS} seconds, and `bye`
@@ -102,11 +109,12 @@ export async function streamFeed(
 
 /** streamFeed's loop. */
 async function followFeed(db: Db, merchantId: string, authority: StreamAuthority, opts: StreamOptions, out: SseWriter, signal: AbortSignal): Promise<void> {
-  let cursor = opts.cursor ?? (await feedHead(db));
+  let cursor = await startCursor(db, merchantId, opts.cursor);
   const started = systemNow().getTime();
   let chaos = opts.chaos;
   let chaosCheckedAt = systemNow().getTime();
-  out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames(), chaos });
+  const forwardToken = authority.mayRecordForwards ? await issueForwardToken({ apiKeyId: authority.apiKeyId, merchantId, openedAt: new Date(started) }) : null;
+  out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames(), chaos, forwardToken });
   let lastBeat = systemNow().getTime();
   while (!out.closed) {
     if (shuttingDown() || systemNow().getTime() - started > MAX_STREAM_MS) {
@@ -138,6 +146,16 @@ async function followFeed(db: Db, merchantId: string, authority: StreamAuthority
 }
 
 /**
+ * Where a follower starts: after `requested`, or after the merchant's newest position when none is given or when
+ * `requested` lies past it (a cursor from another service, or from before positions were counted per merchant): the
+ * answer's cursor then shows where it starts, and the listener follows from there.
+ */
+async function startCursor(db: Db, merchantId: string, requested: bigint | undefined): Promise<bigint> {
+  const head = await merchantFeedHead(db, merchantId);
+  return requested === undefined || requested > head ? head : requested;
+}
+
+/**
  * One JSON page of the feed after `cursor` (default: the newest position), waiting up to `waitSeconds` for a
  * first item when there is none. Returns `{ items, cursor }`, `cursor` being where to read on.
  */
@@ -147,7 +165,7 @@ export async function feedPage(
   opts: StreamOptions & { waitSeconds: number },
   signal: AbortSignal,
 ): Promise<{ items: FeedItem[]; cursor: string }> {
-  const cursor = opts.cursor ?? (await feedHead(db));
+  const cursor = await startCursor(db, merchantId, opts.cursor);
   const deadline = systemNow().getTime() + opts.waitSeconds * 1000;
   for (;;) {
     const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });

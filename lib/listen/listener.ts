@@ -64,6 +64,8 @@ export class Listener {
   private deliveredBefore = new Set<string>();
   private serviceName = "Service";
   private chaos: boolean | null = null;
+  /** The forward token of the stream followed now (null: the key may not record forwards; undefined: not connected yet). */
+  private forwardToken: string | null | undefined = undefined;
   private saveTimer: NodeJS.Timeout | null = null;
   private readonly forwarder: Forwarder;
   private readonly reporter: Reporter | null;
@@ -83,7 +85,9 @@ export class Listener {
       timeoutMs: opts.forwardTimeoutMs ?? 10_000,
       serviceName: () => this.serviceName,
       print: this.print,
-      report: (attempt) => this.reporter?.add(attempt),
+      report: (attempt) => {
+        if (this.forwardToken) this.reporter?.add(attempt, this.forwardToken);
+      },
       settled: (cursor) => this.settle(cursor),
       resendCommand: (eventId) =>
         `sandpiper events resend ${eventId}${opts.apiUrl.replace(/\/$/, "") === "http://localhost:3000" ? "" : ` --api-url ${opts.apiUrl}`}`,
@@ -210,6 +214,16 @@ export class Listener {
     if (event.event === "ready") {
       const ready = parseMessage(ReadyMessage, "ready", event.data);
       this.serviceName = ready.headers.eventId.replace(/^X-/, "").replace(/-Event-Id$/, "");
+      if (this.received !== null && BigInt(ready.cursor) < this.received) {
+        // The service starts below the kept position: a cursor of another service, or of a service from before
+        // positions were counted per merchant. Follow from where it starts; what is in flight still finishes.
+        this.print(
+          `${new Date().toISOString()}  the service's feed ends at position ${ready.cursor}, before the kept position ${this.received}: following from ${ready.cursor}`,
+        );
+        this.received = null;
+        this.pending.length = 0;
+        this.deliveredBefore.clear();
+      }
       if (this.received === null) {
         this.received = this.committed = BigInt(ready.cursor);
         this.save();
@@ -218,6 +232,12 @@ export class Listener {
         `${new Date().toISOString()}  ${reconnected ? "Reconnected" : "Ready"}: following ${this.opts.apiUrl} after position ${ready.cursor}. Press Ctrl+C to stop.`,
       );
       if (ready.chaos !== undefined) this.onChaos(ready.chaos);
+      if (this.reporter && !ready.forwardToken && this.forwardToken === undefined) {
+        this.print(
+          `${new Date().toISOString()}  forward attempts are not recorded on the service: the key lacks the sandbox:simulate scope (forwarding goes on)`,
+        );
+      }
+      this.forwardToken = ready.forwardToken ?? null;
       return ready;
     }
     if (event.event === "chaos") this.onChaos(parseMessage(ChaosMessage, "chaos", event.data).enabled);

@@ -8,12 +8,16 @@ import { CHAOS_KINDS } from "../events/chaos";
 /** A feed position: decimal digits (a bigint on the service). */
 const Cursor = z.string().regex(/^\d{1,18}$/, { message: "expected a feed position (decimal digits)" });
 
-/** `ready`: where the stream starts, how often heartbeats come, the header names to sign with, chaos mode. */
+/**
+ * `ready`: where the stream starts, how often heartbeats come, the header names to sign with, chaos mode, and the
+ * token that lets this session record its forwards (null: the key may not).
+ */
 export const ReadyMessage = z.object({
   cursor: Cursor,
   heartbeatSeconds: z.number().positive(),
   headers: z.object({ eventId: z.string().min(1) }),
   chaos: z.boolean().optional(),
+  forwardToken: z.string().min(1).nullable().optional(),
 });
 export type ReadyMessage = z.output<typeof ReadyMessage>;
 

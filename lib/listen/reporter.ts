@@ -5,8 +5,11 @@ import type { ForwardReport } from "./forwarder";
 
 /** Attempts per request (the endpoint takes at most 50). */
 const BATCH = 50;
-/** Bytes of JSON per request: under the service's 32 KiB body limit, with room for the envelope. */
+/** Bytes of JSON per request: under the service's 32 KiB body limit, with room for the envelope and the token. */
 const MAX_BATCH_BYTES = 28 * 1024;
+
+/** A queued attempt with the forward token of the stream it was made under (the service checks the two together). */
+type Queued = { report: ForwardReport; token: string };
 
 /** How many of the first reports fit one request: at most BATCH and MAX_BATCH_BYTES of JSON, at least one. */
 export function batchSize(queue: readonly ForwardReport[]): number {
@@ -35,7 +38,7 @@ export type ReporterOptions = {
  * endpoint (404) or a refused batch (400) is reported once and dropped: forwarding never waits for reporting.
  */
 export class Reporter {
-  private queue: ForwardReport[] = [];
+  private queue: Queued[] = [];
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<void> | null = null;
   private pausedUntil = 0;
@@ -45,10 +48,13 @@ export class Reporter {
 
   constructor(private readonly opts: ReporterOptions) {}
 
-  /** Queues one attempt; it is sent within about `intervalMs`. */
-  add(report: ForwardReport): void {
+  /**
+   * Queues one attempt made under the stream whose `ready` gave `token` (docs/callbacks.md "Forwards on the service");
+   * it is sent within about `intervalMs`, in a batch of attempts with the same token.
+   */
+  add(report: ForwardReport, token: string): void {
     if (this.disabled) return;
-    this.queue.push(report);
+    this.queue.push({ report, token });
     if (this.queue.length > MAX_QUEUED) {
       this.dropped += this.queue.length - MAX_QUEUED;
       this.queue.splice(0, this.queue.length - MAX_QUEUED);
@@ -64,8 +70,11 @@ export class Reporter {
     if (this.sending) return this.sending;
     this.sending = (async () => {
       while (this.queue.length > 0 && !this.disabled && Date.now() >= this.pausedUntil) {
-        const batch = this.queue.slice(0, batchSize(this.queue));
-        const outcome = await this.send(batch);
+        const token = this.queue[0]!.token;
+        const sameToken = this.queue.findIndex((q) => q.token !== token);
+        const candidates = (sameToken === -1 ? this.queue : this.queue.slice(0, sameToken)).map((q) => q.report);
+        const batch = candidates.slice(0, batchSize(candidates));
+        const outcome = await this.send(batch, token);
         if (outcome === "retry") break;
         this.queue.splice(0, batch.length);
       }
@@ -98,12 +107,12 @@ export class Reporter {
     }
   }
 
-  private async send(batch: ForwardReport[]): Promise<"done" | "retry"> {
+  private async send(batch: ForwardReport[], forwardToken: string): Promise<"done" | "retry"> {
     try {
       const res = await fetch(`${this.opts.apiUrl}/v1/events/forwards`, {
         method: "POST",
         headers: { authorization: `Bearer ${this.opts.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ forwards: batch }),
+        body: JSON.stringify({ forwardToken, forwards: batch }),
         signal: AbortSignal.timeout(10_000),
       });
       const text = await res.text().catch(() => "");

@@ -595,8 +595,8 @@ export const OPERATIONS = {
     tag: "Events",
     summary: "Record listener forward attempts (sandpiper listen)",
     description:
-      "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. An attempt whose `startedAt` lies before its event's creation or after now (a minute of clock skew allowed) answers 400 and nothing of the batch is recorded.",
-    scope: "payments:read",
+      "What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. Only a listener session records: the batch carries the `forwardToken` its stream's `ready` message gave (a key with the `sandbox:simulate` scope gets one; a read-only key's listener forwards but records nothing), and the token is taken for 70 minutes after its stream opened. A token of another key, an expired one, or an attempt whose `startedAt` lies before its event's creation or its stream's opening, or after now (a minute of clock skew allowed), answers 400 and nothing of the batch is recorded.",
+    scope: "sandbox:simulate",
     idempotency: "none",
     allowList: false,
     noStore: true,
@@ -604,6 +604,7 @@ export const OPERATIONS = {
     success: { status: 200, schema: ForwardsRecorded, description: "What was recorded." },
     errors: [],
     example: {
+      forwardToken: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtaWQiOiI2ZjFjMmQzZS0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDMifQ.c2lnbmF0dXJl",
       forwards: [
         {
           eventId: "6f1c2d3e-0000-4000-8000-000000000001",
@@ -632,7 +633,7 @@ export const OPERATIONS = {
     tag: "Events",
     summary: "Follow events and redeliveries (listeners)",
     description:
-      "What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.",
+      "What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, with the stream's `forwardToken` for `POST /v1/events/forwards` when the key has the `sandbox:simulate` scope, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,

@@ -93,7 +93,9 @@ export const EventStreamQuery = z.strictObject({
     .string()
     .regex(/^\d{1,18}$/, { message: "must be a cursor returned by this endpoint" })
     .optional()
-    .describe("feed position to read after (from a previous item or heartbeat); omitted: start at the newest position"),
+    .describe(
+      "the merchant's feed position to read after (from a previous item or heartbeat; positions count this merchant's events and redeliveries from 1); omitted, or past the newest: start at the newest position",
+    ),
   types: z
     .string()
     .regex(/^[a-z.]+(,[a-z.]+)*$/, { message: "must be a comma-separated list of event types" })
@@ -104,7 +106,7 @@ export const EventStreamQuery = z.strictObject({
 });
 
 const FeedItem = z.strictObject({
-  cursor: z.string().describe("feed position of this item; pass it back as cursor to read on after it"),
+  cursor: z.string().describe("the merchant's feed position of this item (its own events and redeliveries, from 1); pass it back as cursor to read on after it"),
   kind: z.enum(["event", "redelivery"]).describe("a new event, or a redelivery of an earlier one"),
   eventId: z.uuid().describe("The event id (also the X-Service-Event-Id of forwards)."),
   type: EventType,
@@ -158,7 +160,14 @@ const ForwardReport = z.strictObject({
 
 /** `POST /v1/events/forwards` body: a batch of forward attempts. */
 export const RecordForwards = z
-  .strictObject({ forwards: z.array(ForwardReport).min(1).max(50).describe("1 to 50 attempts") })
+  .strictObject({
+    forwardToken: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe("the `forwardToken` of the `ready` message of the stream the listener follows: only that key's listener session records, for 70 minutes after the stream opened"),
+    forwards: z.array(ForwardReport).min(1).max(50).describe("1 to 50 attempts"),
+  })
   .describe("Forward attempts of a `sandpiper listen` process, recorded for the merchant's events.");
 
 /** `POST /v1/events/forwards` answer. */

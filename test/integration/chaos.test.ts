@@ -37,17 +37,17 @@ it("chaos mode injects duplicates, delays, forged and stale requests; receivers 
       }),
     );
     payments.push(...batch);
-    const events = await db.event.findMany({ where: { paymentId: { in: batch } }, select: { id: true, seq: true } });
+    const events = await db.event.findMany({ where: { paymentId: { in: batch } }, select: { id: true, position: true } });
     for (const e of events) {
       chaosPlan(e.id, "callback").kinds.forEach((k) => seen.callback.add(k));
-      chaosPlan(`${e.id}:${e.seq}`, "listener").kinds.forEach((k) => seen.listener.add(k));
+      chaosPlan(`${e.id}:${e.position}`, "listener").kinds.forEach((k) => seen.listener.add(k));
     }
   }
   expect([...seen.callback].sort()).toEqual([...CHAOS_KINDS].sort());
   expect([...seen.listener].sort()).toEqual([...CHAOS_KINDS].sort());
 
-  const events = await db.event.findMany({ where: { merchantId: m.merchant.id }, select: { id: true, seq: true } });
-  const plans = events.map((e) => ({ id: e.id, callback: chaosPlan(e.id, "callback"), listener: chaosPlan(`${e.id}:${e.seq}`, "listener") }));
+  const events = await db.event.findMany({ where: { merchantId: m.merchant.id }, select: { id: true, seq: true, position: true } });
+  const plans = events.map((e) => ({ id: e.id, callback: chaosPlan(e.id, "callback"), listener: chaosPlan(`${e.id}:${e.position}`, "listener") }));
   const count = (target: "callback" | "listener", kind: ChaosKind) => plans.filter((p) => p[target].kinds.includes(kind)).length;
 
   // The service's deliveries: every one SUCCEEDED at its first attempt; the injections are their own rows.

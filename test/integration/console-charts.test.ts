@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, forwardTokenOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
@@ -162,8 +162,9 @@ describe('callbacks chart: events a listener delivered (docs/callbacks.md "Forwa
     for (const p of [a, b, c, d]) expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
     await eventually(async () => (await db.delivery.count({ where: { merchantId: m.merchant.id, state: "NOT_CONFIGURED" } })) === 4);
     const [ea, eb, ec, ed] = [await eventOf(a.id), await eventOf(b.id), await eventOf(c.id), await eventOf(d.id)];
+    const forwardToken = await forwardTokenOf(m.key);
     const report = async (forwards: unknown[]) => {
-      const res = await m.api("/v1/events/forwards", { body: { forwards } });
+      const res = await m.api("/v1/events/forwards", { body: { forwardToken, forwards } });
       expect(res.status, res.text).toBe(200);
     };
     // a: the delivery ended NOT_CONFIGURED first, then a listener got a 2xx after a refused attempt: the count moves.

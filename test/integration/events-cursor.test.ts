@@ -77,4 +77,35 @@ it("a reader paging with after ends with exactly the set of committed events und
   const all = await m.api(`/v1/events?after=${start}&limit=100`);
   const rest = [...all.body.items.map((i: { id: string }) => i.id)];
   expect(read.slice(0, rest.length)).toEqual(rest);
+  // The merchant's own positions (the listeners' cursor) follow the same commit order: 1..n, each once, none lost to
+  // a rollback.
+  const rows = await writers.$queryRawUnsafe<{ position: bigint }[]>(`SELECT position FROM events WHERE merchant_id = $1::uuid ORDER BY seq`, m.merchant.id);
+  expect(rows.map((r) => Number(r.position))).toEqual(rows.map((_, i) => i + 1));
 }, 120_000);
+
+it("listener cursors count each merchant's own events from 1, commit order kept, gaps never, other merchants never", async () => {
+  const [a, b] = [await newMerchant(), await newMerchant()];
+  const page = async (m: typeof a, cursor?: string) => {
+    const res = await m.api(`/v1/events/stream${cursor === undefined ? "" : `?cursor=${cursor}`}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body as { items: { cursor: string; eventId: string }[]; cursor: string };
+  };
+  const conclude = async (m: typeof a) => {
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    expect((await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+  };
+  // b starts at 0 however many events the suite's other merchants made.
+  expect((await page(b)).cursor).toBe("0");
+  for (let i = 0; i < 3; i++) await conclude(a);
+  await conclude(b);
+  expect((await page(a, "0")).items.map((i) => i.cursor)).toEqual(["1", "2", "3"]);
+  const first = await page(b, "0");
+  expect(first.items.map((i) => i.cursor)).toEqual(["1"]);
+  // A redelivery takes the merchant's next position; a's traffic in between moves none of b's.
+  await conclude(a);
+  const redelivered = await b.api(`/v1/events/${first.items[0]!.eventId}/redeliver`, { body: {} });
+  expect(redelivered.status, redelivered.text).toBe(201);
+  expect((await page(b, "1")).items.map((i) => [i.cursor, i.eventId])).toEqual([["2", first.items[0]!.eventId]]);
+  // A cursor past the merchant's newest position starts at its newest (and says so).
+  expect(await page(b, "999999")).toEqual({ items: [], cursor: "2" });
+}, 60_000);

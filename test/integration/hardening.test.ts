@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { luhnValid } from "@/lib/request-log/redact";
-import { baseUrl, db, depositBody, eventually, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
 // merchant's key on the same address (docs/api.md "Limits"); a stream ends with its key's authority
@@ -25,10 +25,10 @@ async function flood(total: number, parallel: number, send: () => Promise<Respon
 }
 
 /** Opens the merchant's event stream; resolves the names and data of its events as they come, until it closes. */
-async function openStream(m: TestMerchant) {
+async function openStream(m: TestMerchant, key = m.key) {
   const controller = new AbortController();
   const res = await fetch(`${baseUrl()}/v1/events/stream`, {
-    headers: { authorization: `Bearer ${m.key}`, accept: "text/event-stream", "x-forwarded-for": m.ip },
+    headers: { authorization: `Bearer ${key}`, accept: "text/event-stream", "x-forwarded-for": m.ip },
     signal: controller.signal,
   });
   expect(res.status).toBe(200);
@@ -123,6 +123,28 @@ describe("event streams are bounded per key and per merchant", () => {
   }, 60_000);
 });
 
+describe("event streams are bounded per merchant across its keys", () => {
+  it("with 50 streams open over five keys, a sixth key's stream answers 429 naming the merchant; closing one frees a place", async () => {
+    const m = await newMerchant();
+    const keys = [m.key];
+    for (let i = 0; i < 5; i++) keys.push((await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] })).key);
+    const streams = [];
+    for (const key of keys.slice(0, 5)) for (let i = 0; i < 10; i++) streams.push(await openStream(m, key));
+    const open = () =>
+      fetch(`${baseUrl()}/v1/events/stream`, { headers: { authorization: `Bearer ${keys[5]}`, accept: "text/event-stream", "x-forwarded-for": m.ip } });
+    const refused = await open();
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.message).toMatch(/^50 event streams are already open for this merchant \(at most 50\); close one/);
+    streams[0].close();
+    await eventually(async () => {
+      const res = await open();
+      await res.body?.cancel();
+      return res.status === 200;
+    });
+    for (const stream of streams) stream.close();
+  }, 120_000);
+});
+
 describe("event streams end with their authority", () => {
   const cases: { name: string; reason: string; change: (m: TestMerchant) => Promise<unknown> }[] = [
     { name: "its key is revoked", reason: "key_revoked", change: (m) => db.apiKey.update({ where: { id: m.keyId }, data: { revokedAt: new Date() } }) },
@@ -212,14 +234,15 @@ describe("/api/inngest without Inngest configured", () => {
   });
 });
 
-describe("forward records: attempt times bounded", () => {
-  it("a forward dated before its event (2020) is refused with VALIDATION_ERROR and nothing is recorded", async () => {
+describe("forward records need a listener session of a key that may make them", () => {
+  it("a read-only key gets no forward token and cannot record; a forward token works only for its own key and stream's life; times are bounded", async () => {
     const m = await newMerchant();
     const created = await m.api("/v1/payments", { body: depositBody() });
     expect(created.status).toBe(201);
     expect((await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
     const event = await eventually(async () => db.event.findFirst({ where: { paymentId: created.body.id } }));
     const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] });
+    const otherKey = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read", "sandbox:simulate"] });
     const forward = (startedAt: string) => ({
       eventId: event.id,
       forwardId: randomUUID(),
@@ -236,12 +259,37 @@ describe("forward records: attempt times bounded", () => {
       responseSnippet: null,
       nextAttemptAt: null,
     });
-    const old = await m.api("/v1/events/forwards", { key: readOnly.key, idempotencyKey: null, body: { forwards: [forward("2020-01-01T00:00:00.000Z")] } });
+    const record = (key: string, forwardToken: unknown, startedAt = new Date().toISOString()) =>
+      m.api("/v1/events/forwards", { key, idempotencyKey: null, body: { forwardToken, forwards: [forward(startedAt)] } });
+
+    // A read-only key: its stream carries no token, and the endpoint refuses it whatever it sends.
+    expect(await forwardTokenOf(readOnly.key)).toBeNull();
+    const fullToken = await forwardTokenOf(m.key);
+    expect(fullToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const refused = await record(readOnly.key, fullToken);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe("INSUFFICIENT_SCOPE");
+
+    // Another key's token, a forged one, none at all: 400, nothing recorded.
+    const foreign = await record(otherKey.key, fullToken);
+    expect(foreign.status, foreign.text).toBe(400);
+    expect(foreign.body.error.message).toMatch(/forwardToken: issued to another API key's stream/);
+    const forged = await record(m.key, `${fullToken!.slice(0, -4)}AAAA`);
+    expect(forged.status).toBe(400);
+    expect(forged.body.error.message).toMatch(/forwardToken: not a token this service issued/);
+    expect((await record(m.key, undefined)).status).toBe(400);
+
+    // Times bounded to the stream's life: before it opened (2020) or in the future, refused.
+    const old = await record(m.key, fullToken, "2020-01-01T00:00:00.000Z");
     expect(old.status, old.text).toBe(400);
     expect(old.body.error).toMatchObject({ code: "VALIDATION_ERROR" });
     expect(old.body.error.message).toMatch(/forwards\[0\]\.startedAt/);
-    const future = await m.api("/v1/events/forwards", { key: readOnly.key, idempotencyKey: null, body: { forwards: [forward("2099-01-01T00:00:00.000Z")] } });
-    expect(future.status).toBe(400);
+    expect((await record(m.key, fullToken, "2099-01-01T00:00:00.000Z")).status).toBe(400);
     expect(await db.listenerForward.count({ where: { eventId: event.id } })).toBe(0);
+
+    // The session's own key, now: recorded.
+    const ok = await record(m.key, fullToken);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.recorded).toBe(1);
   });
 });

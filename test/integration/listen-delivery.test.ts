@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, forwardTokenOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { listen, waitForLine, type Running } from "../support/listener";
 import { startRobustReceiver } from "../support/robust-receiver";
 
@@ -114,8 +114,8 @@ it("a listener stopped while a forward is failing forwards that event when it st
   await eventually(async () => (rx.state.failed.get(stuck) ?? 0) >= 2, 20_000);
   await stop(run);
   const kept = JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string; delivered?: string[] };
-  const stuckSeq = (await db.event.findUniqueOrThrow({ where: { id: stuck } })).seq!;
-  expect(BigInt(kept.cursor), "the cursor does not pass the event without a 2xx").toBeLessThan(stuckSeq);
+  const stuckPosition = (await db.event.findUniqueOrThrow({ where: { id: stuck } })).position!;
+  expect(BigInt(kept.cursor), "the cursor does not pass the event without a 2xx").toBeLessThan(stuckPosition);
   expect(kept.delivered?.length, "the delivered ones behind it are remembered").toBe(4);
   expect(run.lines.join("\n")).toMatch(/1 not delivered yet: they are forwarded again on the next start/);
 
@@ -128,7 +128,7 @@ it("a listener stopped while a forward is failing forwards that event when it st
   await new Promise((r) => setTimeout(r, 1000));
   expect(rx.state.events.size).toBe(before + 1);
   for (const id of laterEvents) expect(rx.state.events.get(id), "not forwarded again").toBe(1);
-  await eventually(async () => BigInt((JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string }).cursor) >= stuckSeq, 5_000);
+  await eventually(async () => BigInt((JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string }).cursor) >= stuckPosition, 5_000);
   await stop(run);
   await rx.close();
 }, 90_000);
@@ -222,18 +222,19 @@ it("recorded forwards: idempotent by forward and attempt, another merchant's eve
     responseSnippet: null,
     nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
   });
-  const first = await m.api("/v1/events/forwards", { body: { forwards: [attempt(1, null), attempt(1, null, otherEvent)] } });
+  const forwardToken = await forwardTokenOf(m.key);
+  const first = await m.api("/v1/events/forwards", { body: { forwardToken, forwards: [attempt(1, null), attempt(1, null, otherEvent)] } });
   expect(first.status, first.text).toBe(200);
   expect(first.body).toEqual({ recorded: 1, duplicates: 0, unknownEvents: [otherEvent] });
   expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0]).toMatchObject({
     state: "RETRYING",
     attempts: [{ number: 1, statusCode: null, error: "ECONNREFUSED" }],
   });
-  const again = await m.api("/v1/events/forwards", { body: { forwards: [attempt(1, null), attempt(2, 200)] } });
+  const again = await m.api("/v1/events/forwards", { body: { forwardToken, forwards: [attempt(1, null), attempt(2, 200)] } });
   expect(again.body).toEqual({ recorded: 1, duplicates: 1, unknownEvents: [] });
   expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0].state).toBe("DELIVERED");
   expect((await other.api(`/v1/events/${otherEvent}`)).body.forwards, "nothing recorded on another merchant's event").toEqual([]);
-  const bad = await m.api("/v1/events/forwards", { body: { forwards: [{ ...attempt(3, 200), signature: "XYZ" }] } });
+  const bad = await m.api("/v1/events/forwards", { body: { forwardToken, forwards: [{ ...attempt(3, 200), signature: "XYZ" }] } });
   expect(bad.status).toBe(400);
   expect(bad.body.error.code).toBe("VALIDATION_ERROR");
 

@@ -7,6 +7,8 @@ import { createMerchant, type NewMerchant } from "@/lib/merchants/create-merchan
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { assertMatchesContract } from "./contract";
 
+import { streamForwardToken } from "./stream";
+
 export const db = getDb();
 export const baseUrl = () => inject("baseUrl");
 
@@ -106,6 +108,9 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
 }
 
 /** The pointer a recorded request's error message ends with (docs/api.md "Request log"). */
+/** The `forwardToken` of a new stream of `key` on the service under test (test/support/stream.ts). */
+export const forwardTokenOf = (key: string) => streamForwardToken(baseUrl(), key, { "x-forwarded-for": freshIp() });
+
 export const LOG_POINTER = / See GET \/v1\/requests\/[0-9a-f-]{36} or the console's Requests page\.$/;
 
 /** An error answer's message without the request-log pointer (and the full stop it added), to compare texts. */

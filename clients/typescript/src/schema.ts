@@ -111,7 +111,7 @@ export interface paths {
         put?: never;
         /**
          * Record listener forward attempts (sandpiper listen)
-         * @description What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. An attempt whose `startedAt` lies before its event's creation or after now (a minute of clock skew allowed) answers 400 and nothing of the batch is recorded.
+         * @description What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. Only a listener session records: the batch carries the `forwardToken` its stream's `ready` message gave (a key with the `sandbox:simulate` scope gets one; a read-only key's listener forwards but records nothing), and the token is taken for 70 minutes after its stream opened. A token of another key, an expired one, or an attempt whose `startedAt` lies before its event's creation or its stream's opening, or after now (a minute of clock skew allowed), answers 400 and nothing of the batch is recorded.
          */
         post: operations["recordForwards"];
         delete?: never;
@@ -129,7 +129,7 @@ export interface paths {
         };
         /**
          * Follow events and redeliveries (listeners)
-         * @description What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.
+         * @description What `sandpiper listen` follows: the merchant's new events and redeliveries after `cursor`, in commit order. With `Accept: text/event-stream` the answer is a stream of server-sent events (`ready`, with the stream's `forwardToken` for `POST /v1/events/forwards` when the key has the `sandbox:simulate` scope, one `item` per feed item, a `heartbeat` every 5 seconds, `bye` when the service closes it; reconnect with the last cursor). Otherwise one JSON page, waiting up to `wait` seconds for a first item.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -1726,6 +1726,8 @@ export interface components {
                 /** @description the timestamp header sent */
                 timestamp: string;
             }[];
+            /** @description the `forwardToken` of the `ready` message of the stream the listener follows: only that key's listener session records, for 70 minutes after the stream opened */
+            forwardToken: string;
         };
         /** @description One API request as the request log keeps it. */
         RequestLogEntry: {
@@ -2849,6 +2851,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "forwardToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtaWQiOiI2ZjFjMmQzZS0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDMifQ.c2lnbmF0dXJl",
                  *       "forwards": [
                  *         {
                  *           "eventId": "6f1c2d3e-0000-4000-8000-000000000001",

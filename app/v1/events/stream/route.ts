@@ -17,7 +17,11 @@ export const GET = merchantApi(OPERATIONS.streamEvents, async ({ db, merchant, a
   };
   if (/\btext\/event-stream\b/i.test(headers.get("accept") ?? "")) {
     const release = await acquireStreamPlace(apiKey.id, merchant.id);
-    const authority = { apiKeyId: apiKey.id, scope: OPERATIONS.streamEvents.scope };
+    const authority = {
+      apiKeyId: apiKey.id,
+      scope: OPERATIONS.streamEvents.scope,
+      mayRecordForwards: apiKey.scopes.includes(OPERATIONS.recordForwards.scope),
+    };
     const stream = sseStream(signal, (out, gone) => streamFeed(db, merchant.id, authority, opts, out, gone).finally(release));
     return { status: 200, body: null, headers: SSE_HEADERS, stream };
   }
