@@ -101,6 +101,7 @@ export const VARIABLES = {
   RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 86_400, 60, "seconds", "the window of the two API rate limits"),
   CUSTOMER_RATE_LIMIT_PER_IP: wholeNumber(1, 1_000_000_000, 120, "actions", "customer page actions per minute per source IP"),
   CUSTOMER_RATE_LIMIT_PER_LINK: wholeNumber(1, 1_000_000_000, 30, "actions", "customer page actions per minute per checkout link"),
+  CUSTOMER_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, 86_400, 60, "seconds", "the window of the two customer page limits"),
   DB_POOL_MAX: wholeNumber(1, 1000, 10, "connections", "database connections of the pool"),
   JOBS_DB_POOL_MAX: wholeNumber(
     1,

@@ -38,7 +38,7 @@ describe("classifyDbError", () => {
     expect(classifyDbError(driverError("23505", "duplicate key", "payments_merchant_id_reference_key"))).toEqual({
       kind: "unique-violation",
       sqlState: "23505",
-      constraint: '"payments_merchant_id_reference_key"',
+      constraint: { name: "payments_merchant_id_reference_key", fields: [] },
     });
     expect(classifyDbError(driverError("40P01"))).toEqual({ kind: "deadlock", sqlState: "40P01" });
     expect(classifyDbError(driverError("57014"))).toEqual({ kind: "query-cancelled", sqlState: "57014" });
@@ -47,7 +47,7 @@ describe("classifyDbError", () => {
   it("reads Prisma's codes and the driver adapter's cause", () => {
     expect(classifyDbError(prismaError("P2002", { target: ["merchant_id", "reference"] }))).toMatchObject({
       kind: "unique-violation",
-      constraint: expect.stringContaining("reference"),
+      constraint: { name: null, fields: ["merchant_id", "reference"] },
     });
     expect(classifyDbError(prismaError("P2034"))).toMatchObject({ kind: "serialization-failure" });
     expect(classifyDbError(prismaError("P2024"))).toEqual({ kind: "timeout" });
@@ -55,7 +55,7 @@ describe("classifyDbError", () => {
     expect(classifyDbError(adapter({ kind: "UniqueConstraintViolation", originalCode: "23505", constraint: { fields: ["key"] } }))).toEqual({
       kind: "unique-violation",
       sqlState: "23505",
-      constraint: '{"fields":["key"]}',
+      constraint: { name: null, fields: ["key"] },
     });
     expect(classifyDbError(adapter({ kind: "TransactionWriteConflict", originalCode: "40001" }))).toMatchObject({
       kind: "serialization-failure",
@@ -88,6 +88,10 @@ describe("toApiError on database errors", () => {
   it.each([
     [driverError("23505", "dup", "payments_merchant_id_reference_key"), 409, "DUPLICATE_REFERENCE"],
     [prismaError("P2002", { target: ["merchant_id", "key"] }), 409, "INVALID_STATE"],
+    [prismaError("P2002", { target: ["merchant_id", "reference"] }), 409, "DUPLICATE_REFERENCE"],
+    [prismaError("P2002", { driverAdapterError: { cause: { constraint: { index: "checkout_sessions_merchant_id_reference_key" } } } }), 409, "DUPLICATE_REFERENCE"],
+    // A constraint whose name only mentions a reference is not a merchant's reference key: the name is matched whole.
+    [driverError("23505", "dup", "store_checkouts_reference_code_key"), 409, "INVALID_STATE"],
     [driverError("40001"), 503, "SERVICE_UNAVAILABLE"],
     [driverError("40P01"), 503, "SERVICE_UNAVAILABLE"],
     [driverError("57014"), 503, "SERVICE_UNAVAILABLE"],

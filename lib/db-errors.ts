@@ -18,12 +18,33 @@ import { Prisma } from "@/lib/generated/prisma/client";
  */
 export type DbErrorKind = "unique-violation" | "serialization-failure" | "deadlock" | "query-cancelled" | "connection" | "timeout" | "other";
 
-/** A classified database error: its kind, the SQLSTATE when one is known, and a unique violation's constraint. */
+/**
+ * The unique key a violation names, as the driver reported it: the constraint's (index's) name, its columns, or
+ * both; `{ name: null, fields: [] }` when nothing was reported.
+ */
+export type UniqueKey = { name: string | null; fields: string[] };
+
+/** A classified database error: its kind, the SQLSTATE when one is known, and a unique violation's key. */
 export interface DbErrorClass {
   kind: DbErrorKind;
   sqlState?: string;
-  /** For `unique-violation`: the constraint or its fields as reported (JSON text), "{}" when not reported. */
-  constraint?: string;
+  /** For `unique-violation`: the key it names. */
+  constraint?: UniqueKey;
+}
+
+/**
+ * Reads the key of a unique violation from what a driver reports: node-postgres' constraint name (text), Prisma's
+ * P2002 `meta.target` (the columns, or the index name) or `meta.driverAdapterError.cause.constraint`, and the driver
+ * adapter's `{ fields }` or `{ index }`.
+ */
+function uniqueKeyOf(reported: unknown): UniqueKey {
+  if (typeof reported === "string") return { name: reported, fields: [] };
+  if (reported === null || typeof reported !== "object") return { name: null, fields: [] };
+  const r = reported as { target?: unknown; fields?: unknown; index?: unknown; driverAdapterError?: { cause?: { constraint?: unknown } } };
+  if (r.driverAdapterError?.cause?.constraint !== undefined) return uniqueKeyOf(r.driverAdapterError.cause.constraint);
+  if (r.target !== undefined) return Array.isArray(r.target) ? uniqueKeyOf({ fields: r.target }) : uniqueKeyOf(r.target);
+  const fields = Array.isArray(r.fields) ? r.fields.filter((f): f is string => typeof f === "string") : [];
+  return { name: typeof r.index === "string" ? r.index : null, fields };
 }
 
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH", "ENETUNREACH"]);
@@ -55,10 +76,10 @@ export function sqlStateKind(sqlState: string): DbErrorKind {
 function classifyOne(error: unknown): DbErrorClass | null {
   if (error instanceof pg.DatabaseError && typeof error.code === "string") {
     const kind = sqlStateKind(error.code);
-    return kind === "unique-violation" ? { kind, sqlState: error.code, constraint: JSON.stringify(error.constraint ?? {}) } : { kind, sqlState: error.code };
+    return kind === "unique-violation" ? { kind, sqlState: error.code, constraint: uniqueKeyOf(error.constraint) } : { kind, sqlState: error.code };
   }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === "P2002") return { kind: "unique-violation", sqlState: "23505", constraint: JSON.stringify(error.meta ?? {}) };
+    if (error.code === "P2002") return { kind: "unique-violation", sqlState: "23505", constraint: uniqueKeyOf(error.meta) };
     if (error.code === "P2034") return { kind: "serialization-failure", sqlState: "40001" };
     if (PRISMA_CONNECTION_CODES.has(error.code)) return { kind: "connection" };
     if (PRISMA_TIMEOUT_CODES.has(error.code)) return { kind: "timeout" };
@@ -69,9 +90,9 @@ function classifyOne(error: unknown): DbErrorClass | null {
     const sqlState = cause?.originalCode ?? cause?.code ?? (typeof meta?.code === "string" ? meta.code : undefined);
     if (sqlState && /^[0-9A-Z]{5}$/.test(sqlState)) {
       const kind = sqlStateKind(sqlState);
-      return kind === "unique-violation" ? { kind, sqlState, constraint: JSON.stringify(cause?.constraint ?? {}) } : { kind, sqlState };
+      return kind === "unique-violation" ? { kind, sqlState, constraint: uniqueKeyOf(cause?.constraint) } : { kind, sqlState };
     }
-    if (cause?.kind === "UniqueConstraintViolation") return { kind: "unique-violation", sqlState: "23505", constraint: JSON.stringify(cause.constraint ?? {}) };
+    if (cause?.kind === "UniqueConstraintViolation") return { kind: "unique-violation", sqlState: "23505", constraint: uniqueKeyOf(cause.constraint) };
     return null;
   }
   if (error instanceof Prisma.PrismaClientInitializationError && error.errorCode && PRISMA_CONNECTION_CODES.has(error.errorCode)) return { kind: "connection" };

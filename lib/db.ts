@@ -46,6 +46,7 @@ export class OneQueryAtATimeClient extends pg.Client {
   private last: Promise<unknown> = Promise.resolve();
 
   // One signature over pg's overloads: the arguments are handed to pg as they came.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg.Client.query's overloads take and give `any`; this override hands them through unchanged
   override query(...args: any[]): any {
     const pgQuery = super.query as (...a: unknown[]) => unknown;
     const callback = typeof args.at(-1) === "function" ? (args.pop() as (error: Error | null, result?: unknown) => void) : undefined;

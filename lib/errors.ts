@@ -49,6 +49,8 @@ export const API_ERROR_CODES = ERROR_CODES.filter((code) => !CONSOLE_ONLY_CODES.
 /** A contract error: code, client-safe message and the extra response headers (e.g. Retry-After). */
 export class ApiError extends Error {
   readonly status: number;
+  /** For a refused input member (see {@link fieldError}): the member's name and what is wrong with it. */
+  field?: { name: string; detail: string };
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -58,6 +60,17 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = ERROR_STATUS[code];
   }
+}
+
+/**
+ * A 400 VALIDATION_ERROR about one input member: the message reads `<name>: <detail>` (the contract's format), and
+ * the member and detail travel as `field`, so a form can mark the member without reading the message.
+ * `fieldError("address", "enter one exact IPv4 or IPv6 address")`.
+ */
+export function fieldError(name: string, detail: string): ApiError {
+  const error = new ApiError("VALIDATION_ERROR", `${name}: ${detail}`);
+  error.field = { name, detail };
+  return error;
 }
 
 /** Shorthand: `throw apiError("NOT_FOUND", "payment not found")`. */

@@ -2,7 +2,7 @@
 // configuration time, a new secret on every address change) and docs/architecture.md "Callbacks".
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
-import { apiError } from "@/lib/errors";
+import { apiError, fieldError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
 import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/callbacks/url-policy";
 import { runtimeEnv } from "@/lib/runtime-env";
@@ -60,15 +60,15 @@ export function newCallbackSecret(): string {
 export async function setCallbackUrl(db: Db, input: { merchantId: string; url: string }, opts: { resolve?: Resolver } = {}): Promise<{ secret: string }> {
   if (!isUuid(input.merchantId)) throw apiError("NOT_FOUND", "merchant not found");
   const url = typeof input.url === "string" ? input.url.trim() : "";
-  if (url === "") throw apiError("VALIDATION_ERROR", "callbackUrl: an address is required");
+  if (url === "") throw fieldError("callbackUrl", "an address is required");
   if (url.length > MAX_CALLBACK_URL_LENGTH) {
-    throw apiError("VALIDATION_ERROR", `callbackUrl: at most ${MAX_CALLBACK_URL_LENGTH} characters`);
+    throw fieldError("callbackUrl", `at most ${MAX_CALLBACK_URL_LENGTH} characters`);
   }
   const check = await checkCallbackUrl(url, { ...callbackUrlPolicy(), resolve: opts.resolve });
   if (!check.ok) {
     const local = /^http:|^https?:\/\/(localhost|127\.|\[::1\]|10\.|192\.168\.)/i.test(url) || /non-public|raw IP|DNS name/.test(check.reason);
     const hint = local ? `; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" (README "The sandpiper command")` : "";
-    throw apiError("VALIDATION_ERROR", `callbackUrl: ${check.reason}${hint}`);
+    throw fieldError("callbackUrl", `${check.reason}${hint}`);
   }
   const secret = newCallbackSecret();
   const changed = await db.merchant.updateMany({

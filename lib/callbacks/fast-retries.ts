@@ -50,7 +50,7 @@ export async function switchFastRetries(
   return withTransaction(db, async (tx) => {
     const [before] = parseRows(
       FastRetriesRow,
-      await tx.$queryRaw<Record<string, unknown>[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`,
+      await tx.$queryRaw<Record<string, unknown>[]>`SELECT fast_retries FROM merchants WHERE id = ${input.merchantId}::uuid FOR NO KEY UPDATE`,
     );
     if (!before) throw apiError("NOT_FOUND", "merchant not found");
     if (before.fastRetries !== input.enabled) {

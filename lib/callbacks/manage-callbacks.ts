@@ -149,7 +149,7 @@ export async function setChaosMode(tx: Tx, actor: ConsoleActor, input: z.output<
   assertMerchantAccess(actor, input.merchantId, "merchant");
   const [before] = parseRows(
     ChaosModeRow,
-    await tx.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT chaos_mode FROM merchants WHERE id = ${input.merchantId}::uuid FOR NO KEY UPDATE`,
   );
   if (!before) throw apiError("NOT_FOUND", "merchant not found");
   await tx.merchant.update({ where: { id: input.merchantId }, data: { chaosMode: input.enabled } });

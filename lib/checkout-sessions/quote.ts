@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDb, withTransaction, type Db, type Tx } from "@/lib/db";
-import { ApiError, apiError } from "@/lib/errors";
+import { ApiError, apiError, fieldError } from "@/lib/errors";
 import type { CheckoutSession, Merchant } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
@@ -106,7 +106,7 @@ export async function priceSessionQuote(tx: Tx, merchant: QuotingMerchant, choic
   const amountMinor = toMinor(choice.amount);
   const { currency } = choice;
   if (!(await quotableCurrencies(tx, merchant)).includes(currency)) {
-    throw apiError("VALIDATION_ERROR", `currency: ${currency} cannot be used for this checkout; choose another currency`);
+    throw fieldError("currency", `${currency} cannot be used for this checkout; choose another currency`);
   }
   assertWithinGlobalLimit(await getSettings(tx), amountMinor);
   try {

@@ -82,11 +82,10 @@ function describeFailure(error: unknown): string {
   return capitalise(mapped.message);
 }
 
-/** "address: enter one exact ..." -> { address: "enter one exact ..." } for VALIDATION_ERROR messages. */
+/** The member a refused input names (lib/errors.ts `fieldError`) -> `{ address: "enter one exact ..." }` for the form. */
 function fieldErrorOf(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof ApiError) || error.code !== "VALIDATION_ERROR") return undefined;
-  const match = error.message.match(/^([a-zA-Z]+): (.+)$/);
-  return match ? { [match[1]]: match[2] } : undefined;
+  if (!(error instanceof ApiError) || !error.field) return undefined;
+  return { [error.field.name]: error.field.detail };
 }
 
 function capitalise(text: string): string {

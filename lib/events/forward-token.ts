@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import { config } from "@/lib/config";
-import { apiError } from "@/lib/errors";
+import { fieldError } from "@/lib/errors";
 
 /** How long after its stream opened a forward token is taken, milliseconds: the stream's 10 minutes and 1 hour to report. */
 export const FORWARD_TOKEN_LIFE_MS = 70 * 60 * 1000;
@@ -55,7 +55,7 @@ export async function issueForwardToken(session: { apiKeyId: string; merchantId:
  */
 export async function checkForwardToken(token: string, caller: { apiKeyId: string; merchantId: string }, now: Date): Promise<ForwardSession> {
   const refuse = (why: string) =>
-    apiError("VALIDATION_ERROR", `forwardToken: ${why}; send the forwardToken of the stream's ready message (sandpiper listen does)`);
+    fieldError("forwardToken", `${why}; send the forwardToken of the stream's ready message (sandpiper listen does)`);
   let claims: z.infer<typeof Claims>;
   try {
     const verified = await jwtVerify(token, forwardKey(), { audience: AUDIENCE, algorithms: ["HS256"], currentDate: now });

@@ -76,9 +76,13 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
 const apiWindowSeconds = config().RATE_LIMIT_WINDOW_SECONDS;
 const perKey = createRateLimiter("key", config().RATE_LIMIT_PER_KEY, apiWindowSeconds);
 const perIp = createRateLimiter("ip", config().RATE_LIMIT_PER_IP, apiWindowSeconds);
-/** The customer pages' actions (quote, confirm, pay, decline): per source IP and per bearer link, a minute each. */
-const customerPerIp = createRateLimiter("customer-ip", config().CUSTOMER_RATE_LIMIT_PER_IP, 60);
-const customerPerLink = createRateLimiter("customer-link", config().CUSTOMER_RATE_LIMIT_PER_LINK, 60);
+/**
+ * The customer pages' actions (quote, confirm, pay, decline): per source IP and per bearer link, a minute each
+ * (CUSTOMER_RATE_LIMIT_WINDOW_SECONDS changes the minute).
+ */
+const customerWindowSeconds = config().CUSTOMER_RATE_LIMIT_WINDOW_SECONDS;
+const customerPerIp = createRateLimiter("customer-ip", config().CUSTOMER_RATE_LIMIT_PER_IP, customerWindowSeconds);
+const customerPerLink = createRateLimiter("customer-link", config().CUSTOMER_RATE_LIMIT_PER_LINK, customerWindowSeconds);
 
 /**
  * Consumes one request from the source IP's budget (docs/api.md "Limits"): the pipeline spends it for every request

@@ -1,7 +1,7 @@
 import { transportSecurityHeaders } from "@/lib/http/security-headers";
 import { ApiError, apiError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { classifyDbError, isTransientDbError } from "@/lib/db-errors";
+import { classifyDbError, isTransientDbError, type UniqueKey } from "@/lib/db-errors";
 
 /** JSON.stringify that writes bigint as a string (money never becomes a JS number). */
 export function toJson(value: unknown): string {
@@ -26,13 +26,21 @@ export function errorResponse(error: ApiError, requestId: string): Response {
 }
 
 /**
- * The constraint (or its fields) of a unique-constraint violation (SQLSTATE 23505: Prisma P2002 from an ORM query,
- * P2010 from a raw one through the driver adapter, node-postgres' DatabaseError from a statement on the pool), as
- * JSON text; null for any other error.
+ * The key of a unique-constraint violation (SQLSTATE 23505: Prisma P2002 from an ORM query, P2010 from a raw one
+ * through the driver adapter, node-postgres' DatabaseError from a statement on the pool); null for any other error.
  */
-export function uniqueViolation(error: unknown): string | null {
+export function uniqueViolation(error: unknown): UniqueKey | null {
   const classified = classifyDbError(error);
-  return classified.kind === "unique-violation" ? (classified.constraint ?? "{}") : null;
+  return classified.kind === "unique-violation" ? (classified.constraint ?? { name: null, fields: [] }) : null;
+}
+
+/** The unique keys of a merchant's references (payments, checkout sessions): a violation is DUPLICATE_REFERENCE. */
+const REFERENCE_KEYS = new Set(["payments_merchant_id_reference_key", "checkout_sessions_merchant_id_reference_key"]);
+
+/** Whether a violated unique key is a merchant's reference: by its index name, or by its columns. */
+function isReferenceKey(key: UniqueKey | undefined): boolean {
+  if (!key) return false;
+  return (key.name !== null && REFERENCE_KEYS.has(key.name)) || key.fields.includes("reference");
 }
 
 /**
@@ -49,7 +57,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   const { kind, sqlState, constraint } = classifyDbError(error);
   if (kind === "unique-violation") {
-    if ((constraint ?? "").includes("reference")) return apiError("DUPLICATE_REFERENCE", "a payment with this reference already exists");
+    if (isReferenceKey(constraint)) return apiError("DUPLICATE_REFERENCE", "a payment with this reference already exists");
     return apiError("INVALID_STATE", "someone else changed this record at the same moment; read it again and retry");
   }
   const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);

@@ -6,7 +6,7 @@ import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } f
 import { reasonField, text, uuidField } from "@/lib/schemas/form-fields";
 import { lockMerchant } from "@/lib/merchants/manage-merchants";
 import type { Db, Tx } from "@/lib/db";
-import { apiError } from "@/lib/errors";
+import { apiError, fieldError } from "@/lib/errors";
 import type { AllowedIp, AllowedIpRequest, AllowedIpRequestState } from "@/lib/generated/prisma/client";
 
 // A merchant's server IP allow-list in the console (docs/api.md "Authentication" 6 and 7; docs/architecture.md "Console roles": MERCHANT
@@ -29,7 +29,7 @@ type RequestRef = { merchantId: string; requestId: string };
  */
 function exactAddress(entered: string): string {
   const address = normalizeIp(entered);
-  if (!address) throw apiError("VALIDATION_ERROR", "address: enter one exact IPv4 or IPv6 address (no CIDR ranges, wildcards or host names)");
+  if (!address) throw fieldError("address", "enter one exact IPv4 or IPv6 address (no CIDR ranges, wildcards or host names)");
   return address;
 }
 
@@ -182,7 +182,7 @@ export async function rejectAllowedIpRequest(
 ): Promise<AllowedIpRequest> {
   assertOperator(actor);
   const reason = input.reason.trim();
-  if (!reason) throw apiError("VALIDATION_ERROR", "reason: give a reason for the rejection");
+  if (!reason) throw fieldError("reason", "give a reason for the rejection");
   return decide(tx, actor, input, { state: "REJECTED", verb: "reject", reason }, now);
 }
 

@@ -104,13 +104,15 @@ export async function updateMerchantPolicy(tx: Tx, actor: ConsoleActor, input: M
 }
 
 /**
- * Locks a merchant's row (`FOR UPDATE`) for the rest of the transaction and returns it. Every change of a merchant,
- * its allow-list or its allow-list requests takes this lock first.
+ * Locks a merchant's row (`FOR NO KEY UPDATE`) for the rest of the transaction and returns it. Every change of a
+ * merchant, its allow-list or its allow-list requests takes this lock first. It never blocks the foreign-key check of a
+ * create that inserts a payment of the merchant (`FOR UPDATE` would, and a create holding a limit counter would then
+ * wait on it).
  * @throws ApiError 404 NOT_FOUND
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
-  const rows = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM merchants WHERE id = ${id}::uuid FOR UPDATE`);
+  const rows = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM merchants WHERE id = ${id}::uuid FOR NO KEY UPDATE`);
   if (rows.length === 0) throw apiError("NOT_FOUND", "merchant not found");
   return tx.merchant.findUniqueOrThrow({ where: { id } });
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { IdRow, parseRow, parseRows, selectAs, type SelectOf, type Tx } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { apiError } from "@/lib/errors";
+import { apiError, fieldError } from "@/lib/errors";
 import { toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { assertAmountInRange, consumeLimits, limitCount, limitRefusal } from "@/lib/pricing/limits";
@@ -43,7 +43,7 @@ type Admission = {
  */
 function admissionChecks(input: Admission, settings: ServiceSettings): { customer: Customer | undefined; riskCustomer: Customer | undefined } {
   if (!input.merchant.enabledCurrencies.includes(input.currency)) {
-    throw apiError("VALIDATION_ERROR", `currency: ${input.currency} is not enabled for this merchant`);
+    throw fieldError("currency", `${input.currency} is not enabled for this merchant`);
   }
   if (settings.intakePaused || settings.pausedChannels.includes(input.channel)) {
     throw apiError("PAYMENT_INTAKE_PAUSED", "the service is not accepting new payments on this channel right now; retry later with the same Idempotency-Key");
@@ -307,7 +307,7 @@ export async function createPayment<R>(input: {
   const { apiKey, body, now, loaded } = input;
   const merchant = apiKey.merchant;
   if (body.method === "GATEWAY" && body.direction === "WITHDRAWAL") {
-    throw apiError("VALIDATION_ERROR", "method: GATEWAY supports deposits only");
+    throw fieldError("method", "GATEWAY supports deposits only");
   }
   const amountMinor = toMinor(body.amount);
   const admission = {

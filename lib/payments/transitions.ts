@@ -56,8 +56,8 @@ export async function applyTransition(
 
 /**
  * Applies one transition to payments the caller has locked, in its transaction: the rows change only from an
- * expected state (one conditional UPDATE for all), then each one's ledger entry, limit release and outbox event are
- * written alongside (the events in one pass: lib/events/outbox.ts `recordEvents`; an event's `data` is the Payment
+ * expected state (one conditional UPDATE for all), then each one's ledger entry, outbox event and limit release are
+ * written alongside, in that order (docs/architecture.md "Consistency": the limit counters are taken last) (the events in one pass: lib/events/outbox.ts `recordEvents`; an event's `data` is the Payment
  * without `customer` and `checkout` (docs/callbacks.md), so `data.amount` and `data.currency` are the merchant's). The expiry sweep applies it to a
  * batch at once; every other caller to one payment ({@link applyTransition}).
  * The ledger's reserve line is the stored snapshot's `reserve` (docs/api.md "Pricing"), parsed by its schema.
@@ -110,10 +110,6 @@ export async function applyTransitionToMany(
         }),
       );
     }
-    if (t.releaseLimits && payment.limitProfileId) {
-      if (opts.releases) opts.releases.add(payment.limitProfileId, payment.amountMinor, payment.businessDay);
-      else await releaseLimits(tx, payment.limitProfileId, payment.amountMinor, payment.businessDay);
-    }
   }
   const event = t.event;
   if (event) {
@@ -127,6 +123,13 @@ export async function applyTransitionToMany(
         now: opts.now,
       })),
     );
+  }
+  // The limit counters come last, after the events (their deliveries' day figures): every transaction that takes both
+  // takes them in this order (a batch's releases at its end), so two of them never wait on each other in a circle.
+  for (const payment of updated) {
+    if (!t.releaseLimits || !payment.limitProfileId) continue;
+    if (opts.releases) opts.releases.add(payment.limitProfileId, payment.amountMinor, payment.businessDay);
+    else await releaseLimits(tx, payment.limitProfileId, payment.amountMinor, payment.businessDay);
   }
   return updated;
 }

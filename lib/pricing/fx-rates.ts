@@ -4,7 +4,7 @@ import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import { currencyField, reasonField } from "@/lib/schemas/form-fields";
 import type { Db, Tx } from "@/lib/db";
-import { apiError } from "@/lib/errors";
+import { apiError, fieldError } from "@/lib/errors";
 import type { FxRate } from "@/lib/generated/prisma/client";
 import { dubaiDay, FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
 import { addDays, daysBetween } from "@/lib/pricing/seeded-rates";
@@ -57,8 +57,8 @@ export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, no
   const today = dubaiDay(now);
   const last = dubaiDay(new Date(now.getTime() + MAX_DAYS_AHEAD * 86_400_000));
   const through = input.through ?? input.day;
-  if (input.day < today) throw apiError("VALIDATION_ERROR", `day: rates of past days (before ${today}) cannot change`);
-  if (through > last) throw apiError("VALIDATION_ERROR", `${input.through ? "through" : "day"}: at most ${MAX_DAYS_AHEAD} days ahead (until ${last})`);
+  if (input.day < today) throw fieldError("day", `rates of past days (before ${today}) cannot change`);
+  if (through > last) throw fieldError(input.through ? "through" : "day", `at most ${MAX_DAYS_AHEAD} days ahead (until ${last})`);
   const rate = formatRate(parseRate(input.rate));
   const days = daysBetween(input.day, through);
   const pair = { base: input.base, quote: input.quote };
@@ -115,13 +115,13 @@ export async function importRates(tx: Tx, actor: ConsoleActor, input: z.output<t
   try {
     records = parse(input.csv, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
   } catch (error) {
-    throw apiError("VALIDATION_ERROR", `csv: ${error instanceof CsvError ? error.message : "not readable as CSV"}; nothing was imported`);
+    throw fieldError("csv", `${error instanceof CsvError ? error.message : "not readable as CSV"}; nothing was imported`);
   }
   const [header, ...rows] = records;
   if (!header || header.map((h) => h.toLowerCase()).join(",") !== RATE_CSV_HEADER.join(",")) {
-    throw apiError("VALIDATION_ERROR", `csv: the first line must be the header ${RATE_CSV_HEADER.join(",")}; nothing was imported`);
+    throw fieldError("csv", `the first line must be the header ${RATE_CSV_HEADER.join(",")}; nothing was imported`);
   }
-  if (rows.length === 0) throw apiError("VALIDATION_ERROR", "csv: no rates after the header; nothing was imported");
+  if (rows.length === 0) throw fieldError("csv", "no rates after the header; nothing was imported");
   const problems: string[] = [];
   const entries: RateInput[] = [];
   rows.forEach((fields, i) => {

@@ -11,7 +11,7 @@ import { afterCommit, parseRows, type Db, type Tx } from "@/lib/db";
 import { wakeJob } from "@/lib/notify/wake";
 import { missingRatesAhead, type MissingRate } from "@/lib/pricing/fx-rates";
 import { extendSeededRates } from "@/lib/pricing/seeded-rates";
-import { apiError } from "@/lib/errors";
+import { apiError, fieldError } from "@/lib/errors";
 import { advanceDeliveries } from "@/lib/callbacks/deliveries";
 import { EXPIRE_SESSIONS_JOB_ID, expireMerchantSessions } from "@/lib/checkout-sessions/expire";
 import { EXPIRE_PAYMENTS_JOB_ID, expireMerchantPayments } from "@/lib/payments/expire";
@@ -102,22 +102,22 @@ export async function moveSandboxClock(tx: Tx, actor: AuditActor, input: { merch
   const real = systemNow();
   const step = input.by === null ? null : parseDuration(input.by);
   if (input.by !== null && step === null) {
-    throw apiError(
-      "VALIDATION_ERROR",
-      "by: give a duration such as 90s, 15m, 2h, 1d12h or 2w (whole numbers with a unit s, m, h, d or w), or an ISO 8601 duration such as PT2H; it must be more than zero",
+    throw fieldError(
+      "by",
+      "give a duration such as 90s, 15m, 2h, 1d12h or 2w (whole numbers with a unit s, m, h, d or w), or an ISO 8601 duration such as PT2H; it must be more than zero",
     );
   }
   const byMs = step === null ? null : BigInt(step);
   const [row] = parseRows(
     ClockOffsetRow,
-    await tx.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${input.merchantId}::uuid FOR UPDATE`,
+    await tx.$queryRaw<Record<string, unknown>[]>`SELECT clock_offset_ms AS "offset" FROM merchants WHERE id = ${input.merchantId}::uuid FOR NO KEY UPDATE`,
   );
   if (!row) throw apiError("NOT_FOUND", "merchant not found");
   const after = byMs === null ? 0n : row.offset + byMs;
   if (after > MAX_OFFSET_MS) {
-    throw apiError(
-      "VALIDATION_ERROR",
-      `by: the clock would run ${formatOffset(after)} ahead; it can run at most 3652d 12h ahead. Reset it with POST /v1/sandbox/clock/reset first`,
+    throw fieldError(
+      "by",
+      `the clock would run ${formatOffset(after)} ahead; it can run at most 3652d 12h ahead. Reset it with POST /v1/sandbox/clock/reset first`,
     );
   }
   await tx.merchant.update({ where: { id: input.merchantId }, data: { clockOffsetMs: after } });

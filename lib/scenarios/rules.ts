@@ -69,7 +69,7 @@ export async function listScenarioRules(db: Db, merchantId: string) {
 
 /** Locks the merchant's rules for a change (rules of one merchant change one at a time, so positions stay in order). */
 async function lockMerchantRules(tx: Tx, merchantId: string): Promise<void> {
-  const [merchant] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`);
+  const [merchant] = parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR NO KEY UPDATE`);
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
 }
 

@@ -199,6 +199,42 @@ async function expiredOnce(m: TestMerchant): Promise<{ payments: number; events:
 }
 
 describe("a clock advance at size", () => {
+  it("creates and completions sent while the clock moves are never refused: the move's lock on the merchant leaves their foreign-key checks alone", async () => {
+    // Found by the real-time soak: the move held the merchant row FOR UPDATE; a completion holding the merchant's
+    // limit counter waited on it for its event's foreign key, and the move then waited on that counter: a deadlock,
+    // one of them answered 503 after a second.
+    for (let round = 0; round < 3; round++) {
+      const m = await newMerchant();
+      // Daily and monthly limits, so every create, completion and expiry of these payments meets on one counter row.
+      await savePricingVersion(db, {
+        merchantId: m.merchant.id,
+        currency: "AED",
+        channel: "GATEWAY",
+        direction: "DEPOSIT",
+        chargeCurrency: "AED",
+        settlementCurrency: "AED",
+        markupBps: 0,
+        bufferBps: 0,
+        commissionBps: 0,
+        dailyLimitMinor: 100_000_000n,
+        monthlyLimitMinor: 1_000_000_000n,
+        reason: "test: limits the clock move releases",
+      });
+      await pendingPayments(m, 300);
+      const body = () => depositBody({ currency: "AED", amount: "5.00" });
+      const toConclude = [];
+      for (let i = 0; i < 30; i++) toConclude.push((await m.api("/v1/payments", { body: body() })).body.id as string);
+      const answers = await Promise.all([
+        advance(m, "72h"),
+        ...toConclude.map((id, i) => m.api(`/v1/sandbox/payments/${id}/complete`, { body: { outcome: i % 2 ? "FAILED" : "SUCCEEDED" } })),
+        ...Array.from({ length: 30 }, () => m.api("/v1/payments", { body: body() })),
+      ]);
+      // A completion that comes after the move finds its acceptance period ended (409); none is refused for a deadlock.
+      for (const answer of answers) expect([200, 201, 409], answer.text).toContain(answer.status);
+      expect(answers[0]!.status, answers[0]!.text).toBe(200);
+    }
+  }, 120_000);
+
   it("a 72 h advance of a merchant with 10,000 pending payments answers at once; the sweeps expire all of them, each once with its event", async () => {
     const m = await newMerchant();
     await pendingPayments(m, 10_000);

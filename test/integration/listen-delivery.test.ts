@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { baseUrl, db, depositBody, eventually, forwardTokenOf, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, depositBody, eventually, forwardTokenOf, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 import { listen, waitForLine, type Running } from "../support/listener";
 import { startRobustReceiver } from "../support/robust-receiver";
 
@@ -241,4 +241,36 @@ it("recorded forwards: idempotent by forward and attempt, another merchant's eve
   const after = await overview(db, owner);
   expect(after.deliveriesNeedingAttention, "a listener delivered it: no false alarm").toBe(0);
   expect(after.deliveredByListener).toBe(1);
+}, 60_000);
+
+it("a kept cursor past the merchant's feed (from before positions were per merchant): the listener says so and follows from the newest", async () => {
+  const m = await newMerchant();
+  const file = stateFile();
+  fs.writeFileSync(file, JSON.stringify({ apiUrl: baseUrl(), cursor: "987654", updatedAt: new Date().toISOString() }));
+  const rx = await startRobustReceiver({ failFirst: 0 });
+  const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", file]);
+  rx.state.secret = await run.secret;
+  await waitForLine(run, /the service's feed ends at position 0, before the kept position 987654: following from 0/);
+  const [payment] = await concludePayments(m, 1);
+  const [eventId] = await eventIdsOf([payment]);
+  await eventually(async () => rx.state.events.has(eventId), 20_000);
+  await eventually(async () => (JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string }).cursor === "1", 5_000);
+  await stop(run);
+  await rx.close();
+}, 60_000);
+
+it("a read-only key's listener forwards every event but records none on the service, and says so once", async () => {
+  const m = await newMerchant();
+  const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] });
+  const rx = await startRobustReceiver({ failFirst: 1 });
+  const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", readOnly.key, "--state-file", stateFile()]);
+  rx.state.secret = await run.secret;
+  await waitForLine(run, /forward attempts are not recorded on the service: the key lacks the sandbox:simulate scope/);
+  const events = await eventIdsOf(await concludePayments(m, 2));
+  await eventually(async () => events.every((id) => rx.state.events.has(id)), 20_000);
+  await stop(run);
+  expect(await db.listenerForward.count({ where: { merchantId: m.merchant.id } })).toBe(0);
+  expect(run.lines.filter((l) => /not recorded on the service/.test(l))).toHaveLength(1);
+  expect(run.lines.join("\n")).not.toMatch(/did not record/);
+  await rx.close();
 }, 60_000);

@@ -10,7 +10,7 @@ import { ClockOffsetRow } from "@/lib/sandbox-clock/clock";
 
 /** A feed row as the driver gives it (snake_case columns, int8 as BigInt, timestamptz as Date). */
 const feedRow = () => ({
-  seq: 7n,
+  position: 7n,
   kind: "event",
   event_id: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11",
   type: "payment.succeeded",
@@ -48,7 +48,7 @@ function zodErrorOf(fn: () => unknown): ZodError {
 describe("the feed's row schema (lib/events/feed.ts readFeed)", () => {
   it("renames the columns and keeps their types", () => {
     expect(parseRow(FeedRow, feedRow())).toEqual({
-      seq: 7n,
+      position: 7n,
       kind: "event",
       eventId: "0b9a8c1e-1f6e-4a53-9d43-3c0f9c4b2a11",
       type: "payment.succeeded",
@@ -65,8 +65,8 @@ describe("the feed's row schema (lib/events/feed.ts readFeed)", () => {
   });
 
   it("refuses a feed position read as a JS number (int8 must come back as BigInt)", () => {
-    const error = zodErrorOf(() => parseRow(FeedRow, { ...feedRow(), seq: 7 }));
-    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["seq"]);
+    const error = zodErrorOf(() => parseRow(FeedRow, { ...feedRow(), position: 7 }));
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual(["position"]);
   });
 });
 
