@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
+import { loopbackRefusal } from "./lib/callbacks/loopback-rule.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
@@ -93,18 +94,13 @@ export function settings(env = process.env) {
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
- * NODE_ENV=production (docs/callbacks.md: loopback receivers are for tests and local development only).
- * The same rule is lib/callbacks/callback-config.ts `loopbackAllowanceRefusal`, checked again by
- * instrumentation.ts for `next start`.
+ * NODE_ENV=production (the one rule: lib/callbacks/loopback-rule.mjs; instrumentation.ts applies it again for
+ * `next start`).
  */
 export function refuseUnsafeStart(env = process.env) {
-  if (settings(env).CALLBACK_ALLOW_LOOPBACK && env.NODE_ENV === "production") {
-    console.error(
-      "Sandpiper refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is not allowed when NODE_ENV=production " +
-        "(loopback callback receivers are for tests and local development only). For local work run `npm run start:local`; " +
-        "to deliver to a receiver on a developer's machine, keep this service as it is and run `sandpiper listen --forward-to <local address>` " +
-        'there (README "The sandpiper command"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.',
-    );
+  const refusal = loopbackRefusal(settings(env).CALLBACK_ALLOW_LOOPBACK, env.NODE_ENV);
+  if (refusal) {
+    console.error(`Sandpiper refuses to start: ${refusal}`);
     process.exit(1);
   }
 }

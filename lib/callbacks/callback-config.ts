@@ -7,6 +7,7 @@ import { isUuid } from "@/lib/schemas/common";
 import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/callbacks/url-policy";
 import { runtimeEnv } from "@/lib/runtime-env";
 import { config } from "@/lib/config";
+import { loopbackAllowed, loopbackRefusal } from "@/lib/callbacks/loopback-rule.mjs";
 
 /** Longest callback address accepted, in characters. */
 export const MAX_CALLBACK_URL_LENGTH = 2048;
@@ -15,14 +16,11 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
 
 /**
  * Why the service must not start with this environment, or null when it may: `CALLBACK_ALLOW_LOOPBACK=1`
- * together with `NODE_ENV=production` is refused (docs/callbacks.md: loopback receivers are for tests and
- * local development only). Read at run time (see lib/runtime-env.ts).
+ * together with `NODE_ENV=production` is refused (the one rule: lib/callbacks/loopback-rule.mjs). Read at run time
+ * (see lib/runtime-env.ts).
  */
 export function loopbackAllowanceRefusal(): string | null {
-  if (config().CALLBACK_ALLOW_LOOPBACK && runtimeEnv("NODE_ENV") === "production") {
-    return 'CALLBACK_ALLOW_LOOPBACK=1 is refused when NODE_ENV=production: loopback callback receivers are for tests and local development only. For local work run `npm run start:local`; to reach a receiver on a developer\'s machine from this service, run `sandpiper listen --forward-to <local address>` there (README "The sandpiper command")';
-  }
-  return null;
+  return loopbackRefusal(config().CALLBACK_ALLOW_LOOPBACK, runtimeEnv("NODE_ENV"));
 }
 
 /**
@@ -31,7 +29,7 @@ export function loopbackAllowanceRefusal(): string | null {
  * again at send time.
  */
 export function callbackUrlPolicy(): CheckCallbackUrlOptions {
-  return { allowLoopback: config().CALLBACK_ALLOW_LOOPBACK && runtimeEnv("NODE_ENV") !== "production" };
+  return { allowLoopback: loopbackAllowed(config().CALLBACK_ALLOW_LOOPBACK, runtimeEnv("NODE_ENV")) };
 }
 
 /** A fresh callback secret, `whsec_` + 32 random bytes in base64url. */

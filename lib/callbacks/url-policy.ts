@@ -2,6 +2,7 @@
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { loopbackAllowed } from "@/lib/callbacks/loopback-rule.mjs";
 import { runtimeEnv } from "@/lib/runtime-env";
 
 /** One resolved address of a host name. */
@@ -136,7 +137,8 @@ export async function checkCallbackUrl(url: string, opts: CheckCallbackUrlOption
   const host = parsed.hostname.replace(/\.$/, "").toLowerCase();
   const loopbackHost = literal !== null ? isLoopbackAddress(literal) : host === "localhost";
   if (opts.allowLoopback && loopbackHost) {
-    if (runtimeEnv("NODE_ENV") === "production") {
+    // Checked again here, at every send, by the one rule (lib/callbacks/loopback-rule.mjs).
+    if (!loopbackAllowed(true, runtimeEnv("NODE_ENV"))) {
       return { ok: false, reason: "loopback callback addresses are refused when NODE_ENV=production" };
     }
     return checkLoopbackUrl(parsed, literal, resolve);

@@ -84,6 +84,8 @@ describe("common options", () => {
       'sandpiper events list: unknown option --bogus (run "sandpiper events list --help" for the options)',
     );
     expect(usageOf(() => parseEventsList(["--limit"], env))).toMatch(/option --limit needs a value/);
+    expect(usageOf(() => parseEventsList(["--limit", "--json"], env))).toMatch(/option --limit needs a value/);
+    expect(usageOf(() => parseEventsList(["-x"], env))).toMatch(/unknown option -x/);
     expect(usageOf(() => parseEventsList(["--json=yes"], env))).toMatch(/option --json takes no value/);
     expect(usageOf(() => parseEventsGet([ID, ID], env))).toMatch(new RegExp(`unexpected argument "${ID}"`));
   });

@@ -62,22 +62,16 @@ export function parseCommandLine<O extends OptionSpec>(
   options: O,
   maxPositionals: number,
 ): typeof HELP | { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
-  } catch (error) {
-    const e = error as Error & { code?: string };
-    const option = /'(-[^']*)'/.exec(e.message)?.[1];
-    const name = option?.split(" ")[0] ?? "";
-    const what =
-      e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
-        ? `unknown option ${name}`
-        : /argument missing/.test(e.message)
-          ? `option ${name} needs a value`
-          : /does not take an argument/.test(e.message)
-            ? `option ${name} takes no value`
-            : e.message.split(". ")[0];
-    throw usage(command, what);
+  const all: OptionSpec = { ...COMMON_OPTIONS, ...options };
+  // Not strict: the tokens say what each option was, so the messages are built from them, never from parseArgs' words.
+  const parsed = parseArgs({ args: argv, options: all, allowPositionals: true, strict: false, tokens: true });
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option") continue;
+    const spec = Object.hasOwn(all, token.name) ? all[token.name] : undefined;
+    if (!spec) throw usage(command, `unknown option ${token.rawName}`);
+    const ambiguous = spec.type === "string" && !token.inlineValue && token.value?.startsWith("-");
+    if (spec.type === "string" && (token.value === undefined || ambiguous)) throw usage(command, `option ${token.rawName} needs a value`);
+    if (spec.type === "boolean" && token.inlineValue) throw usage(command, `option ${token.rawName} takes no value`);
   }
   if ((parsed.values as { help?: boolean }).help) return HELP;
   if (parsed.positionals.length > maxPositionals) throw usage(command, `unexpected argument "${parsed.positionals[maxPositionals]}"`);

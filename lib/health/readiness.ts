@@ -9,7 +9,7 @@ import { systemNow } from "@/lib/clock";
 import { getPool } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { jsonResponse } from "@/lib/http/respond";
-import { sharedRedis } from "@/lib/http/rate-limit";
+import { sharedRedis } from "@/lib/rate-limits/store";
 import { jobStates } from "@/lib/jobs/driver";
 
 /** How long one readiness check may take before it counts as failed, in milliseconds. */

@@ -1,6 +1,16 @@
 import type { z } from "zod";
 import { apiError } from "@/lib/errors";
 
+/** The member of `value` at a zod issue's `path` (undefined when it, or a member on the way, is absent). */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
 /**
  * Parses `value` with a strict zod schema.
  * @throws ApiError 400: INVALID_EMAIL when the only problems are malformed (not over-long) e-mail members, otherwise
@@ -17,7 +27,7 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
       const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k)).join(", ");
       return `unknown property: ${keys}`;
     }
-    if (issue.code === "invalid_type" && issue.message.includes("received undefined")) return `${path || where}: is required`;
+    if (issue.code === "invalid_type" && valueAt(value, issue.path) === undefined) return `${path || where}: is required`;
     if (issue.code === "invalid_type" && issue.expected === "object") return `${path || where}: must be a JSON object`;
     // Enumerations are exact (case-sensitive): name every accepted value.
     if (issue.code === "invalid_value") return `${path || where}: must be one of ${issue.values.map((v) => String(v)).join(", ")} (exactly, case-sensitive)`;

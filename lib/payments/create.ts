@@ -389,8 +389,11 @@ export async function createPayment<R>(input: {
   throw bankCapacityError();
 }
 
-/** The code refuse_statement raised (SQLSTATE SPREF), or null for any other error. */
+/**
+ * The code refuse_statement raised (SQLSTATE SPREF, the code in the error's `detail` member: DAILY_LIMIT,
+ * MONTHLY_LIMIT, RISK_REJECTED:<rule ids>, BANK_ROUTE_TAKEN), or null for any other error.
+ */
 function statementRefusal(error: unknown): string | null {
-  const e = error as { code?: string; message?: string };
-  return e?.code === "SPREF" && typeof e.message === "string" ? e.message : null;
+  const e = error as { code?: unknown; detail?: unknown } | null;
+  return e?.code === "SPREF" && typeof e.detail === "string" ? e.detail : null;
 }

@@ -1,6 +1,7 @@
 import { systemNow } from "@/lib/clock";
 import { verify } from "@node-rs/argon2";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { createRateLimiter } from "@/lib/rate-limits/store";
 import { SYSTEM_ACTOR, writeAudit } from "@/lib/audit";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ConsoleActor } from "@/lib/auth/actor";
@@ -23,12 +24,16 @@ export const SLOWDOWN_MS = 2000;
 /** argon2id hash of a random text: unknown user names are verified against it so they take as long as real ones. */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$pdnCc9j1sneQ7+73vzJSJA$MuVEz0a2di6B1sjllr5Df1k+UO5ZonPebY0qdVDkdI8";
 
-const g = globalThis as unknown as { __sandpiperSignInLimiters?: { byName: RateLimiterMemory; byIp: RateLimiterMemory } };
+const g = globalThis as unknown as { __sandpiperSignInLimiters?: { byName: RateLimiterAbstract; byIp: RateLimiterAbstract } };
+/**
+ * The sign-in budgets, counted where the API's are (lib/rate-limits/store.ts: Redis, PostgreSQL or this process's
+ * memory), so every worker and instance shares them.
+ */
 function limiters() {
   g.__sandpiperSignInLimiters ??= {
     // Unknown (and deactivated) user names have no row to count on; this keeps them indistinguishable from real ones.
-    byName: new RateLimiterMemory({ keyPrefix: "signin-name", points: MAX_FAILED_SIGN_INS, duration: LOCK_MINUTES * 60 }),
-    byIp: new RateLimiterMemory({ keyPrefix: "signin-ip", points: MAX_FAILED_PER_IP, duration: 15 * 60 }),
+    byName: createRateLimiter("signin-name", MAX_FAILED_SIGN_INS, LOCK_MINUTES * 60),
+    byIp: createRateLimiter("signin-ip", MAX_FAILED_PER_IP, 15 * 60),
   };
   return g.__sandpiperSignInLimiters;
 }
@@ -49,7 +54,7 @@ function slowDown(ip: string): Promise<void> {
 /** `sessionEpoch`: the user's current session epoch, which the new session is issued under (lib/console/session.ts). */
 export type SignInResult = { ok: true; actor: ConsoleActor; sessionEpoch: number } | { ok: false; reason: "invalid" | "locked" };
 
-async function isBlocked(key: string, limiter: RateLimiterMemory, max: number): Promise<boolean> {
+async function isBlocked(key: string, limiter: RateLimiterAbstract, max: number): Promise<boolean> {
   const state = await limiter.get(key);
   return !!state && state.consumedPoints >= max;
 }
@@ -93,8 +98,8 @@ async function countUserFailure(db: PrismaClient, userId: string, ip: string, no
  * Checks a console user name and password (docs/api.md "Authentication" 8; argon2id, lock-out after
  * repeated failures). A known user is locked for LOCK_MINUTES after MAX_FAILED_SIGN_INS failures in a row
  * (console_users.failed_logins / locked_until); a correct password is refused while locked; a success clears the
- * count. Unknown and deactivated user names are verified against a dummy hash (same time) and throttled in memory
- * the same way, so the answers never reveal whether a user exists. A source IP past MAX_FAILED_PER_IP failures in
+ * count. Unknown and deactivated user names are verified against a dummy hash (same time) and throttled the same
+ * way in the rate limits' store (shared by every worker and instance), so the answers never reveal whether a user exists. A source IP past MAX_FAILED_PER_IP failures in
  * 15 minutes over all names (password spraying) is slowed, never refused: each attempt waits its turn, SLOWDOWN_MS
  * apart, and a right password for an account that is not locked still signs in. Lock-outs are audited.
  * @returns the actor on success, else the reason ("invalid" or "locked").

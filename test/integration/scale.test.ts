@@ -13,6 +13,8 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { TEST_DATABASE_URL } from "../support/env";
 import { recreateDatabase, stopService } from "../support/global-setup";
 import { startReceiver } from "../support/receiver";
+import { signIn } from "../support/console-http";
+import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
 
 // More than one process (README "Running more than one process"): two instances of `npm start` on one empty
 // database, started at the same moment, each with SANDPIPER_WORKERS=2 and rate limits in Redis. Both come up;
@@ -120,6 +122,15 @@ async function api(n: number, pathname: string, init: { body?: unknown; idempote
 const deposit = () => ({ reference: `scale-${randomUUID()}`, amount: "25.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
 
 describe("two instances, two workers each, one database", () => {
+  it("failed sign-ins of one user name count across both instances and their workers: the fifth locks it on every one", async () => {
+    const name = `nobody-${randomUUID().slice(0, 8)}`;
+    const urls: string[] = [];
+    for (let n = 0; n < MAX_FAILED_SIGN_INS; n++) urls.push((await signIn(name, "guess", `198.51.100.${n + 1}`, instances[n % 2].url)).body.url);
+    expect(urls.slice(0, -1).every((u) => u.includes("error=invalid")), urls.join("\n")).toBe(true);
+    expect(urls.at(-1)).toContain("error=locked");
+    for (const instance of instances) expect((await signIn(name, "guess", "198.51.100.77", instance.url)).body.url).toContain("error=locked");
+  }, 60_000);
+
   it("both instances started at the same moment came up, one after the other migrating; each runs two workers", () => {
     for (const i of instances) expect(i.output.join("\n")).toMatch(/2 workers on .*rate limits counted in redis/);
   });

@@ -1,0 +1,71 @@
+// Where rate limits and other shared budgets are counted, and the limiter every one of them is built with (README
+// "Running more than one process"): the API's and the customer pages' limits (lib/http/rate-limit.ts), the event
+// stream places, and console sign-in (lib/users/sign-in.ts).
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { getPool } from "@/lib/db";
+import { log } from "@/lib/log";
+import { config, type Config } from "@/lib/config";
+
+/**
+ * Where request budgets are counted (README "Running more than one process"):
+ * - "redis" when REDIS_URL is set: one budget across every process and machine;
+ * - "postgres" when SANDPIPER_WORKERS is above 1 or RATE_LIMIT_STORE=postgres: one budget across every process
+ *   on the database (table rate_limits);
+ * - "memory" otherwise: one process (the embedded install, a single instance).
+ */
+export type RateLimitStore = "redis" | "postgres" | "memory";
+
+export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_STORE" | "SANDPIPER_WORKERS"> = config()): RateLimitStore {
+  if (settings.REDIS_URL) return "redis";
+  if (settings.RATE_LIMIT_STORE === "postgres" || settings.SANDPIPER_WORKERS === "auto" || settings.SANDPIPER_WORKERS > 1) return "postgres";
+  return "memory";
+}
+
+const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterLogged?: boolean };
+
+/**
+ * The process's one Redis client (REDIS_URL), connected on first use; null when REDIS_URL is not set. Commands fail
+ * at once while it is disconnected (no offline queue): the rate limits count in memory meanwhile and /readyz says so.
+ */
+export function sharedRedis(): Redis | null {
+  const url = config().REDIS_URL;
+  if (!url) return null;
+  if (!shared.sandpiperRedis) {
+    shared.sandpiperRedis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    shared.sandpiperRedis.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
+  }
+  return shared.sandpiperRedis;
+}
+
+/**
+ * A limiter of `points` requests per `duration` seconds per key, in the configured store. A shared store that
+ * cannot be reached falls back to this process's own memory for that request (an "insurance" limiter), so an
+ * outage of Redis never stops the API; it is logged.
+ * @param keyPrefix the budget's name ("key", "ip", ...), part of every stored key.
+ */
+export function createRateLimiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+  const store = rateLimitStore();
+  if (!shared.sandpiperLimiterLogged) {
+    shared.sandpiperLimiterLogged = true;
+    log.info({ store }, `rate limits counted in ${store === "memory" ? "this process's memory" : store}`);
+  }
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (store === "redis") {
+    return new RateLimiterRedis({ storeClient: sharedRedis()!, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+  }
+  if (store === "postgres") {
+    // The service's one connection pool (lib/db.ts): no second pool to size, watch and close.
+    return new RateLimiterPostgres({
+      storeClient: getPool(),
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      keyPrefix,
+      points,
+      duration,
+      insuranceLimiter: memory,
+    });
+  }
+  return memory;
+}
