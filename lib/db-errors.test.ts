@@ -89,7 +89,11 @@ describe("toApiError on database errors", () => {
     [driverError("23505", "dup", "payments_merchant_id_reference_key"), 409, "DUPLICATE_REFERENCE"],
     [prismaError("P2002", { target: ["merchant_id", "key"] }), 409, "INVALID_STATE"],
     [prismaError("P2002", { target: ["merchant_id", "reference"] }), 409, "DUPLICATE_REFERENCE"],
-    [prismaError("P2002", { driverAdapterError: { cause: { constraint: { index: "checkout_sessions_merchant_id_reference_key" } } } }), 409, "DUPLICATE_REFERENCE"],
+    [
+      prismaError("P2002", { driverAdapterError: { cause: { constraint: { index: "checkout_sessions_merchant_id_reference_key" } } } }),
+      409,
+      "DUPLICATE_REFERENCE",
+    ],
     // A constraint whose name only mentions a reference is not a merchant's reference key: the name is matched whole.
     [driverError("23505", "dup", "store_checkouts_reference_code_key"), 409, "INVALID_STATE"],
     [driverError("40001"), 503, "SERVICE_UNAVAILABLE"],

@@ -232,7 +232,15 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
   if ("notConfigured" in sent) {
     if (!ownLease) return { attempt: null, change: null, outcome: { ...base, attempt: null, statusCode: null, error: null, ...unchanged } };
     const error = "no callback address configured";
-    const change = { id: claimed.id, state: "NOT_CONFIGURED" as const, nextAttemptAt: null, lastError: error, deliveredAt: null, attemptDelta: -1, updatedAt: finishedAt };
+    const change = {
+      id: claimed.id,
+      state: "NOT_CONFIGURED" as const,
+      nextAttemptAt: null,
+      lastError: error,
+      deliveredAt: null,
+      attemptDelta: -1,
+      updatedAt: finishedAt,
+    };
     return { attempt: null, change, outcome: { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error, nextAttemptAt: null } };
   }
 
@@ -252,7 +260,15 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
   };
   const outcome = { ...base, attempt: number, statusCode: result.statusCode, error: result.error };
   if (result.ok && (row.state === "PENDING" || row.state === "FAILED")) {
-    const change = { id: claimed.id, state: "SUCCEEDED" as const, nextAttemptAt: null, lastError: null, deliveredAt: finishedAt, attemptDelta: 0, updatedAt: finishedAt };
+    const change = {
+      id: claimed.id,
+      state: "SUCCEEDED" as const,
+      nextAttemptAt: null,
+      lastError: null,
+      deliveredAt: finishedAt,
+      attemptDelta: 0,
+      updatedAt: finishedAt,
+    };
     return { attempt, change, outcome: { ...outcome, state: "SUCCEEDED", nextAttemptAt: null } };
   }
   if (result.ok || !ownLease) return { attempt, change: null, outcome: { ...outcome, ...unchanged } };

@@ -54,8 +54,7 @@ export async function issueForwardToken(session: { apiKeyId: string; merchantId:
  *   key and merchant, or it has expired; the message says to use the token of the listener's current stream.
  */
 export async function checkForwardToken(token: string, caller: { apiKeyId: string; merchantId: string }, now: Date): Promise<ForwardSession> {
-  const refuse = (why: string) =>
-    fieldError("forwardToken", `${why}; send the forwardToken of the stream's ready message (sandpiper listen does)`);
+  const refuse = (why: string) => fieldError("forwardToken", `${why}; send the forwardToken of the stream's ready message (sandpiper listen does)`);
   let claims: z.infer<typeof Claims>;
   try {
     const verified = await jwtVerify(token, forwardKey(), { audience: AUDIENCE, algorithms: ["HS256"], currentDate: now });

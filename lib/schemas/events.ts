@@ -106,7 +106,9 @@ export const EventStreamQuery = z.strictObject({
 });
 
 const FeedItem = z.strictObject({
-  cursor: z.string().describe("the merchant's feed position of this item (its own events and redeliveries, from 1); pass it back as cursor to read on after it"),
+  cursor: z
+    .string()
+    .describe("the merchant's feed position of this item (its own events and redeliveries, from 1); pass it back as cursor to read on after it"),
   kind: z.enum(["event", "redelivery"]).describe("a new event, or a redelivery of an earlier one"),
   eventId: z.uuid().describe("The event id (also the X-Service-Event-Id of forwards)."),
   type: EventType,
@@ -165,7 +167,9 @@ export const RecordForwards = z
       .string()
       .min(1)
       .max(2048)
-      .describe("the `forwardToken` of the `ready` message of the stream the listener follows: only that key's listener session records, for 70 minutes after the stream opened"),
+      .describe(
+        "the `forwardToken` of the `ready` message of the stream the listener follows: only that key's listener session records, for 70 minutes after the stream opened",
+      ),
     forwards: z.array(ForwardReport).min(1).max(50).describe("1 to 50 attempts"),
   })
   .describe("Forward attempts of a `sandpiper listen` process, recorded for the merchant's events.");

@@ -126,7 +126,10 @@ describe("two instances, two workers each, one database", () => {
     const name = `nobody-${randomUUID().slice(0, 8)}`;
     const urls: string[] = [];
     for (let n = 0; n < MAX_FAILED_SIGN_INS; n++) urls.push((await signIn(name, "guess", `198.51.100.${n + 1}`, instances[n % 2].url)).body.url);
-    expect(urls.slice(0, -1).every((u) => u.includes("error=invalid")), urls.join("\n")).toBe(true);
+    expect(
+      urls.slice(0, -1).every((u) => u.includes("error=invalid")),
+      urls.join("\n"),
+    ).toBe(true);
     expect(urls.at(-1)).toContain("error=locked");
     for (const instance of instances) expect((await signIn(name, "guess", "198.51.100.77", instance.url)).body.url).toContain("error=locked");
   }, 60_000);

@@ -1205,7 +1205,7 @@ export interface components {
                  * @description when the event (or the redelivery) was recorded
                  */
                 createdAt: string;
-                /** @description feed position of this item; pass it back as cursor to read on after it */
+                /** @description the merchant's feed position of this item (its own events and redeliveries, from 1); pass it back as cursor to read on after it */
                 cursor: string;
                 /**
                  * Format: uuid
