@@ -1,4 +1,4 @@
-// The one rule on loopback callback receivers (docs/callbacks.md "Callback address"): allowed only with
+// The one rule on loopback callback receivers (README "Environment", CALLBACK_ALLOW_LOOPBACK): allowed only with
 // CALLBACK_ALLOW_LOOPBACK=1 and NODE_ENV other than production; that variable under production stops the start.
 // Plain JavaScript, so that server.mjs applies it before Next.js loads; lib/callbacks/callback-config.ts applies it
 // to every address it checks and instrumentation.ts again at `next start`.

@@ -20,8 +20,11 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\/(checkout|store)\/[A-Za-z0-9_-]{16,}/g, "[redacted: page link]"],
 ];
 
-/** Runs of 13 to 19 digits, optionally separated by single spaces or dashes, not inside a longer run of digits. */
-const DIGIT_RUN = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
+/**
+ * A UUID (kept whole: its digit groups are an id, not a card number), or a run of 13 to 19 digits, optionally
+ * separated by single spaces or dashes, not inside a longer run of digits (a card number if it passes Luhn).
+ */
+const UUID_OR_DIGIT_RUN = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/gi;
 const CARD_LABEL = "[redacted: card number]";
 const REDACTED = "[redacted]";
 
@@ -38,13 +41,13 @@ export function luhnValid(digits: string): boolean {
 
 /**
  * `text` with every API key (`sk_sandbox_...`), `whsec_` secret, bearer token, customer page link and card number
- * (13 to 19 digits passing Luhn, with or without spaces or dashes) replaced by a label such as
+ * (13 to 19 digits passing Luhn, with or without spaces or dashes, outside a UUID) replaced by a label such as
  * `[redacted: api key]`.
  */
 export function redactText(text: string): string {
   let kept = text;
   for (const [pattern, label] of SECRET_PATTERNS) kept = kept.replace(pattern, label);
-  return kept.replace(DIGIT_RUN, (run) => (luhnValid(run.replace(/[ -]/g, "")) ? CARD_LABEL : run));
+  return kept.replace(UUID_OR_DIGIT_RUN, (run, uuid: string | undefined) => (uuid === undefined && luhnValid(run.replace(/[ -]/g, "")) ? CARD_LABEL : run));
 }
 
 /** A parsed JSON value with members named like secrets (not null) redacted, and secrets in names and text replaced. */

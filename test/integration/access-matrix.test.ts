@@ -3,7 +3,7 @@ import { SCOPES } from "@/lib/keys/api-keys";
 import type { ErrorCode } from "@/lib/errors";
 import type { Operation } from "@/lib/openapi/operations";
 import { call, db, freshIp, issueApiKey, type TestMerchant } from "../support/fixtures";
-import { exampleBody, footprint, implementedOperations, merchantFor, pathOf, recordFor } from "../support/operations";
+import { footprint, implementedOperations, merchantFor, pathOf, recordFor, validBody } from "../support/operations";
 
 // docs/api.md "Authentication": every endpoint x key state x source IP answers the documented status, in pipeline order
 // (401 before the scope's 403 before the allow-list's 403), and never shows another merchant's data. Driven by
@@ -78,7 +78,8 @@ for (const op of implementedOperations) {
           const record = keyState === "inactive merchant" ? w.inactiveRecord : w.aRecord;
           const ip = source === "an allow-listed IP" ? merchant.ip : freshIp();
           const before = [await footprint(w.a.merchant.id), await footprint(merchant.merchant.id)];
-          const res = await call(pathOf(op, record), { method: op.method, ...(op.body ? { body: exampleBody(op) } : {}), key, ip });
+          const body = op.body ? await validBody(op, key) : undefined;
+          const res = await call(pathOf(op, record), { method: op.method, ...(body ? { body } : {}), key, ip });
 
           expect(res.status, res.text).toBe(want.status);
           if (want.code) {

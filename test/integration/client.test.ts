@@ -13,7 +13,7 @@ import { generate } from "../../clients/typescript/scripts/generate.mjs";
 import { baseUrl, db, depositBody, eventually, LOG_POINTER, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
-import { exampleBody, implementedOperations, merchantFor, recordFor } from "../support/operations";
+import { implementedOperations, merchantFor, recordFor, validBody } from "../support/operations";
 import { startReceiver } from "../support/receiver";
 import { readmeBlock } from "../support/readme";
 
@@ -61,7 +61,8 @@ describe("the client over real HTTP", () => {
       const m = await merchantFor(op);
       const id = await recordFor(op, m);
       const client = clientOf(m);
-      const init = { params: { path: id === undefined ? undefined : { id } }, ...(op.body ? { body: exampleBody(op) } : {}) };
+      const body = op.body ? await validBody(op, m.key) : undefined;
+      const init = { params: { path: id === undefined ? undefined : { id } }, ...(body ? { body } : {}) };
       const { response, error } = await (
         client.raw.request as (method: string, url: string, init: unknown) => Promise<{ response: Response; error?: unknown }>
       )(op.method.toLowerCase(), op.path, init);

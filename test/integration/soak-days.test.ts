@@ -31,5 +31,6 @@ it("36 simulated days: traffic of every kind, and every check holds at every day
   expect(result.callbacks.retried).toBeGreaterThan(0);
   expect(result.listener.receiverFailures).toBeGreaterThan(0);
   expect(result.listener.forwarded).toBe(result.callbacks.events);
+  expect(result.listener.foreign).toBe(0);
   expect(result.requestLog.pruned).toBeGreaterThan(0);
 }, 600_000);

@@ -6,7 +6,7 @@ import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operations";
 import type { Scope } from "@/lib/keys/api-keys";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { db, eventually, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
+import { db, eventually, forwardTokenOf, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
 
 // Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the
 // hostile-input properties iterate over every operation whose route file exists, so an endpoint added on
@@ -36,6 +36,19 @@ export function exampleBody(op: Operation): Record<string, unknown> | undefined 
   if (!op.example) return undefined;
   const body = JSON.parse(JSON.stringify(op.example)) as Record<string, unknown>;
   if ("reference" in body) body.reference = `${String(body.reference)}-${randomUUID()}`;
+  return body;
+}
+
+/**
+ * The operation's valid body as key `key` sends it: {@link exampleBody}, and for `recordForwards` the forward token of
+ * a stream of that key (docs/callbacks.md "Forwards on the service"), when the key can open one and gets a token.
+ */
+export async function validBody(op: Operation, key: string): Promise<Record<string, unknown> | undefined> {
+  const body = exampleBody(op);
+  if (body && op.operationId === "recordForwards") {
+    const token = await forwardTokenOf(key).catch(() => null);
+    if (token) body.forwardToken = token;
+  }
   return body;
 }
 
@@ -73,8 +86,9 @@ export async function recordFor(op: Operation, m: TestMerchant): Promise<string 
 }
 
 /** Sends `op`'s valid request as merchant `m` (fresh Idempotency-Key), with overrides. */
-export function sendValid(op: Operation, m: TestMerchant, id: string | undefined, over: Parameters<TestMerchant["api"]>[1] = {}) {
-  return m.api(pathOf(op, id), { method: op.method, ...(op.body ? { body: exampleBody(op) } : {}), ...over });
+export async function sendValid(op: Operation, m: TestMerchant, id: string | undefined, over: Parameters<TestMerchant["api"]>[1] = {}) {
+  const body = op.body ? await validBody(op, over.key ?? m.key) : undefined;
+  return m.api(pathOf(op, id), { method: op.method, ...(body ? { body } : {}), ...over });
 }
 
 /**

@@ -80,7 +80,8 @@ export type SoakResult = {
   checkoutSessions: Record<string, number>;
   storeCheckouts: Record<string, number>;
   callbacks: { events: number; deliveries: number; attempts: number; retried: number; receiverFailures: number };
-  listener: { forwarded: number; receiverFailures: number };
+  /** Of the events read at the end, how many the listener forwarded; `foreign`: forwarded ids that are not the merchant's events. */
+  listener: { forwarded: number; foreign: number; receiverFailures: number };
   requestLog: { rows: number; pruned: number };
   requests: { sent: number; rateLimited: number };
   /** Real time, ms: the whole run and per simulated day (median and slowest). */
@@ -620,9 +621,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
     // ---- the end: every event delivered to the receiver and forwarded by the listener ----
     await settled(A, "end");
+    // A retry still waiting (30 s at least) is brought forward by a last small move. The move can make payments due
+    // too, whose payment.expired events then come: the events are read once those are done.
+    if (await db.delivery.count({ where: { merchantId: A.id, state: "PENDING" } })) {
+      await move(A, 3_600_000, "drain");
+      await settled(A, "drain");
+    }
     const events = (await db.event.findMany({ where: { merchantId: A.id }, select: { id: true } })).map((e: { id: string }) => e.id);
-    // A retry still waiting (30 s at least) is brought forward by a last small move.
-    if (await db.delivery.count({ where: { merchantId: A.id, state: "PENDING" } })) await move(A, 3_600_000, "drain");
     await until(
       "every delivery SUCCEEDED and every event at both receivers",
       async () =>
@@ -637,6 +642,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const deliveries = await db.delivery.findMany({ where: { merchantId: A.id }, select: { attemptCount: true } });
     await checkInvariants();
 
+    // Time goes on meanwhile: a payment that came due since is expired and its event forwarded too. Everything the
+    // listener forwarded must be the merchant's; every event read above must have been forwarded.
+    const eventsNow = new Set((await db.event.findMany({ where: { merchantId: A.id }, select: { id: true } })).map((e: { id: string }) => e.id));
     const byStatus = Object.fromEntries(
       (await db.payment.groupBy({ by: ["status"], where: { merchantId: { in: ids } }, _count: true })).map((g: any) => [g.status, g._count]),
     );
@@ -664,7 +672,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         retried: deliveries.filter((d: { attemptCount: number }) => d.attemptCount > 1).length,
         receiverFailures: sumValues(Object.fromEntries(callbacks.state.failed)),
       },
-      listener: { forwarded: forwarded.state.events.size, receiverFailures: sumValues(Object.fromEntries(forwarded.state.failed)) },
+      listener: {
+        forwarded: events.filter((id: string) => forwarded.state.events.has(id)).length,
+        foreign: [...forwarded.state.events.keys()].filter((id) => !eventsNow.has(id)).length,
+        receiverFailures: sumValues(Object.fromEntries(forwarded.state.failed)),
+      },
       requestLog: { rows: await db.requestLog.count({ where: { merchantId: { in: ids } } }), pruned: prunedTotal },
       requests,
       realMs: { total: Date.now() - started, dayMedian: ms[Math.floor(ms.length / 2)] ?? 0, dayMax: ms.at(-1) ?? 0 },
