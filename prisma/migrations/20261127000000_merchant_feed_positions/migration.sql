@@ -11,22 +11,15 @@ ALTER TABLE "events" ADD COLUMN "position" BIGINT;
 ALTER TABLE "event_redeliveries" ADD COLUMN "position" BIGINT;
 
 -- Rows recorded before this migration take positions in their commit order, per merchant.
-WITH feed AS (
-  SELECT 'event' AS kind, id, merchant_id, seq FROM "events" WHERE seq IS NOT NULL
-  UNION ALL
-  SELECT 'redelivery', id, merchant_id, seq FROM "event_redeliveries" WHERE seq IS NOT NULL
-), numbered AS (
-  SELECT kind, id, merchant_id, row_number() OVER (PARTITION BY merchant_id ORDER BY seq) AS n FROM feed
-)
-UPDATE "events" e SET "position" = n.n FROM numbered n WHERE n.kind = 'event' AND e.id = n.id;
-WITH feed AS (
-  SELECT 'event' AS kind, id, merchant_id, seq FROM "events" WHERE seq IS NOT NULL
-  UNION ALL
-  SELECT 'redelivery', id, merchant_id, seq FROM "event_redeliveries" WHERE seq IS NOT NULL
-), numbered AS (
-  SELECT kind, id, merchant_id, row_number() OVER (PARTITION BY merchant_id ORDER BY seq) AS n FROM feed
-)
-UPDATE "event_redeliveries" r SET "position" = n.n FROM numbered n WHERE n.kind = 'redelivery' AND r.id = n.id;
+CREATE TEMP TABLE "feed_numbered" AS
+  SELECT kind, id, row_number() OVER (PARTITION BY merchant_id ORDER BY seq) AS n FROM (
+    SELECT 'event' AS kind, id, merchant_id, seq FROM "events" WHERE seq IS NOT NULL
+    UNION ALL
+    SELECT 'redelivery', id, merchant_id, seq FROM "event_redeliveries" WHERE seq IS NOT NULL
+  ) AS feed;
+UPDATE "events" e SET "position" = f.n FROM "feed_numbered" f WHERE f.kind = 'event' AND e.id = f.id;
+UPDATE "event_redeliveries" r SET "position" = f.n FROM "feed_numbered" f WHERE f.kind = 'redelivery' AND r.id = f.id;
+DROP TABLE "feed_numbered";
 INSERT INTO "event_feed_positions" ("merchant_id", "last")
   SELECT merchant_id, max(p) FROM (
     SELECT merchant_id, "position" AS p FROM "events" WHERE "position" IS NOT NULL
