@@ -39,8 +39,17 @@ describe("rates across days", () => {
     // An operator's rate on a day the window reaches later is never replaced by the seeded one.
     const far = addDays(today, 300);
     await transaction((tx) => saveRate(tx, operator, RateInput.parse({ base: "USD", quote: "AED", day: far, rate: "3.7", reason: "treasury" })));
-    const extended = await extendSeededRates(db, { now: new Date(Date.now() + 250 * DAY_MS) });
-    expect(extended.until).toBe(addDays(dubaiDay(new Date(Date.now() + 250 * DAY_MS)), SEEDED_RATE_WINDOW.daysAhead));
+    // The window reaches 90 days past the latest sandbox day of any merchant: other tests (the simulated weeks) move
+    // clocks weeks ahead meanwhile, so the expected end is read from the merchants' offsets before and after.
+    const at = Date.now() + 250 * DAY_MS;
+    const windowEnd = async () => {
+      const [row] = await db.$queryRaw<{ ahead: bigint | null }[]>`SELECT max(clock_offset_ms) AS ahead FROM merchants`;
+      return addDays(dubaiDay(new Date(at + Number(row?.ahead ?? 0n))), SEEDED_RATE_WINDOW.daysAhead);
+    };
+    const before = await windowEnd();
+    const extended = await extendSeededRates(db, { now: new Date(at) });
+    const until = extended.until ?? "";
+    expect(until >= before && until <= (await windowEnd()), `${until} from ${before}`).toBe(true);
     expect(extended.added).toBeGreaterThan(0);
     expect(await db.fxRate.findUnique({ where: { base_quote_day: { base: "USD", quote: "AED", day: far } } })).toMatchObject({
       rate: "3.7",
