@@ -18,10 +18,6 @@ export async function register() {
     // Before anything opens a database connection, so that the pg instrumentation sees every query.
     const { startTracing } = await import("./lib/tracing/tracing");
     await startTracing();
-    // The rate limits' Redis (when REDIS_URL is set) connects now: a command sent before it is connected is counted
-    // in this process's memory instead (lib/rate-limits/store.ts), so the first requests and sign-ins would not share.
-    const { sharedRedis } = await import("./lib/rate-limits/store");
-    sharedRedis();
     // README "Seeded sandbox": each start extends the seeded pairs' window of FX rates before the first request (a
     // sandbox started again after months away takes payments at once); the hourly job keeps it ahead afterwards.
     const { extendSeededRates } = await import("./lib/pricing/seeded-rates");
