@@ -23,7 +23,7 @@ export type AuditEntry = {
 };
 
 /** Members that never enter the audit log, whatever record they appear in (secrets and their hashes). */
-const SECRET_MEMBERS = new Set(["callbackSecret", "secret", "passwordHash", "password", "hash", "key", "token"]);
+const SECRET_MEMBERS = new Set(["callbackSecret", "previousCallbackSecret", "secret", "passwordHash", "password", "hash", "key", "token"]);
 
 /**
  * A JSON-safe copy of a record for the audit log: bigint becomes decimal text, Date becomes ISO text,

@@ -19,6 +19,8 @@ const options: pino.LoggerOptions = {
       "*.secret",
       "callbackSecret",
       "*.callbackSecret",
+      "previousCallbackSecret",
+      "*.previousCallbackSecret",
       "password",
       "*.password",
       "url",

@@ -11,7 +11,11 @@ import { loopbackAllowed, loopbackRefusal } from "@/lib/callbacks/loopback-rule.
 
 /** Longest callback address accepted, in characters. */
 export const MAX_CALLBACK_URL_LENGTH = 2048;
-/** Prefix of every callback secret: `whsec_` + 32 random bytes in base64url (43 characters). */
+/**
+ * Prefix of every callback secret: `whsec_` + 33 random bytes in base64 written with letters and digits only (44
+ * characters), so that the same text is also a Standard Webhooks secret (docs/callbacks.md "Standard Webhooks").
+ * Secrets made before are `whsec_` + 43 base64url characters and keep working.
+ */
 export const CALLBACK_SECRET_PREFIX = "whsec_";
 
 /**
@@ -32,16 +36,25 @@ export function callbackUrlPolicy(): CheckCallbackUrlOptions {
   return { allowLoopback: loopbackAllowed(config().CALLBACK_ALLOW_LOOPBACK, runtimeEnv("NODE_ENV")) };
 }
 
-/** A fresh callback secret, `whsec_` + 32 random bytes in base64url. */
+/**
+ * A fresh callback secret: `whsec_` + 33 random bytes as 44 base64 characters, drawn again until none is `+`, `/`,
+ * `-` or `_` (about four draws; 262 bits of entropy remain), so that base64 and base64url read the same bytes and
+ * every Standard Webhooks library takes the secret as printed (docs/callbacks.md "Standard Webhooks").
+ * @returns e.g. `whsec_Qm9yZWQ3dGhpc0lzQW5FeGFtcGxlU2VjcmV0MDEyMzQ1Njc4OWFi`.
+ */
 export function newCallbackSecret(): string {
-  return CALLBACK_SECRET_PREFIX + randomBytes(32).toString("base64url");
+  for (;;) {
+    const text = randomBytes(33).toString("base64");
+    if (/^[A-Za-z0-9]{44}$/.test(text)) return CALLBACK_SECRET_PREFIX + text;
+  }
 }
 
 /**
  * Saves a merchant's callback address and generates a new callback secret (docs/callbacks.md: "The
  * secret is shown only at configuration time; changing the address generates a new secret"). Every save
- * generates a new secret, so saving the same address again rotates the secret. Deliveries still pending
- * are signed with the new secret on their next attempt (the signature is made at send time).
+ * generates a new secret, so saving the same address again replaces the secret at once (a rotation with an
+ * overlap is lib/callbacks/secret-rotation.ts) and ends any overlap. Deliveries still pending are signed with the new
+ * secret on their next attempt (the signature is made at send time).
  *
  * The address must pass the address policy ({@link checkCallbackUrl}: https, port 443, a DNS name
  * resolving only to public addresses; loopback only under CALLBACK_ALLOW_LOOPBACK=1 outside production).
@@ -71,7 +84,7 @@ export async function setCallbackUrl(db: Db, input: { merchantId: string; url: s
   const secret = newCallbackSecret();
   const changed = await db.merchant.updateMany({
     where: { id: input.merchantId },
-    data: { callbackUrl: check.url.toString(), callbackSecret: secret },
+    data: { callbackUrl: check.url.toString(), callbackSecret: secret, previousCallbackSecret: null, previousCallbackSecretUntil: null },
   });
   if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
   return { secret };
@@ -85,6 +98,9 @@ export async function setCallbackUrl(db: Db, input: { merchantId: string; url: s
  */
 export async function removeCallbackUrl(db: Db, input: { merchantId: string }): Promise<void> {
   if (!isUuid(input.merchantId)) throw apiError("NOT_FOUND", "merchant not found");
-  const changed = await db.merchant.updateMany({ where: { id: input.merchantId }, data: { callbackUrl: null, callbackSecret: null } });
+  const changed = await db.merchant.updateMany({
+    where: { id: input.merchantId },
+    data: { callbackUrl: null, callbackSecret: null, previousCallbackSecret: null, previousCallbackSecretUntil: null },
+  });
   if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
 }

@@ -29,6 +29,8 @@ export type InjectChaosInput = {
   merchantId: string;
   body: string;
   secret: string;
+  /** The secret a rotation replaced, while its overlap lasts (docs/callbacks.md "Rotating the secret"); else null. */
+  previousSecret: string | null;
   url: string;
   target: SendTarget;
   plan: ChaosPlan;
@@ -71,8 +73,9 @@ export async function injectChaos(input: InjectChaosInput): Promise<void> {
 }
 
 function sendInjected(input: InjectChaosInput, kind: Exclude<ChaosKind, "delay">): Promise<SendCallbackResult> {
-  const secret = kind === "bad_signature" ? `whsec_${randomBytes(32).toString("base64url")}` : input.secret;
+  const forged = kind === "bad_signature";
+  const secret = forged ? `whsec_${randomBytes(32).toString("base64url")}` : input.secret;
   const nowMs = kind === "stale_timestamp" ? systemNow().getTime() - STALE_TIMESTAMP_AGE_SECONDS * 1000 : systemNow().getTime();
-  const headers = buildCallbackHeaders({ eventId: input.eventId, rawBody: input.body, secret, nowMs });
+  const headers = buildCallbackHeaders({ eventId: input.eventId, rawBody: input.body, secret, previousSecret: forged ? null : input.previousSecret, nowMs });
   return sendCallbackRequest({ ...input.target, headers, body: input.body, timeoutMs: input.timeoutMs });
 }

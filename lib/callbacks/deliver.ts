@@ -70,6 +70,8 @@ type Claimed = {
   test: boolean;
   callbackUrl: string | null;
   callbackSecret: string | null;
+  /** The secret a rotation replaced, while its overlap lasts at claim time (docs/callbacks.md "Rotating the secret"). */
+  previousCallbackSecret: string | null;
 };
 /**
  * A due delivery as {@link claim} reads it (checked with `parseRow`, lib/db.ts): the delivery, its event's frozen body
@@ -88,6 +90,7 @@ export const ClaimRow = z.object({
   paymentId: z.string().nullable(),
   callbackUrl: z.string().nullable(),
   callbackSecret: z.string().nullable(),
+  previousCallbackSecret: z.string().nullable(),
 });
 
 /** A claimed delivery as {@link settleBatch} locks it again: its state and lease now, and the attempts recorded so far. */
@@ -118,7 +121,8 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
     const due = parseRows(
       ClaimRow,
       await tx.$queryRaw<Record<string, unknown>[]>`
-      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret
+      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret,
+        CASE WHEN m.previous_callback_secret_until > ${now} THEN m.previous_callback_secret END AS previous_callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
       ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`,
@@ -156,6 +160,7 @@ async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: numb
         test: row.paymentId === null,
         callbackUrl: row.callbackUrl,
         callbackSecret: row.callbackSecret,
+        previousCallbackSecret: row.previousCallbackSecret,
       });
     }
     if (claimed.length > 0) {
@@ -190,7 +195,8 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
       target: null,
     };
   }
-  const headers = buildCallbackHeaders({ eventId: claimed.eventId, rawBody: body, secret, nowMs: now.getTime() });
+  const previousSecret = claimed.previousCallbackSecret;
+  const headers = buildCallbackHeaders({ eventId: claimed.eventId, rawBody: body, secret, previousSecret, nowMs: now.getTime() });
   if (claimed.test) headers[testEventHeaderName()] = "true";
   const target = { url: check.url, address: check.address, family: check.family };
   const result = await sendCallbackRequest({ ...target, headers, body, timeoutMs });
@@ -377,6 +383,7 @@ async function afterAttempt(item: SentAttempt, plan: Awaited<ReturnType<typeof p
       merchantId: claimed.merchantId,
       body: claimed.body,
       secret: claimed.callbackSecret!,
+      previousSecret: claimed.previousCallbackSecret,
       url: sent.url,
       target: sent.target,
       plan,

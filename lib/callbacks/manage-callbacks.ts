@@ -9,6 +9,7 @@ import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/callbacks/deliveries";
 import { switchFastRetries } from "@/lib/callbacks/fast-retries";
+import { endCallbackSecretOverlap, parseOverlap, rotateCallbackSecret, signingSecrets } from "@/lib/callbacks/secret-rotation";
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 import { ChaosModeRow } from "@/lib/events/stream";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/callbacks/signature-check";
@@ -174,6 +175,45 @@ export async function setFastRetries(tx: Tx, actor: ConsoleActor, input: z.outpu
   await switchFastRetries(tx, auditActor(actor), { merchantId: input.merchantId, enabled: input.enabled, reason: input.reason }, now);
 }
 
+/** The overlaps the console offers for a secret rotation (docs/callbacks.md "Rotating the secret"). */
+export const ROTATION_OVERLAPS = ["0s", "1h", "24h", "7d"] as const;
+
+export const RotateSecretInput = z.object({
+  merchantId: uuidField,
+  overlap: z.enum(ROTATION_OVERLAPS, { message: "choose an overlap" }),
+  reason: reasonField,
+});
+
+/**
+ * Rotates a merchant's callback secret from the console, keeping the address (docs/callbacks.md "Rotating the
+ * secret"): MERCHANT users for their own merchant, operators for any; a reason is required; audited
+ * (lib/callbacks/secret-rotation.ts). The secret is returned to be shown once. Overlaps run on the real clock.
+ * @returns the new secret and the overlap's end (ISO 8601) or null.
+ * @throws ApiError 404 NOT_FOUND (unknown merchant, or another merchant's for a MERCHANT user), 409 INVALID_STATE (no
+ *   address set)
+ */
+export async function rotateSecretFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof RotateSecretInput>) {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  return rotateCallbackSecret(
+    tx,
+    auditActor(actor),
+    { merchantId: input.merchantId, overlapMs: parseOverlap(input.overlap), reason: input.reason },
+    systemNow(),
+  );
+}
+
+export const EndOverlapInput = z.object({ merchantId: uuidField });
+
+/**
+ * Ends a rotation's overlap now from the console (docs/callbacks.md "Rotating the secret"); same access as
+ * {@link rotateSecretFromConsole}; audited when an overlap was running.
+ * @throws ApiError 404 NOT_FOUND
+ */
+export async function endOverlapFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof EndOverlapInput>): Promise<void> {
+  assertMerchantAccess(actor, input.merchantId, "merchant");
+  await endCallbackSecretOverlap(tx, auditActor(actor), { merchantId: input.merchantId, reason: "ended from the console" }, systemNow());
+}
+
 export const SignatureCheckInput = z.object({
   deliveryId: uuidField,
   attempt: integer(1, 1_000_000),
@@ -196,11 +236,11 @@ export async function checkSignature(tx: Tx, actor: ConsoleActor, input: z.outpu
   const delivery = await getDelivery(tx, { merchantId: merchantScope(actor), deliveryId: input.deliveryId });
   const attempt = delivery.attempts.find((a) => a.number === input.attempt);
   if (!attempt) throw apiError("NOT_FOUND", "attempt not found");
-  const { callbackSecret, listenerSecrets } = await secretsOf(tx, delivery.merchantId);
+  const { callbackSecret, replacedSecrets, listenerSecrets } = await secretsOf(tx, delivery.merchantId);
   if (!callbackSecret) throw apiError("INVALID_STATE", "this merchant has no callback secret: set a callback address first");
   const diagnosis = diagnoseSignature({
     secret: callbackSecret,
-    others: listenerSecrets.map((k) => k.named),
+    others: [...replacedSecrets, ...listenerSecrets.map((k) => k.named)],
     sent: attempt.signedTimestamp ? { timestamp: attempt.signedTimestamp, body: delivery.event.body } : null,
     given: { timestamp: input.timestamp, body: input.body, signature: input.signature },
     nowSeconds: Math.floor(now.getTime() / 1000),
@@ -271,10 +311,26 @@ export async function checkForwardSignature(
 
 /** A merchant's callback secret (null when no address was set) and the listener secret of each of its API keys. */
 async function secretsOf(tx: Tx, merchantId: string) {
-  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { callbackSecret: true } });
+  const merchant = await tx.merchant.findUniqueOrThrow({
+    where: { id: merchantId },
+    select: { callbackSecret: true, previousCallbackSecret: true, previousCallbackSecretUntil: true },
+  });
   const keys = await tx.apiKey.findMany({ where: { merchantId }, select: { id: true, hash: true, prefix: true } });
+  // During a rotation's overlap X-Service-Signature is made with the previous secret (docs/callbacks.md "Rotating the secret").
+  const { secret, previousSecret } = signingSecrets(merchant, systemNow());
+  const replaced = previousSecret ? secret : merchant.previousCallbackSecret;
   return {
-    callbackSecret: merchant.callbackSecret,
+    callbackSecret: previousSecret ?? secret,
+    replacedSecrets: replaced
+      ? [
+          {
+            label: previousSecret
+              ? "your new callback secret (X-Service-Signature keeps the previous one until the overlap ends)"
+              : "your previous callback secret (replaced by a rotation)",
+            secret: replaced,
+          },
+        ]
+      : [],
     listenerSecrets: keys.map((k) => ({
       id: k.id,
       prefix: k.prefix,
@@ -290,8 +346,8 @@ export function merchantsInChaosMode(db: Db, actor: ConsoleActor): Promise<{ id:
 }
 
 /**
- * One merchant's callback settings for the Callbacks page: id, name, callbackUrl (null = not configured) and
- * chaosMode and fastRetries; null when the actor may not see that merchant or it does not exist. The secret is never
+ * One merchant's callback settings for the Callbacks page: id, name, callbackUrl (null = not configured),
+ * chaosMode, fastRetries, clockOffsetMs and previousCallbackSecretUntil (a rotation's overlap end, possibly past); null when the actor may not see that merchant or it does not exist. The secret is never
  * returned.
  */
 export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: string) {
@@ -299,6 +355,6 @@ export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: 
   if (scope && scope !== merchantId) return null;
   return db.merchant.findUnique({
     where: { id: merchantId },
-    select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true, clockOffsetMs: true },
+    select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true, clockOffsetMs: true, previousCallbackSecretUntil: true },
   });
 }

@@ -44,7 +44,7 @@ describe("route", () => {
     expect(route(["help", "events", "list"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper events list/) });
     expect(route(["help", "trigger"])).toMatchObject({ code: 0, help: expect.stringMatching(/^Usage: sandpiper trigger/) });
     expect(usageOf(() => route(["deploy"]))).toBe(
-      'sandpiper: unknown command "deploy": use listen, events, trigger, logs, clock, simulate or scenarios (run "sandpiper --help")',
+      'sandpiper: unknown command "deploy": use listen, events, trigger, logs, clock, callbacks, simulate or scenarios (run "sandpiper --help")',
     );
     expect(usageOf(() => route(["events", "delete"]))).toMatch(/^sandpiper events: unknown command "delete": use list, get or resend/);
   });

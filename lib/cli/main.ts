@@ -3,6 +3,7 @@
 // refused or failed, 2 a usage error.
 import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "./args";
 import { ServiceError } from "./client";
+import { CALLBACKS_HELP, parseCallbacks, runCallbacks } from "./commands/callbacks";
 import { CLOCK_HELP, parseClock, runClock } from "./commands/clock";
 import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "./commands/events";
 import { LISTEN_HELP, parseListen, runListen } from "./commands/listen";
@@ -24,6 +25,8 @@ Commands:
   scenarios list              your scenario rules
   scenarios add-standard      add the standard set of scenario rules, enabled
   clock advance <duration>    move your sandbox time ahead (also: clock show, clock reset)
+  callbacks rotate-secret     a new callback secret, the old one signing beside it for an overlap (also:
+                              callbacks secret, callbacks end-overlap)
 
 Options of every command:
 ${COMMON_HELP}
@@ -40,6 +43,7 @@ const COMMANDS: Record<string, Command> = {
   simulate: { help: SIMULATE_HELP, parse: parseSimulate, run: runSimulate },
   ...Object.fromEntries(Object.entries(SCENARIOS_COMMANDS).map(([name, c]) => [`scenarios ${name}`, c])),
   clock: { help: CLOCK_HELP, parse: parseClock, run: runClock },
+  callbacks: { help: CALLBACKS_HELP, parse: parseCallbacks, run: runCallbacks },
   ...Object.fromEntries(Object.entries(EVENTS_COMMANDS).map(([name, c]) => [`events ${name}`, c])),
   ...Object.fromEntries(Object.entries(LOGS_COMMANDS).map(([name, c]) => [`logs ${name}`, c])),
 };
@@ -77,7 +81,9 @@ export function route(argv: string[]): { name: string; rest: string[] } | { help
     return { name: `scenarios ${second}`, rest: more };
   }
   if (first in COMMANDS) return { name: first, rest: [second, ...more].filter((w) => w !== undefined) };
-  throw new UsageError(`sandpiper: unknown command "${first}": use listen, events, trigger, logs, clock, simulate or scenarios (run "sandpiper --help")`);
+  throw new UsageError(
+    `sandpiper: unknown command "${first}": use listen, events, trigger, logs, clock, callbacks, simulate or scenarios (run "sandpiper --help")`,
+  );
 }
 
 /**

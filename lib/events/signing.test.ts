@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildCallbackHeaders, callbackHeaderNames, signCallback } from "./signing";
+import { Webhook } from "standardwebhooks";
+import { buildCallbackHeaders, callbackHeaderNames, signCallback, signStandardWebhook, standardWebhooksKey, standardWebhooksSecret } from "./signing";
 
 function independentHmac(secret: string, timestamp: string, body: Buffer): string {
   const h = createHmac("sha256", Buffer.from(secret, "utf8"));
@@ -98,12 +99,17 @@ describe("buildCallbackHeaders", () => {
       "X-Service-Event-Id": eventId,
       "X-Service-Timestamp": "1700000000",
       "X-Service-Signature": independentHmac(secret, "1700000000", Buffer.from(rawBody, "utf8")),
+      "webhook-id": eventId,
+      "webhook-timestamp": "1700000000",
+      "webhook-signature": signStandardWebhook(secret, eventId, "1700000000", rawBody),
     });
   });
 
   it("uses the given service name", () => {
     const headers = buildCallbackHeaders({ eventId, rawBody, secret, nowMs: 1_800_000_000_000, serviceName: "Sandpiper" });
-    expect(Object.keys(headers).sort()).toEqual(["Content-Type", "X-Sandpiper-Event-Id", "X-Sandpiper-Signature", "X-Sandpiper-Timestamp"].sort());
+    expect(Object.keys(headers).sort()).toEqual(
+      ["Content-Type", "X-Sandpiper-Event-Id", "X-Sandpiper-Signature", "X-Sandpiper-Timestamp", "webhook-id", "webhook-signature", "webhook-timestamp"].sort(),
+    );
     expect(headers["X-Sandpiper-Timestamp"]).toBe("1800000000");
   });
 
@@ -113,5 +119,57 @@ describe("buildCallbackHeaders", () => {
     expect(() => buildCallbackHeaders({ eventId, rawBody, secret, nowMs: Number.NaN })).toThrow(RangeError);
     expect(() => buildCallbackHeaders({ eventId: "a\r\nX-Evil: 1", rawBody, secret, nowMs: 1_700_000_000_000 })).toThrow(TypeError);
     expect(() => buildCallbackHeaders({ eventId: "", rawBody, secret, nowMs: 1_700_000_000_000 })).toThrow(TypeError);
+  });
+});
+
+describe("Standard Webhooks", () => {
+  const eventId = "7f1c1f0e-3c55-4a43-9f0e-8d7c1b1b2a10";
+  const rawBody = JSON.stringify({ id: eventId, type: "payment.failed", note: "caf\u00e9" });
+  const nowMs = Date.now();
+  const ts = String(Math.floor(nowMs / 1000));
+
+  /** A secret of the current form: `whsec_` + 44 letters and digits (33 bytes). */
+  const newCallbackSecret = () =>
+    "whsec_" +
+    Buffer.from(crypto.getRandomValues(new Uint8Array(33)))
+      .toString("base64")
+      .replace(/[+/]/g, "A");
+
+  function verifies(secret: string, headers: Record<string, string>): boolean {
+    try {
+      new Webhook(secret).verify(rawBody, headers);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  it("an older base64url secret is keyed with its decoded bytes; its standard form verifies", () => {
+    const old = "whsec_" + Buffer.alloc(32, 0xfb).toString("base64url"); // "-" and "_" in it, 43 characters
+    expect(old).toMatch(/[-_]/);
+    const standard = standardWebhooksSecret(old);
+    expect(standard).toBe("whsec_" + Buffer.alloc(32, 0xfb).toString("base64"));
+    expect(verifies(standard, buildCallbackHeaders({ eventId, rawBody, secret: old, nowMs }))).toBe(true);
+  });
+
+  it("signs id.timestamp.body with HMAC-SHA256 of the decoded key, as the specification's example does", () => {
+    const key = Buffer.from("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "base64");
+    const expected = "v1," + createHmac("sha256", key).update(`msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{"test": 2432232314}`).digest("base64");
+    expect(signStandardWebhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", '{"test": 2432232314}')).toBe(expected);
+    expect(expected).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  });
+
+  it("during an overlap the contract's header keeps the previous secret and webhook-signature carries both", () => {
+    const current = newCallbackSecret();
+    const previous = newCallbackSecret();
+    const headers = buildCallbackHeaders({ eventId, rawBody, secret: current, previousSecret: previous, nowMs });
+    expect(headers["X-Service-Signature"]).toBe(independentHmac(previous, ts, Buffer.from(rawBody, "utf8")));
+    expect(headers["webhook-signature"].split(" ")).toEqual([
+      signStandardWebhook(current, eventId, ts, rawBody),
+      signStandardWebhook(previous, eventId, ts, rawBody),
+    ]);
+    expect(verifies(current, headers)).toBe(true);
+    expect(verifies(previous, headers)).toBe(true);
+    expect(verifies(newCallbackSecret(), headers)).toBe(false);
   });
 });

@@ -69,14 +69,74 @@ export function signCallback(secret: string, timestampSeconds: number | string, 
     .digest("hex");
 }
 
+/** Header names of the Standard Webhooks scheme, sent beside the `X-<Name>-*` headers (docs/callbacks.md "Standard Webhooks"). */
+export const STANDARD_WEBHOOK_HEADERS = { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" } as const;
+
+const SECRET_PREFIX = "whsec_";
+
+/**
+ * The key bytes a Standard Webhooks verifier uses for one of our secrets: the text after `whsec_`, base64-decoded
+ * (either alphabet, with or without padding). A secret without the prefix, or one that decodes to nothing, is keyed
+ * with its UTF-8 bytes.
+ *
+ * docs/callbacks.md "Standard Webhooks".
+ * @param secret a callback or listener secret, e.g. `whsec_` + 43 or 44 base64 characters.
+ * @returns the key bytes (32 or 33 for the secrets Sandpiper makes).
+ * @throws TypeError when secret is empty.
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  if (typeof secret !== "string" || secret.length === 0) throw new TypeError("secret must be a non-empty string");
+  const body = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : "";
+  const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(body) ? Buffer.from(body, "base64") : Buffer.alloc(0);
+  return key.length > 0 ? key : Buffer.from(secret, "utf8");
+}
+
+/**
+ * A secret written as every Standard Webhooks library reads it: `whsec_` + standard, padded base64 of
+ * {@link standardWebhooksKey}. Secrets made since Standard Webhooks headers were added read the same in both forms
+ * (letters and digits only, 44 characters); an older secret with `-`, `_` or 43 characters has a second form.
+ *
+ * docs/callbacks.md "Standard Webhooks".
+ * @returns the secret to give a Standard Webhooks verifier; equal to `secret` when it already is one.
+ * @throws TypeError when secret is empty.
+ */
+export function standardWebhooksSecret(secret: string): string {
+  return SECRET_PREFIX + standardWebhooksKey(secret).toString("base64");
+}
+
+/**
+ * One Standard Webhooks signature: `v1,` + base64 of HMAC-SHA256 over `id + "." + timestamp + "." + body`, keyed
+ * with {@link standardWebhooksKey} of the secret.
+ *
+ * docs/callbacks.md "Standard Webhooks".
+ * @param secret a callback or listener secret.
+ * @param id the `webhook-id` (the event id).
+ * @param timestampSeconds the `webhook-timestamp`, Unix seconds in decimal.
+ * @param rawBody the exact request body bytes.
+ * @returns `v1,<base64>` (47 characters).
+ * @throws TypeError when secret is empty.
+ */
+export function signStandardWebhook(secret: string, id: string, timestampSeconds: string, rawBody: string | Buffer): string {
+  const mac = createHmac("sha256", standardWebhooksKey(secret))
+    .update(Buffer.from(`${id}.${timestampSeconds}.`, "utf8"))
+    .update(toBytes(rawBody))
+    .digest("base64");
+  return `v1,${mac}`;
+}
+
 /** Input of {@link buildCallbackHeaders}. */
 export interface BuildCallbackHeadersInput {
   /** Event id (uuid); equals the `id` in the body and is kept across retries. */
   eventId: string;
   /** The exact bytes that will be sent as the request body. */
   rawBody: string | Buffer;
-  /** The merchant's callback secret. */
+  /** The merchant's callback secret (the newest, during a rotation's overlap). */
   secret: string;
+  /**
+   * During a rotation's overlap, the secret being replaced: the contract's signature header keeps being made with it,
+   * and `webhook-signature` carries a signature by each. Null or absent outside an overlap.
+   */
+  previousSecret?: string | null;
   /** Time of this attempt, epoch milliseconds. */
   nowMs: number;
   /** Operator name for the header names; default as in {@link callbackHeaderNames}. */
@@ -86,16 +146,20 @@ export interface BuildCallbackHeadersInput {
 /**
  * Headers of one callback attempt: `Content-Type: application/json`, the event id header,
  * the timestamp header (10-digit Unix seconds, floor of nowMs / 1000, renewed on every
- * attempt) and the signature header over that timestamp and rawBody.
+ * attempt) and the signature header over that timestamp and rawBody (made with `previousSecret` while a rotation's
+ * overlap lasts, else with `secret`); beside them the Standard Webhooks headers `webhook-id` (the event id),
+ * `webhook-timestamp` (the same timestamp) and `webhook-signature` (`v1,<base64>` by `secret`, then one by
+ * `previousSecret` during an overlap, separated by a space).
  *
- * docs/callbacks.md (Headers) and docs/architecture.md "Callbacks".
+ * docs/callbacks.md (Headers, "Standard Webhooks", "Rotating the secret") and docs/architecture.md "Callbacks".
  *
- * @returns a plain record `{ "Content-Type", "X-<Name>-Event-Id", "X-<Name>-Timestamp", "X-<Name>-Signature" }`.
+ * @returns a plain record `{ "Content-Type", "X-<Name>-Event-Id", "X-<Name>-Timestamp", "X-<Name>-Signature",
+ *   "webhook-id", "webhook-timestamp", "webhook-signature" }`.
  * @throws TypeError for an empty eventId or one containing control characters, an empty
  *   secret or an invalid serviceName; RangeError when nowMs does not give a 10-digit timestamp.
  */
 export function buildCallbackHeaders(input: BuildCallbackHeadersInput): Record<string, string> {
-  const { eventId, rawBody, secret, nowMs, serviceName } = input;
+  const { eventId, rawBody, secret, previousSecret, nowMs, serviceName } = input;
   if (typeof eventId !== "string" || eventId.length === 0 || /[\u0000-\u001f\u007f]/.test(eventId)) {
     throw new TypeError("eventId must be a non-empty string without control characters");
   }
@@ -109,6 +173,11 @@ export function buildCallbackHeaders(input: BuildCallbackHeadersInput): Record<s
     "Content-Type": "application/json",
     [names.eventId]: eventId,
     [names.timestamp]: timestamp,
-    [names.signature]: signCallback(secret, timestamp, rawBody),
+    [names.signature]: signCallback(previousSecret || secret, timestamp, rawBody),
+    [STANDARD_WEBHOOK_HEADERS.id]: eventId,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: timestamp,
+    [STANDARD_WEBHOOK_HEADERS.signature]: [secret, ...(previousSecret ? [previousSecret] : [])]
+      .map((s) => signStandardWebhook(s, eventId, timestamp, rawBody))
+      .join(" "),
   };
 }

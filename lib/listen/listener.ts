@@ -2,6 +2,7 @@
 // machine as the real callback request (docs/callbacks.md "sandpiper listen"). Imports nothing of the service
 // but the signing code and the chaos plan (node:crypto only), so it runs as a small separate process.
 import { listenerSecret } from "../events/listener-secret";
+import { standardWebhooksSecret } from "../events/signing";
 import { Forwarder } from "./forwarder";
 import { ByeMessage, ChaosMessage, ItemMessage, parseMessage, ReadyMessage } from "./messages";
 import { Reporter } from "./reporter";
@@ -113,6 +114,8 @@ export class Listener {
     }
     this.print(`Forwarding events to ${opts.forwardTo}${opts.types.length ? ` (${opts.types.join(", ")})` : ""}`);
     this.print(`Listener signing secret: ${this.secret} (the same on every run with this API key: configure your receiver with it)`);
+    const standard = standardWebhooksSecret(this.secret);
+    if (standard !== this.secret) this.print(`Standard Webhooks libraries take the same secret written as: ${standard}`);
     this.print(`Cursor kept in ${opts.stateFile}${kept ? `; resuming after position ${kept.cursor}` : ""}`);
     this.print(
       `A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`,

@@ -226,7 +226,7 @@ export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
     },
   });
   if (!merchant) throw apiError("NOT_FOUND", "merchant not found");
-  const { callbackSecret: _secret, _count, ...safe } = merchant;
+  const { callbackSecret: _secret, previousCallbackSecret: _previous, _count, ...safe } = merchant;
   return {
     ...safe,
     hasCallbackSecret: !!_secret,

@@ -34,6 +34,9 @@ import {
 } from "@/lib/schemas/scenario-rules";
 import {
   AdvanceSandboxClock,
+  CallbackSecretRotation,
+  CallbackSecretState,
+  RotateCallbackSecret,
   QuotedCheckoutSession,
   SandboxClock,
   SandboxClockMove,
@@ -90,6 +93,9 @@ const COMPONENTS = {
   SandboxClock,
   SandboxClockMove,
   AdvanceSandboxClock,
+  CallbackSecretState,
+  CallbackSecretRotation,
+  RotateCallbackSecret,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };

@@ -15,7 +15,7 @@ const SECRET_NAMES =
 /** Secrets inside any text, each with the label it is replaced by. */
 const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/sk_sandbox_[A-Za-z0-9]+/g, "[redacted: api key]"],
-  [/whsec_[A-Za-z0-9_-]+/g, "[redacted: secret]"],
+  [/whsec_[A-Za-z0-9+/_=-]+/g, "[redacted: secret]"],
   [/\bbearer\s+[A-Za-z0-9._~+/=-]+/gi, "[redacted: bearer token]"],
   [/\/(checkout|store)\/[A-Za-z0-9_-]{16,}/g, "[redacted: page link]"],
 ];

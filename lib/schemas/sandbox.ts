@@ -126,3 +126,38 @@ export const SandboxClockMove = SandboxClock.extend({
     ),
   deliveriesDue: z.int().describe("Callback deliveries waiting for a retry that are due now (sent within about a second)."),
 }).describe("The merchant's sandbox clock after the move, and what the move did.");
+
+/** Body of `POST /v1/sandbox/callback-secret/rotate` (docs/callbacks.md "Rotating the secret"). */
+export const RotateCallbackSecret = z
+  .strictObject({
+    overlap: z
+      .string()
+      .max(40)
+      .optional()
+      .describe(
+        "How long the secret being replaced keeps signing beside the new one: a duration such as `24h` (the default when absent), `90m`, `7d` (the most) or `0s` (it stops at once). Written as for POST /v1/sandbox/clock/advance.",
+      ),
+  })
+  .describe("How to rotate the callback secret.");
+
+/** `GET /v1/sandbox/callback-secret` and `POST .../end-overlap` answer: where the secret stands, never the secret. */
+export const CallbackSecretState = z
+  .strictObject({
+    configured: z.boolean().describe("A callback address, and so a secret, is set (console, Callbacks)."),
+    overlapEndsAt: Timestamp.nullable().describe(
+      "While a rotation's overlap runs: when the previous secret stops signing (real time, UTC). Until then X-Service-Signature is still made with the previous secret and webhook-signature carries a signature by each. Null outside an overlap.",
+    ),
+  })
+  .describe("The merchant's callback secret: set or not, and a rotation's overlap.");
+
+/** `POST /v1/sandbox/callback-secret/rotate` answer: the new secret, shown this once. */
+export const CallbackSecretRotation = z
+  .strictObject({
+    secret: z
+      .string()
+      .describe(
+        "The new callback secret (`whsec_` + 44 letters and digits): shown this once, never again (a replay of the same Idempotency-Key answers it again). It is also the secret to give a Standard Webhooks library.",
+      ),
+    overlapEndsAt: Timestamp.nullable().describe("When the previous secret stops signing (real time, UTC); null when `overlap` was 0."),
+  })
+  .describe("The rotated callback secret.");

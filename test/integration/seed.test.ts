@@ -42,7 +42,7 @@ describe("npm run seed", () => {
         SEED_ALLOWED_IPS: "203.0.113.7, ::ffff:198.51.100.9",
       }),
     );
-    expect(out.callbackSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(out.callbackSecret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
     const row = await merchantRow();
     expect(row.callback_url).toBe("http://127.0.0.1:4321/cb");
     expect(row.callback_secret).toBe(out.callbackSecret);

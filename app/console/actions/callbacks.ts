@@ -8,6 +8,10 @@ import {
   checkForwardSignature,
   checkSignature,
   configureCallback,
+  EndOverlapInput,
+  endOverlapFromConsole,
+  RotateSecretInput,
+  rotateSecretFromConsole,
   ForwardSignatureCheckInput,
   FastRetriesInput,
   requeueFromConsole,
@@ -18,11 +22,29 @@ import {
 } from "@/lib/callbacks/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/schemas/form-fields";
 import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
+import { formatDateTime } from "@/lib/console/format";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {
   const secret = await configureCallback(tx, actor, input, now);
   return { message: "Saved the callback address and generated a new signing secret.", shownOnce: { "Signing secret": secret } };
+});
+
+/** Rotates the signing secret, keeping the address; the old one signs beside it for the chosen overlap. */
+export const rotateSecretAction = consoleAction(RotateSecretInput, async ({ actor, tx, input }) => {
+  const { secret, overlapEndsAt } = await rotateSecretFromConsole(tx, actor, input);
+  return {
+    message: overlapEndsAt
+      ? `Rotated the signing secret. Until ${formatDateTime(overlapEndsAt)} Dubai the old secret still signs X-Service-Signature and webhook-signature carries a signature by each; deploy the new one, then end the overlap.`
+      : "Rotated the signing secret; the old one no longer signs.",
+    shownOnce: { "Signing secret": secret },
+  };
+});
+
+/** Ends a rotation's overlap: the old secret stops signing now. */
+export const endOverlapAction = consoleAction(EndOverlapInput, async ({ actor, tx, input }) => {
+  await endOverlapFromConsole(tx, actor, input);
+  return { message: "The overlap has ended: callbacks are signed with the new secret only." };
 });
 
 /** Requeues one delivery (deliveryId) or every FAILED / NOT_CONFIGURED one in scope. */

@@ -244,6 +244,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/callback-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read where the callback secret stands
+         * @description Whether a callback secret is set and, during a rotation, when its overlap ends. Never the secret. See docs/callbacks.md "Rotating the secret".
+         */
+        get: operations["getCallbackSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/callback-secret/end-overlap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a callback secret rotation's overlap now
+         * @description The previous secret stops signing from the next attempt on: X-Service-Signature is made with the new secret and webhook-signature carries its signature only. With no overlap running it changes nothing. Written to the audit log. Send no body. See docs/callbacks.md "Rotating the secret".
+         */
+        post: operations["endCallbackSecretOverlap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/callback-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the callback secret, with an overlap
+         * @description Makes a new callback secret and answers it this once; the callback address stays. For `overlap` (default 24h, at most 7d; 0s for none) the secret it replaces keeps signing: X-Service-Signature is still made with the old secret, and webhook-signature carries a signature by each, so a receiver holding either secret verifies every delivery while you deploy the new one. Then the old secret stops; POST /v1/sandbox/callback-secret/end-overlap ends the overlap early. A rotation during an overlap drops the oldest secret at once (two at most). Overlaps run on the real clock, not the sandbox clock. Written to the audit log, never the secret. See docs/callbacks.md "Rotating the secret".
+         */
+        post: operations["rotateCallbackSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/checkout-sessions/{id}/confirm": {
         parameters: {
             query?: never;
@@ -631,6 +691,20 @@ export interface components {
         AdvanceSandboxClock: {
             /** @description How far to move the clock ahead: whole numbers with a unit s, m, h, d or w (`90s`, `15m`, `2h`, `1d12h`), or an ISO 8601 duration without years and months (`PT2H`, `P1DT12H`). */
             by: string;
+        };
+        /** @description The rotated callback secret. */
+        CallbackSecretRotation: {
+            /** @description When the previous secret stops signing (real time, UTC); null when `overlap` was 0. */
+            overlapEndsAt: string | null;
+            /** @description The new callback secret (`whsec_` + 44 letters and digits): shown this once, never again (a replay of the same Idempotency-Key answers it again). It is also the secret to give a Standard Webhooks library. */
+            secret: string;
+        };
+        /** @description The merchant's callback secret: set or not, and a rotation's overlap. */
+        CallbackSecretState: {
+            /** @description A callback address, and so a secret, is set (console, Callbacks). */
+            configured: boolean;
+            /** @description While a rotation's overlap runs: when the previous secret stops signing (real time, UTC). Until then X-Service-Signature is still made with the previous secret and webhook-signature carries a signature by each. Null outside an overlap. */
+            overlapEndsAt: string | null;
         };
         /** @description Store preparation and outcome. The top-level payment status is the authority for the payment result. */
         CheckoutObject: {
@@ -1788,6 +1862,11 @@ export interface components {
             pages: number;
             /** @description requests matching the filters */
             total: number;
+        };
+        /** @description How to rotate the callback secret. */
+        RotateCallbackSecret: {
+            /** @description How long the secret being replaced keeps signing beside the new one: a duration such as `24h` (the default when absent), `90m`, `7d` (the most) or `0s` (it stops at once). Written as for POST /v1/sandbox/clock/advance. */
+            overlap?: string;
         };
         /** @description The merchant's sandbox clock. */
         SandboxClock: {
@@ -3789,6 +3868,416 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: More than 300 requests a minute for the API key or 600 for the source IP. Honor Retry-After, back off and reuse the same Idempotency-Key. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: Transient. Keep the requestId and retry a limited number of times with the same Idempotency-Key and body. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCallbackSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret's state. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackSecretState"];
+                };
+            };
+            /** @description INVALID_API_KEY: The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY";
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: The API key lacks the endpoint's scope. Do not retry automatically. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INSUFFICIENT_SCOPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: More than 300 requests a minute for the API key or 600 for the source IP. Honor Retry-After, back off and reuse the same Idempotency-Key. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: Transient. Keep the requestId and retry a limited number of times with the same Idempotency-Key and body. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endCallbackSecretOverlap: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Binds the request to merchant, method, path and body; retry with the same key and body. */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret's state afterwards. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackSecretState"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A member, query parameter or header (Idempotency-Key) has a wrong format, length or type, an unknown property was sent, the body is not UTF-8 JSON or repeats a member name. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY";
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: The API key lacks the endpoint's scope. Do not retry automatically. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INSUFFICIENT_SCOPE";
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was already used with a different method, path or body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: More than 300 requests a minute for the API key or 600 for the source IP. Honor Retry-After, back off and reuse the same Idempotency-Key. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: Transient. Keep the requestId and retry a limited number of times with the same Idempotency-Key and body. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateCallbackSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Binds the request to merchant, method, path and body; retry with the same key and body. */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap": "24h"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RotateCallbackSecret"];
+            };
+        };
+        responses: {
+            /** @description The new secret (shown once) and the overlap's end. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackSecretRotation"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A member, query parameter or header (Idempotency-Key) has a wrong format, length or type, an unknown property was sent, the body is not UTF-8 JSON or repeats a member name. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY";
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: The API key lacks the endpoint's scope. Do not retry automatically. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INSUFFICIENT_SCOPE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was already used with a different method, path or body.
+             *     INVALID_STATE: The record is in a state that does not allow this request (for example completing a final payment).
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_CONFLICT" | "INVALID_STATE";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is over 32 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The Content-Type is not application/json (UTF-8). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

@@ -3,7 +3,15 @@ import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
 import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { requeueAction, sendTestAction, setCallbackAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
+import {
+  endOverlapAction,
+  requeueAction,
+  rotateSecretAction,
+  sendTestAction,
+  setCallbackAction,
+  setChaosModeAction,
+  setFastRetriesAction,
+} from "@/app/console/actions/callbacks";
 import { moveClockAction } from "@/app/console/actions/sandbox-clock";
 import { formatOffset } from "@/lib/clock";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
@@ -13,7 +21,8 @@ import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/callbacks/deliveries";
 import { retryWaitsSeconds } from "@/lib/callbacks/retry-schedule";
-import { formatRetryWaits } from "@/lib/console/format";
+import { formatDateTime, formatRetryWaits } from "@/lib/console/format";
+import { systemNow } from "@/lib/clock";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/scenarios/manage";
 import type { ScenarioRuleResource } from "@/lib/schemas/scenario-rules";
@@ -133,6 +142,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
                 <SubmitButton>Save address</SubmitButton>
               </div>
             </ActionForm>
+            {merchant.callbackUrl ? <SecretRotation merchantId={merchant.id} overlapEndsAt={merchant.previousCallbackSecretUntil} /> : null}
             <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
               <ActionForm action={sendTestAction} label="Send a test event">
                 <Hidden name="merchantId" value={merchant.id} />
@@ -357,5 +367,54 @@ function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: S
         </div>
       </ActionForm>
     </Card>
+  );
+}
+
+/** Rotating the signing secret with an overlap, and ending a running overlap (docs/callbacks.md "Rotating the secret"). */
+function SecretRotation({ merchantId, overlapEndsAt }: { merchantId: string; overlapEndsAt: Date | null }) {
+  const running = overlapEndsAt && overlapEndsAt > systemNow() ? overlapEndsAt : null;
+  return (
+    <div className="mt-4 border-t border-slate-100 pt-4" data-testid="secret-rotation">
+      <h3 className="text-sm font-semibold text-slate-800">Rotate the signing secret</h3>
+      <p className="mt-1 text-xs text-slate-600">
+        A new secret for the same address. During the overlap the old secret still signs X-Service-Signature and webhook-signature carries a signature by each,
+        so your receiver verifies every callback with either secret while you deploy the new one.
+      </p>
+      {running ? (
+        <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-amber-900" data-testid="overlap-state">
+          <span>
+            Overlap: the previous secret signs until <strong>{formatDateTime(running)} Dubai</strong>.
+          </span>
+          <ActionForm action={endOverlapAction} label="End the overlap" confirm="Stop signing with the previous secret now?">
+            <Hidden name="merchantId" value={merchantId} />
+            <SubmitButton variant="secondary">End the overlap now</SubmitButton>
+          </ActionForm>
+        </div>
+      ) : null}
+      <ActionForm
+        action={rotateSecretAction}
+        label="Rotate the signing secret"
+        className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-start"
+        confirm="Make a new signing secret for this address?"
+        shownOnceNote="Copy the new secret now: it is not shown again. It also verifies webhook-signature with any Standard Webhooks library."
+      >
+        <Hidden name="merchantId" value={merchantId} />
+        <Field
+          name="overlap"
+          label="Old secret keeps signing for"
+          defaultValue="24h"
+          options={[
+            { value: "0s", label: "no overlap (stops now)" },
+            { value: "1h", label: "1 hour" },
+            { value: "24h", label: "24 hours" },
+            { value: "7d", label: "7 days" },
+          ]}
+        />
+        <Field name="reason" label="Reason" required placeholder="e.g. yearly rotation" />
+        <div className="sm:pt-6">
+          <SubmitButton>Rotate secret</SubmitButton>
+        </div>
+      </ActionForm>
+    </div>
   );
 }

@@ -1,0 +1,20 @@
+// POST /v1/sandbox/callback-secret/rotate - a new callback secret, the old one signing for an overlap (docs/callbacks.md "Rotating the secret")
+import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { parseOverlap, rotateCallbackSecret } from "@/lib/callbacks/secret-rotation";
+import { systemNow } from "@/lib/clock";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS } from "@/lib/openapi/operations";
+
+export const POST = merchantApi(OPERATIONS.rotateCallbackSecret, async ({ tx, apiKey, merchant, body }) => {
+  const overlapMs = parseOverlap(body.overlap);
+  const rotated = await rotateCallbackSecret(
+    tx,
+    apiKeyAuditActor(apiKey),
+    { merchantId: merchant.id, overlapMs, reason: `POST /v1/sandbox/callback-secret/rotate, overlap ${body.overlap ?? "24h"}` },
+    systemNow(),
+  );
+  return { status: 200, body: rotated, resourceId: merchant.id };
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

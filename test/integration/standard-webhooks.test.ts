@@ -1,0 +1,231 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
+import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { listen, runCommand, waitForLine } from "../support/listener";
+import { readmeBlock } from "../support/readme";
+import { startReceiver, type Received } from "../support/receiver";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { verifyCallback } from "@/lib/callbacks/verify";
+
+// Standard Webhooks headers beside the contract's, and rotating the callback secret with an overlap
+// (docs/callbacks.md "Standard Webhooks", "Rotating the secret"): real deliveries from the running service and real
+// listener forwards, verified with the `standardwebhooks` package (the maintained verifier merchants use) and with
+// the contract's own check.
+
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+async function receiver() {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+}
+
+function flat(r: Received): Record<string, string> {
+  return Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+}
+
+/** True when the `standardwebhooks` package verifies the request with `secret` (given exactly as printed). */
+function standardVerifies(r: Received, secret: string): boolean {
+  try {
+    new Webhook(secret).verify(r.body.toString("utf8"), flat(r));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function concluded(m: TestMerchant, outcome: "SUCCEEDED" | "FAILED" = "SUCCEEDED") {
+  const created = await m.api("/v1/payments", { body: depositBody() });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome } });
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  return created.body.id as string;
+}
+
+/** The delivery of the payment's event as the receiver got it. */
+async function deliveredFor(rx: Awaited<ReturnType<typeof startReceiver>>, paymentId: string): Promise<Received> {
+  const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
+  return eventually(async () => rx.received.find((r) => flat(r)["x-service-event-id"] === event.id), 20_000);
+}
+
+describe("Standard Webhooks headers on every delivery", () => {
+  it("a delivery verifies with the standardwebhooks package and the secret as shown, and with the contract's check", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    expect(secret, "new secrets read the same as a Standard Webhooks secret").toMatch(/^whsec_[A-Za-z0-9]{44}$/);
+    const got = await deliveredFor(rx, await concluded(m));
+    const h = flat(got);
+    expect(h["webhook-id"]).toBe(h["x-service-event-id"]);
+    expect(h["webhook-timestamp"]).toBe(h["x-service-timestamp"]);
+    expect(h["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(standardVerifies(got, secret)).toBe(true);
+    expect(verifyCallback(got.body, got.headers, secret)).toMatchObject({ ok: true });
+    expect(standardVerifies(got, `whsec_${Buffer.alloc(33, 7).toString("base64")}`), "another key fails").toBe(false);
+  });
+
+  it("the README's Standard Webhooks receiver code, as written, verifies a real delivery and refuses an altered body", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const file = path.join(path.resolve(__dirname, "../.."), "tmp", `readme-verify-standard-${crypto.randomUUID()}.ts`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, readmeBlock("// verify-standard.ts"));
+    process.env.SANDPIPER_CALLBACK_SECRET = secret;
+    try {
+      const { verifyStandard } = (await import(file)) as { verifyStandard: (body: string, headers: Record<string, string>) => { id: string } };
+      const got = await deliveredFor(rx, await concluded(m));
+      expect(verifyStandard(got.body.toString("utf8"), flat(got)).id).toBe(flat(got)["webhook-id"]);
+      expect(() => verifyStandard(got.body.toString("utf8").replace("sandbox", "live"), flat(got))).toThrow(/signature/i);
+    } finally {
+      delete process.env.SANDPIPER_CALLBACK_SECRET;
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  it("a listener forward verifies with the standardwebhooks package and the secret the listener printed", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sw-listen-")), "state.json");
+    const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile]);
+    try {
+      const secret = await run.secret;
+      await waitForLine(run, /Ready: following/);
+      // The listener secret predates Standard Webhooks (base64url, 43 characters): it prints the second form.
+      const line = run.lines.find((l) => /Standard Webhooks libraries take the same secret written as: /.test(l));
+      const standard = line ? line.split(": ")[1]!.trim() : secret;
+      const paymentId = await concluded(m, "FAILED");
+      const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
+      const got = await eventually(async () => rx.received.find((r) => flat(r)["webhook-id"] === event.id), 30_000);
+      expect(standardVerifies(got, standard)).toBe(true);
+      expect(verifyCallback(got.body, got.headers, secret)).toMatchObject({ ok: true });
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+  }, 60_000);
+});
+
+describe("rotating the callback secret with an overlap", () => {
+  it("during the overlap a receiver holding either secret verifies every delivery; after it only the new one", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const { secret: oldSecret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const before = await m.api("/v1/sandbox/callback-secret");
+    expect(before.body).toEqual({ configured: true, overlapEndsAt: null });
+
+    const idem = `rotate-${crypto.randomUUID()}`;
+    const rotated = await m.api("/v1/sandbox/callback-secret/rotate", { body: { overlap: "2h" }, idempotencyKey: idem });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const newSecret: string = rotated.body.secret;
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
+    expect(newSecret).not.toBe(oldSecret);
+    const ends = Date.parse(rotated.body.overlapEndsAt);
+    expect(Math.abs(ends - (Date.now() + 2 * 3600_000))).toBeLessThan(60_000);
+    // A retried rotation with the same key rotates nothing and answers the same secret.
+    const replay = await m.api("/v1/sandbox/callback-secret/rotate", { body: { overlap: "2h" }, idempotencyKey: idem });
+    expect(replay.body.secret).toBe(newSecret);
+    expect(replay.headers.get("idempotency-replayed")).toBe("true");
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: m.merchant.id } })).callbackSecret).toBe(newSecret);
+    expect((await m.api("/v1/sandbox/callback-secret")).body).toEqual({ configured: true, overlapEndsAt: rotated.body.overlapEndsAt });
+
+    const during = await Promise.all([concluded(m), concluded(m, "FAILED")]);
+    for (const paymentId of during) {
+      const got = await deliveredFor(rx, paymentId);
+      expect(standardVerifies(got, oldSecret), "old secret, Standard Webhooks").toBe(true);
+      expect(standardVerifies(got, newSecret), "new secret, Standard Webhooks").toBe(true);
+      expect(flat(got)["webhook-signature"].split(" ")).toHaveLength(2);
+      expect(verifyCallback(got.body, got.headers, oldSecret), "the contract's header keeps the old secret").toMatchObject({ ok: true });
+    }
+
+    const ended = await m.api("/v1/sandbox/callback-secret/end-overlap", { method: "POST" });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(ended.body).toEqual({ configured: true, overlapEndsAt: null });
+    const got = await deliveredFor(rx, await concluded(m));
+    expect(standardVerifies(got, newSecret)).toBe(true);
+    expect(standardVerifies(got, oldSecret)).toBe(false);
+    expect(verifyCallback(got.body, got.headers, newSecret)).toMatchObject({ ok: true });
+    expect(verifyCallback(got.body, got.headers, oldSecret)).toEqual({ ok: false, reason: "BAD_SIGNATURE" });
+
+    const audit = await db.auditLog.findMany({
+      where: { merchantId: m.merchant.id, action: { startsWith: "merchant.callback_secret" } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audit.map((a) => a.action)).toEqual(["merchant.callback_secret_rotated", "merchant.callback_secret_overlap_ended"]);
+    expect(JSON.stringify(audit)).not.toContain(newSecret.slice(6));
+    expect(JSON.stringify(audit)).not.toContain(oldSecret.slice(6));
+  }, 60_000);
+
+  it("an overlap of 0s stops the old secret at once; bad overlaps and a merchant without an address change nothing", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const noAddress = await m.api("/v1/sandbox/callback-secret/rotate", { body: {} });
+    expect(noAddress.status).toBe(409);
+    expect(noAddress.body.error.code).toBe("INVALID_STATE");
+    expect(noAddress.body.error.message).toMatch(/set a callback address first/);
+
+    const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    for (const overlap of ["8d", "soon", "-1h"]) {
+      const bad = await m.api("/v1/sandbox/callback-secret/rotate", { body: { overlap } });
+      expect(bad.status, overlap).toBe(400);
+      expect(bad.body.error.code).toBe("VALIDATION_ERROR");
+      expect(bad.body.error.message).toMatch(/overlap/);
+    }
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: m.merchant.id } })).callbackSecret, "nothing changed").toBe(secret);
+
+    const rotated = await m.api("/v1/sandbox/callback-secret/rotate", { body: { overlap: "0s" } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.overlapEndsAt).toBeNull();
+    const got = await deliveredFor(rx, await concluded(m));
+    expect(standardVerifies(got, rotated.body.secret)).toBe(true);
+    expect(standardVerifies(got, secret)).toBe(false);
+    expect(verifyCallback(got.body, got.headers, rotated.body.secret)).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it("an overlap that has run out signs with the new secret only", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const { secret: oldSecret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const rotated = await m.api("/v1/sandbox/callback-secret/rotate", { body: { overlap: "1h" } });
+    // The overlap's end, moved into the past as if the hour had gone by.
+    await db.merchant.update({ where: { id: m.merchant.id }, data: { previousCallbackSecretUntil: new Date(Date.now() - 1000) } });
+    expect((await m.api("/v1/sandbox/callback-secret")).body.overlapEndsAt).toBeNull();
+    const got = await deliveredFor(rx, await concluded(m));
+    expect(flat(got)["webhook-signature"].split(" ")).toHaveLength(1);
+    expect(standardVerifies(got, oldSecret)).toBe(false);
+    expect(verifyCallback(got.body, got.headers, rotated.body.secret)).toMatchObject({ ok: true });
+  }, 60_000);
+});
+
+describe("sandpiper callbacks", () => {
+  it("rotates with an overlap, shows it, ends it; bad lines are usage errors (exit 2)", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const cli = (...args: string[]) =>
+      runCommand(process.execPath, [path.join(path.resolve(__dirname, "../.."), "bin", "sandpiper.mjs"), "callbacks", ...args], {
+        cwd: os.tmpdir(),
+        env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH, HOME: os.tmpdir(), SANDPIPER_API_URL: baseUrl(), SANDPIPER_API_KEY: m.key },
+      });
+    const rotated = await cli("rotate-secret", "--overlap", "1h");
+    expect(rotated.code, rotated.out).toBe(0);
+    const printed = /New callback secret \(shown once, also for Standard Webhooks libraries\): (whsec_[A-Za-z0-9]{44})/.exec(rotated.stdout)?.[1];
+    expect(printed).toBe((await db.merchant.findUniqueOrThrow({ where: { id: m.merchant.id } })).callbackSecret);
+    expect(rotated.stdout).toMatch(/the old secret still signs X-Service-Signature/);
+    const shown = await cli("secret");
+    expect(shown.stdout).toMatch(/A rotation's overlap runs until 20\d\d-/);
+    expect(shown.out).not.toMatch(/whsec_/);
+    const ended = await cli("end-overlap");
+    expect(ended.code, ended.out).toBe(0);
+    expect(ended.stdout).toMatch(/One secret signs: no overlap is running/);
+    const bad = await cli("rotate", "--overlap", "1h");
+    expect(bad.code).toBe(2);
+    expect(bad.out).toMatch(/unknown command "rotate": use secret, rotate-secret or end-overlap/);
+    expect((await cli("secret", "--overlap", "1h")).code).toBe(2);
+  }, 60_000);
+});
