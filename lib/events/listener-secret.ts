@@ -3,16 +3,27 @@
 import { createHash, createHmac } from "node:crypto";
 
 /**
- * The listener secret of an API key, from the key's SHA-256 hash (hex, as the service stores it):
- * `whsec_` + base64url(HMAC-SHA256(key = hash, "sandpiper listen secret v1")), 43 characters after the prefix.
- * The same for every start of a listener with the same key, so a receiver configured with it keeps working;
- * the service can compute it too (to tell a merchant which secret a signature was made with), but not the key.
+ * The listener secret of an API key, from the key's SHA-256 hash (hex, as the service stores it) and the key's secret
+ * generation (docs/callbacks.md "Rotating the secret"; 0 until the listener secret is first rotated):
+ * - generation 0: `whsec_` + base64url(HMAC-SHA256(key = hash, "sandpiper listen secret v1")), 43 characters after
+ *   the prefix (kept as it always was, so receivers configured with it keep working);
+ * - generation n >= 1: `whsec_` + the first 44 base64 characters of HMAC-SHA512(key = hash,
+ *   "sandpiper listen secret v2/<n>/<i>") for the first i = 0, 1, ... whose 33 bytes encode with letters and digits
+ *   only: the same text is then also a Standard Webhooks secret (docs/callbacks.md "Standard Webhooks").
+ * The same for every start of a listener with the same key and generation, so a receiver configured with it keeps
+ * working; the service can compute it too (to tell a merchant which secret a signature was made with), but not the key.
+ * @throws RangeError when generation is not a non-negative integer.
  */
-export function listenerSecretFromKeyHash(keyHash: string): string {
-  return `whsec_${createHmac("sha256", keyHash).update("sandpiper listen secret v1").digest("base64url")}`;
+export function listenerSecretFromKeyHash(keyHash: string, generation = 0): string {
+  if (!Number.isSafeInteger(generation) || generation < 0) throw new RangeError("generation must be a non-negative integer");
+  if (generation === 0) return `whsec_${createHmac("sha256", keyHash).update("sandpiper listen secret v1").digest("base64url")}`;
+  for (let i = 0; ; i++) {
+    const text = createHmac("sha512", keyHash).update(`sandpiper listen secret v2/${generation}/${i}`).digest().subarray(0, 33).toString("base64");
+    if (/^[A-Za-z0-9]{44}$/.test(text)) return `whsec_${text}`;
+  }
 }
 
-/** The listener secret of an API key (see {@link listenerSecretFromKeyHash}). */
-export function listenerSecret(apiKey: string): string {
-  return listenerSecretFromKeyHash(createHash("sha256").update(apiKey).digest("hex"));
+/** The listener secret of an API key at a generation (see {@link listenerSecretFromKeyHash}). */
+export function listenerSecret(apiKey: string, generation = 0): string {
+  return listenerSecretFromKeyHash(createHash("sha256").update(apiKey).digest("hex"), generation);
 }
