@@ -100,7 +100,7 @@ describe("sandpiper simulate and sandpiper scenarios", () => {
 
     const listed = await sandpiper(m, ["scenarios", "list"]);
     expect(listed.code, listed.out).toBe(0);
-    expect(listed.stdout.trim()).toBe(`  1  on   late-eur-failure  [amount=99.99 method=GATEWAY currency=EUR] -> FAILED after 5000 ms  ${id}`);
+    expect(listed.stdout.trimEnd()).toBe(`  1  on   late-eur-failure  [amount=99.99 method=GATEWAY currency=EUR] -> FAILED after 5000 ms  ${id}`);
 
     const off = await sandpiper(m, ["scenarios", "disable", id!]);
     expect([off.code, off.stdout.trim()], off.out).toEqual([0, `Scenario rule ${id} (late-eur-failure) is now off`]);
