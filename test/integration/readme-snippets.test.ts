@@ -283,4 +283,23 @@ describe('README "Test helpers": the CI script as written', () => {
     expect(await sandboxState(m), "the merchant's sandbox state after the script").toEqual(before);
     expect(before.rules.map((r: { id: string; enabled: boolean }) => [r.id, r.enabled])).toEqual([[own.body.id, false]]);
   }, 60_000);
+
+  it("the scenario rules script stopped by a failing step still removes the rules it added", async () => {
+    // The key may manage rules but not create payments: the script fails at its payment, after adding the rules.
+    const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"], scopes: ["payments:read", "sandbox:simulate"] });
+    const file = path.join(work, "scenario-rules-failing.sh");
+    fs.mkdirSync(work, { recursive: true });
+    fs.writeFileSync(file, readmeBlock("# scenario-rules.sh"));
+    const before = await sandboxState(m);
+    const output: string[] = [];
+    const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, output.join("\n")).not.toBe(0);
+    expect(output[0]).toBe("6 rules, first: Amount 13.13 fails");
+    expect(output.join("\n"), "curl reports the refused payment").toMatch(/returned error: 403/);
+    expect(output.at(-1)).toBe("cleanup: removed the 7 rules this script added");
+    expect(await sandboxState(m), "the merchant's sandbox state after the failed script").toEqual(before);
+  }, 60_000);
 });
