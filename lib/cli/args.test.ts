@@ -8,7 +8,8 @@ import { parseEventsGet, parseEventsList, parseEventsResend } from "./commands/e
 import { parseListen } from "./commands/listen";
 import { parseTrigger, TRIGGER_DEFAULTS } from "./commands/trigger";
 import { parseClock } from "./commands/clock";
-import { parseSimulate, SCENARIOS_COMMANDS } from "./commands/simulate";
+import { parseSimulate } from "./commands/simulate";
+import { delayOption, parseScenarioAdd, SCENARIOS_COMMANDS } from "./commands/scenarios";
 import { main, route } from "./main";
 
 // The argument parsing of `sandpiper` (docs/callbacks.md "The sandpiper command"): pure functions from the command
@@ -108,8 +109,9 @@ describe("listen", () => {
       env,
     );
     expect(args).toEqual({
+      printSecret: false,
       connection: { apiKey: KEY, apiUrl: "http://localhost:3000" },
-      forwardTo: "http://localhost:4000/hook",
+      routes: [{ type: null, url: "http://localhost:4000/hook" }],
       types: ["payment.failed", "payment.expired"],
       stateFile: "/tmp/s.json",
       fromNow: true,
@@ -126,6 +128,109 @@ describe("listen", () => {
     expect(usageOf(() => parseListen(["--forward-to", "http://x", "--events", "payment.refunded"], env))).toMatch(/--events: unknown type payment\.refunded/);
     for (const n of ["0", "101", "2.5", "x"])
       expect(usageOf(() => parseListen(["--forward-to", "http://x", "--max-attempts", n], env))).toMatch(/--max-attempts must be a whole number from 1 to 100/);
+  });
+
+  it('takes a route per event type beside the default route (docs/callbacks.md "Routes and filters")', () => {
+    const failed = "http://localhost:8080/failed";
+    const expired = "http://localhost:8081/expired";
+    expect(
+      parseListen(["--forward", `payment.failed=${failed}`, "--forward-to", "http://localhost:4000/hook", "--forward", `payment.expired=${expired}`], env),
+    ).toMatchObject({
+      routes: [
+        { type: "payment.failed", url: failed },
+        { type: "payment.expired", url: expired },
+        { type: null, url: "http://localhost:4000/hook" },
+      ],
+    });
+    // Without --forward-to: only the routed types are forwarded, the others skipped.
+    expect(parseListen(["--forward", `payment.failed=${failed}`], env)).toMatchObject({ routes: [{ type: "payment.failed", url: failed }], types: [] });
+    // --events and routes that agree.
+    expect(parseListen(["--forward", `payment.failed=${failed}`, "--events", "payment.failed"], env)).toMatchObject({ types: ["payment.failed"] });
+  });
+
+  it("refuses routes and combinations that cannot work", () => {
+    const failed = "payment.failed=http://localhost:8080/failed";
+    expect(usageOf(() => parseListen(["--forward", failed, "--forward", "payment.failed=http://localhost:9/other"], env))).toMatch(
+      /--forward payment\.failed is given twice: a type has one URL/,
+    );
+    expect(usageOf(() => parseListen(["--forward", "payment.refunded=http://x/"], env))).toMatch(
+      /--forward: unknown event type "payment\.refunded"; use payment\.succeeded, payment\.failed, payment\.expired/,
+    );
+    expect(usageOf(() => parseListen(["--forward", "http://localhost:8080/failed"], env))).toMatch(/--forward takes <event type>=<url>/);
+    expect(usageOf(() => parseListen(["--forward", "payment.failed=localhost:8080"], env))).toMatch(/must be an http/);
+    expect(usageOf(() => parseListen(["--forward", failed, "--events", "payment.succeeded"], env))).toMatch(
+      /--forward payment\.failed=\.\.\. would get nothing: --events leaves payment\.failed out/,
+    );
+    expect(usageOf(() => parseListen(["--forward", failed, "--events", "payment.failed,payment.succeeded"], env))).toMatch(
+      /--events payment\.succeeded has no route: add --forward payment\.succeeded=<url> or --forward-to <url>/,
+    );
+  });
+
+  it("--print-secret needs only the key and goes with no listener option", () => {
+    expect(parseListen(["--print-secret"], env)).toEqual({ printSecret: true, apiKey: KEY });
+    expect(parseListen(["--print-secret", "--api-key", "sk_sandbox_other"], {})).toEqual({ printSecret: true, apiKey: "sk_sandbox_other" });
+    expect(usageOf(() => parseListen(["--print-secret"], {}))).toMatch(/an API key is required/);
+    expect(usageOf(() => parseListen(["--print-secret", "--forward-to", "http://x", "--from-now"], env))).toMatch(
+      /--print-secret only prints the secret: it does not go with --forward-to, --from-now/,
+    );
+  });
+});
+
+describe("scenarios", () => {
+  it("add maps its options to the rule's JSON, enabled unless --disabled; failureCode passes through as given", () => {
+    expect(
+      parseScenarioAdd(
+        [
+          "--name",
+          "EUR 99.99 fails late",
+          "--amount",
+          "99.99",
+          "--currency",
+          "eur",
+          "--method",
+          "gateway",
+          "--outcome",
+          "failed",
+          "--delay",
+          "5s",
+          "--failure-code",
+          "card_declined",
+        ],
+        env,
+      ),
+    ).toEqual({
+      connection: { apiKey: KEY, apiUrl: "http://localhost:3000" },
+      json: false,
+      body: {
+        name: "EUR 99.99 fails late",
+        enabled: true,
+        match: { amount: "99.99", method: "GATEWAY", currency: "EUR" },
+        outcome: "FAILED",
+        delayMs: 5000,
+        failureCode: "card_declined",
+      },
+    });
+    expect(
+      parseScenarioAdd(["--name", "n", "--reference-prefix", "ok-", "--outcome", "SUCCEEDED", "--disabled", "--position", "2", "--json"], env),
+    ).toMatchObject({
+      json: true,
+      body: { name: "n", enabled: false, position: 2, match: { referencePrefix: "ok-" }, outcome: "SUCCEEDED" },
+    });
+    expect([delayOption("x", "2500"), delayOption("x", "2500ms"), delayOption("x", "5s"), delayOption("x", "2m"), delayOption("x", "60m")]).toEqual([
+      2500, 2500, 5000, 120_000, 3_600_000,
+    ]);
+  });
+
+  it("refuses what it cannot send", () => {
+    expect(usageOf(() => parseScenarioAdd(["--outcome", "FAILED", "--amount", "1.00"], env))).toMatch(/a --name is required/);
+    expect(usageOf(() => parseScenarioAdd(["--name", "n", "--amount", "1.00"], env))).toMatch(/an --outcome is required: SUCCEEDED, FAILED or EXPIRE/);
+    expect(usageOf(() => parseScenarioAdd(["--name", "n", "--outcome", "LATER"], env))).toMatch(/--outcome must be SUCCEEDED, FAILED, EXPIRE/);
+    expect(usageOf(() => parseScenarioAdd(["--name", "n", "--outcome", "FAILED", "--delay", "61m"], env))).toMatch(/--delay must be milliseconds/);
+    expect(usageOf(() => parseScenarioAdd(["--name", "n", "--outcome", "FAILED", "--delay", "soon"], env))).toMatch(/--delay must be milliseconds/);
+    expect(usageOf(() => SCENARIOS_COMMANDS.enable.parse([], env))).toMatch(/the scenario rule id is required/);
+    expect(usageOf(() => SCENARIOS_COMMANDS.remove.parse(["rule-1"], env))).toMatch(/"rule-1" is not a scenario rule id \(a uuid\)/);
+    expect(SCENARIOS_COMMANDS.disable.parse([ID], env)).toMatchObject({ action: "disable", id: ID });
+    expect(usageOf(() => route(["scenarios", "rename"]))).toMatch(/use list, add, add-standard, enable, disable, remove/);
   });
 });
 
@@ -198,10 +303,14 @@ describe("the documented command lines", () => {
       simulate: parseSimulate,
       "scenarios list": SCENARIOS_COMMANDS.list.parse,
       "scenarios add-standard": SCENARIOS_COMMANDS["add-standard"].parse,
+      "scenarios add": SCENARIOS_COMMANDS.add.parse,
+      "scenarios enable": SCENARIOS_COMMANDS.enable.parse,
+      "scenarios disable": SCENARIOS_COMMANDS.disable.parse,
+      "scenarios remove": SCENARIOS_COMMANDS.remove.parse,
     } as const;
     for (const line of lines) {
       const argv = line
-        .replace(/<EVENT_ID>|<PAYMENT_ID>/g, ID)
+        .replace(/<EVENT_ID>|<PAYMENT_ID>|<RULE_ID>/g, ID)
         .split(/\s+/)
         .slice(1);
       const target = route(argv);

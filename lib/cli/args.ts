@@ -38,7 +38,8 @@ export function readEnv(env: Record<string, string | undefined>, dotEnvPath = ".
   return { SANDPIPER_API_KEY: pick("SANDPIPER_API_KEY"), SANDPIPER_API_URL: pick("SANDPIPER_API_URL") };
 }
 
-type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string }>;
+/** The options of a command; `multiple`: the option may be repeated and its value is the list of every value given. */
+type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
 
 /** The options every command takes. */
 export const COMMON_OPTIONS = {
@@ -61,7 +62,7 @@ export function parseCommandLine<O extends OptionSpec>(
   argv: string[],
   options: O,
   maxPositionals: number,
-): typeof HELP | { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+): typeof HELP | { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   const all: OptionSpec = { ...COMMON_OPTIONS, ...options };
   // Not strict: the tokens say what each option was, so the messages are built from them, never from parseArgs' words.
   const parsed = parseArgs({ args: argv, options: all, allowPositionals: true, strict: false, tokens: true });
@@ -75,7 +76,7 @@ export function parseCommandLine<O extends OptionSpec>(
   }
   if ((parsed.values as { help?: boolean }).help) return HELP;
   if (parsed.positionals.length > maxPositionals) throw usage(command, `unexpected argument "${parsed.positionals[maxPositionals]}"`);
-  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  return { values: parsed.values as Record<string, string | boolean | string[] | undefined>, positionals: parsed.positionals };
 }
 
 /** A UsageError for `command` that ends with where its options are explained. */

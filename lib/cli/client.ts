@@ -46,7 +46,7 @@ function adviceFor(status: number, code: string, retryAfter: string | null): str
  */
 export async function request<T = unknown>(
   conn: Connection,
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PATCH" | "DELETE",
   path: string,
   opts: { body?: unknown; idempotencyKey?: string; timeoutMs?: number } = {},
 ): Promise<T> {

@@ -9,12 +9,14 @@ import { EVENTS_COMMANDS, EVENTS_HELP, unknownEventsCommand } from "./commands/e
 import { LISTEN_HELP, parseListen, runListen } from "./commands/listen";
 import { LOGS_COMMANDS } from "./commands/logs";
 import { parseTrigger, runTrigger, TRIGGER_HELP } from "./commands/trigger";
-import { parseSimulate, runSimulate, SCENARIOS_COMMANDS, SCENARIOS_HELP, SIMULATE_HELP } from "./commands/simulate";
+import { SCENARIOS_COMMANDS, SCENARIOS_HELP } from "./commands/scenarios";
+import { parseSimulate, runSimulate, SIMULATE_HELP } from "./commands/simulate";
 
 export const MAIN_HELP = `Usage: sandpiper <command> [options]
 
 Commands:
   listen --forward-to <url>   forward your events to a receiver on this machine, signed like callbacks
+                              (also: --forward <event type>=<url> per type, --events, --print-secret)
   events list                 your events, newest first
   events get <event id>       one event with its deliveries, as JSON
   events resend <event id>    deliver an event again, to running listeners and your callback address
@@ -24,6 +26,8 @@ Commands:
                               decline, session-expire, attempt-now (the test helpers)
   scenarios list              your scenario rules
   scenarios add-standard      add the standard set of scenario rules, enabled
+  scenarios add --name <text> --outcome <outcome> --amount <decimal>|--reference-prefix <text>
+                              add a rule of your own (also: scenarios enable|disable|remove <rule id>)
   clock advance <duration>    move your sandbox time ahead (also: clock show, clock reset)
   callbacks rotate-secret     a new callback secret, the old one signing beside it for an overlap (also:
                               callbacks secret, callbacks end-overlap)
@@ -77,7 +81,9 @@ export function route(argv: string[]): { name: string; rest: string[] } | { help
   if (first === "scenarios") {
     if (second === undefined || isHelp(second)) return { help: SCENARIOS_HELP, code: second === undefined ? 2 : 0 };
     if (!(second in SCENARIOS_COMMANDS))
-      throw new UsageError(`sandpiper scenarios: unknown command "${second}": use list or add-standard (run "sandpiper scenarios --help")`);
+      throw new UsageError(
+        `sandpiper scenarios: unknown command "${second}": use ${Object.keys(SCENARIOS_COMMANDS).join(", ")} (run "sandpiper scenarios --help")`,
+      );
     return { name: `scenarios ${second}`, rest: more };
   }
   if (first in COMMANDS) return { name: first, rest: [second, ...more].filter((w) => w !== undefined) };

@@ -7,6 +7,7 @@ import { Forwarder } from "./forwarder";
 import { ByeMessage, ChaosMessage, ItemMessage, parseMessage, ReadyMessage } from "./messages";
 import { Reporter } from "./reporter";
 import { sleep } from "./sleep";
+import { routeFor, routeLabel, type Route } from "./routes";
 import { readSse, type SseEvent } from "./sse";
 import { readState, writeState } from "./state";
 
@@ -16,9 +17,12 @@ export type ListenOptions = {
   apiUrl: string;
   /** A sandbox API key with the payments:read scope. */
   apiKey: string;
-  /** The receiver's URL, e.g. http://localhost:4000/hook. */
-  forwardTo: string;
-  /** Event types to forward; all when empty. */
+  /**
+   * Where events go (docs/callbacks.md "Routes and filters"): at most one route per event type and at most one
+   * default route (type null) for the other types; an event with neither is skipped. At least one route.
+   */
+  routes: Route[];
+  /** Event types to forward (the stream's filter); all when empty. */
   types: string[];
   /** Where the cursor is kept between runs. */
   stateFile: string;
@@ -43,8 +47,9 @@ function describe(error: unknown): string {
 }
 
 /**
- * A running listener. `run()` connects to `GET /v1/events/stream` (server-sent events), hands every item to a
- * {@link Forwarder} (first attempts in feed order, retries with backoff until the receiver answers 2xx), records
+ * A running listener. `run()` connects to `GET /v1/events/stream` (server-sent events), hands every item to the
+ * {@link Forwarder} of its route (each route its own queue: first attempts in feed order, retries with backoff until
+ * the receiver answers 2xx; an item no route takes is skipped), records
  * each attempt on the service through a {@link Reporter}, and keeps in the state file the cursor up to which every
  * item was delivered plus the items after it that were delivered too, so a restart forwards exactly what was not
  * delivered. A silent connection is noticed by its missing heartbeats and opened again with backoff and jitter,
@@ -68,10 +73,13 @@ export class Listener {
   /** The forward token of the stream followed now (null: the key may not record forwards; undefined: not connected yet). */
   private forwardToken: string | null | undefined = undefined;
   private saveTimer: NodeJS.Timeout | null = null;
-  private readonly forwarder: Forwarder;
+  /** One forwarder per route, each with its own queue and retries: a failing route never holds up another. */
+  private readonly forwarders = new Map<Route, Forwarder>();
   private readonly reporter: Reporter | null;
-  /** For tests and the summary at exit. */
-  readonly counts = { reconnects: 0, skipped: 0 };
+  /** Event types already reported as skipped for want of a route (one line per type). */
+  private readonly unroutedTypes = new Set<string>();
+  /** For tests and the summary at exit: `skipped` delivered by an earlier run, `unrouted` matching no route. */
+  readonly counts = { reconnects: 0, skipped: 0, unrouted: 0 };
 
   constructor(private readonly opts: ListenOptions) {
     this.secret = listenerSecret(opts.apiKey);
@@ -79,20 +87,29 @@ export class Listener {
     process.stdout.on("error", () => undefined);
     this.print = opts.print ?? ((line) => process.stdout.write(`${line}\n`));
     this.reporter = opts.report === false ? null : new Reporter({ apiUrl: opts.apiUrl.replace(/\/$/, ""), apiKey: opts.apiKey, print: this.print });
-    this.forwarder = new Forwarder({
-      forwardTo: opts.forwardTo,
-      secret: this.secret,
-      maxAttempts: opts.maxAttempts,
-      timeoutMs: opts.forwardTimeoutMs ?? 10_000,
-      serviceName: () => this.serviceName,
-      print: this.print,
-      report: (attempt) => {
-        if (this.forwardToken) this.reporter?.add(attempt, this.forwardToken);
-      },
-      settled: (cursor) => this.settle(cursor),
-      resendCommand: (eventId) =>
-        `sandpiper events resend ${eventId}${opts.apiUrl.replace(/\/$/, "") === "http://localhost:3000" ? "" : ` --api-url ${opts.apiUrl}`}`,
-    });
+    if (opts.routes.length === 0) throw new Error("a listener needs at least one route");
+    // With one default route the lines are as they always were; with several, each starts with its route's label.
+    const labelled = opts.routes.length > 1 || opts.routes[0].type !== null;
+    for (const route of opts.routes) {
+      const label = routeLabel(route);
+      this.forwarders.set(
+        route,
+        new Forwarder({
+          forwardTo: route.url,
+          secret: this.secret,
+          maxAttempts: opts.maxAttempts,
+          timeoutMs: opts.forwardTimeoutMs ?? 10_000,
+          serviceName: () => this.serviceName,
+          print: labelled ? (line) => this.print(`${label}  ${line}`) : this.print,
+          report: (attempt) => {
+            if (this.forwardToken) this.reporter?.add(attempt, this.forwardToken);
+          },
+          settled: (cursor) => this.settle(cursor),
+          resendCommand: (eventId) =>
+            `sandpiper events resend ${eventId}${opts.apiUrl.replace(/\/$/, "") === "http://localhost:3000" ? "" : ` --api-url ${opts.apiUrl}`}`,
+        }),
+      );
+    }
   }
 
   /** Stops after the forwards under way (at most 5 s); the cursor is saved. */
@@ -100,9 +117,29 @@ export class Listener {
     this.stopper.abort();
   }
 
-  /** Forwards delivered, retried, given up and chaos requests sent so far. */
+  /** Forwards delivered, retried, given up and chaos requests sent so far, over every route. */
   get forwardCounts() {
-    return this.forwarder.counts;
+    const total = { delivered: 0, retries: 0, givenUp: 0, injected: 0 };
+    for (const f of this.forwarders.values()) for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += f.counts[k];
+    return total;
+  }
+
+  /** Items whose forward is not delivered yet, over every route. */
+  private get outstanding(): number {
+    let n = 0;
+    for (const f of this.forwarders.values()) n += f.outstanding;
+    return n;
+  }
+
+  /** The lines that say where events go. */
+  private printRoutes(): void {
+    const { routes, types } = this.opts;
+    const only = types.length ? ` (${types.join(", ")})` : "";
+    if (routes.length === 1 && routes[0].type === null) return this.print(`Forwarding events to ${routes[0].url}${only}`);
+    for (const r of routes) {
+      this.print(`${routeLabel(r)}  Forwarding ${r.type === null ? `events of every other type${only}` : `${r.type} events`} to ${r.url}`);
+    }
+    if (!routes.some((r) => r.type === null)) this.print("Events of other types are skipped (no --forward-to)");
   }
 
   async run(): Promise<number> {
@@ -112,7 +149,7 @@ export class Listener {
       this.received = this.committed = BigInt(kept.cursor);
       this.deliveredBefore = new Set(kept.delivered ?? []);
     }
-    this.print(`Forwarding events to ${opts.forwardTo}${opts.types.length ? ` (${opts.types.join(", ")})` : ""}`);
+    this.printRoutes();
     this.print(`Listener signing secret: ${this.secret} (the same on every run with this API key: configure your receiver with it)`);
     const standard = standardWebhooksSecret(this.secret);
     if (standard !== this.secret) this.print(`Standard Webhooks libraries take the same secret written as: ${standard}`);
@@ -195,10 +232,12 @@ export class Listener {
       await sleep(delay, this.stopper.signal);
     }
     await this.finish();
-    const c = this.forwarder.counts;
-    const outstanding = this.forwarder.outstanding;
+    const c = this.forwardCounts;
+    const outstanding = this.outstanding;
     this.print(
-      `Stopped: ${c.delivered} delivered, ${c.retries} retries, ${c.givenUp} given up, ${c.injected} chaos requests.` +
+      `Stopped: ${c.delivered} delivered, ${c.retries} retries, ${c.givenUp} given up, ${c.injected} chaos requests` +
+        (this.counts.unrouted > 0 ? `, ${this.counts.unrouted} skipped (no route for their type)` : "") +
+        "." +
         (outstanding > 0 ? ` ${outstanding} not delivered yet: they are forwarded again on the next start.` : ""),
     );
     return 0;
@@ -206,7 +245,7 @@ export class Listener {
 
   /** Stops forwarding (requests under way get 5 s), records what is left on the service, saves the cursor. */
   private async finish(): Promise<void> {
-    await this.forwarder.stop(5000);
+    await Promise.all([...this.forwarders.values()].map((f) => f.stop(5000)));
     await this.reporter?.close(2000);
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.save();
@@ -251,11 +290,23 @@ export class Listener {
       this.received = cursor;
       const delivered = this.deliveredBefore.delete(item.cursor);
       this.pending.push({ cursor, done: delivered });
+      const route = delivered ? null : routeFor(this.opts.routes, item.type);
       if (delivered) {
         this.counts.skipped++;
         this.advance();
+      } else if (!route) {
+        // No route takes this type: nothing to deliver, so the cursor may pass it.
+        this.counts.unrouted++;
+        this.pending[this.pending.length - 1].done = true;
+        if (!this.unroutedTypes.has(item.type)) {
+          this.unroutedTypes.add(item.type);
+          this.print(
+            `${new Date().toISOString()}  ${item.type} events match no route (no --forward ${item.type}=<url>, no --forward-to): skipped, counted in the summary at exit`,
+          );
+        }
+        this.advance();
       } else {
-        this.forwarder.add(item);
+        this.forwarders.get(route)!.add(item);
       }
     }
     return null;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { runCommand, type Run } from "../support/listener";
 
-// `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add-standard` (README "Testing your
+// `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add|add-standard|enable|disable|remove` (README "Testing your
 // integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the
 // variables a shell gives, against the suite's service. Exit codes 0 done, 1 refused, 2 a usage mistake.
 
@@ -77,4 +77,66 @@ describe("sandpiper simulate and sandpiper scenarios", () => {
     expect(p.scenario).toMatchObject({ name: "Amount 13.13 fails", outcome: "FAILED" });
     await eventually(async () => (await m.api(`/v1/payments/${p.id}`)).body.status === "FAILED");
   }, 60_000);
+
+  it("scenarios add, list, disable, enable and remove one rule through the API; a rule the service refuses exits 1 with its message", async () => {
+    const m = await newMerchant();
+    const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+    const added = await sandpiper(
+      m,
+      ["scenarios", "add", "--name", "late-eur-failure", "--amount", "99.99", "--currency", "eur", "--method", "GATEWAY"].concat([
+        "--outcome",
+        "FAILED",
+        "--delay",
+        "5s",
+      ]),
+    );
+    expect(added.code, added.out).toBe(0);
+    const id = UUID.exec(added.stdout)?.[0];
+    expect(added.stdout.trim()).toBe(`Added scenario rule ${id}: late-eur-failure (on)`);
+    const stored = await db.scenarioRule.findUniqueOrThrow({ where: { id } });
+    expect(stored).toMatchObject({ merchantId: m.merchant.id, enabled: true, outcome: "FAILED", delayMs: 5000, deletedAt: null });
+    const rule = (await m.api("/v1/sandbox/scenario-rules")).body.items[0];
+    expect(rule.match).toEqual({ amount: "99.99", referencePrefix: null, method: "GATEWAY", direction: null, currency: "EUR" });
+
+    const listed = await sandpiper(m, ["scenarios", "list"]);
+    expect(listed.code, listed.out).toBe(0);
+    expect(listed.stdout.trimEnd()).toBe(`  1  on   late-eur-failure  [amount=99.99 method=GATEWAY currency=EUR] -> FAILED after 5000 ms  ${id}`);
+
+    const off = await sandpiper(m, ["scenarios", "disable", id!]);
+    expect([off.code, off.stdout.trim()], off.out).toEqual([0, `Scenario rule ${id} (late-eur-failure) is now off`]);
+    expect((await db.scenarioRule.findUniqueOrThrow({ where: { id } })).enabled).toBe(false);
+    expect((await sandpiper(m, ["scenarios", "list"])).stdout).toMatch(/^ {2}1 {2}off {2}late-eur-failure/);
+    const on = await sandpiper(m, ["scenarios", "enable", id!, "--json"]);
+    expect(on.code, on.out).toBe(0);
+    expect(JSON.parse(on.stdout)).toMatchObject({ id, enabled: true });
+    expect((await db.scenarioRule.findUniqueOrThrow({ where: { id } })).enabled).toBe(true);
+
+    const removed = await sandpiper(m, ["scenarios", "remove", id!]);
+    expect([removed.code, removed.stdout.trim()], removed.out).toEqual([0, `Removed scenario rule ${id}`]);
+    const after = await sandpiper(m, ["scenarios", "list"]);
+    expect(after.stdout, after.out).toMatch(/No scenario rules yet/);
+    expect((await m.api("/v1/sandbox/scenario-rules")).body.total).toBe(0);
+
+    // Off when asked; the service's refusals: a match without amount or reference prefix (400), a rule of another
+    // merchant (404): exit 1 with the API's message.
+    const disabled = await sandpiper(m, ["scenarios", "add", "--name", "ok-later", "--reference-prefix", "ok-", "--outcome", "SUCCEEDED", "--disabled"]);
+    expect(disabled.stdout, disabled.out).toMatch(/: ok-later \(off\)$/m);
+    const refused = await sandpiper(m, ["scenarios", "add", "--name", "no-match", "--currency", "EUR", "--outcome", "FAILED"]);
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.stderr.trim().split("\n"), refused.out).toEqual([
+      expect.stringMatching(/the service answered 400 VALIDATION_ERROR: .*give amount or referencePrefix \(or both\)/),
+    ]);
+    const other = await newMerchant();
+    const foreign = await sandpiper(other, ["scenarios", "remove", UUID.exec(disabled.stdout)![0]]);
+    expect(foreign.code, foreign.out).toBe(1);
+    expect(foreign.stderr).toMatch(/404 NOT_FOUND/);
+    expect((await m.api("/v1/sandbox/scenario-rules")).body.total, "another merchant's remove changes nothing").toBe(1);
+    for (const [args, message] of [
+      [["scenarios", "add", "--amount", "1.00", "--outcome", "FAILED"], /a --name is required/],
+      [["scenarios", "enable", "rule-1"], /"rule-1" is not a scenario rule id/],
+    ] as const) {
+      const run = await sandpiper(m, [...args]);
+      expect([run.code, run.stderr.trim()], run.out).toEqual([2, expect.stringMatching(message)]);
+    }
+  }, 90_000);
 });

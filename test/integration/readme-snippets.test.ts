@@ -200,6 +200,16 @@ describe("README 'Events API': the redeliver line", () => {
   });
 });
 
+/**
+ * What the README's test scripts may change of a merchant and must put back when they end: its scenario rules
+ * (every member, in order), its sandbox clock offset and its fast retries setting, read through the API.
+ */
+async function sandboxState(m: TestMerchant) {
+  const [rules, clock, settings] = await Promise.all([m.api("/v1/sandbox/scenario-rules"), m.api("/v1/sandbox/clock"), m.api("/v1/sandbox/settings")]);
+  for (const r of [rules, clock, settings]) expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return { rules: rules.body.items, clockOffsetMs: clock.body.offsetMs, fastRetries: settings.body.fastRetries };
+}
+
 describe('README "Test helpers": the CI script as written', () => {
   it("quotes and confirms a checkout session, sees a callback delivered after two failures and a payment expired by the sandbox clock, with curl and jq only", async () => {
     // The script's keys: its curl calls come from loopback, so both merchants allow it (as a CI host is allow-listed).
@@ -210,6 +220,7 @@ describe('README "Test helpers": the CI script as written', () => {
     const file = path.join(work, "test-helpers.sh");
     fs.mkdirSync(work, { recursive: true });
     fs.writeFileSync(file, readmeBlock("# test-helpers.sh"));
+    const before = await sandboxState(m);
     const started = Date.now();
     const output: string[] = [];
     const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, AE_KEY: ae.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
@@ -225,7 +236,11 @@ describe('README "Test helpers": the CI script as written', () => {
       "clock: 2h ahead, 1 expired",
       "late payment: EXPIRED",
       "clock: 0s",
+      "cleanup: fast retries false again, sandbox clock 0s ahead again",
     ]);
+    // The script put back what it changed: fast retries off again, the clock where it was.
+    expect(await sandboxState(m), "the merchant's sandbox state after the script").toEqual(before);
+    expect(before.fastRetries, "the script did switch fast retries on while it ran").toBe(false);
     expect(Date.now() - started, "the whole run takes seconds, not the normal schedule's minutes").toBeLessThan(60_000);
     // Three attempts of the first payment's payment.succeeded, then the expired payment's payment.expired.
     await rx.waitFor(4);
@@ -242,16 +257,49 @@ describe('README "Test helpers": the CI script as written', () => {
 
   it('README "Testing your integration": the scenario rules script runs as written; a fail- payment fails by the standard set', async () => {
     const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
+    // A rule the merchant already has, under a standard rule's name and switched off: the standard set does not add
+    // that one again, and the script's cleanup must leave it (off) while removing the five it added and its own.
+    const own = await m.api("/v1/sandbox/scenario-rules", {
+      body: { name: "Amount 13.13 fails", enabled: false, match: { amount: "13.13" }, outcome: "FAILED" },
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
     const file = path.join(work, "scenario-rules.sh");
     fs.mkdirSync(work, { recursive: true });
     fs.writeFileSync(file, readmeBlock("# scenario-rules.sh"));
+    const before = await sandboxState(m);
     const output: string[] = [];
     const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code, output.join("\n")).toBe(0);
-    expect(output).toEqual(["6 rules, first: Amount 13.13 fails", "payment: FAILED by rule Reference fail- fails", "EUR 99.99 fails late: enabled=false"]);
-    expect(await db.scenarioRule.count({ where: { merchantId: m.merchant.id, enabled: true } })).toBe(6);
+    expect(output).toEqual([
+      "6 rules, first: Amount 13.13 fails",
+      "payment: FAILED by rule Reference fail- fails",
+      "EUR 99.99 fails late: enabled=false",
+      "cleanup: removed the 6 rules this script added",
+    ]);
+    // The rules are as they were before the script: only the merchant's own, still off.
+    expect(await sandboxState(m), "the merchant's sandbox state after the script").toEqual(before);
+    expect(before.rules.map((r: { id: string; enabled: boolean }) => [r.id, r.enabled])).toEqual([[own.body.id, false]]);
+  }, 60_000);
+
+  it("the scenario rules script stopped by a failing step still removes the rules it added", async () => {
+    // The key may manage rules but not create payments: the script fails at its payment, after adding the rules.
+    const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"], scopes: ["payments:read", "sandbox:simulate"] });
+    const file = path.join(work, "scenario-rules-failing.sh");
+    fs.mkdirSync(work, { recursive: true });
+    fs.writeFileSync(file, readmeBlock("# scenario-rules.sh"));
+    const before = await sandboxState(m);
+    const output: string[] = [];
+    const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, output.join("\n")).not.toBe(0);
+    expect(output[0]).toBe("6 rules, first: Amount 13.13 fails");
+    expect(output.join("\n"), "curl reports the refused payment").toMatch(/returned error: 403/);
+    expect(output.at(-1)).toBe("cleanup: removed the 7 rules this script added");
+    expect(await sandboxState(m), "the merchant's sandbox state after the failed script").toEqual(before);
   }, 60_000);
 });

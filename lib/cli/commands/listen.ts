@@ -1,39 +1,81 @@
-// `sandpiper listen` (docs/callbacks.md "sandpiper listen"): checks the key with one request, then runs the Listener.
+// `sandpiper listen` (docs/callbacks.md "sandpiper listen"): checks the key with one request, then runs the Listener;
+// `--print-secret` only prints the listener secret.
+import { listenerSecret } from "../../events/listener-secret";
 import { Listener } from "../../listen/listener";
+import type { Route } from "../../listen/routes";
 import { defaultStateFile } from "../../listen/state";
 import { COMMON_HELP, EVENT_TYPES, HELP, connection, intOption, isHttpUrl, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { request, ServiceError } from "../client";
 
 export const LISTEN_HELP = `Usage: sandpiper listen --forward-to <url> [options]
+       sandpiper listen --forward <event type>=<url> [--forward ...] [--forward-to <url>] [options]
+       sandpiper listen --print-secret
 
 Follows your merchant's events on a Sandpiper service and forwards each one to a receiver on this machine
-as the real callback request: the same body bytes and the three callback headers, signed with a listener
+as the real callback request: the same body bytes and the callback headers, signed with a listener
 secret that is printed at start and stays the same for your API key.
 
 Options:
-  --forward-to <url>    where to POST each event, e.g. http://localhost:4000/hook (required)
-  --events <types>      comma-separated: ${EVENT_TYPES.join(", ")} (default: all)
+  --forward-to <url>    where to POST each event, e.g. http://localhost:4000/hook (the default route: events
+                        of a type without a --forward of its own)
+  --forward <type>=<url>
+                        a route for one event type, e.g. --forward payment.failed=http://localhost:8080/failed;
+                        repeat it for other types (one URL per type). Each route retries on its own and its
+                        lines start with its label, e.g. [payment.failed → :8080/failed]. Without --forward-to,
+                        events of the other types are skipped. Types: ${EVENT_TYPES.join(", ")}
+  --events <types>      comma-separated: only these types are forwarded (default: all);
+                        ${EVENT_TYPES.join(", ")}
   --state-file <path>   where the cursor is kept between runs (default: in your config folder)
   --from-now            skip what happened while the listener was stopped
   --max-attempts <n>    give up on an event after n attempts, 1 to 100 (default: retry until your
                         receiver answers 2xx)
+  --print-secret        print the listener secret of the API key (one line, nothing else) and exit, without
+                        contacting the service: SECRET=$(sandpiper listen --print-secret)
 ${COMMON_HELP}
 
+A --forward or --forward-to is required (but with --print-secret, which takes only --api-key and --api-url).
 The key needs the payments:read scope; it is checked before anything else is printed.`;
 
 /** A parsed `sandpiper listen` command line. */
-export type ListenArgs = {
-  connection: Connection;
-  forwardTo: string;
-  types: string[];
-  stateFile: string;
-  fromNow: boolean;
-  maxAttempts?: number;
-};
+export type ListenArgs =
+  | { printSecret: true; apiKey: string }
+  | {
+      printSecret: false;
+      connection: Connection;
+      routes: Route[];
+      types: string[];
+      stateFile: string;
+      fromNow: boolean;
+      maxAttempts?: number;
+    };
+
+/** The options of `sandpiper listen` that run a listener (none of them goes with --print-secret). */
+const LISTENER_OPTIONS = ["forward-to", "forward", "events", "state-file", "from-now", "max-attempts"] as const;
+
+/**
+ * The routes of `--forward <type>=<url>` values (docs/callbacks.md "Routes and filters").
+ * @throws UsageError for a value without `=`, an unknown type, a URL that is not http(s), or a type given twice
+ */
+function typeRoutes(values: string[]): Route[] {
+  const routes: Route[] = [];
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    const type = eq < 0 ? "" : value.slice(0, eq).trim();
+    const url = eq < 0 ? "" : value.slice(eq + 1).trim();
+    if (!type || !url) throw usage("listen", `--forward takes <event type>=<url>, e.g. --forward payment.failed=http://localhost:8080/failed (got "${value}")`);
+    if (!(EVENT_TYPES as readonly string[]).includes(type)) throw usage("listen", `--forward: unknown event type "${type}"; use ${EVENT_TYPES.join(", ")}`);
+    if (!isHttpUrl(url)) throw usage("listen", `--forward ${type}=: the URL must be an http:// or https:// URL`);
+    if (routes.some((r) => r.type === type)) throw usage("listen", `--forward ${type} is given twice: a type has one URL`);
+    routes.push({ type, url });
+  }
+  return routes;
+}
 
 /**
  * Parses the arguments after `listen`. Returns HELP for --help.
- * @throws UsageError (one line) for a missing or malformed option.
+ * @throws UsageError (one line) for a missing or malformed option, or options that do not go together: --print-secret
+ *   with a listener option; neither --forward nor --forward-to; a --forward for a type --events leaves out; a type
+ *   --events names that no route takes.
  */
 export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP {
   const parsed = parseCommandLine(
@@ -41,18 +83,28 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
     argv,
     {
       "forward-to": { type: "string" },
+      forward: { type: "string", multiple: true },
       events: { type: "string" },
       "state-file": { type: "string" },
       "from-now": { type: "boolean" },
       "max-attempts": { type: "string" },
+      "print-secret": { type: "boolean" },
     },
     0,
   );
   if (parsed === HELP) return HELP;
   const { values } = parsed;
+  if (values["print-secret"] === true) {
+    const given = LISTENER_OPTIONS.filter((name) => values[name] !== undefined);
+    if (given.length) throw usage("listen", `--print-secret only prints the secret: it does not go with --${given.join(", --")}`);
+    return { printSecret: true, apiKey: connection("listen", values, env).apiKey };
+  }
   const forwardTo = values["forward-to"] as string | undefined;
-  if (!forwardTo) throw usage("listen", "--forward-to is required, e.g. --forward-to http://localhost:4000/hook");
-  if (!isHttpUrl(forwardTo)) throw usage("listen", "--forward-to must be an http:// or https:// URL");
+  const routes = typeRoutes((values.forward as string[] | undefined) ?? []);
+  if (!forwardTo && routes.length === 0)
+    throw usage("listen", "--forward-to is required, e.g. --forward-to http://localhost:4000/hook (or --forward <event type>=<url> per type)");
+  if (forwardTo !== undefined && !isHttpUrl(forwardTo)) throw usage("listen", "--forward-to must be an http:// or https:// URL");
+  if (forwardTo) routes.push({ type: null, url: forwardTo });
   const conn = connection("listen", values, env);
   const types = values.events
     ? String(values.events)
@@ -62,10 +114,17 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
     : [];
   const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length) throw usage("listen", `--events: unknown type ${unknown.join(", ")}; use ${EVENT_TYPES.join(", ")}`);
+  if (types.length) {
+    const unused = routes.filter((r) => r.type !== null && !types.includes(r.type));
+    if (unused.length) throw usage("listen", `--forward ${unused[0].type}=... would get nothing: --events leaves ${unused[0].type} out`);
+    const unrouted = forwardTo ? [] : types.filter((t) => !routes.some((r) => r.type === t));
+    if (unrouted.length) throw usage("listen", `--events ${unrouted[0]} has no route: add --forward ${unrouted[0]}=<url> or --forward-to <url>`);
+  }
   const maxAttempts = intOption("listen", "max-attempts", values["max-attempts"], 1, 100);
   return {
+    printSecret: false,
     connection: conn,
-    forwardTo,
+    routes,
     types,
     stateFile: (values["state-file"] as string | undefined) ?? defaultStateFile(conn.apiUrl, conn.apiKey),
     fromNow: values["from-now"] === true,
@@ -75,11 +134,16 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
 
 /**
  * Runs the listener until SIGINT or SIGTERM. The key is checked first with `GET /v1/events?limit=1`: a key the
- * service refuses ends the command (exit 1) before the listener secret is printed.
+ * service refuses ends the command (exit 1) before the listener secret is printed. With --print-secret: prints the
+ * secret (lib/events/listener-secret.ts) as one line on stdout and returns 0, without a request.
  * @returns the exit code: 0 after a signal, 1 when the service refuses the key or cannot be reached
  * @throws ServiceError when the key check fails (the dispatcher prints it)
  */
 export async function runListen(args: ListenArgs): Promise<number> {
+  if (args.printSecret) {
+    process.stdout.write(`${listenerSecret(args.apiKey)}\n`);
+    return 0;
+  }
   try {
     await request(args.connection, "GET", "/v1/events?limit=1", { timeoutMs: 15_000 });
   } catch (error) {
@@ -91,7 +155,7 @@ export async function runListen(args: ListenArgs): Promise<number> {
   const listener = new Listener({
     apiUrl: args.connection.apiUrl,
     apiKey: args.connection.apiKey,
-    forwardTo: args.forwardTo,
+    routes: args.routes,
     types: args.types,
     stateFile: args.stateFile,
     fromNow: args.fromNow,
