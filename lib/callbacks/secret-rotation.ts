@@ -6,6 +6,7 @@ import { parseDuration } from "@/lib/clock";
 import { parseRows, withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError, fieldError } from "@/lib/errors";
 import { newCallbackSecret } from "@/lib/callbacks/callback-config";
+import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 
 /** Longest overlap a rotation may keep the old secret signing: 7 days, in milliseconds. */
 export const MAX_OVERLAP_MS = 7 * 24 * 3600 * 1000;
@@ -167,5 +168,125 @@ export async function endCallbackSecretOverlap(
       );
     }
     return { configured: before.callbackSecret !== null, overlapEndsAt: null };
+  });
+}
+
+/** Where an API key's `sandpiper listen` secret stands: its generation and a rotation's overlap (never a secret). */
+export interface ListenerSecretState {
+  /** The generation the listener derives its secret from (0 until the first rotation). */
+  generation: number;
+  /** While an overlap runs: the generation that keeps signing beside it; else null. */
+  previousGeneration: number | null;
+  /** While an overlap runs: when the previous generation stops signing (real time, ISO 8601 UTC); else null. */
+  overlapEndsAt: string | null;
+}
+
+const ListenerRow = z.object({ hash: z.string(), listenerSecretGeneration: z.number().int(), previousListenerSecretUntil: z.date().nullable() });
+
+/**
+ * An API key's listener secret state at `now` from its row (docs/callbacks.md "Rotating the secret").
+ * @param row the key's `listenerSecretGeneration` and `previousListenerSecretUntil`.
+ * @returns {@link ListenerSecretState}.
+ */
+export function listenerSecretStateOf(row: { listenerSecretGeneration: number; previousListenerSecretUntil: Date | null }, now: Date): ListenerSecretState {
+  const running = row.listenerSecretGeneration > 0 && row.previousListenerSecretUntil && row.previousListenerSecretUntil > now;
+  return {
+    generation: row.listenerSecretGeneration,
+    previousGeneration: running ? row.listenerSecretGeneration - 1 : null,
+    overlapEndsAt: running ? row.previousListenerSecretUntil!.toISOString() : null,
+  };
+}
+
+async function lockKey(tx: Tx, apiKeyId: string) {
+  const [row] = parseRows(
+    ListenerRow,
+    await tx.$queryRaw<Record<string, unknown>[]>`
+      SELECT hash, listener_secret_generation, previous_listener_secret_until FROM api_keys WHERE id = ${apiKeyId}::uuid FOR NO KEY UPDATE`,
+  );
+  if (!row) throw apiError("NOT_FOUND", "API key not found");
+  return row;
+}
+
+/**
+ * Reads where an API key's listener secret stands.
+ * @throws ApiError 404 NOT_FOUND for an unknown key.
+ */
+export async function listenerSecretState(db: Db | Tx, apiKeyId: string, now: Date): Promise<ListenerSecretState> {
+  const row = await db.apiKey.findUnique({ where: { id: apiKeyId }, select: { listenerSecretGeneration: true, previousListenerSecretUntil: true } });
+  if (!row) throw apiError("NOT_FOUND", "API key not found");
+  return listenerSecretStateOf(row, now);
+}
+
+/**
+ * Rotates an API key's `sandpiper listen` secret (docs/callbacks.md "Rotating the secret"): the key's secret
+ * generation goes up by one, and listeners running with the key switch within about a second (the stream tells them).
+ * For `overlapMs` the previous generation keeps signing as a callback secret does in an overlap. A rotation during an
+ * overlap drops the oldest at once. Audited (`api_key.listener_secret_rotated`), never a secret.
+ * @returns `{ secret, generation, overlapEndsAt }`: the new listener secret (the listener prints it too).
+ * @throws ApiError 404 NOT_FOUND for an unknown key.
+ */
+export async function rotateListenerSecret(
+  db: Db | Tx,
+  actor: AuditActor,
+  input: { apiKeyId: string; merchantId: string; overlapMs: number; reason?: string | null },
+  now: Date,
+): Promise<{ secret: string; generation: number; overlapEndsAt: string | null }> {
+  return withTransaction(db, async (tx) => {
+    const before = await lockKey(tx, input.apiKeyId);
+    const generation = before.listenerSecretGeneration + 1;
+    const until = input.overlapMs > 0 ? new Date(now.getTime() + input.overlapMs) : null;
+    await tx.apiKey.update({ where: { id: input.apiKeyId }, data: { listenerSecretGeneration: generation, previousListenerSecretUntil: until } });
+    const overlapEndsAt = until?.toISOString() ?? null;
+    await writeAudit(
+      tx,
+      actor,
+      {
+        action: "api_key.listener_secret_rotated",
+        entity: "api_key",
+        entityId: input.apiKeyId,
+        merchantId: input.merchantId,
+        before: { generation: before.listenerSecretGeneration },
+        after: { generation, overlapEndsAt },
+        reason: input.reason ?? null,
+      },
+      now,
+    );
+    return { secret: listenerSecretFromKeyHash(before.hash, generation), generation, overlapEndsAt };
+  });
+}
+
+/**
+ * Ends a listener secret rotation's overlap now (docs/callbacks.md "Rotating the secret"); with none running it changes
+ * and audits nothing. Audited as `api_key.listener_secret_overlap_ended`.
+ * @returns the state afterwards.
+ * @throws ApiError 404 NOT_FOUND for an unknown key.
+ */
+export async function endListenerSecretOverlap(
+  db: Db | Tx,
+  actor: AuditActor,
+  input: { apiKeyId: string; merchantId: string; reason?: string | null },
+  now: Date,
+): Promise<ListenerSecretState> {
+  return withTransaction(db, async (tx) => {
+    const before = await lockKey(tx, input.apiKeyId);
+    const running = listenerSecretStateOf(before, now).overlapEndsAt;
+    if (before.previousListenerSecretUntil) await tx.apiKey.update({ where: { id: input.apiKeyId }, data: { previousListenerSecretUntil: null } });
+    if (running) {
+      await writeAudit(
+        tx,
+        actor,
+        {
+          action: "api_key.listener_secret_overlap_ended",
+          entity: "api_key",
+          entityId: input.apiKeyId,
+          merchantId: input.merchantId,
+          before: { overlapEndsAt: running },
+          after: { overlapEndsAt: null },
+          reason: input.reason ?? null,
+        },
+        now,
+      );
+    }
+    return { generation: before.listenerSecretGeneration, previousGeneration: null, overlapEndsAt: null };
   });
 }

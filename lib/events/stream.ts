@@ -42,6 +42,8 @@ export type StreamAuthority = {
 
 const AuthorityRow = z.object({
   chaosMode: z.boolean(),
+  listenerSecretGeneration: z.number().int(),
+  previousListenerSecretUntil: z.date().nullable(),
   merchantStatus: z.string(),
   revokedAt: z.date().nullable(),
   expiresAt: z.date(),
@@ -53,15 +55,20 @@ const AuthorityRow = z.object({
  * The merchant's chaos mode now (docs/callbacks.md "Chaos mode") and, when the stream's key no longer allows it, why
  * (docs/callbacks.md "sandpiper listen": a stream ends with its authority). One statement; an unknown key ends it.
  */
-async function authorityOf(db: Db, authority: StreamAuthority, now: Date): Promise<{ chaos: boolean; end: AuthorityEnd | null }> {
+async function authorityOf(
+  db: Db,
+  authority: StreamAuthority,
+  now: Date,
+): Promise<{ chaos: boolean; end: AuthorityEnd | null; listenerSecret: ListenerSigning | null }> {
   const [row] = parseRows(
     AuthorityRow,
     await db.$queryRaw<Record<string, unknown>[]>`
-      SELECT m.chaos_mode, m.status::text AS merchant_status, k.revoked_at, k.expires_at, k.scopes, u.active AS owner_active
+      SELECT m.chaos_mode, m.status::text AS merchant_status, k.revoked_at, k.expires_at, k.scopes, u.active AS owner_active,
+        k.listener_secret_generation, k.previous_listener_secret_until
       FROM api_keys k JOIN merchants m ON m.id = k.merchant_id JOIN console_users u ON u.id = k.owner_id
       WHERE k.id = ${authority.apiKeyId}::uuid`,
   );
-  if (!row) return { chaos: false, end: "key_revoked" };
+  if (!row) return { chaos: false, end: "key_revoked", listenerSecret: null };
   const end: AuthorityEnd | null = row.revokedAt
     ? "key_revoked"
     : row.expiresAt <= now
@@ -73,7 +80,23 @@ async function authorityOf(db: Db, authority: StreamAuthority, now: Date): Promi
           : !row.scopes.includes(authority.scope)
             ? "scope_removed"
             : null;
-  return { chaos: row.chaosMode, end };
+  return { chaos: row.chaosMode, end, listenerSecret: listenerSigning(row, now) };
+}
+
+/**
+ * Which listener secret generations sign the key's forwards now (docs/callbacks.md "Rotating the secret"): `ready`
+ * carries it and a `listener-secret` message repeats it when a rotation changes it. Generations, never secrets: the
+ * listener derives each secret from its key.
+ */
+export type ListenerSigning = { generation: number; previousGeneration: number | null; previousUntil: string | null };
+
+function listenerSigning(row: { listenerSecretGeneration: number; previousListenerSecretUntil: Date | null }, now: Date): ListenerSigning {
+  const running = row.listenerSecretGeneration > 0 && row.previousListenerSecretUntil !== null && row.previousListenerSecretUntil > now;
+  return {
+    generation: row.listenerSecretGeneration,
+    previousGeneration: running ? row.listenerSecretGeneration - 1 : null,
+    previousUntil: running ? row.previousListenerSecretUntil!.toISOString() : null,
+  };
 }
 
 function shuttingDown(): boolean {
@@ -82,9 +105,11 @@ function shuttingDown(): boolean {
 
 /**
  * Writes the merchant's feed to `out` as server-sent events until the client goes away, the service shuts down
- * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers, chaos, forwardToken }` (the position it
- * starts after: the given cursor, else the newest; the callback header names to sign forwards with; whether chaos
- * mode is on; the token that lets this session record its forwards, null when the key may not),
+ * or 10 minutes pass: first `ready` `{ cursor, heartbeatSeconds, headers, chaos, forwardToken, listenerSecret }` (the
+ * position it starts after: the given cursor, else the newest; the callback header names to sign forwards with;
+ * whether chaos mode is on; the token that lets this session record its forwards, null when the key may not; the
+ * listener secret generations that sign, {@link ListenerSigning}), `listener-secret` (a new ListenerSigning) within
+ * about a second of a rotation or an overlap's end,
  * then one `item` event per feed item (the FeedItem; the SSE id is its cursor) as they commit, `chaos`
  * `{ enabled }` within about a second of the merchant's chaos mode being switched (items after it carry chaos
  * plans, or none), a `heartbeat` `{ cursor, time }` every {@link HEARTBEAT_SECONDS} seconds, and `bye`
@@ -114,7 +139,15 @@ async function followFeed(db: Db, merchantId: string, authority: StreamAuthority
   let chaos = opts.chaos;
   let chaosCheckedAt = systemNow().getTime();
   const forwardToken = authority.mayRecordForwards ? await issueForwardToken({ apiKeyId: authority.apiKeyId, merchantId, openedAt: new Date(started) }) : null;
-  out.send("ready", { cursor: cursor.toString(), heartbeatSeconds: HEARTBEAT_SECONDS, headers: callbackHeaderNames(), chaos, forwardToken });
+  let signing = (await authorityOf(db, authority, systemNow())).listenerSecret;
+  out.send("ready", {
+    cursor: cursor.toString(),
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+    headers: callbackHeaderNames(),
+    chaos,
+    forwardToken,
+    ...(signing ? { listenerSecret: signing } : {}),
+  });
   let lastBeat = systemNow().getTime();
   while (!out.closed) {
     if (shuttingDown() || systemNow().getTime() - started > MAX_STREAM_MS) {
@@ -129,6 +162,7 @@ async function followFeed(db: Db, merchantId: string, authority: StreamAuthority
         return;
       }
       if (now.chaos !== chaos) out.send("chaos", { enabled: (chaos = now.chaos) });
+      if (now.listenerSecret && JSON.stringify(now.listenerSecret) !== JSON.stringify(signing)) out.send("listener-secret", (signing = now.listenerSecret));
     }
     const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos });
     for (const item of items) {

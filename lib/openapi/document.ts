@@ -36,7 +36,9 @@ import {
   AdvanceSandboxClock,
   CallbackSecretRotation,
   CallbackSecretState,
-  RotateCallbackSecret,
+  ListenerSecretRotation,
+  ListenerSecretState,
+  RotateSecret,
   QuotedCheckoutSession,
   SandboxClock,
   SandboxClockMove,
@@ -95,7 +97,9 @@ const COMPONENTS = {
   AdvanceSandboxClock,
   CallbackSecretState,
   CallbackSecretRotation,
-  RotateCallbackSecret,
+  RotateSecret,
+  ListenerSecretState,
+  ListenerSecretRotation,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };

@@ -127,8 +127,8 @@ export const SandboxClockMove = SandboxClock.extend({
   deliveriesDue: z.int().describe("Callback deliveries waiting for a retry that are due now (sent within about a second)."),
 }).describe("The merchant's sandbox clock after the move, and what the move did.");
 
-/** Body of `POST /v1/sandbox/callback-secret/rotate` (docs/callbacks.md "Rotating the secret"). */
-export const RotateCallbackSecret = z
+/** Body of `POST /v1/sandbox/callback-secret/rotate` and `/v1/sandbox/listener-secret/rotate` (docs/callbacks.md "Rotating the secret"). */
+export const RotateSecret = z
   .strictObject({
     overlap: z
       .string()
@@ -138,7 +138,7 @@ export const RotateCallbackSecret = z
         "How long the secret being replaced keeps signing beside the new one: a duration such as `24h` (the default when absent), `90m`, `7d` (the most) or `0s` (it stops at once). Written as for POST /v1/sandbox/clock/advance.",
       ),
   })
-  .describe("How to rotate the callback secret.");
+  .describe("How to rotate a secret.");
 
 /** `GET /v1/sandbox/callback-secret` and `POST .../end-overlap` answer: where the secret stands, never the secret. */
 export const CallbackSecretState = z
@@ -161,3 +161,21 @@ export const CallbackSecretRotation = z
     overlapEndsAt: Timestamp.nullable().describe("When the previous secret stops signing (real time, UTC); null when `overlap` was 0."),
   })
   .describe("The rotated callback secret.");
+
+/** `GET /v1/sandbox/listener-secret` and `POST .../end-overlap` answer: the key's listener secret generation, never the secret. */
+export const ListenerSecretState = z
+  .strictObject({
+    generation: z.int().min(0).describe("The generation `sandpiper listen` derives this key's listener secret from (0 until the first rotation)."),
+    previousGeneration: z.int().min(0).nullable().describe("While a rotation's overlap runs: the generation that keeps signing beside it; else null."),
+    overlapEndsAt: Timestamp.nullable().describe("While a rotation's overlap runs: when the previous secret stops signing (real time, UTC); else null."),
+  })
+  .describe("The calling API key's `sandpiper listen` secret: its generation and a rotation's overlap.");
+
+/** `POST /v1/sandbox/listener-secret/rotate` answer. */
+export const ListenerSecretRotation = z
+  .strictObject({
+    secret: z.string().describe("The key's new listener secret (`whsec_` + 44 letters and digits); running listeners switch to it within about a second and print it."),
+    generation: z.int().min(1).describe("The new generation."),
+    overlapEndsAt: Timestamp.nullable().describe("When the previous listener secret stops signing (real time, UTC); null when `overlap` was 0."),
+  })
+  .describe("The rotated listener secret.");

@@ -1,0 +1,19 @@
+// POST /v1/sandbox/listener-secret/end-overlap - the previous listener secret stops signing now (docs/callbacks.md "Rotating the secret")
+import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { endListenerSecretOverlap } from "@/lib/callbacks/secret-rotation";
+import { systemNow } from "@/lib/clock";
+import { methodsNotAllowed } from "@/lib/http/fallback";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS } from "@/lib/openapi/operations";
+
+export const POST = merchantApi(OPERATIONS.endListenerSecretOverlap, async ({ tx, apiKey, merchant }) => {
+  const state = await endListenerSecretOverlap(
+    tx,
+    apiKeyAuditActor(apiKey),
+    { apiKeyId: apiKey.id, merchantId: merchant.id, reason: "POST /v1/sandbox/listener-secret/end-overlap" },
+    systemNow(),
+  );
+  return { status: 200, body: state, resourceId: merchant.id };
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);
