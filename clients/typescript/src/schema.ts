@@ -1736,8 +1736,8 @@ export interface components {
              * @description when the request arrived (ISO 8601, UTC)
              */
             createdAt: string;
-            /** @description the error code of an error answer; null for a success */
-            errorCode: string | null;
+            /** @description the error code of an error answer (one of ErrorCode); null for a success */
+            errorCode: components["schemas"]["ErrorCode"] | null;
             /** @description the Idempotency-Key sent, or null */
             idempotencyKey: string | null;
             /** @description the first characters of the API key that sent it (never the key) */
