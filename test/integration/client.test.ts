@@ -204,7 +204,7 @@ describe("the client over real HTTP", () => {
   it("the methods named by operationId: scenario rules made, listed, changed (PATCH) and removed (DELETE); a refusal throws", async () => {
     const m = await newMerchant();
     const client = clientOf(m);
-    const rule = await client.createScenarioRule({ body: { name: "fail 13.13", match: { amount: "13.13" }, outcome: "FAILED" } });
+    const rule = await client.createScenarioRule({ body: { name: "fail 13.13", match: { amount: "13.13" }, outcome: "FAILED", enabled: false, delayMs: 0 } });
     const changed = await client.updateScenarioRule({ params: { path: { id: rule.id } }, body: { enabled: true } });
     expect([rule.enabled, changed.enabled, changed.id]).toEqual([false, true, rule.id]);
     const listed: string[] = [];

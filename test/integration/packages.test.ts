@@ -17,10 +17,8 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-packages-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** The environment a shell gives: none of the test run's npm variables (npm_config_*, npm_package_*). */
-const shellEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_"))),
-  ...extra,
-});
+const shellEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
+  ({ ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_"))), ...extra }) as NodeJS.ProcessEnv;
 const run = (cmd: string, args: string[], cwd: string, env = shellEnv()) => execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: "pipe" });
 
 /** Every file under `dir` whose text contains `needle`. */
