@@ -3,8 +3,9 @@
 // their paths:
 //   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
 //   @sandpiper/cli     clients/cli: lib/cli/main.ts and everything it imports bundled into one ESM file (esbuild)
-// Both carry the OpenAPI document's info.version: a package.json that says another version is set to it (commit the
-// change). The client's generated types must be those of the document: stale ones stop the build.
+// Both tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
+// staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
+// ones stop the build.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -23,19 +24,20 @@ export async function contractDocument() {
   return JSON.parse(JSON.stringify(openApiDocument()));
 }
 
-/** Sets package.json's version in `dir` to `version`; true when it changed. */
-function setVersion(dir, version) {
-  const file = path.join(dir, "package.json");
-  const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
-  if (pkg.version === version) return false;
-  pkg.version = version;
-  fs.writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
-  return true;
-}
-
-/** `npm pack` of `dir` into `out`; the tarball's path. */
-function npmPack(dir, out) {
-  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * `npm pack` of the package in `dir` into `out`, with package.json's version set to `version`: the package's files
+ * (package.json `files`, plus package.json) are copied to a staging folder in `out` first, so the clone is not
+ * changed. The tarball's path.
+ */
+function npmPack(dir, out, version) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  if (pkg.version !== version) console.log(`${path.relative(root, dir)}/package.json says ${pkg.version}: packed as ${version}, the document's`);
+  const stage = path.join(out, ".stage", path.basename(dir));
+  fs.rmSync(stage, { recursive: true, force: true });
+  for (const name of pkg.files) fs.cpSync(path.join(dir, name), path.join(stage, name), { recursive: true });
+  fs.writeFileSync(path.join(stage, "package.json"), `${JSON.stringify({ ...pkg, version, scripts: undefined }, null, 2)}\n`);
+  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  fs.rmSync(path.join(out, ".stage"), { recursive: true, force: true });
   return path.join(out, JSON.parse(json)[0].filename);
 }
 
@@ -71,12 +73,11 @@ export async function packClients(out = path.join(root, "dist-packages")) {
       throw new Error(`clients/typescript/src/${name} is stale: regenerate it (docs/client.md "Regenerating the types")`);
     }
   }
-  for (const dir of [clientDir, cliDir]) if (setVersion(dir, version)) console.log(`${path.relative(root, dir)}/package.json: version set to ${version}`);
   fs.rmSync(path.join(clientDir, "dist"), { recursive: true, force: true });
   execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: clientDir, stdio: "inherit" });
   await bundleCli();
   fs.mkdirSync(out, { recursive: true });
-  return { version, client: npmPack(clientDir, out), cli: npmPack(cliDir, out) };
+  return { version, client: npmPack(clientDir, out, version), cli: npmPack(cliDir, out, version) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
