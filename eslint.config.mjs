@@ -106,5 +106,7 @@ export default defineConfig([
     "test-results/**",
     "playwright-report/**",
     "clients/typescript/dist/**",
+    "clients/cli/dist/**",
+    "dist-packages/**",
   ]),
 ]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp } from "@/lib/schemas/common";
+import { ErrorCode } from "@/lib/schemas/error-resource";
 import { positiveInt } from "@/lib/schemas/payments";
 
 // Requests and responses of the request log (docs/api.md "Request log"); the OpenAPI document is built from them.
@@ -13,7 +14,7 @@ export const RequestLogEntry = z
     path: z.string().describe("the path, e.g. /v1/payments"),
     query: z.string().nullable().describe("the query string without `?`, or null"),
     status: z.int().describe("the HTTP status answered"),
-    errorCode: z.string().nullable().describe("the error code of an error answer; null for a success"),
+    errorCode: ErrorCode.nullable().describe("the error code of an error answer (one of ErrorCode); null for a success"),
     idempotencyKey: z.string().nullable().describe("the Idempotency-Key sent, or null"),
     replayed: z.boolean().describe("true when the answer was the stored answer of an earlier request with the same Idempotency-Key"),
     latencyMs: z.int().min(0).describe("time to the answer's first byte, milliseconds"),

@@ -201,6 +201,34 @@ describe("the client over real HTTP", () => {
     expect(followed).toEqual([newestFirst[2].id, newestFirst[1].id, newestFirst[0].id]);
   });
 
+  it("the methods named by operationId: scenario rules made, listed, changed (PATCH) and removed (DELETE); a refusal throws", async () => {
+    const m = await newMerchant();
+    const client = clientOf(m);
+    const rule = await client.createScenarioRule({ body: { name: "fail 13.13", match: { amount: "13.13" }, outcome: "FAILED", enabled: false, delayMs: 0 } });
+    const changed = await client.updateScenarioRule({ params: { path: { id: rule.id } }, body: { enabled: true } });
+    expect([rule.enabled, changed.enabled, changed.id]).toEqual([false, true, rule.id]);
+    const listed: string[] = [];
+    for await (const r of client.list("/v1/sandbox/scenario-rules")) listed.push(r.id);
+    expect(listed).toEqual([rule.id]);
+    const refused = await client.updateScenarioRule({ params: { path: { id: rule.id } }, body: { delayMs: -1 } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SandpiperError);
+    expect(refused).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+    await client.deleteScenarioRule({ params: { path: { id: rule.id } } });
+    await client.DELETE("/v1/sandbox/scenario-rules/{id}", { params: { path: { id: rule.id } } }); // again: the same answer
+    await expect(client.DELETE("/v1/sandbox/scenario-rules/{id}", { params: { path: { id: randomUUID() } } })).rejects.toMatchObject({
+      status: 404,
+      code: "NOT_FOUND",
+    });
+    expect((await client.listScenarioRules()).items).toEqual([]);
+    // Numbers for whole-number query parameters; the request log's errorCode is one of the document's codes.
+    const page = await eventually(async () => {
+      const answer = await client.listRequests({ params: { query: { limit: 2, status: "4xx" } } });
+      return answer.items.length === 2 ? answer : null;
+    });
+    expect(page.limit).toBe(2);
+    expect(new Set(page.items.map((r) => r.errorCode))).toEqual(new Set(["NOT_FOUND", "VALIDATION_ERROR"]));
+  });
+
   it("an error answer is a SandpiperError with status, code, message and requestId; a 4xx is not retried", async () => {
     const m = await newMerchant();
     const statuses: number[] = [];

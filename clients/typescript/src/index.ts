@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import createFetchClient, { type Client, type FetchResponse, type MaybeOptionalInit } from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from "openapi-typescript-helpers";
 import { errorFromAnswer, SandpiperError, type ErrorCode } from "./errors.js";
-import { OPERATIONS } from "./operations.js";
+import { OPERATIONS, type OperationId } from "./operations.js";
 import { retryingFetch, type RetryOptions } from "./retry.js";
 import type { components, paths } from "./schema.js";
 
@@ -39,44 +39,76 @@ export type ClientOptions = RetryOptions & {
   fetch?: typeof fetch;
 };
 
+type Operation = (typeof OPERATIONS)[OperationId];
+/** The query parameters of `method` at `path` that are whole numbers (OPERATIONS' `numericQuery`). */
+type NumericQuery<P, M> = Extract<Operation, { path: P; method: Uppercase<M & string> }>["numericQuery"][number];
+/** A query with its whole-number parameters accepting a number too (sent as its decimal text). */
+type WithNumbers<Q, N> = { [K in keyof Q]: K extends N ? Q[K] | number : Q[K] };
+
 /**
- * The document's paths with the Idempotency-Key header optional: the client makes one when none is given. The
- * operations that require it are in OPERATIONS.
+ * The document's paths as the client takes them: the Idempotency-Key header optional (the client makes one when none
+ * is given; the operations that require it are in OPERATIONS), and a whole-number query parameter (`limit`, `page`)
+ * given as a number or as its text.
  */
 export type ClientPaths = {
   [P in keyof paths]: {
-    [M in keyof paths[P]]: paths[P][M] extends { parameters: { header: infer H } }
-      ? Omit<paths[P][M], "parameters"> & { parameters: Omit<paths[P][M]["parameters"], "header"> & { header?: Partial<H> } }
+    [M in keyof paths[P]]: paths[P][M] extends { parameters: infer Params extends Record<string, unknown> }
+      ? Omit<paths[P][M], "parameters"> & {
+          parameters: Omit<Params, "header" | "query"> &
+            (Params extends { header: infer H } ? { header?: Partial<H> } : unknown) &
+            (Params extends { query?: infer Q }
+              ? undefined extends Params["query"]
+                ? { query?: WithNumbers<Q, NumericQuery<P, M>> }
+                : { query: WithNumbers<Q, NumericQuery<P, M>> }
+              : unknown);
+        }
       : paths[P][M];
   };
 };
 
 type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+/** The answer's body of a successful call of `method` at `path` with the options `I`. */
+type Answer<P extends keyof ClientPaths, M extends HttpMethod, I> = NonNullable<
+  FetchResponse<ClientPaths[P][M & keyof ClientPaths[P]] & Record<string | number, any>, I, `${string}/${string}`>["data"]
+>;
 /** A method of the client: the typed path and options of openapi-fetch; resolves to the answer's body. */
 type Call<M extends HttpMethod> = <P extends PathsWithMethod<ClientPaths, M>, I extends MaybeOptionalInit<ClientPaths[P], M>>(
   path: P,
   ...init: InitParam<I>
-) => Promise<NonNullable<FetchResponse<ClientPaths[P][M] & Record<string | number, any>, I, `${string}/${string}`>["data"]>>;
+) => Promise<Answer<P, M, I>>;
+/** The method named after an operation: its options (`{params, body}`) only, the path and method are the operation's. */
+type OperationCall<K extends OperationId> = <
+  I extends MaybeOptionalInit<ClientPaths[(typeof OPERATIONS)[K]["path"]], Lowercase<(typeof OPERATIONS)[K]["method"]>>,
+>(
+  ...init: InitParam<I>
+) => Promise<Answer<(typeof OPERATIONS)[K]["path"], Lowercase<(typeof OPERATIONS)[K]["method"]>, I>>;
+/** One method per operation of the document, named by its operationId (e.g. `client.updateScenarioRule`). */
+export type OperationMethods = { [K in OperationId]: OperationCall<K> };
 
-/** The paths of the lists the client pages through. */
-export type ListPath = "/v1/payments" | "/v1/events" | "/v1/requests";
-type ListQuery<P extends ListPath> = Omit<NonNullable<paths[P]["get"]["parameters"]["query"]>, "page">;
+/** The paths of the lists the client pages through: every GET answering a page ({items, total, page, limit, pages}). */
+export type ListPath = Extract<Operation, { paginated: true }>["path"];
+type ListQuery<P extends ListPath> = Omit<NonNullable<ClientPaths[P]["get"]["parameters"]["query"]>, "page">;
 type ListItem<P extends ListPath> = paths[P]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 
-export type SandpiperClient = {
+export type SandpiperClient = OperationMethods & {
   GET: Call<"get">;
   POST: Call<"post">;
   PUT: Call<"put">;
+  PATCH: Call<"patch">;
+  DELETE: Call<"delete">;
   /**
-   * Every item of a list (payments, events or logged requests) matching `query`, page after page (docs/client.md
-   * "Lists"), in the list's order; `query.limit` is the page size (default 100, the largest). Events with
-   * `query.after` (an event id): every event that became visible after it, oldest first, following the cursor.
+   * Every item of a list (any ListPath: payments, events, logged requests, scenario rules, ...) matching `query`,
+   * page after page (docs/client.md "Lists"), in the list's order; `query.limit` is the page size (default 100, the
+   * largest) where the list takes one. Events with `query.after` (an event id): every event that became visible
+   * after it, oldest first, following the cursor.
    * @throws SandpiperError as the list's requests do.
    */
   list<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>, void, undefined>;
   /** The openapi-fetch client underneath (answers as `{data, error, response}`; the same keys and retries). */
   raw: Client<ClientPaths>;
 };
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 const IDEMPOTENT = new Set(
   Object.values(OPERATIONS)
@@ -93,8 +125,10 @@ export function requiresIdempotencyKey(method: string, schemaPath: string): bool
 }
 
 /**
- * A client of one service with one API key (docs/client.md). Each method takes the path as the API reference writes
- * it and openapi-fetch's typed `{params: {path, query}, body}`, and resolves to the answer's body. A request to an
+ * A client of one service with one API key (docs/client.md). `GET`, `POST`, `PUT`, `PATCH` and `DELETE` take the path
+ * as the API reference writes it and openapi-fetch's typed `{params: {path, query}, body}`; the method named after
+ * each operationId (e.g. `createPayment`, `deleteScenarioRule`) takes the options only. Each resolves to the answer's
+ * body; a whole-number query parameter may be a number. A request to an
  * operation that requires an Idempotency-Key gets one (unless `headers` gives it), kept across its retries; a
  * network error, 429 or 5xx is sent again with the same key and body (see {@link RetryOptions}).
  * @throws SandpiperError (from each method) for an error answer, after the retries: `status`, `code`, `message`, `requestId`.
@@ -113,39 +147,53 @@ export function createClient(options: ClientOptions): SandpiperClient {
     },
   });
   const call =
-    (method: "GET" | "POST" | "PUT") =>
+    (method: Method) =>
     async (path: string, init?: Record<string, unknown>): Promise<unknown> => {
-      const result = (await (raw[method] as (p: string, i?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, init)) as {
-        data?: unknown;
-        error?: unknown;
-        response: Response;
-      };
+      const result = await (raw[method] as (p: string, i?: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(path, init);
       if (!result.response.ok) throw errorFromAnswer(result.response, result.error);
       return result.data;
     };
-  const GET = call("GET") as Call<"get">;
+  const GET = call("GET") as (path: string, init: unknown) => Promise<unknown>;
+  const pageQuery = new Map(Object.values(OPERATIONS).map((o) => [o.path, (o.numericQuery as readonly string[]).includes("page")]));
   async function* list<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<ListItem<P>, void, undefined> {
     let after = (query as { after?: string } | undefined)?.after;
     if (path === "/v1/events" && after !== undefined) {
       // The events feed after a cursor: oldest first, each page read after the last item of the one before.
       for (;;) {
-        const answer = await (GET as (p: string, i: unknown) => Promise<{ items: (ListItem<P> & { id: string })[]; total: number }>)(path, {
-          params: { query: { limit: "100", ...query, after } },
-        });
+        const answer = (await GET(path, { params: { query: { limit: 100, ...query, after } } })) as { items: (ListItem<P> & { id: string })[]; total: number };
         yield* answer.items;
         if (answer.items.length === 0 || answer.total <= answer.items.length) return;
         after = answer.items[answer.items.length - 1].id;
       }
     }
+    // A list without page and limit parameters (every item on one page) is read once.
+    const paged = pageQuery.get(path) === true;
     for (let page = 1; ; page++) {
-      const answer = await (GET as (p: string, i: unknown) => Promise<{ items: ListItem<P>[]; page: number; pages: number }>)(path, {
-        params: { query: { limit: "100", ...query, page: String(page) } },
-      });
+      const answer = (await GET(path, { params: { query: paged ? { limit: 100, ...query, page } : query } })) as {
+        items: ListItem<P>[];
+        page: number;
+        pages: number;
+      };
       yield* answer.items;
-      if (answer.items.length === 0 || answer.page >= answer.pages) return;
+      if (!paged || answer.items.length === 0 || answer.page >= answer.pages) return;
     }
   }
-  return { GET, POST: call("POST") as Call<"post">, PUT: call("PUT") as Call<"put">, list, raw };
+  const named = Object.fromEntries(
+    Object.entries(OPERATIONS).map(([operationId, o]) => {
+      const send = call(o.method);
+      return [operationId, (init?: Record<string, unknown>) => send(o.path, init)];
+    }),
+  ) as unknown as OperationMethods;
+  return {
+    ...named,
+    GET: GET as Call<"get">,
+    POST: call("POST") as Call<"post">,
+    PUT: call("PUT") as Call<"put">,
+    PATCH: call("PATCH") as Call<"patch">,
+    DELETE: call("DELETE") as Call<"delete">,
+    list,
+    raw,
+  };
 }
 
 /** Whether `error` is a SandpiperError with `code`. */

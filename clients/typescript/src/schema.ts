@@ -444,6 +444,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/listener-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read where the calling key's sandpiper listen secret stands
+         * @description The generation `sandpiper listen` derives the calling API key's listener secret from, and a rotation's overlap. Never the secret: the listener derives it from the key. `sandpiper listen` reads it when it starts. See docs/callbacks.md "Rotating the secret".
+         */
+        get: operations["getListenerSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/listener-secret/end-overlap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a listener secret rotation's overlap now
+         * @description The calling key's previous listener secret stops signing within about a second. With no overlap running it changes nothing. Written to the audit log. Send no body. See docs/callbacks.md "Rotating the secret".
+         */
+        post: operations["endListenerSecretOverlap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/listener-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the calling key's sandpiper listen secret, with an overlap
+         * @description The calling API key's listener secret moves to a new generation; listeners running with the key switch within about a second and print the new secret. For `overlap` (default 24h, at most 7d; 0s for none) the previous secret keeps signing as for POST /v1/sandbox/callback-secret/rotate: X-Service-Signature with the old secret, webhook-signature with both. Written to the audit log. See docs/callbacks.md "Rotating the secret".
+         */
+        post: operations["rotateListenerSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/payments/{id}/complete": {
         parameters: {
             query?: never;
@@ -1440,6 +1500,24 @@ export interface components {
              */
             state: "DELIVERED" | "RETRYING" | "FAILED";
         };
+        /** @description The rotated listener secret. */
+        ListenerSecretRotation: {
+            /** @description The new generation. */
+            generation: number;
+            /** @description When the previous listener secret stops signing (real time, UTC); null when `overlap` was 0. */
+            overlapEndsAt: string | null;
+            /** @description The key's new listener secret (`whsec_` + 44 letters and digits); running listeners switch to it within about a second and print it. */
+            secret: string;
+        };
+        /** @description The calling API key's `sandpiper listen` secret: its generation and a rotation's overlap. */
+        ListenerSecretState: {
+            /** @description The generation `sandpiper listen` derives this key's listener secret from (0 until the first rotation). */
+            generation: number;
+            /** @description While a rotation's overlap runs: when the previous secret stops signing (real time, UTC); else null. */
+            overlapEndsAt: string | null;
+            /** @description While a rotation's overlap runs: the generation that keeps signing beside it; else null. */
+            previousGeneration: number | null;
+        };
         /** @description A sandbox payment. No real charge or money movement ever occurs. */
         Payment: {
             /** @description The original order amount, decimal text in currency. */
@@ -1810,8 +1888,8 @@ export interface components {
              * @description when the request arrived (ISO 8601, UTC)
              */
             createdAt: string;
-            /** @description the error code of an error answer; null for a success */
-            errorCode: string | null;
+            /** @description the error code of an error answer (one of ErrorCode); null for a success */
+            errorCode: components["schemas"]["ErrorCode"] | null;
             /** @description the Idempotency-Key sent, or null */
             idempotencyKey: string | null;
             /** @description the first characters of the API key that sent it (never the key) */
@@ -1863,8 +1941,8 @@ export interface components {
             /** @description requests matching the filters */
             total: number;
         };
-        /** @description How to rotate the callback secret. */
-        RotateCallbackSecret: {
+        /** @description How to rotate a secret. */
+        RotateSecret: {
             /** @description How long the secret being replaced keeps signing beside the new one: a duration such as `24h` (the default when absent), `90m`, `7d` (the most) or `0s` (it stops at once). Written as for POST /v1/sandbox/clock/advance. */
             overlap?: string;
         };
@@ -4172,7 +4250,7 @@ export interface operations {
                  *       "overlap": "24h"
                  *     }
                  */
-                "application/json": components["schemas"]["RotateCallbackSecret"];
+                "application/json": components["schemas"]["RotateSecret"];
             };
         };
         responses: {
@@ -5392,6 +5470,413 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "IDEMPOTENCY_CONFLICT" | "INVALID_STATE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: More than 300 requests a minute for the API key or 600 for the source IP. Honor Retry-After, back off and reuse the same Idempotency-Key. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: Transient. Keep the requestId and retry a limited number of times with the same Idempotency-Key and body. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getListenerSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listener secret's state. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerSecretState"];
+                };
+            };
+            /** @description INVALID_API_KEY: The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY";
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: The API key lacks the endpoint's scope. Do not retry automatically. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INSUFFICIENT_SCOPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: More than 300 requests a minute for the API key or 600 for the source IP. Honor Retry-After, back off and reuse the same Idempotency-Key. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: Transient. Keep the requestId and retry a limited number of times with the same Idempotency-Key and body. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endListenerSecretOverlap: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Binds the request to merchant, method, path and body; retry with the same key and body. */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listener secret's state afterwards. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerSecretState"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A member, query parameter or header (Idempotency-Key) has a wrong format, length or type, an unknown property was sent, the body is not UTF-8 JSON or repeats a member name. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY";
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: The API key lacks the endpoint's scope. Do not retry automatically. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INSUFFICIENT_SCOPE";
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was already used with a different method, path or body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: More than 300 requests a minute for the API key or 600 for the source IP. Honor Retry-After, back off and reuse the same Idempotency-Key. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: Transient. Keep the requestId and retry a limited number of times with the same Idempotency-Key and body. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Transient (for example the database is unreachable). Honor Retry-After and retry with the same Idempotency-Key and body. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateListenerSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Binds the request to merchant, method, path and body; retry with the same key and body. */
+                "Idempotency-Key": components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap": "24h"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RotateSecret"];
+            };
+        };
+        responses: {
+            /** @description The new listener secret and the overlap's end. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListenerSecretRotation"];
+                };
+            };
+            /** @description VALIDATION_ERROR: A member, query parameter or header (Idempotency-Key) has a wrong format, length or type, an unknown property was sent, the body is not UTF-8 JSON or repeats a member name. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: The API key is missing, malformed, invalid, expired or revoked, or the merchant is inactive. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY";
+                        };
+                    };
+                };
+            };
+            /** @description INSUFFICIENT_SCOPE: The API key lacks the endpoint's scope. Do not retry automatically. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INSUFFICIENT_SCOPE";
+                        };
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was already used with a different method, path or body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is over 32 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The Content-Type is not application/json (UTF-8). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

@@ -1,0 +1,87 @@
+// npm run pack:clients [-- <folder>]: builds the two packages a project installs without a clone (docs/client.md
+// "Install", README "The sandpiper command") into package tarballs in <folder> (default dist-packages/) and prints
+// their paths:
+//   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
+//   @sandpiper/cli     clients/cli: lib/cli/main.ts and everything it imports bundled into one ESM file (esbuild)
+// Both tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
+// staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
+// ones stop the build.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { tsImport } from "tsx/esm/api";
+import { generate } from "../clients/typescript/scripts/generate.mjs";
+
+const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
+const clientDir = path.join(root, "clients", "typescript");
+const cliDir = path.join(root, "clients", "cli");
+
+/** The service's OpenAPI document as it is served (plain JSON), built from lib/openapi/document.ts. */
+export async function contractDocument() {
+  const { openApiDocument } = await tsImport("../lib/openapi/document.ts", { parentURL: import.meta.url, tsconfig: path.join(root, "tsconfig.json") });
+  return JSON.parse(JSON.stringify(openApiDocument()));
+}
+
+/**
+ * `npm pack` of the package in `dir` into `out`, with package.json's version set to `version`: the package's files
+ * (package.json `files`, plus package.json) are copied to a staging folder in `out` first, so the clone is not
+ * changed. The tarball's path.
+ */
+function npmPack(dir, out, version) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  if (pkg.version !== version) console.log(`${path.relative(root, dir)}/package.json says ${pkg.version}: packed as ${version}, the document's`);
+  const stage = path.join(out, ".stage", path.basename(dir));
+  fs.rmSync(stage, { recursive: true, force: true });
+  for (const name of pkg.files) fs.cpSync(path.join(dir, name), path.join(stage, name), { recursive: true });
+  fs.writeFileSync(path.join(stage, "package.json"), `${JSON.stringify({ ...pkg, version, scripts: undefined }, null, 2)}\n`);
+  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  fs.rmSync(path.join(out, ".stage"), { recursive: true, force: true });
+  return path.join(out, JSON.parse(json)[0].filename);
+}
+
+/** Bundles lib/cli/main.ts with what it imports (npm packages included) into clients/cli/dist/main.js. */
+async function bundleCli() {
+  fs.rmSync(path.join(cliDir, "dist"), { recursive: true, force: true });
+  await build({
+    entryPoints: [path.join(root, "lib", "cli", "main.ts")],
+    outfile: path.join(cliDir, "dist", "main.js"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20.9",
+    tsconfig: path.join(root, "tsconfig.json"),
+    // A CommonJS package inside the ESM bundle may call require() for Node's own modules.
+    banner: { js: 'import { createRequire as __sandpiperRequire } from "node:module";\nconst require = __sandpiperRequire(import.meta.url);' },
+    legalComments: "inline",
+    logLevel: "warning",
+  });
+}
+
+/**
+ * Builds both packages and packs them into `out` (created when missing).
+ * @returns {Promise<{ version: string, client: string, cli: string }>} the version and the tarballs' absolute paths
+ * @throws Error when the client's generated types differ from the document's, or a build fails
+ */
+export async function packClients(out = path.join(root, "dist-packages")) {
+  const doc = await contractDocument();
+  const version = doc.info.version;
+  const files = await generate(doc);
+  for (const [name, text] of Object.entries(files)) {
+    if (fs.readFileSync(path.join(clientDir, "src", name), "utf8") !== text) {
+      throw new Error(`clients/typescript/src/${name} is stale: regenerate it (docs/client.md "Regenerating the types")`);
+    }
+  }
+  fs.rmSync(path.join(clientDir, "dist"), { recursive: true, force: true });
+  execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: clientDir, stdio: "inherit" });
+  await bundleCli();
+  fs.mkdirSync(out, { recursive: true });
+  return { version, client: npmPack(clientDir, out, version), cli: npmPack(cliDir, out, version) };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const packed = await packClients(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
+  console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);
+  console.log(`@sandpiper/cli ${packed.version}: ${packed.cli}`);
+}
