@@ -166,9 +166,12 @@ describe("listen", () => {
     );
   });
 
-  it("--print-secret needs only the key and goes with no listener option", () => {
-    expect(parseListen(["--print-secret"], env)).toEqual({ printSecret: true, apiKey: KEY });
-    expect(parseListen(["--print-secret", "--api-key", "sk_sandbox_other"], {})).toEqual({ printSecret: true, apiKey: "sk_sandbox_other" });
+  it("--print-secret needs only the key (and the service, for the secret's generation) and goes with no listener option", () => {
+    expect(parseListen(["--print-secret"], env)).toMatchObject({ printSecret: true, connection: { apiKey: KEY } });
+    expect(parseListen(["--print-secret", "--api-key", "sk_sandbox_other"], {})).toMatchObject({
+      printSecret: true,
+      connection: { apiKey: "sk_sandbox_other" },
+    });
     expect(usageOf(() => parseListen(["--print-secret"], {}))).toMatch(/an API key is required/);
     expect(usageOf(() => parseListen(["--print-secret", "--forward-to", "http://x", "--from-now"], env))).toMatch(
       /--print-secret only prints the secret: it does not go with --forward-to, --from-now/,

@@ -73,7 +73,11 @@ function describeError(error: unknown): string {
 /** Options of {@link Forwarder}. */
 export type ForwarderOptions = {
   forwardTo: string;
-  secret: string;
+  /**
+   * The listener secret to sign with now and, during a rotation's overlap, the previous one (docs/callbacks.md
+   * "Rotating the secret"): read at every attempt, so a rotation applies from the next one.
+   */
+  secrets: () => { secret: string; previousSecret: string | null };
   /** Attempts per item before giving up; 0 or undefined: until the receiver answers 2xx. */
   maxAttempts?: number;
   /** Time limit of one request to the receiver, milliseconds. */
@@ -153,7 +157,7 @@ export class Forwarder {
     if (this.stopped || forward.done) return;
     forward.attempts++;
     const { item } = forward;
-    const result = await this.send(item, this.opts.secret, Date.now);
+    const result = await this.send(item, this.opts.secrets(), Date.now);
     const delivered = ok(result.status);
     const max = this.opts.maxAttempts ?? 0;
     const exhausted = !delivered && max > 0 && forward.attempts >= max;
@@ -222,7 +226,7 @@ export class Forwarder {
 
   /** One request chaos mode adds (docs/callbacks.md "Chaos mode"), with what a correct receiver answers. */
   private async inject(item: FeedItem, kind: Exclude<ChaosKind, "delay">): Promise<void> {
-    const secret = kind === "bad_signature" ? `whsec_${randomBytes(32).toString("base64url")}` : this.opts.secret;
+    const secret = kind === "bad_signature" ? { secret: `whsec_${randomBytes(32).toString("base64url")}`, previousSecret: null } : this.opts.secrets();
     const clock = kind === "stale_timestamp" ? () => Date.now() - STALE_TIMESTAMP_AGE_SECONDS * 1000 : Date.now;
     const result = await this.send(item, secret, clock);
     const expected = kind === "duplicate" ? "2xx" : "refuse";
@@ -242,12 +246,12 @@ export class Forwarder {
     );
   }
 
-  /** One POST of the item's exact body, signed as a callback with `secret` at the time `clock()` gives. */
-  private async send(item: FeedItem, secret: string, clock: () => number): Promise<SendResult> {
+  /** One POST of the item's exact body, signed as a callback with `secrets` at the time `clock()` gives. */
+  private async send(item: FeedItem, secrets: { secret: string; previousSecret: string | null }, clock: () => number): Promise<SendResult> {
     const startedAt = new Date();
     const started = performance.now();
     const serviceName = this.opts.serviceName();
-    const headers = buildCallbackHeaders({ eventId: item.eventId, rawBody: item.body, secret, nowMs: clock(), serviceName });
+    const headers = buildCallbackHeaders({ eventId: item.eventId, rawBody: item.body, ...secrets, nowMs: clock(), serviceName });
     const names = callbackHeaderNames(serviceName);
     const sent = { startedAt, timestamp: headers[names.timestamp], signature: headers[names.signature] };
     try {

@@ -4,7 +4,7 @@
 import { listenerSecret } from "../events/listener-secret";
 import { standardWebhooksSecret } from "../events/signing";
 import { Forwarder } from "./forwarder";
-import { ByeMessage, ChaosMessage, ItemMessage, parseMessage, ReadyMessage } from "./messages";
+import { ByeMessage, ChaosMessage, ItemMessage, ListenerSigningMessage, parseMessage, ReadyMessage, type ListenerSigning } from "./messages";
 import { Reporter } from "./reporter";
 import { sleep } from "./sleep";
 import { routeFor, routeLabel, type Route } from "./routes";
@@ -38,12 +38,20 @@ export type ListenOptions = {
   maxAttempts?: number;
   /** Record forward attempts on the service (`POST /v1/events/forwards`); default true. */
   report?: boolean;
+  /** The key's listener secret generations at start (`GET /v1/sandbox/listener-secret`); default generation 0. */
+  signing?: ListenerSigning;
 };
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ? `${cause.code}` : cause?.message || error.message;
+}
+
+/** The previous listener secret and its end while a rotation's overlap runs (docs/callbacks.md "Rotating the secret"). */
+function previousOf(apiKey: string, signing: ListenerSigning): { secret: string; untilMs: number } | null {
+  if (signing.previousGeneration === null || signing.previousUntil === null) return null;
+  return { secret: listenerSecret(apiKey, signing.previousGeneration), untilMs: Date.parse(signing.previousUntil) };
 }
 
 /**
@@ -57,7 +65,11 @@ function describe(error: unknown): string {
  * refuses the key or scope.
  */
 export class Listener {
-  readonly secret: string;
+  /** The listener secret forwards are signed with now (docs/callbacks.md "Rotating the secret"). */
+  secret: string;
+  /** During a rotation's overlap: the previous secret and when it stops signing (epoch ms); else null. */
+  private previous: { secret: string; untilMs: number } | null = null;
+  private generation: number;
   private readonly print: (line: string) => void;
   private readonly stopper = new AbortController();
   /** Last cursor received over the stream (where a reconnect resumes). */
@@ -82,7 +94,10 @@ export class Listener {
   readonly counts = { reconnects: 0, skipped: 0, unrouted: 0 };
 
   constructor(private readonly opts: ListenOptions) {
-    this.secret = listenerSecret(opts.apiKey);
+    const signing = opts.signing ?? { generation: 0, previousGeneration: null, previousUntil: null };
+    this.generation = signing.generation;
+    this.secret = listenerSecret(opts.apiKey, signing.generation);
+    this.previous = previousOf(opts.apiKey, signing);
     // A closed output (a pipe whose reader went away) must not stop the forwarding.
     process.stdout.on("error", () => undefined);
     this.print = opts.print ?? ((line) => process.stdout.write(`${line}\n`));
@@ -96,7 +111,7 @@ export class Listener {
         route,
         new Forwarder({
           forwardTo: route.url,
-          secret: this.secret,
+          secrets: () => ({ secret: this.secret, previousSecret: this.previous && this.previous.untilMs > Date.now() ? this.previous.secret : null }),
           maxAttempts: opts.maxAttempts,
           timeoutMs: opts.forwardTimeoutMs ?? 10_000,
           serviceName: () => this.serviceName,
@@ -274,6 +289,7 @@ export class Listener {
         `${new Date().toISOString()}  ${reconnected ? "Reconnected" : "Ready"}: following ${this.opts.apiUrl} after position ${ready.cursor}. Press Ctrl+C to stop.`,
       );
       if (ready.chaos !== undefined) this.onChaos(ready.chaos);
+      if (ready.listenerSecret) this.onListenerSecret(ready.listenerSecret);
       if (this.reporter && !ready.forwardToken && this.forwardToken === undefined) {
         this.print(
           `${new Date().toISOString()}  forward attempts are not recorded on the service: the key lacks the sandbox:simulate scope (forwarding goes on)`,
@@ -283,6 +299,7 @@ export class Listener {
       return ready;
     }
     if (event.event === "chaos") this.onChaos(parseMessage(ChaosMessage, "chaos", event.data).enabled);
+    if (event.event === "listener-secret") this.onListenerSecret(parseMessage(ListenerSigningMessage, "listener-secret", event.data));
     if (event.event === "item") {
       const item = parseMessage(ItemMessage, "item", event.data);
       const cursor = BigInt(item.cursor);
@@ -313,6 +330,21 @@ export class Listener {
   }
 
   /** Prints a line when the merchant's chaos mode is (or becomes) on, and when it goes off. */
+  /** A rotation of the key's listener secret (or its overlap's end) takes effect from the next attempt, and is printed. */
+  private onListenerSecret(signing: ListenerSigning): void {
+    const previous = previousOf(this.opts.apiKey, signing);
+    if (signing.generation !== this.generation) {
+      this.generation = signing.generation;
+      this.secret = listenerSecret(this.opts.apiKey, signing.generation);
+      this.print(
+        `${new Date().toISOString()}  Listener secret rotated. Listener signing secret: ${this.secret}${previous ? ` (the previous one also signs until ${signing.previousUntil}: X-${this.serviceName}-Signature with the previous, webhook-signature with both)` : ""}`,
+      );
+    } else if (this.previous && !previous) {
+      this.print(`${new Date().toISOString()}  The previous listener secret no longer signs: only ${this.secret} does`);
+    }
+    this.previous = previous;
+  }
+
   private onChaos(enabled: boolean): void {
     if (this.chaos === enabled || (this.chaos === null && !enabled)) {
       this.chaos = enabled;

@@ -12,12 +12,24 @@ const Cursor = z.string().regex(/^\d{1,18}$/, { message: "expected a feed positi
  * `ready`: where the stream starts, how often heartbeats come, the header names to sign with, chaos mode, and the
  * token that lets this session record its forwards (null: the key may not).
  */
+/**
+ * `listener-secret`, and `ready`'s `listenerSecret`: which listener secret generations sign forwards now
+ * (docs/callbacks.md "Rotating the secret"). The listener derives each secret from its key.
+ */
+export const ListenerSigningMessage = z.object({
+  generation: z.int().min(0),
+  previousGeneration: z.int().min(0).nullable(),
+  previousUntil: z.string().nullable(),
+});
+export type ListenerSigning = z.output<typeof ListenerSigningMessage>;
+
 export const ReadyMessage = z.object({
   cursor: Cursor,
   heartbeatSeconds: z.number().positive(),
   headers: z.object({ eventId: z.string().min(1) }),
   chaos: z.boolean().optional(),
   forwardToken: z.string().min(1).nullable().optional(),
+  listenerSecret: ListenerSigningMessage.optional(),
 });
 export type ReadyMessage = z.output<typeof ReadyMessage>;
 

@@ -657,6 +657,50 @@ const CASES: ActionCase[] = [
     }),
   },
   {
+    action: "callbacks.rotateSecretAction",
+    by: "OWNER",
+    prepare: async (m) => {
+      await db.merchant.update({ where: { id: m.merchant.id }, data: { callbackUrl: LOOPBACK_CALLBACK, callbackSecret: "whsec_fixture" } });
+      return {
+        fields: { merchantId: m.merchant.id, overlap: "24h", reason: "yearly rotation" },
+        state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { callbackSecret: true, previousCallbackSecret: true } }),
+        audit: {
+          action: "merchant.callback_secret_rotated",
+          entity: "merchant",
+          entityId: m.merchant.id,
+          merchantId: m.merchant.id,
+          before: { overlapEndsAt: null },
+          after: { secretRotated: true, overlapEndsAt: expect.any(String) },
+          reason: "yearly rotation",
+        },
+      };
+    },
+  },
+  {
+    action: "callbacks.endOverlapAction",
+    by: "OWNER",
+    prepare: async (m) => {
+      const until = new Date(Date.now() + 3600_000);
+      await db.merchant.update({
+        where: { id: m.merchant.id },
+        data: { callbackUrl: LOOPBACK_CALLBACK, callbackSecret: "whsec_fixture", previousCallbackSecret: "whsec_before", previousCallbackSecretUntil: until },
+      });
+      return {
+        fields: { merchantId: m.merchant.id },
+        state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { previousCallbackSecret: true, previousCallbackSecretUntil: true } }),
+        audit: {
+          action: "merchant.callback_secret_overlap_ended",
+          entity: "merchant",
+          entityId: m.merchant.id,
+          merchantId: m.merchant.id,
+          before: { overlapEndsAt: until.toISOString() },
+          after: { overlapEndsAt: null },
+          reason: "ended from the console",
+        },
+      };
+    },
+  },
+  {
     action: "scenario-rules.addScenarioRuleAction",
     by: "OWNER",
     prepare: async (m) => ({

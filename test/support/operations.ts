@@ -19,10 +19,13 @@ export const implementedOperations: Operation[] = OPERATION_LIST.filter((op) => 
 
 /**
  * A merchant that may use `op` (amount-entry enabled for checkout sessions, legacy store flow otherwise); an
- * operation on an `{id}` takes the flow of the operation that creates its records, and so on back.
+ * operation on an `{id}` takes the flow of the operation that creates its records, and so on back. For the callback
+ * secret's operations the merchant has a callback address (a loopback one nothing listens on), and so a secret.
  */
-export function merchantFor(op: Operation, opts: { scopes?: Scope[] } = {}): Promise<TestMerchant> {
-  return newMerchant({ amountEntryEnabled: flowOf(op) === "amount-entry", ...opts });
+export async function merchantFor(op: Operation, opts: { scopes?: Scope[] } = {}): Promise<TestMerchant> {
+  const m = await newMerchant({ amountEntryEnabled: flowOf(op) === "amount-entry", ...opts });
+  if (op.path.startsWith("/v1/sandbox/callback-secret")) await setCallbackUrl(db, { merchantId: m.merchant.id, url: "http://127.0.0.1:9/callbacks" });
+  return m;
 }
 
 /** The flow of `op`, else of the operation that creates its records (followed back to the first). */

@@ -1,6 +1,7 @@
 // `sandpiper listen` (docs/callbacks.md "sandpiper listen"): checks the key with one request, then runs the Listener;
 // `--print-secret` only prints the listener secret.
 import { listenerSecret } from "../../events/listener-secret";
+import type { ListenerSigning } from "../../listen/messages";
 import { Listener } from "../../listen/listener";
 import type { Route } from "../../listen/routes";
 import { defaultStateFile } from "../../listen/state";
@@ -30,7 +31,7 @@ Options:
   --max-attempts <n>    give up on an event after n attempts, 1 to 100 (default: retry until your
                         receiver answers 2xx)
   --print-secret        print the listener secret of the API key (one line, nothing else) and exit, without
-                        contacting the service: SECRET=$(sandpiper listen --print-secret)
+                        running a listener: SECRET=$(sandpiper listen --print-secret)
 ${COMMON_HELP}
 
 A --forward or --forward-to is required (but with --print-secret, which takes only --api-key and --api-url).
@@ -38,7 +39,7 @@ The key needs the payments:read scope; it is checked before anything else is pri
 
 /** A parsed `sandpiper listen` command line. */
 export type ListenArgs =
-  | { printSecret: true; apiKey: string }
+  | { printSecret: true; connection: Connection }
   | {
       printSecret: false;
       connection: Connection;
@@ -97,7 +98,7 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
   if (values["print-secret"] === true) {
     const given = LISTENER_OPTIONS.filter((name) => values[name] !== undefined);
     if (given.length) throw usage("listen", `--print-secret only prints the secret: it does not go with --${given.join(", --")}`);
-    return { printSecret: true, apiKey: connection("listen", values, env).apiKey };
+    return { printSecret: true, connection: connection("listen", values, env) };
   }
   const forwardTo = values["forward-to"] as string | undefined;
   const routes = typeRoutes((values.forward as string[] | undefined) ?? []);
@@ -133,24 +134,33 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
 }
 
 /**
- * Runs the listener until SIGINT or SIGTERM. The key is checked first with `GET /v1/events?limit=1`: a key the
+ * Runs the listener until SIGINT or SIGTERM. The key is checked first with `GET /v1/sandbox/listener-secret`, which
+ * also gives the generation the listener secret is derived from (docs/callbacks.md "Rotating the secret"): a key the
  * service refuses ends the command (exit 1) before the listener secret is printed. With --print-secret: prints the
- * secret (lib/events/listener-secret.ts) as one line on stdout and returns 0, without a request.
+ * secret (lib/events/listener-secret.ts) as one line on stdout and returns 0.
  * @returns the exit code: 0 after a signal, 1 when the service refuses the key or cannot be reached
  * @throws ServiceError when the key check fails (the dispatcher prints it)
  */
 export async function runListen(args: ListenArgs): Promise<number> {
-  if (args.printSecret) {
-    process.stdout.write(`${listenerSecret(args.apiKey)}\n`);
-    return 0;
-  }
+  let signing: ListenerSigning;
   try {
-    await request(args.connection, "GET", "/v1/events?limit=1", { timeoutMs: 15_000 });
+    // The key check, and the generation the key's listener secret is derived from (docs/callbacks.md "Rotating the secret").
+    const state = await request<{ generation: number; previousGeneration: number | null; overlapEndsAt: string | null }>(
+      args.connection,
+      "GET",
+      "/v1/sandbox/listener-secret",
+      { timeoutMs: 15_000 },
+    );
+    signing = { generation: state.generation, previousGeneration: state.previousGeneration, previousUntil: state.overlapEndsAt };
   } catch (error) {
     if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) {
       error.hint = "Use a valid sandbox key with the payments:read scope (--api-key or SANDPIPER_API_KEY); no listener secret was printed.";
     }
     throw error;
+  }
+  if (args.printSecret) {
+    process.stdout.write(`${listenerSecret(args.connection.apiKey, signing.generation)}\n`);
+    return 0;
   }
   const listener = new Listener({
     apiUrl: args.connection.apiUrl,
@@ -159,6 +169,7 @@ export async function runListen(args: ListenArgs): Promise<number> {
     types: args.types,
     stateFile: args.stateFile,
     fromNow: args.fromNow,
+    signing,
     ...(args.maxAttempts === undefined ? {} : { maxAttempts: args.maxAttempts }),
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => listener.stop());
