@@ -8,7 +8,7 @@ import { Prisma, type ScenarioRule as ScenarioRuleRow } from "@/lib/generated/pr
 import { fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
 import { isUuid } from "@/lib/schemas/common";
-import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
+import { FailureCode } from "@/lib/schemas/failure-codes";
 import { ScenarioOutcome, type CreateScenarioRule, type ScenarioMatch, type ScenarioRuleResource, type UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
 import { parseStored } from "@/lib/schemas/stored";
 
@@ -160,7 +160,7 @@ export async function updateScenarioRule(
     if (failureCode && outcome !== "FAILED") {
       throw apiError(
         "VALIDATION_ERROR",
-        `failureCode: the rule's ${failureCode} ${failureCodeOnlyWithFailed(outcome)}; or send "failureCode": null to remove it`,
+        `failureCode: the rule has failure code ${failureCode}, which is only for outcome FAILED; send "failureCode": null with outcome ${outcome} to remove it`,
       );
     }
     const row = await tx.scenarioRule.update({

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { FAILURE_CODES } from "@/lib/schemas/failure-codes";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant } from "../support/checkout-sessions";
@@ -251,7 +252,16 @@ describe('README "Test helpers": the CI script as written', () => {
     for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code, output.join("\n")).toBe(0);
-    expect(output).toEqual(["6 rules, first: Amount 13.13 fails", "payment: FAILED by rule Reference fail- fails", "EUR 99.99 fails late: enabled=false"]);
+    expect(output).toEqual([
+      "6 rules, first: Amount 13.13 fails",
+      "payment: FAILED by rule Reference fail- fails",
+      "EUR 99.99 fails late: enabled=false",
+      "declined: FAILED insufficient_funds",
+    ]);
     expect(await db.scenarioRule.count({ where: { merchantId: m.merchant.id, enabled: true } })).toBe(6);
+    // The declined payment's payment.failed event carries the same failure as its answer.
+    const declined = await db.payment.findFirstOrThrow({ where: { merchantId: m.merchant.id, reference: { startsWith: "declined-" } } });
+    const event = await db.event.findFirstOrThrow({ where: { paymentId: declined.id, type: "payment.failed" } });
+    expect(JSON.parse(event.body).data.failure).toEqual({ code: "insufficient_funds", message: FAILURE_CODES.insufficient_funds.message });
   }, 60_000);
 });
