@@ -4,6 +4,7 @@ import { verifyCallback } from "@/lib/callbacks/verify";
 import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/failure-codes";
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
+import { getWithSession, sessionOf } from "../support/console-http";
 
 // docs/api.md "Failure codes" over real HTTP against the built service: a code named by a scenario rule or by the
 // completion is on the payment's read, its list item, the payment.failed event of the Events API and the callback a
@@ -125,6 +126,14 @@ describe("failure codes: POST /v1/sandbox/payments/{id}/complete", () => {
     expect(listed.failure).toEqual(failureOf("risk_declined"));
     expect(events.map((e) => [e.type, e.data.failure])).toEqual([["payment.failed", failureOf("risk_declined")]]);
     expect(await state(p.id)).toEqual({ status: "FAILED", failureCode: "risk_declined", events: 1, ledger: 0 });
+
+    // The console's payment page shows the code and its message (its JSON, and the page's HTML as served).
+    const cookie = await sessionOf(m.owner, "owner-password-1");
+    const view = await (await getWithSession(`/api/console/payments/${p.id}`, cookie)).json();
+    expect(view.payment.failure).toEqual(failureOf("risk_declined"));
+    const page = await (await getWithSession(`/console/payments/${p.id}`, cookie)).text();
+    const shown = page.match(/data-testid="payment-failure"[^>]*>(.*?)<\/span>/)?.[1].replace(/<[^>]+>/g, "");
+    expect(shown).toBe(`risk_declined: ${FAILURE_CODES.risk_declined.message}`);
 
     // A repeat answers it unchanged; a repeat naming another code is refused; neither writes anything.
     const again = await m.api(`/v1/sandbox/payments/${p.id}/complete`, { body: { outcome: "FAILED", failureCode: "risk_declined" } });
