@@ -160,7 +160,9 @@ export async function updateScenarioRule(
     if (failureCode && outcome !== "FAILED") {
       throw apiError(
         "VALIDATION_ERROR",
-        `failureCode: the rule has failure code ${failureCode}, which is only for outcome FAILED; send "failureCode": null with outcome ${outcome} to remove it`,
+        input.failureCode
+          ? `failureCode: is only for outcome FAILED, and the rule's outcome is ${outcome}; send "outcome": "FAILED" with it`
+          : `failureCode: the rule has failure code ${failureCode}, which is only for outcome FAILED; send "failureCode": null with outcome ${outcome} to remove it`,
       );
     }
     const row = await tx.scenarioRule.update({

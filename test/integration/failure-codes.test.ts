@@ -111,6 +111,11 @@ describe("failure codes: scenario rules", () => {
     expect(cleared.status, cleared.text).toBe(200);
     expect(cleared.body.outcome).toBe("SUCCEEDED");
     expect(cleared.body).not.toHaveProperty("failureCode");
+    // A code alone on a rule that does not fail: refused, the rule unchanged.
+    const alone = await m.api(path, { method: "PATCH", body: { failureCode: "timed_out" } });
+    expect(errorOf(alone)).toEqual([400, "VALIDATION_ERROR"]);
+    expect(messageOf(alone)).toBe(`failureCode: is only for outcome FAILED, and the rule's outcome is SUCCEEDED; send "outcome": "FAILED" with it`);
+    expect((await m.api("/v1/sandbox/scenario-rules")).body.items[0]).not.toHaveProperty("failureCode");
   });
 });
 
