@@ -42,9 +42,10 @@ function snapshotValue(key: string, value: unknown): string {
 
 /** What the scenario rule that matched a payment did or will do (docs/api.md "Scenario rules"). */
 function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>): string {
-  if (s.concludedAt) return `Concluded by scenario rule ${s.name} (${s.outcome}) at ${formatDateTime(s.concludedAt)}`;
+  const outcome = s.failureCode ? `${s.outcome} ${s.failureCode}` : s.outcome;
+  if (s.concludedAt) return `Concluded by scenario rule ${s.name} (${outcome}) at ${formatDateTime(s.concludedAt)}`;
   if (s.outcome === "EXPIRE") return `Scenario rule ${s.name}: left to expire at ${formatDateTime(s.dueAt)}`;
-  return `Scenario rule ${s.name}: ${s.outcome} ${s.dueAt ? `due ${formatDateTime(s.dueAt)}` : "after approval"} (unless concluded otherwise first)`;
+  return `Scenario rule ${s.name}: ${outcome} ${s.dueAt ? `due ${formatDateTime(s.dueAt)}` : "after approval"} (unless concluded otherwise first)`;
 }
 
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
@@ -87,6 +88,16 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
             ],
             ...(p.checkout ? [["Store checkout", `${p.checkout.state} · charge ${p.checkout.chargeAmount} AED`] as [string, string]] : []),
             ...(v.payment.description ? [["Description", v.payment.description] as [string, string]] : []),
+            ...(p.failure
+              ? [
+                  [
+                    "Failure",
+                    <span key="fl" data-testid="payment-failure">
+                      <code className="font-mono text-xs">{p.failure.code}</code>: {p.failure.message}
+                    </span>,
+                  ] as [string, React.ReactNode],
+                ]
+              : []),
             ...(p.scenario
               ? [
                   [

@@ -22,7 +22,8 @@ import {
   RecordForwards,
 } from "@/lib/schemas/events";
 import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
-import { CompletePayment, CreatePayment } from "@/lib/schemas/payments";
+import { CompletePayment, CompleteSandboxPayment, CreatePayment } from "@/lib/schemas/payments";
+import { FailureCode, PaymentFailure } from "@/lib/schemas/failure-codes";
 import {
   CreateScenarioRule,
   DeletedScenarioRule,
@@ -65,6 +66,9 @@ const COMPONENTS = {
   ErrorCode: ErrorCodeSchema,
   CreatePayment,
   CompletePayment,
+  CompleteSandboxPayment,
+  FailureCode,
+  PaymentFailure,
   StorePayment,
   CreateStorePayment,
   CheckoutSession,

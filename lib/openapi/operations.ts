@@ -4,7 +4,7 @@ import type { Endpoint } from "@/lib/http/endpoint";
 import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
 import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
 import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
-import { CompletePayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
+import { CompletePayment, CompleteSandboxPayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
 import {
   AdvanceSandboxClock,
   CallbackSecretRotation,
@@ -157,12 +157,12 @@ export const OPERATIONS = {
     tag: "Sandbox",
     summary: "Conclude a pending test payment",
     description:
-      "Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). Repeating the outcome a payment already has returns it unchanged. No money moves.",
+      'Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). With FAILED, an optional failureCode (docs/api.md "Failure codes") is shown on the payment, its lists and its payment.failed event as `failure: {code, message}`; a failureCode with SUCCEEDED, or an unknown one, answers 400 VALIDATION_ERROR and changes nothing. Repeating the outcome a payment already has returns it unchanged (409 INVALID_STATE when the repeat names another failure code). No money moves.',
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,
     noStore: true,
-    body: CompletePayment,
+    body: CompleteSandboxPayment,
     pathId: { description: "payment id (uuid)", createdBy: "createPayment" },
     success: { status: 200, schema: Payment, description: "The concluded payment." },
     errors: ["INVALID_STATE"],

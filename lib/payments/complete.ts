@@ -2,19 +2,29 @@ import type { Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
+import type { FailureCode } from "@/lib/schemas/failure-codes";
 
 /**
- * `POST /v1/sandbox/payments/{id}/complete` (docs/api.md): concludes a PENDING test payment as SUCCEEDED or FAILED.
- * Repeating the outcome a payment already has returns it unchanged (no second ledger entry or event).
+ * `POST /v1/sandbox/payments/{id}/complete` (docs/api.md "Payment states"): concludes a PENDING test payment as
+ * SUCCEEDED or FAILED; with FAILED an optional `failureCode` is stored on the payment (docs/api.md "Failure codes";
+ * the request schema refuses one with SUCCEEDED). Repeating the outcome a payment already has returns it unchanged
+ * (no second ledger entry or event), unless the repeat names another failure code than the payment has.
  * @throws ApiError 404 NOT_FOUND (unknown or another merchant's id); 409 INVALID_STATE for a withdrawal
- *   awaiting approval, an expired or otherwise final payment, a payment past expiresAt, or a store checkout.
+ *   awaiting approval, an expired or otherwise final payment, a payment past expiresAt, a store checkout, or a FAILED
+ *   payment asked to fail again with another failure code.
  */
 export async function completePayment(
   tx: Tx,
-  input: { merchantId: string; paymentId: string; outcome: "SUCCEEDED" | "FAILED"; now: Date },
+  input: { merchantId: string; paymentId: string; outcome: "SUCCEEDED" | "FAILED"; failureCode?: FailureCode; now: Date },
 ): Promise<PaymentRow> {
   const payment = await lockPayment(tx, input.merchantId, input.paymentId);
-  if (payment.status === input.outcome) return payment;
+  if (payment.status === input.outcome) {
+    if (input.failureCode !== undefined && input.failureCode !== payment.failureCode) {
+      const had = payment.failureCode === null ? "without a failure code" : `with failure code ${payment.failureCode}`;
+      throw apiError("INVALID_STATE", `payment already FAILED ${had}; a final payment cannot change its result`);
+    }
+    return payment;
+  }
   if (payment.kind === "STORE") {
     throw apiError("INVALID_STATE", "a store checkout payment is concluded only by the store's own test confirmation");
   }
@@ -27,5 +37,5 @@ export async function completePayment(
   if (payment.expiresAt && payment.expiresAt <= input.now) {
     throw apiError("INVALID_STATE", "the payment's acceptance period has ended");
   }
-  return applyTransition(tx, payment, input.outcome === "SUCCEEDED" ? "succeed" : "fail", { now: input.now });
+  return applyTransition(tx, payment, input.outcome === "SUCCEEDED" ? "succeed" : "fail", { now: input.now, failureCode: input.failureCode });
 }

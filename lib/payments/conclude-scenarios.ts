@@ -8,6 +8,7 @@ import { z } from "zod";
 import { parseRow, transaction } from "@/lib/db";
 import { completePayment } from "@/lib/payments/complete";
 import { lockPayment } from "@/lib/payments/transitions";
+import { FailureCode } from "@/lib/schemas/failure-codes";
 
 /** The audit actor of automatic conclusions. */
 export const SCENARIO_ACTOR: AuditActor = { id: null, username: "scenario rule" };
@@ -19,17 +20,21 @@ const DueConclusion = z.object({
   ruleId: z.string(),
   ruleName: z.string(),
   outcome: z.enum(["SUCCEEDED", "FAILED"]),
+  failureCode: FailureCode.nullable(),
   offsetMs: z.bigint(),
 });
 
 /**
  * Job body: claims due conclusions (SUCCEEDED or FAILED, due_at passed, not done) with FOR UPDATE SKIP LOCKED and
- * concludes each payment with `completePayment`; one audit row `payment.scenario_conclude` per payment concluded. A
+ * concludes each payment with `completePayment`, with the rule's failure code when it had one (docs/api.md "Failure
+ * codes"); one audit row `payment.scenario_conclude` per payment concluded. A
  * payment no longer PENDING (concluded by hand, expired) or past its expiresAt (the expiry sweep ends it) is
  * skipped: its conclusion is marked done with result SKIPPED, no error. Due times are the merchant's sandbox time
  * (docs/api.md "Sandbox clock"): a conclusion is due once `due_at` has passed at the real time plus the merchant's
  * clock offset, and the payment is concluded at that sandbox time.
  * @returns how many payments were concluded and skipped
+ * @throws ZodError when a claimed row does not match its schema (a stored failure code not in the table: the batch
+ *   is rolled back)
  */
 export async function concludeDueScenarios(opts: { now?: Date; batchSize?: number } = {}): Promise<{ concluded: number; skipped: number }> {
   const now = opts.now ?? systemNow();
@@ -39,7 +44,7 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
     const started = performance.now();
     const claimed = await transaction(async (tx) => {
       const rows = await tx.$queryRaw<Record<string, unknown>[]>`
-        SELECT c.payment_id, c.merchant_id, c.rule_id, c.rule_name, c.outcome, m.clock_offset_ms AS offset_ms
+        SELECT c.payment_id, c.merchant_id, c.rule_id, c.rule_name, c.outcome, c.failure_code, m.clock_offset_ms AS offset_ms
         FROM scenario_conclusions c JOIN merchants m ON m.id = c.merchant_id
         WHERE c.done_at IS NULL AND c.due_at IS NOT NULL AND c.outcome IN ('SUCCEEDED', 'FAILED')
           AND c.due_at <= ${now}::timestamptz + m.clock_offset_ms * interval '1 millisecond'
@@ -50,7 +55,8 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
         const payment = await lockPayment(tx, c.merchantId, c.paymentId);
         const live = payment.status === "PENDING" && !(payment.expiresAt && payment.expiresAt <= at);
         if (live) {
-          await completePayment(tx, { merchantId: c.merchantId, paymentId: c.paymentId, outcome: c.outcome, now: at });
+          const failureCode = c.failureCode ?? undefined;
+          await completePayment(tx, { merchantId: c.merchantId, paymentId: c.paymentId, outcome: c.outcome, failureCode, now: at });
           await writeAudit(
             tx,
             SCENARIO_ACTOR,
@@ -60,7 +66,7 @@ export async function concludeDueScenarios(opts: { now?: Date; batchSize?: numbe
               entityId: c.paymentId,
               merchantId: c.merchantId,
               before: { status: payment.status },
-              after: { status: c.outcome, ruleId: c.ruleId, ruleName: c.ruleName },
+              after: { status: c.outcome, ...(failureCode ? { failureCode } : {}), ruleId: c.ruleId, ruleName: c.ruleName },
             },
             at,
           );

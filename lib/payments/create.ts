@@ -192,6 +192,7 @@ function newPaymentRow(input: NewPayment): PaymentRow {
     approvedAt: null,
     finalizedAt: null,
     updatedAt: now,
+    failureCode: null,
   };
 }
 
@@ -371,7 +372,10 @@ export async function createPayment<R>(input: {
       WHEN NOT EXISTS (SELECT 1 FROM limits WHERE period LIKE 'M:%') THEN refuse_statement('MONTHLY_LIMIT')
       ELSE true END AS admitted`;
     const scenario = rule
-      ? paymentScenario({ ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome, dueAt, doneAt: null, result: null }, row.expiresAt)
+      ? paymentScenario(
+          { ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome, failureCode: rule.failureCode, dueAt, doneAt: null, result: null },
+          row.expiresAt,
+        )
       : null;
     const response: Created = { status: 201, body: serializePayment({ ...row, scenario }, { detail: true }), resourceId: row.id };
     try {

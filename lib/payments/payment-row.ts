@@ -34,6 +34,7 @@ export const PaymentRowSchema = z.object({
   approvedAt: z.date().nullable(),
   finalizedAt: z.date().nullable(),
   updatedAt: z.date(),
+  failureCode: z.string().nullable(),
 });
 
 // The schema's output is exactly the Prisma model: a field added to one and not the other fails type-checking.

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { StoreCheckout } from "@/lib/generated/prisma/client";
 import { serializePayment, serializeStorePayment, type PaymentRow } from "@/lib/payments/serialize";
 import { StorePayment } from "@/lib/schemas/store-payment-resource";
+import { Payment, PaymentSummary } from "@/lib/schemas/payment-resource";
+import { StoredDataError } from "@/lib/schemas/stored";
 
 // The store endpoints answer a StorePayment (docs/api.md "Store checkout"): a Payment whose checkout and customer are
 // always there. serializeStorePayment gives that type to serializePayment's detail answer, member for member.
@@ -33,6 +35,7 @@ const payment: PaymentRow = {
   approvedAt: null,
   finalizedAt: null,
   updatedAt: at,
+  failureCode: null,
 };
 const checkout: StoreCheckout = {
   paymentId: payment.id,
@@ -65,5 +68,23 @@ describe("serializeStorePayment", () => {
       expect(() => serializeStorePayment(row)).toThrow(`payment ${payment.id} has no store checkout`);
       expect(StorePayment.safeParse(serializePayment(row, { detail: true })).success).toBe(false);
     }
+  });
+});
+
+describe('serializePayment: failure (docs/api.md "Failure codes")', () => {
+  const standard: PaymentRow = { ...payment, kind: "STANDARD", status: "FAILED", finalizedAt: at, storeCheckout: null };
+
+  it("shows {code, message} from the table on detail and list shapes alike, and nothing without a code", () => {
+    const failed = { ...standard, failureCode: "insufficient_funds" };
+    const expected = { code: "insufficient_funds", message: "The customer's account does not hold enough funds for this amount." };
+    expect(serializePayment(failed, { detail: true }).failure).toEqual(expected);
+    expect(serializePayment(failed, { detail: false }).failure).toEqual(expected);
+    expect(Payment.safeParse(serializePayment(failed, { detail: true })).success).toBe(true);
+    expect(PaymentSummary.safeParse(serializePayment(failed, { detail: false })).success).toBe(true);
+    for (const detail of [true, false]) expect(serializePayment(standard, { detail })).not.toHaveProperty("failure");
+  });
+
+  it("refuses a stored code that is not in the table", () => {
+    expect(() => serializePayment({ ...standard, failureCode: "card_stolen" }, { detail: false })).toThrow(StoredDataError);
   });
 });

@@ -8,6 +8,7 @@ import { fromMinor } from "@/lib/money/currency";
 import { storedSnapshot } from "@/lib/pricing/snapshot";
 import { parseStored } from "@/lib/schemas/stored";
 import { serializeCheckout } from "@/lib/payments/checkout-object";
+import { FailureCode, paymentFailure } from "@/lib/schemas/failure-codes";
 
 /** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
 export type PaymentResource = Payment;
@@ -24,9 +25,11 @@ export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null; 
 /**
  * Shapes a payment row as the contract's Payment. `detail` (single read and creation responses) adds
  * `checkout` for store payments, `customer`, and `scenario` when a scenario rule matched the payment (absent
- * otherwise, so a payment without one serialises as before); lists and callback payloads never carry them. The stored
- * JSON columns (pricing, customer) are parsed by their schemas.
- * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot or customer does not match its schema
+ * otherwise, so a payment without one serialises as before); lists and callback payloads never carry them. `failure`
+ * (docs/api.md "Failure codes") is on every shape, detail or not, of a payment with a failure code, and absent
+ * otherwise: the one place an answer, a list item and an event's `data` get it. The stored JSON columns (pricing,
+ * customer) are parsed by their schemas.
+ * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot, customer or failure code does not match its schema
  */
 export function serializePayment(row: PaymentRow, opts: { detail: boolean }): PaymentResource {
   const resource: PaymentResource = {
@@ -47,6 +50,7 @@ export function serializePayment(row: PaymentRow, opts: { detail: boolean }): Pa
     approvedAt: row.approvedAt?.toISOString() ?? null,
     finalizedAt: row.finalizedAt?.toISOString() ?? null,
   };
+  if (row.failureCode !== null) resource.failure = paymentFailure(parseStored(FailureCode, row.failureCode, "payments.failure_code"));
   if (row.clockOffsetMs !== null) resource.sandboxClock = { offsetMs: Number(row.clockOffsetMs), offset: formatOffset(row.clockOffsetMs) };
   if (opts.detail) {
     if (row.storeCheckout) resource.checkout = serializeCheckout(row.storeCheckout);

@@ -7,6 +7,7 @@ import { toMinor } from "@/lib/money/currency";
 import { releaseLimits, type LimitReleases } from "@/lib/pricing/limits";
 import { storedSnapshot } from "@/lib/pricing/snapshot";
 import { isUuid } from "@/lib/schemas/common";
+import type { FailureCode } from "@/lib/schemas/failure-codes";
 import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
 
 export type Trigger = "approve" | "succeed" | "fail" | "expire";
@@ -39,17 +40,19 @@ export const TRANSITIONS: Record<Trigger, Transition> = {
 export const FINAL_STATUSES: readonly PaymentStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"];
 
 /**
+ * What a transition is applied with: its time, the approving user (approve), a batch's limit releases, and for `fail`
+ * an optional failure code (docs/api.md "Failure codes") stored on the rows with the status, so that the event's
+ * `data` shows it.
+ */
+export type TransitionOptions = { now: Date; actorId?: string; releases?: LimitReleases; failureCode?: FailureCode };
+
+/**
  * Applies one transition in the caller's transaction: {@link applyTransitionToMany} with one payment.
  * @returns the updated payment row
  * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
  * @throws StoredDataError (lib/schemas/stored.ts) when the stored snapshot does not match its schema (nothing written)
  */
-export async function applyTransition(
-  tx: Tx,
-  payment: PaymentRow,
-  trigger: Trigger,
-  opts: { now: Date; actorId?: string; releases?: LimitReleases },
-): Promise<PaymentRow> {
+export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trigger, opts: TransitionOptions): Promise<PaymentRow> {
   const [updated] = await applyTransitionToMany(tx, [payment], trigger, opts);
   return updated;
 }
@@ -68,12 +71,7 @@ export async function applyTransition(
  *   caller's transaction should then be committed).
  * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot does not match its schema (nothing written)
  */
-export async function applyTransitionToMany(
-  tx: Tx,
-  payments: readonly PaymentRow[],
-  trigger: Trigger,
-  opts: { now: Date; actorId?: string; releases?: LimitReleases },
-): Promise<PaymentRow[]> {
+export async function applyTransitionToMany(tx: Tx, payments: readonly PaymentRow[], trigger: Trigger, opts: TransitionOptions): Promise<PaymentRow[]> {
   if (payments.length === 0) return [];
   const t = TRANSITIONS[trigger];
   const ids = payments.map((p) => p.id);
@@ -84,6 +82,7 @@ export async function applyTransitionToMany(
       updatedAt: opts.now,
       ...(t.final ? { finalizedAt: opts.now } : {}),
       ...(trigger === "approve" ? { approvedAt: opts.now, approvedById: opts.actorId } : {}),
+      ...(trigger === "fail" && opts.failureCode ? { failureCode: opts.failureCode } : {}),
     },
   });
   if (changed.count !== ids.length) {

@@ -4,10 +4,14 @@ import { z } from "zod";
 import { assertMerchantAccess, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db, Tx } from "@/lib/db";
 import { checkbox, integer, optionalText, text, uuidField } from "@/lib/schemas/form-fields";
+import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
 import { MAX_SCENARIO_DELAY_MS, ScenarioMatch, ScenarioOutcome } from "@/lib/schemas/scenario-rules";
 import { addStandardRules, createScenarioRule, deleteScenarioRule, listScenarioRules, updateScenarioRule } from "@/lib/scenarios/rules";
 
-/** The console's "Add a rule" form: match by amount and/or reference prefix, an outcome and a delay in seconds. */
+/**
+ * The console's "Add a rule" form: match by amount and/or reference prefix, an outcome, a delay in seconds and, with
+ * outcome FAILED, an optional failure code (docs/api.md "Failure codes"; empty = none).
+ */
 export const ScenarioRuleForm = z
   .object({
     merchantId: uuidField,
@@ -16,6 +20,7 @@ export const ScenarioRuleForm = z
     referencePrefix: optionalText(64),
     outcome: ScenarioOutcome,
     delaySeconds: integer(0, MAX_SCENARIO_DELAY_MS / 1000),
+    failureCode: z.preprocess((v) => (v === "" ? undefined : v), FailureCode.optional()),
     enabled: checkbox,
   })
   .transform((f, ctx) => {
@@ -24,7 +29,12 @@ export const ScenarioRuleForm = z
       ctx.addIssue({ code: "custom", path: ["amount"], message: match.error.issues[0]?.message ?? "give an amount or a reference prefix" });
       return z.NEVER;
     }
-    return { merchantId: f.merchantId, rule: { name: f.name, enabled: f.enabled, match: match.data, outcome: f.outcome, delayMs: f.delaySeconds * 1000 } };
+    if (f.failureCode && f.outcome !== "FAILED") {
+      ctx.addIssue({ code: "custom", path: ["failureCode"], message: `the failure code ${failureCodeOnlyWithFailed(f.outcome)}` });
+      return z.NEVER;
+    }
+    const rule = { name: f.name, enabled: f.enabled, match: match.data, outcome: f.outcome, delayMs: f.delaySeconds * 1000 };
+    return { merchantId: f.merchantId, rule: f.failureCode ? { ...rule, failureCode: f.failureCode } : rule };
   });
 
 export const ScenarioRuleSwitch = z.object({ merchantId: uuidField, ruleId: uuidField, enabled: checkbox });

@@ -3,18 +3,21 @@
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { FailureCode } from "@/lib/schemas/failure-codes";
 import { PaymentScenario, ScenarioOutcome } from "@/lib/schemas/scenario-rules";
+import { parseStored } from "@/lib/schemas/stored";
 
 /** What a payment's creation needs to know about it: amount (decimal text), reference, method, direction, currency. */
 export type MatchInput = { amount: string; reference: string; method: string; direction: string; currency: string };
 
 /**
  * The first enabled rule of merchant `m` (an SQL expression such as `m.id`) that matches `input`, by position, as
- * JSON `{id, name, outcome, delayMs}` or NULL: a column of the create statement's read. It probes the partial index
+ * JSON `{id, name, outcome, delayMs, failureCode}` or NULL: a column of the create statement's read. It probes the partial index
  * of enabled rules, so a merchant without any costs one empty index scan and no round trip.
  */
 export function matchingRuleColumn(m: Prisma.Sql, input: MatchInput): Prisma.Sql {
-  return Prisma.sql`(SELECT jsonb_build_object('id', r.id, 'name', r.name, 'outcome', r.outcome, 'delayMs', r.delay_ms)
+  return Prisma.sql`(SELECT jsonb_build_object('id', r.id, 'name', r.name, 'outcome', r.outcome, 'delayMs', r.delay_ms,
+      'failureCode', r.failure_code)
     FROM scenario_rules r
     WHERE r.merchant_id = ${m} AND r.enabled
       AND (r.match_amount IS NULL OR r.match_amount = ${input.amount}::numeric)
@@ -25,7 +28,7 @@ export function matchingRuleColumn(m: Prisma.Sql, input: MatchInput): Prisma.Sql
     ORDER BY r.position, r.created_at LIMIT 1)`;
 }
 
-const MatchedRule = z.object({ id: z.uuid(), name: z.string(), outcome: ScenarioOutcome, delayMs: z.int() });
+const MatchedRule = z.object({ id: z.uuid(), name: z.string(), outcome: ScenarioOutcome, delayMs: z.int(), failureCode: FailureCode.nullable() });
 export type MatchedRule = z.infer<typeof MatchedRule>;
 
 /** The rule {@link matchingRuleColumn} read, or null. */
@@ -44,15 +47,17 @@ export function conclusionDueAt(rule: MatchedRule, status: string, now: Date): D
 
 /** The INSERT of a matched payment's pending conclusion: a member of the create statement's `WITH`. */
 export function conclusionInsert(paymentId: string, merchantId: string, rule: MatchedRule, dueAt: Date | null, now: Date): Prisma.Sql {
-  return Prisma.sql`INSERT INTO scenario_conclusions (payment_id, merchant_id, rule_id, rule_name, outcome, delay_ms, due_at, created_at)
-    VALUES (${paymentId}::uuid, ${merchantId}::uuid, ${rule.id}::uuid, ${rule.name}, ${rule.outcome}, ${rule.delayMs}, ${dueAt}, ${now})`;
+  return Prisma.sql`INSERT INTO scenario_conclusions (payment_id, merchant_id, rule_id, rule_name, outcome, delay_ms, failure_code, due_at, created_at)
+    VALUES (${paymentId}::uuid, ${merchantId}::uuid, ${rule.id}::uuid, ${rule.name}, ${rule.outcome}, ${rule.delayMs}, ${rule.failureCode}, ${dueAt}, ${now})`;
 }
 
 /**
- * A payment's `scenario` member (docs/api.md "Scenario rules"). EXPIRE shows the payment's expiresAt as dueAt.
+ * A payment's `scenario` member (docs/api.md "Scenario rules"). EXPIRE shows the payment's expiresAt as dueAt;
+ * `failureCode` is there only when the rule had one (docs/api.md "Failure codes").
+ * @throws StoredDataError when a stored failure code is not one of the table's
  */
 export function paymentScenario(
-  c: { ruleId: string; ruleName: string; outcome: string; dueAt: Date | null; doneAt: Date | null; result: string | null },
+  c: { ruleId: string; ruleName: string; outcome: string; failureCode: string | null; dueAt: Date | null; doneAt: Date | null; result: string | null },
   expiresAt: Date | null,
 ): PaymentScenario {
   const outcome = ScenarioOutcome.parse(c.outcome);
@@ -61,6 +66,7 @@ export function paymentScenario(
     ruleId: c.ruleId,
     name: c.ruleName,
     outcome,
+    ...(c.failureCode === null ? {} : { failureCode: parseStored(FailureCode, c.failureCode, "scenario_conclusions.failure_code") }),
     dueAt: dueAt?.toISOString() ?? null,
     concludedAt: c.result === "CONCLUDED" && c.doneAt ? c.doneAt.toISOString() : null,
   };
@@ -68,7 +74,7 @@ export function paymentScenario(
 
 /** The conclusion of payment `p` (an SQL alias) as a JSON column of a read, or NULL: one primary-key probe. */
 export function conclusionColumn(p: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT jsonb_build_object('ruleId', c.rule_id, 'ruleName', c.rule_name, 'outcome', c.outcome, 'dueAt', c.due_at,
+  return Prisma.sql`(SELECT jsonb_build_object('ruleId', c.rule_id, 'ruleName', c.rule_name, 'outcome', c.outcome, 'failureCode', c.failure_code, 'dueAt', c.due_at,
     'doneAt', c.done_at, 'result', c.result) FROM scenario_conclusions c WHERE c.payment_id = ${p}.id)`;
 }
 
@@ -76,6 +82,7 @@ const ConclusionJson = z.object({
   ruleId: z.string(),
   ruleName: z.string(),
   outcome: z.string(),
+  failureCode: z.string().nullable(),
   dueAt: z
     .string()
     .nullable()

@@ -8,6 +8,7 @@ import { Prisma, type ScenarioRule as ScenarioRuleRow } from "@/lib/generated/pr
 import { fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
 import { isUuid } from "@/lib/schemas/common";
+import { FailureCode } from "@/lib/schemas/failure-codes";
 import { ScenarioOutcome, type CreateScenarioRule, type ScenarioMatch, type ScenarioRuleResource, type UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
 import { parseStored } from "@/lib/schemas/stored";
 
@@ -27,7 +28,10 @@ export const STANDARD_RULES: readonly CreateScenarioRule[] = [
   { name: "Reference slow- succeeds after 30 s", enabled: true, match: { referencePrefix: "slow-" }, outcome: "SUCCEEDED", delayMs: 30_000 },
 ];
 
-/** A rule row as the API answers it (amount as two-decimal text). */
+/**
+ * A rule row as the API answers it (amount as two-decimal text; `failureCode` only when the rule has one).
+ * @throws StoredDataError when a stored outcome or failure code is not one of the schema's
+ */
 export function serializeRule(row: ScenarioRuleRow): ScenarioRuleResource {
   return {
     id: row.id,
@@ -43,6 +47,7 @@ export function serializeRule(row: ScenarioRuleRow): ScenarioRuleResource {
     },
     outcome: parseStored(ScenarioOutcome, row.outcome, "scenario_rules.outcome"),
     delayMs: row.delayMs,
+    ...(row.failureCode === null ? {} : { failureCode: parseStored(FailureCode, row.failureCode, "scenario_rules.failure_code") }),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -105,6 +110,7 @@ async function insertRule(tx: Tx, merchantId: string, input: CreateScenarioRule,
       ...matchColumns(input.match),
       outcome: input.outcome,
       delayMs: input.delayMs,
+      failureCode: input.failureCode ?? null,
       createdAt: now,
       updatedAt: now,
     },
@@ -132,9 +138,11 @@ export async function createScenarioRule(
 }
 
 /**
- * `PATCH /v1/sandbox/scenario-rules/{id}`: changes the members given (enable or disable, reorder, rematch),
- * audited as `scenario_rule.update` with before and after. Applies to payments created afterwards.
- * @throws ApiError 404 NOT_FOUND (unknown or another merchant's rule)
+ * `PATCH /v1/sandbox/scenario-rules/{id}`: changes the members given (enable or disable, reorder, rematch, a failure
+ * code set or removed with null), audited as `scenario_rule.update` with before and after. Applies to payments created
+ * afterwards.
+ * @throws ApiError 404 NOT_FOUND (unknown or another merchant's rule); 400 VALIDATION_ERROR when the rule would keep
+ *   a failure code with an outcome other than FAILED (docs/api.md "Failure codes"), nothing changed
  */
 export async function updateScenarioRule(
   db: Db | Tx,
@@ -147,6 +155,16 @@ export async function updateScenarioRule(
   return withTransaction(db, async (tx) => {
     await lockMerchantRules(tx, merchantId);
     const before = serializeRule(await lockRule(tx, merchantId, id));
+    const outcome = input.outcome ?? before.outcome;
+    const failureCode = input.failureCode === undefined ? before.failureCode : input.failureCode;
+    if (failureCode && outcome !== "FAILED") {
+      throw apiError(
+        "VALIDATION_ERROR",
+        input.failureCode
+          ? `failureCode: is only for outcome FAILED, and the rule's outcome is ${outcome}; send "outcome": "FAILED" with it`
+          : `failureCode: the rule has failure code ${failureCode}, which is only for outcome FAILED; send "failureCode": null with outcome ${outcome} to remove it`,
+      );
+    }
     const row = await tx.scenarioRule.update({
       where: { id },
       data: {
@@ -156,6 +174,7 @@ export async function updateScenarioRule(
         ...(input.match !== undefined ? matchColumns(input.match) : {}),
         ...(input.outcome !== undefined ? { outcome: input.outcome } : {}),
         ...(input.delayMs !== undefined ? { delayMs: input.delayMs } : {}),
+        ...(input.failureCode !== undefined ? { failureCode: input.failureCode } : {}),
         updatedAt: now,
       },
     });

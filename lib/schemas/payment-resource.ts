@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Amount, CurrencyText, Customer, Timestamp } from "@/lib/schemas/common";
+import { PaymentFailure } from "@/lib/schemas/failure-codes";
 import { PaymentScenario } from "@/lib/schemas/scenario-rules";
 
 // Response resources of the payments API (docs/api.md). These zod schemas are the one
@@ -96,6 +97,9 @@ export const Payment = z
     expiresAt: Timestamp.nullable().describe("end of the acceptance period; null for records of an older version (never auto-expired)"),
     approvedAt: Timestamp.nullable().describe("When a withdrawal was approved; null otherwise (ISO 8601, UTC)."),
     finalizedAt: Timestamp.nullable().describe("When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC)."),
+    failure: PaymentFailure.optional().describe(
+      'present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks',
+    ),
     checkout: CheckoutObject.optional().describe("present only on single-payment read and on store-payment creation"),
     customer: Customer.nullable().optional().describe("authorized detail response only"),
     scenario: PaymentScenario.optional().describe('present only on detail responses of a payment a scenario rule matched (docs/api.md "Scenario rules")'),

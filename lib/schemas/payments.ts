@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/common";
 import { FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
+import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
 
 /** docs/api.md "Payments" (request body of POST /v1/payments). */
 export const CreatePayment = z.strictObject({
@@ -16,8 +17,25 @@ export const CreatePayment = z.strictObject({
 });
 export type CreatePayment = z.infer<typeof CreatePayment>;
 
-/** docs/api.md: body of POST /v1/sandbox/payments/{id}/complete. */
+/** docs/api.md "Store checkout": body of POST /v1/sandbox/store-payments/{id}/confirm, the store's Pay or Decline. */
 export const CompletePayment = z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]).describe("The sandbox result to record.") });
+
+/**
+ * docs/api.md "Payment states": body of POST /v1/sandbox/payments/{id}/complete, `{outcome}` and, with FAILED only, an
+ * optional `failureCode` (docs/api.md "Failure codes"); with another outcome it is a 400 VALIDATION_ERROR.
+ */
+export const CompleteSandboxPayment = CompletePayment.extend({
+  failureCode: FailureCode.optional().describe(
+    'Only with outcome FAILED: why the payment failed; the payment then shows `failure: {code, message}` (docs: "Failure codes"). Leave it out for a failure without a code.',
+  ),
+})
+  .superRefine((body, ctx) => {
+    if (body.failureCode !== undefined && body.outcome !== "FAILED") {
+      ctx.addIssue({ code: "custom", path: ["failureCode"], message: failureCodeOnlyWithFailed(body.outcome) });
+    }
+  })
+  .describe("The sandbox result to record, and with FAILED optionally a failure code.");
+export type CompleteSandboxPayment = z.infer<typeof CompleteSandboxPayment>;
 
 export const Day = z
   .string()

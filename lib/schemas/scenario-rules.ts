@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/common";
+import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
 
 // Requests and responses of the scenario rules (docs/api.md "Scenario rules"): the published schemas and the types
 // of their serialisers.
@@ -42,6 +43,7 @@ const Delay = z
   .max(MAX_SCENARIO_DELAY_MS)
   .describe("Milliseconds from creation (for a withdrawal: from approval) to the conclusion, 0 to 3600000. Ignored for EXPIRE.");
 const Name = z.string().trim().min(1).max(100).describe("A name shown on the payments the rule concludes.");
+const RuleFailureCode = 'Only with outcome FAILED: the failure code the payments the rule fails show as `failure: {code, message}` (docs: "Failure codes").';
 
 /** `POST /v1/sandbox/scenario-rules` body. */
 export const CreateScenarioRule = z
@@ -54,6 +56,12 @@ export const CreateScenarioRule = z
     ),
     outcome: ScenarioOutcome.describe("SUCCEEDED or FAILED: concluded as by POST /v1/sandbox/payments/{id}/complete; EXPIRE: left to expire at expiresAt."),
     delayMs: Delay.default(0),
+    failureCode: FailureCode.optional().describe(`${RuleFailureCode} Leave it out for a failure without a code.`),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.failureCode !== undefined && rule.outcome !== "FAILED") {
+      ctx.addIssue({ code: "custom", path: ["failureCode"], message: failureCodeOnlyWithFailed(rule.outcome) });
+    }
   })
   .describe("A new scenario rule.");
 export type CreateScenarioRule = z.infer<typeof CreateScenarioRule>;
@@ -67,8 +75,18 @@ export const UpdateScenarioRule = z
     match: ScenarioMatch.optional().describe("A new match, replacing the whole match."),
     outcome: ScenarioOutcome.optional().describe("SUCCEEDED, FAILED or EXPIRE."),
     delayMs: Delay.optional(),
+    failureCode: FailureCode.nullable()
+      .optional()
+      .describe(`${RuleFailureCode} null removes it (needed when outcome changes from FAILED while the rule has one).`),
   })
-  .refine((u) => Object.keys(u).length > 0, { message: "give at least one member to change: name, enabled, position, match, outcome or delayMs" })
+  .refine((u) => Object.keys(u).length > 0, {
+    message: "give at least one member to change: name, enabled, position, match, outcome, delayMs or failureCode",
+  })
+  .superRefine((u, ctx) => {
+    if (u.failureCode && u.outcome !== undefined && u.outcome !== "FAILED") {
+      ctx.addIssue({ code: "custom", path: ["failureCode"], message: failureCodeOnlyWithFailed(u.outcome) });
+    }
+  })
   .describe("The members of a scenario rule to change; the others keep their values.");
 export type UpdateScenarioRule = z.infer<typeof UpdateScenarioRule>;
 
@@ -90,6 +108,7 @@ export const ScenarioRule = z
       .describe("What the rule matches."),
     outcome: ScenarioOutcome.describe("SUCCEEDED, FAILED or EXPIRE."),
     delayMs: z.int().describe("Delay in milliseconds before the conclusion."),
+    failureCode: FailureCode.optional().describe("The failure code of a FAILED rule; present only when the rule has one."),
     createdAt: Timestamp.describe("Creation time (ISO 8601, UTC)."),
     updatedAt: Timestamp.describe("Last change (ISO 8601, UTC)."),
   })
@@ -118,6 +137,7 @@ export const PaymentScenario = z
     ruleId: z.uuid().describe("The rule that matched (also after it was deleted)."),
     name: z.string().describe("The rule's name when it matched."),
     outcome: ScenarioOutcome.describe("What the rule does: SUCCEEDED, FAILED or EXPIRE."),
+    failureCode: FailureCode.optional().describe("The failure code the rule fails the payment with; present only when the rule had one."),
     dueAt: Timestamp.nullable().describe("When the conclusion is due (EXPIRE: the payment's expiresAt); null while a withdrawal awaits approval."),
     concludedAt: Timestamp.nullable().describe(
       "When the rule concluded the payment; null before, for EXPIRE, and when the payment was concluded otherwise first.",

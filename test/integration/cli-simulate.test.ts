@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { runCommand, type Run } from "../support/listener";
+import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/failure-codes";
 
 // `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add|add-standard|enable|disable|remove` (README "Testing your
 // integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the
@@ -64,6 +65,31 @@ describe("sandpiper simulate and sandpiper scenarios", () => {
       expect([run.code, run.stdout], args.join(" ")).toEqual([0, expect.stringMatching(/^Usage: sandpiper /)]);
     }
   }, 120_000);
+
+  it('simulate fail --code fails a payment with a failure code (docs/api.md "Failure codes"); an unknown one is refused with the list', async () => {
+    const m = await newMerchant();
+    const p = (await m.api("/v1/payments", { body: depositBody() })).body;
+    const message = FAILURE_CODES.insufficient_funds.message;
+
+    const unknown = await sandpiper(m, ["simulate", "fail", p.id, "--code", "no_money"]);
+    expect(unknown.code, unknown.out).toBe(1);
+    expect(unknown.stderr).toMatch(/VALIDATION_ERROR/);
+    expect(unknown.stderr).toContain(FAILURE_CODE_NAMES.join(", "));
+    for (const [args, refusal] of [
+      [["simulate", "succeed", p.id, "--code", "insufficient_funds"], /--code is for fail only/],
+      [["simulate", "fail", p.id, "--code", " "], /--code needs a failure code/],
+    ] as const) {
+      const run = await sandpiper(m, [...args]);
+      expect(run.code, run.out).toBe(2);
+      expect(run.stderr.trim().split("\n"), run.out).toEqual([expect.stringMatching(refusal)]);
+    }
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("PENDING");
+
+    const failed = await sandpiper(m, ["simulate", "fail", p.id, "--code", "insufficient_funds"]);
+    expect([failed.code, failed.stdout.trim()], failed.out).toEqual([0, `Payment ${p.id} is now FAILED: insufficient_funds (${message})`]);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "FAILED", failureCode: "insufficient_funds" });
+    expect((await m.api(`/v1/payments/${p.id}`)).body.failure).toEqual({ code: "insufficient_funds", message });
+  }, 60_000);
 
   it("scenarios add-standard switches the standard set on; a 13.13 payment then fails by itself", async () => {
     const m = await newMerchant();

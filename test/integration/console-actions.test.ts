@@ -704,7 +704,16 @@ const CASES: ActionCase[] = [
     action: "scenario-rules.addScenarioRuleAction",
     by: "OWNER",
     prepare: async (m) => ({
-      fields: { merchantId: m.merchant.id, name: "99.99 fails", amount: "99.99", referencePrefix: "", outcome: "FAILED", delaySeconds: "5", enabled: "on" },
+      fields: {
+        merchantId: m.merchant.id,
+        name: "99.99 fails",
+        amount: "99.99",
+        referencePrefix: "",
+        outcome: "FAILED",
+        delaySeconds: "5",
+        failureCode: "insufficient_funds",
+        enabled: "on",
+      },
       state: () => db.scenarioRule.findMany({ where: { merchantId: m.merchant.id } }),
       audit: {
         action: "scenario_rule.create",
@@ -716,6 +725,7 @@ const CASES: ActionCase[] = [
           enabled: true,
           outcome: "FAILED",
           delayMs: 5000,
+          failureCode: "insufficient_funds",
           match: expect.objectContaining({ amount: "99.99" }),
         }),
       },

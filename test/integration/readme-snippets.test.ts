@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { FAILURE_CODES } from "@/lib/schemas/failure-codes";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant } from "../support/checkout-sessions";
@@ -277,8 +278,13 @@ describe('README "Test helpers": the CI script as written', () => {
       "6 rules, first: Amount 13.13 fails",
       "payment: FAILED by rule Reference fail- fails",
       "EUR 99.99 fails late: enabled=false",
+      "declined: FAILED insufficient_funds",
       "cleanup: removed the 6 rules this script added",
     ]);
+    // The declined payment's payment.failed event carries the same failure as its answer.
+    const declined = await db.payment.findFirstOrThrow({ where: { merchantId: m.merchant.id, reference: { startsWith: "declined-" } } });
+    const event = await db.event.findFirstOrThrow({ where: { paymentId: declined.id, type: "payment.failed" } });
+    expect(JSON.parse(event.body).data.failure).toEqual({ code: "insufficient_funds", message: FAILURE_CODES.insufficient_funds.message });
     // The rules are as they were before the script: only the merchant's own, still off.
     expect(await sandboxState(m), "the merchant's sandbox state after the script").toEqual(before);
     expect(before.rules.map((r: { id: string; enabled: boolean }) => [r.id, r.enabled])).toEqual([[own.body.id, false]]);

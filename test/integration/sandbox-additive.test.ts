@@ -4,7 +4,7 @@ import { newMerchant, type TestMerchant } from "../support/fixtures";
 
 // docs/api.md "Scenario rules" and "Sandbox clock": both are additive. A merchant whose rules are all switched off and
 // whose clock was moved and reset gets exactly the answers of a merchant that never touched either: the same status,
-// the same members with the same values (ids, references and times aside), and neither `scenario` nor
+// the same members with the same values (ids, references and times aside), and neither `scenario`, `failure` nor
 // `sandboxClock`. A property over payment requests, sent side by side to both merchants over real HTTP.
 
 /** A payment answer with what differs between two merchants by nature (ids, references, times) masked. */
@@ -61,6 +61,7 @@ describe("with rules off and the clock reset, the API answers as if neither exis
             if (created.body.status === "PENDING") steps.push(await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome } }));
           }
           for (const s of steps) {
+            expect(s.body).not.toHaveProperty("failure");
             expect(s.body).not.toHaveProperty("scenario");
             expect(s.body).not.toHaveProperty("sandboxClock");
           }

@@ -10,6 +10,7 @@ import { createPaymentLoad, CreatePaymentLoaded } from "@/lib/payments/create";
 import { listLoad, paymentLoad, type ListLoaded } from "@/lib/payments/read";
 import type { PaymentRow } from "@/lib/payments/serialize";
 import type { Payment } from "@/lib/schemas/payment-resource";
+import type { FailureCode } from "@/lib/schemas/failure-codes";
 
 declare const payment: Payment;
 declare const stream: ReadableStream<Uint8Array>;
@@ -47,7 +48,7 @@ export function loads() {
 /** The context: input as the entry's schemas give it, `tx` and `commit` as its idempotency mode gives them. */
 export function contexts() {
   merchantApi(OPERATIONS.completeSandboxPayment, async (ctx) => {
-    expectTypeOf(ctx.body).toEqualTypeOf<{ outcome: "SUCCEEDED" | "FAILED" }>();
+    expectTypeOf(ctx.body).toEqualTypeOf<{ outcome: "SUCCEEDED" | "FAILED"; failureCode?: FailureCode | undefined }>();
     expectTypeOf(ctx.tx).toEqualTypeOf<Tx>();
     expectTypeOf(ctx.commit).toBeNull();
     expectTypeOf(ctx.loaded).toBeUndefined();

@@ -27,6 +27,8 @@ export type { components, paths, webhooks, operations } from "./schema.js";
 export type Schemas = components["schemas"];
 export type Payment = Schemas["Payment"];
 export type CreatePayment = Schemas["CreatePayment"];
+/** Why a FAILED payment failed (`payment.failure.code`): the union of the service's failure codes. */
+export type FailureCode = Schemas["FailureCode"];
 
 export type ClientOptions = RetryOptions & {
   /** The service's address, e.g. `http://localhost:3000` (no `/v1`). */

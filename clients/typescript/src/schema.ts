@@ -515,7 +515,7 @@ export interface paths {
         put?: never;
         /**
          * Conclude a pending test payment
-         * @description Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). Repeating the outcome a payment already has returns it unchanged. No money moves.
+         * @description Moves a PENDING payment (a withdrawal must be approved; not a store checkout; before expiresAt) to SUCCEEDED (ledger entry, payment.succeeded event) or FAILED (payment.failed event). With FAILED, an optional failureCode (docs/api.md "Failure codes") is shown on the payment, its lists and its payment.failed event as `failure: {code, message}`; a failureCode with SUCCEEDED, or an unknown one, answers 400 VALIDATION_ERROR and changes nothing. Repeating the outcome a payment already has returns it unchanged (409 INVALID_STATE when the repeat names another failure code). No money moves.
          */
         post: operations["completeSandboxPayment"];
         delete?: never;
@@ -882,6 +882,16 @@ export interface components {
              */
             outcome: "SUCCEEDED" | "FAILED";
         };
+        /** @description The sandbox result to record, and with FAILED optionally a failure code. */
+        CompleteSandboxPayment: {
+            /** @description Only with outcome FAILED: why the payment failed; the payment then shows `failure: {code, message}` (docs: "Failure codes"). Leave it out for a failure without a code. */
+            failureCode?: components["schemas"]["FailureCode"];
+            /**
+             * @description The sandbox result to record.
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "FAILED";
+        };
         /** @description Reference and customer identity only: the customer chooses amount and currency on the hosted page. Amount, currency, FX rate, markup and commission members are forbidden (400 VALIDATION_ERROR naming the member); merchant-supplied pricing parameters are not accepted. */
         CreateCheckoutSession: {
             /** @description Forbidden: not accepted on this endpoint; the customer chooses the amount on the checkout page. */
@@ -985,6 +995,8 @@ export interface components {
              * @default false
              */
             enabled: boolean;
+            /** @description Only with outcome FAILED: the failure code the payments the rule fails show as `failure: {code, message}` (docs: "Failure codes"). Leave it out for a failure without a code. */
+            failureCode?: components["schemas"]["FailureCode"];
             /** @description Which new payments the rule concludes: amount or referencePrefix (or both), optionally narrowed by method, direction and currency. */
             match: components["schemas"]["ScenarioMatch"];
             /** @description A name shown on the payments the rule concludes. */
@@ -1095,6 +1107,8 @@ export interface components {
                 environment: "sandbox";
                 /** @description end of the acceptance period; null for records of an older version (never auto-expired) */
                 expiresAt: string | null;
+                /** @description present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks */
+                failure?: components["schemas"]["PaymentFailure"];
                 /** @description The commission, decimal text in currency. */
                 fee: string;
                 /** @description When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC). */
@@ -1228,6 +1242,8 @@ export interface components {
                 environment: "sandbox";
                 /** @description end of the acceptance period; null for records of an older version (never auto-expired) */
                 expiresAt: string | null;
+                /** @description present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks */
+                failure?: components["schemas"]["PaymentFailure"];
                 /** @description The commission, decimal text in currency. */
                 fee: string;
                 /** @description When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC). */
@@ -1396,6 +1412,8 @@ export interface components {
                 environment: "sandbox";
                 /** @description end of the acceptance period; null for records of an older version (never auto-expired) */
                 expiresAt: string | null;
+                /** @description present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks */
+                failure?: components["schemas"]["PaymentFailure"];
                 /** @description The commission, decimal text in currency. */
                 fee: string;
                 /** @description When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC). */
@@ -1455,6 +1473,20 @@ export interface components {
              */
             type: "payment.succeeded" | "payment.failed" | "payment.expired";
         };
+        /**
+         * @description Why the payment failed (docs: Failure codes):
+         *     `insufficient_funds`: The customer's account does not hold enough funds for this amount. Do not retry as is: ask the customer to add funds or to pay with another method, then start a new payment.
+         *     `account_closed`: The customer's account is closed. Do not retry: ask the customer for another account or payment method.
+         *     `invalid_account`: The account details do not name a valid account. Do not retry: ask the customer to correct the account details, then start a new payment.
+         *     `limit_exceeded`: The amount is over a limit of the customer's account or bank. Retry later (after the limit's period resets) or with a smaller amount; tell the customer. (retryable)
+         *     `risk_declined`: The payment was declined by a risk check. Do not retry and do not resubmit the same payment; the customer may use another method or contact their bank.
+         *     `issuer_unavailable`: The customer's bank could not be reached. Retry later with a new payment, backing off; nothing is wrong with the customer's details. (retryable)
+         *     `timed_out`: The customer's bank did not confirm the payment in time. Retry later with a new payment; the customer was not charged. (retryable)
+         *     `customer_cancelled`: The customer cancelled the payment. Do not retry automatically: offer the customer to pay again if they want to.
+         *     `generic_decline`: The customer's bank declined the payment without giving a reason. Do not retry as is: ask the customer to use another method or to contact their bank.
+         * @enum {string}
+         */
+        FailureCode: "insufficient_funds" | "account_closed" | "invalid_account" | "limit_exceeded" | "risk_declined" | "issuer_unavailable" | "timed_out" | "customer_cancelled" | "generic_decline";
         ForwardsRecorded: {
             /** @description attempts already recorded (the same forwardId and attempt): nothing changed */
             duplicates: number;
@@ -1549,6 +1581,8 @@ export interface components {
             environment: "sandbox";
             /** @description end of the acceptance period; null for records of an older version (never auto-expired) */
             expiresAt: string | null;
+            /** @description present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks */
+            failure?: components["schemas"]["PaymentFailure"];
             /** @description The commission, decimal text in currency. */
             fee: string;
             /** @description When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC). */
@@ -1587,6 +1621,12 @@ export interface components {
              */
             status: "PENDING_APPROVAL" | "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "EXPIRED";
         };
+        /** @description Why the payment failed. Present only on a FAILED payment concluded with a failure code; absent otherwise. */
+        PaymentFailure: {
+            code: components["schemas"]["FailureCode"];
+            /** @description The code's default human message. */
+            message: string;
+        };
         PaymentList: {
             /** @description This page's payments, newest first. */
             items: components["schemas"]["PaymentSummary"][];
@@ -1605,6 +1645,8 @@ export interface components {
             concludedAt: string | null;
             /** @description When the conclusion is due (EXPIRE: the payment's expiresAt); null while a withdrawal awaits approval. */
             dueAt: string | null;
+            /** @description The failure code the rule fails the payment with; present only when the rule had one. */
+            failureCode?: components["schemas"]["FailureCode"];
             /** @description The rule's name when it matched. */
             name: string;
             /**
@@ -1645,6 +1687,8 @@ export interface components {
             environment: "sandbox";
             /** @description end of the acceptance period; null for records of an older version (never auto-expired) */
             expiresAt: string | null;
+            /** @description present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks */
+            failure?: components["schemas"]["PaymentFailure"];
             /** @description The commission, decimal text in currency. */
             fee: string;
             /** @description When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC). */
@@ -2108,6 +2152,8 @@ export interface components {
             delayMs: number;
             /** @description Whether the rule applies to new payments. */
             enabled: boolean;
+            /** @description The failure code of a FAILED rule; present only when the rule has one. */
+            failureCode?: components["schemas"]["FailureCode"];
             /**
              * Format: uuid
              * @description Rule id.
@@ -2195,6 +2241,8 @@ export interface components {
             environment: "sandbox";
             /** @description end of the acceptance period; null for records of an older version (never auto-expired) */
             expiresAt: string | null;
+            /** @description present only on a FAILED payment whose completion or scenario rule named a failure code (docs: "Failure codes"); also in lists and callbacks */
+            failure?: components["schemas"]["PaymentFailure"];
             /** @description The commission, decimal text in currency. */
             fee: string;
             /** @description When the payment reached SUCCEEDED, FAILED or EXPIRED; null before (ISO 8601, UTC). */
@@ -2244,6 +2292,8 @@ export interface components {
             delayMs?: number;
             /** @description Switch the rule on or off. */
             enabled?: boolean;
+            /** @description Only with outcome FAILED: the failure code the payments the rule fails show as `failure: {code, message}` (docs: "Failure codes"). null removes it (needed when outcome changes from FAILED while the rule has one). */
+            failureCode?: components["schemas"]["FailureCode"] | null;
             /** @description A new match, replacing the whole match. */
             match?: components["schemas"]["ScenarioMatch"];
             /** @description A name shown on the payments the rule concludes. */
@@ -5950,7 +6000,7 @@ export interface operations {
                  *       "outcome": "SUCCEEDED"
                  *     }
                  */
-                "application/json": components["schemas"]["CompletePayment"];
+                "application/json": components["schemas"]["CompleteSandboxPayment"];
             };
         };
         responses: {

@@ -7,8 +7,10 @@ import { request } from "../client";
 type Helper = {
   what: string;
   path: (id: string) => string;
-  body?: (amount: { amount: string; currency: string } | null) => unknown;
+  body?: (amount: { amount: string; currency: string } | null, failureCode: string | null) => unknown;
   needsAmount?: boolean;
+  /** Takes --code <failure_code> (docs/api.md "Failure codes"). */
+  takesCode?: boolean;
   object: "payment" | "checkout session" | "store payment" | "delivery";
 };
 
@@ -21,9 +23,10 @@ export const SIMULATE_HELPERS: Record<string, Helper> = {
     object: "payment",
   },
   fail: {
-    what: "conclude a pending payment as FAILED",
+    what: "conclude a pending payment as FAILED (--code: with a failure code)",
     path: (id) => `/v1/sandbox/payments/${id}/complete`,
-    body: () => ({ outcome: "FAILED" }),
+    body: (_amount, failureCode) => (failureCode ? { outcome: "FAILED", failureCode } : { outcome: "FAILED" }),
+    takesCode: true,
     object: "payment",
   },
   expire: { what: "expire a pending payment now", path: (id) => `/v1/sandbox/payments/${id}/expire`, object: "payment" },
@@ -67,20 +70,36 @@ ${Object.entries(SIMULATE_HELPERS)
 Options:
   --amount <decimal>    quote and confirm: the amount the customer enters, e.g. 250.00
   --currency <code>     quote and confirm: its currency, e.g. USD
+  --code <failure_code> fail: why it failed, e.g. insufficient_funds (the payment shows failure {code, message};
+                        docs/api.md "Failure codes" lists them, and an unknown one is refused with the list)
   --json                print the answer as JSON
 ${COMMON_HELP}
 
 The key needs the sandbox:simulate scope.`;
 
 /** A parsed `sandpiper simulate` command line. */
-export type SimulateArgs = { connection: Connection; helper: string; id: string; amount: { amount: string; currency: string } | null; json: boolean };
+export type SimulateArgs = {
+  connection: Connection;
+  helper: string;
+  id: string;
+  amount: { amount: string; currency: string } | null;
+  /** fail --code: the failure code to send, checked by the service; null without --code. */
+  failureCode: string | null;
+  json: boolean;
+};
 
 /**
  * Parses the arguments after `simulate`. Returns HELP for --help.
- * @throws UsageError (one line) for a missing or unknown helper, a malformed id or a missing --amount/--currency.
+ * @throws UsageError (one line) for a missing or unknown helper, a malformed id, a missing --amount/--currency, or
+ *   --code on a helper other than fail (or without a value).
  */
 export function parseSimulate(argv: string[], env: Env): SimulateArgs | typeof HELP {
-  const parsed = parseCommandLine("simulate", argv, { amount: { type: "string" }, currency: { type: "string" }, json: { type: "boolean" } }, 2);
+  const parsed = parseCommandLine(
+    "simulate",
+    argv,
+    { amount: { type: "string" }, currency: { type: "string" }, code: { type: "string" }, json: { type: "boolean" } },
+    2,
+  );
   if (parsed === HELP) return HELP;
   const { values, positionals } = parsed;
   const names = Object.keys(SIMULATE_HELPERS).join(", ");
@@ -99,7 +118,10 @@ export function parseSimulate(argv: string[], env: Env): SimulateArgs | typeof H
   } else if (values.amount !== undefined || values.currency !== undefined) {
     throw usage("simulate", "--amount and --currency are for quote and confirm only");
   }
-  return { connection: connection("simulate", values, env), helper, id, amount, json: values.json === true };
+  const code = values.code as string | undefined;
+  if (code !== undefined && !h.takesCode) throw usage("simulate", "--code is for fail only");
+  if (code !== undefined && code.trim() === "") throw usage("simulate", "--code needs a failure code, e.g. insufficient_funds");
+  return { connection: connection("simulate", values, env), helper, id, amount, failureCode: code?.trim() ?? null, json: values.json === true };
 }
 
 type Answer = {
@@ -110,6 +132,7 @@ type Answer = {
   currency?: string;
   quote?: { chargeAmount: string; chargeCurrency: string } | null;
   checkout?: { state: string };
+  failure?: { code: string; message: string };
   nextAttemptAt?: string | null;
   eventId?: string;
 };
@@ -121,7 +144,8 @@ function summary(h: Helper, a: Answer): string {
     const quoted = a.quote ? `: ${a.amount} ${a.currency} = ${a.quote.chargeAmount} ${a.quote.chargeCurrency}` : "";
     return `Checkout session ${a.id} is now ${a.state}${quoted}`;
   }
-  return `Payment ${a.id} is now ${a.status}${a.checkout ? ` (checkout ${a.checkout.state})` : ""}`;
+  const failure = a.failure ? `: ${a.failure.code} (${a.failure.message})` : "";
+  return `Payment ${a.id} is now ${a.status}${failure}${a.checkout ? ` (checkout ${a.checkout.state})` : ""}`;
 }
 
 /**
@@ -132,7 +156,7 @@ function summary(h: Helper, a: Answer): string {
 export async function runSimulate(args: SimulateArgs): Promise<number> {
   const h = SIMULATE_HELPERS[args.helper];
   const answer = await request<Answer>(args.connection, "POST", h.path(args.id), {
-    body: h.body ? h.body(args.amount) : undefined,
+    body: h.body ? h.body(args.amount, args.failureCode) : undefined,
     idempotencyKey: `sandpiper-simulate-${randomUUID()}`,
   });
   console.log(args.json ? JSON.stringify(answer, null, 2) : summary(h, answer));

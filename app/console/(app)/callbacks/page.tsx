@@ -26,6 +26,7 @@ import { systemNow } from "@/lib/clock";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/scenarios/manage";
 import type { ScenarioRuleResource } from "@/lib/schemas/scenario-rules";
+import { FAILURE_CODE_NAMES } from "@/lib/schemas/failure-codes";
 import {
   addScenarioRuleAction,
   addStandardScenarioRulesAction,
@@ -327,6 +328,7 @@ function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: S
                 <span className={r.enabled ? "text-emerald-700" : "text-slate-500"}>({r.enabled ? "on" : "off"})</span>
                 <div className="text-slate-600">
                   {matchText(r)} → {r.outcome === "EXPIRE" ? "left to expire" : r.outcome}
+                  {r.failureCode ? ` (${r.failureCode})` : ""}
                   {r.delayMs && r.outcome !== "EXPIRE" ? ` after ${r.delayMs / 1000} s` : ""}
                 </div>
               </div>
@@ -361,6 +363,17 @@ function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: S
           </select>
         </label>
         <Field name="delaySeconds" label="Delay (seconds, 0 to 3600)" defaultValue="0" inputMode="numeric" />
+        <label className="text-sm font-medium text-slate-700">
+          Failure code (Fails only)
+          <select name="failureCode" className={select} defaultValue="">
+            <option value="">None</option>
+            {FAILURE_CODE_NAMES.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </label>
         <Checkbox name="enabled" label="Enabled" defaultChecked />
         <div>
           <SubmitButton>Add rule</SubmitButton>

@@ -1,4 +1,5 @@
-// POST /v1/sandbox/payments/{id}/complete - conclude a pending test payment as SUCCEEDED or FAILED
+// POST /v1/sandbox/payments/{id}/complete - conclude a pending test payment as SUCCEEDED or FAILED (with FAILED, optionally
+// a failure code: docs/api.md "Failure codes")
 import { merchantApi } from "@/lib/http/pipeline";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { completePayment } from "@/lib/payments/complete";
@@ -6,7 +7,8 @@ import { serializePayment } from "@/lib/payments/serialize";
 import { OPERATIONS } from "@/lib/openapi/operations";
 
 export const POST = merchantApi(OPERATIONS.completeSandboxPayment, async ({ tx, merchant, params, body, now }) => {
-  const payment = await completePayment(tx, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });
+  const { outcome, failureCode } = body;
+  const payment = await completePayment(tx, { merchantId: merchant.id, paymentId: params.id, outcome, failureCode, now });
   return { status: 200, body: serializePayment(payment, { detail: true }), resourceId: payment.id };
 });
 
