@@ -9,7 +9,7 @@ import { apiError } from "@/lib/errors";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/callbacks/deliveries";
 import { switchFastRetries } from "@/lib/callbacks/fast-retries";
-import { endCallbackSecretOverlap, parseOverlap, rotateCallbackSecret, signingSecrets } from "@/lib/callbacks/secret-rotation";
+import { endCallbackSecretOverlap, listenerSecretStateOf, parseOverlap, rotateCallbackSecret, signingSecrets } from "@/lib/callbacks/secret-rotation";
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 import { ChaosModeRow } from "@/lib/events/stream";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/callbacks/signature-check";
@@ -315,7 +315,10 @@ async function secretsOf(tx: Tx, merchantId: string) {
     where: { id: merchantId },
     select: { callbackSecret: true, previousCallbackSecret: true, previousCallbackSecretUntil: true },
   });
-  const keys = await tx.apiKey.findMany({ where: { merchantId }, select: { id: true, hash: true, prefix: true } });
+  const keys = await tx.apiKey.findMany({
+    where: { merchantId },
+    select: { id: true, hash: true, prefix: true, listenerSecretGeneration: true, previousListenerSecretUntil: true },
+  });
   // During a rotation's overlap X-Service-Signature is made with the previous secret (docs/callbacks.md "Rotating the secret").
   const { secret, previousSecret } = signingSecrets(merchant, systemNow());
   const replaced = previousSecret ? secret : merchant.previousCallbackSecret;
@@ -334,7 +337,11 @@ async function secretsOf(tx: Tx, merchantId: string) {
     listenerSecrets: keys.map((k) => ({
       id: k.id,
       prefix: k.prefix,
-      named: { label: `the sandpiper listen secret of API key ${k.prefix}...`, secret: listenerSecretFromKeyHash(k.hash) },
+      // The generation that signs X-Service-Signature now: the previous one during a rotation's overlap.
+      named: {
+        label: `the sandpiper listen secret of API key ${k.prefix}...`,
+        secret: listenerSecretFromKeyHash(k.hash, listenerSecretStateOf(k, systemNow()).previousGeneration ?? k.listenerSecretGeneration),
+      },
     })),
   };
 }

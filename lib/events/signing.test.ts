@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { buildCallbackHeaders, callbackHeaderNames, signCallback, signStandardWebhook, standardWebhooksKey, standardWebhooksSecret } from "./signing";
+import { buildCallbackHeaders, callbackHeaderNames, signCallback, signStandardWebhook, standardWebhooksSecret } from "./signing";
 
 function independentHmac(secret: string, timestamp: string, body: Buffer): string {
   const h = createHmac("sha256", Buffer.from(secret, "utf8"));

@@ -368,7 +368,7 @@ export const OPERATIONS = {
     tag: "Sandbox",
     summary: "Read where the calling key's sandpiper listen secret stands",
     description:
-      'The generation `sandpiper listen` derives the calling API key\'s listener secret from, and a rotation\'s overlap. Never the secret: the listener derives it from the key. `sandpiper listen` reads it when it starts. See docs/callbacks.md "Rotating the secret".',
+      "The generation `sandpiper listen` derives the calling API key's listener secret from, and a rotation's overlap. Never the secret: the listener derives it from the key. `sandpiper listen` reads it when it starts. See docs/callbacks.md \"Rotating the secret\".",
     scope: "payments:read",
     idempotency: "none",
     allowList: false,

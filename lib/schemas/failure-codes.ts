@@ -84,7 +84,7 @@ export const FailureCode = z.enum(FAILURE_CODE_NAMES).describe(`Why the payment 
 /** docs/api.md "Failure codes": the `failure` member of a FAILED payment concluded with a failure code. */
 export const PaymentFailure = z
   .strictObject({
-    code: FailureCode,
+    code: FailureCode.describe('The failure code; what each means and what your code should do: docs/api.md "Failure codes".'),
     message: z.string().describe("The code's default human message."),
   })
   .describe("Why the payment failed. Present only on a FAILED payment concluded with a failure code; absent otherwise.");

@@ -174,7 +174,9 @@ export const ListenerSecretState = z
 /** `POST /v1/sandbox/listener-secret/rotate` answer. */
 export const ListenerSecretRotation = z
   .strictObject({
-    secret: z.string().describe("The key's new listener secret (`whsec_` + 44 letters and digits); running listeners switch to it within about a second and print it."),
+    secret: z
+      .string()
+      .describe("The key's new listener secret (`whsec_` + 44 letters and digits); running listeners switch to it within about a second and print it."),
     generation: z.int().min(1).describe("The new generation."),
     overlapEndsAt: Timestamp.nullable().describe("When the previous listener secret stops signing (real time, UTC); null when `overlap` was 0."),
   })

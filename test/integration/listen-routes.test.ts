@@ -88,6 +88,7 @@ it("a payment.failed route and the default route: each event reaches only its re
   await rxA.waitFor(2, 30_000);
   expect(bWhileAHeld, "B got its event while A's request was still open").toBe(1);
   expect(verifiedIds(rxA.received, secret), "A: the failed payment's event only, the second time on a retry").toEqual([failed, failed]);
+  // waits on purpose: a wrongly routed forward would arrive within this time; nothing else can be awaited
   await new Promise((r) => setTimeout(r, 500));
   expect(verifiedIds(rxB.received, secret), "B: the succeeded payment's event only, once").toEqual([succeeded]);
 
@@ -139,6 +140,7 @@ it("without a default route other types are skipped (one line, counted, the curs
   const failed = await concluded(m, "FAILED");
   await rxA.waitFor(1, 20_000);
   await rxB.waitFor(1, 20_000);
+  // waits on purpose: a filtered-out event would arrive within this time; nothing else can be awaited
   await new Promise((r) => setTimeout(r, 500));
   expect(verifiedIds(rxA.received, secret)).toEqual([failed]);
   expect(verifiedIds(rxB.received, secret), "--events payment.failed: the succeeded events never came").toEqual([failed]);
@@ -153,13 +155,20 @@ it("without a default route other types are skipped (one line, counted, the curs
   await Promise.all([rxA.close(), rxB.close()]);
 }, 120_000);
 
-it("--print-secret needs no service and exits 0; mistakes and combinations that cannot work exit 2 with one line", async () => {
+it("--print-secret asks the service for the secret's generation and exits 0; mistakes and combinations that cannot work exit 2 with one line", async () => {
+  const m = await newMerchant();
+  const printed = await listenOnce(["--print-secret", "--api-url", baseUrl()], { SANDPIPER_API_KEY: m.key });
+  expect([printed.code, printed.stdout, printed.stderr]).toEqual([0, `${listenerSecret(m.key)}\n`, ""]);
+  // After a rotation it prints the new generation's secret.
+  const rotated = await m.api("/v1/sandbox/listener-secret/rotate", { body: { overlap: "0s" } });
+  expect(rotated.status, rotated.text).toBe(200);
+  const flag = await listenOnce(["--print-secret", "--api-key", m.key, "--api-url", baseUrl()]);
+  expect([flag.code, flag.stdout]).toEqual([0, `${listenerSecret(m.key, 1)}\n`]);
+  expect(flag.stdout).toBe(`${rotated.body.secret}\n`);
+  // Port 9 (discard) has nothing listening: no generation, no secret (exit 1).
+  const unreachable = await listenOnce(["--print-secret", "--api-url", "http://127.0.0.1:9"], { SANDPIPER_API_KEY: m.key });
+  expect([unreachable.code, unreachable.stdout]).toEqual([1, ""]);
   const key = "sk_sandbox_print-secret-test-key";
-  // Port 9 (discard) has nothing listening: a request would fail; --print-secret makes none.
-  const printed = await listenOnce(["--print-secret", "--api-url", "http://127.0.0.1:9"], { SANDPIPER_API_KEY: key });
-  expect([printed.code, printed.stdout, printed.stderr]).toEqual([0, `${listenerSecret(key)}\n`, ""]);
-  const flag = await listenOnce(["--print-secret", "--api-key", key]);
-  expect([flag.code, flag.stdout]).toEqual([0, `${listenerSecret(key)}\n`]);
 
   const url = "http://127.0.0.1:9/hook";
   for (const [args, message] of [

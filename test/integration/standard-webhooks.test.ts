@@ -9,6 +9,8 @@ import { readmeBlock } from "../support/readme";
 import { startReceiver, type Received } from "../support/receiver";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { verifyCallback } from "@/lib/callbacks/verify";
+import { listenerSecret } from "@/lib/events/listener-secret";
+import { standardWebhooksSecret } from "@/lib/events/signing";
 
 // Standard Webhooks headers beside the contract's, and rotating the callback secret with an overlap
 // (docs/callbacks.md "Standard Webhooks", "Rotating the secret"): real deliveries from the running service and real
@@ -202,6 +204,70 @@ describe("rotating the callback secret with an overlap", () => {
   }, 60_000);
 });
 
+describe("rotating the sandpiper listen secret", () => {
+  it("a running listener switches within seconds; during the overlap either secret verifies, after it only the new one", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sw-rotate-")), "state.json");
+    const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile]);
+    const forwardOf = async (paymentId: string) => {
+      const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
+      return eventually(async () => rx.received.find((r) => flat(r)["webhook-id"] === event.id), 30_000);
+    };
+    try {
+      const oldSecret = await run.secret;
+      expect(oldSecret).toBe(listenerSecret(m.key));
+      await waitForLine(run, /Ready: following/);
+      const rotated = await m.api("/v1/sandbox/listener-secret/rotate", { body: { overlap: "1h" } });
+      expect(rotated.status, rotated.text).toBe(200);
+      const newSecret: string = rotated.body.secret;
+      expect(newSecret).toBe(listenerSecret(m.key, 1));
+      expect(newSecret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
+      await waitForLine(run, new RegExp(`Listener secret rotated\\. Listener signing secret: ${newSecret} \\(the previous one also signs until`), 15_000);
+
+      const during = await forwardOf(await concluded(m, "FAILED"));
+      expect(verifyCallback(during.body, during.headers, oldSecret), "the contract's header keeps the old secret").toMatchObject({ ok: true });
+      expect(standardVerifies(during, standardWebhooksSecret(oldSecret))).toBe(true);
+      expect(standardVerifies(during, newSecret)).toBe(true);
+
+      const ended = await m.api("/v1/sandbox/listener-secret/end-overlap", { method: "POST" });
+      expect(ended.body).toEqual({ generation: 1, previousGeneration: null, overlapEndsAt: null });
+      await waitForLine(run, /The previous listener secret no longer signs/, 15_000);
+      const after = await forwardOf(await concluded(m));
+      expect(verifyCallback(after.body, after.headers, newSecret)).toMatchObject({ ok: true });
+      expect(verifyCallback(after.body, after.headers, oldSecret)).toEqual({ ok: false, reason: "BAD_SIGNATURE" });
+      expect(standardVerifies(after, standardWebhooksSecret(oldSecret))).toBe(false);
+      expect(standardVerifies(after, newSecret)).toBe(true);
+      const audit = await db.auditLog.findMany({ where: { entityId: m.keyId }, orderBy: { createdAt: "asc" } });
+      expect(audit.map((a) => a.action)).toEqual(["api_key.listener_secret_rotated", "api_key.listener_secret_overlap_ended"]);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+  }, 90_000);
+
+  it("a listener started during an overlap signs with both from its first forward", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    const rotated = await m.api("/v1/sandbox/listener-secret/rotate", { body: { overlap: "2h" } });
+    expect((await m.api("/v1/sandbox/listener-secret")).body).toEqual({ generation: 1, previousGeneration: 0, overlapEndsAt: rotated.body.overlapEndsAt });
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sw-rotate-")), "state.json");
+    const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile]);
+    try {
+      expect(await run.secret, "the listener prints the new secret").toBe(rotated.body.secret);
+      await waitForLine(run, /Ready: following/);
+      const paymentId = await concluded(m);
+      const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
+      const got = await eventually(async () => rx.received.find((r) => flat(r)["webhook-id"] === event.id), 30_000);
+      expect(verifyCallback(got.body, got.headers, listenerSecret(m.key))).toMatchObject({ ok: true });
+      expect(standardVerifies(got, rotated.body.secret)).toBe(true);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+  }, 60_000);
+});
+
 describe("sandpiper callbacks", () => {
   it("rotates with an overlap, shows it, ends it; bad lines are usage errors (exit 2)", async () => {
     const rx = await receiver();
@@ -227,5 +293,8 @@ describe("sandpiper callbacks", () => {
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/unknown command "rotate": use secret, rotate-secret or end-overlap/);
     expect((await cli("secret", "--overlap", "1h")).code).toBe(2);
+    const listener = await cli("rotate-secret", "--listener", "--overlap", "0s");
+    expect(listener.code, listener.out).toBe(0);
+    expect(listener.stdout).toContain(`New listener secret (shown once, also for Standard Webhooks libraries): ${listenerSecret(m.key, 1)}`);
   }, 60_000);
 });

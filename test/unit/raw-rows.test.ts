@@ -32,6 +32,7 @@ const claimRow = () => ({
   payment_id: null,
   callback_url: "https://merchant.example/callbacks",
   callback_secret: "whsec_test",
+  previous_callback_secret: null,
 });
 
 /** The ZodError `fn` throws (fails the test when it throws nothing or something else). */

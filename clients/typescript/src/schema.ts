@@ -1623,6 +1623,7 @@ export interface components {
         };
         /** @description Why the payment failed. Present only on a FAILED payment concluded with a failure code; absent otherwise. */
         PaymentFailure: {
+            /** @description The failure code; what each means and what your code should do: docs/api.md "Failure codes". */
             code: components["schemas"]["FailureCode"];
             /** @description The code's default human message. */
             message: string;

@@ -1,5 +1,6 @@
-// `sandpiper callbacks secret | rotate-secret | end-overlap` (docs/callbacks.md "Rotating the secret"): the callback
-// secret's rotation from the command line (GET /v1/sandbox/callback-secret, POST .../rotate and .../end-overlap).
+// `sandpiper callbacks secret | rotate-secret | end-overlap [--listener]` (docs/callbacks.md "Rotating the secret"):
+// rotating the callback secret, or the key's `sandpiper listen` secret, from the command line
+// (GET /v1/sandbox/callback-secret or /v1/sandbox/listener-secret, POST .../rotate and .../end-overlap).
 import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { request } from "../client";
@@ -14,51 +15,61 @@ export const CALLBACKS_HELP = `Usage: sandpiper callbacks <secret | rotate-secre
 Options:
   --overlap <duration>  rotate-secret: how long the old secret keeps signing, e.g. 1h, 24h (default), 7d (the most)
                         or 0s (it stops at once)
+  --listener            the same for this API key's sandpiper listen secret instead of the callback secret:
+                        running listeners switch within about a second and print the new secret
   --json                print the API's answer as JSON
 ${COMMON_HELP}
 
-The key needs the sandbox:simulate scope.`;
+The key needs the sandbox:simulate scope (with --listener: payments:read).`;
 
 const SUBCOMMANDS = ["secret", "rotate-secret", "end-overlap"] as const;
-export type CallbacksArgs = { connection: Connection; action: (typeof SUBCOMMANDS)[number]; overlap: string | null; json: boolean };
+export type CallbacksArgs = { connection: Connection; action: (typeof SUBCOMMANDS)[number]; overlap: string | null; listener: boolean; json: boolean };
 
 /**
  * Parses the arguments after `callbacks`. Returns HELP for --help.
  * @throws UsageError (one line) for a missing or unknown subcommand, or --overlap with another subcommand.
  */
 export function parseCallbacks(argv: string[], env: Env): CallbacksArgs | typeof HELP {
-  const parsed = parseCommandLine("callbacks", argv, { overlap: { type: "string" }, json: { type: "boolean" } }, 1);
+  const parsed = parseCommandLine("callbacks", argv, { overlap: { type: "string" }, listener: { type: "boolean" }, json: { type: "boolean" } }, 1);
   if (parsed === HELP) return HELP;
   const [action] = parsed.positionals;
   if (!SUBCOMMANDS.includes(action as CallbacksArgs["action"]))
     throw usage("callbacks", `${action ? `unknown command "${action}"` : "a command is required"}: use secret, rotate-secret or end-overlap`);
   const overlap = typeof parsed.values.overlap === "string" ? parsed.values.overlap : null;
   if (overlap !== null && action !== "rotate-secret") throw usage("callbacks", "--overlap goes with rotate-secret only");
-  return { connection: connection("callbacks", parsed.values, env), action: action as CallbacksArgs["action"], overlap, json: parsed.values.json === true };
+  return {
+    connection: connection("callbacks", parsed.values, env),
+    action: action as CallbacksArgs["action"],
+    overlap,
+    listener: parsed.values.listener === true,
+    json: parsed.values.json === true,
+  };
 }
 
-type State = { configured: boolean; overlapEndsAt: string | null };
+type State = { configured?: boolean; generation?: number; overlapEndsAt: string | null };
 type Rotation = { secret: string; overlapEndsAt: string | null };
 
 /**
- * `sandpiper callbacks`: reads the secret's state, rotates it (a fresh Idempotency-Key; the new secret printed once)
+ * `sandpiper callbacks`: reads the callback (or with --listener, the key's listener) secret's state, rotates it (a fresh Idempotency-Key; the new secret printed once)
  * or ends an overlap, and says what it did.
  * @returns 0
  * @throws ServiceError (400 VALIDATION_ERROR for an overlap the service does not take, 409 INVALID_STATE without an
  *   address, 403 without the scope)
  */
 export async function runCallbacks(args: CallbacksArgs): Promise<number> {
+  const base = args.listener ? "/v1/sandbox/listener-secret" : "/v1/sandbox/callback-secret";
+  const which = args.listener ? "listener" : "callback";
   if (args.action === "rotate-secret") {
-    const rotated = await request<Rotation>(args.connection, "POST", "/v1/sandbox/callback-secret/rotate", {
+    const rotated = await request<Rotation>(args.connection, "POST", `${base}/rotate`, {
       body: args.overlap === null ? {} : { overlap: args.overlap },
       idempotencyKey: `sandpiper-rotate-${randomUUID()}`,
     });
     if (args.json) console.log(JSON.stringify(rotated, null, 2));
     else {
-      console.log(`New callback secret (shown once, also for Standard Webhooks libraries): ${rotated.secret}`);
+      console.log(`New ${which} secret (shown once, also for Standard Webhooks libraries): ${rotated.secret}`);
       console.log(
         rotated.overlapEndsAt
-          ? `Until ${rotated.overlapEndsAt} the old secret still signs X-Service-Signature and webhook-signature carries both. End it early: sandpiper callbacks end-overlap`
+          ? `Until ${rotated.overlapEndsAt} the old secret still signs X-Service-Signature and webhook-signature carries both. End it early: sandpiper callbacks end-overlap${args.listener ? " --listener" : ""}`
           : "The old secret no longer signs.",
       );
     }
@@ -66,10 +77,10 @@ export async function runCallbacks(args: CallbacksArgs): Promise<number> {
   }
   const state =
     args.action === "secret"
-      ? await request<State>(args.connection, "GET", "/v1/sandbox/callback-secret")
-      : await request<State>(args.connection, "POST", "/v1/sandbox/callback-secret/end-overlap", { idempotencyKey: `sandpiper-end-overlap-${randomUUID()}` });
+      ? await request<State>(args.connection, "GET", base)
+      : await request<State>(args.connection, "POST", `${base}/end-overlap`, { idempotencyKey: `sandpiper-end-overlap-${randomUUID()}` });
   if (args.json) console.log(JSON.stringify(state, null, 2));
-  else if (!state.configured) console.log("No callback address, so no secret: set one in the console (Callbacks).");
+  else if (state.configured === false) console.log("No callback address, so no secret: set one in the console (Callbacks).");
   else
     console.log(
       state.overlapEndsAt ? `A rotation's overlap runs until ${state.overlapEndsAt}: both secrets sign.` : "One secret signs: no overlap is running.",

@@ -14,7 +14,8 @@ export const LISTEN_HELP = `Usage: sandpiper listen --forward-to <url> [options]
 
 Follows your merchant's events on a Sandpiper service and forwards each one to a receiver on this machine
 as the real callback request: the same body bytes and the callback headers, signed with a listener
-secret that is printed at start and stays the same for your API key.
+secret that is printed at start and stays the same for your API key until you rotate it
+(sandpiper callbacks rotate-secret --listener).
 
 Options:
   --forward-to <url>    where to POST each event, e.g. http://localhost:4000/hook (the default route: events
