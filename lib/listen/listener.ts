@@ -165,7 +165,9 @@ export class Listener {
       this.deliveredBefore = new Set(kept.delivered ?? []);
     }
     this.printRoutes();
-    this.print(`Listener signing secret: ${this.secret} (the same on every run with this API key: configure your receiver with it)`);
+    this.print(`Listener signing secret: ${this.secret} (the same on every run with this API key until it is rotated: configure your receiver with it)`);
+    if (this.previous && this.previous.untilMs > Date.now())
+      this.print(`A rotation's overlap runs: the previous secret ${this.previous.secret} also signs until ${new Date(this.previous.untilMs).toISOString()}`);
     const standard = standardWebhooksSecret(this.secret);
     if (standard !== this.secret) this.print(`Standard Webhooks libraries take the same secret written as: ${standard}`);
     this.print(`Cursor kept in ${opts.stateFile}${kept ? `; resuming after position ${kept.cursor}` : ""}`);

@@ -275,6 +275,8 @@ describe("callbacks", () => {
 
       // `sandpiper listen` forwards are signed with the key's listener secret: the same derivation as the service's.
       expect(listenerSecret(m.key)).toBe(serviceListenerSecret(m.key));
+      // After rotations: the same secret as the service derives, at every generation.
+      for (const generation of [1, 2, 7]) expect(listenerSecret(m.key, generation)).toBe(serviceListenerSecret(m.key, generation));
       const timestamp = String(Math.floor(Date.now() / 1000));
       const headers = {
         "x-service-event-id": String(delivered.headers["x-service-event-id"]),

@@ -282,19 +282,26 @@ describe("sandpiper callbacks", () => {
     expect(rotated.code, rotated.out).toBe(0);
     const printed = /New callback secret \(shown once, also for Standard Webhooks libraries\): (whsec_[A-Za-z0-9]{44})/.exec(rotated.stdout)?.[1];
     expect(printed).toBe((await db.merchant.findUniqueOrThrow({ where: { id: m.merchant.id } })).callbackSecret);
-    expect(rotated.stdout).toMatch(/the old secret still signs X-Service-Signature/);
+    expect(rotated.stdout).not.toMatch(/An overlap was running/);
+    expect(rotated.stdout).toMatch(/the replaced secret still signs X-Service-Signature/);
+    // A second rotation during the overlap says that the secret before the replaced one stops.
+    const again = await cli("rotate-secret", "--overlap", "1h");
+    expect(again.stdout).toMatch(/An overlap was running: the secret before the one just replaced no longer signs/);
     const shown = await cli("secret");
     expect(shown.stdout).toMatch(/A rotation's overlap runs until 20\d\d-/);
     expect(shown.out).not.toMatch(/whsec_/);
     const ended = await cli("end-overlap");
     expect(ended.code, ended.out).toBe(0);
-    expect(ended.stdout).toMatch(/One secret signs: no overlap is running/);
+    expect(ended.stdout).toMatch(/Overlap ended: only the new secret signs from now on/);
+    expect((await cli("end-overlap")).stdout).toMatch(/No overlap was running: nothing changed/);
     const bad = await cli("rotate", "--overlap", "1h");
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/unknown command "rotate": use secret, rotate-secret or end-overlap/);
     expect((await cli("secret", "--overlap", "1h")).code).toBe(2);
     const listener = await cli("rotate-secret", "--listener", "--overlap", "0s");
     expect(listener.code, listener.out).toBe(0);
-    expect(listener.stdout).toContain(`New listener secret (shown once, also for Standard Webhooks libraries): ${listenerSecret(m.key, 1)}`);
+    expect(listener.stdout).toContain(
+      `New listener secret (running listeners switch to it and print it too, also for Standard Webhooks libraries): ${listenerSecret(m.key, 1)}`,
+    );
   }, 60_000);
 });

@@ -83,11 +83,20 @@ export function verifyCallback(body: string | Uint8Array, headers: HeaderBag, se
 }
 
 /**
- * The secret `sandpiper listen` signs its forwards with for an API key (docs/callbacks.md "sandpiper listen"):
- * `whsec_` + base64url(HMAC-SHA256(key = hex SHA-256 of the API key, "sandpiper listen secret v1")). The same
- * on every run with the same key; it is what the listener prints at start.
+ * The secret `sandpiper listen` signs its forwards with for an API key at a generation (docs/callbacks.md "sandpiper
+ * listen" and "Rotating the secret"); it is what the listener prints. Generation 0 (every key until its listener
+ * secret is first rotated): `whsec_` + base64url(HMAC-SHA256(key = hex SHA-256 of the API key, "sandpiper listen
+ * secret v1")). After a rotation, pass the key's current generation (`getListenerSecret()` answers it): `whsec_` +
+ * the first 44 base64 characters of HMAC-SHA512(key = the same hash, "sandpiper listen secret v2/<generation>/<i>")
+ * for the first i = 0, 1, ... written with letters and digits only.
+ * @throws RangeError when generation is not a non-negative integer.
  */
-export function listenerSecret(apiKey: string): string {
+export function listenerSecret(apiKey: string, generation = 0): string {
+  if (!Number.isSafeInteger(generation) || generation < 0) throw new RangeError("generation must be a non-negative integer");
   const keyHash = createHash("sha256").update(apiKey).digest("hex");
-  return `whsec_${createHmac("sha256", keyHash).update("sandpiper listen secret v1").digest("base64url")}`;
+  if (generation === 0) return `whsec_${createHmac("sha256", keyHash).update("sandpiper listen secret v1").digest("base64url")}`;
+  for (let i = 0; ; i++) {
+    const text = createHmac("sha512", keyHash).update(`sandpiper listen secret v2/${generation}/${i}`).digest().subarray(0, 33).toString("base64");
+    if (/^[A-Za-z0-9]{44}$/.test(text)) return `whsec_${text}`;
+  }
 }

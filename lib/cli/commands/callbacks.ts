@@ -59,6 +59,8 @@ type Rotation = { secret: string; overlapEndsAt: string | null };
 export async function runCallbacks(args: CallbacksArgs): Promise<number> {
   const base = args.listener ? "/v1/sandbox/listener-secret" : "/v1/sandbox/callback-secret";
   const which = args.listener ? "listener" : "callback";
+  // What stands before a change, to say what the change did (an overlap dropped or ended, or none running).
+  const before = args.action === "secret" ? null : await request<State>(args.connection, "GET", base);
   if (args.action === "rotate-secret") {
     const rotated = await request<Rotation>(args.connection, "POST", `${base}/rotate`, {
       body: args.overlap === null ? {} : { overlap: args.overlap },
@@ -66,11 +68,14 @@ export async function runCallbacks(args: CallbacksArgs): Promise<number> {
     });
     if (args.json) console.log(JSON.stringify(rotated, null, 2));
     else {
-      console.log(`New ${which} secret (shown once, also for Standard Webhooks libraries): ${rotated.secret}`);
+      console.log(
+        `New ${which} secret${args.listener ? " (running listeners switch to it and print it too" : " (shown once"}, also for Standard Webhooks libraries): ${rotated.secret}`,
+      );
+      if (before?.overlapEndsAt) console.log("An overlap was running: the secret before the one just replaced no longer signs (two secrets at most).");
       console.log(
         rotated.overlapEndsAt
-          ? `Until ${rotated.overlapEndsAt} the old secret still signs X-Service-Signature and webhook-signature carries both. End it early: sandpiper callbacks end-overlap${args.listener ? " --listener" : ""}`
-          : "The old secret no longer signs.",
+          ? `Until ${rotated.overlapEndsAt} the replaced secret still signs X-Service-Signature and webhook-signature carries both. End it early: sandpiper callbacks end-overlap${args.listener ? " --listener" : ""}`
+          : "The replaced secret no longer signs.",
       );
     }
     return 0;
@@ -81,6 +86,8 @@ export async function runCallbacks(args: CallbacksArgs): Promise<number> {
       : await request<State>(args.connection, "POST", `${base}/end-overlap`, { idempotencyKey: `sandpiper-end-overlap-${randomUUID()}` });
   if (args.json) console.log(JSON.stringify(state, null, 2));
   else if (state.configured === false) console.log("No callback address, so no secret: set one in the console (Callbacks).");
+  else if (args.action === "end-overlap")
+    console.log(before?.overlapEndsAt ? "Overlap ended: only the new secret signs from now on." : "No overlap was running: nothing changed.");
   else
     console.log(
       state.overlapEndsAt ? `A rotation's overlap runs until ${state.overlapEndsAt}: both secrets sign.` : "One secret signs: no overlap is running.",
