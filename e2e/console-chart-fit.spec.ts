@@ -157,6 +157,14 @@ for (const viewport of VIEWPORTS) {
       const units = legends.map((l) => l.replace(/^.*\((.*)\).*$/, "$1"));
       expect.soft(new Set(units).size, `each legend's parentheses say which amount it is: ${units.join(" | ")}`).toBe(legends.length);
       await expectTicksOnOneLine(page);
+
+      // The success rate has a value on two days ten days apart and none between: two dots and a gap, no line
+      // drawn across the days without a rate.
+      const rate = page.getByTestId("chart-success-rate");
+      const rateMarks = await marks(rate);
+      expect.soft(rateMarks.dots.filter((d) => d.visible).length, "each day with a rate is a visible dot").toBe(2);
+      const path = await rate.locator("path.recharts-line-curve").getAttribute("d");
+      expect.soft(path ?? "", `no line across the days without a rate: ${path}`).not.toMatch(/[LCQ]/);
     });
 
     test("pricing without limits: the limit chart says so in words and draws no axes", async ({ browser }) => {
