@@ -131,9 +131,13 @@ test("callbacks view: deliveries by outcome, latency and backlog; pricing view: 
   await expect(page).toHaveURL(/\/console\/callbacks\?state=[A-Z_]+.*endedOn=\d{4}-\d{2}-\d{2}/);
 
   await page.goto(`${base()}/console/pricing`);
-  await expect(page.getByTestId("chart-limit-usage")).toBeVisible();
+  const limits = page.getByTestId("chart-limit-usage");
+  await expect(limits).toBeVisible();
   await expectNothingClipped(page);
   await screenshot(page, "pricing-limit-use");
-  await expectChartTextContrast(page);
+  // Without a profile with a limit (the seed has none; another spec may have set one) the chart is a sentence,
+  // whose contrast axe checks; drawn, its SVG text is measured here.
+  if ((await limits.getByTestId("chart-empty").count()) > 0) await expect(limits).toContainText("No limit use yet");
+  else await expectChartTextContrast(page);
   await expectAccessible(page, "console pricing with the limit chart", { contrastCheckedBySpec: ".recharts-wrapper" });
 });

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
-import { DailyChart, loneDayDot } from "@/components/console/charts/daily-chart";
+import { DailyChart, dayDot, latencyLabel, latencyScale, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
@@ -40,6 +40,8 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
   const { data } = usePolled(url, initial, 10_000);
   const router = useRouter();
   const m = data.merchantId;
+  const scale = latencyScale(data.latency.flatMap((l) => [l.p50Ms, l.p95Ms]));
+  const anyDelivery = data.outcomes.some((o) => OUTCOMES.some((s) => o[s.key] > 0));
   return (
     <div className="space-y-4">
       <p className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm" data-testid="callback-backlog">
@@ -62,13 +64,14 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         testId="chart-deliveries-by-outcome"
         title="Callback deliveries per day"
         description="Deliveries by how they ended, per Dubai day of the outcome, over the last 30 days. An event that a sandpiper listen process delivered counts as received through the listener, not as failed or not configured. Click a bar to open those deliveries."
+        empty={anyDelivery ? null : "No callback deliveries yet: a delivery is counted here on the day it ends, delivered, failed or not configured."}
         chart={
           <DailyChart kind="bar" data={data.outcomes}>
             {OUTCOMES.map((o) => (
               <Bar
                 key={o.key}
                 dataKey={o.key}
-                name={o.label}
+                name={`${o.label} (deliveries)`}
                 stackId="outcome"
                 fill={o.color}
                 cursor="pointer"
@@ -98,25 +101,24 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
       <ChartCard
         testId="chart-delivery-latency"
         title="Delivery latency per day"
-        description="From the event's creation to the receiver's 2xx answer, in milliseconds: the median (p50) and p95, each the upper bound of a power-of-two bucket."
+        description="From the event's creation to the receiver's 2xx answer, on a log scale: the median (p50) and p95, each the upper bound of a power-of-two bucket in milliseconds. A day without a delivered callback is a gap in the lines."
+        empty={
+          data.latency.some((l) => l.p95Ms !== null) ? null : "No delivered callbacks yet: latency is measured when a receiver answers a callback with a 2xx."
+        }
         chart={
-          <DailyChart kind="line" data={data.latency} yAxis={<YAxis scale="log" domain={["auto", "auto"]} allowDataOverflow unit=" ms" fontSize={12} />}>
+          <DailyChart
+            kind="line"
+            data={data.latency}
+            yAxis={<YAxis scale="log" domain={scale.domain} ticks={scale.ticks} tickFormatter={latencyLabel} fontSize={12} width={Y_AXIS_WIDTH} />}
+          >
             <Line
-              type="monotone"
+              type="linear"
               dataKey="p50Ms"
-              name="p50 (ms)"
+              name="Median, p50 (ms)"
               stroke="#4f46e5"
-              connectNulls
-              dot={loneDayDot(data.latency, "p50Ms", "#4f46e5", { format: (v) => `${v} ms`, below: true })}
+              dot={dayDot(data.latency, "p50Ms", "#4f46e5", { format: (v) => `${v} ms`, below: true })}
             />
-            <Line
-              type="monotone"
-              dataKey="p95Ms"
-              name="p95 (ms)"
-              stroke="#be123c"
-              connectNulls
-              dot={loneDayDot(data.latency, "p95Ms", "#be123c", { format: (v) => `${v} ms` })}
-            />
+            <Line type="linear" dataKey="p95Ms" name="p95 (ms)" stroke="#be123c" dot={dayDot(data.latency, "p95Ms", "#be123c", { format: (v) => `${v} ms` })} />
           </DailyChart>
         }
         table={

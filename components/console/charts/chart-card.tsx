@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 /**
  * A chart with its accessible alternative: the chart (drawn for sighted users, hidden from screen readers) and,
  * under it, a "Show the numbers" disclosure with the same figures as a table whose cells link to the list behind
- * them.
+ * them. With `empty` (a sentence saying there is nothing to draw yet and why), that sentence stands in place of
+ * the chart (README "Charts": no empty axes).
  */
 export function ChartCard({
   title,
@@ -11,20 +12,28 @@ export function ChartCard({
   chart,
   table,
   testId,
+  empty = null,
 }: {
   title: string;
   description: string;
   chart: ReactNode;
   table: ReactNode;
   testId: string;
+  empty?: string | null;
 }) {
   return (
     <section aria-label={title} data-testid={testId} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <h2 className="text-base font-semibold text-slate-900">{title}</h2>
       <p className="mt-1 text-sm text-slate-600">{description}</p>
-      <div className="mt-3 h-64 w-full" aria-hidden="true">
-        {chart}
-      </div>
+      {empty ? (
+        <p className="mt-3 rounded-lg border border-dashed border-slate-300 bg-slate-50 p-4 text-sm text-slate-700" data-testid="chart-empty">
+          {empty}
+        </p>
+      ) : (
+        <div className="mt-3 h-64 w-full" aria-hidden="true">
+          {chart}
+        </div>
+      )}
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer font-medium text-indigo-700">Show the numbers</summary>
         <div className="mt-2 max-h-80 overflow-auto">{table}</div>

@@ -7,10 +7,24 @@ const CHARTS = { bar: BarChart, line: LineChart, composed: ComposedChart } as co
 const shortDay = (day: string) => day.slice(5);
 
 /**
+ * A no-break space: recharts wraps a tick label at ordinary spaces when it is wider than the axis, never at this
+ * one, so "512 ms" stays on one line.
+ */
+export const NBSP = "\u00a0";
+
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+/** An axis number in a few characters: 950, 1.5K, 2M (counts and amounts). */
+export const compactNumber = (value: number) => compact.format(value);
+
+/** The width in px of a y axis whose labels are {@link compactNumber}s or {@link latencyLabel}s at 12 px. */
+export const Y_AXIS_WIDTH = 56;
+
+/**
  * A chart over Dubai days in the console's style: the x axis is each datum's `day`, with a grid, a y axis (whole
- * numbers unless `yAxis` is given), a tooltip and a legend around `children` (the Bars and Lines). `kind` picks
- * bars, lines or both. Drawn for sighted users only: the ChartCard around it hides it from assistive technology
- * and carries the table with the same figures.
+ * numbers from zero, written compactly, unless `yAxis` is given), a tooltip and a legend around `children` (the
+ * Bars and Lines). `kind` picks bars, lines or both. Drawn for sighted users only: the ChartCard around it hides it
+ * from assistive technology and carries the table with the same figures. The top margin leaves room for a dot
+ * drawn on the plot's top edge (a value at the axis maximum).
  */
 export function DailyChart({
   kind,
@@ -28,16 +42,41 @@ export function DailyChart({
   const Chart = CHARTS[kind];
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <Chart accessibilityLayer={false} data={data}>
+      <Chart accessibilityLayer={false} data={data} margin={{ top: 10, right: 10, bottom: 5, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="day" tickFormatter={shortDay} fontSize={12} />
-        {yAxis ?? <YAxis allowDecimals={false} fontSize={12} />}
+        {yAxis ?? <YAxis allowDecimals={false} fontSize={12} width={Y_AXIS_WIDTH} tickFormatter={compactNumber} />}
         <Tooltip />
         {legend ? <Legend /> : null}
         {children}
       </Chart>
     </ResponsiveContainer>
   );
+}
+
+/**
+ * A latency in ms as an axis label, on one line and in at most six characters: "512 ms" below a second, "32.8 s"
+ * (three significant digits) from a second up.
+ */
+export function latencyLabel(ms: number): string {
+  return ms < 1000 ? `${ms}${NBSP}ms` : `${Number((ms / 1000).toPrecision(3))}${NBSP}s`;
+}
+
+/**
+ * The log-scale domain and ticks of a latency axis whose values are powers of two in ms (bucket upper bounds):
+ * from half the smallest value to twice the largest, so every point lies inside the plot with one bucket of
+ * headroom above and below, with at most six power-of-two ticks (every second or third power when the range is
+ * wide) that always include the top. Null values are left out; without any value, 1 ms to 1024 ms.
+ */
+export function latencyScale(values: (number | null)[]): { domain: [number, number]; ticks: number[] } {
+  const known = values.filter((v): v is number => v !== null && v > 0);
+  const low = known.length ? Math.max(1, Math.min(...known) / 2) : 1;
+  const high = known.length ? Math.max(...known) * 2 : 1024;
+  const count = Math.floor(Math.log2(high / low)) + 1;
+  const step = Math.ceil(count / 6);
+  const ticks: number[] = [];
+  for (let v = high; v >= low; v /= 2 ** step) ticks.unshift(v);
+  return { domain: [low, high], ticks };
 }
 
 /** The index of the only datum with a value (not null) under `key`; -1 when none has one, or two or more do. */
@@ -47,12 +86,12 @@ function onlyValueAt(data: object[], key: string): number {
 }
 
 /**
- * The `dot` of a Line that joins days with values (`connectNulls`): a line needs two points, so when one day
- * alone has a value, that day is drawn as a dot with its value written above it (`format`ted; `below` for a second
- * line of the same chart, whose dot may sit on the first one); otherwise no dot (the line shows the days). `color`
- * is the line's, at least 4.5:1 on white.
+ * The `dot` of a Line over Dubai days: a small dot on every day with a value, so a day between two days without
+ * one (where the line has a gap) is still seen. When one day alone has a value, that day is a larger dot with its
+ * value written beside it (`format`ted; `below` for a second line of the same chart, whose dot may sit on the first
+ * one). `color` is the line's, at least 4.5:1 on white.
  */
-export function loneDayDot(
+export function dayDot(
   data: object[],
   dataKey: string,
   color: string,
@@ -63,8 +102,9 @@ export function loneDayDot(
   // first, and under a dot at the top of the chart (a value at the axis maximum, 100 %).
   const anchor = only === data.length - 1 ? "end" : only === 0 ? "start" : "middle";
   const shift = anchor === "end" ? -6 : anchor === "start" ? 6 : 0;
-  return function LoneDayDot({ cx, cy, index, value }: DotItemDotProps) {
-    if (index !== only || cx == null || cy == null) return <g key={`dot-${index}`} />;
+  return function DayDot({ cx, cy, index, value }: DotItemDotProps) {
+    if (cx == null || cy == null || value == null || Number.isNaN(cy)) return <g key={`dot-${index}`} />;
+    if (index !== only) return <circle key={`dot-${index}`} className="day-point" cx={cx} cy={cy} r={3} fill={color} />;
     return (
       <g key={`dot-${index}`} className="lone-day-point">
         <circle cx={cx} cy={cy} r={5} fill={color} stroke="#ffffff" strokeWidth={1.5} />

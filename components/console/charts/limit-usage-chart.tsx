@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
+import { NBSP } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { LimitUsage, ProfileUsage } from "@/lib/reports/limit-usage";
 
@@ -27,23 +28,34 @@ export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: st
     dayHref: paymentsLink(p, data.day, data.day),
     monthHref: paymentsLink(p, monthStart, data.day),
   }));
+  // The scale reaches every bar: 100 % or, when a profile went over its limit, the next multiple of 25 % above.
+  const top = Math.max(100, ...rows.flatMap((r) => [r.daily ?? 0, r.monthly ?? 0]).map((v) => Math.ceil(v / 25) * 25));
   return (
     <ChartCard
       testId="chart-limit-usage"
       title="Limit use"
       description={`Each profile's daily limit (${data.day}) and monthly limit (${data.month}) used by pending and succeeded payments, in percent; profiles without limits are not shown. Click a bar to open the profile's payments of that period.`}
+      empty={
+        rows.length > 0 ? null : "No limit use yet: no pricing profile shown here has a daily or monthly limit. Set one on a profile below to see its use here."
+      }
       chart={
         <ResponsiveContainer width="100%" height="100%">
           <BarChart accessibilityLayer={false} data={rows} layout="vertical" margin={{ left: 16 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" domain={[0, 100]} unit=" %" fontSize={12} allowDataOverflow />
+            <XAxis type="number" domain={[0, top]} tickFormatter={(v: number) => `${v}${NBSP}%`} fontSize={12} />
             <YAxis type="category" dataKey="name" width={220} fontSize={12} />
             <Tooltip />
             <Legend />
-            <Bar dataKey="daily" name="Today (%)" fill="#4f46e5" cursor="pointer" onClick={(d) => router.push((d as unknown as { dayHref: string }).dayHref)} />
+            <Bar
+              dataKey="daily"
+              name="Used of today's limit (%)"
+              fill="#4f46e5"
+              cursor="pointer"
+              onClick={(d) => router.push((d as unknown as { dayHref: string }).dayHref)}
+            />
             <Bar
               dataKey="monthly"
-              name="This month (%)"
+              name="Used of this month's limit (%)"
               fill="#0e7490"
               cursor="pointer"
               onClick={(d) => router.push((d as unknown as { monthHref: string }).monthHref)}

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
-import { DailyChart, loneDayDot } from "@/components/console/charts/daily-chart";
+import { compactNumber, DailyChart, dayDot, NBSP, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
 
@@ -45,6 +45,9 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
     aed: Number(v.chargedAed),
     ...Object.fromEntries(data.currencies.map((c) => [c, Number(v.byCurrency[c])])),
   }));
+  const anyPayment = data.outcomes.some((o) => o.total > 0);
+  const anyRate = rate.some((r) => r.rate !== null);
+  const anyVolume = data.currencies.length > 0 || volume.some((v) => v.aed > 0);
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3" data-testid="today-vs-last-week">
@@ -73,13 +76,14 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         testId="chart-payments-by-outcome"
         title="Payments per day by outcome"
         description="Payments created each Dubai day of the last 30, by what became of them. Click a bar to open those payments."
+        empty={anyPayment ? null : "No payments yet: payments created in the last 30 days appear here by what became of them."}
         chart={
           <DailyChart kind="bar" data={data.outcomes}>
             {OUTCOMES.map((o) => (
               <Bar
                 key={o.key}
                 dataKey={o.key}
-                name={o.label}
+                name={`${o.label} (payments)`}
                 stackId="outcome"
                 fill={o.color}
                 cursor="pointer"
@@ -113,17 +117,22 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
       <ChartCard
         testId="chart-success-rate"
         title="Success rate per day"
-        description="Succeeded among the payments of the day that ended (succeeded, failed or expired), in percent."
+        description="Succeeded among the payments of the day that ended (succeeded, failed or expired), in percent. A day where none ended has no rate: a gap in the line."
+        empty={anyRate ? null : "No success rate yet: a day gets one when a payment created that day has succeeded, failed or expired."}
         chart={
-          <DailyChart kind="line" data={rate} yAxis={<YAxis domain={[0, 100]} unit=" %" fontSize={12} />} legend={false}>
+          <DailyChart
+            kind="line"
+            data={rate}
+            yAxis={<YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={(v: number) => `${v}${NBSP}%`} fontSize={12} width={Y_AXIS_WIDTH} />}
+            legend={false}
+          >
             <Line
-              type="monotone"
+              type="linear"
               dataKey="rate"
               name="Success rate (%)"
               stroke="#047857"
               strokeWidth={2}
-              connectNulls
-              dot={loneDayDot(rate, "rate", "#047857", { format: (v) => `${v} %` })}
+              dot={dayDot(rate, "rate", "#047857", { format: (v) => `${v} %` })}
             />
           </DailyChart>
         }
@@ -147,25 +156,26 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
       <ChartCard
         testId="chart-volume"
         title="Volume per day"
-        description="Succeeded payments: the charge in AED (bars) and the amount in each payment currency (lines, each in its own currency)."
+        description="Succeeded payments: the volume charged, converted to AED (bars), and the original amount in each payment currency (lines, each in its own currency, zero on a day without one)."
+        empty={anyVolume ? null : "No volume yet: payments that succeed in the last 30 days appear here, charged in AED and in their own currency."}
         chart={
-          <DailyChart kind="composed" data={volume} yAxis={<YAxis fontSize={12} />}>
+          <DailyChart kind="composed" data={volume} yAxis={<YAxis fontSize={12} width={Y_AXIS_WIDTH} tickFormatter={compactNumber} />}>
             <Bar
               dataKey="aed"
-              name="Charged (AED)"
+              name="Volume (AED, charged)"
               fill="#64748b"
               cursor="pointer"
               onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, "SUCCEEDED", m))}
             />
             {data.currencies.map((c, i) => (
-              <Line key={c} type="monotone" dataKey={c} name={c} stroke={CURRENCY_COLORS[i % CURRENCY_COLORS.length]} dot={false} />
+              <Line key={c} type="linear" dataKey={c} name={`Amount (${c}, original)`} stroke={CURRENCY_COLORS[i % CURRENCY_COLORS.length]} dot={false} />
             ))}
           </DailyChart>
         }
         table={
           <FiguresTable
             caption="Succeeded volume per day"
-            columns={["Day (Dubai)", "Charged (AED)", ...data.currencies]}
+            columns={["Day (Dubai)", "Volume (AED, charged)", ...data.currencies.map((c) => `Amount (${c}, original)`)]}
             rows={[...data.volume].reverse().map((v) => ({
               key: v.day,
               cells: [
