@@ -224,8 +224,11 @@ for (const op of implementedOperations) {
               .chain((name) => fc.jsonValue({ maxDepth: 1 }).map((v) => valid().replace(/}$/, `,${JSON.stringify(name)}:${JSON.stringify(v)}}`))),
             fc.constantFrom("1e400", "-1e400", "123456789012345678901234567890", "1.00000000000000000000001", "0.0e-999").map((n) =>
               // The first member that must not be a number (every body has reference, amount, outcome, a boolean
-              // setting, a forward's cursor, or the clock's duration).
-              valid().replace(/"(?:reference|amount|outcome|by)":"[^"]*"|"fastRetries":(?:true|false)|"cursor":"[^"]*"/, (m) => `${m.split(":")[0]}:${n}`),
+              // setting, a forward's cursor, the clock's duration or a rotation's overlap).
+              valid().replace(
+                /"(?:reference|amount|outcome|by|overlap)":"[^"]*"|"fastRetries":(?:true|false)|"cursor":"[^"]*"/,
+                (m) => `${m.split(":")[0]}:${n}`,
+              ),
             ),
             fc.integer({ min: 1, max: 40 }).map((cut) => valid().slice(0, -cut)),
             fc.constantFrom("\u0000", "//", "/*x*/", "NaN", "'", "[").map((prefix) => prefix + valid()),

@@ -165,8 +165,10 @@ describe("sandpiper listen", () => {
     });
     const server = http.createServer((req, res) => {
       // This stand-in keeps no record of forwards (the listener then stops reporting them); the key check
-      // `sandpiper listen` makes before it starts (GET /v1/events?limit=1) is not a stream connection.
+      // `sandpiper listen` makes before it starts (GET /v1/sandbox/listener-secret) is not a stream connection.
       if (req.url!.startsWith("/v1/events/forwards")) return void res.writeHead(404).end();
+      if (req.url!.startsWith("/v1/sandbox/listener-secret"))
+        return void res.writeHead(200, { "content-type": "application/json" }).end('{"generation":0,"previousGeneration":null,"overlapEndsAt":null}');
       if (!req.url!.startsWith("/v1/events/stream"))
         return void res.writeHead(200, { "content-type": "application/json" }).end('{"items":[],"total":0,"page":1,"limit":1,"pages":0}');
       connections++;

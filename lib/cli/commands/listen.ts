@@ -1,5 +1,6 @@
 // `sandpiper listen` (docs/callbacks.md "sandpiper listen"): checks the key with one request, then runs the Listener;
 // `--print-secret` only prints the listener secret.
+import { z } from "zod";
 import { listenerSecret } from "../../events/listener-secret";
 import type { ListenerSigning } from "../../listen/messages";
 import { Listener } from "../../listen/listener";
@@ -134,6 +135,15 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
   };
 }
 
+/** The generations of a `GET /v1/sandbox/listener-secret` answer; an answer without them means generation 0. */
+function signingOf(answer: unknown): ListenerSigning {
+  const parsed = ListenerSecretAnswer.safeParse(answer);
+  if (!parsed.success) return { generation: 0, previousGeneration: null, previousUntil: null };
+  return { generation: parsed.data.generation, previousGeneration: parsed.data.previousGeneration, previousUntil: parsed.data.overlapEndsAt };
+}
+
+const ListenerSecretAnswer = z.object({ generation: z.int().min(0), previousGeneration: z.int().min(0).nullable(), overlapEndsAt: z.string().nullable() });
+
 /**
  * Runs the listener until SIGINT or SIGTERM. The key is checked first with `GET /v1/sandbox/listener-secret`, which
  * also gives the generation the listener secret is derived from (docs/callbacks.md "Rotating the secret"): a key the
@@ -146,13 +156,8 @@ export async function runListen(args: ListenArgs): Promise<number> {
   let signing: ListenerSigning;
   try {
     // The key check, and the generation the key's listener secret is derived from (docs/callbacks.md "Rotating the secret").
-    const state = await request<{ generation: number; previousGeneration: number | null; overlapEndsAt: string | null }>(
-      args.connection,
-      "GET",
-      "/v1/sandbox/listener-secret",
-      { timeoutMs: 15_000 },
-    );
-    signing = { generation: state.generation, previousGeneration: state.previousGeneration, previousUntil: state.overlapEndsAt };
+    const state = await request<unknown>(args.connection, "GET", "/v1/sandbox/listener-secret", { timeoutMs: 15_000 });
+    signing = signingOf(state);
   } catch (error) {
     if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) {
       error.hint = "Use a valid sandbox key with the payments:read scope (--api-key or SANDPIPER_API_KEY); no listener secret was printed.";
