@@ -6,7 +6,7 @@ import { parseDuration } from "@/lib/clock";
 import { parseRows, withTransaction, type Db, type Tx } from "@/lib/db";
 import { apiError, fieldError } from "@/lib/errors";
 import { newCallbackSecret } from "@/lib/callbacks/callback-config";
-import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
+import { listenerSecretFromKeyHash, listenerSigningOf } from "@/lib/events/listener-secret";
 
 /** Longest overlap a rotation may keep the old secret signing: 7 days, in milliseconds. */
 export const MAX_OVERLAP_MS = 7 * 24 * 3600 * 1000;
@@ -184,17 +184,14 @@ export interface ListenerSecretState {
 const ListenerRow = z.object({ hash: z.string(), listenerSecretGeneration: z.number().int(), previousListenerSecretUntil: z.date().nullable() });
 
 /**
- * An API key's listener secret state at `now` from its row (docs/callbacks.md "Rotating the secret").
+ * An API key's listener secret state at `now` from its row (docs/callbacks.md "Rotating the secret"): the stream's
+ * {@link listenerSigningOf}, with the overlap's end named as the API names it.
  * @param row the key's `listenerSecretGeneration` and `previousListenerSecretUntil`.
  * @returns {@link ListenerSecretState}.
  */
 export function listenerSecretStateOf(row: { listenerSecretGeneration: number; previousListenerSecretUntil: Date | null }, now: Date): ListenerSecretState {
-  const running = row.listenerSecretGeneration > 0 && row.previousListenerSecretUntil && row.previousListenerSecretUntil > now;
-  return {
-    generation: row.listenerSecretGeneration,
-    previousGeneration: running ? row.listenerSecretGeneration - 1 : null,
-    overlapEndsAt: running ? row.previousListenerSecretUntil!.toISOString() : null,
-  };
+  const { generation, previousGeneration, previousUntil } = listenerSigningOf(row, now);
+  return { generation, previousGeneration, overlapEndsAt: previousUntil };
 }
 
 async function lockKey(tx: Tx, apiKeyId: string) {

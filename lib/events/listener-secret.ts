@@ -27,3 +27,24 @@ export function listenerSecretFromKeyHash(keyHash: string, generation = 0): stri
 export function listenerSecret(apiKey: string, generation = 0): string {
   return listenerSecretFromKeyHash(createHash("sha256").update(apiKey).digest("hex"), generation);
 }
+
+/**
+ * Which listener secret generations sign an API key's forwards at `now` (docs/callbacks.md "Rotating the secret"):
+ * the key's generation and, while a rotation's overlap runs, the one before it with the overlap's end (ISO 8601 UTC).
+ * Generations, never secrets: the listener derives each secret from its key. The stream sends it; the API answers it.
+ */
+export type ListenerSigning = { generation: number; previousGeneration: number | null; previousUntil: string | null };
+
+/**
+ * {@link ListenerSigning} of an API key row at `now`.
+ * @param row the key's `listenerSecretGeneration` and `previousListenerSecretUntil`.
+ */
+export function listenerSigningOf(row: { listenerSecretGeneration: number; previousListenerSecretUntil: Date | null }, now: Date): ListenerSigning {
+  const until = row.previousListenerSecretUntil;
+  const running = row.listenerSecretGeneration > 0 && until !== null && until > now;
+  return {
+    generation: row.listenerSecretGeneration,
+    previousGeneration: running ? row.listenerSecretGeneration - 1 : null,
+    previousUntil: running ? until.toISOString() : null,
+  };
+}

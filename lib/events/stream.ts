@@ -8,6 +8,7 @@ import { readFeed, type FeedItem } from "@/lib/events/feed";
 import { merchantFeedHead, waitForFeed } from "@/lib/events/feed-notify";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import { issueForwardToken } from "@/lib/events/forward-token";
+import { listenerSigningOf, type ListenerSigning } from "@/lib/events/listener-secret";
 import { countStream } from "@/lib/metrics/metrics";
 import type { SseWriter } from "@/lib/http/sse";
 
@@ -80,23 +81,7 @@ async function authorityOf(
           : !row.scopes.includes(authority.scope)
             ? "scope_removed"
             : null;
-  return { chaos: row.chaosMode, end, listenerSecret: listenerSigning(row, now) };
-}
-
-/**
- * Which listener secret generations sign the key's forwards now (docs/callbacks.md "Rotating the secret"): `ready`
- * carries it and a `listener-secret` message repeats it when a rotation changes it. Generations, never secrets: the
- * listener derives each secret from its key.
- */
-export type ListenerSigning = { generation: number; previousGeneration: number | null; previousUntil: string | null };
-
-function listenerSigning(row: { listenerSecretGeneration: number; previousListenerSecretUntil: Date | null }, now: Date): ListenerSigning {
-  const running = row.listenerSecretGeneration > 0 && row.previousListenerSecretUntil !== null && row.previousListenerSecretUntil > now;
-  return {
-    generation: row.listenerSecretGeneration,
-    previousGeneration: running ? row.listenerSecretGeneration - 1 : null,
-    previousUntil: running ? row.previousListenerSecretUntil!.toISOString() : null,
-  };
+  return { chaos: row.chaosMode, end, listenerSecret: listenerSigningOf(row, now) };
 }
 
 function shuttingDown(): boolean {
