@@ -6,7 +6,7 @@ import { systemNow } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { checkForwardToken, CLOCK_SKEW_MS } from "@/lib/events/forward-token";
-import type { RecordForwards } from "@/lib/schemas/events";
+import type { RecordForwards } from "@/lib/schemas/api/events";
 
 /** One listener forward of an event: its attempts and where it ended. */
 export type ListenerForwardView = {

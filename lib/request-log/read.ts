@@ -5,9 +5,9 @@ import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf, type Page } from "@/lib/pagination";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import type { z } from "zod";
-import type { ListRequestsQuery, RequestLogEntry } from "@/lib/schemas/requests";
+import type { ListRequestsQuery, RequestLogEntry } from "@/lib/schemas/api/requests";
 
 /** One logged request as the API shows it (the RequestLogEntry schema of the OpenAPI document). */
 export type RequestLogView = z.output<typeof RequestLogEntry>;

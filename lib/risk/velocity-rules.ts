@@ -2,7 +2,7 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { currencyField, integer, reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { currencyField, integer, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { RiskRule } from "@/lib/generated/prisma/client";

@@ -2,7 +2,7 @@
 import { quoteCheckoutSession } from "@/lib/checkout-sessions/quote";
 import { customerSessionAnswer } from "@/lib/checkout-sessions/serialize";
 import { customerAction } from "@/lib/http/customer-pipeline";
-import { CustomerAmount } from "@/lib/schemas/checkout-sessions";
+import { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
 
 export const dynamic = "force-dynamic";
 export const POST = customerAction({ body: CustomerAmount, logMessage: "customer checkout action" }, async ({ token, body, now }) => {

@@ -12,7 +12,7 @@ import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { fromMinor } from "@/lib/money/currency";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 export const dynamic = "force-dynamic";
 
