@@ -62,7 +62,14 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                   </dl>
                 </div>
                 <div className="sm:w-56 sm:shrink-0">
-                  <ApproveButton paymentId={p.id} reference={p.reference} amount={p.amount} currency={p.currency} refusal={p.refusal} approve={approvePayment} />
+                  <ApproveButton
+                    paymentId={p.id}
+                    reference={p.reference}
+                    amount={p.amount}
+                    currency={p.currency}
+                    refusal={p.refusal}
+                    approve={approvePayment}
+                  />
                 </div>
               </li>
             ))}
