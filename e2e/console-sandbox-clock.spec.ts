@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { api, base, libTask, signIn } from "./support/console";
+import { expect, test, type Page } from "@playwright/test";
+import { api, base, libTask, seed, signIn } from "./support/console";
 
 // The sandbox clock in the console (docs/api.md "Sandbox clock"): advanced on the Callbacks page with a reason, a
 // pending payment expires at once and shows the offset, a banner says whose clock is moved, a reset ends it.
@@ -33,7 +33,7 @@ test("advance the sandbox clock in the console: the payment expires and shows th
   await expect(page.getByTestId("clock-banner")).toContainText(`${m.name} runs 1d ahead`);
 
   await page.goto(`${base()}/console/payments/${created.body.id}`);
-  await expect(page.getByText("1d ahead of the real time: the times above are sandbox times")).toBeVisible();
+  await expect(page.getByText('1d ahead of the real time: times marked "sandbox" are the merchant\'s sandbox clock')).toBeVisible();
   expect((await api(m.key, "GET", `/v1/payments/${created.body.id}`)).body).toMatchObject({ status: "EXPIRED", sandboxClock: { offset: "1d" } });
 
   await page.goto(`${base()}/console/callbacks`);
@@ -44,4 +44,121 @@ test("advance the sandbox clock in the console: the payment expires and shows th
   await page.reload();
   await expect(page.getByTestId("clock-banner")).toHaveCount(0);
   expect((await api(m.key, "GET", "/v1/sandbox/clock")).body.offsetMs).toBe(0);
+});
+
+// Times in the console (docs/operating.md "Times in the console"): every time of day on every console page names its
+// zone (in its element, its row or its column header); under a moved sandbox clock a row shows the sandbox time as
+// such beside the real one, and the lists keep the order things happened in.
+
+/** The times of day on the page whose element, row and column header name no zone ("Dubai", "UTC", "sandbox"). */
+async function unzonedTimes(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const timeOfDay = /\b\d{1,2}:\d{2}\b/;
+    const iso = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})/g; // names its zone (Z, an offset)
+    const zone = /\b(Dubai|UTC|sandbox)\b/;
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent ?? "").replace(iso, "");
+      const el = node.parentElement;
+      if (!el || !timeOfDay.test(text) || el.closest("script, style, svg")) continue;
+      const own = el.closest("time, td, th, dd, li, p, summary, span, div")?.textContent ?? "";
+      const row = el.closest("tr, li, dd, p, summary")?.textContent ?? "";
+      const cell = el.closest("td");
+      const header = cell
+        ? (cell.closest("table")?.querySelectorAll("thead th")[Array.from(cell.parentElement?.children ?? []).indexOf(cell)]?.textContent ?? "")
+        : "";
+      if (![own, row, header].some((t) => zone.test(t))) found.push(`${location.pathname}: ${text.trim().slice(0, 100)}`);
+    }
+    return found;
+  });
+}
+
+/** The console pages in the navigation, then a detail page of each list that links to one. */
+async function consolePages(page: Page): Promise<string[]> {
+  await page.goto(`${base()}/console`);
+  const nav = await page.locator('nav a[href^="/console"]').evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+  const details: string[] = [];
+  for (const [list, detail] of [
+    ["/console/payments", /^\/console\/payments\/[0-9a-f-]{36}$/],
+    ["/console/keys", /^\/console\/keys\/[0-9a-f-]{36}$/],
+    ["/console/callbacks", /^\/console\/callbacks\/[0-9a-f-]{36}$/],
+    ["/console/merchants", /^\/console\/merchants\/[0-9a-f-]{36}$/],
+    ["/console/pricing", /^\/console\/pricing\/[0-9a-f-]{36}$/],
+  ] as const) {
+    if (!nav.includes(list)) continue;
+    await page.goto(`${base()}${list}`);
+    const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    const first = hrefs.find((h) => detail.test(h));
+    if (first) details.push(first);
+  }
+  return [...new Set([...nav, ...details])];
+}
+
+test("every time in the console names its zone; sandbox rows say sandbox beside the real time, lists in real order", async ({ page }) => {
+  test.setTimeout(120_000);
+  const m = await libTask("merchant");
+  const pay = async (tag: string) => {
+    const created = await api(m.key, "POST", "/v1/payments", {
+      reference: `times-${tag}-${Date.now()}`,
+      amount: "5.00",
+      currency: "USD",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+    });
+    expect(created.status).toBe(201);
+    return created.body as { id: string; reference: string };
+  };
+  // A on the real clock; then 2 h ahead: A expires (its event and delivery at sandbox time), B is created; then back
+  // at the real time C is created and expired. Written in the order A, B, C; their created times say B, C, A.
+  const a = await pay("a");
+  expect((await api(m.key, "POST", "/v1/sandbox/clock/advance", { by: "2h" })).status).toBe(200);
+  expect((await api(m.key, "POST", `/v1/sandbox/payments/${a.id}/expire`)).status).toBe(200);
+  const b = await pay("b");
+  expect((await api(m.key, "POST", "/v1/sandbox/clock/reset")).status).toBe(200);
+  const c = await pay("c");
+  expect((await api(m.key, "POST", `/v1/sandbox/payments/${c.id}/expire`)).status).toBe(200);
+
+  await signIn(page, m.owner, m.password);
+  await page.goto(`${base()}/console/payments`);
+  const rows = page.getByRole("table", { name: "Payments" }).locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText(c.reference);
+  await expect(rows.nth(1)).toContainText(b.reference);
+  await expect(rows.nth(2)).toContainText(a.reference);
+  await expect(rows.nth(1)).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} sandbox · \d{4}-\d{2}-\d{2} \d{2}:\d{2} Dubai/);
+  await expect(rows.nth(0)).not.toContainText("sandbox");
+  await expect(rows.nth(2)).not.toContainText("sandbox");
+
+  await page.goto(`${base()}/console/callbacks`);
+  const deliveries = page.locator('tr[data-testid^="delivery-"]');
+  await expect(deliveries).toHaveCount(2);
+  await expect(deliveries.nth(0).locator(`a[href="/console/payments/${c.id}"]`)).toHaveCount(1);
+  await expect(deliveries.nth(0)).not.toContainText("sandbox");
+  await expect(deliveries.nth(1).locator(`a[href="/console/payments/${a.id}"]`)).toHaveCount(1);
+  await expect(deliveries.nth(1)).toContainText(/\d{2}:\d{2} sandbox · .*\d{2}:\d{2} Dubai/);
+  await deliveries.nth(1).getByRole("link", { name: "payment.expired" }).click();
+  await expect(page.getByText("Created is the merchant's clock")).toBeVisible();
+  await expect(page.locator("dd time[data-clock=sandbox]")).toHaveCount(1);
+
+  await page.goto(`${base()}/console/payments/${b.id}`);
+  await expect(page.locator("dd", { hasText: /\d{2}:\d{2} sandbox · \d{4}-\d{2}-\d{2} \d{2}:\d{2} Dubai by / })).toHaveCount(1);
+  await expect(page.getByText('times marked "sandbox" are the merchant\'s sandbox clock')).toBeVisible();
+
+  const unzoned: string[] = [];
+  for (const path of await consolePages(page)) {
+    await page.goto(`${base()}${path}`);
+    unzoned.push(...(await unzonedTimes(page)));
+  }
+  // The operator's pages too (merchants, users, rates, catalog, settings, audit log and their details).
+  await page.context().clearCookies();
+  const { operator } = seed().users;
+  await signIn(page, operator.username, operator.password);
+  const pages = await consolePages(page);
+  expect(pages.length).toBeGreaterThanOrEqual(17);
+  for (const path of pages) {
+    await page.goto(`${base()}${path}`);
+    unzoned.push(...(await unzonedTimes(page)));
+  }
+  expect(unzoned).toEqual([]);
 });

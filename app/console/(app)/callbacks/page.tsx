@@ -21,7 +21,8 @@ import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/callbacks/deliveries";
 import { retryWaitsSeconds } from "@/lib/callbacks/retry-schedule";
-import { formatDateTime, formatRetryWaits } from "@/lib/console/format";
+import { formatRetryWaits } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 import { systemNow } from "@/lib/clock";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/scenarios/manage";
@@ -396,7 +397,7 @@ function SecretRotation({ merchantId, overlapEndsAt }: { merchantId: string; ove
       {running ? (
         <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-amber-900" data-testid="overlap-state">
           <span>
-            Overlap: the previous secret signs until <strong>{formatDateTime(running)} Dubai</strong>.
+            Overlap: the previous secret signs until <strong>{formatConsoleTime(running)}</strong>.
           </span>
           <ActionForm action={endOverlapAction} label="End the overlap" confirm="Stop signing with the previous secret now?">
             <Hidden name="merchantId" value={merchantId} />
