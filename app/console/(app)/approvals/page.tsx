@@ -62,7 +62,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                       <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} zone={false} />
                     </Detail>
                     <Detail label="Approve by (Dubai)">
-                      <ConsoleTime at={p.expiresAt} zone={false} />
+                      <ConsoleTime at={p.expiresAt} zone={false} sandbox={p.sandboxClock !== undefined} />
                     </Detail>
                   </dl>
                 </div>

@@ -22,7 +22,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         description="Operators work on every merchant; merchant users only on their own. Open a user to change its access: changing the role, merchant or active flag revokes every API key the user owns."
       />
       <Card title="Users" className="mb-4">
-        <Table caption="Console users" head={["User name", "Role", "Merchant", "State", "Active keys", "Created (Dubai)"]}>
+        <Table caption="Console users" head={["User name", "Role", "Merchant", "State", "Active keys", "Created"]}>
           {users.items.map((u) => (
             <tr key={u.id}>
               <Td>
