@@ -133,6 +133,9 @@ test("every time in the console names its zone; sandbox rows say sandbox beside 
   expect((await api(m.key, "POST", "/v1/sandbox/clock/advance", { by: "2h" })).status).toBe(200);
   expect((await api(m.key, "POST", `/v1/sandbox/payments/${a.id}/expire`)).status).toBe(200);
   const b = await pay("b");
+  // A change under the moved clock: its audit row carries the sandbox time.
+  const rule = await api(m.key, "POST", "/v1/sandbox/scenario-rules", { name: "times", match: { amount: "7.77" }, outcome: "FAILED" });
+  expect(rule.status).toBe(201);
   expect((await api(m.key, "POST", "/v1/sandbox/clock/reset")).status).toBe(200);
   const c = await pay("c");
   expect((await api(m.key, "POST", `/v1/sandbox/payments/${c.id}/expire`)).status).toBe(200);
@@ -167,6 +170,15 @@ test("every time in the console names its zone; sandbox rows say sandbox beside 
   await page.context().clearCookies();
   const { operator } = seed().users;
   await signIn(page, operator.username, operator.password);
+  // The audit log in the order the changes were made: the reset, the rule (sandbox time beside the real one), the advance.
+  await page.goto(`${base()}/console/audit?merchant=${m.merchantId}`);
+  const entries = page.getByTestId("audit-entry");
+  await expect(entries.nth(0)).toContainText("merchant.sandbox_clock");
+  await expect(entries.nth(0)).not.toContainText("sandbox ·");
+  await expect(entries.nth(1)).toContainText("scenario_rule.create");
+  await expect(entries.nth(1)).toContainText(/\d{2}:\d{2} sandbox · \d{4}-\d{2}-\d{2} \d{2}:\d{2} Dubai/);
+  await expect(entries.nth(2)).toContainText("merchant.sandbox_clock");
+
   const walked = await walkConsole(page);
   expect(walked.pages).toBeGreaterThanOrEqual(18);
   expect(walked.unzoned).toEqual([]);
