@@ -2,6 +2,73 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// One source of "now" (docs/decisions.md "One source of now").
+const NOW_RULES = [
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
+  },
+  {
+    selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+    message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
+  },
+];
+
+// Times are formatted in one module, lib/time-format.ts (docs/operating.md "Times in the console"): the pages, the
+// components and the console's glue and reports show a time through it (or components/console/time.tsx), never
+// format one themselves. A bare toISOString() (JSON, <time dateTime>) is not display and stays allowed.
+const TIME_MESSAGE =
+  "format times with lib/time-format.ts (or <ConsoleTime>, components/console/time.tsx): Dubai for the console, the customer's zone named on customer pages";
+const TIME_FORMAT_RULES = [
+  { selector: "CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]", message: `${TIME_MESSAGE} (a number: Intl.NumberFormat)` },
+  { selector: "CallExpression[callee.property.name=/^(toUTCString|toDateString|toTimeString|toGMTString)$/]", message: TIME_MESSAGE },
+  {
+    selector:
+      "NewExpression[callee.object.name='Intl'][callee.property.name=/^(DateTimeFormat|RelativeTimeFormat)$/], CallExpression[callee.object.name='Intl'][callee.property.name=/^(DateTimeFormat|RelativeTimeFormat)$/]",
+    message: TIME_MESSAGE,
+  },
+  {
+    selector:
+      "CallExpression[callee.property.name=/^(slice|substring|substr|split|replace)$/][callee.object.type='CallExpression'][callee.object.callee.property.name='toISOString']",
+    message: TIME_MESSAGE,
+  },
+  {
+    selector:
+      "CallExpression[callee.name='format'][arguments.length>=2], CallExpression[callee.name=/^(formatISO|formatDistance|formatDistanceToNow|formatDistanceStrict|formatRelative|formatInTimeZone|lightFormat)$/]",
+    message: TIME_MESSAGE,
+  },
+  { selector: "CallExpression[callee.property.name='format'][arguments.0.type=/^(Literal|TemplateLiteral)$/]", message: TIME_MESSAGE },
+  { selector: "CallExpression[callee.property.name=/^get(UTC)?(Hours|Minutes|Seconds)$/]", message: TIME_MESSAGE },
+];
+const TIME_LIBRARIES = {
+  group: ["date-fns", "date-fns/*", "date-fns-tz", "dayjs", "dayjs/*", "moment", "moment-timezone", "luxon"],
+  message: TIME_MESSAGE,
+};
+
+// Layers (docs/architecture.md "Layers and imports").
+const LAYER_IMPORTS = [
+  { group: ["@/app/*", "@/components/*"], message: "domain code does not import pages or components; move the shared part into lib/" },
+  { group: ["@/clients/*"], message: "the service does not import the merchant-side packages (clients/): they import the service's shared parts" },
+  {
+    group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom"],
+    message: "domain code is framework-free; the framework glue lives in app/ and lib/console",
+  },
+  { group: ["@/lib/console/*"], message: "lib/console is the console's glue (session, actions, forms); domain code does not depend on it" },
+];
+
+const QUERY_RULES = [
+  {
+    selector:
+      "CallExpression[callee.object.type='MemberExpression'][callee.property.name=/^(findMany|findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|count|aggregate|groupBy|create|createMany|update|updateMany|upsert|delete|deleteMany)$/]",
+    message: "pages and components query nothing: call a service in lib/<domain>/",
+  },
+  {
+    selector:
+      "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
+    message: "pages and components query nothing: call a service in lib/<domain>/",
+  },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -31,22 +98,7 @@ export default defineConfig([
     // Next.js, React or the console's glue; it takes plain values and a transaction.
     files: ["lib/**/*.ts"],
     ignores: ["lib/console/**", "**/*.test.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["@/app/*", "@/components/*"], message: "domain code does not import pages or components; move the shared part into lib/" },
-            { group: ["@/clients/*"], message: "the service does not import the merchant-side packages (clients/): they import the service's shared parts" },
-            {
-              group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom"],
-              message: "domain code is framework-free; the framework glue lives in app/ and lib/console",
-            },
-            { group: ["@/lib/console/*"], message: "lib/console is the console's glue (session, actions, forms); domain code does not depend on it" },
-          ],
-        },
-      ],
-    },
+    rules: { "no-restricted-imports": ["error", { patterns: LAYER_IMPORTS }] },
   },
   {
     // One source of "now" for the domain (docs/decisions.md "One source of now"): lib/clock.ts gives the real time
@@ -55,42 +107,37 @@ export default defineConfig([
     // they live in clients/cli/src, outside lib/.
     files: ["lib/**/*.ts"],
     ignores: ["lib/clock.ts", "**/*.test.ts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-          message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
-        },
-        {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
-        },
-      ],
-    },
+    rules: { "no-restricted-syntax": ["error", ...NOW_RULES] },
+  },
+  {
+    // The console's glue and reports show times: they format them only through lib/time-format.ts (rules above kept,
+    // since a rule's options here replace those of the blocks before).
+    files: ["lib/console/**/*.ts", "lib/reports/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-syntax": ["error", ...NOW_RULES, ...TIME_FORMAT_RULES] },
+  },
+  {
+    files: ["lib/console/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TIME_LIBRARIES] }] },
+  },
+  {
+    files: ["lib/reports/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...LAYER_IMPORTS, TIME_LIBRARIES] }] },
   },
   {
     // Pages, route handlers and components call services; they query nothing themselves.
     files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
+    // They show times only through lib/time-format.ts (TIME_FORMAT_RULES above).
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector:
-            "CallExpression[callee.object.type='MemberExpression'][callee.property.name=/^(findMany|findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|count|aggregate|groupBy|create|createMany|update|updateMany|upsert|delete|deleteMany)$/]",
-          message: "pages and components query nothing: call a service in lib/<domain>/",
-        },
-        {
-          selector:
-            "CallExpression[callee.property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe|transaction)$/], TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]",
-          message: "pages and components query nothing: call a service in lib/<domain>/",
-        },
-      ],
+      "no-restricted-syntax": ["error", ...QUERY_RULES, ...TIME_FORMAT_RULES],
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             { group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" },
+            TIME_LIBRARIES,
           ],
         },
       ],
@@ -107,6 +154,7 @@ export default defineConfig([
           patterns: [
             { group: ["@/app/*", "@/app"], message: "components do not import pages or Server Actions: take the action as a prop from the page" },
             { group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" },
+            TIME_LIBRARIES,
           ],
         },
       ],

@@ -14,8 +14,8 @@ import { saveScreenshot } from "./support/screenshots";
 const base = () => process.env.SANDPIPER_URL!;
 const shot = (page: Page, name: string) => saveScreenshot(page, `checkout-${name}.png`, { fullPage: true });
 
-// A customer in Dubai: the page names the time zone of every time it shows.
-test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "Asia/Dubai" });
+// A customer in New York: the page names the time zone of every time it shows, the browser's.
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "America/New_York" });
 
 /** A fresh amount-entry merchant and its key, provisioned by e2e/support/amount-entry-merchant.ts. */
 function amountEntryMerchant(): { merchantId: string; headers: Record<string, string> } {
@@ -57,7 +57,12 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(page.getByRole("heading", { name: "Pay Falcon Outfitters" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "How much do you want to pay?" })).toBeVisible();
   await expect(page.getByText("This link is valid until")).toBeVisible();
-  await expect(page.getByText("This link is valid until")).toHaveText(/^This link is valid until \d{1,2}:\d{2}(\s[AP]M)?\sGMT\+4\.$/);
+  // In the customer's own zone (the browser's, New York here), named; 24-hour (docs/operating.md "Times in the console").
+  const newYork = new Intl.DateTimeFormat("en-GB", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const until = newYork.format(new Date(session.customerCheckout.expiresAt));
+  await expect(page.getByText("This link is valid until")).toHaveText(
+    new RegExp(`^This link is valid until \\d{1,2} [A-Z][a-z]{2} \\d{4}, ${until} New York time\\.$`),
+  );
   // Only the currencies that can be quoted (EUR has no AED pricing here).
   await expect(page.getByLabel("Currency").locator("option")).toHaveText(["USD", "AED"]);
   await shot(page, "amount");

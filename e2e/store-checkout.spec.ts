@@ -154,7 +154,7 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     await expect(page.getByTestId("basket-line").nth(0)).toContainText("1 × AED 5.99");
     await expect(page.getByTestId("basket-line").nth(1)).toContainText("Lip Balm");
     await expect(page.getByTestId("subtotal")).toHaveText("AED 10.49");
-    await expect(page.getByText("This link is valid until")).toHaveText(/^This link is valid until \d{1,2}:\d{2}(\s[AP]M)?\sUTC\.$/);
+    await expect(page.getByText("This link is valid until")).toHaveText(/^This link is valid until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC\.$/);
 
     // The wheel spins, then lands: the label under the pointer is the computed discount.
     const wheel = page.getByTestId("discount-wheel");

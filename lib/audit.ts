@@ -66,7 +66,11 @@ export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, n
 
 export type AuditQuery = { page: number; limit: number; action?: string; actor?: string; merchantId?: string; entityId?: string };
 
-/** A page of the audit log, newest first, with optional filters (action prefix, actor name, merchant, entity id). */
+/**
+ * A page of the audit log, newest first in the order the rows were written (recorded_at, the real clock: created_at is
+ * a sandbox time for a change made under a moved clock; older rows without it last), with optional filters (action
+ * prefix, actor name, merchant, entity id).
+ */
 export async function listAudit(db: Db, q: AuditQuery) {
   const where: Prisma.AuditLogWhereInput = {
     ...(q.action ? { action: { startsWith: q.action } } : {}),
@@ -76,7 +80,12 @@ export async function listAudit(db: Db, q: AuditQuery) {
   };
   const [total, rows] = await Promise.all([
     db.auditLog.count({ where }),
-    db.auditLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
+    db.auditLog.findMany({
+      where,
+      orderBy: [{ recordedAt: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }, { id: "desc" }],
+      skip: (q.page - 1) * q.limit,
+      take: q.limit,
+    }),
   ]);
   return pageOf(rows, total, q);
 }

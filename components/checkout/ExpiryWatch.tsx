@@ -2,20 +2,21 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useSyncExternalStore } from "react";
+import { browserTimeZone, formatCustomerTime } from "@/lib/time-format";
 
 const noSubscription = () => () => {};
 
 /**
- * Shows until when the link is valid, in the customer's own time zone and naming it ("14:05 UTC", "2:05 PM GMT+4";
- * so only in the browser), and reloads the page the moment it expires, so the customer never acts on an expired
- * session.
+ * Shows until when the link is valid, in the customer's own time zone and naming it ("27 Nov 2026, 14:05 New York
+ * time"; the server's render says it in UTC, "27 Nov 2026, 19:05 UTC", until the page runs in the browser), and
+ * reloads the page the moment it expires, so the customer never acts on an expired session.
  */
 export function ExpiryWatch({ expiresAt }: { expiresAt: string }) {
   const router = useRouter();
   const label = useSyncExternalStore(
     noSubscription,
-    () => new Date(expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
-    () => null,
+    () => formatCustomerTime(expiresAt, browserTimeZone()),
+    () => formatCustomerTime(expiresAt, "UTC"),
   );
   useEffect(() => {
     // setTimeout caps at about 24.8 days; sessions last minutes.
@@ -23,10 +24,13 @@ export function ExpiryWatch({ expiresAt }: { expiresAt: string }) {
     const timer = setTimeout(() => router.refresh(), wait + 500);
     return () => clearTimeout(timer);
   }, [expiresAt, router]);
-  if (!label) return null;
   return (
     <p className="text-sm text-slate-600">
-      This link is valid until <time dateTime={expiresAt}>{label}</time>.
+      This link is valid until{" "}
+      <time dateTime={expiresAt} data-testid="expires-at">
+        {label}
+      </time>
+      .
     </p>
   );
 }

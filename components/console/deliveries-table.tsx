@@ -5,7 +5,7 @@ import Link from "next/link";
 import { ActionForm, Hidden, SubmitButton, type ConsoleFormAction } from "@/components/console/forms";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import type { DeliveryPage } from "@/lib/callbacks/manage-callbacks";
-import { formatDateTime } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
 export function DeliveriesTable({
@@ -27,12 +27,12 @@ export function DeliveriesTable({
       {error ? <Notice tone="error">Live refresh failed: {error.message}</Notice> : null}
       <Table
         caption="Callback deliveries"
-        head={["Created (Dubai)", "Event", ...(showMerchant ? ["Merchant"] : []), "State", "Last error", "Next attempt", ""]}
+        head={["Created (Dubai)", "Event", ...(showMerchant ? ["Merchant"] : []), "State", "Last error", "Next attempt (Dubai)", ""]}
       >
         {page.items.map((d) => (
           <tr key={d.id} data-testid={`delivery-${d.id}`}>
             <Td wrap className="min-w-[6rem]">
-              {formatDateTime(d.createdAt)}
+              <ConsoleTime at={d.createdAt} recordedAt={d.recordedAt} zone={false} />
             </Td>
             <Td>
               <Link className="inline-flex min-h-6 items-center font-mono text-xs text-indigo-700 hover:underline" href={`/console/callbacks/${d.id}`}>
@@ -58,7 +58,7 @@ export function DeliveriesTable({
               {d.lastError ?? "—"}
             </Td>
             <Td wrap className="min-w-[6rem]">
-              {d.state === "PENDING" ? formatDateTime(d.nextAttemptAt) : "—"}
+              {d.state === "PENDING" ? <ConsoleTime at={d.nextAttemptAt} zone={false} /> : "—"}
             </Td>
             <Td>
               {d.state === "FAILED" || d.state === "NOT_CONFIGURED" ? (

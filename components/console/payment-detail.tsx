@@ -4,7 +4,9 @@ import { usePolled } from "@/components/console/use-polled";
 import { ApproveButton } from "@/components/console/approve-button";
 import type { ConsoleFormAction } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
-import { formatBps, formatDateTime } from "@/lib/console/format";
+import { formatBps } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
+import { formatConsoleTime, formatSandboxTime, type TimeInput } from "@/lib/time-format";
 import type { PaymentView } from "@/lib/payments/payment-views";
 
 const SNAPSHOT_LABELS: [string, string][] = [
@@ -41,12 +43,22 @@ function snapshotValue(key: string, value: unknown): string {
   return value === null || value === undefined ? "—" : String(value);
 }
 
+/**
+ * A time of the payment itself (acceptance end, approval, conclusion): the merchant's clock, so a sandbox time when the
+ * payment carries a sandbox clock (docs/operating.md "Times in the console").
+ */
+type PaymentClock = (at: TimeInput | null | undefined) => string;
+
+function paymentClock(p: PaymentView["payment"]): PaymentClock {
+  return (at) => (p.sandboxClock ? formatSandboxTime(at) : formatConsoleTime(at));
+}
+
 /** What the scenario rule that matched a payment did or will do (docs/api.md "Scenario rules"). */
-function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>): string {
+function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>, time: PaymentClock): string {
   const outcome = s.failureCode ? `${s.outcome} ${s.failureCode}` : s.outcome;
-  if (s.concludedAt) return `Concluded by scenario rule ${s.name} (${outcome}) at ${formatDateTime(s.concludedAt)}`;
-  if (s.outcome === "EXPIRE") return `Scenario rule ${s.name}: left to expire at ${formatDateTime(s.dueAt)}`;
-  return `Scenario rule ${s.name}: ${outcome} ${s.dueAt ? `due ${formatDateTime(s.dueAt)}` : "after approval"} (unless concluded otherwise first)`;
+  if (s.concludedAt) return `Concluded by scenario rule ${s.name} (${outcome}) at ${time(s.concludedAt)}`;
+  if (s.outcome === "EXPIRE") return `Scenario rule ${s.name}: left to expire at ${time(s.dueAt)}`;
+  return `Scenario rule ${s.name}: ${outcome} ${s.dueAt ? `due ${time(s.dueAt)}` : "after approval"} (unless concluded otherwise first)`;
 }
 
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
@@ -54,6 +66,7 @@ function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>): strin
 export function PaymentDetail({ initial, approve }: { initial: PaymentView; approve: ConsoleFormAction }) {
   const { data: v, error } = usePolled<PaymentView>(`/api/console/payments/${initial.payment.id}`, initial, 3000);
   const p = v.payment;
+  const time = paymentClock(p);
   const snapshot = (p.pricing ?? null) as Record<string, unknown> | null;
   return (
     <div className="space-y-4">
@@ -78,10 +91,16 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
             ["Amount", `${p.amount} ${p.currency}`],
             ["Fee", `${p.fee} ${p.currency}`],
             ["Kind", `${p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"} by ${p.method === "GATEWAY" ? "gateway" : "bank transfer"}`],
-            ["Created", `${formatDateTime(p.createdAt)}${v.payment.createdBy ? ` by ${v.payment.createdBy}'s API key` : ""}`],
-            ["Acceptance ends", formatDateTime(p.expiresAt)],
-            ["Approved", p.approvedAt ? `${formatDateTime(p.approvedAt)}${v.payment.approvedBy ? ` by ${v.payment.approvedBy}` : ""}` : "—"],
-            ["Finalized", formatDateTime(p.finalizedAt)],
+            [
+              "Created",
+              <span key="cr">
+                <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} />
+                {v.payment.createdBy ? ` by ${v.payment.createdBy}'s API key` : ""}
+              </span>,
+            ],
+            ["Acceptance ends", time(p.expiresAt)],
+            ["Approved", p.approvedAt ? `${time(p.approvedAt)}${v.payment.approvedBy ? ` by ${v.payment.approvedBy}` : ""}` : "—"],
+            ["Finalized", time(p.finalizedAt)],
             [
               "Payment id",
               <code key="id" className="font-mono text-xs">
@@ -105,13 +124,18 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
                   [
                     "Scenario rule",
                     <span key="sc" data-testid="payment-scenario">
-                      {scenarioText(p.scenario)}
+                      {scenarioText(p.scenario, time)}
                     </span>,
                   ] as [string, React.ReactNode],
                 ]
               : []),
             ...(p.sandboxClock
-              ? [["Sandbox clock", `${p.sandboxClock.offset} ahead of the real time: the times above are sandbox times`] as [string, string]]
+              ? [
+                  [
+                    "Sandbox clock",
+                    `${p.sandboxClock.offset} ahead of the real time: times marked "sandbox" are the merchant's sandbox clock, times marked "Dubai" the real clock`,
+                  ] as [string, string],
+                ]
               : []),
           ]}
         />
@@ -145,7 +169,7 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
           v.ledger.map((entry) => (
             <div key={entry.id} className="mb-3 last:mb-0">
               <p className="mb-2 text-sm text-slate-600">
-                Entry <strong>{entry.kind}</strong> · {formatDateTime(entry.createdAt)}
+                Entry <strong>{entry.kind}</strong> · {time(entry.createdAt)}
               </p>
               <Table head={["Account", "Currency", "Debit (+) / credit (−)"]}>
                 {entry.lines.map((l, i) => (
@@ -169,18 +193,18 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
               <li key={e.id} className="rounded-lg border border-slate-200 p-3">
                 <div className="flex flex-wrap items-center gap-2 text-sm">
                   <code className="font-mono text-xs">{e.type}</code>
-                  <span className="text-slate-500">{formatDateTime(e.createdAt)}</span>
+                  <span className="text-slate-500">{time(e.createdAt)}</span>
                   {e.delivery ? <StatusBadge status={e.delivery.state} /> : null}
                   {e.delivery ? <span className="text-slate-500">{e.delivery.attemptCount} attempt(s)</span> : null}
                 </div>
                 {e.delivery?.lastError ? <p className="mt-1 text-xs text-rose-700">Last error: {e.delivery.lastError}</p> : null}
                 {e.delivery && e.delivery.attempts.length > 0 ? (
                   <div className="mt-2">
-                    <Table head={["#", "Started", "Duration", "HTTP", "Error"]}>
+                    <Table head={["#", "Started (Dubai)", "Duration", "HTTP", "Error"]}>
                       {e.delivery.attempts.map((a) => (
                         <tr key={a.number}>
                           <Td>{a.number}</Td>
-                          <Td>{formatDateTime(a.startedAt)}</Td>
+                          <Td>{formatConsoleTime(a.startedAt, { zone: false, seconds: true })}</Td>
                           <Td className="tabular-nums">{a.durationMs} ms</Td>
                           <Td>{a.statusCode ?? "—"}</Td>
                           <Td className="max-w-xs truncate">{a.error ?? "—"}</Td>

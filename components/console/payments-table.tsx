@@ -4,11 +4,14 @@ import { usePolled } from "@/components/console/use-polled";
 import Link from "next/link";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import type { listConsolePayments } from "@/lib/payments/payment-views";
-import { formatDateTime } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 
 type Page = Awaited<ReturnType<typeof listConsolePayments>>;
 
-/** The payment list, refreshed every 3 s while a shown payment can still change state. */
+/**
+ * The payment list, refreshed every 3 s while a shown payment can still change state; in the order the payments were
+ * written, a payment made under a moved sandbox clock showing its sandbox time beside the real one.
+ */
 export function PaymentsTable({ initial, query, showMerchant, filtered }: { initial: Page; query: string; showMerchant: boolean; filtered: boolean }) {
   const { data: page, error } = usePolled<Page>(`/api/console/payments?${query}`, initial, 3000);
   if (page.items.length === 0) {
@@ -36,7 +39,7 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
                 </span>
               </span>
               <span className="block text-xs text-slate-500">
-                {formatDateTime(p.createdAt)}
+                <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} />
                 {showMerchant ? ` · ${p.merchantName}` : ""}
               </span>
             </Link>
@@ -47,7 +50,9 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
         <Table caption="Payments" head={["Created (Dubai)", "Reference", "Status", ...(showMerchant ? ["Merchant"] : []), "Amount", "Fee", "Kind"]}>
           {page.items.map((p) => (
             <tr key={p.id} className="hover:bg-slate-50">
-              <Td>{formatDateTime(p.createdAt)}</Td>
+              <Td wrap className="min-w-[8rem]">
+                <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} zone={false} />
+              </Td>
               {/* A long reference breaks onto more lines rather than pushing the last columns out of view. */}
               <Td wrap className="min-w-[10rem]">
                 <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">

@@ -52,7 +52,10 @@ export type DeliveryRow = {
   nextAttemptAt: Date | null;
   lastError: string | null;
   deliveredAt: Date | null;
+  /** The merchant's clock when the event happened (a sandbox time under a moved clock). */
   createdAt: Date;
+  /** The real time the delivery was written; null for deliveries from before it was kept. */
+  recordedAt: Date | null;
 };
 
 function assertUuid(id: string, what: string): void {
@@ -60,7 +63,8 @@ function assertUuid(id: string, what: string): void {
 }
 
 /**
- * A page of deliveries, newest first (console "Callbacks" list).
+ * A page of deliveries, newest first in the order they were written (console "Callbacks" list), each with its
+ * `createdAt` (the merchant's clock) and `recordedAt` (the real time it was written; null before it was kept).
  * @param input.merchantId the merchant whose deliveries are listed; null = operator view, all merchants.
  * @param input.state optional filter.
  * @param input.endedOn optional Dubai day (YYYY-MM-DD) on which the delivery reached its current state (the day the
@@ -105,7 +109,9 @@ export async function listDeliveries(
     db.delivery.count({ where }),
     db.delivery.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      // The order they were written in, on the real clock: created_at is a sandbox time under a moved clock
+      // (docs/operating.md "Times in the console"); rows from before recorded_at was kept come last.
+      orderBy: [{ recordedAt: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }, { id: "desc" }],
       skip: (page - 1) * limit,
       take: limit,
       include: {
@@ -129,6 +135,7 @@ export async function listDeliveries(
     lastError: d.lastError,
     deliveredAt: d.deliveredAt,
     createdAt: d.createdAt,
+    recordedAt: d.recordedAt,
   }));
   return pageOf(rows, total, { page, limit });
 }

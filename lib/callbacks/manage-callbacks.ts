@@ -125,6 +125,7 @@ export async function deliveryPage(db: Db, actor: ConsoleActor, q: z.output<type
     nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
     deliveredAt: r.deliveredAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
+    recordedAt: r.recordedAt?.toISOString() ?? null,
   }));
   return { ...page, items, open: items.some((r) => r.state === "PENDING") };
 }

@@ -1,27 +1,4 @@
-/** Console display helpers. Times are shown in Asia/Dubai, the service's business-day zone. */
-
-const DATE_TIME = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Asia/Dubai",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
-/** "2026-11-22 07:15:03" in Dubai time, or "—" for null. */
-export function formatDateTime(value: Date | string | null | undefined): string {
-  if (!value) return "—";
-  const parts = Object.fromEntries(DATE_TIME.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
-
-/** "2026-11-22" (the Dubai day of an instant), or "—" for null. */
-export function formatDate(value: Date | string | null | undefined): string {
-  return value ? formatDateTime(value).slice(0, 10) : "—";
-}
+/** Console display helpers. Times are formatted by lib/time-format.ts, the one place that does (docs/operating.md "Times in the console"). */
 
 /** Basis points as a percentage text without floating point: 250 -> "2.50 %". */
 export function formatBps(bps: number | null | undefined): string {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formToObject } from "@/lib/console/forms";
 import { checkbox, checkboxGroup, optionalAmountMinor } from "@/lib/schemas/forms/fields";
-import { formatBps, formatDateTime, pageParam } from "@/lib/console/format";
+import { formatBps, pageParam } from "@/lib/console/format";
 import { auditValue } from "@/lib/audit";
 
 describe("console form parsing", () => {
@@ -37,9 +37,8 @@ describe("console form parsing", () => {
 });
 
 describe("console display helpers", () => {
-  it("formats basis points and Dubai times without floating point", () => {
+  it("formats basis points without floating point", () => {
     expect([formatBps(250), formatBps(5), formatBps(0), formatBps(10_000), formatBps(null)]).toEqual(["2.50 %", "0.05 %", "0.00 %", "100.00 %", "—"]);
-    expect(formatDateTime("2026-11-21T20:30:05Z")).toBe("2026-11-22 00:30:05");
     expect([pageParam("3"), pageParam("0"), pageParam("x"), pageParam(undefined)]).toEqual([3, 1, 1, 1]);
   });
 

@@ -189,6 +189,8 @@ function newPaymentRow(input: NewPayment): PaymentRow {
     createdAt: now,
     expiresAt: new Date(now.getTime() + input.acceptanceMinutes * 60_000),
     clockOffsetMs: apiKey.merchant.clockOffsetMs === 0n ? null : apiKey.merchant.clockOffsetMs,
+    // The database stamps recorded_at (its default) when the row is written; the answer does not show it.
+    recordedAt: null,
     approvedAt: null,
     finalizedAt: null,
     updatedAt: now,

@@ -31,6 +31,7 @@ export const PaymentRowSchema = z.object({
   createdAt: z.date(),
   expiresAt: z.date().nullable(),
   clockOffsetMs: z.bigint().nullable(),
+  recordedAt: z.date().nullable(),
   approvedAt: z.date().nullable(),
   finalizedAt: z.date().nullable(),
   updatedAt: z.date(),

@@ -13,20 +13,29 @@ import { isUuid } from "@/lib/schemas/api/common";
 import { pageOf } from "@/lib/pagination";
 import { readPaymentScenario } from "@/lib/scenarios/match";
 
-/** One payment as a console list row (JSON-safe; amounts as decimal text). */
-export type PaymentListItem = PaymentResource & { merchantName: string };
+/**
+ * One payment as a console list row (JSON-safe; amounts as decimal text), with `recordedAt`, the real time its row was
+ * written (ISO text; null for payments from before it was kept): under a moved sandbox clock `createdAt` is the
+ * sandbox time (docs/operating.md "Times in the console").
+ */
+export type PaymentListItem = PaymentResource & { merchantName: string; recordedAt: string | null };
 
 /**
  * A page of payments visible to the actor (MERCHANT: its own merchant only, whatever is asked; OPERATOR: all
- * merchants or the one asked for), newest first, with `open` true while any row can still change state.
+ * merchants or the one asked for), newest first in the order they were written (the real clock, not a sandbox
+ * clock's), with `open` true while any row can still change state.
  */
 export async function listConsolePayments(db: Db, actor: ConsoleActor, q: ListPaymentsQuery, merchant?: string) {
-  const page = await listPayments(db, scopedMerchantId(actor, merchant), q);
+  const page = await listPayments(db, scopedMerchantId(actor, merchant), q, "recorded");
   const names = await merchantNames(
     db,
     page.items.map((r) => r.merchantId),
   );
-  const items: PaymentListItem[] = page.items.map((r) => ({ ...serializePayment(r, { detail: false }), merchantName: names.get(r.merchantId) ?? "" }));
+  const items: PaymentListItem[] = page.items.map((r) => ({
+    ...serializePayment(r, { detail: false }),
+    merchantName: names.get(r.merchantId) ?? "",
+    recordedAt: r.recordedAt?.toISOString() ?? null,
+  }));
   return { ...pageOf(items, page.total, page), open: items.some((i) => !isFinal(i.status)) };
 }
 
@@ -41,7 +50,8 @@ function isFinal(status: string): boolean {
 
 /** The payment detail the console shows and polls (JSON-safe). */
 export type PaymentView = {
-  payment: PaymentResource & { description: string | null; createdBy: string | null; approvedBy: string | null };
+  /** `recordedAt`: the real time the payment's row was written (ISO text; null for payments from before it was kept). */
+  payment: PaymentResource & { description: string | null; createdBy: string | null; approvedBy: string | null; recordedAt: string | null };
   merchantName: string;
   /** null when the actor may approve; otherwise why not (also set for payments that are not withdrawals). */
   approvalRefusal: string | null;
@@ -122,7 +132,13 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
   if (resource.checkout) resource.checkout = { ...resource.checkout, url: null };
   const awaiting = payment.direction === "WITHDRAWAL" && payment.status === "PENDING_APPROVAL";
   return {
-    payment: { ...resource, description: payment.description, createdBy: nameOf(payment.createdById), approvedBy: nameOf(payment.approvedById) },
+    payment: {
+      ...resource,
+      description: payment.description,
+      createdBy: nameOf(payment.createdById),
+      approvedBy: nameOf(payment.approvedById),
+      recordedAt: payment.recordedAt?.toISOString() ?? null,
+    },
     merchantName: payment.merchant.name,
     approvalRefusal: awaiting ? approvalRefusal(payment, actor, now) : "only withdrawals awaiting approval can be approved",
     isWithdrawalAwaitingApproval: awaiting,
@@ -172,6 +188,7 @@ export async function approvalQueue(db: Db, actor: ConsoleActor, page: number, l
   const items: ApprovalItem[] = rows.map((r) => ({
     ...serializePayment(r, { detail: false }),
     merchantName: names.get(r.merchantId) ?? "",
+    recordedAt: r.recordedAt?.toISOString() ?? null,
     createdBy: creators.find((c) => c.id === r.createdById)?.username ?? null,
     refusal: approvalRefusal(r, actor, now),
   }));

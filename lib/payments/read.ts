@@ -88,10 +88,18 @@ function listConditions(merchantId: string | Prisma.Sql | undefined, q: Omit<Lis
   ].filter((c): c is Prisma.Sql => c !== null);
 }
 
-/** The ORDER BY, LIMIT and OFFSET of a page, newest first. */
-function pageClause(q: ListPaymentsQuery): Prisma.Sql {
-  return Prisma.sql`ORDER BY created_at DESC, id DESC LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`;
+/**
+ * The ORDER BY, LIMIT and OFFSET of a page, newest first: by created_at (the API: the merchant's clock, a sandbox
+ * clock when moved), or by `recorded` order (the console: the real time the rows were written, rows from before it
+ * was kept last; docs/operating.md "Times in the console").
+ */
+function pageClause(q: ListPaymentsQuery, order: PaymentOrder = "created"): Prisma.Sql {
+  const by = order === "recorded" ? Prisma.sql`recorded_at DESC NULLS LAST, created_at DESC, id DESC` : Prisma.sql`created_at DESC, id DESC`;
+  return Prisma.sql`ORDER BY ${by} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`;
 }
+
+/** How a page of payments is ordered: "created" (created_at, the API's order) or "recorded" (the real time written). */
+export type PaymentOrder = "created" | "recorded";
 
 /** A `payments` row as JSON ({@link listReads}: minor units as text, times as ISO text). */
 const PaymentJsonSchema = PaymentRowSchema.extend({
@@ -108,6 +116,10 @@ const PaymentJsonSchema = PaymentRowSchema.extend({
     .nullable()
     .transform((v) => (v === null ? null : new Date(v))),
   finalizedAt: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : new Date(v))),
+  recordedAt: z
     .string()
     .nullable()
     .transform((v) => (v === null ? null : new Date(v))),
@@ -161,19 +173,19 @@ export function pageFromReads(loaded: ListLoaded, q: ListPaymentsQuery) {
 
 /**
  * `GET /v1/payments` (docs/api.md): a page of payments, newest first (shared by the API and the console; every
- * merchant's when `merchantId` is undefined). `from`/`to` are Dubai calendar days, the end day inclusive.
+ * merchant's when `merchantId` is undefined); `order` {@link PaymentOrder}, "created" by default. `from`/`to` are Dubai calendar days, the end day inclusive.
  * Returns `{ items, total, page, limit, pages }` (lib/pagination.ts). `total` is exact: from the payment counters
  * (lib/payments/counts.ts), or COUNT(*) for a reference search. Raw SQL: a hot path (rows checked by lib/db.ts parseRow).
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */
-export async function listPayments(db: Db, merchantId: string | undefined, q: ListPaymentsQuery) {
+export async function listPayments(db: Db, merchantId: string | undefined, q: ListPaymentsQuery, order: PaymentOrder = "created") {
   const conditions = listConditions(merchantId, q);
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
   const [total, rows] = await Promise.all([
     countableFilter(q)
       ? countPayments(db, merchantId, q)
       : db.$queryRaw<Record<string, unknown>[]>`SELECT count(*) AS total FROM payments ${where}`.then(([r]) => Number(parseRow(CountRow, r).total)),
-    db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments ${where} ${pageClause(q)}`,
+    db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments ${where} ${pageClause(q, order)}`,
   ]);
   return pageOf(
     rows.map((r) => parseRow(PaymentRowSchema, r)),

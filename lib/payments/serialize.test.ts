@@ -32,6 +32,7 @@ const payment: PaymentRow = {
   createdAt: at,
   expiresAt: at,
   clockOffsetMs: null,
+  recordedAt: null,
   approvedAt: null,
   finalizedAt: null,
   updatedAt: at,

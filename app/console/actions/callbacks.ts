@@ -22,7 +22,7 @@ import {
 } from "@/lib/callbacks/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
 import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
-import { formatDateTime } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {
@@ -35,7 +35,7 @@ export const rotateSecretAction = consoleAction(RotateSecretInput, async ({ acto
   const { secret, overlapEndsAt } = await rotateSecretFromConsole(tx, actor, input);
   return {
     message: overlapEndsAt
-      ? `Rotated the signing secret. Until ${formatDateTime(overlapEndsAt)} Dubai the old secret still signs X-Service-Signature and webhook-signature carries a signature by each; deploy the new one, then end the overlap.`
+      ? `Rotated the signing secret. Until ${formatConsoleTime(overlapEndsAt)} the old secret still signs X-Service-Signature and webhook-signature carries a signature by each; deploy the new one, then end the overlap.`
       : "Rotated the signing secret; the old one no longer signs.",
     shownOnce: { "Signing secret": secret },
   };

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { formatConsoleDay } from "@/lib/time-format";
 import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
 import { createKey, NewKeyInput, revokeKey } from "@/lib/keys/manage-keys";
 
@@ -9,7 +10,7 @@ import { createKey, NewKeyInput, revokeKey } from "@/lib/keys/manage-keys";
 export const createKeyAction = consoleAction(NewKeyInput, async ({ actor, tx, input, now }) => {
   const issued = await createKey(tx, actor, input, now);
   return {
-    message: `Created key ${issued.prefix}… (expires ${issued.expiresAt.toISOString().slice(0, 10)}).`,
+    message: `Created key ${issued.prefix}… (expires ${formatConsoleDay(issued.expiresAt)} Dubai).`,
     shownOnce: { "API key": issued.key },
   };
 });

@@ -3,7 +3,9 @@ import type { ReactNode } from "react";
 import { approvePayment } from "@/app/console/actions/payments";
 import { ApproveButton } from "@/components/console/approve-button";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { formatDateTime, pageParam } from "@/lib/console/format";
+import { pageParam } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
+import { formatConsoleTime } from "@/lib/time-format";
 import { approvalQueue, approvedWithdrawal } from "@/lib/payments/payment-views";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -25,7 +27,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         <div className="mb-4" data-testid="approved-notice">
           <Notice tone="success" title={`Approved withdrawal ${approved.reference} (${approved.amount} ${approved.currency})`}>
             It is now {approved.status}. Complete it through the API (POST /v1/sandbox/payments/&#123;id&#125;/complete)
-            {approved.expiresAt ? ` before ${formatDateTime(approved.expiresAt)} (Dubai)` : ""}.{" "}
+            {approved.expiresAt ? ` before ${formatConsoleTime(approved.expiresAt)}` : ""}.{" "}
             <Link className="font-medium underline" href={`/console/payments/${approved.id}`}>
               View the payment
             </Link>
@@ -57,8 +59,12 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                   <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm min-[480px]:grid-cols-2 xl:grid-cols-4">
                     {actor.role === "OPERATOR" ? <Detail label="Merchant">{p.merchantName}</Detail> : null}
                     <Detail label="Created by">{p.createdBy ?? "—"}</Detail>
-                    <Detail label="Created (Dubai)">{formatDateTime(p.createdAt)}</Detail>
-                    <Detail label="Approve by (Dubai)">{formatDateTime(p.expiresAt)}</Detail>
+                    <Detail label="Created (Dubai)">
+                      <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} zone={false} />
+                    </Detail>
+                    <Detail label="Approve by (Dubai)">
+                      <ConsoleTime at={p.expiresAt} zone={false} sandbox={p.sandboxClock !== undefined} />
+                    </Detail>
                   </dl>
                 </div>
                 <div className="sm:w-56 sm:shrink-0">

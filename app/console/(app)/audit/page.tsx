@@ -1,6 +1,7 @@
 import { Card, EmptyState, FilterButtons, PageHeader, Pager } from "@/components/console/ui";
 import { listAudit } from "@/lib/audit";
-import { formatDateTime, pageParam, param } from "@/lib/console/format";
+import { pageParam, param } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -109,7 +110,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
                   <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800">{r.action}</code>
                   <span className="font-medium text-slate-900">{r.actorName}</span>
-                  <span className="text-slate-500">{formatDateTime(r.createdAt)}</span>
+                  <span className="text-slate-500">
+                    <ConsoleTime at={r.createdAt} recordedAt={r.recordedAt} />
+                  </span>
                   {r.merchantId ? <span className="text-slate-500">· {names.get(r.merchantId) ?? r.merchantId.slice(0, 8)}</span> : null}
                   <span className="text-xs text-slate-400">
                     {r.entity}

@@ -1,7 +1,8 @@
 import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, EmptyState, Notice, PageHeader, Pager, Table, Td } from "@/components/console/ui";
 import { importItems, saveItem, switchItem } from "@/app/console/actions/catalog";
-import { formatDateTime, param } from "@/lib/console/format";
+import { param } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { listCatalogItems } from "@/lib/test-store/catalog-admin";
@@ -90,7 +91,9 @@ export default async function CatalogPage({ searchParams }: { searchParams: Prom
                   <Td>
                     <Badge tone={item.active ? "green" : "gray"}>{item.active ? "active" : "inactive"}</Badge>
                   </Td>
-                  <Td>{formatDateTime(item.updatedAt)}</Td>
+                  <Td>
+                    <ConsoleTime at={item.updatedAt} zone={false} />
+                  </Td>
                   <Td>
                     <ActionForm action={switchItem} label={`${item.active ? "Deactivate" : "Activate"} ${item.sku}`}>
                       <Hidden name="sku" value={item.sku} />

@@ -2,7 +2,9 @@ import Link from "next/link";
 import { ActionForm, CheckboxGroup, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, PageHeader, Pager, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { createKeyAction } from "@/app/console/actions/keys";
-import { formatDate, formatDateTime, pageParam, param } from "@/lib/console/format";
+import { pageParam, param } from "@/lib/console/format";
+import { RelativeTime } from "@/components/console/time";
+import { formatConsoleDay } from "@/lib/time-format";
 import { keyState, listKeys } from "@/lib/keys/manage-keys";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -53,7 +55,10 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
         {keys.items.length === 0 ? (
           <EmptyState title="No API keys yet" />
         ) : (
-          <Table caption="API keys" head={["Key", ...(actor.role === "OPERATOR" ? ["Merchant"] : []), "Owner", "Scopes", "State", "Expires", "Last used"]}>
+          <Table
+            caption="API keys"
+            head={["Key", ...(actor.role === "OPERATOR" ? ["Merchant"] : []), "Owner", "Scopes", "State", "Expires (Dubai)", "Last used"]}
+          >
             {keys.items.map((k) => (
               <tr key={k.id} data-testid={`key-${k.prefix}`}>
                 <Td>
@@ -70,8 +75,8 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
                 <Td>
                   <StatusBadge status={keyState(k, now)} />
                 </Td>
-                <Td>{formatDate(k.expiresAt)}</Td>
-                <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt).slice(0, 16) : "never"}</Td>
+                <Td>{formatConsoleDay(k.expiresAt)}</Td>
+                <Td>{k.lastUsedAt ? <RelativeTime at={k.lastUsedAt} now={now} /> : "never"}</Td>
               </tr>
             ))}
           </Table>

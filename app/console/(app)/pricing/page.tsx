@@ -5,7 +5,8 @@ import { limitUsage } from "@/lib/reports/limit-usage";
 import { savePricing } from "@/app/console/actions/pricing";
 import { PricingForm, type PricingDefaults } from "@/components/console/pricing-form";
 import { Badge, Card, EmptyState, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
-import { formatBps, formatDateTime, pageParam, param } from "@/lib/console/format";
+import { formatBps, pageParam, param } from "@/lib/console/format";
+import { formatConsoleDay } from "@/lib/time-format";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { listProfiles, profileHistory, versionAsInput } from "@/lib/pricing/profile-versions";
 import { requireOperatorPage } from "@/lib/console/session";
@@ -77,7 +78,7 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
                   </Td>
                   <Td>
                     v{v?.version ?? 0}
-                    <span className="block text-xs text-slate-500">{formatDateTime(v?.createdAt ?? p.createdAt).slice(0, 10)}</span>
+                    <span className="block text-xs text-slate-500">{formatConsoleDay(v?.createdAt ?? p.createdAt)}</span>
                   </Td>
                   <Td>{v ? `${v.chargeCurrency} / ${v.settlementCurrency}` : "—"}</Td>
                   <Td className="tabular-nums">

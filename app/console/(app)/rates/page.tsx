@@ -2,7 +2,8 @@ import Link from "next/link";
 import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Table, Td } from "@/components/console/ui";
 import { enterRate, importRatesAction } from "@/app/console/actions/rates";
-import { formatDateTime, param } from "@/lib/console/format";
+import { param } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 import { MAX_DAYS_AHEAD, missingRatesToday, rateDays, ratesOfDay } from "@/lib/pricing/fx-rates";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -102,7 +103,9 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
                   <Td className="tabular-nums" mono>
                     {r.rate}
                   </Td>
-                  <Td>{formatDateTime(r.createdAt)}</Td>
+                  <Td>
+                    <ConsoleTime at={r.createdAt} zone={false} />
+                  </Td>
                 </tr>
               ))}
             </Table>

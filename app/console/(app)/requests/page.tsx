@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Badge, Card, EmptyState, FilterButtons, PageHeader, Pager, type Tone } from "@/components/console/ui";
 import { requireActor } from "@/lib/console/session";
-import { formatDateTime, pageParam, param } from "@/lib/console/format";
+import { pageParam, param } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 import { getDb } from "@/lib/db";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { consoleRequestPage } from "@/lib/request-log/read";
@@ -149,7 +150,9 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
               <li key={r.requestId} className="py-2" data-testid="request-row">
                 <details open={filters.requestId === r.requestId}>
                   <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
-                    <span className="w-40 text-slate-500">{formatDateTime(r.createdAt)}</span>
+                    <span className="w-48 text-slate-500">
+                      <ConsoleTime at={r.createdAt} seconds />
+                    </span>
                     <span className="font-mono text-xs font-semibold text-slate-800">{r.method}</span>
                     <span className="font-mono text-xs text-slate-800">
                       {r.path}

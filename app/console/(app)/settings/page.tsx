@@ -1,7 +1,8 @@
 import { ActionForm, Checkbox, CheckboxGroup, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager, RecordItem, RecordList } from "@/components/console/ui";
 import { addBlock, removeBlock, saveIntake } from "@/app/console/actions/settings";
-import { formatDateTime, pageParam } from "@/lib/console/format";
+import { pageParam } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { CHANNELS } from "@/lib/settings/intake";
 import { listBlockEntries } from "@/lib/risk/block-list-entries";
@@ -61,7 +62,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                       <span className="font-mono">{b.value}</span>
                     </>
                   }
-                  details={`${b.merchantName ?? "every merchant"} · ${b.reason} · added ${formatDateTime(b.createdAt)}`}
+                  details={`${b.merchantName ?? "every merchant"} · ${b.reason} · added ${formatConsoleTime(b.createdAt)}`}
                   action={
                     <ActionForm action={removeBlock} label={`Remove ${b.value}`} className="flex items-start gap-2">
                       <Hidden name="id" value={b.id} />

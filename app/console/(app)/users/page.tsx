@@ -2,7 +2,8 @@ import Link from "next/link";
 import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
 import { createUserAction } from "@/app/console/actions/users";
-import { formatDate, pageParam } from "@/lib/console/format";
+import { pageParam } from "@/lib/console/format";
+import { formatConsoleDay } from "@/lib/time-format";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { listUsers, MIN_PASSWORD_LENGTH } from "@/lib/users/manage-users";
@@ -41,7 +42,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                 )}
               </Td>
               <Td>{u._count.apiKeys}</Td>
-              <Td>{formatDate(u.createdAt)}</Td>
+              <Td>{formatConsoleDay(u.createdAt)}</Td>
             </tr>
           ))}
         </Table>

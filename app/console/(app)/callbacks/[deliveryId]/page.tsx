@@ -3,7 +3,8 @@ import { checkForwardSignatureAction, checkSignatureAction } from "@/app/console
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, PageHeader, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { deliveryDetail } from "@/lib/callbacks/manage-callbacks";
-import { formatDateTime } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
+import { formatConsoleTime } from "@/lib/time-format";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { callbackHeaderNames } from "@/lib/events/signing";
@@ -38,18 +39,22 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
         actions={<StatusBadge status={d.state} />}
       />
       <div className="space-y-4">
-        <Card title="Delivery">
+        <Card
+          title="Delivery"
+          description="Created is the merchant's clock: under a moved sandbox clock, the sandbox time beside the real one. Attempts run on the real clock."
+        >
           <DefinitionList
             items={[
               ["State", d.state.replace("_", " ")],
+              ["Created", <ConsoleTime key="c" at={d.createdAt} recordedAt={d.recordedAt} />],
               ["Attempts this round", `${d.attemptCount} of 8`],
               [
                 "Next attempt",
                 d.state === "PENDING"
-                  ? `${formatDateTime(d.nextAttemptAt)}${d.event.merchant.fastRetries ? " (fast retries: waits 0.5 s to 60 s)" : " (waits 30 s to 1 h)"}`
+                  ? `${formatConsoleTime(d.nextAttemptAt)} (real clock)${d.event.merchant.fastRetries ? " (fast retries: waits 0.5 s to 60 s)" : " (waits 30 s to 1 h)"}`
                   : "—",
               ],
-              ["Delivered", formatDateTime(d.deliveredAt)],
+              ["Delivered", formatConsoleTime(d.deliveredAt)],
               ["Last error", d.lastError ?? "—"],
               [
                 "Payment",
@@ -72,7 +77,9 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               {d.attempts.map((a) => (
                 <tr key={a.id}>
                   <Td>{a.number}</Td>
-                  <Td>{formatDateTime(a.startedAt)}</Td>
+                  <Td>
+                    <ConsoleTime at={a.startedAt} zone={false} seconds />
+                  </Td>
                   <Td className="tabular-nums">{a.durationMs} ms</Td>
                   <Td>{a.statusCode ?? "—"}</Td>
                   <Td wrap className="min-w-[10rem]">
@@ -98,7 +105,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
           ) : (
             <Table
               caption="Listener forwards"
-              head={["Forward", "#", "Started (Dubai)", "Duration", "HTTP", "Error", "Next attempt", names.timestamp, names.signature, "Receiver"]}
+              head={["Forward", "#", "Started (Dubai)", "Duration", "HTTP", "Error", "Next attempt (Dubai)", names.timestamp, names.signature, "Receiver"]}
             >
               {forwards.map((f) => (
                 <tr key={f.id} data-testid="listener-forward">
@@ -107,13 +114,17 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                     {f.kind === "redelivery" ? " (redelivery)" : ""}
                   </Td>
                   <Td>{f.attempt}</Td>
-                  <Td>{formatDateTime(f.startedAt)}</Td>
+                  <Td>
+                    <ConsoleTime at={f.startedAt} zone={false} seconds />
+                  </Td>
                   <Td className="tabular-nums">{f.durationMs} ms</Td>
                   <Td>{f.statusCode ?? "—"}</Td>
                   <Td wrap className="min-w-[8rem]">
                     {f.error ?? "—"}
                   </Td>
-                  <Td>{f.nextAttemptAt ? formatDateTime(f.nextAttemptAt) : "—"}</Td>
+                  <Td>
+                    <ConsoleTime at={f.nextAttemptAt} zone={false} seconds />
+                  </Td>
                   <Td mono>{f.signedTimestamp}</Td>
                   <Td className="max-w-[10rem] truncate" mono>
                     {f.signature}
@@ -170,7 +181,9 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                 return (
                   <tr key={i.id} data-testid="injection">
                     <Td>{i.kind.replace("_", " ")}</Td>
-                    <Td>{formatDateTime(i.sentAt)}</Td>
+                    <Td>
+                      <ConsoleTime at={i.sentAt} zone={false} seconds />
+                    </Td>
                     <Td>{i.expected === "2xx" ? "answers 2xx" : "refuses it (4xx)"}</Td>
                     <Td>{i.statusCode ?? i.error ?? "—"}</Td>
                     <Td>{asExpected ? "yes" : <strong className="text-rose-700">no</strong>}</Td>

@@ -2,7 +2,7 @@ import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/fo
 import { Card } from "@/components/console/ui";
 import { endOverlapAction, requeueAction, rotateSecretAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
 import { systemNow } from "@/lib/clock";
-import { formatDateTime } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 
 /** What the address card shows of a merchant's callback settings (lib/callbacks/manage-callbacks.ts callbackSettings). */
 export type CallbackAddressSettings = { id: string; name: string; callbackUrl: string | null; previousCallbackSecretUntil: Date | null };
@@ -71,7 +71,7 @@ function SecretRotation({ merchantId, overlapEndsAt }: { merchantId: string; ove
       {running ? (
         <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-amber-900" data-testid="overlap-state">
           <span>
-            Overlap: the previous secret signs until <strong>{formatDateTime(running)} Dubai</strong>.
+            Overlap: the previous secret signs until <strong>{formatConsoleTime(running)}</strong>.
           </span>
           <ActionForm action={endOverlapAction} label="End the overlap" confirm="Stop signing with the previous secret now?">
             <Hidden name="merchantId" value={merchantId} />

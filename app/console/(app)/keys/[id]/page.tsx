@@ -2,7 +2,7 @@ import Link from "next/link";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
 import { revokeKeyAction } from "@/app/console/actions/keys";
-import { formatDateTime } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 import { getKey, keyState } from "@/lib/keys/manage-keys";
 import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -43,16 +43,16 @@ export default async function KeyPage({ params }: { params: Promise<{ id: string
               ["Merchant", key.merchantName],
               ["Owner", key.owner],
               ["Scopes", key.scopes.join(", ")],
-              ["Created", formatDateTime(key.createdAt)],
-              ["Expires", formatDateTime(key.expiresAt)],
-              ["Last used", key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "never"],
-              ["Revoked", formatDateTime(key.revokedAt)],
+              ["Created", formatConsoleTime(key.createdAt)],
+              ["Expires", formatConsoleTime(key.expiresAt)],
+              ["Last used", key.lastUsedAt ? formatConsoleTime(key.lastUsedAt) : "never"],
+              ["Revoked", formatConsoleTime(key.revokedAt)],
             ]}
           />
         </Card>
         {state === "revoked" ? (
           <Notice tone="warning" title="Revoked">
-            Since {formatDateTime(key.revokedAt)}, requests with this key get 401 INVALID_API_KEY.
+            Since {formatConsoleTime(key.revokedAt)}, requests with this key get 401 INVALID_API_KEY.
           </Notice>
         ) : (
           <Card title="Revoke" description="Requests with a revoked key get 401 INVALID_API_KEY. This cannot be undone.">

@@ -2,7 +2,7 @@ import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/fo
 import { Card, EmptyState, RecordItem, RecordList, StatusBadge } from "@/components/console/ui";
 import { addIp, approveIpRequest, cancelIpRequest, rejectIpRequest, removeIp } from "@/app/console/actions/allow-list";
 import type { AllowedIpRequestView } from "@/lib/merchants/allow-list";
-import { formatDateTime } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 
 type Props = {
   merchantId: string;
@@ -32,7 +32,7 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
             <RecordItem
               key={ip.id}
               title={<span className="font-mono">{ip.address}</span>}
-              details={`added ${formatDateTime(ip.createdAt)}`}
+              details={`added ${formatConsoleTime(ip.createdAt)}`}
               action={
                 <ActionForm action={removeIp} label={`Remove ${ip.address}`} confirm={`Remove ${ip.address} from the allow-list?`}>
                   <Hidden name="merchantId" value={merchantId} />
@@ -57,7 +57,7 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
                     <span className="font-mono">{r.address}</span> <StatusBadge status={r.state} />
                   </>
                 }
-                details={`requested by ${r.requestedBy} ${formatDateTime(r.createdAt)}; not allowed yet`}
+                details={`requested by ${r.requestedBy} ${formatConsoleTime(r.createdAt)}; not allowed yet`}
                 action={operator ? <Decide merchantId={merchantId} request={r} /> : <Cancel merchantId={merchantId} request={r} />}
               />
             ))}
@@ -97,7 +97,7 @@ export function AllowListCard({ merchantId, operator, entries, pending, decided 
                     <span className="font-mono">{r.address}</span> <StatusBadge status={r.state} />
                   </>
                 }
-                details={`requested by ${r.requestedBy}; ${r.state.toLowerCase()} by ${r.decidedBy ?? "a removed user"} ${formatDateTime(r.decidedAt)}${r.reason ? `: ${r.reason}` : ""}`}
+                details={`requested by ${r.requestedBy}; ${r.state.toLowerCase()} by ${r.decidedBy ?? "a removed user"} ${formatConsoleTime(r.decidedAt)}${r.reason ? `: ${r.reason}` : ""}`}
               />
             ))}
           </RecordList>

@@ -1,7 +1,7 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, RecordItem, RecordList } from "@/components/console/ui";
 import { addRiskRuleAction, removeRiskRuleAction } from "@/app/console/actions/risk";
-import { formatDateTime } from "@/lib/console/format";
+import { formatConsoleTime } from "@/lib/time-format";
 import { CURRENCIES } from "@/lib/money/currency";
 import { RISK_SUBJECTS } from "@/lib/risk/velocity";
 import type { RiskRuleView } from "@/lib/risk/velocity-rules";
@@ -37,7 +37,7 @@ export function RiskRulesCard({ merchantId, operator, rules }: { merchantId: str
             <RecordItem
               key={r.id}
               title={ruleText(r)}
-              details={`added ${formatDateTime(r.createdAt)}: ${r.reason}`}
+              details={`added ${formatConsoleTime(r.createdAt)}: ${r.reason}`}
               action={
                 operator ? (
                   <ActionForm action={removeRiskRuleAction} label={`Remove rule ${ruleText(r)}`} className="flex flex-col gap-2 sm:flex-row sm:items-end">

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, PageHeader, Table, Td, linkClass } from "@/components/console/ui";
 import { toggleProfile } from "@/app/console/actions/pricing";
-import { formatBps, formatDateTime } from "@/lib/console/format";
+import { formatBps } from "@/lib/console/format";
+import { ConsoleTime } from "@/components/console/time";
 import { profileHistory } from "@/lib/pricing/profile-versions";
 import { orNotFound, requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
@@ -98,7 +99,9 @@ export default async function ProfileHistoryPage({ params }: { params: Promise<{
                 {v.reason}
               </Td>
               <Td>{v.createdBy ?? "—"}</Td>
-              <Td>{formatDateTime(v.createdAt)}</Td>
+              <Td>
+                <ConsoleTime at={v.createdAt} zone={false} />
+              </Td>
             </tr>
           ))}
         </Table>
