@@ -13,7 +13,7 @@ export default defineConfig({
           name: "unit",
           // Property tests (matching, hostile input) do real work; a loaded 2-core machine needs headroom.
           testTimeout: 60_000,
-          include: ["lib/**/*.test.ts", "test/unit/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "clients/cli/src/**/*.test.ts", "test/unit/**/*.test.ts"],
           environment: "node",
         },
       },

@@ -64,7 +64,7 @@ async function main() {
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
   const { requeueDeliveries } = await import("@/lib/callbacks/deliveries");
-  const { verifyCallback } = await import("@/lib/callbacks/verify");
+  const { verifyCallback } = await import("@/clients/cli/src/verify");
   const db = getDb();
 
   const receiver = await startReceiver();

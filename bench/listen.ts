@@ -60,7 +60,7 @@ async function main() {
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
-  const { verifyCallback } = await import("@/lib/callbacks/verify");
+  const { verifyCallback } = await import("@/clients/cli/src/verify");
   const db = getDb();
 
   const direct = await receiver();

@@ -7,7 +7,7 @@ import path from "node:path";
 import { contrastRatio, expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
 import { saveScreenshot } from "./support/screenshots";
-import { verifyCallback } from "../lib/callbacks/verify";
+import { verifyCallback } from "../clients/cli/src/verify";
 
 // Fixed-amount store checkout end to end in Debian's Chromium on a phone-sized viewport (docs/api.md "Overview" 4, 6, 7; Endpoints rule 2): the merchant server creates a store payment through the API,
 // polls GET /v1/payments/{id} every 3 s until checkout.state is READY, sends the customer to checkout.url,

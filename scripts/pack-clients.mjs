@@ -2,7 +2,7 @@
 // "Install", README "The sandpiper command") into package tarballs in <folder> (default dist-packages/) and prints
 // their paths:
 //   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
-//   @sandpiper/cli     clients/cli: lib/cli/main.ts and everything it imports bundled into one ESM file (esbuild)
+//   @sandpiper/cli     clients/cli: clients/cli/src/main.ts and everything it imports bundled into one ESM file (esbuild)
 // Both tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
 // staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
 // ones stop the build.
@@ -41,11 +41,11 @@ function npmPack(dir, out, version) {
   return path.join(out, JSON.parse(json)[0].filename);
 }
 
-/** Bundles lib/cli/main.ts with what it imports (npm packages included) into clients/cli/dist/main.js. */
+/** Bundles clients/cli/src/main.ts with what it imports (npm packages included) into clients/cli/dist/main.js. */
 async function bundleCli() {
   fs.rmSync(path.join(cliDir, "dist"), { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(root, "lib", "cli", "main.ts")],
+    entryPoints: [path.join(root, "clients", "cli", "src", "main.ts")],
     outfile: path.join(cliDir, "dist", "main.js"),
     bundle: true,
     platform: "node",

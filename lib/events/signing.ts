@@ -1,7 +1,7 @@
 // Callback (webhook) signing: header names, HMAC-SHA256 signature, outgoing headers.
 // docs/callbacks.md (Headers table) and docs/architecture.md "Callbacks".
 import { createHmac } from "node:crypto";
-// Relative: the `sandpiper` command (lib/listen, run by tsx from any folder) imports this file; it always passes the name.
+// Relative: the `sandpiper` command (clients/cli/src/listen, run by tsx from any folder) imports this file; it always passes the name.
 import { config, SERVICE_NAME_PATTERN } from "../config";
 
 /** Names of the three callback headers for one operator name. */

@@ -10,7 +10,7 @@ import { deliverDueCallbacks, INTERRUPTED_ERROR } from "@/lib/callbacks/deliver"
 import { listDeliveries, requeueDeliveries, sendTestEvent, TEST_EVENT_PAYMENT_ID } from "@/lib/callbacks/deliveries";
 import { removeCallbackUrl, setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { BASE_WAITS_SECONDS, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 
 // Two ways deliveries are driven here:
 // - through the running service (its embedded driver, woken after commit and polling every 200 ms), for

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/failure-codes";
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";

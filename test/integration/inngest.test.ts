@@ -4,7 +4,7 @@ import { db, depositBody, newMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { requeueDeliveries } from "@/lib/callbacks/deliveries";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { pollingWaits } from "../support/inngest";

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 import { Dedicated, type DedicatedMerchant } from "../support/dedicated";
 import { startService, stopService } from "../support/global-setup";
 import { listen, waitForLine } from "../support/listener";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 

@@ -14,7 +14,7 @@ import { recreateDatabase } from "../support/global-setup";
 import { readmeBlock } from "../support/readme";
 
 // The receivers printed in README "Receiving callbacks" are run as written, against real signed deliveries from
-// the built service: the Node one (with PostgreSQL, and a copy of lib/callbacks/verify.ts as the README says) and the
+// the built service: the Node one (with PostgreSQL, and a copy of clients/cli/src/verify.ts as the README says) and the
 // Python one. Each must accept every real delivery, process each event once, and refuse a forged body, a bad
 // signature, a stale timestamp and a mismatched event id. The code is read from README.md, so a README that
 // drifts from working code fails here.

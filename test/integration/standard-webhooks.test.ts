@@ -8,7 +8,7 @@ import { listen, runCommand, waitForLine } from "../support/listener";
 import { readmeBlock } from "../support/readme";
 import { startReceiver, type Received } from "../support/receiver";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 import { listenerSecret } from "@/lib/events/listener-secret";
 import { standardWebhooksSecret } from "@/lib/events/signing";
 

@@ -8,7 +8,7 @@ import { createStorePayment, eurStoreMerchant, openStorePage, storeAction, store
 import { authenticateRequest } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 import { STORE_HANDOFF_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { pollingWaits } from "../support/inngest";

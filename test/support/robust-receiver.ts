@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { verifyCallback } from "@/lib/callbacks/verify";
+import { verifyCallback } from "@/clients/cli/src/verify";
 
 /**
  * A callback receiver that follows the README's receiver rules ("Receiving callbacks"): it verifies the signature

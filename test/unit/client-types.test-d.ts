@@ -15,7 +15,7 @@ import {
   type Schemas,
 } from "../../clients/typescript/src/index";
 import type { operations, paths, webhooks } from "../../clients/typescript/src/schema";
-import { main, MAIN_HELP } from "@/lib/cli/main";
+import { main, MAIN_HELP } from "@/clients/cli/src/main";
 
 declare const client: SandpiperClient;
 
@@ -96,7 +96,7 @@ export function errorCodes(entry: Schemas["RequestLogEntry"], envelope: Schemas[
   return unknown;
 }
 
-/** The CLI package's hand-written types are those of lib/cli/main.ts, its bundle's entry. */
+/** The CLI package's hand-written types are those of clients/cli/src/main.ts, its bundle's entry. */
 export function cliPackageTypes() {
   expectTypeOf(main).toEqualTypeOf<typeof cliTypes.main>();
   expectTypeOf(MAIN_HELP).toMatchTypeOf<typeof cliTypes.MAIN_HELP>();

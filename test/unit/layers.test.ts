@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 
 // docs/architecture.md "Layers and imports": the folders of lib/ form layers, and no import runs back up. A folder
 // that imports another (a value or a type) is above it; two folders that import each other would be one layer in
-// two places, so every cycle between folders is listed here as a failure, with the files that make it.
+// two places, so every cycle between folders is listed here as a failure, with the files that make it. Files are
+// checked the same way: no file of lib/ or of the merchant-side package (clients/cli/src) is part of an import
+// circle, even inside one folder, and the service's lib/ imports nothing of clients/, app/ or components/.
 
 const root = path.resolve(__dirname, "../..");
 const lib = path.join(root, "lib");
@@ -18,6 +20,34 @@ function sources(dir: string): string[] {
     if (e.isDirectory()) return e.name === "generated" ? [] : sources(full);
     return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
   });
+}
+
+const IMPORT = /(?:from\s+|import\s*\(?\s*)["'](@\/[^"']+|\.\.?\/[^"']+)["']/g;
+
+/** The file a module path names, seen from `file`: `@/x` from the root, `./x` from the file's folder; null outside the repository's sources. */
+function resolveImport(file: string, spec: string): string | null {
+  const base = spec.startsWith("@/") ? path.join(root, spec.slice(2)) : path.resolve(path.dirname(file), spec);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+/** file -> file it imports -> [the importing file] (the shape `cycles` takes), for every source under `dirs`. */
+function fileImports(dirs: string[]): Map<string, Map<string, string[]>> {
+  const edges = new Map<string, Map<string, string[]>>();
+  for (const file of dirs.flatMap((d) => sources(path.join(root, d)))) {
+    const from = path.relative(root, file);
+    for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const target = resolveImport(file, m[1]);
+      if (!target) continue;
+      const to = path.relative(root, target);
+      const byTarget = edges.get(from) ?? new Map<string, string[]>();
+      byTarget.set(to, [from]);
+      edges.set(from, byTarget);
+    }
+  }
+  return edges;
 }
 
 /** folder -> folder it imports -> the files that do. */
@@ -92,6 +122,32 @@ describe('lib/ layers (docs/architecture.md "Layers and imports")', () => {
         ]),
       ),
     ).toEqual([]);
+  });
+
+  it("no import circle runs through the files of lib/ or clients/cli/src, even inside one folder", () => {
+    const edges = fileImports(["lib", "clients/cli/src"]);
+    expect(edges.size).toBeGreaterThan(100);
+    const found = cycles(edges).map((group) => group.join(" <-> "));
+    expect(found).toEqual([]);
+  });
+
+  it("a file-level circle inside one folder is found (two files that import each other, types included)", () => {
+    const dir = fs.mkdtempSync(path.join(root, "tmp-layers-"));
+    try {
+      fs.writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b";\nexport type A = { b?: B };\n');
+      fs.writeFileSync(path.join(dir, "b.ts"), 'import type { A } from "./a";\nexport type B = { a?: A };\n');
+      const rel = path.relative(root, dir);
+      expect(cycles(fileImports([rel]))).toEqual([[`${rel}/a.ts`, `${rel}/b.ts`]]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the service's lib/ imports nothing of the merchant-side packages, pages or components", () => {
+    const upward = [...fileImports(["lib"])].flatMap(([from, targets]) =>
+      [...targets.keys()].filter((to) => /^(clients|app|components)\//.test(to)).map((to) => `${from} -> ${to}`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it("no cycle runs through the folders of lib/: each group of folders that import each other is listed with its imports", () => {

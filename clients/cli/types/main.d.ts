@@ -1,4 +1,4 @@
-// The types of @sandpiper/cli's module (dist/main.js, the bundle of lib/cli/main.ts); test/unit/client-types.test-d.ts
+// The types of @sandpiper/cli's module (dist/main.js, the bundle of clients/cli/src/main.ts); test/unit/client-types.test-d.ts
 // checks them against the source.
 
 /** The usage text `sandpiper --help` prints. */

@@ -17,7 +17,7 @@ import {
   type Guide,
   type Internals,
 } from "./catalog-index";
-import type { BasketLine } from "../matching";
+import type { BasketLine } from "./types";
 
 const GUIDED_STEPS_PER_TRY = 300;
 type Counts = Map<number, number>; // distinct-price index -> quantity

@@ -5,7 +5,7 @@
 // `number` typed arrays, counted in price steps: `unit` fils each, the greatest common divisor of the product
 // prices (far below 2^53, see lib/test-store/matching.ts).
 import { fromMinor } from "../../money/currency";
-import type { CatalogItem, PrepareOptions } from "../matching";
+import type { CatalogItem, PrepareOptions } from "./types";
 
 const DEFAULT_DP_TABLE_WORK = 60_000_000;
 const DEFAULT_DP_MAX_TOTAL = 2_000_000;

@@ -23,7 +23,7 @@ export function defaultStateFile(apiUrl: string, apiKey: string): string {
 }
 
 /**
- * Reads a state file's cursor and delivered positions (lib/listen/messages.ts StateFile); null when the file does not
+ * Reads a state file's cursor and delivered positions (clients/cli/src/listen/messages.ts StateFile); null when the file does not
  * exist or cannot be read as one (the listener then starts at the newest event).
  */
 export function readState(file: string): Pick<ListenState, "cursor" | "delivered"> | null {

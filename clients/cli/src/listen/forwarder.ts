@@ -3,11 +3,11 @@
 // without holding later items back. Imports node:crypto and the signing code only (the listener is a small
 // process of its own).
 import { randomBytes, randomUUID } from "node:crypto";
-import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "../events/chaos";
-import { buildCallbackHeaders, callbackHeaderNames } from "../events/signing";
+import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "@/lib/events/chaos";
+import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing";
 import type { ItemMessage } from "./messages";
 
-/** One item of the service's event stream (the FeedItem of the Events API), as lib/listen/messages.ts parses it. */
+/** One item of the service's event stream (the FeedItem of the Events API), as clients/cli/src/listen/messages.ts parses it. */
 export type FeedItem = ItemMessage;
 
 /** One request to the receiver and how it ended; times in milliseconds. */

@@ -1,11 +1,11 @@
 // `sandpiper listen` (docs/callbacks.md "sandpiper listen"): checks the key with one request, then runs the Listener;
 // `--print-secret` only prints the listener secret.
 import { z } from "zod";
-import { listenerSecret } from "../../events/listener-secret";
-import type { ListenerSigning } from "../../listen/messages";
-import { Listener } from "../../listen/listener";
-import type { Route } from "../../listen/routes";
-import { defaultStateFile } from "../../listen/state";
+import { listenerSecret } from "@/lib/events/listener-secret";
+import type { ListenerSigning } from "../listen/messages";
+import { Listener } from "../listen/listener";
+import type { Route } from "../listen/routes";
+import { defaultStateFile } from "../listen/state";
 import { COMMON_HELP, EVENT_TYPES, HELP, connection, intOption, isHttpUrl, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { request, ServiceError } from "../client";
 

@@ -1,5 +1,5 @@
 // The `sandpiper` command (docs/callbacks.md "The sandpiper command"): finds the command named by the first words
-// of the command line, parses its options (lib/cli/commands/) and runs it. Exit codes: 0 done, 1 the service
+// of the command line, parses its options (clients/cli/src/commands/) and runs it. Exit codes: 0 done, 1 the service
 // refused or failed, 2 a usage error.
 import { COMMON_HELP, HELP, readEnv, UsageError, type Env } from "./args";
 import { ServiceError } from "./client";

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { sleep } from "@/lib/listen/sleep";
+import { sleep } from "./sleep";
 
 // The listener's waits share one stop signal for its whole run: each wait must leave no abort listener behind.
 const warnings: Error[] = [];

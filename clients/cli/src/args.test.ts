@@ -287,7 +287,7 @@ describe("trigger", () => {
 
 describe("the documented command lines", () => {
   it("every `sandpiper ...` line in the README's and docs/callbacks.md's code blocks parses", () => {
-    const root = path.resolve(__dirname, "../..");
+    const root = path.resolve(__dirname, "../../..");
     const lines = ["README.md", "docs/callbacks.md"].flatMap((file) =>
       [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/```[a-z]*\n([\s\S]*?)```/g)]
         .flatMap((m) => m[1].split("\n"))

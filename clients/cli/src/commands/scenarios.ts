@@ -1,6 +1,6 @@
 // `sandpiper scenarios list|add|add-standard|enable|disable|remove` (docs/callbacks.md "The sandpiper command"): the
 // scenario rules of docs/api.md "Scenario rules" from a shell. `list` and `add-standard` are those of
-// lib/cli/commands/simulate.ts; this module adds the commands that create, switch and delete one rule.
+// clients/cli/src/commands/simulate.ts; this module adds the commands that create, switch and delete one rule.
 import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, idArgument, intOption, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { request } from "../client";
