@@ -1,6 +1,7 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
+import { ConsoleDeliveryPage } from "@/lib/schemas/console-views";
 import Link from "next/link";
 import { ActionForm, Hidden, SubmitButton } from "@/components/console/forms";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
@@ -10,7 +11,7 @@ import { formatDateTime } from "@/lib/console/format";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
 export function DeliveriesTable({ initial, query, showMerchant }: { initial: DeliveryPage; query: string; showMerchant: boolean }) {
-  const { data: page, error } = usePolled<DeliveryPage>(`/api/console/deliveries?${query}`, initial, 2000);
+  const { data: page, error } = usePolled(`/api/console/deliveries?${query}`, initial, 2000, ConsoleDeliveryPage);
   if (page.items.length === 0) return <EmptyState title="No deliveries">Events appear here when payments succeed, fail or expire.</EmptyState>;
   return (
     <>

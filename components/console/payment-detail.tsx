@@ -1,6 +1,7 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
+import { ConsolePaymentView } from "@/lib/schemas/console-views";
 import { ApproveButton } from "@/components/console/approve-button";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import { formatBps, formatDateTime } from "@/lib/console/format";
@@ -50,7 +51,7 @@ function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>): strin
 
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
 export function PaymentDetail({ initial }: { initial: PaymentView }) {
-  const { data: v, error } = usePolled<PaymentView>(`/api/console/payments/${initial.payment.id}`, initial, 3000);
+  const { data: v, error } = usePolled(`/api/console/payments/${initial.payment.id}`, initial, 3000, ConsolePaymentView);
   const p = v.payment;
   const snapshot = (p.pricing ?? null) as Record<string, unknown> | null;
   return (
