@@ -96,6 +96,22 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Components are below the pages: a page passes a Server Action to a component as a prop
+    // (docs/architecture.md "Layers and imports").
+    files: ["components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "@/app"], message: "components do not import pages or Server Actions: take the action as a prop from the page" },
+            { group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([
     ".next/**",
     "out/**",

@@ -6,5 +6,8 @@
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 
-const { main } = await tsImport("../clients/cli/src/main.ts", { parentURL: import.meta.url, tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
+const { main } = await tsImport("../clients/cli/src/main.ts", {
+  parentURL: import.meta.url,
+  tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
+});
 process.exit(await main(process.argv.slice(2)));

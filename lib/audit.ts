@@ -3,7 +3,7 @@ import { systemNow } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf } from "@/lib/pagination";
-import { parseStored } from "@/lib/schemas/stored";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** Who made a change: a signed-in console user, or the service itself (id null). */
 export type AuditActor = { id: string | null; username: string };

@@ -1,16 +1,26 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
-import { ConsoleDeliveryPage } from "@/lib/schemas/console-views";
+import { ConsoleDeliveryPage } from "@/lib/schemas/console/views";
 import Link from "next/link";
-import { ActionForm, Hidden, SubmitButton } from "@/components/console/forms";
+import { ActionForm, Hidden, SubmitButton, type ConsoleFormAction } from "@/components/console/forms";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
-import { requeueAction } from "@/app/console/actions/callbacks";
 import type { DeliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { formatDateTime } from "@/lib/console/format";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
-export function DeliveriesTable({ initial, query, showMerchant }: { initial: DeliveryPage; query: string; showMerchant: boolean }) {
+export function DeliveriesTable({
+  initial,
+  query,
+  showMerchant,
+  requeue,
+}: {
+  initial: DeliveryPage;
+  query: string;
+  showMerchant: boolean;
+  /** The console's requeue action, passed by the page. */
+  requeue: ConsoleFormAction;
+}) {
   const { data: page, error } = usePolled(`/api/console/deliveries?${query}`, initial, 2000, ConsoleDeliveryPage);
   if (page.items.length === 0) return <EmptyState title="No deliveries">Events appear here when payments succeed, fail or expire.</EmptyState>;
   return (
@@ -53,7 +63,7 @@ export function DeliveriesTable({ initial, query, showMerchant }: { initial: Del
             </Td>
             <Td>
               {d.state === "FAILED" || d.state === "NOT_CONFIGURED" ? (
-                <ActionForm action={requeueAction} label={`Requeue delivery ${d.id}`}>
+                <ActionForm action={requeue} label={`Requeue delivery ${d.id}`}>
                   <Hidden name="deliveryId" value={d.id} />
                   <SubmitButton variant="secondary">Requeue</SubmitButton>
                 </ActionForm>

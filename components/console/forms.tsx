@@ -3,7 +3,12 @@
 import { createContext, useActionState, useContext, useEffect, useId, useRef, startTransition, type ReactNode } from "react";
 import type { ActionState } from "@/lib/console/action";
 
-type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
+/**
+ * A console Server Action as a form calls it (app/console/actions/*): the state before and the form's data in, the
+ * next state out. Pages pass one to a component as a prop, so components import nothing from app/.
+ */
+export type ConsoleFormAction = (prev: ActionState, form: FormData) => Promise<ActionState>;
+type Action = ConsoleFormAction;
 const FormErrors = createContext<Record<string, string>>({});
 const FormPending = createContext(false);
 

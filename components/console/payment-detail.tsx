@@ -1,8 +1,9 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
-import { ConsolePaymentView } from "@/lib/schemas/console-views";
+import { ConsolePaymentView } from "@/lib/schemas/console/views";
 import { ApproveButton } from "@/components/console/approve-button";
+import type { ConsoleFormAction } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import { formatBps, formatDateTime } from "@/lib/console/format";
 import type { PaymentView } from "@/lib/payments/payment-views";
@@ -50,7 +51,8 @@ function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>): strin
 }
 
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
-export function PaymentDetail({ initial }: { initial: PaymentView }) {
+/** A payment's detail, polled every 3 s; `approve` is the console's approve action, passed by the page. */
+export function PaymentDetail({ initial, approve }: { initial: PaymentView; approve: ConsoleFormAction }) {
   const { data: v, error } = usePolled(`/api/console/payments/${initial.payment.id}`, initial, 3000, ConsolePaymentView);
   const p = v.payment;
   const snapshot = (p.pricing ?? null) as Record<string, unknown> | null;
@@ -117,7 +119,7 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
       </Card>
       {v.isWithdrawalAwaitingApproval ? (
         <Card title="Approval" description="A withdrawal is approved by a console user other than the one whose API key created it.">
-          <ApproveButton paymentId={p.id} reference={p.reference} amount={p.amount} currency={p.currency} refusal={v.approvalRefusal} />
+          <ApproveButton paymentId={p.id} reference={p.reference} amount={p.amount} currency={p.currency} refusal={v.approvalRefusal} approve={approve} />
         </Card>
       ) : null}
       <Card title="Pricing snapshot" description="Fixed when the payment was created; later profile or rate changes never alter it.">

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
-import { ConsolePaymentPage } from "@/lib/schemas/console-views";
+import { ConsolePaymentPage } from "@/lib/schemas/console/views";
 import Link from "next/link";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import type { listConsolePayments } from "@/lib/payments/payment-views";

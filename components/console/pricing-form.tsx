@@ -1,7 +1,6 @@
 "use client";
 
-import { ActionForm, Checkbox, Field, SubmitButton } from "@/components/console/forms";
-import { savePricing } from "@/app/console/actions/pricing";
+import { ActionForm, Checkbox, Field, SubmitButton, type ConsoleFormAction } from "@/components/console/forms";
 import { CURRENCIES } from "@/lib/money/currency";
 
 export type PricingDefaults = Record<string, string | boolean | undefined>;
@@ -9,10 +8,19 @@ export type PricingDefaults = Record<string, string | boolean | undefined>;
 const currencies = CURRENCIES.map((c) => ({ value: c, label: c }));
 
 /** The form of a new pricing profile version: every field of the contract's profile list and a required reason. */
-export function PricingForm({ merchants, defaults }: { merchants: { id: string; name: string }[]; defaults: PricingDefaults }) {
+export function PricingForm({
+  merchants,
+  defaults,
+  save,
+}: {
+  merchants: { id: string; name: string }[];
+  defaults: PricingDefaults;
+  /** The console's save-pricing action, passed by the page. */
+  save: ConsoleFormAction;
+}) {
   const d = (k: string) => (typeof defaults[k] === "string" ? (defaults[k] as string) : undefined);
   return (
-    <ActionForm action={savePricing} label="New pricing profile version" className="space-y-5">
+    <ActionForm action={save} label="New pricing profile version" className="space-y-5">
       <fieldset className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <legend className="mb-2 text-sm font-semibold text-slate-800">Profile</legend>
         <Field

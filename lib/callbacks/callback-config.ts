@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db";
 import { apiError, fieldError } from "@/lib/errors";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/callbacks/url-policy";
 import { runtimeEnv } from "@/lib/runtime-env";
 import { config } from "@/lib/config";

@@ -9,9 +9,9 @@ import { callbackHeaderNames } from "@/lib/events/signing";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { announce, wakeCatchUp } from "@/lib/notify/announce";
 import { DELIVERY_DUE } from "@/lib/notify/due-events";
-import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
+import type { Payment as PaymentResource } from "@/lib/schemas/api/payment-resource";
 import { dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import { pageOf, type Page } from "@/lib/pagination";
 
 export const DELIVERY_STATES = ["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"] as const satisfies readonly DeliveryState[];

@@ -2,7 +2,7 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
-import { checkbox, integer, reasonField, text, uuidField } from "@/lib/schemas/form-fields";
+import { checkbox, integer, reasonField, text, uuidField } from "@/lib/schemas/forms/fields";
 import { auditMerchant } from "@/lib/merchants/manage-merchants";
 import { parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
@@ -13,7 +13,7 @@ import { endCallbackSecretOverlap, listenerSecretStateOf, parseOverlap, rotateCa
 import { listenerSecretFromKeyHash } from "@/lib/events/listener-secret";
 import { ChaosModeRow } from "@/lib/events/stream";
 import { diagnoseSignature, type SignatureDiagnosis } from "@/lib/callbacks/signature-check";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import { isValidDay } from "@/lib/money/dubai";
 
 export const CallbackUrlInput = z.object({ merchantId: uuidField, url: text(2048, "address") });

@@ -3,7 +3,7 @@ import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { toMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
-import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
+import type { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
 import { storedQuote } from "@/lib/checkout-sessions/quote";
 import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition, isDue } from "@/lib/checkout-sessions/transitions";

@@ -6,7 +6,7 @@ import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { customerProfile } from "@/lib/customers/profile";
 import { consumeVelocity } from "@/lib/risk/velocity";
 import { assertNotBlocked } from "@/lib/risk/block-list";
-import { SESSION_REQUIRED_CUSTOMER, type CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
+import { SESSION_REQUIRED_CUSTOMER, type CreateCheckoutSessionRequest } from "@/lib/schemas/api/checkout-sessions";
 
 /** A bearer token of a customer checkout url: 32 random bytes, base64url (43 characters, 256 bits). */
 export function newSessionToken(): string {

@@ -7,10 +7,10 @@ import { dubaiDay } from "@/lib/money/dubai";
 import { assertAmountInRange } from "@/lib/pricing/limits";
 import { directRate, resolvePricing } from "@/lib/pricing/resolve";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
-import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
-import { Amount } from "@/lib/schemas/common";
-import { PricingSnapshot as PricingSnapshotSchema } from "@/lib/schemas/payment-resource";
-import { parseStored } from "@/lib/schemas/stored";
+import type { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
+import { Amount } from "@/lib/schemas/api/common";
+import { PricingSnapshot as PricingSnapshotSchema } from "@/lib/schemas/api/payment-resource";
+import { parseStored } from "@/lib/schemas/stored/parse";
 import { assertWithinGlobalLimit, getSettings } from "@/lib/settings/service-settings";
 import { lockSessionByToken } from "@/lib/checkout-sessions/read";
 import { applySessionTransition, assertTransition } from "@/lib/checkout-sessions/transitions";
@@ -42,7 +42,7 @@ export type SessionQuote = z.output<typeof SessionQuote>;
 /**
  * A session's stored quote (`checkout_sessions.quote`) parsed by its schema, or null before one (docs/api.md
  * "Checkout sessions").
- * @throws StoredDataError (lib/schemas/stored.ts) naming the wrong members
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) naming the wrong members
  */
 export function storedQuote(value: unknown): SessionQuote | null {
   return parseStored(SessionQuote.nullable(), value, "checkout_sessions.quote");

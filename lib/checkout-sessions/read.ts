@@ -1,7 +1,7 @@
 import { IdRow, parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 /** Shape of a session token (lib/checkout-sessions/create.ts newSessionToken). */
 export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,10 +1,10 @@
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
-import type { CheckoutSession as CheckoutSessionSchema } from "@/lib/schemas/checkout-session-resource";
+import type { CheckoutSession as CheckoutSessionSchema } from "@/lib/schemas/api/checkout-session-resource";
 import { publicBaseUrl } from "@/lib/public-url";
 import { effectiveState } from "@/lib/checkout-sessions/transitions";
 
-/** docs/api.md "Checkout sessions": the type of the contract's zod schema, lib/schemas/checkout-session-resource.ts. */
+/** docs/api.md "Checkout sessions": the type of the contract's zod schema, lib/schemas/api/checkout-session-resource.ts. */
 export type CheckoutSessionResource = CheckoutSessionSchema;
 
 /**

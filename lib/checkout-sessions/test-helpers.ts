@@ -3,7 +3,7 @@
 // session's id instead of its bearer link, in the idempotent request's transaction.
 import type { Tx } from "@/lib/db";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
-import type { CustomerAmount } from "@/lib/schemas/checkout-sessions";
+import type { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
 import { confirmCheckoutSession } from "@/lib/checkout-sessions/confirm";
 import { customerQuote, type CustomerQuote } from "@/lib/checkout-sessions/customer-view";
 import { quoteCheckoutSession, storedQuote } from "@/lib/checkout-sessions/quote";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors";
 import { assertTransition, effectiveState, isDue, SESSION_TRANSITIONS } from "@/lib/checkout-sessions/transitions";
-import { CreateCheckoutSession, CustomerAmount, FORBIDDEN_SESSION_MEMBERS } from "@/lib/schemas/checkout-sessions";
+import { CreateCheckoutSession, CustomerAmount, FORBIDDEN_SESSION_MEMBERS } from "@/lib/schemas/api/checkout-sessions";
 
 const at = (iso: string) => new Date(iso);
 const session = (state: "AWAITING_AMOUNT" | "QUOTED" | "AWAITING_VERIFICATION" | "EXPIRED", expiresAt = "2026-01-01T12:00:00Z") => ({

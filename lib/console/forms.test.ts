@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formToObject } from "@/lib/console/forms";
-import { checkbox, checkboxGroup, optionalAmountMinor } from "@/lib/schemas/form-fields";
+import { checkbox, checkboxGroup, optionalAmountMinor } from "@/lib/schemas/forms/fields";
 import { formatBps, formatDateTime, pageParam } from "@/lib/console/format";
 import { auditValue } from "@/lib/audit";
 

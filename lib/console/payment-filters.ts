@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ListPaymentsQuery } from "@/lib/schemas/payments";
+import { ListPaymentsQuery } from "@/lib/schemas/api/payments";
 
 /** Console payment filters: the query of `GET /v1/payments` plus, for operators, a merchant. */
 export const ConsolePaymentsQuery = z.object({

@@ -1,5 +1,5 @@
 import { apiError } from "@/lib/errors";
-import type { Customer } from "@/lib/schemas/common";
+import type { Customer } from "@/lib/schemas/api/common";
 
 const isBlank = (value: string | undefined) => value === undefined || value.trim() === "";
 

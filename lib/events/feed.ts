@@ -9,16 +9,16 @@ import { afterCommit, parseRow, parseRows, Prisma, type Db, type Tx } from "@/li
 import { apiError } from "@/lib/errors";
 import { chaosPlan, type ChaosPlan } from "@/lib/events/chaos";
 import type { EventType } from "@/lib/events/outbox";
-import { EVENT_TYPES, EventEnvelope as EventEnvelopeSchema } from "@/lib/schemas/events";
-import { parseStored } from "@/lib/schemas/stored";
+import { EVENT_TYPES, EventEnvelope as EventEnvelopeSchema } from "@/lib/schemas/api/events";
+import { parseStored } from "@/lib/schemas/stored/parse";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { forwardsOf, type ListenerForwardView } from "@/lib/events/listener-forwards";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { announce } from "@/lib/notify/announce";
 import { DELIVERY_DUE } from "@/lib/notify/due-events";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
-import { isUuid } from "@/lib/schemas/common";
-import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
+import { isUuid } from "@/lib/schemas/api/common";
+import type { Payment as PaymentResource } from "@/lib/schemas/api/payment-resource";
 import { pageOf } from "@/lib/pagination";
 
 /** The callback envelope exactly as delivered: `{ id, type, createdAt, data }` (README "Receiving callbacks"). */
@@ -43,7 +43,7 @@ export type EventSummary = EventEnvelope & { delivery: { state: DeliveryState; d
 /** One event: the envelope plus every delivery with its attempts (oldest first), and its listener forwards. */
 export type EventDetail = EventEnvelope & { delivery: { state: DeliveryState; deliveries: EventDelivery[] }; forwards: ListenerForwardView[] };
 
-/** Query of `GET /v1/events` after validation (lib/schemas/events.ts). */
+/** Query of `GET /v1/events` after validation (lib/schemas/api/events.ts). */
 export type ListEventsInput = {
   page: number;
   limit: number;

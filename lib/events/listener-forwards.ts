@@ -6,8 +6,8 @@ import { systemNow } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { checkForwardToken, CLOCK_SKEW_MS } from "@/lib/events/forward-token";
-import { ListenerForward, type RecordForwards } from "@/lib/schemas/events";
-import { parseStored } from "@/lib/schemas/stored";
+import { ListenerForward, type RecordForwards } from "@/lib/schemas/api/events";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** One listener forward of an event: its attempts and where it ended. */
 export type ListenerForwardView = {

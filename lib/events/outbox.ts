@@ -1,13 +1,13 @@
 import { systemNow } from "@/lib/clock";
 import { afterCommit, type Tx } from "@/lib/db";
 import { toJson } from "@/lib/http/respond";
-import { EVENT_TYPES } from "@/lib/schemas/events";
+import { EVENT_TYPES } from "@/lib/schemas/api/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { announce } from "@/lib/notify/announce";
 import { DELIVERY_DUE } from "@/lib/notify/due-events";
-import type { Payment as PaymentResource } from "@/lib/schemas/payment-resource";
+import type { Payment as PaymentResource } from "@/lib/schemas/api/payment-resource";
 
-/** One of the event types of docs/callbacks.md (lib/schemas/events.ts). */
+/** One of the event types of docs/callbacks.md (lib/schemas/api/events.ts). */
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export type RecordedEvent = { eventId: string; deliveryId: string; state: "PENDING" | "NOT_CONFIGURED" };

@@ -4,7 +4,7 @@ import { getDb, parseRow, query, transaction, type Db, type Tx } from "@/lib/db"
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
 import { uniqueViolation } from "@/lib/http/respond";
-import { parseStored } from "@/lib/schemas/stored";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** docs/api.md "Limits": Idempotency-Key 8 to 128 characters of [-a-zA-Z0-9_.:]. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[-a-zA-Z0-9_.:]{8,128}$/;
@@ -68,7 +68,7 @@ const RecordRow = z.object({
 /**
  * The stored answer of a record read for `scope`, or null when there is none.
  * @throws ApiError 409 IDEMPOTENCY_CONFLICT when the key was used for another method, path or body.
- * @throws StoredDataError (lib/schemas/stored.ts) when the record does not match its schema
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) when the record does not match its schema
  */
 export function storedFromColumn(scope: IdempotencyScope, record: unknown): StoredResponse | null {
   if (record === null || record === undefined) return null;

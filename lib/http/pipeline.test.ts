@@ -15,6 +15,8 @@ const handler = async (): Promise<never> => {
 const untyped = merchantApi as (op: unknown, ...rest: unknown[]) => unknown;
 
 describe("merchantApi: the load its operation entry declares", () => {
+  // What the routes built here answer is checked in test/integration/pipeline.test.ts ("a route built from an entry
+  // and its load answers ..."), which has a database.
   it("takes each entry's own load", () => {
     expect(merchantApi(OPERATIONS.createPayment, { load: createPaymentLoad }, handler)).toBeTypeOf("function");
     expect(merchantApi(OPERATIONS.getPayment, { load: paymentLoad }, handler)).toBeTypeOf("function");

@@ -5,7 +5,7 @@ import type pg from "pg";
 import { getPool, parseRow, query, type Db } from "@/lib/db";
 import { Prisma, type Merchant } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
-import { Customer } from "@/lib/schemas/common";
+import { Customer } from "@/lib/schemas/api/common";
 
 /** docs/api.md "Authentication" 3: the scopes an API key can carry. */
 export const SCOPES = ["payments:read", "payments:create", "sandbox:simulate"] as const;

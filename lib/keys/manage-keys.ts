@@ -2,12 +2,12 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
-import { checkboxGroup, optionalText } from "@/lib/schemas/form-fields";
+import { checkboxGroup, optionalText } from "@/lib/schemas/forms/fields";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import { parseRows, type Db, type Tx } from "@/lib/db";
 import { MerchantStatus } from "@/lib/generated/prisma/enums";
 import { apiError } from "@/lib/errors";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import { pageOf } from "@/lib/pagination";
 
 export const NewKeyInput = z.object({

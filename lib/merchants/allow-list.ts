@@ -3,7 +3,7 @@ import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { normalizeIp } from "@/lib/auth/ip";
 import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { reasonField, text, uuidField } from "@/lib/schemas/form-fields";
+import { reasonField, text, uuidField } from "@/lib/schemas/forms/fields";
 import { lockMerchant } from "@/lib/merchants/manage-merchants";
 import type { Db, Tx } from "@/lib/db";
 import { apiError, fieldError } from "@/lib/errors";

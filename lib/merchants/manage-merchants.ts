@@ -2,14 +2,14 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
-import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/schemas/form-fields";
+import { checkbox, checkboxGroup, integer, reasonField, text, uuidField } from "@/lib/schemas/forms/fields";
 import { revokeKeysOf } from "@/lib/keys/manage-keys";
 import { IdRow, parseRows, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Merchant } from "@/lib/generated/prisma/client";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { CURRENCIES } from "@/lib/money/currency";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import { pageOf } from "@/lib/pagination";
 
 /** Customer members a merchant may require on `POST /v1/payments` (docs/api.md "Customer"). */

@@ -4,7 +4,7 @@
 // (lib/notify/announce.ts) and the event-driven entries of lib/jobs/registry.ts answer them; this folder sits below
 // both, so neither imports the other.
 import { z } from "zod";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 /** A due event's payload: string members naming one item, e.g. `{ deliveryId }`. */
 export type DuePayload = Record<string, string>;
@@ -22,7 +22,7 @@ export type DueEvent<P extends DuePayload> = {
   readonly catchUpJobId: string;
 };
 
-/** A uuid as text (lib/schemas/common.ts `isUuid`: the same check as an id from a path). */
+/** A uuid as text (lib/schemas/api/common.ts `isUuid`: the same check as an id from a path). */
 const uuidText = z.string().refine((text) => isUuid(text), { message: "must be a uuid" });
 
 /**

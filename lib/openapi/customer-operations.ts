@@ -1,6 +1,6 @@
 import type { ErrorCode } from "@/lib/errors";
 import type { CustomerEndpoint } from "@/lib/http/customer-pipeline";
-import { CustomerPageAmount, CustomerSessionAnswer, StoreConfirmationAnswer } from "@/lib/schemas/customer-pages";
+import { CustomerPageAmount, CustomerSessionAnswer, StoreConfirmationAnswer } from "@/lib/schemas/api/customer-pages";
 
 /**
  * One action of a customer page, declared once (the customer pages' part of the operations registry; the merchant

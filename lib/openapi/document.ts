@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { API_ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
-import { EVENT_TYPES } from "@/lib/schemas/events";
+import { EVENT_TYPES } from "@/lib/schemas/api/events";
 import { callbackHeaderNames } from "@/lib/events/signing";
 import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
 import { ERROR_MEANINGS } from "@/lib/openapi/error-codes";
 import { OPERATION_LIST, operationErrors, type Operation } from "@/lib/openapi/operations";
 import { CUSTOMER_OPERATION_LIST, CUSTOMER_PAGES_TAG, customerOperationErrors, type CustomerOperation } from "@/lib/openapi/customer-operations";
-import { CustomerPageAmount, CustomerSessionAnswer, StoreConfirmationAnswer } from "@/lib/schemas/customer-pages";
-import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
-import { CreateCheckoutSession } from "@/lib/schemas/checkout-sessions";
-import { Customer } from "@/lib/schemas/common";
-import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/error-resource";
-import { RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
+import { CustomerPageAmount, CustomerSessionAnswer, StoreConfirmationAnswer } from "@/lib/schemas/api/customer-pages";
+import { CheckoutSession } from "@/lib/schemas/api/checkout-session-resource";
+import { CreateCheckoutSession } from "@/lib/schemas/api/checkout-sessions";
+import { Customer } from "@/lib/schemas/api/common";
+import { ErrorCode as ErrorCodeSchema, ErrorEnvelope } from "@/lib/schemas/api/error-resource";
+import { RequestLogEntry, RequestLogList } from "@/lib/schemas/api/requests";
 import {
   Event,
   EventEnvelope,
@@ -22,10 +22,10 @@ import {
   ForwardsRecorded,
   ListenerForward,
   RecordForwards,
-} from "@/lib/schemas/events";
-import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/payment-resource";
-import { CompletePayment, CompleteSandboxPayment, CreatePayment } from "@/lib/schemas/payments";
-import { FailureCode, PaymentFailure } from "@/lib/schemas/failure-codes";
+} from "@/lib/schemas/api/events";
+import { CheckoutObject, Payment, PaymentList, PaymentSummary, PricingSnapshot } from "@/lib/schemas/api/payment-resource";
+import { CompletePayment, CompleteSandboxPayment, CreatePayment } from "@/lib/schemas/api/payments";
+import { FailureCode, PaymentFailure } from "@/lib/schemas/api/failure-codes";
 import {
   CreateScenarioRule,
   DeletedScenarioRule,
@@ -34,7 +34,7 @@ import {
   ScenarioRule,
   ScenarioRuleList,
   UpdateScenarioRule,
-} from "@/lib/schemas/scenario-rules";
+} from "@/lib/schemas/api/scenario-rules";
 import {
   AdvanceSandboxClock,
   CallbackSecretRotation,
@@ -49,9 +49,9 @@ import {
   SandboxSettings,
   SessionAmount,
   UpdateSandboxSettings,
-} from "@/lib/schemas/sandbox";
-import { StorePayment } from "@/lib/schemas/store-payment-resource";
-import { CreateStorePayment } from "@/lib/schemas/store-payments";
+} from "@/lib/schemas/api/sandbox";
+import { StorePayment } from "@/lib/schemas/api/store-payment-resource";
+import { CreateStorePayment } from "@/lib/schemas/api/store-payments";
 
 /** docs/api.md "Versioning" 2: the machine-readable contract is at version 1.5.0. */
 export const CONTRACT_VERSION = "1.5.0";

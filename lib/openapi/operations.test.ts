@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/openapi/document";
 import { requestSchemas } from "@/lib/http/endpoint";
 import { OPERATION_LIST, OPERATIONS } from "@/lib/openapi/operations";
-import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/checkout-sessions";
+import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/api/checkout-sessions";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/errors";
 import type { Endpoint } from "@/lib/http/endpoint";
-import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
-import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/checkout-sessions";
-import { Payment, PaymentList } from "@/lib/schemas/payment-resource";
-import { CompletePayment, CompleteSandboxPayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/payments";
+import { CheckoutSession } from "@/lib/schemas/api/checkout-session-resource";
+import { CreateCheckoutSession, CreateCheckoutSessionRequest } from "@/lib/schemas/api/checkout-sessions";
+import { Payment, PaymentList } from "@/lib/schemas/api/payment-resource";
+import { CompletePayment, CompleteSandboxPayment, CreatePayment, ListPaymentsQuery } from "@/lib/schemas/api/payments";
 import {
   AdvanceSandboxClock,
   CallbackSecretRotation,
@@ -19,12 +19,21 @@ import {
   SandboxSettings,
   SessionAmount,
   UpdateSandboxSettings,
-} from "@/lib/schemas/sandbox";
-import { Event, EventList, EventRedelivery, EventStreamPage, EventStreamQuery, ForwardsRecorded, ListEventsQuery, RecordForwards } from "@/lib/schemas/events";
-import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/requests";
-import { CreateScenarioRule, DeletedScenarioRule, ScenarioRule, ScenarioRuleList, UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
-import { StorePayment } from "@/lib/schemas/store-payment-resource";
-import { CreateStorePayment } from "@/lib/schemas/store-payments";
+} from "@/lib/schemas/api/sandbox";
+import {
+  Event,
+  EventList,
+  EventRedelivery,
+  EventStreamPage,
+  EventStreamQuery,
+  ForwardsRecorded,
+  ListEventsQuery,
+  RecordForwards,
+} from "@/lib/schemas/api/events";
+import { ListRequestsQuery, RequestLogEntry, RequestLogList } from "@/lib/schemas/api/requests";
+import { CreateScenarioRule, DeletedScenarioRule, ScenarioRule, ScenarioRuleList, UpdateScenarioRule } from "@/lib/schemas/api/scenario-rules";
+import { StorePayment } from "@/lib/schemas/api/store-payment-resource";
+import { CreateStorePayment } from "@/lib/schemas/api/store-payments";
 
 /**
  * One merchant API endpoint, declared once: what its route handler runs with (the {@link Endpoint} part: scope,

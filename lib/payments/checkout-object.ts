@@ -1,7 +1,7 @@
 import type { StoreCheckout } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
 import { publicBaseUrl } from "@/lib/public-url";
-import { STORE_LEGAL_NAME, STORE_NAME, type CheckoutObject } from "@/lib/schemas/payment-resource";
+import { STORE_LEGAL_NAME, STORE_NAME, type CheckoutObject } from "@/lib/schemas/api/payment-resource";
 
 /** docs/api.md "Store checkout": the type of the contract's zod schema. */
 export type { CheckoutObject };

@@ -2,7 +2,7 @@ import type { Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
-import type { FailureCode } from "@/lib/schemas/failure-codes";
+import type { FailureCode } from "@/lib/schemas/api/failure-codes";
 
 /**
  * `POST /v1/sandbox/payments/{id}/complete` (docs/api.md "Payment states"): concludes a PENDING test payment as

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { parseRow, transaction } from "@/lib/db";
 import { completePayment } from "@/lib/payments/complete";
 import { lockPayment } from "@/lib/payments/transitions";
-import { FailureCode } from "@/lib/schemas/failure-codes";
+import { FailureCode } from "@/lib/schemas/api/failure-codes";
 
 /** The audit actor of automatic conclusions. */
 export const SCENARIO_ACTOR: AuditActor = { id: null, username: "scenario rule" };

@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { z } from "zod";
 import { getDb, getPool, parseRow, type Db } from "@/lib/db";
-import type { ListPaymentsQuery } from "@/lib/schemas/payments";
+import type { ListPaymentsQuery } from "@/lib/schemas/api/payments";
 
 // Exact payment counts for GET /v1/payments `total` (`total` is an exact integer) without a COUNT(*) over the
 // merchant's whole history. A statement trigger on payments (prisma/migrations/20261124055000_database_guards/migration.sql) appends count changes to

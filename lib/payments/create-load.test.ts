@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import type { AuthenticatedKey } from "@/lib/keys/api-keys";
 import { createPayment, createPaymentLoad, CreatePaymentLoaded } from "@/lib/payments/create";
-import type { CreatePayment } from "@/lib/schemas/payments";
+import type { CreatePayment } from "@/lib/schemas/api/payments";
 
 // docs/architecture.md "Hot paths": POST /v1/payments decides on the columns it read with the key. They are named once
 // (CreatePaymentLoaded's members name the SELECT's columns), and the row is parsed, so a renamed column is an error

@@ -15,8 +15,8 @@ import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/p
 import { customerProfile } from "@/lib/customers/profile";
 import { activeRulesColumn, applicableRules, consumeVelocity, parseRules, velocityCount, velocityRefusal } from "@/lib/risk/velocity";
 import { assertNotBlocked, blockedError, blockListHit } from "@/lib/risk/block-list";
-import type { CreatePayment } from "@/lib/schemas/payments";
-import type { Customer } from "@/lib/schemas/common";
+import type { CreatePayment } from "@/lib/schemas/api/payments";
+import type { Customer } from "@/lib/schemas/api/common";
 import { conclusionDueAt, conclusionInsert, matchedRule, matchingRuleColumn, paymentScenario } from "@/lib/scenarios/match";
 import { assertWithinGlobalLimit, getSettings, settingsOf, SETTINGS_COLUMN, type ServiceSettings } from "@/lib/settings/service-settings";
 

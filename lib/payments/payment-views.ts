@@ -8,8 +8,8 @@ import { approvalRefusal, approveWithdrawal } from "@/lib/payments/approve";
 import { listPayments } from "@/lib/payments/read";
 import { serializePayment, type PaymentResource, type PaymentRow } from "@/lib/payments/serialize";
 import { FINAL_STATUSES } from "@/lib/payments/transitions";
-import type { ListPaymentsQuery } from "@/lib/schemas/payments";
-import { isUuid } from "@/lib/schemas/common";
+import type { ListPaymentsQuery } from "@/lib/schemas/api/payments";
+import { isUuid } from "@/lib/schemas/api/common";
 import { pageOf } from "@/lib/pagination";
 import { readPaymentScenario } from "@/lib/scenarios/match";
 

@@ -6,8 +6,8 @@ import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
 import type { PaymentRow } from "@/lib/payments/serialize";
-import type { ListPaymentsQuery } from "@/lib/schemas/payments";
-import { isUuid } from "@/lib/schemas/common";
+import type { ListPaymentsQuery } from "@/lib/schemas/api/payments";
+import { isUuid } from "@/lib/schemas/api/common";
 import { conclusionColumn, scenarioFromColumn } from "@/lib/scenarios/match";
 import { pageOf } from "@/lib/pagination";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { StoreCheckout } from "@/lib/generated/prisma/client";
 import { serializePayment, serializeStorePayment, type PaymentRow } from "@/lib/payments/serialize";
-import { StorePayment } from "@/lib/schemas/store-payment-resource";
-import { Payment, PaymentSummary } from "@/lib/schemas/payment-resource";
-import { StoredDataError } from "@/lib/schemas/stored";
+import { StorePayment } from "@/lib/schemas/api/store-payment-resource";
+import { Payment, PaymentSummary } from "@/lib/schemas/api/payment-resource";
+import { StoredDataError } from "@/lib/schemas/stored/parse";
 
 // The store endpoints answer a StorePayment (docs/api.md "Store checkout"): a Payment whose checkout and customer are
 // always there. serializeStorePayment gives that type to serializePayment's detail answer, member for member.

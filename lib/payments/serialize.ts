@@ -1,21 +1,21 @@
 import type { Payment as PaymentModel, StoreCheckout } from "@/lib/generated/prisma/client";
-import { Customer } from "@/lib/schemas/common";
-import type { Payment } from "@/lib/schemas/payment-resource";
-import type { StorePayment } from "@/lib/schemas/store-payment-resource";
-import type { PaymentScenario } from "@/lib/schemas/scenario-rules";
+import { Customer } from "@/lib/schemas/api/common";
+import type { Payment } from "@/lib/schemas/api/payment-resource";
+import type { StorePayment } from "@/lib/schemas/api/store-payment-resource";
+import type { PaymentScenario } from "@/lib/schemas/api/scenario-rules";
 import { formatOffset } from "@/lib/clock";
 import { fromMinor } from "@/lib/money/currency";
 import { storedSnapshot } from "@/lib/pricing/snapshot";
-import { parseStored } from "@/lib/schemas/stored";
+import { parseStored } from "@/lib/schemas/stored/parse";
 import { serializeCheckout } from "@/lib/payments/checkout-object";
-import { FailureCode, paymentFailure } from "@/lib/schemas/failure-codes";
+import { FailureCode, paymentFailure } from "@/lib/schemas/api/failure-codes";
 
-/** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/payment-resource.ts). */
+/** docs/api.md "Payments": the type of the contract's zod schema (lib/schemas/api/payment-resource.ts). */
 export type PaymentResource = Payment;
 
 /**
  * docs/api.md "Store checkout": a Payment whose `checkout` and `customer` are always present (its zod schema:
- * lib/schemas/store-payment-resource.ts).
+ * lib/schemas/api/store-payment-resource.ts).
  */
 export type StorePaymentResource = StorePayment;
 
@@ -29,7 +29,7 @@ export type PaymentRow = PaymentModel & { storeCheckout?: StoreCheckout | null; 
  * (docs/api.md "Failure codes") is on every shape, detail or not, of a payment with a failure code, and absent
  * otherwise: the one place an answer, a list item and an event's `data` get it. The stored JSON columns (pricing,
  * customer) are parsed by their schemas.
- * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot, customer or failure code does not match its schema
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) when a stored snapshot, customer or failure code does not match its schema
  */
 export function serializePayment(row: PaymentRow, opts: { detail: boolean }): PaymentResource {
   const resource: PaymentResource = {

@@ -6,8 +6,8 @@ import { postLedgerEntry, settlementPostings } from "@/lib/ledger/post";
 import { toMinor } from "@/lib/money/currency";
 import { releaseLimits, type LimitReleases } from "@/lib/pricing/limits";
 import { storedSnapshot } from "@/lib/pricing/snapshot";
-import { isUuid } from "@/lib/schemas/common";
-import type { FailureCode } from "@/lib/schemas/failure-codes";
+import { isUuid } from "@/lib/schemas/api/common";
+import type { FailureCode } from "@/lib/schemas/api/failure-codes";
 import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
 
 export type Trigger = "approve" | "succeed" | "fail" | "expire";
@@ -50,7 +50,7 @@ export type TransitionOptions = { now: Date; actorId?: string; releases?: LimitR
  * Applies one transition in the caller's transaction: {@link applyTransitionToMany} with one payment.
  * @returns the updated payment row
  * @throws ApiError 409 INVALID_STATE when the payment is not in a `from` state (a concurrent change won).
- * @throws StoredDataError (lib/schemas/stored.ts) when the stored snapshot does not match its schema (nothing written)
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) when the stored snapshot does not match its schema (nothing written)
  */
 export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trigger, opts: TransitionOptions): Promise<PaymentRow> {
   const [updated] = await applyTransitionToMany(tx, [payment], trigger, opts);
@@ -69,7 +69,7 @@ export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trig
  * @returns the updated payment rows, in the order given
  * @throws ApiError 409 INVALID_STATE when a payment is not in a `from` state (a concurrent change won; nothing of the
  *   caller's transaction should then be committed).
- * @throws StoredDataError (lib/schemas/stored.ts) when a stored snapshot does not match its schema (nothing written)
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) when a stored snapshot does not match its schema (nothing written)
  */
 export async function applyTransitionToMany(tx: Tx, payments: readonly PaymentRow[], trigger: Trigger, opts: TransitionOptions): Promise<PaymentRow[]> {
   if (payments.length === 0) return [];

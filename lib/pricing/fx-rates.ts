@@ -2,7 +2,7 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { currencyField, reasonField } from "@/lib/schemas/form-fields";
+import { currencyField, reasonField } from "@/lib/schemas/forms/fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError, fieldError } from "@/lib/errors";
 import type { FxRate } from "@/lib/generated/prisma/client";

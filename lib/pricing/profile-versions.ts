@@ -2,14 +2,14 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { checkbox, currencyField, integer, optionalAmountMinor, reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { checkbox, currencyField, integer, optionalAmountMinor, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
-import { CurrencyCode, isUuid } from "@/lib/schemas/common";
-import { parseStored } from "@/lib/schemas/stored";
+import { CurrencyCode, isUuid } from "@/lib/schemas/api/common";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 const bps = integer(0, 10_000);
 

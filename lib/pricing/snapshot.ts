@@ -1,7 +1,7 @@
 import { fromMinor } from "@/lib/money/currency";
 import { DUBAI_TIMEZONE } from "@/lib/money/dubai";
-import { PricingSnapshot as PricingSnapshotSchema, type PricingSnapshot } from "@/lib/schemas/payment-resource";
-import { parseStored } from "@/lib/schemas/stored";
+import { PricingSnapshot as PricingSnapshotSchema, type PricingSnapshot } from "@/lib/schemas/api/payment-resource";
+import { parseStored } from "@/lib/schemas/stored/parse";
 import { bpsFactor, bpsOfMinor, convertMinor, formatRate, parseRate } from "@/lib/money/rates";
 
 /** docs/api.md "Pricing": the immutable pricing terms stored on a payment (type of the contract's zod schema). */
@@ -11,7 +11,7 @@ export type { PricingSnapshot };
  * A payment's stored snapshot (`payments.pricing`, or a session quote's `pricing`) parsed by the contract's schema,
  * its members in the documented order (JSONB storage does not keep key order; the schema's output does). Null stays
  * null: v0.1 payments.
- * @throws StoredDataError (lib/schemas/stored.ts) naming `what` and the wrong members, e.g. a missing `reserve`
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) naming `what` and the wrong members, e.g. a missing `reserve`
  */
 export function storedSnapshot(stored: unknown, what = "payments.pricing"): PricingSnapshot | null {
   return parseStored(PricingSnapshotSchema.nullable(), stored, what);

@@ -1,5 +1,5 @@
 import { dubaiDay } from "@/lib/money/dubai";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 /** How many Dubai days the console charts show, today included. */
 export const CHART_DAYS = 30;

@@ -5,10 +5,10 @@ import type { Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf, type Page } from "@/lib/pagination";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 import type { z } from "zod";
-import { RequestLogEntry, type ListRequestsQuery } from "@/lib/schemas/requests";
-import { parseStored } from "@/lib/schemas/stored";
+import { RequestLogEntry, type ListRequestsQuery } from "@/lib/schemas/api/requests";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** One logged request as the API shows it (the RequestLogEntry schema of the OpenAPI document). */
 export type RequestLogView = z.output<typeof RequestLogEntry>;

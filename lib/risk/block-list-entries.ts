@@ -2,7 +2,7 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { optionalText, reasonField, text } from "@/lib/schemas/form-fields";
+import { optionalText, reasonField, text } from "@/lib/schemas/forms/fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { BLOCK_KINDS, normalizeBlockValue, type BlockKind } from "@/lib/risk/block-list";

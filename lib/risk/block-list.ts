@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { apiError, type ApiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Customer } from "@/lib/schemas/common";
+import type { Customer } from "@/lib/schemas/api/common";
 
 /** Kinds of block-list entries and the customer member each one matches. */
 export const BLOCK_KINDS = { EMAIL: "email", CUSTOMER_ID: "id", IP: "ip", COUNTRY: "country", PHONE: "phone", USERNAME: "username" } as const;

@@ -2,13 +2,13 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertMerchantAccess, assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { currencyField, integer, reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { currencyField, integer, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import type { Db, Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import type { RiskRule } from "@/lib/generated/prisma/client";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 import { MAX_WINDOW_SECONDS, RISK_SUBJECTS, type RiskSubject } from "@/lib/risk/velocity";
-import { parseStored } from "@/lib/schemas/stored";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 // A merchant's velocity rules in the console (docs/api.md "Errors": RISK_REJECTED; docs/architecture.md "Console
 // roles": operators run risk). Operators add and remove rules with a reason; the merchant's users see them.

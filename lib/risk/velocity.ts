@@ -3,7 +3,7 @@ import { z } from "zod";
 import { parseRow, parseRows, type Db } from "@/lib/db";
 import { apiError, type ApiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Customer } from "@/lib/schemas/common";
+import type { Customer } from "@/lib/schemas/api/common";
 
 // Velocity rules (docs/api.md "Errors": 403 RISK_REJECTED is a block-list entry or a velocity rule): per merchant,
 // at most N payments, or at most an amount in one currency, per customer member within a fixed window.

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
-import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { optionalText, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import { formatOffset, parseDuration, sandboxNow, systemNow } from "@/lib/clock";
 import { afterCommit, parseRows, type Db, type Tx } from "@/lib/db";
 import { wakeJob } from "@/lib/notify/wake";

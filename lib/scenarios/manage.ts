@@ -3,9 +3,9 @@
 import { z } from "zod";
 import { assertMerchantAccess, auditActor, type ConsoleActor } from "@/lib/auth/actor";
 import type { Db, Tx } from "@/lib/db";
-import { checkbox, integer, optionalText, text, uuidField } from "@/lib/schemas/form-fields";
-import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
-import { MAX_SCENARIO_DELAY_MS, ScenarioMatch, ScenarioOutcome } from "@/lib/schemas/scenario-rules";
+import { checkbox, integer, optionalText, text, uuidField } from "@/lib/schemas/forms/fields";
+import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/api/failure-codes";
+import { MAX_SCENARIO_DELAY_MS, ScenarioMatch, ScenarioOutcome } from "@/lib/schemas/api/scenario-rules";
 import { addStandardRules, createScenarioRule, deleteScenarioRule, listScenarioRules, updateScenarioRule } from "@/lib/scenarios/rules";
 
 /**

@@ -3,9 +3,9 @@
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { FailureCode } from "@/lib/schemas/failure-codes";
-import { PaymentScenario, ScenarioOutcome } from "@/lib/schemas/scenario-rules";
-import { parseStored } from "@/lib/schemas/stored";
+import { FailureCode } from "@/lib/schemas/api/failure-codes";
+import { PaymentScenario, ScenarioOutcome } from "@/lib/schemas/api/scenario-rules";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** What a payment's creation needs to know about it: amount (decimal text), reference, method, direction, currency. */
 export type MatchInput = { amount: string; reference: string; method: string; direction: string; currency: string };

@@ -7,10 +7,16 @@ import { apiError } from "@/lib/errors";
 import { Prisma, type ScenarioRule as ScenarioRuleRow } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
-import { isUuid } from "@/lib/schemas/common";
-import { FailureCode } from "@/lib/schemas/failure-codes";
-import { ScenarioOutcome, type CreateScenarioRule, type ScenarioMatch, type ScenarioRuleResource, type UpdateScenarioRule } from "@/lib/schemas/scenario-rules";
-import { parseStored } from "@/lib/schemas/stored";
+import { isUuid } from "@/lib/schemas/api/common";
+import { FailureCode } from "@/lib/schemas/api/failure-codes";
+import {
+  ScenarioOutcome,
+  type CreateScenarioRule,
+  type ScenarioMatch,
+  type ScenarioRuleResource,
+  type UpdateScenarioRule,
+} from "@/lib/schemas/api/scenario-rules";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** The most rules one merchant may have (one page of the list). */
 export const MAX_SCENARIO_RULES = 100;

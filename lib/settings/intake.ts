@@ -2,7 +2,7 @@ import { systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { writeAudit } from "@/lib/audit";
 import { assertOperator, auditActor, type ConsoleActor } from "@/lib/auth/actor";
-import { checkbox, checkboxGroup, reasonField } from "@/lib/schemas/form-fields";
+import { checkbox, checkboxGroup, reasonField } from "@/lib/schemas/forms/fields";
 import type { Tx } from "@/lib/db";
 import { getSettings, updateSettings, type ServiceSettings } from "@/lib/settings/service-settings";
 

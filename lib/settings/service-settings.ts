@@ -3,8 +3,8 @@ import { parseRow, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { fromMinor, toMinor } from "@/lib/money/currency";
-import { Amount } from "@/lib/schemas/common";
-import { parseStored } from "@/lib/schemas/stored";
+import { Amount } from "@/lib/schemas/api/common";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** Operator switches and limits (console: merchants, intake pause, global amount limit, store). */
 const ServiceSettings = z.object({
@@ -40,7 +40,7 @@ export const SETTINGS_COLUMN = Prisma.sql`(SELECT value FROM settings WHERE key 
 
 /**
  * The service settings from {@link SETTINGS_COLUMN}'s JSON, parsed by their schema: defaults for anything not stored.
- * @throws StoredDataError (lib/schemas/stored.ts) naming a stored member of another type
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) naming a stored member of another type
  */
 export function settingsOf(value: unknown): ServiceSettings {
   return { ...DEFAULT_SETTINGS, ...parseStored(StoredSettings, value, "settings.value (service)") };

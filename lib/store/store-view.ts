@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Db } from "@/lib/db";
 import type { CheckoutState } from "@/lib/generated/prisma/client";
 import { fromMinor } from "@/lib/money/currency";
-import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/schemas/payment-resource";
-import { parseStored } from "@/lib/schemas/stored";
+import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/schemas/api/payment-resource";
+import { parseStored } from "@/lib/schemas/stored/parse";
 import { STORE_TOKEN_PATTERN } from "@/lib/test-store/connector";
 
 /** One basket line as the store page shows it (AED decimal text). */
@@ -43,7 +43,7 @@ export const StoredLines = z.array(
  * Loads the store page view of a token at `now`.
  * @returns null for a malformed or unknown token (the page answers 404). Tokens exist only from READY on,
  *   so the states seen here are READY, SUCCEEDED, FAILED and EXPIRED.
- * @throws StoredDataError (lib/schemas/stored.ts) when the stored basket does not match {@link StoredLines}
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) when the stored basket does not match {@link StoredLines}
  */
 export async function loadStoreCheckout(db: Db, token: string, now: Date): Promise<StoreCheckoutView | null> {
   if (!STORE_TOKEN_PATTERN.test(token)) return null;

@@ -8,7 +8,7 @@ import type { Db } from "@/lib/db";
 import { AMOUNT_PATTERN, CURRENCIES, fromMinor } from "@/lib/money/currency";
 import type { HandoffPayload, HandoffRefusal, SignedHandoff } from "@/lib/test-store/connector";
 import { config } from "@/lib/config";
-import { parseStored } from "@/lib/schemas/stored";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** A handoff older than this (by its signed issuedAt) is stale: 60 seconds. */
 export const HANDOFF_MAX_AGE_SECONDS = 60;

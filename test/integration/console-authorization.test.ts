@@ -11,7 +11,7 @@ import { saveProfileVersion, PricingVersionInput } from "@/lib/pricing/profile-v
 import { saveRate } from "@/lib/pricing/fx-rates";
 import { setIntake } from "@/lib/settings/intake";
 import { createUser } from "@/lib/users/manage-users";
-import { ListPaymentsQuery } from "@/lib/schemas/payments";
+import { ListPaymentsQuery } from "@/lib/schemas/api/payments";
 import { dubaiDay } from "@/lib/money/dubai";
 
 const withdrawal = () => depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" });

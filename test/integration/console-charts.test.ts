@@ -10,7 +10,7 @@ import { compactPaymentCounts } from "@/lib/payments/counts";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { limitUsage } from "@/lib/reports/limit-usage";
 import { paymentsOverview } from "@/lib/reports/payments-overview";
-import { ConsoleCallbacksOverview, ConsoleDeliveryPage, ConsoleLimitUsage, ConsolePaymentsOverview } from "@/lib/schemas/console-views";
+import { ConsoleCallbacksOverview, ConsoleDeliveryPage, ConsoleLimitUsage, ConsolePaymentsOverview } from "@/lib/schemas/console/views";
 import type { z } from "zod";
 
 /** What a chart's poll reads of `value` (components/console/use-polled.ts): its JSON through the page's schema. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { API_ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, operationErrors } from "@/lib/openapi/operations";
-import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/checkout-sessions";
+import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/api/checkout-sessions";
 import { assertMatchesContract, ContractViolation, contractDocument, validatorAt } from "../support/contract";
 import { amountEntryMerchant } from "../support/checkout-sessions";
 import { baseUrl, depositBody, newMerchant } from "../support/fixtures";

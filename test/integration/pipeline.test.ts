@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { baseUrl, call, db, depositBody, newMerchant } from "../support/fixtures";
+import { merchantApi } from "@/lib/http/pipeline";
+import { OPERATIONS } from "@/lib/openapi/operations";
+import { createPaymentLoad } from "@/lib/payments/create";
+import { listLoad, paymentLoad } from "@/lib/payments/read";
 
 const envelope = (res: { body: any; headers: Headers }) => {
   expect(res.body).toEqual({ error: { code: expect.any(String), message: expect.any(String), requestId: expect.any(String) } });
@@ -77,6 +81,27 @@ describe("request pipeline (docs/architecture.md 'Request pipeline', docs/api.md
       agent.destroy();
     }
     expect(await db.payment.count({ where: { merchantId: m.merchant.id } })).toBe(0);
+  });
+
+  it("a route built from an entry and its load answers in the contract's format, before its load or handler runs", async () => {
+    let ran = 0;
+    const handler = async (): Promise<never> => {
+      ran++;
+      throw new Error("not run");
+    };
+    const routes = [
+      merchantApi(OPERATIONS.createPayment, { load: createPaymentLoad }, handler),
+      merchantApi(OPERATIONS.getPayment, { load: paymentLoad }, handler),
+      merchantApi(OPERATIONS.listPayments, { load: listLoad }, handler),
+      merchantApi(OPERATIONS.completeSandboxPayment, handler),
+    ];
+    for (const route of routes) {
+      const response = await route(new Request("http://127.0.0.1/v1/payments", { headers: { authorization: "Bearer sk_sandbox_not_a_key" } }));
+      expect(response.status).toBe(401);
+      const body = await response.json();
+      expect(body).toEqual({ error: { code: "INVALID_API_KEY", message: expect.any(String), requestId: response.headers.get("x-request-id") } });
+    }
+    expect(ran).toBe(0);
   });
 
   it("401 INVALID_API_KEY for missing, malformed, unknown, expired, revoked keys and an inactive merchant", async () => {

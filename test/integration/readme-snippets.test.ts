@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { FAILURE_CODES } from "@/lib/schemas/failure-codes";
+import { FAILURE_CODES } from "@/lib/schemas/api/failure-codes";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant } from "../support/checkout-sessions";

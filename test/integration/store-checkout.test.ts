@@ -16,7 +16,7 @@ import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
 import type { HandoffAnswer, HandoffPayload, SignedHandoff, StoreConnector } from "@/lib/test-store/connector";
-import type { CreateStorePayment } from "@/lib/schemas/store-payments";
+import type { CreateStorePayment } from "@/lib/schemas/api/store-payments";
 import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
 import { expireStoreCheckouts } from "@/lib/payments/expire";
 import { handOffCheckout } from "@/lib/store/handoff";

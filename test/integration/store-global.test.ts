@@ -19,7 +19,7 @@ import {
   setCatalogItemActive,
   upsertCatalogItem,
 } from "@/lib/test-store/catalog-admin";
-import type { CreateStorePayment } from "@/lib/schemas/store-payments";
+import type { CreateStorePayment } from "@/lib/schemas/api/store-payments";
 import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
 
 // Store state that is global to a service: the operator's store switches (503 STORE_DISABLED /

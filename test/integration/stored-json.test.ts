@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { getPayment } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
-import { StoredDataError } from "@/lib/schemas/stored";
+import { StoredDataError } from "@/lib/schemas/stored/parse";
 
 // docs/decisions.md "Stored JSON is parsed where it is read": a payment whose stored snapshot lost a member (written
 // by hand here, as older code or a manual fix could) is refused where it is read, with an error naming the column and

@@ -9,8 +9,8 @@ import type { Prisma, SelectOf, Tx } from "@/lib/db";
 import { createPaymentLoad, CreatePaymentLoaded } from "@/lib/payments/create";
 import { listLoad, paymentLoad, type ListLoaded } from "@/lib/payments/read";
 import type { PaymentRow } from "@/lib/payments/serialize";
-import type { Payment } from "@/lib/schemas/payment-resource";
-import type { FailureCode } from "@/lib/schemas/failure-codes";
+import type { Payment } from "@/lib/schemas/api/payment-resource";
+import type { FailureCode } from "@/lib/schemas/api/failure-codes";
 
 declare const payment: Payment;
 declare const stream: ReadableStream<Uint8Array>;

@@ -5,8 +5,8 @@ import type { PricingProfileVersion, RequestLog, RiskRule } from "@/lib/generate
 import { versionAsInput } from "@/lib/pricing/profile-versions";
 import { requestLogView } from "@/lib/request-log/read";
 import { riskRuleView } from "@/lib/risk/velocity-rules";
-import { ConsoleCallbacksOverview, ConsoleDeliveryPage } from "@/lib/schemas/console-views";
-import { parseStored, StoredDataError } from "@/lib/schemas/stored";
+import { ConsoleCallbacksOverview, ConsoleDeliveryPage } from "@/lib/schemas/console/views";
+import { parseStored, StoredDataError } from "@/lib/schemas/stored/parse";
 
 // Text columns read as unions, and JSON the console reads, go through their schemas (docs/decisions.md "Stored JSON
 // is parsed where it is read"): a value outside the union is refused with an error naming the column, never passed

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseStored, StoredDataError } from "@/lib/schemas/stored";
+import { parseStored, StoredDataError } from "@/lib/schemas/stored/parse";
 import { computeSnapshot, storedSnapshot } from "@/lib/pricing/snapshot";
 import { DEFAULT_SETTINGS, settingsOf } from "@/lib/settings/service-settings";
 

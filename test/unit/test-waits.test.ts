@@ -20,7 +20,7 @@ function testFiles(dir: string): string[] {
 describe("tests wait for conditions", () => {
   it("no fixed sleep is followed by an assertion unless the line above says why it waits", () => {
     const found: string[] = [];
-    for (const file of [...testFiles("test"), ...testFiles("e2e"), ...testFiles("lib")]) {
+    for (const file of [...testFiles("test"), ...testFiles("e2e"), ...testFiles("lib"), ...testFiles("clients/cli/src")]) {
       const lines = fs.readFileSync(path.join(root, file), "utf8").split("\n");
       lines.forEach((line, i) => {
         if (!SLEEP.test(line)) return;

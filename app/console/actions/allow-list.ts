@@ -13,7 +13,7 @@ import {
   removeAllowedIp,
   requestAllowedIp,
 } from "@/lib/merchants/allow-list";
-import { uuidField } from "@/lib/schemas/form-fields";
+import { uuidField } from "@/lib/schemas/forms/fields";
 
 /** The allow-list form: an operator's address is added at once, a MERCHANT user's becomes a pending request. */
 export const addIp = consoleAction(AllowedIpInput, async ({ actor, tx, input, now }) => {

@@ -20,7 +20,7 @@ import {
   setFastRetries,
   SignatureCheckInput,
 } from "@/lib/callbacks/manage-callbacks";
-import { optionalText, uuidField } from "@/lib/schemas/form-fields";
+import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
 import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
 import { formatDateTime } from "@/lib/console/format";
 

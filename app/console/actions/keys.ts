@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { optionalText, uuidField } from "@/lib/schemas/form-fields";
+import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
 import { createKey, NewKeyInput, revokeKey } from "@/lib/keys/manage-keys";
 
 /** Creates an API key; the secret is returned once in the action state and never stored. */

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { optionalText, reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { optionalText, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import {
   activateMerchant,
   createMerchantFromConsole,

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { reasonField } from "@/lib/schemas/form-fields";
+import { reasonField } from "@/lib/schemas/forms/fields";
 import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
 
 /** Saves a new immutable pricing profile version (operator only; reason required). */

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
-import { reasonField, uuidField } from "@/lib/schemas/form-fields";
+import { reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import { IntakeInput, setIntake } from "@/lib/settings/intake";
 import { addBlockEntry, BlockEntryInput, removeBlockEntry } from "@/lib/risk/block-list-entries";
 

@@ -6,7 +6,7 @@ import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { DailyChart, dayDot, latencyLabel, latencyScale, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
-import { ConsoleCallbacksOverview } from "@/lib/schemas/console-views";
+import { ConsoleCallbacksOverview } from "@/lib/schemas/console/views";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
 const OUTCOMES = [

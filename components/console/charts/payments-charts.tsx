@@ -6,7 +6,7 @@ import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { compactNumber, DailyChart, dayDot, NBSP, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
-import { ConsolePaymentsOverview } from "@/lib/schemas/console-views";
+import { ConsolePaymentsOverview } from "@/lib/schemas/console/views";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
 
 /** Outcome series: colour, label, and the payments-list status filter a click opens. */

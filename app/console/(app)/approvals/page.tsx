@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { approvePayment } from "@/app/console/actions/payments";
 import { ApproveButton } from "@/components/console/approve-button";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { formatDateTime, pageParam } from "@/lib/console/format";
@@ -61,7 +62,14 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                   </dl>
                 </div>
                 <div className="sm:w-56 sm:shrink-0">
-                  <ApproveButton paymentId={p.id} reference={p.reference} amount={p.amount} currency={p.currency} refusal={p.refusal} />
+                  <ApproveButton
+                    paymentId={p.id}
+                    reference={p.reference}
+                    amount={p.amount}
+                    currency={p.currency}
+                    refusal={p.refusal}
+                    approve={approvePayment}
+                  />
                 </div>
               </li>
             ))}

@@ -4,7 +4,7 @@ import { formatDateTime, pageParam, param } from "@/lib/console/format";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 export const dynamic = "force-dynamic";
 

@@ -1,19 +1,8 @@
 import Link from "next/link";
 import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
-import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import {
-  endOverlapAction,
-  requeueAction,
-  rotateSecretAction,
-  sendTestAction,
-  setCallbackAction,
-  setChaosModeAction,
-  setFastRetriesAction,
-} from "@/app/console/actions/callbacks";
-import { moveClockAction } from "@/app/console/actions/sandbox-clock";
-import { formatOffset } from "@/lib/clock";
+import { requeueAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { merchantScope } from "@/lib/auth/actor";
@@ -21,19 +10,17 @@ import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { DELIVERY_STATES } from "@/lib/callbacks/deliveries";
 import { retryWaitsSeconds } from "@/lib/callbacks/retry-schedule";
-import { formatDateTime, formatRetryWaits } from "@/lib/console/format";
-import { systemNow } from "@/lib/clock";
+import { formatRetryWaits } from "@/lib/console/format";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/scenarios/manage";
-import type { ScenarioRuleResource } from "@/lib/schemas/scenario-rules";
-import { FAILURE_CODE_NAMES } from "@/lib/schemas/failure-codes";
-import {
-  addScenarioRuleAction,
-  addStandardScenarioRulesAction,
-  deleteScenarioRuleAction,
-  switchScenarioRuleAction,
-} from "@/app/console/actions/scenario-rules";
+import { CallbackAddressCard } from "./_cards/callback-address-card";
+import { DeliveryStateFilter } from "./_cards/delivery-state-filter";
+import { SandboxClockCard } from "./_cards/sandbox-clock-card";
+import { ScenarioRulesCard } from "./_cards/scenario-rules-card";
+import { SwitchCard } from "./_cards/switch-card";
 
+// The Callbacks page: the operator's merchant and state filter, then the merchant's cards (address and signing
+// secret, chaos mode, fast retries, scenario rules, sandbox clock; each in ./_cards), the charts and the deliveries.
 export const dynamic = "force-dynamic";
 
 const select = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
@@ -116,50 +103,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
             </form>
           </Card>
         ) : null}
-        {merchant ? (
-          <Card
-            title={`Callback address${actor.role === "OPERATOR" ? ` of ${merchant.name}` : ""}`}
-            description="Public https address on port 443. Saving generates a new signing secret, shown only once."
-          >
-            <p className="mb-3 text-sm text-slate-700">
-              Current:{" "}
-              {merchant.callbackUrl ? (
-                <code className="break-all font-mono text-xs" data-testid="callback-url">
-                  {merchant.callbackUrl}
-                </code>
-              ) : (
-                <span className="text-amber-800">not set</span>
-              )}
-            </p>
-            <ActionForm
-              action={setCallbackAction}
-              label="Set the callback address"
-              className="flex flex-col gap-3 sm:flex-row sm:items-start"
-              shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again."
-            >
-              <Hidden name="merchantId" value={merchant.id} />
-              <Field name="url" label="New address" required placeholder="https://merchant.example.com/sandpiper/callbacks" className="flex-1" />
-              <div className="sm:pt-6">
-                <SubmitButton>Save address</SubmitButton>
-              </div>
-            </ActionForm>
-            {merchant.callbackUrl ? <SecretRotation merchantId={merchant.id} overlapEndsAt={merchant.previousCallbackSecretUntil} /> : null}
-            <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
-              <ActionForm action={sendTestAction} label="Send a test event">
-                <Hidden name="merchantId" value={merchant.id} />
-                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>
-                  Send test event
-                </SubmitButton>
-              </ActionForm>
-              <ActionForm action={requeueAction} label="Requeue all" confirm="Requeue every FAILED and NOT CONFIGURED delivery of this merchant?">
-                <Hidden name="merchantId" value={merchant.id} />
-                <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>
-                  Requeue all failed and not configured
-                </SubmitButton>
-              </ActionForm>
-            </div>
-          </Card>
-        ) : null}
+        {merchant ? <CallbackAddressCard merchant={merchant} showName={actor.role === "OPERATOR"} /> : null}
         {merchant ? (
           <>
             <SwitchCard
@@ -186,43 +130,13 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
             </SwitchCard>
             {scenarioRules ? <ScenarioRulesCard merchantId={merchant.id} rules={scenarioRules.items} /> : null}
-            <Card
-              title="Sandbox clock"
-              description="Moves this merchant's sandbox time ahead, as if that time had gone by: pending payments and checkout sessions past their expiry expire now, callback retries waiting for their time come sooner, velocity windows and daily and monthly limits roll over. Only this merchant's objects; callback signatures keep the real time. Also with POST /v1/sandbox/clock/advance."
-            >
-              <p className="mb-3 text-sm text-slate-700" data-testid="clock-state">
-                {merchant.clockOffsetMs === 0n ? (
-                  <>
-                    The sandbox clock is at the <strong>real time</strong>.
-                  </>
-                ) : (
-                  <>
-                    The sandbox clock runs <strong>{formatOffset(merchant.clockOffsetMs)}</strong> ahead of the real time.
-                  </>
-                )}
-              </p>
-              <div className="flex flex-wrap items-start gap-6">
-                <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="space-y-3">
-                  <Hidden name="merchantId" value={merchant.id} />
-                  <Field name="by" label="Advance by" required placeholder="e.g. 2h, 1d, 90m" />
-                  <Field name="reason" label="Reason" required placeholder="e.g. testing expiry handling" />
-                  <SubmitButton>Advance</SubmitButton>
-                </ActionForm>
-                {merchant.clockOffsetMs !== 0n ? (
-                  <ActionForm action={moveClockAction} label="Reset the sandbox clock" className="space-y-3">
-                    <Hidden name="merchantId" value={merchant.id} />
-                    <Field name="reason" label="Reason" required placeholder="e.g. done testing" />
-                    <SubmitButton variant="secondary">Back to the real time</SubmitButton>
-                  </ActionForm>
-                ) : null}
-              </div>
-            </Card>
+            <SandboxClockCard merchantId={merchant.id} clockOffsetMs={merchant.clockOffsetMs} />
           </>
         ) : actor.role === "OPERATOR" ? (
           <Notice tone="info">Choose a merchant above to set its callback address, send a test event or requeue its deliveries.</Notice>
         ) : null}
         <CallbacksCharts initial={charts} url={`/api/console/reports/callbacks${merchantId && actor.role === "OPERATOR" ? `?merchant=${merchantId}` : ""}`} />
-        <Card id="deliveries" title="Deliveries" actions={actor.role === "MERCHANT" ? <Filters state={filters.state} /> : null}>
+        <Card id="deliveries" title="Deliveries" actions={actor.role === "MERCHANT" ? <DeliveryStateFilter state={filters.state} /> : null}>
           {narrowed ? (
             <p className="mb-3 text-sm text-slate-700" data-testid="deliveries-narrowed">
               Showing {filters.state ? filters.state.replace("_", " ").toLowerCase() : ""} deliveries {narrowed}.{" "}
@@ -234,200 +148,17 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
           {deliveries.total === 0 && !filters.state ? (
             <EmptyState title="No deliveries yet">Events appear here when payments succeed, fail or expire.</EmptyState>
           ) : (
-            <DeliveriesTable key={query} initial={deliveries} query={query} showMerchant={actor.role === "OPERATOR" && !filters.merchant} />
+            <DeliveriesTable
+              key={query}
+              initial={deliveries}
+              query={query}
+              showMerchant={actor.role === "OPERATOR" && !filters.merchant}
+              requeue={requeueAction}
+            />
           )}
           <Pager page={deliveries.page} pages={deliveries.pages} total={deliveries.total} basePath="/console/callbacks" params={listParams} />
         </Card>
       </div>
     </>
-  );
-}
-
-function Filters({ state }: { state?: string }) {
-  return (
-    <nav aria-label="Delivery state" className="flex flex-wrap gap-1.5">
-      {["", ...DELIVERY_STATES].map((s) => (
-        <Link
-          key={s || "all"}
-          href={s ? `/console/callbacks?state=${s}` : "/console/callbacks"}
-          aria-current={(state ?? "") === s ? "page" : undefined}
-          className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset ${(state ?? "") === s ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
-        >
-          {s ? s.replace("_", " ") : "All"}
-        </Link>
-      ))}
-    </nav>
-  );
-}
-
-/** A merchant's on/off delivery setting switched with a reason (chaos mode, fast retries): its state and the form. */
-function SwitchCard(props: {
-  title: string;
-  description: string;
-  testId: string;
-  merchantId: string;
-  on: boolean;
-  action: typeof setChaosModeAction;
-  placeholder: string;
-  children: React.ReactNode;
-}) {
-  const name = props.title.toLowerCase();
-  return (
-    <Card title={props.title} description={props.description}>
-      <p className="mb-3 text-sm text-slate-700" data-testid={props.testId}>
-        {props.children}
-      </p>
-      <ActionForm action={props.action} label={`Switch ${name}`} className="flex flex-col gap-3 sm:flex-row sm:items-start">
-        <Hidden name="merchantId" value={props.merchantId} />
-        {props.on ? null : <Hidden name="enabled" value="on" />}
-        <Field name="reason" label="Reason" required placeholder={props.placeholder} className="flex-1" />
-        <div className="sm:pt-6">
-          <SubmitButton variant={props.on ? "secondary" : "primary"}>{props.on ? `Switch ${name} off` : `Switch ${name} on`}</SubmitButton>
-        </div>
-      </ActionForm>
-    </Card>
-  );
-}
-
-/** docs/api.md "Scenario rules": the merchant's rules, each with Enable/Disable and Delete, the standard set and a new rule. */
-function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: ScenarioRuleResource[] }) {
-  const matchText = (r: ScenarioRuleResource) =>
-    [
-      r.match.amount ? `amount ${r.match.amount}` : null,
-      r.match.referencePrefix ? `reference starts with "${r.match.referencePrefix}"` : null,
-      r.match.method,
-      r.match.direction,
-      r.match.currency,
-    ]
-      .filter(Boolean)
-      .join(", ");
-  return (
-    <Card
-      id="scenario-rules"
-      title="Scenario rules"
-      description="New payments that match an enabled rule are concluded automatically, exactly as a manual completion would (same status, ledger entry, event and callback), or left to expire. The first enabled rule by position wins; rules are off until enabled. Also managed with /v1/sandbox/scenario-rules."
-      actions={
-        <ActionForm action={addStandardScenarioRulesAction} label="Add the standard set">
-          <Hidden name="merchantId" value={merchantId} />
-          <SubmitButton variant="secondary">Add the standard set</SubmitButton>
-        </ActionForm>
-      }
-    >
-      {rules.length === 0 ? (
-        <EmptyState title="No scenario rules">
-          Add the standard set (13.13 fails, 14.14 expires, fail- fails, slow- succeeds after 30 s...) or a rule of your own below.
-        </EmptyState>
-      ) : (
-        <ul className="mb-4 divide-y divide-slate-200" data-testid="scenario-rules">
-          {rules.map((r) => (
-            <li key={r.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-center sm:justify-between" data-testid="scenario-rule">
-              <div className="text-sm">
-                <span className="font-medium">
-                  {r.position}. {r.name}
-                </span>{" "}
-                <span className={r.enabled ? "text-emerald-700" : "text-slate-500"}>({r.enabled ? "on" : "off"})</span>
-                <div className="text-slate-600">
-                  {matchText(r)} → {r.outcome === "EXPIRE" ? "left to expire" : r.outcome}
-                  {r.failureCode ? ` (${r.failureCode})` : ""}
-                  {r.delayMs && r.outcome !== "EXPIRE" ? ` after ${r.delayMs / 1000} s` : ""}
-                </div>
-              </div>
-              <div className="flex gap-2">
-                <ActionForm action={switchScenarioRuleAction} label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}>
-                  <Hidden name="merchantId" value={merchantId} />
-                  <Hidden name="ruleId" value={r.id} />
-                  {r.enabled ? null : <Hidden name="enabled" value="on" />}
-                  <SubmitButton variant="secondary">{r.enabled ? "Disable" : "Enable"}</SubmitButton>
-                </ActionForm>
-                <ActionForm action={deleteScenarioRuleAction} label={`Delete ${r.name}`} confirm={`Delete the rule "${r.name}"?`}>
-                  <Hidden name="merchantId" value={merchantId} />
-                  <Hidden name="ruleId" value={r.id} />
-                  <SubmitButton variant="secondary">Delete</SubmitButton>
-                </ActionForm>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <ActionForm action={addScenarioRuleAction} label="Add a scenario rule" resetOnSuccess className="grid gap-3 sm:grid-cols-3">
-        <Hidden name="merchantId" value={merchantId} />
-        <Field name="name" label="Name" required placeholder="e.g. 99.99 fails" />
-        <Field name="amount" label="Amount (any currency)" placeholder="e.g. 13.13" inputMode="decimal" />
-        <Field name="referencePrefix" label="Reference starts with" placeholder="e.g. fail-" />
-        <label className="text-sm font-medium text-slate-700">
-          Outcome
-          <select name="outcome" className={select} defaultValue="FAILED">
-            <option value="SUCCEEDED">Succeeds</option>
-            <option value="FAILED">Fails</option>
-            <option value="EXPIRE">Left to expire</option>
-          </select>
-        </label>
-        <Field name="delaySeconds" label="Delay (seconds, 0 to 3600)" defaultValue="0" inputMode="numeric" />
-        <label className="text-sm font-medium text-slate-700">
-          Failure code (Fails only)
-          <select name="failureCode" className={select} defaultValue="">
-            <option value="">None</option>
-            {FAILURE_CODE_NAMES.map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </select>
-        </label>
-        <Checkbox name="enabled" label="Enabled" defaultChecked />
-        <div>
-          <SubmitButton>Add rule</SubmitButton>
-        </div>
-      </ActionForm>
-    </Card>
-  );
-}
-
-/** Rotating the signing secret with an overlap, and ending a running overlap (docs/callbacks.md "Rotating the secret"). */
-function SecretRotation({ merchantId, overlapEndsAt }: { merchantId: string; overlapEndsAt: Date | null }) {
-  const running = overlapEndsAt && overlapEndsAt > systemNow() ? overlapEndsAt : null;
-  return (
-    <div className="mt-4 border-t border-slate-100 pt-4" data-testid="secret-rotation">
-      <h3 className="text-sm font-semibold text-slate-800">Rotate the signing secret</h3>
-      <p className="mt-1 text-xs text-slate-600">
-        A new secret for the same address. During the overlap the old secret still signs X-Service-Signature and webhook-signature carries a signature by each,
-        so your receiver verifies every callback with either secret while you deploy the new one.
-      </p>
-      {running ? (
-        <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-amber-900" data-testid="overlap-state">
-          <span>
-            Overlap: the previous secret signs until <strong>{formatDateTime(running)} Dubai</strong>.
-          </span>
-          <ActionForm action={endOverlapAction} label="End the overlap" confirm="Stop signing with the previous secret now?">
-            <Hidden name="merchantId" value={merchantId} />
-            <SubmitButton variant="secondary">End the overlap now</SubmitButton>
-          </ActionForm>
-        </div>
-      ) : null}
-      <ActionForm
-        action={rotateSecretAction}
-        label="Rotate the signing secret"
-        className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-start"
-        confirm="Make a new signing secret for this address?"
-        shownOnceNote="Copy the new secret now: it is not shown again. It also verifies webhook-signature with any Standard Webhooks library."
-      >
-        <Hidden name="merchantId" value={merchantId} />
-        <Field
-          name="overlap"
-          label="Old secret keeps signing for"
-          defaultValue="24h"
-          options={[
-            { value: "0s", label: "no overlap (stops now)" },
-            { value: "1h", label: "1 hour" },
-            { value: "24h", label: "24 hours" },
-            { value: "7d", label: "7 days" },
-          ]}
-        />
-        <Field name="reason" label="Reason" required placeholder="e.g. yearly rotation" />
-        <div className="sm:pt-6">
-          <SubmitButton>Rotate secret</SubmitButton>
-        </div>
-      </ActionForm>
-    </div>
   );
 }

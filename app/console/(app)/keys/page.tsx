@@ -7,7 +7,7 @@ import { keyState, listKeys } from "@/lib/keys/manage-keys";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { SCOPES } from "@/lib/keys/api-keys";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 export const dynamic = "force-dynamic";
 

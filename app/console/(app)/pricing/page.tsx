@@ -2,6 +2,7 @@ import Link from "next/link";
 import { LimitUsageChart } from "@/components/console/charts/limit-usage-chart";
 import { reportMerchantParam } from "@/lib/reports/days";
 import { limitUsage } from "@/lib/reports/limit-usage";
+import { savePricing } from "@/app/console/actions/pricing";
 import { PricingForm, type PricingDefaults } from "@/components/console/pricing-form";
 import { Badge, Card, EmptyState, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
 import { formatBps, formatDateTime, pageParam, param } from "@/lib/console/format";
@@ -11,7 +12,7 @@ import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { fromMinor } from "@/lib/money/currency";
-import { isUuid } from "@/lib/schemas/common";
+import { isUuid } from "@/lib/schemas/api/common";
 
 export const dynamic = "force-dynamic";
 
@@ -104,7 +105,7 @@ export default async function PricingPage({ searchParams }: { searchParams: Prom
         {merchants.length === 0 ? (
           <EmptyState title="Create a merchant first" />
         ) : (
-          <PricingForm key={param(sp.profile) ?? "new"} merchants={merchants} defaults={defaults} />
+          <PricingForm key={param(sp.profile) ?? "new"} merchants={merchants} defaults={defaults} save={savePricing} />
         )}
       </Card>
     </>

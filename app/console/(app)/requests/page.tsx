@@ -5,8 +5,8 @@ import { formatDateTime, pageParam, param } from "@/lib/console/format";
 import { getDb } from "@/lib/db";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { consoleRequestPage } from "@/lib/request-log/read";
-import { isUuid } from "@/lib/schemas/common";
-import { ListRequestsQuery } from "@/lib/schemas/requests";
+import { isUuid } from "@/lib/schemas/api/common";
+import { ListRequestsQuery } from "@/lib/schemas/api/requests";
 
 export const dynamic = "force-dynamic";
 

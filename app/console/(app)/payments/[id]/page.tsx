@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { approvePayment } from "@/app/console/actions/payments";
 import { PaymentDetail } from "@/components/console/payment-detail";
 import { PageHeader, linkClass } from "@/components/console/ui";
 import { getPaymentView } from "@/lib/payments/payment-views";
@@ -19,7 +20,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
         </Link>
       </p>
       <PageHeader title={`Payment ${view.payment.reference}`} description={`${view.payment.amount} ${view.payment.currency} · ${view.merchantName}`} />
-      <PaymentDetail initial={view} />
+      <PaymentDetail initial={view} approve={approvePayment} />
     </>
   );
 }

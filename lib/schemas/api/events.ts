@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Timestamp } from "@/lib/schemas/common";
-import { Payment } from "@/lib/schemas/payment-resource";
-import { Day, positiveInt } from "@/lib/schemas/payments";
+import { Timestamp } from "@/lib/schemas/api/common";
+import { Payment } from "@/lib/schemas/api/payment-resource";
+import { Day, positiveInt } from "@/lib/schemas/api/payments";
 
 // Requests and responses of the Events API (docs/callbacks.md "Events API"). Like every resource schema, these
 // are the serialisers' types and the source of the OpenAPI document.

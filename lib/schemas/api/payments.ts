@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/common";
+import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/api/common";
 import { FIRST_DAY, isValidDay, LAST_DAY } from "@/lib/money/dubai";
-import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
+import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/api/failure-codes";
 
 /** docs/api.md "Payments" (request body of POST /v1/payments). */
 export const CreatePayment = z.strictObject({

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
-import { CustomerAmount } from "@/lib/schemas/checkout-sessions";
-import { Amount, CurrencyCode, CurrencyText } from "@/lib/schemas/common";
-import { CheckoutObject, PaymentStatus } from "@/lib/schemas/payment-resource";
+import { CheckoutSession } from "@/lib/schemas/api/checkout-session-resource";
+import { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
+import { Amount, CurrencyCode, CurrencyText } from "@/lib/schemas/api/common";
+import { CheckoutObject, PaymentStatus } from "@/lib/schemas/api/payment-resource";
 
 // The requests and answers of the customer pages' own actions (README "Customer amount-entry checkout",
 // "Fixed-amount store checkout"): `POST /checkout/{token}/quote`, `/confirm`, `POST /store/{token}/pay`, `/decline`.

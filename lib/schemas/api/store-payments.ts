@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/common";
+import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/schemas/api/common";
 
 /**
  * docs/api.md "Store checkout" (request body of POST /v1/store-payments; unknown properties rejected):

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/common";
-import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/failure-codes";
+import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/api/common";
+import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/schemas/api/failure-codes";
 
 // Requests and responses of the scenario rules (docs/api.md "Scenario rules"): the published schemas and the types
 // of their serialisers.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, Customer, Reference } from "@/lib/schemas/common";
+import { Amount, CurrencyCode, Customer, Reference } from "@/lib/schemas/api/common";
 
 const CUSTOMER_CHOOSES = (what: string) => `not accepted on this endpoint; the customer chooses the ${what} on the checkout page`;
 const NO_PRICING = "not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile)";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { Customer } from "@/lib/schemas/common";
-import { CheckoutObject, Payment } from "@/lib/schemas/payment-resource";
+import { Customer } from "@/lib/schemas/api/common";
+import { CheckoutObject, Payment } from "@/lib/schemas/api/payment-resource";
 
 // The 201 response of `POST /v1/store-payments` (fixed-amount store checkout). The request, CreateStorePayment,
-// is defined once in lib/schemas/store-payments.ts (the endpoint's validator and the published schema).
+// is defined once in lib/schemas/api/store-payments.ts (the endpoint's validator and the published schema).
 
 /** docs/api.md: `201 Payment with checkout` (state QUEUED at first, url null); a replay shows the current checkout state. */
 export const StorePayment = Payment.extend({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { CheckoutSession } from "@/lib/schemas/checkout-session-resource";
-import { CustomerAmount } from "@/lib/schemas/checkout-sessions";
-import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/common";
+import { CheckoutSession } from "@/lib/schemas/api/checkout-session-resource";
+import { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
+import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/schemas/api/common";
 
 // Requests and responses of the test helpers (docs/api.md "Test helpers"): the published schemas and the types of
 // their serialisers. The store confirmation's body is CompletePayment ({outcome}), the customer's steps take the

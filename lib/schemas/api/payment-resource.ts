@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Amount, CurrencyText, Customer, Timestamp } from "@/lib/schemas/common";
-import { PaymentFailure } from "@/lib/schemas/failure-codes";
-import { PaymentScenario } from "@/lib/schemas/scenario-rules";
+import { Amount, CurrencyText, Customer, Timestamp } from "@/lib/schemas/api/common";
+import { PaymentFailure } from "@/lib/schemas/api/failure-codes";
+import { PaymentScenario } from "@/lib/schemas/api/scenario-rules";
 
 // Response resources of the payments API (docs/api.md). These zod schemas are the one
 // source of the serialisers' types and of the OpenAPI document (lib/openapi/document.ts); every object is

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { CurrencyText } from "@/lib/schemas/common";
-import { DeliveryState } from "@/lib/schemas/events";
-import { Payment, PaymentList, PaymentSummary } from "@/lib/schemas/payment-resource";
+import { CurrencyText } from "@/lib/schemas/api/common";
+import { DeliveryState } from "@/lib/schemas/api/events";
+import { Payment, PaymentList, PaymentSummary } from "@/lib/schemas/api/payment-resource";
 
 // What the console's JSON polling routes (app/api/console/...) answer, as the pages that poll them parse it
 // (components/console/use-polled.ts): a page takes its data through its schema, never as a cast. Only zod here, so

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { Amount, CurrencyText, Timestamp } from "@/lib/schemas/common";
+import { Amount, CurrencyText, Timestamp } from "@/lib/schemas/api/common";
 
 // docs/api.md "Checkout sessions" (customer amount-entry flow), published by GET /v1/openapi.json and checked
 // against every response in the integration tests. The request, CreateCheckoutSession, is defined once in
-// lib/schemas/checkout-sessions.ts (published schema and the endpoint's validator derived from it).
+// lib/schemas/api/checkout-sessions.ts (published schema and the endpoint's validator derived from it).
 
 /** docs/api.md "Checkout sessions": a confirmed amount is not payment success. */
 export const CheckoutSession = z

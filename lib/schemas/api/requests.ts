@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Timestamp } from "@/lib/schemas/common";
-import { ErrorCode } from "@/lib/schemas/error-resource";
-import { positiveInt } from "@/lib/schemas/payments";
+import { Timestamp } from "@/lib/schemas/api/common";
+import { ErrorCode } from "@/lib/schemas/api/error-resource";
+import { positiveInt } from "@/lib/schemas/api/payments";
 
 // Requests and responses of the request log (docs/api.md "Request log"); the OpenAPI document is built from them.
 

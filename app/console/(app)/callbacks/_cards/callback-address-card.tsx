@@ -1,0 +1,108 @@
+import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
+import { Card } from "@/components/console/ui";
+import { endOverlapAction, requeueAction, rotateSecretAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
+import { systemNow } from "@/lib/clock";
+import { formatDateTime } from "@/lib/console/format";
+
+/** What the address card shows of a merchant's callback settings (lib/callbacks/manage-callbacks.ts callbackSettings). */
+export type CallbackAddressSettings = { id: string; name: string; callbackUrl: string | null; previousCallbackSecretUntil: Date | null };
+
+/**
+ * The Callbacks page's address card (docs/callbacks.md): the saved address and the form that sets it (a new signing
+ * secret, shown once), rotating the secret with an overlap, a test event and requeueing every failed delivery.
+ */
+export function CallbackAddressCard({ merchant, showName }: { merchant: CallbackAddressSettings; showName: boolean }) {
+  return (
+    <Card
+      title={`Callback address${showName ? ` of ${merchant.name}` : ""}`}
+      description="Public https address on port 443. Saving generates a new signing secret, shown only once."
+    >
+      <p className="mb-3 text-sm text-slate-700">
+        Current:{" "}
+        {merchant.callbackUrl ? (
+          <code className="break-all font-mono text-xs" data-testid="callback-url">
+            {merchant.callbackUrl}
+          </code>
+        ) : (
+          <span className="text-amber-800">not set</span>
+        )}
+      </p>
+      <ActionForm
+        action={setCallbackAction}
+        label="Set the callback address"
+        className="flex flex-col gap-3 sm:flex-row sm:items-start"
+        shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again."
+      >
+        <Hidden name="merchantId" value={merchant.id} />
+        <Field name="url" label="New address" required placeholder="https://merchant.example.com/sandpiper/callbacks" className="flex-1" />
+        <div className="sm:pt-6">
+          <SubmitButton>Save address</SubmitButton>
+        </div>
+      </ActionForm>
+      {merchant.callbackUrl ? <SecretRotation merchantId={merchant.id} overlapEndsAt={merchant.previousCallbackSecretUntil} /> : null}
+      <div className="mt-4 flex flex-wrap gap-3 border-t border-slate-100 pt-4">
+        <ActionForm action={sendTestAction} label="Send a test event">
+          <Hidden name="merchantId" value={merchant.id} />
+          <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>
+            Send test event
+          </SubmitButton>
+        </ActionForm>
+        <ActionForm action={requeueAction} label="Requeue all" confirm="Requeue every FAILED and NOT CONFIGURED delivery of this merchant?">
+          <Hidden name="merchantId" value={merchant.id} />
+          <SubmitButton variant="secondary" disabledReason={merchant.callbackUrl ? null : "set an address first"}>
+            Requeue all failed and not configured
+          </SubmitButton>
+        </ActionForm>
+      </div>
+    </Card>
+  );
+}
+
+/** Rotating the signing secret with an overlap, and ending a running overlap (docs/callbacks.md "Rotating the secret"). */
+function SecretRotation({ merchantId, overlapEndsAt }: { merchantId: string; overlapEndsAt: Date | null }) {
+  const running = overlapEndsAt && overlapEndsAt > systemNow() ? overlapEndsAt : null;
+  return (
+    <div className="mt-4 border-t border-slate-100 pt-4" data-testid="secret-rotation">
+      <h3 className="text-sm font-semibold text-slate-800">Rotate the signing secret</h3>
+      <p className="mt-1 text-xs text-slate-600">
+        A new secret for the same address. During the overlap the old secret still signs X-Service-Signature and webhook-signature carries a signature by each,
+        so your receiver verifies every callback with either secret while you deploy the new one.
+      </p>
+      {running ? (
+        <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-amber-900" data-testid="overlap-state">
+          <span>
+            Overlap: the previous secret signs until <strong>{formatDateTime(running)} Dubai</strong>.
+          </span>
+          <ActionForm action={endOverlapAction} label="End the overlap" confirm="Stop signing with the previous secret now?">
+            <Hidden name="merchantId" value={merchantId} />
+            <SubmitButton variant="secondary">End the overlap now</SubmitButton>
+          </ActionForm>
+        </div>
+      ) : null}
+      <ActionForm
+        action={rotateSecretAction}
+        label="Rotate the signing secret"
+        className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-start"
+        confirm="Make a new signing secret for this address?"
+        shownOnceNote="Copy the new secret now: it is not shown again. It also verifies webhook-signature with any Standard Webhooks library."
+      >
+        <Hidden name="merchantId" value={merchantId} />
+        <Field
+          name="overlap"
+          label="Old secret keeps signing for"
+          defaultValue="24h"
+          options={[
+            { value: "0s", label: "no overlap (stops now)" },
+            { value: "1h", label: "1 hour" },
+            { value: "24h", label: "24 hours" },
+            { value: "7d", label: "7 days" },
+          ]}
+        />
+        <Field name="reason" label="Reason" required placeholder="e.g. yearly rotation" />
+        <div className="sm:pt-6">
+          <SubmitButton>Rotate secret</SubmitButton>
+        </div>
+      </ActionForm>
+    </div>
+  );
+}
