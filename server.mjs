@@ -20,8 +20,9 @@ const TARGET_HEADER = "x-sandpiper-target";
 // X-Forwarded-For as the client sent it (lib/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
 // address when a request has none, so only this copy tells whether a proxy forwarded the request.
 const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
-/** The variables of the one configuration (lib/config.ts, README "Environment") that this file uses. */
+/** The variables of the one configuration (lib/config.ts, README "Environment") that this file and the scripts use. */
 const SETTINGS = [
+  "DATABASE_URL",
   "PORT",
   "HOST",
   "SANDPIPER_WORKERS",
@@ -73,11 +74,12 @@ function settingsKey(env) {
 }
 
 /**
- * Sets `name` in process.env to `value`, a value this file made and the configuration accepts, whose typed value is
- * `typed` (the data folder's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL): recorded as checked, so the
- * start does not spawn the configuration check again for it (about a second each).
+ * Sets `name` in process.env to `value`, a value the start made and the configuration accepts, whose typed value is
+ * `typed` (the data folder's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL, the embedded database's
+ * DATABASE_URL): recorded as checked, so the start does not spawn the configuration check again for it (about a
+ * second each).
  */
-function setChecked(name, value, typed) {
+export function setChecked(name, value, typed) {
   const before = checkedSettings(process.env);
   process.env[name] = value;
   checked.set(settingsKey(process.env), { ...before, values: { ...before.values, [name]: typed } });
@@ -86,7 +88,7 @@ function setChecked(name, value, typed) {
 /**
  * The configuration's values of the variables this file uses, as `env` holds them now (see checkedSettings).
  * @returns PORT a number, HOST a string or undefined, SANDPIPER_WORKERS a number or "auto", SANDPIPER_EMBEDDED and
- *   CALLBACK_ALLOW_LOOPBACK booleans, the rest strings or undefined
+ *   CALLBACK_ALLOW_LOOPBACK booleans, the rest (DATABASE_URL among them: the scripts read it here) strings or undefined
  */
 export function settings(env = process.env) {
   return checkedSettings(env).values;

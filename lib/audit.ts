@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { systemNow } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf } from "@/lib/pagination";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** Who made a change: a signed-in console user, or the service itself (id null). */
 export type AuditActor = { id: string | null; username: string };
@@ -67,9 +69,18 @@ export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, n
 export type AuditQuery = { page: number; limit: number; action?: string; actor?: string; merchantId?: string; entityId?: string };
 
 /**
+ * What `audit_log.before` and `.after` hold: a record's members as {@link auditValue} made them JSON-safe (writeAudit
+ * stores an object or nothing; a missing side is NULL).
+ */
+export const AuditSnapshot = z.record(z.string(), z.unknown()).nullable();
+export type AuditSnapshot = z.output<typeof AuditSnapshot>;
+
+/**
  * A page of the audit log, newest first in the order the rows were written (recorded_at, the real clock: created_at is
  * a sandbox time for a change made under a moved clock; older rows without it last), with optional filters (action
- * prefix, actor name, merchant, entity id).
+ * prefix, actor name, merchant, entity id);
+ * `before` and `after` parsed as {@link AuditSnapshot}.
+ * @throws StoredDataError naming `audit_log.before` or `audit_log.after` when a row holds another shape (written by hand)
  */
 export async function listAudit(db: Db, q: AuditQuery) {
   const where: Prisma.AuditLogWhereInput = {
@@ -87,5 +98,10 @@ export async function listAudit(db: Db, q: AuditQuery) {
       take: q.limit,
     }),
   ]);
-  return pageOf(rows, total, q);
+  const items = rows.map((row) => ({
+    ...row,
+    before: parseStored(AuditSnapshot, row.before, "audit_log.before"),
+    after: parseStored(AuditSnapshot, row.after, "audit_log.after"),
+  }));
+  return pageOf(items, total, q);
 }

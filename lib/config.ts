@@ -61,9 +61,26 @@ function key(description: string): Variable<string | undefined> {
   return text(description, "a key without spaces", true, (value) => !/\s/.test(value));
 }
 
-/** An absolute URL whose scheme is one of `schemes` (e.g. "https:"), optional. */
+/** True when every %-escape of `text` decodes (decodeURIComponent would not throw). */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An absolute URL whose scheme is one of `schemes` (e.g. "https:"), optional. Its user, password and path must
+ * decode (a `%` not followed by two hex digits is refused here, not met later as a stack trace).
+ */
 function url(schemes: string[], description: string, secret = false): Variable<string | undefined> {
-  const parses = (value: string) => URL.canParse(value) && schemes.includes(new URL(value).protocol);
+  const parses = (value: string) => {
+    if (!URL.canParse(value)) return false;
+    const parsed = new URL(value);
+    return schemes.includes(parsed.protocol) && [parsed.username, parsed.password, parsed.pathname].every(decodes);
+  };
   return text(description, `an absolute ${schemes.map((s) => s.slice(0, -1)).join(" or ")} URL`, secret, parses);
 }
 
@@ -186,6 +203,22 @@ export const VARIABLES = {
   REQUEST_LOG_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often the request log is pruned"),
   EVENT_RETENTION_DAYS: wholeNumber(1, 3650, 30, "days", "days an event is kept with its deliveries and their attempts once nothing is left to send"),
   EVENT_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often old events, deliveries and attempts are pruned"),
+  // Read by the seed only (prisma/seed.ts; README "Seeded sandbox").
+  SEED_CALLBACK_URL: url(["http:", "https:"], "the seeded merchant's callback address, checked by the address policy as a console save is (read by the seed)"),
+  SEED_ALLOWED_IPS: variable(
+    z
+      .string()
+      .refine((v) => v.split(",").every((entry) => entry.trim() === "" || isIpAddress(entry.trim())))
+      .transform((v) =>
+        v
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .default(["127.0.0.1", "::1"]),
+    "the seeded merchants' server IP allow-list (read by the seed)",
+    "comma-separated IP addresses",
+  ),
 } satisfies Record<string, Variable<unknown>>;
 
 /** The names of every variable of the schema. */
@@ -257,14 +290,15 @@ export function config(): Config {
  * @param env when given, this environment is parsed now and nothing is kept: for server.mjs and the start scripts,
  *   which change process.env as they start (the data folder's NEXTAUTH_SECRET, the embedded database's variables);
  *   without it, {@link config}'s one reading.
+ * @param lead what each line starts with, for a command that is not the start (the seed: "npm run seed refused").
  * @returns the typed {@link Config} when every variable is accepted.
  */
-export function configOrExit(env?: Record<string, string | undefined>): Config {
+export function configOrExit(env?: Record<string, string | undefined>, lead = "Sandpiper refuses to start"): Config {
   try {
     return env ? parseConfig(env) : config();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const line of error.lines) console.error(`Sandpiper refuses to start: ${line}`);
+    for (const line of error.lines) console.error(`${lead}: ${line}`);
     process.exit(1);
   }
 }

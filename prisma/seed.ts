@@ -1,4 +1,5 @@
 // npm run seed [-- --json]: idempotent bootstrap of the sandbox (see README "Seeded sandbox").
+import { config, configOrExit } from "@/lib/config";
 import { getDb, transaction, type Tx } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import { createConsoleUser, randomPassword } from "@/lib/users/create-console-user";
@@ -9,6 +10,8 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { ApiError } from "@/lib/errors";
 import { SEED_CATALOG } from "@/lib/test-store/catalog-seed";
 
+// A refused variable (e.g. SEED_ALLOWED_IPS with a name instead of an address) ends the seed here, one line each.
+configOrExit(undefined, "npm run seed refused");
 const db = getDb();
 const json = process.argv.includes("--json");
 const password = randomPassword;
@@ -53,20 +56,16 @@ async function seedAmountEntryMerchant(tx: Tx, allowedIps: string[], operatorId:
   return { merchantId: merchant.id, userId: user.id, password: userPassword };
 }
 
-const seedAllowedIps = () =>
-  (process.env.SEED_ALLOWED_IPS ?? "127.0.0.1,::1")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+/** SEED_ALLOWED_IPS through the one configuration (lib/config.ts; default 127.0.0.1 and ::1). */
+const seedAllowedIps = () => config().SEED_ALLOWED_IPS;
 
 /** Creates everything of the sandbox in one transaction: a refused SEED_CALLBACK_URL leaves nothing behind. */
 async function firstSeed(tx: Tx) {
   const allowedIps = seedAllowedIps();
   const merchant = await createMerchant(tx, { name: "Sandbox Merchant", defaultCommissionBps: 150, allowedIps });
   // The same address policy and secret as a console save (a loopback receiver needs CALLBACK_ALLOW_LOOPBACK=1).
-  const callbackSecret = process.env.SEED_CALLBACK_URL
-    ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: process.env.SEED_CALLBACK_URL })).secret
-    : null;
+  const callbackUrl = config().SEED_CALLBACK_URL;
+  const callbackSecret = callbackUrl ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: callbackUrl })).secret : null;
   const second = await createMerchant(tx, { name: "Second Sandbox Merchant", defaultCommissionBps: 200, allowedIps });
   const passwords = { operator: password(), merchant: password(), approver: password(), second: password() };
   const operator = await createConsoleUser(tx, { username: "operator", password: passwords.operator, role: "OPERATOR" });

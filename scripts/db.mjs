@@ -31,12 +31,12 @@ function run(cmd, args, env) {
   });
 }
 
-/** Generates the Prisma client (the CLI needs some DATABASE_URL even to generate). */
+/** Generates the Prisma client (the CLI needs some DATABASE_URL even to generate; it connects to none). */
 export function generateClient() {
   const result = spawnSync(prismaBin, ["generate"], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+    env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
   });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
@@ -376,7 +376,8 @@ export async function runningEmbeddedDb(dataDir) {
 }
 
 /**
- * Runs a command's work on its database (`npm run seed`, `npm run console:reset-password`): DATABASE_URL when set;
+ * Runs a command's work on its database (`npm run seed`, `npm run console:reset-password`): DATABASE_URL when set
+ * (read through the configuration check: a refused value ends the command with one line);
  * otherwise the embedded database, through the running service when one serves it (runningEmbeddedDb), or opened
  * here, migrated first and closed afterwards. `fn(url, env)` gets the url and the environment the database needs
  * (`{}` on PostgreSQL; one connection, embedded mode on PGlite) and `dataDir`, the embedded install's data folder.
@@ -384,8 +385,10 @@ export async function runningEmbeddedDb(dataDir) {
  * @returns what `fn` returns.
  */
 export async function withCommandDatabase(fn) {
-  const { dataDirectory } = await import("../server.mjs");
-  if (process.env.DATABASE_URL) return fn(process.env.DATABASE_URL, {}, dataDirectory());
+  const { dataDirectory, settings } = await import("../server.mjs");
+  // DATABASE_URL through the one configuration (a refused value: one line, exit code 1).
+  const databaseUrl = settings().DATABASE_URL;
+  if (databaseUrl) return fn(databaseUrl, {}, dataDirectory());
   const dataDir = path.join(dataDirectory(), "pglite");
   const running = await runningEmbeddedDb(dataDir);
   let embedded = null;

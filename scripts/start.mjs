@@ -19,20 +19,23 @@ process.env.NODE_ENV ??= "production";
 const terminal = Boolean(process.stdout.isTTY);
 if (terminal && !process.env.LOG_LEVEL) process.env.LOG_LEVEL = "warn";
 // Without DATABASE_URL the embedded database serves, over one connection: said before the configuration is checked,
-// which then runs once (each check is a child process of about a second).
+// which then runs once (each check is a child process of about a second). Only whether it is set is looked at here
+// (empty counts as unset, as in lib/config.ts); its value is read through the check below.
 if (!process.env.DATABASE_URL) {
   process.env.DB_POOL_MAX = "1";
   process.env.SANDPIPER_EMBEDDED = "1";
 }
-const { dataDirectory, refuseTakenPort, refuseUnsafeStart, serve, workerCount } = await import("../server.mjs");
+const { dataDirectory, refuseTakenPort, refuseUnsafeStart, serve, setChecked, settings, workerCount } = await import("../server.mjs");
 // A variable lib/config.ts refuses stops the start here, before building or migrating (one line per variable; the
 // service process checks again in instrumentation.ts). server.mjs checks it in a child process (scripts/check-config.mjs).
 refuseUnsafeStart();
+/** The checked DATABASE_URL (README "Environment"); the embedded database's once it runs. */
+let databaseUrl = settings().DATABASE_URL;
 workerCount(); // refuses SANDPIPER_WORKERS above 1 on the embedded database before anything starts
 // What fails fast, before anything is built, migrated or seeded (one line each, exit code 1): a port in use, an
 // embedded data folder that another process holds.
 await refuseTakenPort();
-const embeddedDir = process.env.DATABASE_URL ? null : path.join(dataDirectory(), "pglite");
+const embeddedDir = databaseUrl ? null : path.join(dataDirectory(), "pglite");
 let folderLock = null;
 if (embeddedDir) {
   try {
@@ -56,22 +59,23 @@ if (process.argv.includes("--build") || (!process.argv.includes("--no-build") &&
 let embedded = null;
 if (embeddedDir) {
   embedded = await startEmbeddedDb(embeddedDir, { lock: folderLock });
-  process.env.DATABASE_URL = embedded.url;
+  databaseUrl = embedded.url;
+  setChecked("DATABASE_URL", embedded.url, embedded.url);
   console.log(`Embedded database (PGlite) in ${path.relative(root, embeddedDir) || "."}; set DATABASE_URL to use PostgreSQL.`);
 } else {
   // A DATABASE_URL that names a database not created yet: created when its role may, else one line says how. Nothing
   // listening, a refused role or password: one line naming host, port and database (README "Environment").
-  await ensureDatabaseOrExit(process.env.DATABASE_URL);
+  await ensureDatabaseOrExit(databaseUrl);
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");
 let credentials = "";
 // Instances started together take turns: one migrates and seeds, the others wait, then find the work done. A restart
 // with nothing changed skips each step: no migration pending, seeded already.
-await withStartupLock(process.env.DATABASE_URL, { skip: Boolean(embedded) }, async () => {
-  const applied = await migrate(process.env.DATABASE_URL, { lockHeld: true });
+await withStartupLock(databaseUrl, { skip: Boolean(embedded) }, async () => {
+  const applied = await migrate(databaseUrl, { lockHeld: true });
   if (applied > 0) console.log(`Applied ${applied} migration${applied === 1 ? "" : "s"}.`);
-  if (await isEmpty(process.env.DATABASE_URL)) {
-    credentials = await seed(process.env.DATABASE_URL);
+  if (await isEmpty(databaseUrl)) {
+    credentials = await seed(databaseUrl);
     if (embedded) fs.writeFileSync(credentialsFile, credentials, { mode: 0o600 });
   } else {
     // The seeded USD->AED rates are extended by the service itself at each start (instrumentation.ts).

@@ -77,7 +77,13 @@ function Operation({ method, path, op }: Entry) {
       <p className="mt-1 font-medium">{op.summary}</p>
       <p className="mt-2 text-slate-700">{op.description}</p>
       <ul className="mt-2 flex flex-wrap gap-2 text-xs">
-        {scope ? <li className="rounded bg-slate-100 px-2 py-0.5">scope {scope}</li> : <li className="rounded bg-slate-100 px-2 py-0.5">public: no API key</li>}
+        {scope ? (
+          <li className="rounded bg-slate-100 px-2 py-0.5">scope {scope}</li>
+        ) : op["x-bearer-link"] ? (
+          <li className="rounded bg-slate-100 px-2 py-0.5">no API key: the link&apos;s token in the path is the credential</li>
+        ) : (
+          <li className="rounded bg-slate-100 px-2 py-0.5">public: no API key</li>
+        )}
         {op["x-idempotent"] ? <li className="rounded bg-amber-100 px-2 py-0.5">Idempotency-Key required</li> : null}
         {op["x-ip-allow-list"] ? <li className="rounded bg-rose-100 px-2 py-0.5">source IP must be allow-listed</li> : null}
       </ul>

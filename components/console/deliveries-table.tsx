@@ -1,6 +1,7 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
+import { ConsoleDeliveryPage } from "@/lib/schemas/console/views";
 import Link from "next/link";
 import { ActionForm, Hidden, SubmitButton, type ConsoleFormAction } from "@/components/console/forms";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
@@ -20,7 +21,7 @@ export function DeliveriesTable({
   /** The console's requeue action, passed by the page. */
   requeue: ConsoleFormAction;
 }) {
-  const { data: page, error } = usePolled<DeliveryPage>(`/api/console/deliveries?${query}`, initial, 2000);
+  const { data: page, error } = usePolled(`/api/console/deliveries?${query}`, initial, 2000, ConsoleDeliveryPage);
   if (page.items.length === 0) return <EmptyState title="No deliveries">Events appear here when payments succeed, fail or expire.</EmptyState>;
   return (
     <>

@@ -1,6 +1,7 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
+import { ConsolePaymentView } from "@/lib/schemas/console/views";
 import { ApproveButton } from "@/components/console/approve-button";
 import type { ConsoleFormAction } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
@@ -64,7 +65,7 @@ function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>, time: 
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
 /** A payment's detail, polled every 3 s; `approve` is the console's approve action, passed by the page. */
 export function PaymentDetail({ initial, approve }: { initial: PaymentView; approve: ConsoleFormAction }) {
-  const { data: v, error } = usePolled<PaymentView>(`/api/console/payments/${initial.payment.id}`, initial, 3000);
+  const { data: v, error } = usePolled(`/api/console/payments/${initial.payment.id}`, initial, 3000, ConsolePaymentView);
   const p = v.payment;
   const time = paymentClock(p);
   const snapshot = (p.pricing ?? null) as Record<string, unknown> | null;

@@ -1,6 +1,7 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
+import { ConsolePaymentPage } from "@/lib/schemas/console/views";
 import Link from "next/link";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import type { listConsolePayments } from "@/lib/payments/payment-views";
@@ -13,7 +14,7 @@ type Page = Awaited<ReturnType<typeof listConsolePayments>>;
  * written, a payment made under a moved sandbox clock showing its sandbox time beside the real one.
  */
 export function PaymentsTable({ initial, query, showMerchant, filtered }: { initial: Page; query: string; showMerchant: boolean; filtered: boolean }) {
-  const { data: page, error } = usePolled<Page>(`/api/console/payments?${query}`, initial, 3000);
+  const { data: page, error } = usePolled(`/api/console/payments?${query}`, initial, 3000, ConsolePaymentPage);
   if (page.items.length === 0) {
     return <EmptyState title={filtered ? "No payments match these filters" : "No payments yet"}>Payments created through the API appear here.</EmptyState>;
   }

@@ -17,9 +17,11 @@ export const BASE_WAITS_SECONDS: readonly number[] = Object.freeze([30, 120, 300
  */
 export const FAST_RETRY_DIVISOR = 60;
 
-const JITTER = 0.1;
-const MIN_WAIT_MS = 30_000;
-const MAX_WAIT_MS = 3_600_000;
+/** Each wait is multiplied by a uniform factor in [1 - JITTER, 1 + JITTER]. */
+export const JITTER = 0.1;
+/** The clamps of every wait of the normal schedule (fast retries: divided by FAST_RETRY_DIVISOR), in milliseconds. */
+export const MIN_WAIT_MS = 30_000;
+export const MAX_WAIT_MS = 3_600_000;
 
 /** A merchant's choice of schedule: the normal one, or fast retries (`merchants.fast_retries`). */
 export type RetrySpeed = { fastRetries: boolean };

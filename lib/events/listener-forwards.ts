@@ -6,7 +6,8 @@ import { systemNow } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { checkForwardToken, CLOCK_SKEW_MS } from "@/lib/events/forward-token";
-import type { RecordForwards } from "@/lib/schemas/api/events";
+import { ListenerForward, type RecordForwards } from "@/lib/schemas/api/events";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** One listener forward of an event: its attempts and where it ended. */
 export type ListenerForwardView = {
@@ -91,7 +92,7 @@ export async function forwardsOf(db: Db, eventId: string): Promise<ListenerForwa
     const state = attempts.some((a) => is2xx(a.statusCode)) ? "DELIVERED" : last.nextAttemptAt ? "RETRYING" : "FAILED";
     return {
       id,
-      kind: last.kind as "event" | "redelivery",
+      kind: parseStored(ListenerForward.shape.kind, last.kind, "listener_forwards.kind"),
       forwardTo: last.forwardTo,
       state,
       attempts: attempts.map((a) => ({

@@ -5,6 +5,7 @@ import type pg from "pg";
 import { getPool, parseRow, query, type Db } from "@/lib/db";
 import { Prisma, type Merchant } from "@/lib/generated/prisma/client";
 import { apiError } from "@/lib/errors";
+import { Customer } from "@/lib/schemas/api/common";
 
 /** docs/api.md "Authentication" 3: the scopes an API key can carry. */
 export const SCOPES = ["payments:read", "payments:create", "sandbox:simulate"] as const;
@@ -77,7 +78,8 @@ const KeyMerchant = z.object({
   withdrawalApprovalMinutes: z.number().int(),
   storeCheckoutMinutes: z.number().int(),
   checkoutSessionMinutes: z.number().int(),
-  requiredCustomerFields: z.array(z.string()),
+  /** The customer members the merchant requires (docs/api.md "Customer"): names of Customer's members. */
+  requiredCustomerFields: z.array(Customer.keyof()),
   storeRequiresCountry: z.boolean(),
   amountEntryEnabled: z.boolean(),
   defaultCommissionBps: z.number().int(),

@@ -5,6 +5,8 @@ import { callbackHeaderNames } from "@/lib/events/signing";
 import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
 import { ERROR_MEANINGS } from "@/lib/openapi/error-codes";
 import { OPERATION_LIST, operationErrors, type Operation } from "@/lib/openapi/operations";
+import { CUSTOMER_OPERATION_LIST, CUSTOMER_PAGES_TAG, customerOperationErrors, type CustomerOperation } from "@/lib/openapi/customer-operations";
+import { CustomerPageAmount, CustomerSessionAnswer, StoreConfirmationAnswer } from "@/lib/schemas/api/customer-pages";
 import { CheckoutSession } from "@/lib/schemas/api/checkout-session-resource";
 import { CreateCheckoutSession } from "@/lib/schemas/api/checkout-sessions";
 import { Customer } from "@/lib/schemas/api/common";
@@ -104,6 +106,9 @@ const COMPONENTS = {
   RotateSecret,
   ListenerSecretState,
   ListenerSecretRotation,
+  CustomerPageAmount,
+  CustomerSessionAnswer,
+  StoreConfirmationAnswer,
 } satisfies Record<string, z.ZodType>;
 
 export type JsonSchema = { [key: string]: unknown };
@@ -187,12 +192,57 @@ function errorResponse(status: number, codes: ErrorCode[]): ResponseObject {
   };
 }
 
-function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): OperationObject {
-  const component = (schema: z.ZodType, what: string) => {
+/** The error responses of an operation's codes, one per status, in status order. */
+function errorResponses(errorCodes: ErrorCode[]): Record<string, ResponseObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, errorResponse(status, codes)]));
+}
+
+/** The reference to a named component, or a thrown Error naming the operation when `schema` is not one. */
+function componentOf(nameOf: Map<z.ZodType, string>, operationId: string) {
+  return (schema: z.ZodType, what: string): Ref => {
     const name = nameOf.get(schema);
-    if (!name) throw new Error(`${op.operationId}: the ${what} schema is not a named component; add it to COMPONENTS`);
+    if (!name) throw new Error(`${operationId}: the ${what} schema is not a named component; add it to COMPONENTS`);
     return schemaRef(name);
   };
+}
+
+/**
+ * A customer page's action (lib/openapi/customer-operations.ts): no API key (`security: []`), the link's token as
+ * the `{token}` path parameter, `x-bearer-link: true`; answers carry X-Request-Id and Cache-Control no-store.
+ */
+function buildCustomerOperation(op: CustomerOperation, nameOf: Map<z.ZodType, string>): OperationObject {
+  const component = componentOf(nameOf, op.operationId);
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    tags: [op.tag],
+    security: [],
+    parameters: [{ name: "token", in: "path", required: true, description: op.token, schema: { type: "string" } }],
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: component(op.body, "request body"), ...(op.example ? { example: op.example } : {}) } },
+          },
+        }
+      : {}),
+    responses: {
+      [op.success.status]: {
+        description: op.success.description,
+        headers: { "X-Request-Id": headerRef("X-Request-Id"), "Cache-Control": headerRef("Cache-Control") },
+        content: { "application/json": { schema: component(op.success.schema, "success") } },
+      },
+      ...errorResponses(customerOperationErrors(op)),
+    },
+    "x-bearer-link": true,
+  };
+}
+
+function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): OperationObject {
+  const component = componentOf(nameOf, op.operationId);
   const parameters: (ParameterObject | Ref)[] = [];
   if (op.pathId) parameters.push({ name: "id", in: "path", required: true, description: op.pathId.description, schema: { type: "string", format: "uuid" } });
   for (const [name, member] of Object.entries(op.query?.shape ?? {})) {
@@ -213,9 +263,7 @@ function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): Operatio
       },
     },
   };
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of operationErrors(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(status, codes);
+  Object.assign(responses, errorResponses(operationErrors(op)));
 
   return {
     operationId: op.operationId,
@@ -240,7 +288,7 @@ function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): Operatio
 
 const DESCRIPTION = `Sandbox payment orchestration: deposits, withdrawals, fixed-amount store checkout and customer amount-entry sessions. Sandbox only: no real charge or money movement ever occurs; every payment has environment = sandbox.
 
-Requests and responses are application/json, UTF-8 (request bodies at most 32 KiB, member names unique, strings well-formed Unicode without NUL). Amounts are decimal strings, never JSON numbers. Timestamps are ISO 8601 in UTC. Record identifiers are UUIDs. All paths carry the prefix /v1.
+Requests and responses are application/json, UTF-8 (request bodies at most 32 KiB, member names unique, strings well-formed Unicode without NUL). Amounts are decimal strings, never JSON numbers. Timestamps are ISO 8601 in UTC. Record identifiers are UUIDs. All paths of the merchant API carry the prefix /v1; the customer pages' own actions (tag Customer pages, under /checkout and /store) take no API key: the link's token in their path is the credential.
 
 Authentication: Authorization: Bearer <API_KEY> with a server-side sandbox key (sk_sandbox_...). A key is bound to one merchant, valid 90 days, and carries scopes payments:read, payments:create and sandbox:simulate. POST /v1/store-payments and POST /v1/checkout-sessions also require an approved merchant server IP address.
 
@@ -308,7 +356,8 @@ let cached: OpenApiDocument | undefined;
 
 /**
  * The OpenAPI 3.1 document of the merchant API, built from the zod schemas (lib/schemas) and the operations
- * registry (lib/openapi/operations.ts): every endpoint, the bearer security scheme, the Idempotency-Key request
+ * registry (lib/openapi/operations.ts, and lib/openapi/customer-operations.ts for the customer pages' actions, which take
+ * no API key): every endpoint, the bearer security scheme, the Idempotency-Key request
  * header, the Idempotency-Replayed, Retry-After and X-Request-Id response headers, and every error code with
  * its status (lib/errors.ts). Built once per process.
  * @throws Error when an operation's body or success schema is not a named component (a programming error).
@@ -319,6 +368,9 @@ export function openApiDocument(): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   for (const op of OPERATION_LIST) {
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: buildOperation(op, nameOf) };
+  }
+  for (const op of CUSTOMER_OPERATION_LIST) {
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: buildCustomerOperation(op, nameOf) };
   }
   paths["/v1/openapi.json"] = {
     get: {
@@ -342,6 +394,11 @@ export function openApiDocument(): OpenApiDocument {
       { name: "Sandbox", description: "Simulation of test results; no money moves." },
       { name: "Events", description: "The callbacks' events: list, follow with a cursor, read with deliveries, redeliver, stream to listeners." },
       { name: "Requests", description: "The request log: every API request of the merchant's keys, with its answer, for debugging by requestId." },
+      {
+        name: CUSTOMER_PAGES_TAG,
+        description:
+          "What the hosted customer pages send: the checkout page's quote and confirm, the store page's test Pay and Decline. Not for the merchant's server and not in the client: no API key, the link's token in the path is the credential (a bearer link). Limited per source IP and per link (429 RATE_LIMITED with Retry-After).",
+      },
       { name: "Contract", description: "This document." },
     ],
     paths,

@@ -320,7 +320,7 @@ export async function createPayment<R>(input: {
     amountMinor,
     currency: body.currency,
     customer: body.customer,
-    requiredCustomer: merchant.requiredCustomerFields as (keyof Customer)[],
+    requiredCustomer: merchant.requiredCustomerFields,
     now,
   };
   const { customer, riskCustomer } = admissionChecks(admission, settingsOf(loaded.settings));

@@ -8,7 +8,8 @@ import { apiError } from "@/lib/errors";
 import type { PricingProfileVersion } from "@/lib/generated/prisma/client";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 import { pageOf } from "@/lib/pagination";
-import { isUuid } from "@/lib/schemas/api/common";
+import { CurrencyCode, isUuid } from "@/lib/schemas/api/common";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 const bps = integer(0, 10_000);
 
@@ -129,18 +130,22 @@ export async function setProfileEnabled(
   return saveProfileVersion(tx, actor, { ...versionAsInput(profile, latest), enabled: input.enabled, reason: input.reason }, now);
 }
 
-/** The input that re-creates `version` of `profile` (the form's starting values for the next version). */
+/**
+ * The input that re-creates `version` of `profile` (the form's starting values for the next version); the stored
+ * currencies read through CurrencyCode.
+ * @throws StoredDataError naming the column when a stored currency is not one the service offers
+ */
 export function versionAsInput(
   profile: { merchantId: string; currency: string; channel: "BANK_TRANSFER" | "GATEWAY"; direction: "DEPOSIT" | "WITHDRAWAL" },
   version: PricingProfileVersion,
 ): PricingVersionInput {
   return {
     merchantId: profile.merchantId,
-    currency: profile.currency as PricingVersionInput["currency"],
+    currency: parseStored(CurrencyCode, profile.currency, "pricing_profiles.currency"),
     channel: profile.channel,
     direction: profile.direction,
-    chargeCurrency: version.chargeCurrency as PricingVersionInput["currency"],
-    settlementCurrency: version.settlementCurrency as PricingVersionInput["currency"],
+    chargeCurrency: parseStored(CurrencyCode, version.chargeCurrency, "pricing_profile_versions.charge_currency"),
+    settlementCurrency: parseStored(CurrencyCode, version.settlementCurrency, "pricing_profile_versions.settlement_currency"),
     markupBps: version.markupBps,
     bufferBps: version.bufferBps,
     commissionType: version.commissionFixedMinor === null ? "PERCENT" : "FIXED",

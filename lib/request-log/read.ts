@@ -7,14 +7,22 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf, type Page } from "@/lib/pagination";
 import { isUuid } from "@/lib/schemas/api/common";
 import type { z } from "zod";
-import type { ListRequestsQuery, RequestLogEntry } from "@/lib/schemas/api/requests";
+import { RequestLogEntry, type ListRequestsQuery } from "@/lib/schemas/api/requests";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 /** One logged request as the API shows it (the RequestLogEntry schema of the OpenAPI document). */
 export type RequestLogView = z.output<typeof RequestLogEntry>;
 
 type Row = Prisma.RequestLogGetPayload<object>;
 
-function viewOf(r: Row): RequestLogView {
+/** What `request_log.resource_type` may hold: the published entry's `resource.type`. */
+const ResourceType = RequestLogEntry.shape.resource.unwrap().shape.type;
+
+/**
+ * One stored request as the API shows it; the resource's type read through the published enum.
+ * @throws StoredDataError naming `request_log.resource_type` when the column holds another value
+ */
+export function requestLogView(r: Row): RequestLogView {
   return {
     requestId: r.requestId,
     createdAt: r.createdAt.toISOString(),
@@ -29,7 +37,7 @@ function viewOf(r: Row): RequestLogView {
     latencyMs: r.latencyMs,
     requestBody: r.requestBody,
     responseBody: r.responseBody,
-    resource: r.resourceType && r.resourceId ? { type: r.resourceType as "payment" | "event" | "checkout_session", id: r.resourceId } : null,
+    resource: r.resourceType && r.resourceId ? { type: parseStored(ResourceType, r.resourceType, "request_log.resource_type"), id: r.resourceId } : null,
   };
 }
 
@@ -63,7 +71,7 @@ async function page(
     db.requestLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { requestId: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
   ]);
   return pageOf(
-    rows.map((r) => ({ ...viewOf(r), merchantId: r.merchantId })),
+    rows.map((r) => ({ ...requestLogView(r), merchantId: r.merchantId })),
     total,
     q,
   );
@@ -101,5 +109,5 @@ export async function getRequest(db: Db, merchantId: string, requestId: string):
       "NOT_FOUND",
       "request not found in this key's request log (it may be older than the retention period, or not written yet: retry in a second)",
     );
-  return viewOf(row);
+  return requestLogView(row);
 }

@@ -8,6 +8,7 @@ import { apiError } from "@/lib/errors";
 import type { RiskRule } from "@/lib/generated/prisma/client";
 import { AMOUNT_PATTERN, fromMinor, toMinor } from "@/lib/money/currency";
 import { MAX_WINDOW_SECONDS, RISK_SUBJECTS, type RiskSubject } from "@/lib/risk/velocity";
+import { parseStored } from "@/lib/schemas/stored/parse";
 
 // A merchant's velocity rules in the console (docs/api.md "Errors": RISK_REJECTED; docs/architecture.md "Console
 // roles": operators run risk). Operators add and remove rules with a reason; the merchant's users see them.
@@ -16,11 +17,16 @@ import { MAX_WINDOW_SECONDS, RISK_SUBJECTS, type RiskSubject } from "@/lib/risk/
 const SUBJECTS = Object.keys(RISK_SUBJECTS) as [RiskSubject, ...RiskSubject[]];
 
 /** The console form of a new rule: window in minutes; a count, or an amount with its currency. */
+/** What a rule counts: payments (COUNT) or their amounts (AMOUNT); `risk_rules.kind`. */
+const RuleKind = z.enum(["COUNT", "AMOUNT"], { message: "choose what the rule counts" });
+/** The customer member a rule groups by; `risk_rules.subject`. */
+const RuleSubject = z.enum(SUBJECTS, { message: "choose the customer member" });
+
 export const RiskRuleForm = z
   .object({
     merchantId: uuidField,
-    kind: z.enum(["COUNT", "AMOUNT"], { message: "choose what the rule counts" }),
-    subject: z.enum(SUBJECTS, { message: "choose the customer member" }),
+    kind: RuleKind,
+    subject: RuleSubject,
     windowMinutes: integer(1, MAX_WINDOW_SECONDS / 60),
     maxCount: z.string().trim().optional(),
     maxAmount: z.string().trim().optional(),
@@ -53,12 +59,17 @@ export type RiskRuleView = {
   createdAt: Date;
 };
 
-function view(r: RiskRule): RiskRuleView {
+/**
+ * A stored rule as the console shows it; kind and subject read through their schemas.
+ * @throws StoredDataError naming `risk_rules.kind` or `risk_rules.subject` when the column holds another value
+ */
+export function riskRuleView(r: RiskRule): RiskRuleView {
+  const subject = parseStored(RuleSubject, r.subject, "risk_rules.subject");
   return {
     id: r.id,
-    kind: r.kind as "COUNT" | "AMOUNT",
-    subject: r.subject as RiskSubject,
-    subjectLabel: RISK_SUBJECTS[r.subject as RiskSubject].label,
+    kind: parseStored(RuleKind, r.kind, "risk_rules.kind"),
+    subject,
+    subjectLabel: RISK_SUBJECTS[subject].label,
     windowSeconds: r.windowSeconds,
     maxCount: r.maxCount,
     maxAmount: r.maxAmountMinor === null ? null : fromMinor(r.maxAmountMinor),
@@ -75,7 +86,7 @@ function view(r: RiskRule): RiskRuleView {
 export async function listRiskRules(db: Db, actor: ConsoleActor, merchantId: string): Promise<RiskRuleView[]> {
   assertMerchantAccess(actor, merchantId, "merchant");
   const rows = await db.riskRule.findMany({ where: { merchantId, active: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return rows.map(view);
+  return rows.map(riskRuleView);
 }
 
 /**
@@ -101,7 +112,7 @@ export async function addRiskRule(tx: Tx, actor: ConsoleActor, input: RiskRuleFo
       createdAt: now,
     },
   });
-  const v = view(rule);
+  const v = riskRuleView(rule);
   await writeAudit(
     tx,
     auditActor(actor),
@@ -131,7 +142,7 @@ export async function removeRiskRule(tx: Tx, actor: ConsoleActor, input: z.infer
     data: { active: false, removedAt: now },
   });
   if (changed.length === 0) throw apiError("NOT_FOUND", "velocity rule not found");
-  const v = view(changed[0]);
+  const v = riskRuleView(changed[0]);
   await writeAudit(
     tx,
     auditActor(actor),

@@ -10,6 +10,11 @@ import { compactPaymentCounts } from "@/lib/payments/counts";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { limitUsage } from "@/lib/reports/limit-usage";
 import { paymentsOverview } from "@/lib/reports/payments-overview";
+import { ConsoleCallbacksOverview, ConsoleDeliveryPage, ConsoleLimitUsage, ConsolePaymentsOverview } from "@/lib/schemas/console/views";
+import type { z } from "zod";
+
+/** What a chart's poll reads of `value` (components/console/use-polled.ts): its JSON through the page's schema. */
+const polled = <S extends z.ZodType>(schema: S, value: unknown) => schema.parse(JSON.parse(JSON.stringify(value)));
 
 // The console charts' data (README "Console"), fed with known payments and deliveries through the running service
 // and read by the chart services from the counters the triggers keep.
@@ -88,6 +93,7 @@ describe("payments chart", () => {
     const p = await create(m, { amount: "10.00", currency: "USD" });
     expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
     const o = await paymentsOverview(db, merchantActor(m));
+    expect(polled(ConsolePaymentsOverview, o), "the page's schema reads the answer unchanged").toEqual(o);
     expect(o.volume.at(-1)).toEqual({
       day: today(),
       chargedAed: (BigInt(p.pricing.gateway) / 100n).toString() + "." + (BigInt(p.pricing.gateway) % 100n).toString().padStart(2, "0"),
@@ -124,6 +130,7 @@ describe("callbacks chart", () => {
     await db.$executeRaw`UPDATE deliveries SET state = 'PENDING', next_attempt_at = now() + interval '1 day' WHERE id = ${dc.id}::uuid`;
 
     const o = await callbacksOverview(db, merchantActor(m));
+    expect(polled(ConsoleCallbacksOverview, o), "the page's schema reads the answer unchanged").toEqual(o);
     expect(o.outcomes.at(-1)).toEqual({ day: today(), firstAttempt: 2, afterRetries: 1, listener: 0, failed: 1, notConfigured: 1 });
     const latency = o.latency.at(-1)!;
     expect(latency.delivered).toBe(3);
@@ -210,7 +217,11 @@ describe("the deliveries behind a callbacks bar", () => {
     await db.$executeRaw`UPDATE deliveries SET attempt_count = 3 WHERE event_id IN (SELECT id FROM events WHERE payment_id = ${retried.id}::uuid)`;
 
     const actor = merchantActor(m);
-    const paymentsOf = async (filters: Record<string, string>) => (await deliveryPage(db, actor, DeliveryFilters.parse(filters))).items.map((d) => d.paymentId);
+    const paymentsOf = async (filters: Record<string, string>) => {
+      const page = await deliveryPage(db, actor, DeliveryFilters.parse(filters));
+      expect(polled(ConsoleDeliveryPage, page), "the page's schema reads the answer unchanged").toEqual(page);
+      return page.items.map((d) => d.paymentId);
+    };
     expect(await paymentsOf({ state: "SUCCEEDED", endedOn: today(), attempts: "first" })).toEqual([first.id]);
     expect(await paymentsOf({ state: "SUCCEEDED", endedOn: today(), attempts: "retried" })).toEqual([retried.id]);
     expect(await paymentsOf({ state: "SUCCEEDED", endedOn: yesterday() })).toEqual([]);
@@ -238,6 +249,7 @@ describe("limit chart", () => {
     });
     await create(m, { amount: "250.00", currency: "EUR", method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
     const u = await limitUsage(db, merchantActor(m));
+    expect(polled(ConsoleLimitUsage, u), "the page's schema reads the answer unchanged").toEqual(u);
     expect(u.profiles).toEqual([
       expect.objectContaining({
         merchantId: m.merchant.id,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { getWithSession, sessionOf } from "../support/console-http";
+import { ConsolePaymentPage, ConsolePaymentView } from "@/lib/schemas/console/views";
 
 // The console's payment list and detail over HTTP as the pages poll them (SWR):
 // the filters of GET /v1/payments with the same rules, and the detail with snapshot, ledger entry, events and
@@ -28,6 +29,7 @@ describe("console payments over HTTP", () => {
     const ids = async (query: string) => {
       const res = await json(`/api/console/payments?${query}`, cookie);
       expect(res.status, query).toBe(200);
+      expect(ConsolePaymentPage.safeParse(res.body).error, `the page's schema reads ${query}`).toBeUndefined();
       const fromApi = await m.api(`/v1/payments?${query}`);
       // The same filter through the merchant API gives the same payments in the same order.
       expect(
@@ -71,6 +73,7 @@ describe("console payments over HTTP", () => {
       }
       throw new Error("no delivery attempt recorded");
     })();
+    expect(ConsolePaymentView.safeParse(view).error, "the page's schema reads the detail").toBeUndefined();
     expect(view.payment).toMatchObject({ id: p.id, status: "SUCCEEDED", pricing: p.pricing, amount: "1123.52" });
     expect(view.ledger).toHaveLength(1);
     const sum = view.ledger[0].lines.reduce((total: bigint, l: { amount: string }) => total + BigInt(l.amount.replace(".", "")), 0n);

@@ -13,13 +13,18 @@ import { TEST_DATABASE_URL } from "../support/env";
 const root = path.resolve(__dirname, "../..");
 
 /** `node scripts/start.mjs` with `env` to its exit: the exit code, what it printed on stderr and stdout, how long it took. */
-function start(env: Record<string, string | undefined>): Promise<{ code: number | null; stderr: string; stdout: string; ms: number }> {
+function start(env: Record<string, string | undefined>) {
+  return runScript(["scripts/start.mjs", "--no-build"], env);
+}
+
+/** `node <args>` (a script of scripts/) with `env` to its exit, as {@link start}. */
+function runScript(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stderr: string; stdout: string; ms: number }> {
   const full: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", ...env };
   for (const name of ["CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "SANDPIPER_EMBEDDED", "JOBS_DISABLED"]) delete full[name];
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete full[name];
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env: full });
+    const child = spawn(process.execPath, args, { cwd: root, env: full });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -133,6 +138,21 @@ describe("a start that cannot work ends with one line and exit code 1 at once", 
       `Sandpiper cannot use DATABASE_URL: PostgreSQL on 127.0.0.1:5432 has no role "${role}" (database "${name}"). Correct the user in DATABASE_URL, or create the role: createuser -h 127.0.0.1 -p 5432 -U postgres --login ${role}`,
     );
     expect(run.stdout + run.stderr).not.toContain("not-a-secret-to-print");
+  }, 40_000);
+});
+
+describe("the scripts read DATABASE_URL through the configuration", () => {
+  it("npm run db:migrate and npm run seed with a DATABASE_URL the configuration refuses: one line naming it, never its password", async () => {
+    const refused =
+      "Sandpiper refuses to start: DATABASE_URL: got an invalid value (not shown: it is a secret); expected an absolute postgresql or postgres URL";
+    const [migrate, seed] = await Promise.all([
+      runScript(["scripts/migrate.mjs"], { DATABASE_URL: "mysql://app:hunter2@db.internal/payments" }),
+      runScript(["scripts/seed.mjs"], { DATABASE_URL: "postgresql://app:hunt%zz@db.internal/payments" }),
+    ]);
+    for (const run of [migrate, seed]) {
+      expectOneLine(run, refused);
+      expect(run.stdout + run.stderr).not.toMatch(/hunter2|hunt%zz/);
+    }
   }, 40_000);
 });
 

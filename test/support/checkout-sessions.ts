@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { dubaiDay } from "@/lib/money/dubai";
+import { assertCustomerPageContract } from "./contract";
 import { baseUrl, db, newMerchant, savePricingVersion } from "./fixtures";
 import type { NewMerchant } from "@/lib/merchants/create-merchant";
 import type { Scope } from "@/lib/keys/api-keys";
@@ -52,15 +53,21 @@ export async function openSession(m: Awaited<ReturnType<typeof newMerchant>>, ov
 /** The path of a customerCheckout.url on the test service (the url's host is PUBLIC_BASE_URL's). */
 export const pagePath = (url: string) => new URL(url).pathname;
 
-/** Posts a customer action of the hosted page (`/checkout/{token}/quote` or `/confirm`). */
+/**
+ * Posts a customer action of the hosted page (`/checkout/{token}/quote` or `/confirm`); the answer is checked against
+ * the OpenAPI document ("Customer pages"): a documented status, its body schema and headers.
+ */
 export async function customerAction(url: string, action: "quote" | "confirm", body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${baseUrl()}${pagePath(url)}/${action}`, {
+  const path = `${pagePath(url)}/${action}`;
+  const res = await fetch(`${baseUrl()}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  const answer = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  assertCustomerPageContract({ method: "POST", path, ...answer });
+  return answer;
 }
 
 /** GET of the hosted page: status, headers and HTML. */

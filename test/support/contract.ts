@@ -62,14 +62,16 @@ function checkBody(validate: ValidateFunction, body: unknown, what: string) {
 }
 
 /**
- * Throws ContractViolation when a response under /v1 does not match the OpenAPI document: an undocumented
+ * Throws ContractViolation when a response under /v1, or of a customer page's documented action, does not match the
+ * OpenAPI document: an undocumented
  * status, a body that fails the documented schema, or a missing X-Request-Id (and, for errors, one that
  * differs from error.requestId), a 429 without Retry-After, an Idempotency-Replayed other than "true".
  * Unknown paths must answer the 404 envelope, unserved methods the 405 envelope with Allow.
  */
 export function assertMatchesContract(res: { method: string; path: string; status: number; headers: Headers; body: unknown }): void {
   const { method, path, status, headers, body } = res;
-  if (!path.startsWith("/v1/")) return;
+  // Outside /v1 only the customer pages' documented actions (tag "Customer pages") are checked.
+  if (!path.startsWith("/v1/") && !matchOperation(method, path)?.method) return;
   const what = `${method} ${path} -> ${status}`;
   const requestId = headers.get("x-request-id");
   if (!requestId || !/^[0-9a-f-]{36}$/.test(requestId)) throw new ContractViolation(what, "missing or malformed X-Request-Id");
@@ -107,4 +109,13 @@ export function assertMatchesContract(res: { method: string; path: string; statu
     if (name === "Idempotency-Replayed") continue; // only on replays
     if (headers.get(name) === null) throw new ContractViolation(what, `documented header ${name} is missing`);
   }
+}
+
+/**
+ * Throws ContractViolation when a customer page's action (`/checkout/{token}/...`, `/store/{token}/...`) is not
+ * documented (tag "Customer pages") or its answer does not match the document ({@link assertMatchesContract}).
+ */
+export function assertCustomerPageContract(res: { method: string; path: string; status: number; headers: Headers; body: unknown }): void {
+  if (!matchOperation(res.method, res.path)?.method) throw new ContractViolation(`${res.method} ${res.path}`, "not documented as a customer page's action");
+  assertMatchesContract(res);
 }

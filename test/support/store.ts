@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { dubaiDay } from "@/lib/money/dubai";
+import { assertCustomerPageContract } from "./contract";
 import { baseUrl, db, eventually, newMerchant, savePricingVersion, type TestMerchant } from "./fixtures";
 import type { NewMerchant } from "@/lib/merchants/create-merchant";
 import type { Scope } from "@/lib/keys/api-keys";
@@ -65,11 +66,17 @@ export function waitForCheckout(m: TestMerchant, id: string, state: string, time
 /** The path of a checkout.url on the test service (the url's host is PUBLIC_BASE_URL's). */
 export const storePath = (url: string) => new URL(url).pathname;
 
-/** Posts the store page's sandbox test confirmation (`/store/{token}/pay` or `/decline`). */
+/**
+ * Posts the store page's sandbox test confirmation (`/store/{token}/pay` or `/decline`); the answer is checked against
+ * the OpenAPI document ("Customer pages"): a documented status, its body schema and headers.
+ */
 export async function storeAction(url: string, action: "pay" | "decline") {
-  const res = await fetch(`${baseUrl()}${storePath(url)}/${action}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const path = `${storePath(url)}/${action}`;
+  const res = await fetch(`${baseUrl()}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  const answer = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  assertCustomerPageContract({ method: "POST", path, ...answer });
+  return answer;
 }
 
 /** GET of the store page: status, headers and HTML. */

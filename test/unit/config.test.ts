@@ -55,6 +55,8 @@ const BAD: Record<VariableName, string> = {
   REQUEST_LOG_PRUNE_INTERVAL_MS: "NaN",
   EVENT_RETENTION_DAYS: "0",
   EVENT_PRUNE_INTERVAL_MS: "999",
+  SEED_CALLBACK_URL: "receiver.example.com/callbacks",
+  SEED_ALLOWED_IPS: "127.0.0.1,localhost",
 };
 
 /** The refusal lines of `env`, or [] when it is accepted. */
@@ -134,7 +136,24 @@ describe("accepted values and defaults", () => {
       SHUTDOWN_DRAIN_MS: 10_000,
       DATABASE_URL: undefined,
       TRUSTED_PROXIES: undefined,
+      SEED_CALLBACK_URL: undefined,
+      SEED_ALLOWED_IPS: ["127.0.0.1", "::1"],
     });
+  });
+
+  it("reads the seed's variables: the allow-list as a list of addresses, the callback address as given", () => {
+    expect(parseConfig({ SEED_ALLOWED_IPS: "203.0.113.7, ::ffff:198.51.100.9,," })).toMatchObject({ SEED_ALLOWED_IPS: ["203.0.113.7", "::ffff:198.51.100.9"] });
+    expect(parseConfig({ SEED_CALLBACK_URL: "http://127.0.0.1:4321/cb" }).SEED_CALLBACK_URL).toBe("http://127.0.0.1:4321/cb");
+    expect(refusals({ SEED_ALLOWED_IPS: "10.0.0.0/8" })).toEqual(['SEED_ALLOWED_IPS: got "10.0.0.0/8"; expected comma-separated IP addresses']);
+  });
+
+  it("refuses a DATABASE_URL whose user, password or database name does not decode, never printing it", () => {
+    for (const bad of ["postgresql://us%zzer@db/sandpiper", "postgresql://user:pa%ss@db/sandpiper", "postgres://db/sand%piper"]) {
+      expect(refusals({ DATABASE_URL: bad }), bad).toEqual([
+        "DATABASE_URL: got an invalid value (not shown: it is a secret); expected an absolute postgresql or postgres URL",
+      ]);
+    }
+    expect(parseConfig({ DATABASE_URL: "postgresql://user:p%40ss@db:5433/sandpiper" }).DATABASE_URL).toBe("postgresql://user:p%40ss@db:5433/sandpiper");
   });
 
   it("accepts the values the tests and README use", () => {

@@ -1,20 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
+import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, JITTER, MAX_ATTEMPTS, MAX_WAIT_MS, MIN_WAIT_MS } from "@/lib/callbacks/retry-schedule";
+import { markdownFiles } from "../support/markdown";
 
 // The callback retry schedule is stated once in code (lib/callbacks/retry-schedule.ts) and repeated in words by the
 // README, the docs, the OpenAPI descriptions and the console. This test reads every such statement back and fails
 // when one says another schedule than the code: a list of waits, a row of a schedule table, "N attempts" next to
 // the callbacks, and the schedule's bounds ("30 s to 1 h", "0.5 s to 60 s").
 const root = path.resolve(__dirname, "../..");
-const SOURCES = [
-  "README.md",
-  ...fs
-    .readdirSync(path.join(root, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
-];
+// README.md and every markdown file under docs/ at any depth, wherever the text moves.
+const SOURCES = markdownFiles(root);
 const CODE_SOURCES = ["lib/openapi/operations.ts", "app/console/actions/callbacks.ts", "app/console/(app)/callbacks/page.tsx"];
 
 const UNIT_S: Record<string, number> = { s: 1, min: 60, h: 3600 };
@@ -77,6 +73,38 @@ describe("the retry schedule in words is the code's", () => {
         if ((bounds[0] === 30 || bounds[0] === 0.5) && !isSchedule(normal) && !isSchedule(fast)) wrong.push(`${file}: ${m[0]}`);
       }
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it("the jitter factor, the clamps and the fast retries' divisor are the code's wherever they are stated", () => {
+    const wrong: string[] = [];
+    const found = { jitter: 0, clamps: 0, divisor: 0 };
+    const clamps = [MIN_WAIT_MS / 1000, MAX_WAIT_MS / 1000];
+    for (const file of SOURCES) {
+      const all = text(file);
+      // "a random factor between 0.9 and 1.1", "uniform factor 0.9 to 1.1", "plus or minus 10 %"
+      for (const m of all.matchAll(/factor (?:between |in \[)?(\d\.\d+)(?: and | to |, )(\d\.\d+)/g)) {
+        found.jitter++;
+        if (Number(m[1]) !== 1 - JITTER || Number(m[2]) !== 1 + JITTER) wrong.push(`${file}: ${m[0]}`);
+      }
+      for (const m of all.matchAll(/same jitter of plus or minus (\d+) ?%/g)) {
+        found.jitter++;
+        if (Number(m[1]) !== JITTER * 100) wrong.push(`${file}: ${m[0]}`);
+      }
+      // "kept between 30 s and 1 h", "clamped to [30 s, 1 h]"
+      for (const m of all.matchAll(new RegExp(String.raw`(?:kept between |clamped to \[)${DURATION}(?: and |, )${DURATION}`, "g"))) {
+        found.clamps++;
+        if (seconds(m[1], m[2]) !== clamps[0] || seconds(m[3], m[4]) !== clamps[1]) wrong.push(`${file}: ${m[0]}`);
+      }
+      // "the callback schedule divided by 60", "each wait and both limits divided by 60"
+      for (const m of all.matchAll(/(?:schedule|wait|limits),? divided by (\d+)/g)) {
+        found.divisor++;
+        if (Number(m[1]) !== FAST_RETRY_DIVISOR) wrong.push(`${file}: ${m[0]}`);
+      }
+    }
+    expect(found.jitter, "statements of the jitter").toBeGreaterThanOrEqual(3);
+    expect(found.clamps, "statements of the clamps").toBeGreaterThanOrEqual(2);
+    expect(found.divisor, "statements of the divisor").toBeGreaterThanOrEqual(3);
     expect(wrong).toEqual([]);
   });
 });

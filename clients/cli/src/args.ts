@@ -52,21 +52,34 @@ export const COMMON_HELP = `  --api-key <key>       sandbox API key (default: SA
   --api-url <url>       the service (default: SANDPIPER_API_URL, else ${DEFAULT_API_URL})
   -h, --help            this text`;
 
+/** The strict parseArgs configuration of a command with options `O` (the common ones added). */
+type StrictConfig<O extends OptionSpec> = { args: string[]; options: typeof COMMON_OPTIONS & O; allowPositionals: true; strict: true };
+
+/**
+ * A parsed command line as node:util's parseArgs types it for the command's options: each option's value is a
+ * string, a boolean or (with `multiple`) a list of them, or undefined when absent; no cast needed to read it.
+ */
+export type CommandLine<O extends OptionSpec> = {
+  values: ReturnType<typeof parseArgs<StrictConfig<O>>>["values"];
+  positionals: string[];
+};
+
 /**
  * Parses `argv` against `options` (strict: an unknown option is an error) plus the common ones. `command` names the
  * command in messages, e.g. "events list". Returns HELP when -h/--help is given.
+ * @returns the values typed by parseArgs from `options` ({@link CommandLine})
  * @throws UsageError with a one-line message for an unknown option, a missing value or too many arguments.
  */
-export function parseCommandLine<O extends OptionSpec>(
+export function parseCommandLine<const O extends OptionSpec>(
   command: string,
   argv: string[],
   options: O,
   maxPositionals: number,
-): typeof HELP | { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  const all: OptionSpec = { ...COMMON_OPTIONS, ...options };
-  // Not strict: the tokens say what each option was, so the messages are built from them, never from parseArgs' words.
-  const parsed = parseArgs({ args: argv, options: all, allowPositionals: true, strict: false, tokens: true });
-  for (const token of parsed.tokens) {
+): typeof HELP | CommandLine<O> {
+  const all = { ...COMMON_OPTIONS, ...options };
+  // First not strict: the tokens say what each option was, so the messages are built from them, never from parseArgs' words.
+  const loose = parseArgs({ args: argv, options: all, allowPositionals: true, strict: false, tokens: true });
+  for (const token of loose.tokens) {
     if (token.kind !== "option") continue;
     const spec = Object.hasOwn(all, token.name) ? all[token.name] : undefined;
     if (!spec) throw usage(command, `unknown option ${token.rawName}`);
@@ -74,9 +87,12 @@ export function parseCommandLine<O extends OptionSpec>(
     if (spec.type === "string" && (token.value === undefined || ambiguous)) throw usage(command, `option ${token.rawName} needs a value`);
     if (spec.type === "boolean" && token.inlineValue) throw usage(command, `option ${token.rawName} takes no value`);
   }
-  if ((parsed.values as { help?: boolean }).help) return HELP;
+  // Every token passed the checks strict mode makes, so the strict parse succeeds and gives parseArgs' typed values.
+  const config: StrictConfig<O> = { args: argv, options: all, allowPositionals: true, strict: true };
+  const parsed = parseArgs(config);
+  if (loose.tokens.some((token) => token.kind === "option" && token.name === "help")) return HELP;
   if (parsed.positionals.length > maxPositionals) throw usage(command, `unexpected argument "${parsed.positionals[maxPositionals]}"`);
-  return { values: parsed.values as Record<string, string | boolean | string[] | undefined>, positionals: parsed.positionals };
+  return { values: parsed.values, positionals: parsed.positionals };
 }
 
 /** A UsageError for `command` that ends with where its options are explained. */
@@ -89,10 +105,10 @@ export function usage(command: string, problem: string): UsageError {
  * http://localhost:3000. The key never appears in a message.
  * @throws UsageError when no key is given or the URL is not http(s).
  */
-export function connection(command: string, values: Record<string, unknown>, env: Env): Connection {
-  const apiKey = (values["api-key"] as string | undefined) || env.SANDPIPER_API_KEY;
+export function connection(command: string, values: { "api-key"?: string; "api-url"?: string }, env: Env): Connection {
+  const apiKey = values["api-key"] || env.SANDPIPER_API_KEY;
   if (!apiKey) throw usage(command, "an API key is required: pass --api-key sk_sandbox_... or set SANDPIPER_API_KEY (also read from ./.env)");
-  const apiUrl = ((values["api-url"] as string | undefined) || env.SANDPIPER_API_URL || DEFAULT_API_URL).replace(/\/+$/, "");
+  const apiUrl = (values["api-url"] || env.SANDPIPER_API_URL || DEFAULT_API_URL).replace(/\/+$/, "");
   if (!isHttpUrl(apiUrl)) throw usage(command, `--api-url must be an http:// or https:// URL, e.g. ${DEFAULT_API_URL}`);
   return { apiKey, apiUrl };
 }
@@ -129,12 +145,18 @@ export function idArgument(command: string, what: string, value: string | undefi
   return value.toLowerCase();
 }
 
+/** `value` when it is one of `choices`, with their type; undefined otherwise. */
+export function choiceOf<const C extends readonly string[]>(choices: C, value: string | undefined): C[number] | undefined {
+  return choices.find((choice) => choice === value);
+}
+
 /**
  * An event type argument or option.
  * @throws UsageError listing the types.
  */
 export function eventType(command: string, value: string | undefined): EventType {
   if (!value) throw usage(command, `an event type is required: ${EVENT_TYPES.join(", ")}`);
-  if (!(EVENT_TYPES as readonly string[]).includes(value)) throw usage(command, `unknown event type "${value}": use ${EVENT_TYPES.join(", ")}`);
-  return value as EventType;
+  const type = choiceOf(EVENT_TYPES, value);
+  if (!type) throw usage(command, `unknown event type "${value}": use ${EVENT_TYPES.join(", ")}`);
+  return type;
 }

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { request, ServiceError } from "./client";
 
 // The HTTP side of `sandpiper` (docs/callbacks.md "The sandpiper command") against a real local HTTP server: what a
@@ -29,15 +30,23 @@ afterAll(() => server.close());
 
 const conn = () => ({ apiKey: "sk_sandbox_never-shown", apiUrl: url });
 async function refusal(path: string): Promise<ServiceError> {
-  const error = await request(conn(), "GET", path).catch((e: unknown) => e);
+  const error = await request(conn(), "GET", path, z.unknown()).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ServiceError);
   return error as ServiceError;
 }
 
 describe("request", () => {
   it("sends the key as a bearer token and the Idempotency-Key; answers the JSON of a 2xx", async () => {
-    expect(await request(conn(), "POST", "/ok", { idempotencyKey: "k-12345678", body: {} })).toEqual({ fine: true });
+    expect(await request(conn(), "POST", "/ok", z.object({ fine: z.boolean() }), { idempotencyKey: "k-12345678", body: {} })).toEqual({ fine: true });
     expect(seen.at(-1)).toMatchObject({ authorization: "Bearer sk_sandbox_never-shown", "idempotency-key": "k-12345678", "content-type": "application/json" });
+  });
+
+  it("a 2xx answer is parsed by the command's schema: members it does not name pass through; one it cannot read is a one-line error", async () => {
+    expect(await request(conn(), "POST", "/ok", z.looseObject({}), { body: {} })).toEqual({ fine: true });
+    const unreadable = (await request(conn(), "POST", "/ok", z.object({ fine: z.string() }), { body: {} }).catch((e: unknown) => e)) as ServiceError;
+    expect(unreadable).toBeInstanceOf(ServiceError);
+    expect(unreadable.code).toBe("UNEXPECTED_ANSWER");
+    expect(unreadable.line()).toMatch(/^sandpiper: the service answered 200 UNEXPECTED_ANSWER: POST \/ok answered what this sandpiper cannot read \(fine: /);
   });
 
   it("a refusal is one line with status, code, message and requestId, and what to do; never the key", async () => {
@@ -48,7 +57,9 @@ describe("request", () => {
     expect((await refusal("/proxy")).line()).toBe(
       "sandpiper: the service answered 502 HTTP_ERROR: no error envelope (<html>bad gateway</html>), requestId req-3. The service failed; run the command again, and give the requestId to its operator if it persists.",
     );
-    const down = (await request({ apiKey: "sk_sandbox_never-shown", apiUrl: "http://127.0.0.1:5" }, "GET", "/").catch((e: unknown) => e)) as ServiceError;
+    const down = (await request({ apiKey: "sk_sandbox_never-shown", apiUrl: "http://127.0.0.1:5" }, "GET", "/", z.unknown()).catch(
+      (e: unknown) => e,
+    )) as ServiceError;
     expect(down.line()).toMatch(/^sandpiper: cannot reach the service at http:\/\/127\.0\.0\.1:5 \(ECONNREFUSED\)\. Start it/);
     for (const e of [await refusal("/missing"), await refusal("/key"), down]) expect(e.line()).not.toContain("never-shown");
   });

@@ -1,5 +1,7 @@
 // The HTTP side of `sandpiper` (docs/callbacks.md "The sandpiper command"): one request to the merchant API with the
 // command's key, and the service's refusals as errors that carry the error envelope's code, message and requestId.
+import type { z } from "zod";
+import { Refusal } from "./answers";
 import type { Connection } from "./args";
 
 /**
@@ -39,17 +41,18 @@ function adviceFor(status: number, code: string, retryAfter: string | null): str
 
 /**
  * Sends one request to the merchant API as `conn`'s key: JSON in (when `body` is given) and out, `Idempotency-Key`
- * when given, a 30 s time-limit.
- * @returns the parsed JSON answer of a 2xx response
- * @throws ServiceError for a non-2xx answer (with the envelope's code, message and requestId) or when the service
- *   cannot be reached.
+ * when given, a 30 s time-limit. A 2xx answer is parsed by `answer` (clients/cli/src/answers.ts), never cast.
+ * @returns `answer`'s output for the JSON of a 2xx response
+ * @throws ServiceError for a non-2xx answer (with the envelope's code, message and requestId), when the service
+ *   cannot be reached, or (code UNEXPECTED_ANSWER) when a 2xx answer does not pass `answer`.
  */
-export async function request<T = unknown>(
+export async function request<S extends z.ZodType>(
   conn: Connection,
   method: "GET" | "POST" | "PATCH" | "DELETE",
   path: string,
+  answer: S,
   opts: { body?: unknown; idempotencyKey?: string; timeoutMs?: number } = {},
-): Promise<T> {
+): Promise<z.output<S>> {
   const headers: Record<string, string> = { authorization: `Bearer ${conn.apiKey}`, accept: "application/json" };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
@@ -80,8 +83,19 @@ export async function request<T = unknown>(
   } catch {
     // not JSON: reported below
   }
-  if (res.ok) return json as T;
-  const error = (json as { error?: { code?: string; message?: string; requestId?: string } } | null)?.error;
+  if (res.ok) {
+    const parsed = answer.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    throw new ServiceError(
+      res.status,
+      "UNEXPECTED_ANSWER",
+      `${method} ${path.split("?")[0]} answered what this sandpiper cannot read (${issue.path.join(".") || "the body"}: ${issue.message})`,
+      res.headers.get("x-request-id"),
+      'Use the sandpiper of the service\'s version (docs/client.md "Install").',
+    );
+  }
+  const error = Refusal.parse(json)?.error;
   const code = error?.code ?? "HTTP_ERROR";
   throw new ServiceError(
     res.status,

@@ -1043,6 +1043,28 @@ export interface components {
             /** @description The customer's user name with you, at most 120 characters; a store payment's stable customer reference when id is absent. */
             username?: string;
         };
+        /** @description What the customer entered on the checkout page. Confirm repeats the quoted pair, so a stale page never confirms a total the customer did not see. */
+        CustomerPageAmount: {
+            /** @description The amount the customer entered: decimal text in currency, up to 10 integer digits and 2 decimals, e.g. "250.00". */
+            amount: string;
+            /**
+             * @description The currency the customer chose: one the page offers (the merchant's enabled ones priced in AED; AED always).
+             * @enum {string}
+             */
+            currency: "TRY" | "EUR" | "USD" | "GBP" | "AED" | "SAR" | "CHF";
+        };
+        /** @description The checkout session as the customer's page sees it after the action. */
+        CustomerSessionAnswer: {
+            /** @description The amount the session holds, decimal text in currency; null before a quote. */
+            amount: string | null;
+            /** @description The session's currency (ISO 4217); null before a quote. */
+            currency: string | null;
+            /**
+             * @description The session's state afterwards: QUOTED after a quote, AWAITING_VERIFICATION after a confirmation (the flow's last state); EXPIRED once the link's time is over.
+             * @enum {string}
+             */
+            state: "AWAITING_AMOUNT" | "QUOTED" | "AWAITING_VERIFICATION" | "EXPIRED";
+        };
         /** @description The rule is gone from the list and from matching; payments it already matched keep their conclusion. Deleting it again answers the same. */
         DeletedScenarioRule: {
             /**
@@ -2210,6 +2232,19 @@ export interface components {
              * @enum {string}
              */
             currency: "TRY" | "EUR" | "USD" | "GBP" | "AED" | "SAR" | "CHF";
+        };
+        /** @description The store checkout and its payment after the store's test confirmation. */
+        StoreConfirmationAnswer: {
+            /**
+             * @description The store checkout's state afterwards: SUCCEEDED after pay, FAILED after decline.
+             * @enum {string}
+             */
+            state: "QUEUED" | "READY" | "REJECTED" | "SUCCEEDED" | "FAILED" | "EXPIRED";
+            /**
+             * @description The payment's status afterwards: SUCCEEDED after pay, FAILED after decline.
+             * @enum {string}
+             */
+            status: "PENDING_APPROVAL" | "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "EXPIRED";
         };
         /** @description A Payment with its store checkout. Poll GET /v1/payments/{id} every 3 to 5 seconds until checkout.state is READY. */
         StorePayment: {

@@ -6,6 +6,7 @@ import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { DailyChart, dayDot, latencyLabel, latencyScale, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
+import { ConsoleCallbacksOverview } from "@/lib/schemas/console/views";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
 
 const OUTCOMES = [
@@ -37,7 +38,7 @@ export function deliveriesLink(filter: ListFilter, merchantId: string | null, en
  * every merchant). Each chart has a table with the same numbers.
  */
 export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; url: string }) {
-  const { data } = usePolled(url, initial, 10_000);
+  const { data } = usePolled(url, initial, 10_000, ConsoleCallbacksOverview);
   const router = useRouter();
   const m = data.merchantId;
   const scale = latencyScale(data.latency.flatMap((l) => [l.p50Ms, l.p95Ms]));

@@ -6,6 +6,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { NBSP } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
+import { ConsoleLimitUsage } from "@/lib/schemas/console/views";
 import type { LimitUsage, ProfileUsage } from "@/lib/reports/limit-usage";
 
 const pct = (ratio: number | null) => (ratio === null ? null : Math.round(ratio * 1000) / 10);
@@ -18,7 +19,7 @@ const paymentsLink = (p: ProfileUsage, from: string, to: string) =>
  * in percent (pending and succeeded payments count), with a table of the amounts that links to the payments behind.
  */
 export function LimitUsageChart({ initial, url }: { initial: LimitUsage; url: string }) {
-  const { data } = usePolled(url, initial, 10_000);
+  const { data } = usePolled(url, initial, 10_000, ConsoleLimitUsage);
   const router = useRouter();
   const monthStart = `${data.month}-01`;
   const rows = data.profiles.map((p) => ({

@@ -6,6 +6,7 @@ import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { compactNumber, DailyChart, dayDot, NBSP, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
+import { ConsolePaymentsOverview } from "@/lib/schemas/console/views";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
 
 /** Outcome series: colour, label, and the payments-list status filter a click opens. */
@@ -36,7 +37,7 @@ function change(now: number, before: number): string {
  * currency, and today against the same weekday last week. Each chart has a table with the same numbers.
  */
 export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; url: string }) {
-  const { data } = usePolled(url, initial, 10_000);
+  const { data } = usePolled(url, initial, 10_000, ConsolePaymentsOverview);
   const router = useRouter();
   const m = data.merchantId;
   const rate = data.outcomes.map((o) => ({ day: o.day, rate: o.successRate === null ? null : Math.round(o.successRate * 1000) / 10 }));

@@ -10,7 +10,8 @@ import { Day, positiveInt } from "@/lib/schemas/api/payments";
 export const EVENT_TYPES = ["payment.succeeded", "payment.failed", "payment.expired"] as const;
 
 export const EventType = z.enum(EVENT_TYPES).describe("payment.succeeded, payment.failed or payment.expired; no other event types exist");
-const DeliveryState = z.enum(["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"]);
+/** A callback delivery's state (docs/callbacks.md). */
+export const DeliveryState = z.enum(["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"]);
 
 /** The callback envelope exactly as delivered (README "Receiving callbacks"). */
 export const EventEnvelope = z

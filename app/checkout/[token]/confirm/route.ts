@@ -2,10 +2,10 @@
 import { confirmCheckoutSession } from "@/lib/checkout-sessions/confirm";
 import { customerSessionAnswer } from "@/lib/checkout-sessions/serialize";
 import { customerAction } from "@/lib/http/customer-pipeline";
-import { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
+import { CUSTOMER_OPERATIONS } from "@/lib/openapi/customer-operations";
 
 export const dynamic = "force-dynamic";
-export const POST = customerAction({ body: CustomerAmount, logMessage: "customer checkout action" }, async ({ token, body, now }) => {
+export const POST = customerAction(CUSTOMER_OPERATIONS.confirmCheckoutPage, async ({ token, body, now }) => {
   const session = await confirmCheckoutSession(token, body, now);
   return { body: customerSessionAnswer(session, now), log: { checkoutSessionId: session.id, action: "confirm", state: session.state } };
 });

@@ -1,5 +1,5 @@
 import { Card, EmptyState, FilterButtons, PageHeader, Pager } from "@/components/console/ui";
-import { listAudit } from "@/lib/audit";
+import { listAudit, type AuditSnapshot } from "@/lib/audit";
 import { pageParam, param } from "@/lib/console/format";
 import { ConsoleTime } from "@/components/console/time";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
@@ -19,9 +19,9 @@ function show(value: unknown): string {
 }
 
 /** Before and after side by side, one line per member that is in either. */
-function Changes({ before, after }: { before: unknown; after: unknown }) {
-  const b = (before && typeof before === "object" ? before : {}) as Record<string, unknown>;
-  const a = (after && typeof after === "object" ? after : {}) as Record<string, unknown>;
+function Changes({ before, after }: { before: AuditSnapshot; after: AuditSnapshot }) {
+  const b = before ?? {};
+  const a = after ?? {};
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
   if (keys.length === 0) return null;
   return (

@@ -1,9 +1,10 @@
 // POST /store/{token}/decline - the store's sandbox test confirmation: decline (checkout and payment FAILED)
 import { customerAction } from "@/lib/http/customer-pipeline";
+import { CUSTOMER_OPERATIONS } from "@/lib/openapi/customer-operations";
 import { confirmStoreCheckout } from "@/lib/store/confirm";
 
 export const dynamic = "force-dynamic";
-export const POST = customerAction({ logMessage: "store test confirmation" }, async ({ token, now }) => {
+export const POST = customerAction(CUSTOMER_OPERATIONS.declineStorePage, async ({ token, now }) => {
   const result = await confirmStoreCheckout(token, "FAILED", now);
   return { body: { state: result.state, status: result.status }, log: { paymentId: result.paymentId, outcome: "FAILED", state: result.state } };
 });

@@ -2,7 +2,8 @@
 // rotating the callback secret, or the key's `sandpiper listen` secret, from the command line
 // (GET /v1/sandbox/callback-secret or /v1/sandbox/listener-secret, POST .../rotate and .../end-overlap).
 import { randomUUID } from "node:crypto";
-import { COMMON_HELP, HELP, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
+import { COMMON_HELP, HELP, choiceOf, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
+import { SecretRotation, SecretState } from "../answers";
 import { request } from "../client";
 
 export const CALLBACKS_HELP = `Usage: sandpiper callbacks <secret | rotate-secret | end-overlap> [options]
@@ -32,22 +33,19 @@ export type CallbacksArgs = { connection: Connection; action: (typeof SUBCOMMAND
 export function parseCallbacks(argv: string[], env: Env): CallbacksArgs | typeof HELP {
   const parsed = parseCommandLine("callbacks", argv, { overlap: { type: "string" }, listener: { type: "boolean" }, json: { type: "boolean" } }, 1);
   if (parsed === HELP) return HELP;
-  const [action] = parsed.positionals;
-  if (!SUBCOMMANDS.includes(action as CallbacksArgs["action"]))
-    throw usage("callbacks", `${action ? `unknown command "${action}"` : "a command is required"}: use secret, rotate-secret or end-overlap`);
+  const [given] = parsed.positionals;
+  const action = choiceOf(SUBCOMMANDS, given);
+  if (!action) throw usage("callbacks", `${given ? `unknown command "${given}"` : "a command is required"}: use secret, rotate-secret or end-overlap`);
   const overlap = typeof parsed.values.overlap === "string" ? parsed.values.overlap : null;
   if (overlap !== null && action !== "rotate-secret") throw usage("callbacks", "--overlap goes with rotate-secret only");
   return {
     connection: connection("callbacks", parsed.values, env),
-    action: action as CallbacksArgs["action"],
+    action,
     overlap,
     listener: parsed.values.listener === true,
     json: parsed.values.json === true,
   };
 }
-
-type State = { configured?: boolean; generation?: number; overlapEndsAt: string | null };
-type Rotation = { secret: string; overlapEndsAt: string | null };
 
 /**
  * `sandpiper callbacks`: reads the callback (or with --listener, the key's listener) secret's state, rotates it (a fresh Idempotency-Key; the new secret printed once)
@@ -60,9 +58,9 @@ export async function runCallbacks(args: CallbacksArgs): Promise<number> {
   const base = args.listener ? "/v1/sandbox/listener-secret" : "/v1/sandbox/callback-secret";
   const which = args.listener ? "listener" : "callback";
   // What stands before a change, to say what the change did (an overlap dropped or ended, or none running).
-  const before = args.action === "secret" ? null : await request<State>(args.connection, "GET", base);
+  const before = args.action === "secret" ? null : await request(args.connection, "GET", base, SecretState);
   if (args.action === "rotate-secret") {
-    const rotated = await request<Rotation>(args.connection, "POST", `${base}/rotate`, {
+    const rotated = await request(args.connection, "POST", `${base}/rotate`, SecretRotation, {
       body: args.overlap === null ? {} : { overlap: args.overlap },
       idempotencyKey: `sandpiper-rotate-${randomUUID()}`,
     });
@@ -82,8 +80,8 @@ export async function runCallbacks(args: CallbacksArgs): Promise<number> {
   }
   const state =
     args.action === "secret"
-      ? await request<State>(args.connection, "GET", base)
-      : await request<State>(args.connection, "POST", `${base}/end-overlap`, { idempotencyKey: `sandpiper-end-overlap-${randomUUID()}` });
+      ? await request(args.connection, "GET", base, SecretState)
+      : await request(args.connection, "POST", `${base}/end-overlap`, SecretState, { idempotencyKey: `sandpiper-end-overlap-${randomUUID()}` });
   if (args.json) console.log(JSON.stringify(state, null, 2));
   else if (state.configured === false) console.log("No callback address, so no secret: set one in the console (Callbacks).");
   else if (args.action === "end-overlap")

@@ -1,7 +1,8 @@
 // `sandpiper clock show | advance | reset` (docs/api.md "Sandbox clock"): the merchant's sandbox clock from the
 // command line, for a test suite that moves time (POST /v1/sandbox/clock/advance and /reset).
 import { randomUUID } from "node:crypto";
-import { COMMON_HELP, HELP, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
+import { COMMON_HELP, HELP, choiceOf, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
+import { Clock, ClockMove } from "../answers";
 import { request } from "../client";
 
 export const CLOCK_HELP = `Usage: sandpiper clock <show | advance <duration> | reset> [options]
@@ -28,23 +29,13 @@ export type ClockArgs = { connection: Connection; action: (typeof SUBCOMMANDS)[n
 export function parseClock(argv: string[], env: Env): ClockArgs | typeof HELP {
   const parsed = parseCommandLine("clock", argv, { json: { type: "boolean" } }, 2);
   if (parsed === HELP) return HELP;
-  const [action, by] = parsed.positionals;
-  if (!SUBCOMMANDS.includes(action as ClockArgs["action"]))
-    throw usage("clock", `${action ? `unknown command "${action}"` : "a command is required"}: use show, advance <duration> or reset`);
+  const [given, by] = parsed.positionals;
+  const action = choiceOf(SUBCOMMANDS, given);
+  if (!action) throw usage("clock", `${given ? `unknown command "${given}"` : "a command is required"}: use show, advance <duration> or reset`);
   if (action === "advance" && !by) throw usage("clock", "advance needs a duration, e.g. sandpiper clock advance 2h");
   if (action !== "advance" && by) throw usage("clock", `${action} takes no duration`);
-  return { connection: connection("clock", parsed.values, env), action: action as ClockArgs["action"], by: by ?? null, json: parsed.values.json === true };
+  return { connection: connection("clock", parsed.values, env), action, by: by ?? null, json: parsed.values.json === true };
 }
-
-type Clock = {
-  offsetMs: number;
-  offset: string;
-  now: string;
-  realNow: string;
-  due?: { payments: number; checkoutSessions: number; deliveries: number };
-  missingRates?: { pair: string; days: string[] }[];
-};
-type ClockMove = Clock & { advancedByMs: number; expired: { payments: number; checkoutSessions: number }; deliveriesDue: number };
 
 /**
  * `sandpiper clock`: reads or moves the clock (a fresh Idempotency-Key for each move) and says what it did.
@@ -52,13 +43,14 @@ type ClockMove = Clock & { advancedByMs: number; expired: { payments: number; ch
  * @throws ServiceError (400 VALIDATION_ERROR for a duration the service does not take, 403 without the scope)
  */
 export async function runClock(args: ClockArgs): Promise<number> {
-  const answer: Clock | ClockMove =
+  const move =
     args.action === "show"
-      ? await request<Clock>(args.connection, "GET", "/v1/sandbox/clock")
-      : await request<ClockMove>(args.connection, "POST", `/v1/sandbox/clock/${args.action}`, {
+      ? null
+      : await request(args.connection, "POST", `/v1/sandbox/clock/${args.action}`, ClockMove, {
           body: args.action === "advance" ? { by: args.by } : undefined,
           idempotencyKey: `sandpiper-clock-${randomUUID()}`,
         });
+  const answer = move ?? (await request(args.connection, "GET", "/v1/sandbox/clock", Clock));
   if (args.json) {
     console.log(JSON.stringify(answer, null, 2));
     return 0;
@@ -68,10 +60,10 @@ export async function runClock(args: ClockArgs): Promise<number> {
       ? `Sandbox clock: the real time (${answer.now})`
       : `Sandbox clock: ${answer.offset} ahead (sandbox time ${answer.now}, real time ${answer.realNow})`,
   );
-  const move = args.action === "advance" ? (answer as ClockMove) : null;
-  if (move)
+  const advanced = args.action === "advance" ? move : null;
+  if (advanced)
     console.log(
-      `Expired now: ${move.expired.payments} payment(s), ${move.expired.checkoutSessions} checkout session(s). Callback retries due now: ${move.deliveriesDue}.`,
+      `Expired now: ${advanced.expired.payments} payment(s), ${advanced.expired.checkoutSessions} checkout session(s). Callback retries due now: ${advanced.deliveriesDue}.`,
     );
   const due = answer.due;
   if (due && due.payments + due.checkoutSessions + due.deliveries > 0)

@@ -15,6 +15,7 @@ import {
   type Env,
   type EventType,
 } from "../args";
+import { EventDetail, EventList, Redelivery } from "../answers";
 import { request } from "../client";
 
 export const EVENTS_HELP = `Usage: sandpiper events <list | get | resend> [options]
@@ -77,8 +78,8 @@ export function parseEventsList(argv: string[], env: Env): EventsListArgs | type
   );
   if (parsed === HELP) return HELP;
   const { values } = parsed;
-  const type = values.type === undefined ? undefined : eventType("events list", values.type as string);
-  const paymentId = values.payment === undefined ? undefined : idArgument("events list", "payment id", values.payment as string);
+  const type = values.type === undefined ? undefined : eventType("events list", values.type);
+  const paymentId = values.payment === undefined ? undefined : idArgument("events list", "payment id", values.payment);
   const limit = intOption("events list", "limit", values.limit, 1, 100) ?? 20;
   return { connection: connection("events list", values, env), type, paymentId, limit, json: values.json === true };
 }
@@ -107,15 +108,6 @@ export function parseEventsResend(argv: string[], env: Env): EventsResendArgs | 
   };
 }
 
-type EventSummary = {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: { id: string; reference: string; amount: string; currency: string; status: string };
-  delivery: { state: string; deliveries: number };
-};
-type EventList = { items: EventSummary[]; total: number; page: number; limit: number; pages: number };
-
 /** Rows as left-aligned columns separated by two spaces; the first row is the header. */
 export function formatTable(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -131,7 +123,7 @@ export async function runEventsList(args: EventsListArgs): Promise<number> {
   const query = new URLSearchParams({ limit: String(args.limit) });
   if (args.type) query.set("type", args.type);
   if (args.paymentId) query.set("paymentId", args.paymentId);
-  const page = await request<EventList>(args.connection, "GET", `/v1/events?${query}`);
+  const page = await request(args.connection, "GET", `/v1/events?${query}`, EventList);
   if (args.json) {
     console.log(JSON.stringify(page, null, 2));
     return 0;
@@ -162,11 +154,9 @@ export async function runEventsList(args: EventsListArgs): Promise<number> {
  * @throws ServiceError (404 NOT_FOUND for an unknown or another merchant's event)
  */
 export async function runEventsGet(args: EventsGetArgs): Promise<number> {
-  console.log(JSON.stringify(await request(args.connection, "GET", `/v1/events/${args.eventId}`), null, 2));
+  console.log(JSON.stringify(await request(args.connection, "GET", `/v1/events/${args.eventId}`, EventDetail), null, 2));
   return 0;
 }
-
-type Redelivery = { id: string; eventId: string; createdAt: string; delivery: { id: string; state: string } | null };
 
 /**
  * `sandpiper events resend`: asks for a redelivery with a fresh Idempotency-Key and says where it goes.
@@ -174,7 +164,7 @@ type Redelivery = { id: string; eventId: string; createdAt: string; delivery: { 
  * @throws ServiceError (404 NOT_FOUND for an unknown or another merchant's event)
  */
 export async function runEventsResend(args: EventsResendArgs): Promise<number> {
-  const r = await request<Redelivery>(args.connection, "POST", `/v1/events/${args.eventId}/redeliver`, { idempotencyKey: `sandpiper-resend-${randomUUID()}` });
+  const r = await request(args.connection, "POST", `/v1/events/${args.eventId}/redeliver`, Redelivery, { idempotencyKey: `sandpiper-resend-${randomUUID()}` });
   if (args.json) {
     console.log(JSON.stringify(r, null, 2));
     return 0;

@@ -102,15 +102,15 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
     if (given.length) throw usage("listen", `--print-secret only prints the secret: it does not go with --${given.join(", --")}`);
     return { printSecret: true, connection: connection("listen", values, env) };
   }
-  const forwardTo = values["forward-to"] as string | undefined;
-  const routes = typeRoutes((values.forward as string[] | undefined) ?? []);
+  const forwardTo = values["forward-to"];
+  const routes = typeRoutes(values.forward ?? []);
   if (!forwardTo && routes.length === 0)
     throw usage("listen", "--forward-to is required, e.g. --forward-to http://localhost:4000/hook (or --forward <event type>=<url> per type)");
   if (forwardTo !== undefined && !isHttpUrl(forwardTo)) throw usage("listen", "--forward-to must be an http:// or https:// URL");
   if (forwardTo) routes.push({ type: null, url: forwardTo });
   const conn = connection("listen", values, env);
   const types = values.events
-    ? String(values.events)
+    ? values.events
         .split(",")
         .map((t) => t.trim())
         .filter(Boolean)
@@ -129,7 +129,7 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
     connection: conn,
     routes,
     types,
-    stateFile: (values["state-file"] as string | undefined) ?? defaultStateFile(conn.apiUrl, conn.apiKey),
+    stateFile: values["state-file"] ?? defaultStateFile(conn.apiUrl, conn.apiKey),
     fromNow: values["from-now"] === true,
     ...(maxAttempts === undefined ? {} : { maxAttempts }),
   };
@@ -156,7 +156,7 @@ export async function runListen(args: ListenArgs): Promise<number> {
   let signing: ListenerSigning;
   try {
     // The key check, and the generation the key's listener secret is derived from (docs/callbacks.md "Rotating the secret").
-    const state = await request<unknown>(args.connection, "GET", "/v1/sandbox/listener-secret", { timeoutMs: 15_000 });
+    const state = await request(args.connection, "GET", "/v1/sandbox/listener-secret", z.unknown(), { timeoutMs: 15_000 });
     signing = signingOf(state);
   } catch (error) {
     if (error instanceof ServiceError && (error.status === 401 || error.status === 403)) {

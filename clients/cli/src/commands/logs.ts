@@ -2,6 +2,7 @@
 // one line per API request as it is answered.
 import { COMMON_HELP, HELP, connection, intOption, parseCommandLine, usage, type Connection, type Env } from "../args";
 import type { RequestLogView } from "@/lib/request-log/read";
+import { RequestLogList } from "../answers";
 import { request } from "../client";
 
 export const LOGS_TAIL_HELP = `Usage: sandpiper logs tail [options]
@@ -41,22 +42,22 @@ export function parseLogsTail(argv: string[], env: Env): LogsTailArgs | typeof H
   if (parsed === HELP) return HELP;
   const { values } = parsed;
   const filters: Record<string, string> = {};
-  const status = values.status as string | undefined;
+  const status = values.status;
   if (status !== undefined) {
     if (!/^([2-5]xx|[1-5]\d\d)$/.test(status)) throw usage("logs tail", `--status must be a class (2xx, 4xx, 5xx) or a status such as 409, not "${status}"`);
     filters.status = status;
   }
-  const path = values.path as string | undefined;
+  const path = values.path;
   if (path !== undefined) {
     if (!path.startsWith("/v1/")) throw usage("logs tail", `--path must start with /v1/, e.g. /v1/payments`);
     filters.path = path;
   }
-  const method = (values.method as string | undefined)?.toUpperCase();
+  const method = values.method?.toUpperCase();
   if (method !== undefined) {
     if (!["GET", "POST", "PUT", "PATCH", "DELETE"].includes(method)) throw usage("logs tail", `--method must be GET, POST, PUT, PATCH or DELETE`);
     filters.method = method;
   }
-  const code = values["error-code"] as string | undefined;
+  const code = values["error-code"];
   if (code !== undefined) {
     if (!/^[A-Z_]{2,64}$/.test(code)) throw usage("logs tail", `--error-code must be an error code such as VALIDATION_ERROR`);
     filters.errorCode = code;
@@ -93,7 +94,7 @@ export async function runLogsTail(args: LogsTailArgs, stop: AbortSignal = signal
   const read = async (since: string | null) => {
     const query = new URLSearchParams({ ...args.filters, limit: "100" });
     if (since) query.set("since", since);
-    return (await request<{ items: LoggedRequest[] }>(args.connection, "GET", `/v1/requests?${query}`)).items;
+    return (await request(args.connection, "GET", `/v1/requests?${query}`, RequestLogList)).items;
   };
   // What is already in the log is the starting point: remembered, not printed.
   const start = await read(null);

@@ -3,6 +3,7 @@
 // clients/cli/src/commands/simulate.ts; this module adds the commands that create, switch and delete one rule.
 import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, idArgument, intOption, parseCommandLine, usage, type Connection, type Env } from "../args";
+import { DeletedScenarioRule, ScenarioRule } from "../answers";
 import { request } from "../client";
 import { SCENARIOS_COMMANDS as LIST_COMMANDS } from "./simulate";
 
@@ -39,8 +40,6 @@ Options of every scenarios command:
 ${COMMON_HELP}
 
 The key needs the sandbox:simulate scope. A rule the service refuses prints its message and exits 1.`;
-
-type Rule = { id: string; name: string; enabled: boolean };
 
 /** A parsed `sandpiper scenarios add` command line: the request body of `POST /v1/sandbox/scenario-rules`. */
 export type ScenarioAddArgs = { connection: Connection; json: boolean; body: Record<string, unknown> };
@@ -97,7 +96,7 @@ export function parseScenarioAdd(argv: string[], env: Env): ScenarioAddArgs | ty
   );
   if (parsed === HELP) return HELP;
   const { values } = parsed;
-  const name = values.name as string | undefined;
+  const name = values.name;
   if (!name) throw usage(command, 'a --name is required, e.g. --name "EUR 99.99 fails late"');
   const outcome = choice(command, "outcome", values.outcome, ["SUCCEEDED", "FAILED", "EXPIRE"]);
   if (!outcome) throw usage(command, "an --outcome is required: SUCCEEDED, FAILED or EXPIRE");
@@ -107,7 +106,7 @@ export function parseScenarioAdd(argv: string[], env: Env): ScenarioAddArgs | ty
       referencePrefix: values["reference-prefix"],
       method: choice(command, "method", values.method, ["BANK_TRANSFER", "GATEWAY"]),
       direction: choice(command, "direction", values.direction, ["DEPOSIT", "WITHDRAWAL"]),
-      currency: (values.currency as string | undefined)?.toUpperCase(),
+      currency: values.currency?.toUpperCase(),
     }).filter(([, v]) => v !== undefined),
   );
   const position = intOption(command, "position", values.position, 1, 1000);
@@ -117,7 +116,7 @@ export function parseScenarioAdd(argv: string[], env: Env): ScenarioAddArgs | ty
     ...(position === undefined ? {} : { position }),
     match,
     outcome,
-    ...(values.delay === undefined ? {} : { delayMs: delayOption(command, String(values.delay)) }),
+    ...(values.delay === undefined ? {} : { delayMs: delayOption(command, values.delay) }),
     ...(values["failure-code"] === undefined ? {} : { failureCode: values["failure-code"] }),
   };
   return { connection: connection(command, values, env), json: values.json === true, body };
@@ -139,7 +138,7 @@ function parseScenarioChange(action: ScenarioChangeArgs["action"]) {
  * or the rule as JSON. @returns 0 @throws ServiceError with the service's message when it refuses the rule
  */
 export async function runScenarioAdd(args: ScenarioAddArgs): Promise<number> {
-  const rule = await request<Rule>(args.connection, "POST", "/v1/sandbox/scenario-rules", {
+  const rule = await request(args.connection, "POST", "/v1/sandbox/scenario-rules", ScenarioRule, {
     body: args.body,
     idempotencyKey: `sandpiper-scenarios-${randomUUID()}`,
   });
@@ -156,11 +155,11 @@ export async function runScenarioChange(args: ScenarioChangeArgs): Promise<numbe
   const path = `/v1/sandbox/scenario-rules/${args.id}`;
   const idempotencyKey = `sandpiper-scenarios-${randomUUID()}`;
   if (args.action === "remove") {
-    const answer = await request(args.connection, "DELETE", path, { idempotencyKey });
+    const answer = await request(args.connection, "DELETE", path, DeletedScenarioRule, { idempotencyKey });
     console.log(args.json ? JSON.stringify(answer, null, 2) : `Removed scenario rule ${args.id}`);
     return 0;
   }
-  const rule = await request<Rule>(args.connection, "PATCH", path, { body: { enabled: args.action === "enable" }, idempotencyKey });
+  const rule = await request(args.connection, "PATCH", path, ScenarioRule, { body: { enabled: args.action === "enable" }, idempotencyKey });
   console.log(args.json ? JSON.stringify(rule, null, 2) : `Scenario rule ${rule.id} (${rule.name}) is now ${rule.enabled ? "on" : "off"}`);
   return 0;
 }

@@ -2,6 +2,8 @@
 // command"): the test helpers (docs/api.md "Test helpers") and scenario rules (docs/api.md "Scenario rules") by name.
 import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, idArgument, parseCommandLine, usage, type Connection, type Env } from "../args";
+import type { z } from "zod";
+import { HelperAnswer, ScenarioRuleList } from "../answers";
 import { request } from "../client";
 
 type Helper = {
@@ -110,35 +112,22 @@ export function parseSimulate(argv: string[], env: Env): SimulateArgs | typeof H
   const id = idArgument("simulate", `${h.object} id`, positionals[1]);
   let amount: SimulateArgs["amount"] = null;
   if (h.needsAmount) {
-    const a = values.amount as string | undefined;
-    const c = (values.currency as string | undefined)?.toUpperCase();
+    const a = values.amount;
+    const c = values.currency?.toUpperCase();
     if (!a || !/^\d{1,10}(\.\d{1,2})?$/.test(a)) throw usage("simulate", `${helper} needs --amount, a decimal like 250.00`);
     if (!c || !/^[A-Z]{3}$/.test(c)) throw usage("simulate", `${helper} needs --currency, a three-letter code like USD`);
     amount = { amount: a, currency: c };
   } else if (values.amount !== undefined || values.currency !== undefined) {
     throw usage("simulate", "--amount and --currency are for quote and confirm only");
   }
-  const code = values.code as string | undefined;
+  const code = values.code;
   if (code !== undefined && !h.takesCode) throw usage("simulate", "--code is for fail only");
   if (code !== undefined && code.trim() === "") throw usage("simulate", "--code needs a failure code, e.g. insufficient_funds");
   return { connection: connection("simulate", values, env), helper, id, amount, failureCode: code?.trim() ?? null, json: values.json === true };
 }
 
-type Answer = {
-  id: string;
-  status?: string;
-  state?: string;
-  amount?: string;
-  currency?: string;
-  quote?: { chargeAmount: string; chargeCurrency: string } | null;
-  checkout?: { state: string };
-  failure?: { code: string; message: string };
-  nextAttemptAt?: string | null;
-  eventId?: string;
-};
-
 /** One line saying where the object is now. */
-function summary(h: Helper, a: Answer): string {
+function summary(h: Helper, a: z.output<typeof HelperAnswer>): string {
   if (h.object === "delivery") return `Delivery ${a.id} of event ${a.eventId}: ${a.state}, next attempt ${a.nextAttemptAt ? "due now" : "none"}`;
   if (h.object === "checkout session") {
     const quoted = a.quote ? `: ${a.amount} ${a.currency} = ${a.quote.chargeAmount} ${a.quote.chargeCurrency}` : "";
@@ -155,7 +144,7 @@ function summary(h: Helper, a: Answer): string {
  */
 export async function runSimulate(args: SimulateArgs): Promise<number> {
   const h = SIMULATE_HELPERS[args.helper];
-  const answer = await request<Answer>(args.connection, "POST", h.path(args.id), {
+  const answer = await request(args.connection, "POST", h.path(args.id), HelperAnswer, {
     body: h.body ? h.body(args.amount, args.failureCode) : undefined,
     idempotencyKey: `sandpiper-simulate-${randomUUID()}`,
   });
@@ -179,8 +168,6 @@ The key needs the sandbox:simulate scope.`;
 /** A parsed `sandpiper scenarios list|add-standard` command line. */
 export type ScenariosArgs = { connection: Connection; add: boolean; json: boolean };
 
-type Rule = { id: string; name: string; enabled: boolean; position: number; outcome: string; delayMs: number; match: Record<string, string | null> };
-
 function parseScenarios(add: boolean) {
   return (argv: string[], env: Env): ScenariosArgs | typeof HELP => {
     const command = `scenarios ${add ? "add-standard" : "list"}`;
@@ -193,10 +180,10 @@ function parseScenarios(add: boolean) {
 /** Lists the rules (after adding the standard set for add-standard), one line each. */
 async function runScenarios(args: ScenariosArgs): Promise<number> {
   const page = args.add
-    ? await request<{ items: Rule[] }>(args.connection, "POST", "/v1/sandbox/scenario-rules/standard", {
+    ? await request(args.connection, "POST", "/v1/sandbox/scenario-rules/standard", ScenarioRuleList, {
         idempotencyKey: `sandpiper-scenarios-${randomUUID()}`,
       })
-    : await request<{ items: Rule[] }>(args.connection, "GET", "/v1/sandbox/scenario-rules");
+    : await request(args.connection, "GET", "/v1/sandbox/scenario-rules", ScenarioRuleList);
   if (args.json) {
     console.log(JSON.stringify(page.items, null, 2));
     return 0;

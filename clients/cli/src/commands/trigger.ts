@@ -1,7 +1,9 @@
 // `sandpiper trigger <event type>` (docs/callbacks.md "The sandpiper command"): makes a sandbox deposit and concludes
 // it so that the service records (and delivers) an event of that type, like `stripe trigger`.
 import { randomUUID } from "node:crypto";
-import { COMMON_HELP, HELP, connection, eventType, parseCommandLine, usage, type Connection, type Env, type EventType } from "../args";
+import { COMMON_HELP, HELP, choiceOf, connection, eventType, parseCommandLine, usage, type Connection, type Env, type EventType } from "../args";
+import type { z } from "zod";
+import { EventList, TriggeredPayment } from "../answers";
 import { request, ServiceError } from "../client";
 
 /** The deposit made when no option says otherwise: the seeded sandbox merchant's USD gateway profile (README "Seeded sandbox"). */
@@ -58,27 +60,24 @@ export function parseTrigger(argv: string[], env: Env): TriggerArgs | typeof HEL
   if (parsed === HELP) return HELP;
   const { values, positionals } = parsed;
   const type = eventType("trigger", positionals[0]);
-  const amount = (values.amount as string | undefined) ?? TRIGGER_DEFAULTS.amount;
+  const amount = values.amount ?? TRIGGER_DEFAULTS.amount;
   if (!/^\d{1,10}(\.\d{1,2})?$/.test(amount)) throw usage("trigger", `--amount must be a decimal like ${TRIGGER_DEFAULTS.amount} (up to 2 decimals)`);
-  const currency = ((values.currency as string | undefined) ?? TRIGGER_DEFAULTS.currency).toUpperCase();
+  const currency = (values.currency ?? TRIGGER_DEFAULTS.currency).toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) throw usage("trigger", "--currency must be a three-letter ISO 4217 code, e.g. USD");
-  const method = ((values.method as string | undefined) ?? TRIGGER_DEFAULTS.method).toUpperCase();
-  if (!(METHODS as readonly string[]).includes(method)) throw usage("trigger", `--method must be ${METHODS.join(" or ")}`);
-  const reference = (values.reference as string | undefined) ?? `sandpiper-trigger-${randomUUID().slice(0, 8)}`;
+  const method = choiceOf(METHODS, (values.method ?? TRIGGER_DEFAULTS.method).toUpperCase());
+  if (!method) throw usage("trigger", `--method must be ${METHODS.join(" or ")}`);
+  const reference = values.reference ?? `sandpiper-trigger-${randomUUID().slice(0, 8)}`;
   if (reference.length < 1 || reference.length > 120) throw usage("trigger", "--reference must be 1 to 120 characters");
   return {
     connection: connection("trigger", values, env),
     type,
     amount,
     currency,
-    method: method as TriggerArgs["method"],
+    method,
     reference,
     json: values.json === true,
   };
 }
-
-type Payment = { id: string; reference: string; amount: string; currency: string; method: string; status: string };
-type EventPage = { items: { id: string; type: string; createdAt: string; delivery: { state: string } }[] };
 
 const SCOPES_HINT =
   'sandpiper trigger needs a key with the payments:create and sandbox:simulate scopes (the seeded "API key (all scopes)" has both): pass it with --api-key or SANDPIPER_API_KEY.';
@@ -101,9 +100,9 @@ function advise(error: unknown, step: "create" | "conclude", paymentId?: string)
  */
 export async function runTrigger(args: TriggerArgs): Promise<number> {
   const key = `sandpiper-trigger-${randomUUID()}`;
-  let payment: Payment;
+  let payment: z.output<typeof TriggeredPayment>;
   try {
-    payment = await request<Payment>(args.connection, "POST", "/v1/payments", {
+    payment = await request(args.connection, "POST", "/v1/payments", TriggeredPayment, {
       body: { reference: args.reference, amount: args.amount, currency: args.currency, method: args.method, direction: "DEPOSIT" },
       idempotencyKey: `${key}-create`,
     });
@@ -111,12 +110,12 @@ export async function runTrigger(args: TriggerArgs): Promise<number> {
     throw advise(error, "create");
   }
   if (!args.json) console.log(`Payment ${payment.id} created: ${payment.amount} ${payment.currency} ${payment.method} deposit, reference ${payment.reference}`);
-  let concluded: Payment;
+  let concluded: z.output<typeof TriggeredPayment>;
   try {
     concluded =
       args.type === "payment.expired"
-        ? await request<Payment>(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/expire`, { idempotencyKey: `${key}-expire` })
-        : await request<Payment>(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/complete`, {
+        ? await request(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/expire`, TriggeredPayment, { idempotencyKey: `${key}-expire` })
+        : await request(args.connection, "POST", `/v1/sandbox/payments/${payment.id}/complete`, TriggeredPayment, {
             body: { outcome: args.type === "payment.succeeded" ? "SUCCEEDED" : "FAILED" },
             idempotencyKey: `${key}-complete`,
           });
@@ -125,10 +124,10 @@ export async function runTrigger(args: TriggerArgs): Promise<number> {
   }
   // The event is written in the same transaction as the conclusion, so it is there now; a few reads allow for a
   // read that reaches the service before that commit is visible to it.
-  let event: EventPage["items"][number] | undefined;
+  let event: z.output<typeof EventList>["items"][number] | undefined;
   for (let tries = 0; !event && tries < 20; tries++) {
     if (tries) await new Promise((r) => setTimeout(r, 250));
-    const page = await request<EventPage>(args.connection, "GET", `/v1/events?paymentId=${payment.id}&type=${args.type}&limit=1`);
+    const page = await request(args.connection, "GET", `/v1/events?paymentId=${payment.id}&type=${args.type}&limit=1`, EventList);
     event = page.items[0];
   }
   if (!event)
