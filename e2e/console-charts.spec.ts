@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { contrastRatio, expectAccessible } from "./support/axe";
 import { api, base, expectNothingClipped, libTask, screenshot, seed, signIn } from "./support/console";
 
-// The console's charts (README "Console"): the overview, callbacks and pricing views with data, each chart's table
+// The console's charts (docs/guides/console-for-operators.md "Console tour"): the overview, callbacks and pricing views with data, each chart's table
 // alternative, a click from a chart to the list behind it, screenshots, and an axe check of each page.
 
 const day = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai" }).format(new Date());

@@ -1,5 +1,5 @@
 // The service's configuration: every environment variable it reads, typed, bounded, defaulted and described in one
-// zod schema, parsed once (docs/architecture.md "Layout"; README "Environment" lists the same variables, and
+// zod schema, parsed once (docs/architecture.md "Layout"; docs/operating.md "Environment" lists the same variables, and
 // test/unit/config.test.ts fails when the two disagree). docs/decisions.md "One configuration module" says why.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
@@ -80,7 +80,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /**
- * Every environment variable of the service, in README "Environment" order. Each is read once, through
+ * Every environment variable of the service, in docs/operating.md "Environment" order. Each is read once, through
  * {@link config}; nothing in lib/ or app/ reads `process.env` for them.
  */
 export const VARIABLES = {

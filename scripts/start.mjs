@@ -60,7 +60,7 @@ if (embeddedDir) {
   console.log(`Embedded database (PGlite) in ${path.relative(root, embeddedDir) || "."}; set DATABASE_URL to use PostgreSQL.`);
 } else {
   // A DATABASE_URL that names a database not created yet: created when its role may, else one line says how. Nothing
-  // listening, a refused role or password: one line naming host, port and database (README "Environment").
+  // listening, a refused role or password: one line naming host, port and database (docs/operating.md "Environment").
   await ensureDatabaseOrExit(process.env.DATABASE_URL);
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");

@@ -78,7 +78,9 @@ export async function setCallbackUrl(db: Db, input: { merchantId: string; url: s
   const check = await checkCallbackUrl(url, { ...callbackUrlPolicy(), resolve: opts.resolve });
   if (!check.ok) {
     const local = /^http:|^https?:\/\/(localhost|127\.|\[::1\]|10\.|192\.168\.)/i.test(url) || /non-public|raw IP|DNS name/.test(check.reason);
-    const hint = local ? `; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" (README "The sandpiper command")` : "";
+    const hint = local
+      ? `; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" (docs/guides/command-line.md "The sandpiper command")`
+      : "";
     throw fieldError("callbackUrl", `${check.reason}${hint}`);
   }
   const secret = newCallbackSecret();

@@ -19,7 +19,7 @@ type RouteContext = { params: Promise<{ token: string }> };
 export type CustomerAnswer = { body: unknown; log: Record<string, unknown> };
 
 /**
- * The request pipeline of the customer pages' POST actions (README "Customer amount-entry checkout", "Fixed-amount
+ * The request pipeline of the customer pages' POST actions (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout", "Fixed-amount
  * store checkout": `/checkout/{token}/quote`, `/confirm`, `/store/{token}/pay`, `/decline`), built from the same blocks as the `/v1` pipeline. The token in the
  * path is the only credential (a bearer link): no cookie or key is read. Order: request id; 429 RATE_LIMITED per
  * source IP and per link (with Retry-After); when `body` is given, 415 (application/json only), 413 (over 1 KiB) and

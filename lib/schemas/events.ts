@@ -12,7 +12,7 @@ export const EVENT_TYPES = ["payment.succeeded", "payment.failed", "payment.expi
 export const EventType = z.enum(EVENT_TYPES).describe("payment.succeeded, payment.failed or payment.expired; no other event types exist");
 const DeliveryState = z.enum(["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"]);
 
-/** The callback envelope exactly as delivered (README "Receiving callbacks"). */
+/** The callback envelope exactly as delivered (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"). */
 export const EventEnvelope = z
   .strictObject({
     id: z.uuid().describe("event id; equals the X-Service-Event-Id header and stays the same across retries and redeliveries"),

@@ -8,9 +8,9 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { Dedicated } from "../support/dedicated";
 import { listen, runCommand, waitForLine, type Run } from "../support/listener";
 import { startReceiver } from "../support/receiver";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 
-// The `sandpiper` command as a user meets it (README "The sandpiper command", docs/callbacks.md "The sandpiper
+// The `sandpiper` command as a user meets it (docs/guides/command-line.md "The sandpiper command", docs/callbacks.md "The sandpiper
 // command"): installed by the README's lines into a temporary HOME, then run by name from a folder outside the
 // clone against the built service on a database of its own, as the seeded sandbox merchant.
 
@@ -65,7 +65,7 @@ afterAll(async () => {
 
 describe("installing sandpiper as the README says", () => {
   it("links the command into $HOME/.local/bin without the registry; it then runs by name from any folder", () => {
-    const block = readmeBlock("# put sandpiper on the PATH");
+    const block = docBlock("docs/guides/command-line.md", "# put sandpiper on the PATH");
     // npm_config_offline: were anything in the block to reach the registry, it would fail here.
     const run = spawnSync("bash", ["-e", "-c", block], { cwd: root, env: { ...process.env, HOME: home, npm_config_offline: "true" }, encoding: "utf8" });
     expect(run.status, run.stdout + run.stderr).toBe(0);

@@ -15,7 +15,7 @@ import { startService, stopService, type StartedService } from "../support/globa
 import { TEST_DATABASE_URL } from "../support/env";
 import { implementedOperations, merchantFor, recordFor, validBody } from "../support/operations";
 import { startReceiver } from "../support/receiver";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 
 // The TypeScript client (clients/typescript, docs/client.md) against the built service over real HTTP: its types are
 // what openapi-typescript makes of the running service's document; every operation once; a 429 retried to success
@@ -299,7 +299,7 @@ describe("the package", () => {
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
     execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", clientDir], { cwd: project, stdio: "pipe" });
     const programs = ["walkthrough.ts", "walkthrough-events.ts"];
-    for (const name of programs) fs.writeFileSync(path.join(project, name), readmeBlock(`// ${name}`));
+    for (const name of programs) fs.writeFileSync(path.join(project, name), docBlock("docs/guides/typescript-client.md", `// ${name}`));
     // The README's programs type-check against the installed package's types.
     execFileSync(
       process.execPath,

@@ -11,7 +11,7 @@ import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { limitUsage } from "@/lib/reports/limit-usage";
 import { paymentsOverview } from "@/lib/reports/payments-overview";
 
-// The console charts' data (README "Console"), fed with known payments and deliveries through the running service
+// The console charts' data (docs/guides/console-for-operators.md "Console tour"), fed with known payments and deliveries through the running service
 // and read by the chart services from the counters the triggers keep.
 
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];

@@ -4,16 +4,16 @@ import { describe, expect, it } from "vitest";
 import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
 
 // The callback retry schedule is stated once in code (lib/callbacks/retry-schedule.ts) and repeated in words by the
-// README, the docs, the OpenAPI descriptions and the console. This test reads every such statement back and fails
+// README, the docs and guides, the OpenAPI descriptions and the console. This test reads every such statement back and fails
 // when one says another schedule than the code: a list of waits, a row of a schedule table, "N attempts" next to
 // the callbacks, and the schedule's bounds ("30 s to 1 h", "0.5 s to 60 s").
 const root = path.resolve(__dirname, "../..");
 const SOURCES = [
   "README.md",
   ...fs
-    .readdirSync(path.join(root, "docs"))
+    .readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
+    .map((f) => `docs/${f.split(path.sep).join("/")}`),
 ];
 const CODE_SOURCES = ["lib/openapi/operations.ts", "app/console/actions/callbacks.ts", "app/console/(app)/callbacks/page.tsx"];
 

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, eventType, parseCommandLine, usage, type Connection, type Env, type EventType } from "../args";
 import { request, ServiceError } from "../client";
 
-/** The deposit made when no option says otherwise: the seeded sandbox merchant's USD gateway profile (README "Seeded sandbox"). */
+/** The deposit made when no option says otherwise: the seeded sandbox merchant's USD gateway profile (docs/guides/operate-sandpiper.md "Seeded sandbox"). */
 export const TRIGGER_DEFAULTS = { amount: "10.00", currency: "USD", method: "GATEWAY" } as const;
 const METHODS = ["GATEWAY", "BANK_TRANSFER"] as const;
 
