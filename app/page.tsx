@@ -26,9 +26,9 @@ export default function Home() {
           for operators and merchant staff: approvals, pricing, rates, allow-lists, API keys and callbacks.
         </li>
         <li>
-          Getting started: the README, then the task guides in <code>docs/guides/</code> (listed on the{" "}
+          Getting started: the README, then the task guides in <code>docs/guides/</code> (listed on{" "}
           <Link className={link} href="/docs">
-            API reference
+            /docs
           </Link>
           ): accepting a payment, callbacks, testing every path, the <code>sandpiper</code> command.
         </li>

@@ -2,8 +2,8 @@ import { expect, test } from "@playwright/test";
 import { base, seed, signIn } from "./support/console";
 import { docBlocks, runWalkThrough, type WalkState } from "./support/readme";
 
-// The README's walk-throughs, run as written against the built service: the curl lines of each section with
-// bash and curl (e2e/support/readme.ts checks every "# ->" answer shown), and the steps the README gives for a
+// The guides' walk-throughs (docs/guides/), run as written against the built service: the curl lines of each section with
+// bash and curl (e2e/support/readme.ts checks every "# ->" answer shown), and the steps the guides give for a
 // browser (the console approval, the store page, the customer page) in Chromium.
 
 const keys = () => seed().keys;
