@@ -5,6 +5,7 @@ import { ApproveButton } from "@/components/console/approve-button";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import { formatBps, formatDateTime } from "@/lib/console/format";
 import type { PaymentView } from "@/lib/payments/payment-views";
+import { countOf } from "@/lib/console/words";
 
 const SNAPSHOT_LABELS: [string, string][] = [
   ["ruleVersion", "Profile version"],
@@ -169,7 +170,7 @@ export function PaymentDetail({ initial }: { initial: PaymentView }) {
                   <code className="font-mono text-xs">{e.type}</code>
                   <span className="text-slate-500">{formatDateTime(e.createdAt)}</span>
                   {e.delivery ? <StatusBadge status={e.delivery.state} /> : null}
-                  {e.delivery ? <span className="text-slate-500">{e.delivery.attemptCount} attempt(s)</span> : null}
+                  {e.delivery ? <span className="text-slate-500">{countOf(e.delivery.attemptCount, "attempt")}</span> : null}
                 </div>
                 {e.delivery?.lastError ? <p className="mt-1 text-xs text-rose-700">Last error: {e.delivery.lastError}</p> : null}
                 {e.delivery && e.delivery.attempts.length > 0 ? (

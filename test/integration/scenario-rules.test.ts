@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keyDisplayPrefix } from "@/lib/keys/api-keys";
 import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { approveWithdrawal } from "@/lib/payments/approve";
@@ -81,7 +82,7 @@ describe("scenario rules: the API", () => {
 
     const audit = await db.auditLog.findMany({ where: { merchantId: m.merchant.id, entity: "scenario_rule" }, orderBy: { createdAt: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["scenario_rule.create", "scenario_rule.create", "scenario_rule.update", "scenario_rule.delete"]);
-    expect(audit[0].actorName).toBe(`api key ${m.keyId}`);
+    expect(audit[0].actorName, "named by the prefix the keys page shows").toBe(`api key ${keyDisplayPrefix(m.key)}…`);
 
     // An Idempotency-Key replays the first answer; no second rule.
     const key = `rule-${Date.now()}`;

@@ -15,6 +15,7 @@ import {
 import { moveClockAction } from "@/app/console/actions/sandbox-clock";
 import { formatOffset } from "@/lib/clock";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
+import { callbackAddressRule, savedAddressNote } from "@/lib/callbacks/callback-config";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { merchantScope } from "@/lib/auth/actor";
 import { requireActor } from "@/lib/console/session";
@@ -119,14 +120,21 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
         {merchant ? (
           <Card
             title={`Callback address${actor.role === "OPERATOR" ? ` of ${merchant.name}` : ""}`}
-            description="Public https address on port 443. Saving generates a new signing secret, shown only once."
+            description={`${callbackAddressRule()} Saving generates a new signing secret, shown only once.`}
           >
             <p className="mb-3 text-sm text-slate-700">
               Current:{" "}
               {merchant.callbackUrl ? (
-                <code className="break-all font-mono text-xs" data-testid="callback-url">
-                  {merchant.callbackUrl}
-                </code>
+                <>
+                  <code className="break-all font-mono text-xs" data-testid="callback-url">
+                    {merchant.callbackUrl}
+                  </code>
+                  {savedAddressNote(merchant.callbackUrl) ? (
+                    <span className="ml-1 text-slate-600" data-testid="callback-url-note">
+                      ({savedAddressNote(merchant.callbackUrl)})
+                    </span>
+                  ) : null}
+                </>
               ) : (
                 <span className="text-amber-800">not set</span>
               )}
@@ -202,14 +210,14 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
                 )}
               </p>
               <div className="flex flex-wrap items-start gap-6">
-                <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="space-y-3">
+                <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="w-full space-y-3 sm:w-80">
                   <Hidden name="merchantId" value={merchant.id} />
                   <Field name="by" label="Advance by" required placeholder="e.g. 2h, 1d, 90m" />
-                  <Field name="reason" label="Reason" required placeholder="e.g. testing expiry handling" />
+                  <Field name="reason" label="Reason" required placeholder="e.g. expiry test" />
                   <SubmitButton>Advance</SubmitButton>
                 </ActionForm>
                 {merchant.clockOffsetMs !== 0n ? (
-                  <ActionForm action={moveClockAction} label="Reset the sandbox clock" className="space-y-3">
+                  <ActionForm action={moveClockAction} label="Reset the sandbox clock" className="w-full space-y-3 sm:w-80">
                     <Hidden name="merchantId" value={merchant.id} />
                     <Field name="reason" label="Reason" required placeholder="e.g. done testing" />
                     <SubmitButton variant="secondary">Back to the real time</SubmitButton>
