@@ -146,7 +146,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again."
             >
               <Hidden name="merchantId" value={merchant.id} />
-              <Field name="url" label="New address" required placeholder="https://merchant.example.com/sandpiper/callbacks" className="flex-1" />
+              <Field name="url" label="New address" required placeholder="https://shop.example.com/callbacks" className="flex-1" />
               <div className="sm:pt-6">
                 <SubmitButton>Save address</SubmitButton>
               </div>
@@ -177,7 +177,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               merchantId={merchant.id}
               on={merchant.chaosMode}
               action={setChaosModeAction}
-              placeholder="e.g. testing duplicate handling before launch"
+              placeholder="e.g. duplicate handling test"
             >
               Chaos mode is <strong>{merchant.chaosMode ? "on" : "off"}</strong>.
             </SwitchCard>
@@ -188,7 +188,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               merchantId={merchant.id}
               on={merchant.fastRetries}
               action={setFastRetriesAction}
-              placeholder="e.g. testing our receiver's retry handling"
+              placeholder="e.g. retry handling test"
             >
               Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts{" "}
               {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.
