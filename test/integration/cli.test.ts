@@ -11,7 +11,7 @@ import { startReceiver } from "../support/receiver";
 import { docBlock } from "../support/readme";
 
 // The `sandpiper` command as a user meets it (docs/guides/command-line.md "The sandpiper command", docs/callbacks.md "The sandpiper
-// command"): installed by the README's lines into a temporary HOME, then run by name from a folder outside the
+// command"): installed by the guide's lines into a temporary HOME, then run by name from a folder outside the
 // clone against the built service on a database of its own, as the seeded sandbox merchant.
 
 const root = path.resolve(__dirname, "../..");
@@ -63,7 +63,7 @@ afterAll(async () => {
   fs.rmSync(outside, { recursive: true, force: true });
 });
 
-describe("installing sandpiper as the README says", () => {
+describe("installing sandpiper as docs/guides/command-line.md says", () => {
   it("links the command into $HOME/.local/bin without the registry; it then runs by name from any folder", () => {
     const block = docBlock("docs/guides/command-line.md", "# put sandpiper on the PATH");
     // npm_config_offline: were anything in the block to reach the registry, it would fail here.

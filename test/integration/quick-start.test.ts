@@ -53,7 +53,7 @@ async function stop(child: ChildProcess) {
 
 const keyFrom = (output: string) => /API key \(all scopes\) (sk_sandbox_\S+)/.exec(output)?.[1];
 
-/** Steps 1-4 of the README walk-through with `key`; returns the created payment. */
+/** Steps 1-4 of the curl walk-through (docs/guides/accept-a-payment.md) with `key`; returns the created payment. */
 async function walkThrough(base: string, key: string) {
   const auth = { authorization: `Bearer ${key}` };
   const json = { ...auth, "content-type": "application/json" };

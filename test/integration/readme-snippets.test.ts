@@ -13,11 +13,11 @@ import { startReceiver } from "../support/receiver";
 import { recreateDatabase } from "../support/global-setup";
 import { docBlock } from "../support/readme";
 
-// The receivers printed in docs/guides/receive-and-verify-callbacks.md "Receiving callbacks" are run as written, against real signed deliveries from
-// the built service: the Node one (with PostgreSQL, and a copy of lib/callbacks/verify.ts as the README says) and the
+// The receivers printed in docs/guides/receive-and-verify-callbacks.md "Receiving callbacks" are run as written,
+// against real signed deliveries from the built service: the Node one (with PostgreSQL, and a copy of lib/callbacks/verify.ts as the guide says) and the
 // Python one. Each must accept every real delivery, process each event once, and refuse a forged body, a bad
-// signature, a stale timestamp and a mismatched event id. The code is read from README.md, so a README that
-// drifts from working code fails here.
+// signature, a stale timestamp and a mismatched event id. The code is read from the guide, so a guide
+// that drifts from working code fails here.
 
 const root = path.resolve(__dirname, "../..");
 const work = path.join(root, "tmp", `readme-snippets-${process.pid}`);
@@ -87,7 +87,7 @@ async function deliveredPayments(m: TestMerchant, bodies: Record<string, unknown
   return { payments, events };
 }
 
-/** The refusals every README receiver must make; `event` is a real delivered event. Returns the statuses. */
+/** The refusals every receiver of the guide must make; `event` is a real delivered event. Returns the statuses. */
 async function refusals(url: string, secret: string, event: { id: string; body: string }) {
   const ts = nowSeconds();
   return {
@@ -108,7 +108,7 @@ async function refusals(url: string, secret: string, event: { id: string; body: 
 }
 const REFUSED = { tamperedBody: 400, badSignature: 400, staleTimestamp: 400, otherEventId: 400, duplicate: 200 };
 
-describe("README receivers against real deliveries", () => {
+describe("the guide's receivers against real deliveries", () => {
   it("the Python receiver (standard library only) verifies real deliveries and refuses forged or stale requests", async () => {
     const file = path.join(work, "receiver.py");
     fs.mkdirSync(work, { recursive: true });
@@ -133,7 +133,7 @@ describe("README receivers against real deliveries", () => {
     ).toHaveLength(1);
   }, 90_000);
 
-  it("the Node receiver (PostgreSQL, verify.ts copied as the README says) updates each order once and refuses forged or stale requests", async () => {
+  it("the Node receiver (PostgreSQL, verify.ts copied as the guide says) updates each order once and refuses forged or stale requests", async () => {
     const dir = path.join(work, "node");
     fs.mkdirSync(dir, { recursive: true });
     const code = docBlock("docs/guides/receive-and-verify-callbacks.md", "// receiver.ts");
@@ -176,7 +176,7 @@ describe("docs/guides/receive-and-verify-callbacks.md 'Events API': the redelive
     const line = docBlock("docs/guides/receive-and-verify-callbacks.md", "# walk-through: events")
       .split("\n")
       .find((l) => l.includes("/redeliver"));
-    expect(line, "the README shows a redeliver call").toBeTruthy();
+    expect(line, "the guide shows a redeliver call").toBeTruthy();
     const m = await newMerchant();
     for (const _ of [1, 2]) {
       const created = await m.api("/v1/payments", { body: depositBody() });
@@ -184,7 +184,7 @@ describe("docs/guides/receive-and-verify-callbacks.md 'Events API': the redelive
     }
     const events = (await m.api("/v1/events")).body.items.map((e: { id: string }) => e.id);
     expect(events).toHaveLength(2);
-    /** The README's line with the event id put in, through bash and curl as a reader runs it; status and body. */
+    /** The guide's line with the event id put in, through bash and curl as a reader runs it; status and body. */
     const redeliver = (eventId: string) => {
       const command = `${line!.replace("<EVENT_ID>", eventId)} -H "X-Forwarded-For: ${m.ip}" -w '\n%{http_code}'`;
       const out = execFileSync("bash", ["-c", command], { env: { ...process.env, BASE: baseUrl(), KEY: m.key }, encoding: "utf8" });
@@ -202,7 +202,7 @@ describe("docs/guides/receive-and-verify-callbacks.md 'Events API': the redelive
 });
 
 /**
- * What the README's test scripts may change of a merchant and must put back when they end: its scenario rules
+ * What the guide's test scripts may change of a merchant and must put back when they end: its scenario rules
  * (every member, in order), its sandbox clock offset and its fast retries setting, read through the API.
  */
 async function sandboxState(m: TestMerchant) {

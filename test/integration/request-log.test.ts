@@ -179,7 +179,7 @@ describe("request log", () => {
     }
   }, 60_000);
 
-  it("the README's request log lines work as written", async () => {
+  it("the request log lines of docs/guides/accept-a-payment.md work as written", async () => {
     const m = await newMerchant();
     const bad = await m.api("/v1/payments", { body: depositBody({ amount: "12.345" }) });
     const curls = docBlock("docs/guides/accept-a-payment.md", "# walk-through: request log")
