@@ -66,7 +66,14 @@ export async function writeAudit(tx: Tx, actor: AuditActor, entry: AuditEntry, n
 
 export type AuditQuery = { page: number; limit: number; action?: string; actor?: string; merchantId?: string; entityId?: string };
 
-/** A page of the audit log, newest first, with optional filters (action prefix, actor name, merchant, entity id). */
+/** An actor name written before API-key actors were named by prefix: "api key <the key's id>". */
+const KEY_ID_ACTOR = /^api key ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * A page of the audit log, newest first, with optional filters (action prefix, actor name, merchant, entity id).
+ * Rows written by an API key before keys were named by their public prefix ("api key <id>") are shown as the newer
+ * ones are, "api key sk_sandbox_AbC123…" (the prefix of the keys page); the stored rows stay as they are.
+ */
 export async function listAudit(db: Db, q: AuditQuery) {
   const where: Prisma.AuditLogWhereInput = {
     ...(q.action ? { action: { startsWith: q.action } } : {}),
@@ -78,5 +85,13 @@ export async function listAudit(db: Db, q: AuditQuery) {
     db.auditLog.count({ where }),
     db.auditLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (q.page - 1) * q.limit, take: q.limit }),
   ]);
-  return pageOf(rows, total, q);
+  const keyIds = [...new Set(rows.flatMap((r) => KEY_ID_ACTOR.exec(r.actorName)?.[1] ?? []))];
+  const prefixes = new Map(
+    keyIds.length ? (await db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, prefix: true } })).map((k) => [k.id, k.prefix]) : [],
+  );
+  const shown = rows.map((r) => {
+    const prefix = prefixes.get(KEY_ID_ACTOR.exec(r.actorName)?.[1] ?? "");
+    return prefix ? { ...r, actorName: `api key ${prefix}…` } : r;
+  });
+  return pageOf(shown, total, q);
 }
