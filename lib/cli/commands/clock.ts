@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { request } from "../client";
+import { countOf } from "../../console/words";
 
 export const CLOCK_HELP = `Usage: sandpiper clock <show | advance <duration> | reset> [options]
 
@@ -71,12 +72,12 @@ export async function runClock(args: ClockArgs): Promise<number> {
   const move = args.action === "advance" ? (answer as ClockMove) : null;
   if (move)
     console.log(
-      `Expired now: ${move.expired.payments} payment(s), ${move.expired.checkoutSessions} checkout session(s). Callback retries due now: ${move.deliveriesDue}.`,
+      `Expired now: ${countOf(move.expired.payments, "payment")}, ${countOf(move.expired.checkoutSessions, "checkout session")}. Callback retries due now: ${move.deliveriesDue}.`,
     );
   const due = answer.due;
   if (due && due.payments + due.checkoutSessions + due.deliveries > 0)
     console.log(
-      `Still due, being done in batches by the service: ${due.payments} payment(s) and ${due.checkoutSessions} checkout session(s) to expire, ${due.deliveries} callback(s) to send. Follow with: sandpiper clock show`,
+      `Still due, being done in batches by the service: ${countOf(due.payments, "payment")} and ${countOf(due.checkoutSessions, "checkout session")} to expire, ${countOf(due.deliveries, "callback")} to send. Follow with: sandpiper clock show`,
     );
   for (const m of answer.missingRates ?? [])
     console.log(`No ${m.pair} rate for ${m.days.join(", ")}: cross-currency payments on those days answer FX_RATE_MISSING until an operator enters it.`);
