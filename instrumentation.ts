@@ -18,7 +18,7 @@ export async function register() {
     // Before anything opens a database connection, so that the pg instrumentation sees every query.
     const { startTracing } = await import("./lib/tracing/tracing");
     await startTracing();
-    // README "Seeded sandbox": each start extends the seeded pairs' window of FX rates before the first request (a
+    // docs/guides/operate-sandpiper.md "Seeded sandbox": each start extends the seeded pairs' window of FX rates before the first request (a
     // sandbox started again after months away takes payments at once); the hourly job keeps it ahead afterwards.
     const { extendSeededRates } = await import("./lib/pricing/seeded-rates");
     const { getDb } = await import("./lib/db");

@@ -1,4 +1,4 @@
-// Per-request security headers of the console and the customer pages (README "Console tour", "Security
+// Per-request security headers of the console and the customer pages (docs/guides/console-for-operators.md "Console tour", "Security
 // headers"): a Content-Security-Policy with a fresh script nonce (Next.js applies it to its own scripts), and
 // Strict-Transport-Security when the service is published over https. Static headers are in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";

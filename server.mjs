@@ -20,7 +20,7 @@ const TARGET_HEADER = "x-sandpiper-target";
 // X-Forwarded-For as the client sent it (lib/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
 // address when a request has none, so only this copy tells whether a proxy forwarded the request.
 const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
-/** The variables of the one configuration (lib/config.ts, README "Environment") that this file and the scripts use. */
+/** The variables of the one configuration (lib/config.ts, docs/operating.md "Environment") that this file and the scripts use. */
 const SETTINGS = [
   "DATABASE_URL",
   "PORT",
@@ -319,7 +319,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
 }
 
 /**
- * How many server processes to run (README "Running more than one process"): SANDPIPER_WORKERS from the
+ * How many server processes to run (docs/guides/operate-sandpiper.md "Running more than one process"): SANDPIPER_WORKERS from the
  * configuration ({@link settings}: a whole number from 1 to 64 or "auto", one per available core; default 1). The
  * embedded database serves one connection, so it runs with 1. Exits with one line that says what to set for any other
  * value: the configuration's refusal, or "auto" on a machine of more than 64 cores, or more than 1 with the embedded

@@ -26,7 +26,11 @@ export default function Home() {
           for operators and merchant staff: approvals, pricing, rates, allow-lists, API keys and callbacks.
         </li>
         <li>
-          Getting started, the curl walk-throughs and the <code>sandpiper</code> command: see the README.
+          Getting started: the README, then the task guides in <code>docs/guides/</code> (listed on{" "}
+          <Link className={link} href="/docs">
+            /docs
+          </Link>
+          ): accepting a payment, callbacks, testing every path, the <code>sandpiper</code> command.
         </li>
       </ul>
     </main>

@@ -1,25 +1,27 @@
 import { expect, test } from "@playwright/test";
 import { base, seed, signIn } from "./support/console";
-import { readmeBlocks, runWalkThrough, type WalkState } from "./support/readme";
+import { docBlocks, runWalkThrough, type WalkState } from "./support/readme";
 
-// The README's walk-throughs, run as written against the built service: the curl lines of each section with
-// bash and curl (e2e/support/readme.ts checks every "# ->" answer shown), and the steps the README gives for a
+// The guides' walk-throughs (docs/guides/), run as written against the built service: the curl lines of each section with
+// bash and curl (e2e/support/readme.ts checks every "# ->" answer shown), and the steps the guides give for a
 // browser (the console approval, the store page, the customer page) in Chromium.
 
 const keys = () => seed().keys;
 const fresh = (vars: Record<string, string>): WalkState => ({ vars: { BASE: base(), ...vars }, lastId: null, responses: [] });
 const suffix = () => `${Date.now().toString(36)}`;
 
-test("README 'Walk-through with curl': create, read, complete and list a deposit", async () => {
-  const state = await runWalkThrough(readmeBlocks("Walk-through with curl"), fresh({ KEY: keys().full }), suffix());
+test("docs/guides/accept-a-payment.md 'Walk-through with curl': create, read, complete and list a deposit", async () => {
+  const state = await runWalkThrough(docBlocks("docs/guides/accept-a-payment.md", "Walk-through with curl"), fresh({ KEY: keys().full }), suffix());
   const [created, , completed, list] = state.responses;
   expect(created.body).toMatchObject({ status: "PENDING", amount: "1123.52", currency: "USD" });
   expect(completed.body.status).toBe("SUCCEEDED");
   expect(list.body.items.map((p: { id: string }) => p.id)).toContain(created.body.id);
 });
 
-test("README 'Withdrawal and its four-eyes approval': the key owner cannot approve, approver does, then it completes", async ({ browser }) => {
-  const [before, after] = readmeBlocks("Withdrawal and its four-eyes approval");
+test("docs/guides/accept-a-payment.md 'Withdrawal and its four-eyes approval': the key owner cannot approve, approver does, then it completes", async ({
+  browser,
+}) => {
+  const [before, after] = docBlocks("docs/guides/accept-a-payment.md", "Withdrawal and its four-eyes approval");
   const state = await runWalkThrough([before], fresh({ KEY: keys().full }), suffix());
   const reference = state.responses[0].body.reference as string;
   const { merchant, approver } = seed().users;
@@ -44,9 +46,13 @@ test("README 'Withdrawal and its four-eyes approval': the key owner cannot appro
   expect(state.responses.at(-1)!.body).toMatchObject({ status: "SUCCEEDED", direction: "WITHDRAWAL" });
 });
 
-test("README 'Customer amount-entry checkout': a session with the amount-entry key, and its customer page", async ({ page }) => {
+test("docs/guides/amount-entry-checkout.md 'Customer amount-entry checkout': a session with the amount-entry key, and its customer page", async ({ page }) => {
   expect(keys().amountEntry, "the seed prints an amount-entry key").toMatch(/^sk_sandbox_/);
-  const state = await runWalkThrough(readmeBlocks("Customer amount-entry checkout"), fresh({ AE_KEY: keys().amountEntry }), suffix());
+  const state = await runWalkThrough(
+    docBlocks("docs/guides/amount-entry-checkout.md", "Customer amount-entry checkout"),
+    fresh({ AE_KEY: keys().amountEntry }),
+    suffix(),
+  );
   const session = state.responses[0].body;
   expect(state.responses[1].body.id).toBe(session.id);
   await page.goto(session.customerCheckout.url);
@@ -55,8 +61,10 @@ test("README 'Customer amount-entry checkout': a session with the amount-entry k
   await expect(page.getByLabel("Currency").locator("option")).toHaveText(["USD", "AED"]);
 });
 
-test("README 'Fixed-amount store checkout': the store payment becomes READY, the store page pays it, the payment SUCCEEDS", async ({ page }) => {
-  const state = await runWalkThrough(readmeBlocks("Fixed-amount store checkout"), fresh({ KEY: keys().full }), suffix());
+test("docs/guides/store-checkout.md 'Fixed-amount store checkout': the store payment becomes READY, the store page pays it, the payment SUCCEEDS", async ({
+  page,
+}) => {
+  const state = await runWalkThrough(docBlocks("docs/guides/store-checkout.md", "Fixed-amount store checkout"), fresh({ KEY: keys().full }), suffix());
   const ready = state.responses[1].body;
   expect(ready.checkout.state).toBe("READY");
   await page.goto(ready.checkout.url);

@@ -52,7 +52,12 @@ test("requeue delivers a NOT_CONFIGURED event to the local receiver once an addr
 
     page.once("dialog", (d) => d.accept());
     await page.getByRole("button", { name: "Requeue all failed and not configured" }).click();
-    await expect(page.getByTestId("action-ok").filter({ hasText: "Requeued 1 delivery" })).toBeVisible();
+    await expect(page.getByTestId("action-ok").filter({ hasText: "Requeued 1 delivery;" })).toBeVisible();
+    // The card states the rule this service applies (local mode here) and what the saved http address is.
+    await expect(
+      page.getByText(/because this service runs in local mode \(CALLBACK_ALLOW_LOOPBACK=1\), an http or https address on this machine/),
+    ).toBeVisible();
+    await expect(page.getByTestId("callback-url-note")).toHaveText("(http on this machine: allowed because this service runs in local mode.)");
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
     await expect(row.getByTestId("delivery-state")).toHaveText("SUCCEEDED", { timeout: 15_000 });
 

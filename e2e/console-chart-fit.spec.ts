@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Locator, type Page } from "@playwright
 import { base, libTask, seed, signIn } from "./support/console";
 import { sql } from "./support/db";
 
-// The console's charts fit their data (README "Charts"), at 1280 px and 390 px: every plotted point inside the
+// The console's charts fit their data (docs/guides/console-for-operators.md "Charts"), at 1280 px and 390 px: every plotted point inside the
 // plot area, tick labels on one line, a lone point drawn as a dot, no line below its zero line, series names that
 // say what they are and in which unit, and words instead of empty axes for a chart without data.
 

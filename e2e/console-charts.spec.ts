@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { contrastRatio, expectAccessible } from "./support/axe";
 import { api, base, expectNothingClipped, libTask, screenshot, seed, signIn } from "./support/console";
 
-// The console's charts (README "Console"): the overview, callbacks and pricing views with data, each chart's table
+// The console's charts (docs/guides/console-for-operators.md "Console tour"): the overview, callbacks and pricing views with data, each chart's table
 // alternative, a click from a chart to the list behind it, screenshots, and an axe check of each page.
 
 const day = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai" }).format(new Date());
@@ -53,6 +53,11 @@ test("overview: payments by outcome, success rate and volume with tables; a char
   await expect(page.getByTestId("chart-success-rate")).toBeVisible();
   await expect(page.getByTestId("chart-volume")).toBeVisible();
   await expect(page.getByTestId("today-vs-last-week")).toContainText("Payments today");
+  // Today against last week in plain words: "no payments on <day> to compare with", "+20 % against <day> (5)".
+  await expect(page.getByTestId("today-vs-last-week")).toContainText(
+    /(no payments on \d{4}-\d{2}-\d{2} (to compare with|either)|% against \d{4}-\d{2}-\d{2} \(\d+\)|the same as on)/,
+  );
+  await expect(page.getByTestId("today-vs-last-week")).not.toContainText(/\bnew against|no change against/);
   await expect(page.getByText("Payments today", { exact: true }), "today's payments are shown once").toHaveCount(1);
   await expectNothingClipped(page);
   await screenshot(page, "overview-charts");

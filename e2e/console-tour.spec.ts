@@ -56,6 +56,8 @@ test("operator tour: every main page renders, and a change lands in the audit lo
 
   await page.goto(`${base()}/console/merchants/${seed().merchantId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox Merchant" })).toBeVisible();
+  // The activation rule as this service applies it: in local mode (as here) an http address on this machine counts.
+  await expect(page.getByText("an https callback address (in local mode, as here, an http address on this machine counts too).")).toBeVisible();
   await screenshot(page, "merchant");
 });
 

@@ -75,11 +75,15 @@ export type AuditQuery = { page: number; limit: number; action?: string; actor?:
 export const AuditSnapshot = z.record(z.string(), z.unknown()).nullable();
 export type AuditSnapshot = z.output<typeof AuditSnapshot>;
 
+/** An actor name written before API-key actors were named by prefix: "api key <the key's id>". */
+const KEY_ID_ACTOR = /^api key ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
 /**
  * A page of the audit log, newest first in the order the rows were written (recorded_at, the real clock: created_at is
  * a sandbox time for a change made under a moved clock; older rows without it last), with optional filters (action
- * prefix, actor name, merchant, entity id);
- * `before` and `after` parsed as {@link AuditSnapshot}.
+ * prefix, actor name, merchant, entity id); `before` and `after` parsed as {@link AuditSnapshot}.
+ * Rows written by an API key before keys were named by their public prefix ("api key <id>") are shown as the newer
+ * ones are, "api key sk_sandbox_AbC123…" (the prefix of the keys page); the stored rows stay as they are.
  * @throws StoredDataError naming `audit_log.before` or `audit_log.after` when a row holds another shape (written by hand)
  */
 export async function listAudit(db: Db, q: AuditQuery) {
@@ -98,10 +102,18 @@ export async function listAudit(db: Db, q: AuditQuery) {
       take: q.limit,
     }),
   ]);
-  const items = rows.map((row) => ({
-    ...row,
-    before: parseStored(AuditSnapshot, row.before, "audit_log.before"),
-    after: parseStored(AuditSnapshot, row.after, "audit_log.after"),
-  }));
+  const keyIds = [...new Set(rows.flatMap((r) => KEY_ID_ACTOR.exec(r.actorName)?.[1] ?? []))];
+  const prefixes = new Map(
+    keyIds.length ? (await db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, prefix: true } })).map((k) => [k.id, k.prefix]) : [],
+  );
+  const items = rows.map((row) => {
+    const prefix = prefixes.get(KEY_ID_ACTOR.exec(row.actorName)?.[1] ?? "");
+    return {
+      ...row,
+      actorName: prefix ? `api key ${prefix}…` : row.actorName,
+      before: parseStored(AuditSnapshot, row.before, "audit_log.before"),
+      after: parseStored(AuditSnapshot, row.after, "audit_log.after"),
+    };
+  });
   return pageOf(items, total, q);
 }

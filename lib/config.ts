@@ -1,5 +1,5 @@
 // The service's configuration: every environment variable it reads, typed, bounded, defaulted and described in one
-// zod schema, parsed once (docs/architecture.md "Layout"; README "Environment" lists the same variables, and
+// zod schema, parsed once (docs/architecture.md "Layout"; docs/operating.md "Environment" lists the same variables, and
 // test/unit/config.test.ts fails when the two disagree). docs/decisions.md "One configuration module" says why.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
@@ -97,7 +97,7 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /**
- * Every environment variable of the service, in README "Environment" order. Each is read once, through
+ * Every environment variable of the service, in docs/operating.md "Environment" order. Each is read once, through
  * {@link config}; nothing in lib/ or app/ reads `process.env` for them.
  */
 export const VARIABLES = {
@@ -203,7 +203,7 @@ export const VARIABLES = {
   REQUEST_LOG_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often the request log is pruned"),
   EVENT_RETENTION_DAYS: wholeNumber(1, 3650, 30, "days", "days an event is kept with its deliveries and their attempts once nothing is left to send"),
   EVENT_PRUNE_INTERVAL_MS: wholeNumber(1_000, DAY_MS, 600_000, "milliseconds", "how often old events, deliveries and attempts are pruned"),
-  // Read by the seed only (prisma/seed.ts; README "Seeded sandbox").
+  // Read by the seed only (prisma/seed.ts; docs/guides/operate-sandpiper.md "Seeded sandbox").
   SEED_CALLBACK_URL: url(["http:", "https:"], "the seeded merchant's callback address, checked by the address policy as a console save is (read by the seed)"),
   SEED_ALLOWED_IPS: variable(
     z

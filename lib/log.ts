@@ -34,7 +34,7 @@ const options: pino.LoggerOptions = {
 };
 /**
  * Structured logs on stdout at LOG_LEVEL: JSON lines (LOG_FORMAT=json, the default, for a process manager), or
- * readable coloured lines written synchronously by pino-pretty (LOG_FORMAT=pretty, for a terminal; README
+ * readable coloured lines written synchronously by pino-pretty (LOG_FORMAT=pretty, for a terminal; docs/operating.md
  * "Environment"). Secrets and bearer links never reach a log line: the redact paths cover authorization headers,
  * API keys, callback secrets, passwords and checkout urls/tokens.
  */

@@ -1,4 +1,4 @@
-// npm run seed [-- --json]: idempotent bootstrap of the sandbox (see README "Seeded sandbox").
+// npm run seed [-- --json]: idempotent bootstrap of the sandbox (see docs/guides/operate-sandpiper.md "Seeded sandbox").
 import { config, configOrExit } from "@/lib/config";
 import { getDb, transaction, type Tx } from "@/lib/db";
 import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
@@ -89,7 +89,7 @@ async function firstSeed(tx: Tx) {
     createdById: operator.id,
   });
   const amountEntry = await seedAmountEntryMerchant(tx, allowedIps, operator.id);
-  // The seeded pairs' rates for a window of days around today (README "Seeded sandbox"; the service's job keeps it ahead).
+  // The seeded pairs' rates for a window of days around today (docs/guides/operate-sandpiper.md "Seeded sandbox"; the service's job keeps it ahead).
   await extendSeededRates(tx, { force: true });
   await tx.bankAccount.create({
     data: {

@@ -1,7 +1,7 @@
 // The configuration check of server.mjs, run as a child process (`node --import tsx scripts/check-config.mjs NAME...`):
 // lib/config.ts is TypeScript, and loading tsx into the serving process would put every module Next.js loads through
 // its loader (about 140 MiB more resident memory, docs/benchmarks.md "API load"). The child parses the environment
-// it was given with the one schema (README "Environment"). A refused variable: one line per variable on stderr
+// it was given with the one schema (docs/operating.md "Environment"). A refused variable: one line per variable on stderr
 // (`Sandpiper refuses to start: NAME: got "value"; expected ...`, a secret's value never printed) and exit code 1.
 // Otherwise stdout is one JSON object: `values` (the typed values of the NAMEs asked for) and `accepts` (what each
 // of them accepts, for messages).

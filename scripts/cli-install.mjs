@@ -1,5 +1,5 @@
-// npm run cli:install [-- <folder>]: puts the `sandpiper` command on the PATH from this clone (README "The sandpiper
-// command"). It links bin/sandpiper.mjs into a folder (default ~/.local/bin); nothing is downloaded. `--remove`
+// npm run cli:install [-- <folder>]: puts the `sandpiper` command on the PATH from this clone (docs/guides/command-line.md
+// "The sandpiper command"). It links bin/sandpiper.mjs into a folder (default ~/.local/bin); nothing is downloaded. `--remove`
 // takes the link away again. A file of that name that is not this link is left alone.
 import fs from "node:fs";
 import os from "node:os";

@@ -1,4 +1,4 @@
-// npm run console:reset-password -- <username>: a new random password for a console user, printed once (README
+// npm run console:reset-password -- <username>: a new random password for a console user, printed once (docs/guides/operate-sandpiper.md
 // "Seeded sandbox"). Works on DATABASE_URL, or on the embedded database whether the service runs or not.
 import fs from "node:fs";
 import path from "node:path";

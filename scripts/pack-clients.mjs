@@ -1,5 +1,5 @@
 // npm run pack:clients [-- <folder>]: builds the two packages a project installs without a clone (docs/client.md
-// "Install", README "The sandpiper command") into package tarballs in <folder> (default dist-packages/) and prints
+// "Install", docs/guides/command-line.md "The sandpiper command") into package tarballs in <folder> (default dist-packages/) and prints
 // their paths:
 //   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
 //   @sandpiper/cli     clients/cli: clients/cli/src/main.ts and everything it imports bundled into one ESM file (esbuild)

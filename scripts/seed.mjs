@@ -1,4 +1,4 @@
-// npm run seed [-- --json]: seeds the sandbox (README "Seeded sandbox"). With DATABASE_URL it seeds that database.
+// npm run seed [-- --json]: seeds the sandbox (docs/guides/operate-sandpiper.md "Seeded sandbox"). With DATABASE_URL it seeds that database.
 // Without it, the embedded database: through the running service when one serves it, otherwise opened here
 // (migrated first, closed afterwards).
 import fs from "node:fs";

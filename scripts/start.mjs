@@ -29,7 +29,7 @@ const { dataDirectory, refuseTakenPort, refuseUnsafeStart, serve, setChecked, se
 // A variable lib/config.ts refuses stops the start here, before building or migrating (one line per variable; the
 // service process checks again in instrumentation.ts). server.mjs checks it in a child process (scripts/check-config.mjs).
 refuseUnsafeStart();
-/** The checked DATABASE_URL (README "Environment"); the embedded database's once it runs. */
+/** The checked DATABASE_URL (docs/operating.md "Environment"); the embedded database's once it runs. */
 let databaseUrl = settings().DATABASE_URL;
 workerCount(); // refuses SANDPIPER_WORKERS above 1 on the embedded database before anything starts
 // What fails fast, before anything is built, migrated or seeded (one line each, exit code 1): a port in use, an
@@ -64,7 +64,7 @@ if (embeddedDir) {
   console.log(`Embedded database (PGlite) in ${path.relative(root, embeddedDir) || "."}; set DATABASE_URL to use PostgreSQL.`);
 } else {
   // A DATABASE_URL that names a database not created yet: created when its role may, else one line says how. Nothing
-  // listening, a refused role or password: one line naming host, port and database (README "Environment").
+  // listening, a refused role or password: one line naming host, port and database (docs/operating.md "Environment").
   await ensureDatabaseOrExit(databaseUrl);
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");

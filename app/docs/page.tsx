@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import { describeType, memberRows } from "@/lib/openapi/describe";
 import { CALLBACK_RULES, openApiDocument, type JsonSchema, type OperationObject, type ParameterObject } from "@/lib/openapi/document";
+import { GUIDES } from "./guides";
 
 export const dynamic = "force-static";
 export const metadata: Metadata = { title: "Sandpiper API reference" };
@@ -147,6 +148,18 @@ export default function ApiReference() {
           </p>
         ))}
       </header>
+
+      <nav aria-label="Guides" className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
+        <h2 className="font-semibold">Guides</h2>
+        <p className="mt-1 text-sm text-slate-600">Task guides, in the repository beside the code (start with its README):</p>
+        <ul className="mt-2 space-y-1 text-sm">
+          {GUIDES.map((g) => (
+            <li key={g.file}>
+              <span className="font-medium">{g.title.replace(/`/g, "")}</span> (<code className="break-all">{g.file}</code>): {g.purpose}
+            </li>
+          ))}
+        </ul>
+      </nav>
 
       <nav aria-label="Endpoints" className="mt-6 rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="font-semibold">Endpoints</h2>

@@ -7,6 +7,7 @@ import { ActionForm, Hidden, SubmitButton, type ConsoleFormAction } from "@/comp
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import type { DeliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { ConsoleTime } from "@/components/console/time";
+import { countOf } from "@/lib/console/words";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
 export function DeliveriesTable({
@@ -51,9 +52,7 @@ export function DeliveriesTable({
               <span data-testid="delivery-state">
                 <StatusBadge status={d.state} />
               </span>
-              <span className="block text-xs text-slate-600">
-                {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
-              </span>
+              <span className="block text-xs text-slate-600">{countOf(d.attempts, "attempt")}</span>
             </Td>
             <Td wrap className="max-w-[11rem] break-all">
               {d.lastError ?? "—"}

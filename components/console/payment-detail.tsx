@@ -9,6 +9,7 @@ import { formatBps } from "@/lib/console/format";
 import { ConsoleTime } from "@/components/console/time";
 import { formatConsoleTime, formatSandboxTime, type TimeInput } from "@/lib/time-format";
 import type { PaymentView } from "@/lib/payments/payment-views";
+import { countOf } from "@/lib/console/words";
 
 const SNAPSHOT_LABELS: [string, string][] = [
   ["ruleVersion", "Profile version"],
@@ -196,7 +197,7 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
                   <code className="font-mono text-xs">{e.type}</code>
                   <span className="text-slate-500">{time(e.createdAt)}</span>
                   {e.delivery ? <StatusBadge status={e.delivery.state} /> : null}
-                  {e.delivery ? <span className="text-slate-500">{e.delivery.attemptCount} attempt(s)</span> : null}
+                  {e.delivery ? <span className="text-slate-500">{countOf(e.delivery.attemptCount, "attempt")}</span> : null}
                 </div>
                 {e.delivery?.lastError ? <p className="mt-1 text-xs text-rose-700">Last error: {e.delivery.lastError}</p> : null}
                 {e.delivery && e.delivery.attempts.length > 0 ? (

@@ -3,20 +3,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
 
-// Runs the README's shell walk-throughs as written, so the README cannot drift from the service: every `curl`
+// Runs the guides' shell walk-throughs as written, so the docs cannot drift from the service: every `curl`
 // line of a section's ```sh blocks is executed with bash and curl, and the `# -> <status> {...}` comment under it
 // is checked (the status, and every literal "member":value pair it shows; "..." and <placeholders> are skipped).
 
-const README = path.resolve(__dirname, "../..", "README.md");
+const ROOT = path.resolve(__dirname, "../..");
 
 /** One command of a walk-through block: an assignment or a curl call, with the expectation written under it. */
 type Step = { kind: "assign"; name: string; value: string } | { kind: "curl"; command: string; expect: string | null };
 
-/** The ```sh blocks of the README section titled `title` (a `## ` heading), in order. */
-export function readmeBlocks(title: string): string[] {
-  const text = fs.readFileSync(README, "utf8");
+/** The ```sh blocks of `file`'s section titled `title` (a `## ` heading; `file` from the repository root), in order. */
+export function docBlocks(file: string, title: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
   const start = text.indexOf(`\n## ${title}\n`);
-  if (start < 0) throw new Error(`README has no section "${title}"`);
+  if (start < 0) throw new Error(`${file} has no section "${title}"`);
   const rest = text.slice(start + 4 + title.length);
   const section = rest.slice(0, rest.search(/\n## /) === -1 ? undefined : rest.search(/\n## /));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -47,7 +47,7 @@ function steps(block: string): Step[] {
       line = line.trimEnd().endsWith("\\") ? `${line.trimEnd().slice(0, -1)} ${lines[++i].trim()}` : `${line}\n${lines[++i]}`;
     }
     if (/^curl\s/.test(line)) out.push({ kind: "curl", command: line.replace(/\s+#[^'"]*$/, ""), expect: null });
-    else throw new Error(`README walk-through line the runner does not know: ${line}`);
+    else throw new Error(`walk-through line the runner does not know: ${line}`);
   }
   return out;
 }
@@ -74,8 +74,8 @@ function expectedPairs(expectation: string): string[] {
 export type WalkState = { vars: Record<string, string>; lastId: string | null; responses: { command: string; status: number; body: any }[] };
 
 /**
- * Runs the README blocks' steps against the service. `vars` gives what a reader sets by hand (BASE and the keys
- * by their README names); `<...>` placeholders in assignments and commands take the id of the last answer that
+ * Runs the walk-through blocks' steps against the service. `vars` gives what a reader sets by hand (BASE and the keys
+ * by their names in the guides); `<...>` placeholders in assignments and commands take the id of the last answer that
  * had one. References (`order-NNNN`) get `suffix`, so a run never meets an earlier run's records. A GET whose
  * expectation is not met yet is repeated for up to 30 s (the store's checkout becomes READY a moment later).
  */

@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 
 // docs/decisions.md "Screenshots": every run writes its screenshots to test-results/screenshots/ (ignored by git);
 // only the curated set below is kept in git under e2e/screenshots/, and refreshed on purpose with
-// `UPDATE_SCREENSHOTS=1 npx playwright test` (README "Tests").
+// `UPDATE_SCREENSHOTS=1 npx playwright test` (docs/guides/work-on-sandpiper.md "Tests").
 
 const root = path.resolve(__dirname, "../..");
 /** Where every run's screenshots go (ignored by git; Playwright empties test-results/ at the start of a run). */

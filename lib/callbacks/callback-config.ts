@@ -37,6 +37,31 @@ export function callbackUrlPolicy(): CheckCallbackUrlOptions {
 }
 
 /**
+ * The callback address rule in words, as this process applies it ({@link callbackUrlPolicy}; docs/callbacks.md and
+ * docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"): a public https address, and in local mode
+ * (CALLBACK_ALLOW_LOOPBACK=1 outside production: `npm run start:local`, the test suites) an address on this machine too.
+ * @param allowLoopback whether loopback receivers are allowed (default: this process's policy).
+ * @returns one or two sentences for the console.
+ */
+export function callbackAddressRule(allowLoopback = callbackUrlPolicy().allowLoopback ?? false): string {
+  const publicRule = "a public https address on port 443 whose DNS name resolves only to public addresses";
+  return allowLoopback
+    ? `The address must be ${publicRule}, or, because this service runs in local mode (CALLBACK_ALLOW_LOOPBACK=1), an http or https address on this machine (localhost, 127.0.0.1 or [::1], any port).`
+    : `The address must be ${publicRule}.`;
+}
+
+/**
+ * What the console says of a saved address's scheme, or null for https: an http address is accepted only in local
+ * mode ({@link callbackAddressRule}), and refused at every send otherwise.
+ */
+export function savedAddressNote(url: string | null, allowLoopback = callbackUrlPolicy().allowLoopback ?? false): string | null {
+  if (!url || !url.startsWith("http://")) return null;
+  return allowLoopback
+    ? "http on this machine: allowed because this service runs in local mode."
+    : "http: this service is not in local mode, so every send to it is refused; save an https address.";
+}
+
+/**
  * A fresh callback secret: `whsec_` + 33 random bytes as 44 base64 characters, drawn again until none is `+`, `/`,
  * `-` or `_` (about four draws; 262 bits of entropy remain), so that base64 and base64url read the same bytes and
  * every Standard Webhooks library takes the secret as printed (docs/callbacks.md "Standard Webhooks").
@@ -78,7 +103,9 @@ export async function setCallbackUrl(db: Db, input: { merchantId: string; url: s
   const check = await checkCallbackUrl(url, { ...callbackUrlPolicy(), resolve: opts.resolve });
   if (!check.ok) {
     const local = /^http:|^https?:\/\/(localhost|127\.|\[::1\]|10\.|192\.168\.)/i.test(url) || /non-public|raw IP|DNS name/.test(check.reason);
-    const hint = local ? `; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" (README "The sandpiper command")` : "";
+    const hint = local
+      ? `; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" (docs/guides/command-line.md "The sandpiper command")`
+      : "";
     throw fieldError("callbackUrl", `${check.reason}${hint}`);
   }
   const secret = newCallbackSecret();

@@ -74,7 +74,10 @@ export async function switchFastRetries(
   });
 }
 
-/** The audit actor of a change made with an API key: the key's owner, named by the key. */
-export function apiKeyAuditActor(apiKey: { id: string; ownerId: string }): AuditActor {
-  return { id: apiKey.ownerId, username: `api key ${apiKey.id}` };
+/**
+ * The audit actor of a change made with an API key: the key's owner, named by the key's public prefix as the console's
+ * API keys page shows it (`api key sk_sandbox_AbC123…`), never by its id or secret.
+ */
+export function apiKeyAuditActor(apiKey: { prefix: string; ownerId: string }): AuditActor {
+  return { id: apiKey.ownerId, username: `api key ${apiKey.prefix}…` };
 }

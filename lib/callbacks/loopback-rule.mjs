@@ -1,4 +1,4 @@
-// The one rule on loopback callback receivers (README "Environment", CALLBACK_ALLOW_LOOPBACK): allowed only with
+// The one rule on loopback callback receivers (docs/operating.md "Environment", CALLBACK_ALLOW_LOOPBACK): allowed only with
 // CALLBACK_ALLOW_LOOPBACK=1 and NODE_ENV other than production; that variable under production stops the start.
 // Plain JavaScript, so that server.mjs applies it before Next.js loads; lib/callbacks/callback-config.ts applies it
 // to every address it checks and instrumentation.ts again at `next start`.
@@ -25,6 +25,6 @@ export function loopbackRefusal(allowLoopback, nodeEnv) {
     "CALLBACK_ALLOW_LOOPBACK=1 is not allowed when NODE_ENV=production " +
     "(loopback callback receivers are for tests and local development only). For local work run `npm run start:local`; " +
     "to deliver to a receiver on a developer's machine, keep this service as it is and run `sandpiper listen --forward-to <local address>` " +
-    'there (README "The sandpiper command"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.'
+    'there (docs/guides/command-line.md "The sandpiper command"). Otherwise unset CALLBACK_ALLOW_LOOPBACK.'
   );
 }

@@ -63,7 +63,7 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * Diagnoses a signature a merchant's receiver computed (README "Receiving callbacks": lowercase hex HMAC-SHA256
+ * Diagnoses a signature a merchant's receiver computed (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks": lowercase hex HMAC-SHA256
  * of `timestamp + "." + raw body`, keyed with the whole `whsec_...` secret as UTF-8 bytes).
  * @param input.secret the merchant's current callback secret.
  * @param input.others other secrets the merchant may have used by mistake (e.g. listener secrets), tried by label.

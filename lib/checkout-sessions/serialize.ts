@@ -37,7 +37,7 @@ export function serializeCheckoutSession(row: CheckoutSession, now: Date): Check
 }
 
 /**
- * What the customer page's quote and confirm actions answer (README "Customer amount-entry checkout"): `{ state, amount, currency }`
+ * What the customer page's quote and confirm actions answer (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout"): `{ state, amount, currency }`
  * with the state as of `now` (an overdue session reads EXPIRED), amount as decimal text or null before a quote.
  */
 export function customerSessionAnswer(session: CheckoutSession, now: Date) {

@@ -21,7 +21,7 @@ import { isUuid } from "@/lib/schemas/api/common";
 import type { Payment as PaymentResource } from "@/lib/schemas/api/payment-resource";
 import { pageOf } from "@/lib/pagination";
 
-/** The callback envelope exactly as delivered: `{ id, type, createdAt, data }` (README "Receiving callbacks"). */
+/** The callback envelope exactly as delivered: `{ id, type, createdAt, data }` (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"). */
 export type EventEnvelope = { id: string; type: EventType; createdAt: string; data: PaymentResource };
 
 /** One attempt of a delivery, as the Events API shows it (times ISO 8601, duration in milliseconds). */

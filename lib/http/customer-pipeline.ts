@@ -30,9 +30,9 @@ type CustomerBody<E extends CustomerEndpoint> = E extends { body: infer B extend
 export type CustomerAnswer<E extends CustomerEndpoint = CustomerEndpoint> = { body: z.input<E["success"]["schema"]>; log: Record<string, unknown> };
 
 /**
- * The request pipeline of the customer pages' POST actions (README "Customer amount-entry checkout", "Fixed-amount
- * store checkout": `/checkout/{token}/quote`, `/confirm`, `/store/{token}/pay`, `/decline`), built from the same
- * blocks as the `/v1` pipeline. The token in the path is the only credential (a bearer link): no cookie or key is read. Order: request id; 429 RATE_LIMITED per
+ * The request pipeline of the customer pages' POST actions (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout", "Fixed-amount
+ * store checkout": `/checkout/{token}/quote`, `/confirm`, `/store/{token}/pay`, `/decline`), built from the same blocks as the `/v1` pipeline. The token in the
+ * path is the only credential (a bearer link): no cookie or key is read. Order: request id; 429 RATE_LIMITED per
  * source IP and per link (with Retry-After); when `body` is given, 415 (application/json only), 413 (over 1 KiB) and
  * 400 VALIDATION_ERROR (strict JSON against `body`); then `run`. Answers 200 with `run`'s body or the error envelope
  * of the one error mapper, always with Cache-Control no-store and X-Request-Id; one log line per success, named

@@ -1,4 +1,4 @@
-// Security headers that depend on how the service is reached (README "Environment": PUBLIC_BASE_URL,
+// Security headers that depend on how the service is reached (docs/operating.md "Environment": PUBLIC_BASE_URL,
 // NEXTAUTH_URL). The static ones (nosniff, Referrer-Policy, X-Frame-Options) are set for every path in
 // next.config.mjs; the Content-Security-Policy with a per-request nonce is set by proxy.ts.
 import { config, type Config } from "@/lib/config";

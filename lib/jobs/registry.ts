@@ -137,7 +137,7 @@ export const JOBS: readonly Job[] = [
     kind: "polling",
     id: "extend-seeded-rates",
     name: "Extend the seeded sandbox's FX rates",
-    // README "Seeded sandbox": the seeded pairs keep a rate for every day from 30 days back to 90 days past the
+    // docs/guides/operate-sandpiper.md "Seeded sandbox": the seeded pairs keep a rate for every day from 30 days back to 90 days past the
     // latest sandbox day (the real one or a merchant's moved clock); nothing on a database that was not seeded.
     // Each start extends it too, before the first request (instrumentation.ts).
     intervalMs: () => config().SEEDED_RATES_INTERVAL_MS,

@@ -11,6 +11,19 @@ import { Customer } from "@/lib/schemas/api/common";
 export const SCOPES = ["payments:read", "payments:create", "sandbox:simulate"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * What each scope allows, in words: the one table behind the console's key form and docs/api.md "Authentication" 3
+ * (lib/keys/scopes.test.ts checks that the docs say the same, and that each endpoint of the operations registry
+ * is in the words of its scope).
+ */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  "payments:read":
+    "read payments, checkout sessions, events and the request log; follow events (sandpiper listen), redeliver them, and rotate the key's own listener secret",
+  "payments:create": "create payments, withdrawals, store payments and checkout sessions",
+  "sandbox:simulate":
+    "drive the sandbox: conclude or expire test payments, the other test helpers (a customer's and the store's steps, a callback attempt now, fast retries), the sandbox clock, scenario rules, the callback secret and its rotation, and recording sandpiper listen's forwards",
+};
+
 export const API_KEY_PREFIX = "sk_sandbox_";
 /** docs/api.md "Authentication" 5: a key is valid 90 days. */
 export const API_KEY_VALIDITY_DAYS = 90;
@@ -93,7 +106,7 @@ const KeyMerchant = z.object({
     .transform((n) => BigInt(n)),
 }) satisfies z.ZodType<Partial<Merchant>>;
 
-export type AuthenticatedKey = { id: string; scopes: string[]; ownerId: string; merchant: z.output<typeof KeyMerchant> };
+export type AuthenticatedKey = { id: string; prefix: string; scopes: string[]; ownerId: string; merchant: z.output<typeof KeyMerchant> };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -182,7 +195,13 @@ export async function authenticateRequest(
     await query(Prisma.sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${key.keyId}::uuid`, pool);
   }
   return {
-    apiKey: { id: key.keyId, scopes: key.keyScopes, ownerId: key.keyOwnerId, merchant: parseRow(KeyMerchant, key.keyMerchant) },
+    apiKey: {
+      id: key.keyId,
+      prefix: keyDisplayPrefix(match[1]),
+      scopes: key.keyScopes,
+      ownerId: key.keyOwnerId,
+      merchant: parseRow(KeyMerchant, key.keyMerchant),
+    },
     ipAllowed: found.ipAllowed === true,
     row: found,
   };

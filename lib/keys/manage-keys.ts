@@ -83,7 +83,7 @@ const MerchantStatusRow = z.object({ status: z.enum(MerchantStatus) });
  * valid 90 days, older keys stay valid). Only MERCHANT users create keys: the key's owner is the identity that
  * creates payments with it. Returns the secret once; only the prefix and a hash are stored. Audited (without
  * the secret). An inactive merchant's users cannot create keys: deactivation revoked its keys, and a key made
- * meanwhile would come back to life at reactivation (README "Console tour").
+ * meanwhile would come back to life at reactivation (docs/guides/console-for-operators.md "Console tour").
  * @throws ApiError 403 FORBIDDEN for operators; 409 INVALID_STATE while the merchant is inactive.
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */

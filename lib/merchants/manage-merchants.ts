@@ -119,10 +119,18 @@ export async function lockMerchant(tx: Tx, id: string): Promise<Merchant> {
 
 /**
  * Why a merchant cannot be activated, or null when it can (docs/api.md "Authentication" 7: activated only after server
- * IPs and an HTTPS callback address are registered). Only allow-list entries count (approved addresses); pending
- * allow-list requests are named in the refusal but do not count.
+ * IPs and an https callback address are registered; in local mode an http address on this machine counts too, as the
+ * address policy allows it there). Only allow-list entries count (approved addresses); pending allow-list requests are
+ * named in the refusal but do not count.
+ * @param allowLoopback whether this process runs in local mode (lib/callbacks/callback-config.ts callbackUrlPolicy):
+ *   a saved http address passed the address policy as a loopback receiver, so it counts.
  */
-export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackUrl">, allowedIpCount: number, pendingRequests = 0): string | null {
+export function activationRefusal(
+  merchant: Pick<Merchant, "status" | "callbackUrl">,
+  allowedIpCount: number,
+  pendingRequests = 0,
+  allowLoopback = false,
+): string | null {
   if (merchant.status === "ACTIVE") return "the merchant is already active";
   const missing: string[] = [];
   if (allowedIpCount < 1) {
@@ -130,7 +138,8 @@ export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackU
     missing.push(`at least one server IP address on the allow-list${waiting}`);
   }
   if (!merchant.callbackUrl) missing.push("an https callback address");
-  else if (!merchant.callbackUrl.startsWith("https://")) missing.push("an https callback address (the current one is not https)");
+  else if (!merchant.callbackUrl.startsWith("https://") && !allowLoopback)
+    missing.push("an https callback address (the current one is http, which only local mode allows)");
   return missing.length ? `register ${missing.join(" and ")} first` : null;
 }
 
@@ -138,14 +147,20 @@ export function activationRefusal(merchant: Pick<Merchant, "status" | "callbackU
  * Activates a merchant (operator only) when activationRefusal allows it; audited.
  * @throws ApiError 403 FORBIDDEN, 404 NOT_FOUND, 409 INVALID_STATE with the refusal.
  */
-export async function activateMerchant(tx: Tx, actor: ConsoleActor, input: { merchantId: string; reason: string }, now = systemNow()): Promise<Merchant> {
+export async function activateMerchant(
+  tx: Tx,
+  actor: ConsoleActor,
+  input: { merchantId: string; reason: string },
+  now = systemNow(),
+  opts: { allowLoopback?: boolean } = {},
+): Promise<Merchant> {
   assertOperator(actor);
   const before = await lockMerchant(tx, input.merchantId);
   const [ips, pending] = await Promise.all([
     tx.allowedIp.count({ where: { merchantId: input.merchantId } }),
     tx.allowedIpRequest.count({ where: { merchantId: input.merchantId, state: "PENDING" } }),
   ]);
-  const refusal = activationRefusal(before, ips, pending);
+  const refusal = activationRefusal(before, ips, pending, opts.allowLoopback);
   if (refusal) throw apiError("INVALID_STATE", `cannot activate: ${refusal}`);
   const after = await tx.merchant.update({ where: { id: input.merchantId }, data: { status: "ACTIVE", updatedAt: now } });
   await auditMerchant(
@@ -214,7 +229,7 @@ export async function merchantOptions(db: Db): Promise<{ id: string; name: strin
  * users (the requests themselves: lib/merchants/allow-list.ts listAllowedIpRequests).
  * @throws ApiError 404 NOT_FOUND (unknown id, or another merchant for a MERCHANT user)
  */
-export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
+export async function getMerchant(db: Db, actor: ConsoleActor, id: string, opts: { allowLoopback?: boolean } = {}) {
   if (!isUuid(id)) throw apiError("NOT_FOUND", "merchant not found");
   assertMerchantAccess(actor, id, "merchant");
   const merchant = await db.merchant.findUnique({
@@ -231,6 +246,6 @@ export async function getMerchant(db: Db, actor: ConsoleActor, id: string) {
     ...safe,
     hasCallbackSecret: !!_secret,
     pendingAllowListRequests: _count.allowedIpRequests,
-    activationRefusal: activationRefusal(merchant, merchant.allowedIps.length, _count.allowedIpRequests),
+    activationRefusal: activationRefusal(merchant, merchant.allowedIps.length, _count.allowedIpRequests, opts.allowLoopback),
   };
 }

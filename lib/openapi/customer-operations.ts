@@ -40,7 +40,7 @@ const STORE_TOKEN =
   "The store checkout's link token (the last segment of checkout.url): a bearer credential, the only one this action takes. Never log or publish it. A malformed or unknown token answers 404 NOT_FOUND.";
 const NO_KEY = "No API key: the token in the path is the credential (a bearer link).";
 
-/** The actions the customer pages send (README "Customer amount-entry checkout", "Fixed-amount store checkout"). */
+/** The actions the customer pages send (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout", docs/guides/store-checkout.md "Fixed-amount store checkout"). */
 export const CUSTOMER_OPERATIONS = {
   quoteCheckoutPage: customerOperation({
     operationId: "quoteCheckoutPage",

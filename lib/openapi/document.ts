@@ -298,7 +298,7 @@ Errors: every non-2xx response under /v1 is {"error": {"code", "message", "reque
 
 This document is public (no API key needed) at /v1/openapi.json; a readable reference is at /docs.`;
 
-/** The callbacks part of the contract (README "Receiving callbacks"): also shown on /docs. */
+/** The callbacks part of the contract (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"): also shown on /docs. */
 export const CALLBACK_RULES = {
   signing:
     "X-Service-Signature is the lowercase hex (64 characters) HMAC-SHA256 of the bytes of the timestamp header's text, a '.', and the raw request body as received. The key is the whole callback secret string, 'whsec_' included, as UTF-8 bytes: it is not base64-decoded (as Standard Webhooks libraries do). Compare in constant time. The secret is shown once, when the callback address is saved; saving an address again generates a new one.",

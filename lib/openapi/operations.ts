@@ -510,7 +510,7 @@ export const OPERATIONS = {
     tag: "Sandbox",
     summary: "Scenario rules: add the standard set",
     description:
-      'Adds, enabled, each rule of the standard set (README "Testing your integration") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.',
+      'Adds, enabled, each rule of the standard set (docs/guides/test-every-path.md "Testing your integration") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.',
     scope: "sandbox:simulate",
     idempotency: "transaction",
     allowList: false,

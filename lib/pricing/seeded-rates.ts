@@ -1,4 +1,4 @@
-// The seeded sandbox's FX rates (README "Seeded sandbox"): its pairs have a rate for every Dubai day of a window
+// The seeded sandbox's FX rates (docs/guides/operate-sandpiper.md "Seeded sandbox"): its pairs have a rate for every Dubai day of a window
 // around today, so a sandbox left running for weeks, or a sandbox clock moved ahead, never meets FX_RATE_MISSING for
 // them. The seed fills the window, the job `extend-seeded-rates` (lib/jobs/registry.ts) keeps it ahead of the real
 // clock and of every moved sandbox clock, and a clock advance extends it in its own transaction. A rate that exists
@@ -11,7 +11,7 @@ import { dubaiDay } from "@/lib/money/dubai";
 /** The settings row the seed writes (`npm run seed`): its presence says this database is a seeded sandbox. */
 export const SEED_SETTING_KEY = "seed";
 
-/** The seeded sandbox's standing direct base rates (README "Seeded sandbox"). */
+/** The seeded sandbox's standing direct base rates (docs/guides/operate-sandpiper.md "Seeded sandbox"). */
 export const SEEDED_RATES: readonly { base: string; quote: string; rate: string }[] = [{ base: "USD", quote: "AED", rate: "3.6725" }];
 
 /** Days before today that the window covers (the charts' history), and days ahead of the latest sandbox day. */

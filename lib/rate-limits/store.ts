@@ -1,4 +1,4 @@
-// Where rate limits and other shared budgets are counted, and the limiter every one of them is built with (README
+// Where rate limits and other shared budgets are counted, and the limiter every one of them is built with (docs/guides/operate-sandpiper.md
 // "Running more than one process"): the API's and the customer pages' limits (lib/http/rate-limit.ts), the event
 // stream places, and console sign-in (lib/users/sign-in.ts).
 import { Redis } from "ioredis";
@@ -8,7 +8,7 @@ import { log } from "@/lib/log";
 import { config, type Config } from "@/lib/config";
 
 /**
- * Where request budgets are counted (README "Running more than one process"):
+ * Where request budgets are counted (docs/guides/operate-sandpiper.md "Running more than one process"):
  * - "redis" when REDIS_URL is set: one budget across every process and machine;
  * - "postgres" when SANDPIPER_WORKERS is above 1 or RATE_LIMIT_STORE=postgres: one budget across every process
  *   on the database (table rate_limits);

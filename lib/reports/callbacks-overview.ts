@@ -5,7 +5,7 @@ import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { lastDays } from "@/lib/reports/days";
 
-// The console's callback charts (README "Console"), from the counters a trigger on deliveries keeps in the
+// The console's callback charts (docs/guides/console-for-operators.md "Console tour"), from the counters a trigger on deliveries keeps in the
 // delivery's own transaction (delivery_day_stats: outcomes per merchant and Dubai day of the outcome;
 // delivery_latency_stats: a histogram of event-created -> 2xx latencies in powers of two of milliseconds), and
 // the backlog from the deliveries' (state, next_attempt_at) index.

@@ -6,7 +6,7 @@ import { parseRow, type Db } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay, dubaiMonth } from "@/lib/money/dubai";
 
-// The pricing page's limit chart (README "Console"): each pricing profile's daily and monthly limit against what
+// The pricing page's limit chart (docs/guides/console-for-operators.md "Console tour"): each pricing profile's daily and monthly limit against what
 // pending and succeeded payments use of it now, from the limit counters the create path keeps (limit_counters,
 // period "D:<Dubai day>" and "M:<Dubai month>").
 

@@ -7,7 +7,7 @@ import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
 import { lastDays } from "@/lib/reports/days";
 
-// The console overview's payment charts (README "Console"), from the payment counters the create path keeps
+// The console overview's payment charts (docs/guides/console-for-operators.md "Console tour"), from the payment counters the create path keeps
 // (payment_counts and its pending deltas: counts and amount sums per merchant, Dubai day, status and currency),
 // never from the payments themselves: 30 days are a few hundred counter rows at most, whatever the volume.
 

@@ -68,7 +68,7 @@ export function deleteRuleFromConsole(tx: Tx, actor: ConsoleActor, input: z.outp
   return deleteScenarioRule(tx, auditActor(actor), input.merchantId, input.ruleId, now);
 }
 
-/** "Add the standard set" (README "Testing your integration"; audited). @throws ApiError 404 NOT_FOUND */
+/** "Add the standard set" (docs/guides/test-every-path.md "Testing your integration"; audited). @throws ApiError 404 NOT_FOUND */
 export function addStandardFromConsole(tx: Tx, actor: ConsoleActor, input: z.output<typeof ScenarioMerchant>, now: Date) {
   assertMerchantAccess(actor, input.merchantId, "merchant");
   return addStandardRules(tx, auditActor(actor), input.merchantId, now);

@@ -22,7 +22,7 @@ import { parseStored } from "@/lib/schemas/stored/parse";
 export const MAX_SCENARIO_RULES = 100;
 
 /**
- * docs/api.md "Scenario rules" (README "Testing your integration"): the ready set added by one call or one click,
+ * docs/api.md "Scenario rules" (docs/guides/test-every-path.md "Testing your integration"): the ready set added by one call or one click,
  * each enabled. Named so that adding the set again adds only what is missing.
  */
 export const STANDARD_RULES: readonly CreateScenarioRule[] = [
@@ -209,8 +209,8 @@ export async function deleteScenarioRule(db: Db | Tx, actor: AuditActor, merchan
 }
 
 /**
- * `POST /v1/sandbox/scenario-rules/standard` and the console's "Add the standard set" (README "Testing your
- * integration"): adds each rule of {@link STANDARD_RULES} the merchant has no rule of that name for, enabled, after
+ * `POST /v1/sandbox/scenario-rules/standard` and the console's "Add the standard set" (docs/guides/test-every-path.md
+ * "Testing your integration"): adds each rule of {@link STANDARD_RULES} the merchant has no rule of that name for, enabled, after
  * its rules; one audit row `scenario_rule.add_standard` naming what was added.
  * @returns the merchant's rules afterwards
  * @throws ApiError 400 VALIDATION_ERROR (the set does not fit in 100 rules), 404 NOT_FOUND

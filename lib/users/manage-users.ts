@@ -94,7 +94,7 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
 export const COMMAND_LINE_ACTOR: AuditActor = { id: null, username: "command line" };
 
 /**
- * Sets a new random password for the console user named `username` (README "Seeded sandbox": `npm run
+ * Sets a new random password for the console user named `username` (docs/guides/operate-sandpiper.md "Seeded sandbox": `npm run
  * console:reset-password -- <username>`): an argon2id hash of randomPassword(), the lock-out cleared (no failed
  * sign-ins, no lock), and every session of the user ended (the session epoch moves on, as at sign-out), in one
  * transaction with an audit row `console_user.reset_password` by COMMAND_LINE_ACTOR (never the password). API keys

@@ -14,7 +14,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { createStorePayment, waitForCheckout } from "../support/store";
 import { amountEntryMerchant } from "../support/checkout-sessions";
 
-// The calendar over real HTTP against the built service (README "Seeded sandbox", docs/api.md "Sandbox clock"): the
+// The calendar over real HTTP against the built service (docs/guides/operate-sandpiper.md "Seeded sandbox", docs/api.md "Sandbox clock"): the
 // seeded pair keeps its rates across days, a merchant's moved clock reaches every job that reads the time, and a
 // clock advance stays small whatever the merchant's size.
 

@@ -132,7 +132,7 @@ describe("setCallbackUrl: accepted addresses and the secret", () => {
     for (const url of ["http://localhost:4000/hook", "http://127.0.0.1:4000/hook", "https://192.168.1.20/hook"]) {
       await expectRefused(
         url,
-        /; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" \(README "The sandpiper command"\)/,
+        /; for a receiver on your own machine, run "sandpiper listen --forward-to <your local address>" \(docs\/guides\/command-line\.md "The sandpiper command"\)/,
       );
     }
     await expectRefused("https://hooks.example.com:8443/cb", /^callbackUrl: port must be 443$/);

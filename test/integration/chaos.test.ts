@@ -8,7 +8,7 @@ import { baseUrl, db, depositBody, eventually, newMerchant } from "../support/fi
 import { listen, waitForLine } from "../support/listener";
 import { startRobustReceiver } from "../support/robust-receiver";
 
-// Chaos mode (docs/callbacks.md "Chaos mode") against real receivers that follow the README's rules: one at the
+// Chaos mode (docs/callbacks.md "Chaos mode") against real receivers that follow the receiver rules (docs/guides/receive-and-verify-callbacks.md): one at the
 // configured address (the service's deliveries), one behind a `sandpiper listen` process. Payments are concluded
 // until every kind has been injected on both paths. Each receiver must end with every payment processed once
 // and every forged or stale request refused; injected requests are recorded with the expected answer and never

@@ -6,8 +6,8 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { runCommand, type Run } from "../support/listener";
 import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/api/failure-codes";
 
-// `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add|add-standard|enable|disable|remove` (README "Testing your
-// integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the
+// `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add|add-standard|enable|disable|remove` (docs/guides/test-every-path.md
+// "Testing your integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the
 // variables a shell gives, against the suite's service. Exit codes 0 done, 1 refused, 2 a usage mistake.
 
 const root = path.resolve(__dirname, "../..");

@@ -8,10 +8,10 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { Dedicated } from "../support/dedicated";
 import { listen, runCommand, waitForLine, type Run } from "../support/listener";
 import { startReceiver } from "../support/receiver";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 
-// The `sandpiper` command as a user meets it (README "The sandpiper command", docs/callbacks.md "The sandpiper
-// command"): installed by the README's lines into a temporary HOME, then run by name from a folder outside the
+// The `sandpiper` command as a user meets it (docs/guides/command-line.md "The sandpiper command", docs/callbacks.md "The sandpiper
+// command"): installed by the guide's lines into a temporary HOME, then run by name from a folder outside the
 // clone against the built service on a database of its own, as the seeded sandbox merchant.
 
 const root = path.resolve(__dirname, "../..");
@@ -63,9 +63,9 @@ afterAll(async () => {
   fs.rmSync(outside, { recursive: true, force: true });
 });
 
-describe("installing sandpiper as the README says", () => {
+describe("installing sandpiper as docs/guides/command-line.md says", () => {
   it("links the command into $HOME/.local/bin without the registry; it then runs by name from any folder", () => {
-    const block = readmeBlock("# put sandpiper on the PATH");
+    const block = docBlock("docs/guides/command-line.md", "# put sandpiper on the PATH");
     // npm_config_offline: were anything in the block to reach the registry, it would fail here.
     const run = spawnSync("bash", ["-e", "-c", block], { cwd: root, env: { ...process.env, HOME: home, npm_config_offline: "true" }, encoding: "utf8" });
     expect(run.status, run.stdout + run.stderr).toBe(0);
@@ -230,7 +230,7 @@ describe("sandpiper against the service", () => {
     const advanced = await sandpiper(["clock", "advance", "2h"]);
     expect(advanced.code, advanced.out).toBe(0);
     expect(advanced.stdout).toMatch(
-      /^Sandbox clock: 2h ahead \(sandbox time .*, real time .*\)\nExpired now: \d+ payment\(s\), \d+ checkout session\(s\)\. Callback retries due now: \d+\./,
+      /^Sandbox clock: 2h ahead \(sandbox time .*, real time .*\)\nExpired now: (1 payment|\d+ payments), (1 checkout session|\d+ checkout sessions)\. Callback retries due now: \d+\./,
     );
     expect(JSON.parse((await sandpiper(["clock", "show", "--json"])).stdout)).toMatchObject({ offsetMs: 7_200_000, offset: "2h" });
     const bad = await sandpiper(["clock", "advance", "soon"]);

@@ -15,12 +15,12 @@ import { startService, stopService, type StartedService } from "../support/globa
 import { TEST_DATABASE_URL } from "../support/env";
 import { implementedOperations, merchantFor, recordFor, validBody } from "../support/operations";
 import { startReceiver } from "../support/receiver";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 
 // The TypeScript client (clients/typescript, docs/client.md) against the built service over real HTTP: its types are
 // what openapi-typescript makes of the running service's document; every operation once; a 429 retried to success
 // with one record; pages over 1,000 payments; typed errors; callbacks checked like the service signs them; and the
-// package installed into another project without the registry, running the README's walk-through as written.
+// package installed into another project without the registry, running the walk-throughs of docs/guides/typescript-client.md as written.
 
 const root = path.resolve(__dirname, "../..");
 const clientDir = path.join(root, "clients/typescript");
@@ -292,15 +292,15 @@ describe("callbacks", () => {
 });
 
 describe("the package", () => {
-  it("builds, installs into another project without the registry, type-checks and runs the README walk-throughs", async () => {
+  it("builds, installs into another project without the registry, type-checks and runs the guide's walk-throughs", async () => {
     execFileSync("npm", ["run", "build"], { cwd: clientDir, stdio: "pipe" });
     const project = path.join(work, "consumer");
     fs.mkdirSync(project, { recursive: true });
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
     execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", clientDir], { cwd: project, stdio: "pipe" });
     const programs = ["walkthrough.ts", "walkthrough-events.ts"];
-    for (const name of programs) fs.writeFileSync(path.join(project, name), readmeBlock(`// ${name}`));
-    // The README's programs type-check against the installed package's types.
+    for (const name of programs) fs.writeFileSync(path.join(project, name), docBlock("docs/guides/typescript-client.md", `// ${name}`));
+    // The guide's programs type-check against the installed package's types.
     execFileSync(
       process.execPath,
       [

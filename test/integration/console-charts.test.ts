@@ -16,7 +16,7 @@ import type { z } from "zod";
 /** What a chart's poll reads of `value` (components/console/use-polled.ts): its JSON through the page's schema. */
 const polled = <S extends z.ZodType>(schema: S, value: unknown) => schema.parse(JSON.parse(JSON.stringify(value)));
 
-// The console charts' data (README "Console"), fed with known payments and deliveries through the running service
+// The console charts' data (docs/guides/console-for-operators.md "Console tour"), fed with known payments and deliveries through the running service
 // and read by the chart services from the counters the triggers keep.
 
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];

@@ -34,7 +34,7 @@ describe("console: merchant activation", () => {
     expect((await refusal(activate())).message).toMatch(/an https callback address/);
 
     await db.merchant.update({ where: { id: m.id }, data: { callbackUrl: "http://127.0.0.1:9/hook" } });
-    expect((await refusal(activate())).message).toMatch(/not https/);
+    expect((await refusal(activate())).message).toMatch(/the current one is http, which only local mode allows/);
 
     await db.merchant.update({ where: { id: m.id }, data: { callbackUrl: HTTPS_CALLBACK } });
     expect((await activate()).status).toBe("ACTIVE");
@@ -51,6 +51,10 @@ describe("console: merchant activation", () => {
     );
     expect(activationRefusal({ status: "INACTIVE", callbackUrl: HTTPS_CALLBACK }, 1, 2)).toBeNull();
     expect(activationRefusal({ status: "ACTIVE", callbackUrl: HTTPS_CALLBACK }, 1)).toMatch(/already active/);
+    // In local mode (CALLBACK_ALLOW_LOOPBACK=1) the address policy lets an http receiver on this machine be saved,
+    // and activation takes it as the seed does; outside it, the same address is refused.
+    expect(activationRefusal({ status: "INACTIVE", callbackUrl: "http://127.0.0.1:8080/hook" }, 1, 0, true)).toBeNull();
+    expect(activationRefusal({ status: "INACTIVE", callbackUrl: "http://127.0.0.1:8080/hook" }, 1, 0, false)).toMatch(/only local mode allows/);
   });
 
   it("deactivation revokes every key of the merchant (401 at once) and reactivation does not bring them back", async () => {

@@ -6,7 +6,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { createConsoleUser, db } from "../support/fixtures";
 import { getWithSession, signIn } from "../support/console-http";
 
-// README "Seeded sandbox": `npm run console:reset-password -- <username>` gives a console user a new password,
+// docs/guides/operate-sandpiper.md "Seeded sandbox": `npm run console:reset-password -- <username>` gives a console user a new password,
 // printed once, through the users service (argon2id, lock-out cleared, sessions ended, audited).
 
 const root = path.resolve(__dirname, "../..");

@@ -1,3 +1,4 @@
+import { GUIDES } from "@/app/docs/guides";
 import { describe, expect, it } from "vitest";
 import { API_ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
 import { OPERATION_LIST, OPERATIONS, operationErrors } from "@/lib/openapi/operations";
@@ -153,6 +154,7 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
     const html = await res.text();
     expect(html).toMatch(/<h1[^>]*>Sandpiper merchant API<\/h1>/);
     expect(html).toContain('href="/v1/openapi.json"');
+    for (const guide of GUIDES) expect(html, guide.file).toContain(guide.file);
     for (const op of OPERATION_LIST) expect(html, op.operationId).toContain(`id="${op.operationId}"`);
     for (const code of API_ERROR_CODES) expect(html, code).toContain(code);
     for (const name of Object.keys(contractDocument.components.schemas)) expect(html, name).toContain(`id="schema-${name}"`);

@@ -8,7 +8,7 @@ import { startRobustReceiver } from "../support/robust-receiver";
 
 // `sandpiper listen` delivers at least once to the developer's receiver (docs/callbacks.md "sandpiper listen",
 // "Delivery to your receiver"): real processes (the built service, a listener process, receivers on loopback that
-// follow the README's receiver rules). A receiver that answers 500, a receiver that is down for 20 s, a listener
+// follow the receiver rules of docs/guides/receive-and-verify-callbacks.md). A receiver that answers 500, a receiver that is down for 20 s, a listener
 // stopped while a forward is failing: every event reaches the receiver with a 2xx, none is processed twice, and
 // all of it without restarting the listener (but for the case that restarts it on purpose).
 

@@ -143,7 +143,7 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
     // Plain `npm run seed` (as the README shows it) prints the new keys for people.
     expect(await runSeed([])).toMatch(/sk_sandbox_[A-Za-z0-9]+/);
 
-    // README "Seeded sandbox": a new console password on the embedded database; credentials.txt (printed again by
+    // docs/guides/operate-sandpiper.md "Seeded sandbox": a new console password on the embedded database; credentials.txt (printed again by
     // every start) shows the new one, and the other users' lines are kept.
     const credentials = path.join(dataDir, "credentials.txt");
     const before = fs.readFileSync(credentials, "utf8");

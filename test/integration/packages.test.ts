@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CONTRACT_VERSION } from "@/lib/openapi/document";
 import { baseUrl, db, newMerchant } from "../support/fixtures";
 
-// The two packages as a new user meets them (docs/client.md "Install", README "The sandpiper command"): both
+// The two packages as a new user meets them (docs/client.md "Install", docs/guides/command-line.md "The sandpiper command"): both
 // tarballs built by `npm run pack:clients`, installed with the registry's npm into an empty project outside the clone
 // (the packages' own dependencies come from the registry), a strict TypeScript program against @sandpiper/client
 // type-checked, compiled and run against the built service, and the `sandpiper` command run from that project. The

@@ -53,7 +53,7 @@ async function stop(child: ChildProcess) {
 
 const keyFrom = (output: string) => /API key \(all scopes\) (sk_sandbox_\S+)/.exec(output)?.[1];
 
-/** Steps 1-4 of the README walk-through with `key`; returns the created payment. */
+/** Steps 1-4 of the curl walk-through (docs/guides/accept-a-payment.md) with `key`; returns the created payment. */
 async function walkThrough(base: string, key: string) {
   const auth = { authorization: `Bearer ${key}` };
   const json = { ...auth, "content-type": "application/json" };
@@ -79,7 +79,7 @@ async function walkThrough(base: string, key: string) {
   expect((await completed.json()).status).toBe("SUCCEEDED");
   const list = await (await fetch(`${base}/v1/payments?status=SUCCEEDED&limit=10&search=${reference}`, { headers: auth })).json();
   expect(list.items.map((p: { id: string }) => p.id)).toEqual([payment.id]);
-  // README "Events API": the event of the completion, and a redelivery of it.
+  // docs/guides/receive-and-verify-callbacks.md "Events API": the event of the completion, and a redelivery of it.
   const events = await (await fetch(`${base}/v1/events?paymentId=${payment.id}`, { headers: auth })).json();
   expect(events.items).toMatchObject([{ type: "payment.succeeded", data: { id: payment.id } }]);
   const redelivered = await fetch(`${base}/v1/events/${events.items[0].id}/redeliver`, {
@@ -101,7 +101,7 @@ describe("README quick start on the embedded database", () => {
       expect(first.output()).toMatch(/console operator\s+operator \/ \S+/);
       key = keyFrom(first.output());
       expect(key).toMatch(/^sk_sandbox_[0-9A-Za-z]+$/);
-      // README "Receiving callbacks on your own machine": a listener on the embedded sandbox forwards the walk-through's event.
+      // docs/guides/receive-and-verify-callbacks.md "Receiving callbacks on your own machine": a listener on the embedded sandbox forwards the walk-through's event.
       const rx = await startReceiver();
       const run = listen([
         "--forward-to",

@@ -11,13 +11,13 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { amountEntryMerchant } from "../support/checkout-sessions";
 import { startReceiver } from "../support/receiver";
 import { recreateDatabase } from "../support/global-setup";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 
-// The receivers printed in README "Receiving callbacks" are run as written, against real signed deliveries from
-// the built service: the Node one (with PostgreSQL, and a copy of clients/cli/src/verify.ts as the README says) and the
+// The receivers printed in docs/guides/receive-and-verify-callbacks.md "Receiving callbacks" are run as written,
+// against real signed deliveries from the built service: the Node one (with PostgreSQL, and a copy of clients/cli/src/verify.ts as the guide says) and the
 // Python one. Each must accept every real delivery, process each event once, and refuse a forged body, a bad
-// signature, a stale timestamp and a mismatched event id. The code is read from README.md, so a README that
-// drifts from working code fails here.
+// signature, a stale timestamp and a mismatched event id. The code is read from the guide, so a guide
+// that drifts from working code fails here.
 
 const root = path.resolve(__dirname, "../..");
 const work = path.join(root, "tmp", `readme-snippets-${process.pid}`);
@@ -87,7 +87,7 @@ async function deliveredPayments(m: TestMerchant, bodies: Record<string, unknown
   return { payments, events };
 }
 
-/** The refusals every README receiver must make; `event` is a real delivered event. Returns the statuses. */
+/** The refusals every receiver of the guide must make; `event` is a real delivered event. Returns the statuses. */
 async function refusals(url: string, secret: string, event: { id: string; body: string }) {
   const ts = nowSeconds();
   return {
@@ -108,11 +108,11 @@ async function refusals(url: string, secret: string, event: { id: string; body: 
 }
 const REFUSED = { tamperedBody: 400, badSignature: 400, staleTimestamp: 400, otherEventId: 400, duplicate: 200 };
 
-describe("README receivers against real deliveries", () => {
+describe("the guide's receivers against real deliveries", () => {
   it("the Python receiver (standard library only) verifies real deliveries and refuses forged or stale requests", async () => {
     const file = path.join(work, "receiver.py");
     fs.mkdirSync(work, { recursive: true });
-    fs.writeFileSync(file, readmeBlock("# receiver.py"));
+    fs.writeFileSync(file, docBlock("docs/guides/receive-and-verify-callbacks.md", "# receiver.py"));
     const m = await newMerchant();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/sandpiper/callbacks`;
@@ -133,10 +133,10 @@ describe("README receivers against real deliveries", () => {
     ).toHaveLength(1);
   }, 90_000);
 
-  it("the Node receiver (PostgreSQL, verify.ts copied as the README says) updates each order once and refuses forged or stale requests", async () => {
+  it("the Node receiver (PostgreSQL, verify.ts copied as the guide says) updates each order once and refuses forged or stale requests", async () => {
     const dir = path.join(work, "node");
     fs.mkdirSync(dir, { recursive: true });
-    const code = readmeBlock("// receiver.ts");
+    const code = docBlock("docs/guides/receive-and-verify-callbacks.md", "// receiver.ts");
     fs.writeFileSync(path.join(dir, "receiver.ts"), code);
     fs.copyFileSync(path.join(root, "lib", "callbacks", "verify.ts"), path.join(dir, "verify.ts"));
     const url = new URL(TEST_DATABASE_URL);
@@ -171,12 +171,12 @@ describe("README receivers against real deliveries", () => {
   }, 120_000);
 });
 
-describe("README 'Events API': the redeliver line", () => {
+describe("docs/guides/receive-and-verify-callbacks.md 'Events API': the redeliver line", () => {
   it("run as written for two events and twice for one, makes a new redelivery each time", async () => {
-    const line = readmeBlock("# walk-through: events")
+    const line = docBlock("docs/guides/receive-and-verify-callbacks.md", "# walk-through: events")
       .split("\n")
       .find((l) => l.includes("/redeliver"));
-    expect(line, "the README shows a redeliver call").toBeTruthy();
+    expect(line, "the guide shows a redeliver call").toBeTruthy();
     const m = await newMerchant();
     for (const _ of [1, 2]) {
       const created = await m.api("/v1/payments", { body: depositBody() });
@@ -184,7 +184,7 @@ describe("README 'Events API': the redeliver line", () => {
     }
     const events = (await m.api("/v1/events")).body.items.map((e: { id: string }) => e.id);
     expect(events).toHaveLength(2);
-    /** The README's line with the event id put in, through bash and curl as a reader runs it; status and body. */
+    /** The guide's line with the event id put in, through bash and curl as a reader runs it; status and body. */
     const redeliver = (eventId: string) => {
       const command = `${line!.replace("<EVENT_ID>", eventId)} -H "X-Forwarded-For: ${m.ip}" -w '\n%{http_code}'`;
       const out = execFileSync("bash", ["-c", command], { env: { ...process.env, BASE: baseUrl(), KEY: m.key }, encoding: "utf8" });
@@ -202,7 +202,7 @@ describe("README 'Events API': the redeliver line", () => {
 });
 
 /**
- * What the README's test scripts may change of a merchant and must put back when they end: its scenario rules
+ * What the guide's test scripts may change of a merchant and must put back when they end: its scenario rules
  * (every member, in order), its sandbox clock offset and its fast retries setting, read through the API.
  */
 async function sandboxState(m: TestMerchant) {
@@ -211,7 +211,7 @@ async function sandboxState(m: TestMerchant) {
   return { rules: rules.body.items, clockOffsetMs: clock.body.offsetMs, fastRetries: settings.body.fastRetries };
 }
 
-describe('README "Test helpers": the CI script as written', () => {
+describe('docs/guides/test-every-path.md "Test helpers": the CI script as written', () => {
   it("quotes and confirms a checkout session, sees a callback delivered after two failures and a payment expired by the sandbox clock, with curl and jq only", async () => {
     // The script's keys: its curl calls come from loopback, so both merchants allow it (as a CI host is allow-listed).
     const ae = await amountEntryMerchant({ allowedIps: ["127.0.0.1", "::1"] });
@@ -220,7 +220,7 @@ describe('README "Test helpers": the CI script as written', () => {
     await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     const file = path.join(work, "test-helpers.sh");
     fs.mkdirSync(work, { recursive: true });
-    fs.writeFileSync(file, readmeBlock("# test-helpers.sh"));
+    fs.writeFileSync(file, docBlock("docs/guides/test-every-path.md", "# test-helpers.sh"));
     const before = await sandboxState(m);
     const started = Date.now();
     const output: string[] = [];
@@ -256,7 +256,7 @@ describe('README "Test helpers": the CI script as written', () => {
     await rx.close();
   }, 90_000);
 
-  it('README "Testing your integration": the scenario rules script runs as written; a fail- payment fails by the standard set', async () => {
+  it('docs/guides/test-every-path.md "Testing your integration": the scenario rules script runs as written; a fail- payment fails by the standard set', async () => {
     const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
     // A rule the merchant already has, under a standard rule's name and switched off: the standard set does not add
     // that one again, and the script's cleanup must leave it (off) while removing the five it added and its own.
@@ -266,7 +266,7 @@ describe('README "Test helpers": the CI script as written', () => {
     expect(own.status, JSON.stringify(own.body)).toBe(201);
     const file = path.join(work, "scenario-rules.sh");
     fs.mkdirSync(work, { recursive: true });
-    fs.writeFileSync(file, readmeBlock("# scenario-rules.sh"));
+    fs.writeFileSync(file, docBlock("docs/guides/test-every-path.md", "# scenario-rules.sh"));
     const before = await sandboxState(m);
     const output: string[] = [];
     const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
@@ -295,7 +295,7 @@ describe('README "Test helpers": the CI script as written', () => {
     const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"], scopes: ["payments:read", "sandbox:simulate"] });
     const file = path.join(work, "scenario-rules-failing.sh");
     fs.mkdirSync(work, { recursive: true });
-    fs.writeFileSync(file, readmeBlock("# scenario-rules.sh"));
+    fs.writeFileSync(file, docBlock("docs/guides/test-every-path.md", "# scenario-rules.sh"));
     const before = await sandboxState(m);
     const output: string[] = [];
     const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });

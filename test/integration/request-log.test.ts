@@ -7,7 +7,7 @@ import { keyDisplayPrefix } from "@/lib/keys/api-keys";
 import { pruneRequestLog } from "@/lib/request-log/retention";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { implementedOperations, merchantFor, recordFor, sendValid } from "../support/operations";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 
 // The request log (docs/api.md "Request log") over real HTTP: every operation's request appears with the right
 // fields and without a secret or bearer link; another merchant's requests are never visible; pruning keeps the
@@ -179,10 +179,10 @@ describe("request log", () => {
     }
   }, 60_000);
 
-  it("the README's request log lines work as written", async () => {
+  it("the request log lines of docs/guides/accept-a-payment.md work as written", async () => {
     const m = await newMerchant();
     const bad = await m.api("/v1/payments", { body: depositBody({ amount: "12.345" }) });
-    const curls = readmeBlock("# walk-through: request log")
+    const curls = docBlock("docs/guides/accept-a-payment.md", "# walk-through: request log")
       .split("\n")
       .filter((l) => l.startsWith("curl "));
     expect(curls).toHaveLength(2);

@@ -16,7 +16,7 @@ import { startReceiver } from "../support/receiver";
 import { signIn } from "../support/console-http";
 import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
 
-// More than one process (README "Running more than one process"): two instances of `npm start` on one empty
+// More than one process (docs/guides/operate-sandpiper.md "Running more than one process"): two instances of `npm start` on one empty
 // database, started at the same moment, each with SANDPIPER_WORKERS=2 and rate limits in Redis. Both come up;
 // together they keep one idempotency record, one budget per key, one delivery per callback and one expiry.
 

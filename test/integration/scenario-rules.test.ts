@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { keyDisplayPrefix } from "@/lib/keys/api-keys";
+import { listAudit, writeAudit } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { approveWithdrawal } from "@/lib/payments/approve";
@@ -81,7 +83,15 @@ describe("scenario rules: the API", () => {
 
     const audit = await db.auditLog.findMany({ where: { merchantId: m.merchant.id, entity: "scenario_rule" }, orderBy: { createdAt: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["scenario_rule.create", "scenario_rule.create", "scenario_rule.update", "scenario_rule.delete"]);
-    expect(audit[0].actorName).toBe(`api key ${m.keyId}`);
+    expect(audit[0].actorName, "named by the prefix the keys page shows").toBe(`api key ${keyDisplayPrefix(m.key)}…`);
+    // A row written before keys were named by prefix ("api key <id>") is listed by the prefix too.
+    await writeAudit(
+      db,
+      { id: m.owner.id, username: `api key ${m.keyId}` },
+      { action: "scenario_rule.create", entity: "scenario_rule", entityId: m.merchant.id, merchantId: m.merchant.id },
+    );
+    const listed = await listAudit(db, { page: 1, limit: 10, merchantId: m.merchant.id, action: "scenario_rule." });
+    expect(listed.items.map((r) => r.actorName)).toEqual(Array(5).fill(`api key ${keyDisplayPrefix(m.key)}…`));
 
     // An Idempotency-Key replays the first answer; no second rule.
     const key = `rule-${Date.now()}`;

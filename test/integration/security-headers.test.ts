@@ -5,7 +5,7 @@ import { baseUrl, newMerchant } from "../support/fixtures";
 import { getWithSession, sessionOf } from "../support/console-http";
 import { startService, stopService } from "../support/global-setup";
 
-// Security headers of every route family (README "Security headers"): nosniff and Referrer-Policy everywhere; a
+// Security headers of every route family (docs/guides/operate-sandpiper.md "Security headers"): nosniff and Referrer-Policy everywhere; a
 // Content-Security-Policy with a fresh script nonce (no 'unsafe-inline' scripts) on the console and the customer
 // pages, whose scripts carry that nonce; no-store on payment lists; HSTS only when the service is published over
 // https.

@@ -3,7 +3,7 @@ import pg from "pg";
 import { recreateDatabase } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
 
-// README "Seeded sandbox": SEED_CALLBACK_URL goes through the same address policy and secret generation as a
+// docs/guides/operate-sandpiper.md "Seeded sandbox": SEED_CALLBACK_URL goes through the same address policy and secret generation as a
 // console save; SEED_ALLOWED_IPS sets the allow-list; a second run is idempotent and issues new keys only.
 
 const url = new URL(TEST_DATABASE_URL);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { listen, runCommand, waitForLine } from "../support/listener";
-import { readmeBlock } from "../support/readme";
+import { docBlock } from "../support/readme";
 import { startReceiver, type Received } from "../support/receiver";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { verifyCallback } from "@/clients/cli/src/verify";
@@ -77,7 +77,7 @@ describe("Standard Webhooks headers on every delivery", () => {
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     const file = path.join(path.resolve(__dirname, "../.."), "tmp", `readme-verify-standard-${crypto.randomUUID()}.ts`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, readmeBlock("// verify-standard.ts"));
+    fs.writeFileSync(file, docBlock("docs/guides/receive-and-verify-callbacks.md", "// verify-standard.ts"));
     process.env.SANDPIPER_CALLBACK_SECRET = secret;
     try {
       const { verifyStandard } = (await import(file)) as { verifyStandard: (body: string, headers: Record<string, string>) => { id: string } };

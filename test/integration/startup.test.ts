@@ -71,7 +71,7 @@ async function freshStart(suffix: string): Promise<{ url: string; port: number }
 
 const UNSAFE = { CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "production", PORT: "0" };
 const MESSAGE =
-  /refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is (not allowed|refused) when NODE_ENV=production.*npm run start:local.*run `sandpiper listen --forward-to <local address>` there \(README "The sandpiper command"\)/s;
+  /refuses to start: CALLBACK_ALLOW_LOOPBACK=1 is (not allowed|refused) when NODE_ENV=production.*npm run start:local.*run `sandpiper listen --forward-to <local address>` there \(docs\/guides\/command-line\.md "The sandpiper command"\)/s;
 
 describe("the service refuses CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production", () => {
   it("node server.mjs exits 1 with a clear message", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keyDisplayPrefix } from "@/lib/keys/api-keys";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, openSession } from "../support/checkout-sessions";
@@ -349,7 +350,7 @@ describe("GET and PUT /v1/sandbox/settings: fast retries", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       actorId: m.owner.id,
-      actorName: `api key ${m.keyId}`,
+      actorName: `api key ${keyDisplayPrefix(m.key)}…`, // the prefix the keys page shows, never the key's id
       entityId: m.merchant.id,
       before: { fastRetries: false },
       after: { fastRetries: true },

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { verifyCallback } from "@/clients/cli/src/verify";
 
 /**
- * A callback receiver that follows the README's receiver rules ("Receiving callbacks"): it verifies the signature
+ * A callback receiver that follows the receiver rules (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"): it verifies the signature
  * over the raw body with the secret (constant-time, in verifyCallback), refuses a timestamp more than 300 s away,
  * checks that the header event id equals the body's id, stores each event id once and processes each payment
  * once (a duplicate is answered 2xx without processing it again). `secret` may be set after start (a listener

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compactNumber, latencyLabel, latencyScale, NBSP } from "@/components/console/charts/daily-chart";
 
-// The console charts' scales and tick labels (README "Charts"): every point inside the scale with headroom, labels
+// The console charts' scales and tick labels (docs/guides/console-for-operators.md "Charts"): every point inside the scale with headroom, labels
 // short and unbreakable.
 
 describe("latencyScale", () => {

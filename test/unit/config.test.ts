@@ -1,5 +1,5 @@
 // lib/config.ts: the schema refuses a bad value of every variable with its one line, fills the defaults, and agrees
-// with README "Environment" (docs/architecture.md "Layout").
+// with docs/operating.md "Environment" (docs/architecture.md "Layout").
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -183,10 +183,13 @@ describe("config() under vitest", () => {
   });
 });
 
-describe('README "Environment" and the schema list the same variables', () => {
+describe('docs/operating.md "Environment" and the schema list the same variables', () => {
   it("agree", () => {
-    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("\n## Environment"), readme.indexOf("\n## ", readme.indexOf("\n## Environment") + 1));
+    const doc = readFileSync(path.resolve(__dirname, "../../docs/operating.md"), "utf8");
+    const start = doc.indexOf("\n## Environment\n");
+    expect(start, 'docs/operating.md has a section "Environment"').toBeGreaterThan(0);
+    const end = doc.indexOf("\n## ", start + 1);
+    const section = doc.slice(start, end < 0 ? undefined : end);
     // The service's table: the first table of the section (a second one lists the tests' own variables).
     const table = section.slice(section.indexOf("\n|")).split("\n\n")[0];
     const documented = table
@@ -194,8 +197,8 @@ describe('README "Environment" and the schema list the same variables', () => {
       .slice(2)
       .flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]));
     const schema = Object.keys(VARIABLES);
-    expect({ missingFromReadme: schema.filter((n) => !documented.includes(n)), missingFromSchema: documented.filter((n) => !schema.includes(n)) }).toEqual({
-      missingFromReadme: [],
+    expect({ missingFromDocs: schema.filter((n) => !documented.includes(n)), missingFromSchema: documented.filter((n) => !schema.includes(n)) }).toEqual({
+      missingFromDocs: [],
       missingFromSchema: [],
     });
   });

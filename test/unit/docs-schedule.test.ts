@@ -5,7 +5,7 @@ import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, JITTER, MAX_ATTEMPTS, MAX_WAIT_
 import { markdownFiles } from "../support/markdown";
 
 // The callback retry schedule is stated once in code (lib/callbacks/retry-schedule.ts) and repeated in words by the
-// README, the docs, the OpenAPI descriptions and the console. This test reads every such statement back and fails
+// README, the docs and guides, the OpenAPI descriptions and the console. This test reads every such statement back and fails
 // when one says another schedule than the code: a list of waits, a row of a schedule table, "N attempts" next to
 // the callbacks, and the schedule's bounds ("30 s to 1 h", "0.5 s to 60 s").
 const root = path.resolve(__dirname, "../..");

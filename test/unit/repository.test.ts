@@ -36,26 +36,34 @@ describe("the repository stands on its own", () => {
   it("every docs/*.md that a file cites exists", () => {
     const cited = new Set<string>();
     for (const file of tracked) {
-      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/([a-z-]+\.md)\b/g)) cited.add(m[1]);
+      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/((?:guides\/)?[a-z-]+\.md)\b/g)) cited.add(m[1]);
     }
     expect(cited.size).toBeGreaterThan(3);
     for (const doc of cited) expect(fs.existsSync(path.join(root, "docs", doc)), `docs/${doc}`).toBe(true);
   });
 
-  it('every section a comment cites as docs/<file>.md "<section>" is a heading of that file', () => {
+  it('every section a comment cites as docs/<file>.md "<section>" (or docs/guides/<file>.md, or README "<section>") is a heading of that file', () => {
     const headings = new Map<string, Set<string>>();
-    for (const doc of fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md"))) {
+    const docs = fs
+      .readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
+      .map((f) => f.split(path.sep).join("/"))
+      .filter((f) => f.endsWith(".md"));
+    for (const doc of [...docs, "../README.md"]) {
       const text = fs.readFileSync(path.join(root, "docs", doc), "utf8");
-      headings.set(doc, new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].replace(/`/g, "").trim())));
+      headings.set(doc === "../README.md" ? "README" : doc, new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].replace(/`/g, "").trim())));
     }
     const missing: string[] = [];
+    const has = (doc: string, section: string) =>
+      [...(headings.get(doc) ?? [])].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`));
     for (const file of tracked) {
-      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/([a-z-]+\.md) ["']([^"'\n]+)["']/g)) {
-        const [, doc, section] = m;
-        const sections = headings.get(doc);
-        if (!sections || ![...sections].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`)))
-          missing.push(`${file}: docs/${doc} "${section}"`);
+      const text = fs.readFileSync(path.join(root, file), "utf8");
+      for (const [, doc, section] of text.matchAll(/\bdocs\/((?:guides\/)?[a-z-]+\.md) ["']([^"'\n]+)["']/g)) {
+        if (!has(doc, section)) missing.push(`${file}: docs/${doc} "${section}"`);
       }
+      if (file !== "test/unit/repository.test.ts")
+        for (const [, section] of text.matchAll(/\bREADME ["']([^"'\n]+)["']/g)) {
+          if (!has("README", section)) missing.push(`${file}: README "${section}"`);
+        }
     }
     expect([...new Set(missing)]).toEqual([]);
   });

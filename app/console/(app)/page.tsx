@@ -117,9 +117,13 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             aria-label="Choose the merchant of the charts"
             className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
           >
-            <label className="block text-xs font-medium text-slate-600">
+            <label className="block min-w-0 max-w-full text-xs font-medium text-slate-600">
               Charts for
-              <select name="merchant" defaultValue={chosen ?? ""} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm">
+              <select
+                name="merchant"
+                defaultValue={chosen ?? ""}
+                className="mt-1 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+              >
                 <option value="">All merchants</option>
                 {merchants.map((m) => (
                   <option key={m.id} value={m.id}>

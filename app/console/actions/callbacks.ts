@@ -23,6 +23,7 @@ import {
 import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
 import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
 import { formatConsoleTime } from "@/lib/time-format";
+import { countOf } from "@/lib/console/words";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {
@@ -56,7 +57,7 @@ export const requeueAction = consoleAction(
       message:
         count === 0
           ? "Nothing was requeued: only FAILED and NOT CONFIGURED deliveries of merchants with a callback address can be requeued."
-          : `Requeued ${count} deliver${count === 1 ? "y" : "ies"}; they are being sent now.`,
+          : `Requeued ${countOf(count, "delivery")}; ${count === 1 ? "it is" : "they are"} being sent now.`,
     };
   },
 );

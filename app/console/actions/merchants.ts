@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
 import { consoleAction } from "@/lib/console/action";
 import { optionalText, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import {
@@ -14,7 +15,7 @@ import {
 
 export const createMerchantAction = consoleAction(NewMerchantInput, async ({ actor, tx, input, now }) => {
   const m = await createMerchantFromConsole(tx, actor, input, now);
-  return { message: `Created ${m.name} (inactive). Register a server IP and an https callback address, then activate it.` };
+  return { message: `Created ${m.name} (inactive). Register a server IP and a callback address, then activate it.` };
 });
 
 export const updatePolicy = consoleAction(MerchantPolicyInput, async ({ actor, tx, input, now }) => {
@@ -23,7 +24,9 @@ export const updatePolicy = consoleAction(MerchantPolicyInput, async ({ actor, t
 });
 
 export const activate = consoleAction(z.object({ merchantId: uuidField, reason: optionalText(500) }), async ({ actor, tx, input, now }) => {
-  const m = await activateMerchant(tx, actor, { merchantId: input.merchantId, reason: input.reason ?? "" }, now);
+  const m = await activateMerchant(tx, actor, { merchantId: input.merchantId, reason: input.reason ?? "" }, now, {
+    allowLoopback: callbackUrlPolicy().allowLoopback,
+  });
   return { message: `${m.name} is active.` };
 });
 

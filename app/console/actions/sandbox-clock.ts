@@ -2,6 +2,7 @@
 
 import { consoleAction } from "@/lib/console/action";
 import { ClockForm, moveClockFromConsole } from "@/lib/sandbox-clock/clock";
+import { countOf } from "@/lib/console/words";
 
 /** Advances a merchant's sandbox clock by a duration, or resets it when none is given (docs/api.md "Sandbox clock"). */
 export const moveClockAction = consoleAction(ClockForm, async ({ actor, tx, input }) => {
@@ -16,7 +17,7 @@ export const moveClockAction = consoleAction(ClockForm, async ({ actor, tx, inpu
         ? [
             {
               ok: true,
-              text: `Still to expire: ${moved.due.payments} payment(s), ${moved.due.checkoutSessions} checkout session(s); the expiry jobs work through them in batches within seconds (reload this page to follow).`,
+              text: `Still to expire: ${countOf(moved.due.payments, "payment")}, ${countOf(moved.due.checkoutSessions, "checkout session")}; the expiry jobs work through them in batches within seconds (reload this page to follow).`,
             },
           ]
         : []),

@@ -11,6 +11,7 @@ import {
   ScenarioRuleTarget,
   switchRuleFromConsole,
 } from "@/lib/scenarios/manage";
+import { countOf } from "@/lib/console/words";
 
 /** Adds a scenario rule (docs/api.md "Scenario rules"). */
 export const addScenarioRuleAction = consoleAction(ScenarioRuleForm, async ({ actor, tx, input, now }) => {
@@ -33,5 +34,5 @@ export const deleteScenarioRuleAction = consoleAction(ScenarioRuleTarget, async 
 /** Adds the standard set, enabled. */
 export const addStandardScenarioRulesAction = consoleAction(ScenarioMerchant, async ({ actor, tx, input, now }) => {
   const page = await addStandardFromConsole(tx, actor, input, now);
-  return { message: `The standard set is on (${page.total} rules in all).` };
+  return { message: `The standard set is on (${countOf(page.total, "rule")} in all).` };
 });

@@ -286,9 +286,10 @@ describe("trigger", () => {
 });
 
 describe("the documented command lines", () => {
-  it("every `sandpiper ...` line in the README's and docs/callbacks.md's code blocks parses", () => {
+  it("every `sandpiper ...` line in the code blocks of the README, the guides and docs/callbacks.md parses", () => {
     const root = path.resolve(__dirname, "../../..");
-    const lines = ["README.md", "docs/callbacks.md"].flatMap((file) =>
+    const guides = fs.readdirSync(path.join(root, "docs/guides")).map((f) => `docs/guides/${f}`);
+    const lines = ["README.md", "docs/callbacks.md", ...guides].flatMap((file) =>
       [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/```[a-z]*\n([\s\S]*?)```/g)]
         .flatMap((m) => m[1].split("\n"))
         .map((l) => l.replace(/\s+#.*$/, "").trim())

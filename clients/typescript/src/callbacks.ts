@@ -1,4 +1,4 @@
-// Checks a received callback (README "Receiving callbacks"): the same algorithm as the service's own
+// Checks a received callback (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"): the same algorithm as the service's own
 // verifier, written here because the client depends on nothing of the service. Node only (node:crypto).
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { webhooks } from "./schema.js";
@@ -39,7 +39,7 @@ function bytesOf(body: string | Uint8Array): Buffer {
 }
 
 /**
- * Checks one received callback before anything in it is trusted (README "Receiving callbacks", rule 1):
+ * Checks one received callback before anything in it is trusted (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks", rule 1):
  * the three `X-<Name>-Event-Id`, `-Timestamp`, `-Signature` headers; a 10-digit timestamp within `toleranceSeconds`
  * of now; the signature = lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the whole secret
  * (`whsec_` included), compared in constant time; a JSON object body whose `id` equals the event id header.

@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Scenario rules: add the standard set
-         * @description Adds, enabled, each rule of the standard set (README "Testing your integration") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.
+         * @description Adds, enabled, each rule of the standard set (docs/guides/test-every-path.md "Testing your integration") the merchant has no rule of that name for: amount 13.13 fails, 14.14 expires, 15.15 succeeds; reference prefix fail- fails, ok- succeeds, slow- succeeds after 30 s. Audited.
          */
         post: operations["addStandardScenarioRules"];
         delete?: never;

@@ -50,7 +50,7 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         <Link className="text-2xl font-semibold tabular-nums text-slate-900 hover:text-indigo-700" href={deliveriesLink({ state: "PENDING" }, m)}>
           {data.backlog.pending}
         </Link>
-        <span className="text-slate-600"> deliveries waiting for an attempt</span>
+        <span className="text-slate-600"> {data.backlog.pending === 1 ? "delivery" : "deliveries"} waiting for an attempt</span>
         {data.backlog.byMerchant.length > 0 ? (
           <span className="mt-2 block text-slate-700">
             {data.backlog.byMerchant.map((b) => (

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
  * A chart with its accessible alternative: the chart (drawn for sighted users, hidden from screen readers) and,
  * under it, a "Show the numbers" disclosure with the same figures as a table whose cells link to the list behind
  * them. With `empty` (a sentence saying there is nothing to draw yet and why), that sentence stands in place of
- * the chart (README "Charts": no empty axes).
+ * the chart (docs/guides/console-for-operators.md "Charts": no empty axes).
  */
 export function ChartCard({
   title,

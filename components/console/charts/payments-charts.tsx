@@ -8,6 +8,7 @@ import { compactNumber, DailyChart, dayDot, NBSP, Y_AXIS_WIDTH } from "@/compone
 import { usePolled } from "@/components/console/use-polled";
 import { ConsolePaymentsOverview } from "@/lib/schemas/console/views";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
+import { againstLastWeek } from "@/lib/console/words";
 
 /** Outcome series: colour, label, and the payments-list status filter a click opens. */
 const OUTCOMES = [
@@ -23,13 +24,6 @@ const withMerchant = (merchantId: string | null) => (merchantId ? `&merchant=${m
 /** The payments list behind a point of a chart: that Dubai day, and a status when given. */
 export const paymentsLink = (day: string, status: string | null, merchantId: string | null) =>
   `/console/payments?${status ? `status=${status}&` : ""}from=${day}&to=${day}${withMerchant(merchantId)}`;
-
-/** "+12 %" / "−5 %" / "new" / "no change" for today against last week. */
-function change(now: number, before: number): string {
-  if (before === 0) return now === 0 ? "no change" : "new";
-  const pct = Math.round(((now - before) / before) * 100);
-  return pct === 0 ? "no change" : `${pct > 0 ? "+" : "−"}${Math.abs(pct)} %`;
-}
 
 /**
  * The overview's payment charts, refreshed every 10 s with SWR: payments per day stacked by outcome (a click on a
@@ -54,11 +48,25 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3" data-testid="today-vs-last-week">
         {(
           [
-            ["Payments today", data.today.payments, data.lastWeek.payments, String(data.today.payments), String(data.lastWeek.payments)],
-            ["Succeeded today", data.today.succeeded, data.lastWeek.succeeded, String(data.today.succeeded), String(data.lastWeek.succeeded)],
-            ["Charged today (AED)", Number(data.today.chargedAed), Number(data.lastWeek.chargedAed), data.today.chargedAed, data.lastWeek.chargedAed],
+            ["Payments today", data.today.payments, data.lastWeek.payments, String(data.today.payments), String(data.lastWeek.payments), "no payments"],
+            [
+              "Succeeded today",
+              data.today.succeeded,
+              data.lastWeek.succeeded,
+              String(data.today.succeeded),
+              String(data.lastWeek.succeeded),
+              "no succeeded payments",
+            ],
+            [
+              "Charged today (AED)",
+              Number(data.today.chargedAed),
+              Number(data.lastWeek.chargedAed),
+              data.today.chargedAed,
+              data.lastWeek.chargedAed,
+              "nothing charged",
+            ],
           ] as const
-        ).map(([label, now, before, nowText, beforeText]) => (
+        ).map(([label, now, before, nowText, beforeText, none]) => (
           <Link
             key={label}
             href={paymentsLink(data.today.day, label === "Payments today" ? null : "SUCCEEDED", m)}
@@ -66,9 +74,7 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
           >
             <p className="text-sm text-slate-600">{label}</p>
             <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{nowText}</p>
-            <p className="mt-1 text-xs text-slate-600">
-              {change(now, before)} against {data.lastWeek.day} ({beforeText})
-            </p>
+            <p className="mt-1 text-xs text-slate-600">{againstLastWeek(now, before, beforeText, data.lastWeek.day, none)}</p>
           </Link>
         ))}
       </div>

@@ -4,8 +4,8 @@ import { CustomerAmount } from "@/lib/schemas/api/checkout-sessions";
 import { Amount, CurrencyCode, CurrencyText } from "@/lib/schemas/api/common";
 import { CheckoutObject, PaymentStatus } from "@/lib/schemas/api/payment-resource";
 
-// The requests and answers of the customer pages' own actions (README "Customer amount-entry checkout",
-// "Fixed-amount store checkout"): `POST /checkout/{token}/quote`, `/confirm`, `POST /store/{token}/pay`, `/decline`.
+// The requests and answers of the customer pages' own actions (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout",
+// docs/guides/store-checkout.md "Fixed-amount store checkout"): `POST /checkout/{token}/quote`, `/confirm`, `POST /store/{token}/pay`, `/decline`.
 // The route handlers parse and answer with these; the OpenAPI document publishes them under "Customer pages"
 // (lib/openapi/customer-operations.ts).
 

@@ -13,7 +13,7 @@ export const EventType = z.enum(EVENT_TYPES).describe("payment.succeeded, paymen
 /** A callback delivery's state (docs/callbacks.md). */
 export const DeliveryState = z.enum(["PENDING", "SUCCEEDED", "FAILED", "NOT_CONFIGURED"]);
 
-/** The callback envelope exactly as delivered (README "Receiving callbacks"). */
+/** The callback envelope exactly as delivered (docs/guides/receive-and-verify-callbacks.md "Receiving callbacks"). */
 export const EventEnvelope = z
   .strictObject({
     id: z.uuid().describe("event id; equals the X-Service-Event-Id header and stays the same across retries and redeliveries"),

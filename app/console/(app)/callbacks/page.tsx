@@ -113,7 +113,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               merchantId={merchant.id}
               on={merchant.chaosMode}
               action={setChaosModeAction}
-              placeholder="e.g. testing duplicate handling before launch"
+              placeholder="e.g. duplicate handling test"
             >
               Chaos mode is <strong>{merchant.chaosMode ? "on" : "off"}</strong>.
             </SwitchCard>
@@ -124,7 +124,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
               merchantId={merchant.id}
               on={merchant.fastRetries}
               action={setFastRetriesAction}
-              placeholder="e.g. testing our receiver's retry handling"
+              placeholder="e.g. retry handling test"
             >
               Fast retries are <strong>{merchant.fastRetries ? "on" : "off"}</strong>: waits between attempts{" "}
               {formatRetryWaits(retryWaitsSeconds(merchant), merchant.fastRetries)}.

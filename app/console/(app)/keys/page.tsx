@@ -8,16 +8,10 @@ import { formatConsoleDay } from "@/lib/time-format";
 import { keyState, listKeys } from "@/lib/keys/manage-keys";
 import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
-import { SCOPES } from "@/lib/keys/api-keys";
+import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/keys/api-keys";
 import { isUuid } from "@/lib/schemas/api/common";
 
 export const dynamic = "force-dynamic";
-
-const SCOPE_HELP: Record<string, string> = {
-  "payments:read": "payments:read — list and read payments",
-  "payments:create": "payments:create — create payments, withdrawals, store payments, checkout sessions",
-  "sandbox:simulate": "sandbox:simulate — conclude test payments",
-};
 
 export default async function KeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
@@ -44,7 +38,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
             <CheckboxGroup
               name="scopes"
               legend="Scopes"
-              options={SCOPES.map((s) => ({ value: s, label: SCOPE_HELP[s] }))}
+              options={SCOPES.map((s) => ({ value: s, label: `${s} — ${SCOPE_DESCRIPTIONS[s]}` }))}
               defaultChecked={["payments:read", "payments:create"]}
             />
             <SubmitButton>Create key</SubmitButton>

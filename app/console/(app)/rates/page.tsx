@@ -9,6 +9,7 @@ import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";
 import { dubaiDay, isValidDay } from "@/lib/money/dubai";
+import { countOf } from "@/lib/console/words";
 
 export const dynamic = "force-dynamic";
 
@@ -40,7 +41,7 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
             <ul className="list-disc pl-5" data-testid="missing-rates">
               {missing.map((m) => (
                 <li key={m.pair}>
-                  <strong>{m.pair}</strong> {m.usedBy > 0 ? `— needed by ${m.usedBy} enabled pricing profile(s)` : "— had a rate on an earlier day"}
+                  <strong>{m.pair}</strong> {m.usedBy > 0 ? `— needed by ${countOf(m.usedBy, "enabled pricing profile")}` : "— had a rate on an earlier day"}
                 </li>
               ))}
             </ul>
@@ -58,7 +59,7 @@ export default async function RatesPage({ searchParams }: { searchParams: Promis
             <Field name="day" label="Dubai day (first)" type="date" required defaultValue={asked && isValidDay(asked) && asked >= today ? asked : today} />
             <Field name="through" label="Last day (optional)" type="date" />
             <Field name="rate" label="Rate" required inputMode="decimal" placeholder="3.6725" />
-            <Field name="reason" label="Reason" required placeholder="daily rate from treasury" />
+            <Field name="reason" label="Reason" required placeholder="e.g. daily rate from treasury" className="col-span-2" />
             <div className="col-span-2 lg:col-span-6">
               <SubmitButton>Save rate</SubmitButton>
             </div>

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, choiceOf, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { Clock, ClockMove } from "../answers";
 import { request } from "../client";
+import { countOf } from "@/lib/console/words";
 
 export const CLOCK_HELP = `Usage: sandpiper clock <show | advance <duration> | reset> [options]
 
@@ -63,12 +64,12 @@ export async function runClock(args: ClockArgs): Promise<number> {
   const advanced = args.action === "advance" ? move : null;
   if (advanced)
     console.log(
-      `Expired now: ${advanced.expired.payments} payment(s), ${advanced.expired.checkoutSessions} checkout session(s). Callback retries due now: ${advanced.deliveriesDue}.`,
+      `Expired now: ${countOf(advanced.expired.payments, "payment")}, ${countOf(advanced.expired.checkoutSessions, "checkout session")}. Callback retries due now: ${advanced.deliveriesDue}.`,
     );
   const due = answer.due;
   if (due && due.payments + due.checkoutSessions + due.deliveries > 0)
     console.log(
-      `Still due, being done in batches by the service: ${due.payments} payment(s) and ${due.checkoutSessions} checkout session(s) to expire, ${due.deliveries} callback(s) to send. Follow with: sandpiper clock show`,
+      `Still due, being done in batches by the service: ${countOf(due.payments, "payment")} and ${countOf(due.checkoutSessions, "checkout session")} to expire, ${countOf(due.deliveries, "callback")} to send. Follow with: sandpiper clock show`,
     );
   for (const m of answer.missingRates ?? [])
     console.log(`No ${m.pair} rate for ${m.days.join(", ")}: cross-currency payments on those days answer FX_RATE_MISSING until an operator enters it.`);

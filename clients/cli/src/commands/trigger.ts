@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { EventList, TriggeredPayment } from "../answers";
 import { request, ServiceError } from "../client";
 
-/** The deposit made when no option says otherwise: the seeded sandbox merchant's USD gateway profile (README "Seeded sandbox"). */
+/** The deposit made when no option says otherwise: the seeded sandbox merchant's USD gateway profile (docs/guides/operate-sandpiper.md "Seeded sandbox"). */
 export const TRIGGER_DEFAULTS = { amount: "10.00", currency: "USD", method: "GATEWAY" } as const;
 const METHODS = ["GATEWAY", "BANK_TRANSFER"] as const;
 

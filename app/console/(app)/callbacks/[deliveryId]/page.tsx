@@ -85,11 +85,15 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   <Td wrap className="min-w-[10rem]">
                     {a.error ?? "—"}
                   </Td>
-                  <Td className="max-w-[14rem] truncate" mono>
-                    {a.responseSnippet ?? "—"}
+                  <Td mono>
+                    <span className="block max-w-[14rem] truncate" title={a.responseSnippet ?? undefined}>
+                      {a.responseSnippet ?? "—"}
+                    </span>
                   </Td>
-                  <Td className="max-w-[16rem] truncate" mono>
-                    {a.url}
+                  <Td mono>
+                    <span className="block max-w-[16rem] truncate" title={a.url}>
+                      {a.url}
+                    </span>
                   </Td>
                 </tr>
               ))}
@@ -126,11 +130,15 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                     <ConsoleTime at={f.nextAttemptAt} zone={false} seconds />
                   </Td>
                   <Td mono>{f.signedTimestamp}</Td>
-                  <Td className="max-w-[10rem] truncate" mono>
-                    {f.signature}
+                  <Td mono>
+                    <span className="block max-w-[10rem] truncate" title={f.signature}>
+                      {f.signature}
+                    </span>
                   </Td>
-                  <Td className="max-w-[12rem] truncate" mono>
-                    {f.forwardTo}
+                  <Td mono>
+                    <span className="block max-w-[12rem] truncate" title={f.forwardTo}>
+                      {f.forwardTo}
+                    </span>
                   </Td>
                 </tr>
               ))}

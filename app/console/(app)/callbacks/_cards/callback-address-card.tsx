@@ -1,6 +1,7 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card } from "@/components/console/ui";
 import { endOverlapAction, requeueAction, rotateSecretAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
+import { callbackAddressRule, savedAddressNote } from "@/lib/callbacks/callback-config";
 import { systemNow } from "@/lib/clock";
 import { formatConsoleTime } from "@/lib/time-format";
 
@@ -15,14 +16,21 @@ export function CallbackAddressCard({ merchant, showName }: { merchant: Callback
   return (
     <Card
       title={`Callback address${showName ? ` of ${merchant.name}` : ""}`}
-      description="Public https address on port 443. Saving generates a new signing secret, shown only once."
+      description={`${callbackAddressRule()} Saving generates a new signing secret, shown only once.`}
     >
       <p className="mb-3 text-sm text-slate-700">
         Current:{" "}
         {merchant.callbackUrl ? (
-          <code className="break-all font-mono text-xs" data-testid="callback-url">
-            {merchant.callbackUrl}
-          </code>
+          <>
+            <code className="break-all font-mono text-xs" data-testid="callback-url">
+              {merchant.callbackUrl}
+            </code>
+            {savedAddressNote(merchant.callbackUrl) ? (
+              <span className="ml-1 text-slate-600" data-testid="callback-url-note">
+                ({savedAddressNote(merchant.callbackUrl)})
+              </span>
+            ) : null}
+          </>
         ) : (
           <span className="text-amber-800">not set</span>
         )}
@@ -34,7 +42,7 @@ export function CallbackAddressCard({ merchant, showName }: { merchant: Callback
         shownOnceNote="Copy the secret now: it verifies X-Service-Signature and is not shown again."
       >
         <Hidden name="merchantId" value={merchant.id} />
-        <Field name="url" label="New address" required placeholder="https://merchant.example.com/sandpiper/callbacks" className="flex-1" />
+        <Field name="url" label="New address" required placeholder="https://shop.example.com/callbacks" className="flex-1" />
         <div className="sm:pt-6">
           <SubmitButton>Save address</SubmitButton>
         </div>

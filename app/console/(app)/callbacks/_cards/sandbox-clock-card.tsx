@@ -25,14 +25,14 @@ export function SandboxClockCard({ merchantId, clockOffsetMs }: { merchantId: st
         )}
       </p>
       <div className="flex flex-wrap items-start gap-6">
-        <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="space-y-3">
+        <ActionForm action={moveClockAction} label="Advance the sandbox clock" className="w-full space-y-3 sm:w-80">
           <Hidden name="merchantId" value={merchantId} />
           <Field name="by" label="Advance by" required placeholder="e.g. 2h, 1d, 90m" />
-          <Field name="reason" label="Reason" required placeholder="e.g. testing expiry handling" />
+          <Field name="reason" label="Reason" required placeholder="e.g. expiry test" />
           <SubmitButton>Advance</SubmitButton>
         </ActionForm>
         {clockOffsetMs !== 0n ? (
-          <ActionForm action={moveClockAction} label="Reset the sandbox clock" className="space-y-3">
+          <ActionForm action={moveClockAction} label="Reset the sandbox clock" className="w-full space-y-3 sm:w-80">
             <Hidden name="merchantId" value={merchantId} />
             <Field name="reason" label="Reason" required placeholder="e.g. done testing" />
             <SubmitButton variant="secondary">Back to the real time</SubmitButton>

@@ -11,6 +11,7 @@ import { orNotFound, requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { CURRENCIES } from "@/lib/money/currency";
 import { listRiskRules } from "@/lib/risk/velocity-rules";
+import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
 
 export const dynamic = "force-dynamic";
 
@@ -25,7 +26,8 @@ const PERIODS = [
 export default async function MerchantPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await requireActor();
   const { id } = await params;
-  const m = await orNotFound(getMerchant(getDb(), actor, id));
+  const local = callbackUrlPolicy().allowLoopback ?? false;
+  const m = await orNotFound(getMerchant(getDb(), actor, id, { allowLoopback: local }));
   const requests = await listAllowedIpRequests(getDb(), actor, m.id);
   const riskRules = await listRiskRules(getDb(), actor, m.id);
   const operator = actor.role === "OPERATOR";
@@ -48,7 +50,10 @@ export default async function MerchantPage({ params }: { params: Promise<{ id: s
         actions={<StatusBadge status={m.status} />}
       />
       <div className="space-y-4">
-        <Card title="Status" description="Activation needs at least one approved server IP on the allow-list and an https callback address.">
+        <Card
+          title="Status"
+          description={`Activation needs at least one approved server IP on the allow-list and an https callback address${local ? " (in local mode, as here, an http address on this machine counts too)" : ""}.`}
+        >
           {m.status === "ACTIVE" ? (
             operator ? (
               <ActionForm

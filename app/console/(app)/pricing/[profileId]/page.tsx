@@ -8,6 +8,7 @@ import { profileHistory } from "@/lib/pricing/profile-versions";
 import { orNotFound, requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
+import { countOf } from "@/lib/console/words";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +29,7 @@ export default async function ProfileHistoryPage({ params }: { params: Promise<{
       </p>
       <PageHeader
         title={`${profile.currency} ${profile.channel === "GATEWAY" ? "gateway" : "bank transfer"} ${profile.direction === "DEPOSIT" ? "deposits" : "withdrawals"}`}
-        description={`${profile.merchant.name} · ${versions.length} version(s). Versions are immutable; the latest one prices new payments.`}
+        description={`${profile.merchant.name} · ${countOf(versions.length, "version")}. Versions are immutable; the latest one prices new payments.`}
         actions={
           <Link
             className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-indigo-700"

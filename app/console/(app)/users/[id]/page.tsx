@@ -7,6 +7,7 @@ import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { getUser } from "@/lib/users/manage-users";
 import { requireOperatorPage } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
+import { countOf } from "@/lib/console/words";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +24,10 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
           ← Users
         </Link>
       </p>
-      <PageHeader title={user.username} description={`${user.role === "OPERATOR" ? "Operator" : "Merchant user"} · ${user._count.apiKeys} active API key(s)`} />
+      <PageHeader
+        title={user.username}
+        description={`${user.role === "OPERATOR" ? "Operator" : "Merchant user"} · ${countOf(user._count.apiKeys, "active API key")}`}
+      />
       <Card title="Access">
         {user.id === actor.id ? (
           <Notice tone="info">You cannot change your own access; ask another operator.</Notice>
@@ -32,7 +36,7 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
             action={changeAccess}
             label="Change access"
             className="space-y-4"
-            confirm={user._count.apiKeys > 0 ? `Changing access revokes ${user._count.apiKeys} API key(s) of ${user.username}. Continue?` : undefined}
+            confirm={user._count.apiKeys > 0 ? `Changing access revokes ${countOf(user._count.apiKeys, "API key")} of ${user.username}. Continue?` : undefined}
           >
             <Hidden name="userId" value={user.id} />
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

@@ -1,4 +1,4 @@
-// POST /v1/sandbox/scenario-rules/standard - add the standard set of scenario rules (README "Testing your integration")
+// POST /v1/sandbox/scenario-rules/standard - add the standard set of scenario rules (docs/guides/test-every-path.md "Testing your integration")
 import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
