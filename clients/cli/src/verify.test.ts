@@ -65,8 +65,9 @@ describe("verifyCallback accepts", () => {
     const headers = buildCallbackHeaders({ eventId, rawBody, secret, nowMs: now, serviceName: "Sandpiper" });
     expect(verifyCallback(rawBody, headers, secret, { now, serviceName: "Sandpiper" }).ok).toBe(true);
     expect(verifyCallback(rawBody, headers, secret, { now }).ok).toBe(false);
+    // The name is the receiver's option only: an environment variable of the receiver's process changes nothing.
     vi.stubEnv("SERVICE_NAME", "Sandpiper");
-    expect(verifyCallback(rawBody, headers, secret, { now }).ok).toBe(true);
+    expect(verifyCallback(rawBody, headers, secret, { now }).ok).toBe(false);
     expect(verifyCallback(rawBody, headers, secret, { now: now + 61_000, serviceName: "Sandpiper", toleranceSeconds: 60 })).toEqual({
       ok: false,
       reason: "TIMESTAMP_OUT_OF_TOLERANCE",

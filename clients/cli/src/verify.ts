@@ -16,7 +16,7 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
   /** The receiver's clock: a Date or epoch milliseconds. Default `Date.now()`. */
   now?: Date | number;
-  /** Operator name in the header names `X-<Name>-...`. Default `SERVICE_NAME` or "Service". */
+  /** Operator name in the header names `X-<Name>-...`: the service's SERVICE_NAME. Default "Service". */
   serviceName?: string;
 }
 
@@ -90,8 +90,8 @@ export function verifyCallback(rawBody: string | Buffer | Uint8Array, headers: H
   const nowMs = opts.now === undefined ? Date.now() : opts.now instanceof Date ? opts.now.getTime() : opts.now;
   if (!Number.isFinite(nowMs)) throw new RangeError("now must be a valid Date or epoch milliseconds");
 
-  const envName = typeof process !== "undefined" ? process.env.SERVICE_NAME : undefined;
-  const name = opts.serviceName ?? (envName ? envName : "Service");
+  // The receiver says the name: this file reads no environment (it runs in the merchant's process, not the service's).
+  const name = opts.serviceName ?? "Service";
   if (!SERVICE_NAME_PATTERN.test(name)) throw new TypeError("serviceName must be letters and digits, optionally joined by single hyphens");
   const eventId = headerValue(headers, `X-${name}-Event-Id`);
   const timestamp = headerValue(headers, `X-${name}-Timestamp`);
