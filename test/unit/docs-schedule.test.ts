@@ -11,7 +11,11 @@ import { markdownFiles } from "../support/markdown";
 const root = path.resolve(__dirname, "../..");
 // README.md and every markdown file under docs/ at any depth, wherever the text moves.
 const SOURCES = markdownFiles(root);
-const CODE_SOURCES = ["lib/openapi/operations.ts", "app/console/actions/callbacks.ts", "app/console/(app)/callbacks/page.tsx"];
+const CODE_SOURCES = [
+  ...fs.readdirSync(path.join(root, "lib/openapi/entries")).map((f) => `lib/openapi/entries/${f}`),
+  "app/console/actions/callbacks.ts",
+  "app/console/(app)/callbacks/page.tsx",
+];
 
 const UNIT_S: Record<string, number> = { s: 1, min: 60, h: 3600 };
 const DURATION = String.raw`(\d+(?:\.\d+)?) (s|min|h)\b`;

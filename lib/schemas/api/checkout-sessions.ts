@@ -69,7 +69,7 @@ export const CreateCheckoutSession = z
   );
 
 /**
- * The validator POST /v1/checkout-sessions runs (its `bodyValidator` in lib/openapi/operations.ts):
+ * The validator POST /v1/checkout-sessions runs (its `bodyValidator` in lib/openapi/entries/checkouts.ts):
  * `CreateCheckoutSession` with `customer` and its members optional, and nothing else changed. The required
  * members are checked by the domain code, so a missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED
  * naming every missing member (lib/checkout-sessions/create.ts; docs/api.md "Customer": never filled in) instead of a
