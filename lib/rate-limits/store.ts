@@ -22,18 +22,29 @@ export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_
   return "memory";
 }
 
+/** How long a connection to Redis may take before it counts as failed, in milliseconds. */
+export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
+
 const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterLogged?: boolean };
 
 /**
- * The process's one Redis client (REDIS_URL), connected on first use; null when REDIS_URL is not set. Commands fail
- * at once while it is disconnected (no offline queue): the rate limits count in memory meanwhile and /readyz says so.
+ * The process's one Redis client (REDIS_URL), connected on first use; null when REDIS_URL is not set.
+ * - Until its first connection is made, commands wait for it, so a worker's first requests and sign-ins count in the
+ *   shared budget and not in this process's memory. A Redis that refuses, or does not answer within
+ *   REDIS_CONNECT_TIMEOUT_MS, fails those commands after one reconnect attempt: they count in memory.
+ * - Once connected, commands fail at once while it is disconnected (no offline queue): the rate limits count in
+ *   memory meanwhile, an outage never holds a request, and /readyz says so.
  */
 export function sharedRedis(): Redis | null {
   const url = config().REDIS_URL;
   if (!url) return null;
   if (!shared.sandpiperRedis) {
-    shared.sandpiperRedis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    shared.sandpiperRedis.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
+    const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, lazyConnect: false, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
+    client.once("ready", () => {
+      client.options.enableOfflineQueue = false;
+    });
+    client.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
+    shared.sandpiperRedis = client;
   }
   return shared.sandpiperRedis;
 }
