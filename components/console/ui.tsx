@@ -88,20 +88,20 @@ export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONE[status] ?? "gray"}>{status.replaceAll("_", " ")}</Badge>;
 }
 
-/** A table that scrolls sideways on narrow screens. */
+/**
+ * A table that scrolls sideways on narrow screens. The scroll box is `relative`, so what a cell positions out of the
+ * flow (screen-reader-only text) stays inside it and never widens the page; a header of several words wraps before the
+ * table scrolls.
+ */
 export function Table({ head, children, caption }: { head: ReactNode[]; children: ReactNode; caption?: string }) {
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
+    <div className="relative -mx-4 overflow-x-auto sm:mx-0">
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-slate-50">
           <tr>
             {head.map((h, i) => (
-              <th
-                key={i}
-                scope="col"
-                className="whitespace-nowrap px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500 first:pl-4 sm:first:pl-3"
-              >
+              <th key={i} scope="col" className="px-3 py-2 align-bottom text-xs font-semibold uppercase tracking-wide text-slate-500 first:pl-4 sm:first:pl-3">
                 {h}
               </th>
             ))}

@@ -138,7 +138,7 @@ describe("the guide's receivers against real deliveries", () => {
     fs.mkdirSync(dir, { recursive: true });
     const code = docBlock("docs/guides/receive-and-verify-callbacks.md", "// receiver.ts");
     fs.writeFileSync(path.join(dir, "receiver.ts"), code);
-    fs.copyFileSync(path.join(root, "lib", "callbacks", "verify.ts"), path.join(dir, "verify.ts"));
+    fs.copyFileSync(path.join(root, "clients", "cli", "src", "verify.ts"), path.join(dir, "verify.ts"));
     const url = new URL(TEST_DATABASE_URL);
     url.pathname = `${url.pathname}_readme`;
     await recreateDatabase(url.toString());

@@ -25,7 +25,7 @@ function Changes({ before, after }: { before: AuditSnapshot; after: AuditSnapsho
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
   if (keys.length === 0) return null;
   return (
-    <div className="mt-2 overflow-x-auto">
+    <div className="relative mt-2 overflow-x-auto">
       <table className="w-full table-fixed text-left text-xs">
         <thead>
           <tr className="text-slate-500">
