@@ -3,6 +3,8 @@
 // their paths:
 //   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
 //   @sandpiper/cli     clients/cli: clients/cli/src/main.ts and everything it imports bundled into one ESM file (esbuild)
+// A plain `npm pack` in clients/typescript or clients/cli builds its package first (its `prepack` script runs
+// `--prepare client` or `--prepare cli` here), so it packs complete too, with its package.json's version.
 // Both tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
 // staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
 // ones stop the build.
@@ -60,13 +62,13 @@ async function bundleCli() {
 }
 
 /**
- * Builds both packages and packs them into `out` (created when missing).
- * @returns {Promise<{ version: string, client: string, cli: string }>} the version and the tarballs' absolute paths
- * @throws Error when the client's generated types differ from the document's, or a build fails
+ * Builds the client's compiled files (clients/typescript/dist) from its sources; its generated types must be those of
+ * the document.
+ * @returns the document's version
+ * @throws Error when the generated types are stale, or tsc fails
  */
-export async function packClients(out = path.join(root, "dist-packages")) {
+async function buildClient() {
   const doc = await contractDocument();
-  const version = doc.info.version;
   const files = await generate(doc);
   for (const [name, text] of Object.entries(files)) {
     if (fs.readFileSync(path.join(clientDir, "src", name), "utf8") !== text) {
@@ -75,12 +77,33 @@ export async function packClients(out = path.join(root, "dist-packages")) {
   }
   fs.rmSync(path.join(clientDir, "dist"), { recursive: true, force: true });
   execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: clientDir, stdio: "inherit" });
+  return doc.info.version;
+}
+
+/**
+ * What each package's `prepack` script builds in its own folder, so that a plain `npm pack` there packs a complete
+ * package (docs/client.md "Install"): `node scripts/pack-clients.mjs --prepare <name>`.
+ */
+export const PREPARE = { client: buildClient, cli: bundleCli };
+
+/**
+ * Builds both packages and packs them into `out` (created when missing).
+ * @returns {Promise<{ version: string, client: string, cli: string }>} the version and the tarballs' absolute paths
+ * @throws Error when the client's generated types differ from the document's, or a build fails
+ */
+export async function packClients(out = path.join(root, "dist-packages")) {
+  const version = await buildClient();
   await bundleCli();
   fs.mkdirSync(out, { recursive: true });
   return { version, client: npmPack(clientDir, out, version), cli: npmPack(cliDir, out, version) };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--prepare") {
+  const prepare = PREPARE[process.argv[3]];
+  if (!prepare) throw new Error(`--prepare takes one of ${Object.keys(PREPARE).join(", ")}`);
+  process.chdir(root); // npm runs prepack in the package's folder; the document's TypeScript resolves from the root
+  await prepare();
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const packed = await packClients(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
   console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);
   console.log(`@sandpiper/cli ${packed.version}: ${packed.cli}`);
