@@ -54,6 +54,13 @@ test("operator tour: every main page renders, and a change lands in the audit lo
   await expect(entry).toContainText(operator.username);
   await expect(entry).toContainText("tour.blocked@example.com");
 
+  // The tour leaves the shared seed as it found it: its block-list entry is removed through the console too.
+  await page.goto(`${base()}/console/settings`);
+  const remove = page.getByRole("form", { name: "Remove tour.blocked@example.com" });
+  await remove.getByLabel("Reason for removing").fill("e2e tour: done");
+  await remove.getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByRole("form", { name: "Remove tour.blocked@example.com" })).toHaveCount(0);
+
   await page.goto(`${base()}/console/merchants/${seed().merchantId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox Merchant" })).toBeVisible();
   // The activation rule as this service applies it: in local mode (as here) an http address on this machine counts.
