@@ -65,6 +65,12 @@ function build() {
         }
       },
     }),
+    dependencies: new client.Gauge({
+      name: "sandpiper_dependency_up",
+      help: "1 while a dependency the service rides out the loss of answers (redis: the shared rate limits), 0 while it does not",
+      labelNames: ["dependency"],
+      aggregator: "min",
+    }),
   };
 }
 
@@ -107,6 +113,14 @@ export function observeJobRun(job: string, lagMs: number, failed: boolean): void
   m.jobRuns.inc({ job });
   if (failed) m.jobErrors.inc({ job });
   m.jobLag.set({ job }, Math.max(0, lagMs) / 1000);
+}
+
+/**
+ * Records whether `dependency` answers (1) or not (0): a dependency whose loss the service rides out (docs/operating.md
+ * "Health checks": `/readyz` answers degraded meanwhile). Called on a change only.
+ */
+export function observeDependency(dependency: "redis", up: boolean): void {
+  metrics()?.dependencies.set({ dependency }, up ? 1 : 0);
 }
 
 /**
