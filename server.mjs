@@ -242,13 +242,19 @@ async function answerMetrics(req, res, token) {
   }
 }
 
+/** During a drain, a connection with no request under way is closed once it has been idle this long, in milliseconds. */
+const DRAIN_IDLE_MS = 1_000;
+
 /**
  * Starts the service. Options: port (default the configuration's PORT, 3000), hostname (HOST, 127.0.0.1), dev.
- * Returns { server, url, close() }; close() drains (docs/operating.md "Stopping"): /readyz answers 503 at once
- * (`__sandpiperShuttingDown`), the service keeps serving SHUTDOWN_DELAY_MS (default 0) with `Connection: close` on
- * every answer, then stops accepting connections, closes idle ones, lets in-flight requests finish for at most
- * SHUTDOWN_DRAIN_MS (default 10 s; event streams end within a poll interval with a `bye` event, the reconnect hint)
- * and waits for the job runs under way (they claim no new rows); then it closes what is left and resolves.
+ * Returns { server, url, close(signal) }; close() drains (docs/operating.md "Stopping"): /readyz answers 503 at once
+ * (`__sandpiperShuttingDown`) and the service keeps serving, kept-alive connections included, for SHUTDOWN_DELAY_MS
+ * (default 0); then it stops accepting connections and every answer carries `Connection: close` (its connection
+ * closes once it is sent), requests under way finish for at most SHUTDOWN_DRAIN_MS (default 10 s; event streams end
+ * within a poll interval with a `bye` event, the reconnect hint), and a connection with no request under way is
+ * closed once it has been idle DRAIN_IDLE_MS (a client reusing it a moment after its last answer gets an answer, not a
+ * reset); it waits for the job runs under way (they claim no new rows), then closes what is left and resolves. One
+ * line when the stop begins and one when it ends (requests drained, how long, connections closed or cut).
  * Exits with one line on a refused configuration ({@link settings}), an unsafe one ({@link refuseUnsafeStart}) or a
  * port it cannot listen on ({@link listenRefusal}).
  */
@@ -269,6 +275,10 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   let answering = 0;
   globalThis.__sandpiperRequestsInFlight = () => answering;
   let draining = false;
+  let stopping = false;
+  let drained = 0;
+  /** Open connections: socket -> requests under way on it, and when its last one ended (ms, Date.now()). */
+  const connections = new Map();
   const server = http.createServer((req, res) => {
     // Only the socket tells the source address; client-sent values of the internal headers are overwritten.
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
@@ -279,14 +289,25 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     // Event streams stay open for hours: they do not count as load that background batches yield to (lib/background.ts).
     const counted = !String(req.headers.accept ?? "").includes("text/event-stream");
     if (counted) answering++;
+    const connection = connections.get(req.socket);
+    if (connection) connection.active++;
     res.on("close", () => {
       inFlight--;
       if (counted) answering--;
+      if (stopping) drained++;
+      if (connection) {
+        connection.active--;
+        connection.idleSince = Date.now();
+      }
     });
     closeIfBodyUnread(req, res, () => draining);
     if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
       return void answerMetrics(req, res, env.METRICS_TOKEN);
     handle(req, res);
+  });
+  server.on("connection", (socket) => {
+    connections.set(socket, { active: 0, idleSince: Date.now() });
+    socket.once("close", () => connections.delete(socket));
   });
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
@@ -298,21 +319,40 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     server.listen(port, hostname, resolve);
   });
 
-  async function close() {
+  async function close(signal = "SIGTERM") {
+    const startedAt = Date.now();
+    stopping = true;
     globalThis.__sandpiperShuttingDown = true;
-    draining = true;
+    console.log(
+      `Sandpiper stopping (${signal}): /readyz answers 503; ${inFlight} requests under way on ${connections.size} connections; ` +
+        `serving ${env.SHUTDOWN_DELAY_MS} ms more (SHUTDOWN_DELAY_MS), then draining for at most ${env.SHUTDOWN_DRAIN_MS} ms (SHUTDOWN_DRAIN_MS)`,
+    );
     const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
     if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
     const deadline = Date.now() + env.SHUTDOWN_DRAIN_MS;
-    server.close();
-    server.closeIdleConnections();
-    while (inFlight > 0 && Date.now() < deadline) {
+    // Stop accepting, without http.Server#close's closing of every idle connection: a client may be sending its next
+    // request on one right now, and would get a reset. From now on each answer closes its connection instead.
+    draining = true;
+    net.Server.prototype.close.call(server);
+    let idleClosed = 0;
+    while ((inFlight > 0 || connections.size > 0) && Date.now() < deadline) {
+      for (const [socket, connection] of connections) {
+        if (connection.active === 0 && Date.now() - connection.idleSince >= DRAIN_IDLE_MS) {
+          socket.destroy();
+          connections.delete(socket);
+          idleClosed++;
+        }
+      }
       await sleep(50);
-      server.closeIdleConnections();
     }
     const jobsIdle = globalThis.__sandpiperJobsIdle?.() ?? Promise.resolve();
     await Promise.race([jobsIdle, sleep(Math.max(0, deadline - Date.now()))]);
+    const cut = inFlight;
     server.closeAllConnections();
+    console.log(
+      `Sandpiper stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
+        `${cut} requests cut at SHUTDOWN_DRAIN_MS`,
+    );
     await globalThis.__sandpiperTracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
   }
   return { server, url, close };
@@ -405,7 +445,7 @@ if (isMain) {
   else console.log(`Sandpiper listening on ${url}`);
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, async () => {
-      await close();
+      await close(signal);
       process.exit(0);
     });
   }

@@ -197,6 +197,13 @@ export const VARIABLES = {
     'a whole number of processes from 1 to 64, or "auto"',
   ),
   REDIS_URL: url(["redis:", "rediss:"], "Redis for the rate limits shared by every process and machine", true),
+  REDIS_TIMEOUT_MS: wholeNumber(
+    50,
+    5_000,
+    250,
+    "milliseconds",
+    "how long a Redis command may take before the request counts its rate limits in this process's memory instead",
+  ),
   RATE_LIMIT_STORE: oneOf(["postgres"], "postgres: count rate limits in the database even with one worker"),
   REQUEST_LOG: flag(true, "0 stops recording API requests in the request log"),
   REQUEST_LOG_RETENTION_DAYS: wholeNumber(1, 3650, 14, "days", "days a logged API request is kept"),

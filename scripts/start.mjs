@@ -1,5 +1,7 @@
 // npm start: build, migrate, seed (on an empty database) and serve on http://localhost:3000.
 // Without DATABASE_URL the embedded PGlite database in .data/ (SANDPIPER_DATA_DIR) is used.
+// First of all: with traces on, the pg instrumentation must see `pg` load, which ./db.mjs does (docs/operating.md "Traces").
+import "./trace-pg-first.mjs";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -365,7 +365,7 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promis
         }
         const outcome = (await settled).get(c.id)!;
         await afterAttempt(item, plan, outcome, opts);
-        span.setAttributes({ "sandpiper.attempt": outcome.attempt, "sandpiper.delivery_state": outcome.state });
+        span.setAttributes({ "sandpiper.attempt": outcome.attempt ?? undefined, "sandpiper.delivery_state": outcome.state });
         if (outcome.statusCode != null) span.setAttribute("http.response.status_code", outcome.statusCode);
         return outcome;
       });

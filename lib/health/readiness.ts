@@ -1,6 +1,6 @@
 // Health and readiness of this process (docs/operating.md "Health checks"): /healthz answers while the process runs,
-// /readyz when it can serve (the database answers and is migrated, Redis answers when configured, the embedded job
-// driver keeps its intervals) and is not stopping.
+// /readyz when it can serve (the database answers and is migrated, the embedded job driver keeps its intervals) and is
+// not stopping; degraded, still 200, while Redis (the shared rate limits, whose loss the API rides out) does not answer.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,6 +11,7 @@ import { apiError } from "@/lib/errors";
 import { jsonResponse } from "@/lib/http/respond";
 import { sharedRedis } from "@/lib/rate-limits/store";
 import { jobStates } from "@/lib/jobs/driver";
+import { log } from "@/lib/log";
 
 /** How long one readiness check may take before it counts as failed, in milliseconds. */
 export const CHECK_TIMEOUT_MS = 2_000;
@@ -19,8 +20,18 @@ export const JOB_GRACE_MS = 10_000;
 
 /** One part's result: ok, or not with what is wrong in words. */
 export type Check = { ok: boolean; detail: string };
-/** The readiness of this process: `ready` when every check is ok; `checks` by part (database, migrations, redis, jobs, process). */
-export type Readiness = { ready: boolean; checks: Record<"process" | "database" | "migrations" | "redis" | "jobs", Check> };
+/** The parts of a readiness answer. */
+export type Part = "process" | "database" | "migrations" | "redis" | "jobs";
+/**
+ * The parts whose failure this process rides out (docs/operating.md "Health checks"): without Redis the rate limits
+ * are counted in this process's memory, so the instance still serves; /readyz answers 200 "degraded" naming them.
+ */
+export const RIDDEN_OUT: readonly Part[] = ["redis"];
+/**
+ * The readiness of this process: `ready` when every part it cannot serve without is ok; `degraded` the failing parts
+ * it rides out ({@link RIDDEN_OUT}); `checks` by part (database, migrations, redis, jobs, process).
+ */
+export type Readiness = { ready: boolean; degraded: Part[]; checks: Record<Part, Check> };
 
 const ok = (detail: string): Check => ({ ok: true, detail });
 const failed = (detail: string): Check => ({ ok: false, detail });
@@ -94,9 +105,9 @@ function checkJobs(now: Date): Check {
 
 /**
  * Whether this process can serve (docs/operating.md "Health checks"): the database answers within
- * CHECK_TIMEOUT_MS and every committed migration is applied, Redis answers when configured, each embedded job ran
- * within twice its interval plus JOB_GRACE_MS, and the process is not stopping (SIGTERM). One database query and, with
- * Redis, one PING; the checks run at once.
+ * CHECK_TIMEOUT_MS and every committed migration is applied, each embedded job ran within twice its interval plus
+ * JOB_GRACE_MS, and the process is not stopping (SIGTERM). Redis, when configured, answers a PING or the answer is
+ * degraded (not unready): its loss is ridden out. One database query and, with Redis, one PING; the checks run at once.
  */
 export async function readiness(): Promise<Readiness> {
   const stopping = (globalThis as { __sandpiperShuttingDown?: boolean }).__sandpiperShuttingDown === true;
@@ -107,7 +118,23 @@ export async function readiness(): Promise<Readiness> {
     redis,
     jobs: checkJobs(systemNow()),
   };
-  return { ready: Object.values(checks).every((c) => c.ok), checks };
+  const failing = (Object.keys(checks) as Part[]).filter((part) => !checks[part].ok);
+  return { ready: failing.every((part) => RIDDEN_OUT.includes(part)), degraded: failing.filter((part) => RIDDEN_OUT.includes(part)), checks };
+}
+
+const g = globalThis as unknown as { __sandpiperReadiness?: string };
+
+/** One log line when this process's readiness changes (ready, degraded, not ready and why), never one per probe. */
+function logChange({ ready, degraded, checks }: Readiness): void {
+  const state = !ready ? "not ready" : degraded.length > 0 ? "degraded" : "ready";
+  const failing = Object.fromEntries(Object.entries(checks).filter(([, check]) => !check.ok));
+  const key = `${state} ${Object.keys(failing).join(",")}`;
+  if (g.__sandpiperReadiness === key) return;
+  const first = g.__sandpiperReadiness === undefined;
+  g.__sandpiperReadiness = key;
+  if (state === "ready") {
+    if (!first) log.info("readiness: ready");
+  } else log.warn({ failing }, `readiness: ${state} (${Object.keys(failing).join(", ")})`);
 }
 
 /**
@@ -119,11 +146,16 @@ export function healthResponse(): Response {
 
 /**
  * The answer of `GET /readyz`: 200 `{ "status": "ready", "checks": { <part>: { ok, detail } } }` when
- * {@link readiness} is ready; else 503 in the contract's error envelope (docs/api.md "Errors": SERVICE_UNAVAILABLE,
- * its message naming each failing part, a request id, Retry-After 5 s) with the same `checks` beside it. Never cached.
+ * {@link readiness} is ready with every part ok; 200 `{ "status": "degraded", "degraded": ["redis"], "checks": ... }`
+ * when it is ready without a part it rides out; else 503 in the contract's error envelope (docs/api.md "Errors":
+ * SERVICE_UNAVAILABLE, its message naming each failing part, a request id, Retry-After 5 s) with the same `checks`
+ * beside it. Never cached. A change of state is logged once ({@link logChange}).
  */
 export async function readinessResponse(): Promise<Response> {
-  const { ready, checks } = await readiness();
+  const state = await readiness();
+  logChange(state);
+  const { ready, degraded, checks } = state;
+  if (ready && degraded.length > 0) return jsonResponse(200, { status: "degraded", degraded, checks }, { "Cache-Control": "no-store" });
   if (ready) return jsonResponse(200, { status: "ready", checks }, { "Cache-Control": "no-store" });
   const failing = Object.entries(checks)
     .filter(([, check]) => !check.ok)

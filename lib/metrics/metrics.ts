@@ -33,6 +33,22 @@ function build() {
       help: "callback delivery attempts, by outcome (the delivery's state after it)",
       labelNames: ["outcome"],
     }),
+    // Registered before every gauge that queries the database, so it is read first: a scrape collects every metric at
+    // once, and the backlog's own count query, queued on the pool for a tick, would otherwise read as 1 waiting.
+    pool: new client.Gauge({
+      name: "sandpiper_db_pool_connections",
+      help: "database pool connections by pool (api: the requests', jobs: the background jobs') and state: in_use, idle, waiting (queries waiting for one)",
+      labelNames: ["pool", "state"],
+      collect() {
+        for (const pool of ["api", "jobs"] as const) {
+          const stats = poolStats(pool); // a scrape never opens a pool
+          if (!stats) continue;
+          this.set({ pool, state: "in_use" }, stats.inUse);
+          this.set({ pool, state: "idle" }, stats.idle);
+          this.set({ pool, state: "waiting" }, stats.waiting);
+        }
+      },
+    }),
     backlog: new client.Gauge({
       name: "sandpiper_callback_backlog",
       help: "callback deliveries waiting to be sent or retried (state PENDING), read from the database at scrape time",
@@ -51,19 +67,11 @@ function build() {
       labelNames: ["job"],
       aggregator: "max",
     }),
-    pool: new client.Gauge({
-      name: "sandpiper_db_pool_connections",
-      help: "database pool connections by pool (api: the requests', jobs: the background jobs') and state: in_use, idle, waiting (queries waiting for one)",
-      labelNames: ["pool", "state"],
-      collect() {
-        for (const pool of ["api", "jobs"] as const) {
-          const stats = poolStats(pool); // a scrape never opens a pool
-          if (!stats) continue;
-          this.set({ pool, state: "in_use" }, stats.inUse);
-          this.set({ pool, state: "idle" }, stats.idle);
-          this.set({ pool, state: "waiting" }, stats.waiting);
-        }
-      },
+    dependencies: new client.Gauge({
+      name: "sandpiper_dependency_up",
+      help: "1 while a dependency the service rides out the loss of answers (redis: the shared rate limits), 0 while it does not",
+      labelNames: ["dependency"],
+      aggregator: "min",
     }),
   };
 }
@@ -107,6 +115,14 @@ export function observeJobRun(job: string, lagMs: number, failed: boolean): void
   m.jobRuns.inc({ job });
   if (failed) m.jobErrors.inc({ job });
   m.jobLag.set({ job }, Math.max(0, lagMs) / 1000);
+}
+
+/**
+ * Records whether `dependency` answers (1) or not (0): a dependency whose loss the service rides out (docs/operating.md
+ * "Health checks": `/readyz` answers degraded meanwhile). Called on a change only.
+ */
+export function observeDependency(dependency: "redis", up: boolean): void {
+  metrics()?.dependencies.set({ dependency }, up ? 1 : 0);
 }
 
 /**

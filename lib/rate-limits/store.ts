@@ -6,6 +6,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimi
 import { getPool } from "@/lib/db";
 import { log } from "@/lib/log";
 import { config, type Config } from "@/lib/config";
+import { observeDependency } from "@/lib/metrics/metrics";
 
 /**
  * Where request budgets are counted (docs/guides/operate-sandpiper.md "Running more than one process"):
@@ -25,25 +26,57 @@ export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_
 /** How long a connection to Redis may take before it counts as failed, in milliseconds. */
 export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 
-const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperLimiterLogged?: boolean };
+const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperRedisAnswers?: boolean; sandpiperLimiterLogged?: boolean };
 
 /**
- * The process's one Redis client (REDIS_URL), connected on first use; null when REDIS_URL is not set.
- * - Until its first connection is made, commands wait for it, so a worker's first requests and sign-ins count in the
- *   shared budget and not in this process's memory. A Redis that refuses, or does not answer within
- *   REDIS_CONNECT_TIMEOUT_MS, fails those commands after one reconnect attempt: they count in memory.
+ * Records whether Redis answers (`up`), on a change only: one log line (down: a warning with the reason; back: info)
+ * and the metric `sandpiper_dependency_up{dependency="redis"}` (docs/operating.md "Metrics").
+ */
+function redisAnswers(up: boolean, reason?: string): void {
+  if (shared.sandpiperRedisAnswers === up) return;
+  const before = shared.sandpiperRedisAnswers;
+  shared.sandpiperRedisAnswers = up;
+  observeDependency("redis", up);
+  if (up) log.info("rate-limit store (redis) answers: rate limits are shared again");
+  else if (before !== undefined || reason)
+    log.warn(
+      { err: reason },
+      "rate-limit store (redis) does not answer: rate limits are counted in this process's memory meanwhile, and /readyz answers degraded",
+    );
+}
+
+/**
+ * The process's one Redis client (REDIS_URL), connected on first use; null when REDIS_URL is not set. Every command is
+ * bounded by REDIS_TIMEOUT_MS (docs/operating.md "Scaling"): one that gets no answer in time fails, and so does the
+ * connection (a Redis that hangs, as a stopped process or a network partition looks, is dropped and dialled again),
+ * so the rate limits count in memory instead, as when Redis refuses connections.
+ * - Until its first connection is made, commands wait for it (at most REDIS_TIMEOUT_MS each), so a worker's first
+ *   requests and sign-ins count in the shared budget and not in this process's memory. A Redis that refuses, or does
+ *   not answer within REDIS_CONNECT_TIMEOUT_MS, fails those commands: they count in memory.
  * - Once connected, commands fail at once while it is disconnected (no offline queue): the rate limits count in
- *   memory meanwhile, an outage never holds a request, and /readyz says so.
+ *   memory meanwhile, an outage never holds a request for longer than REDIS_TIMEOUT_MS, and /readyz says so.
  */
 export function sharedRedis(): Redis | null {
-  const url = config().REDIS_URL;
+  const { REDIS_URL: url, REDIS_TIMEOUT_MS: timeout } = config();
   if (!url) return null;
   if (!shared.sandpiperRedis) {
-    const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, lazyConnect: false, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
+    const client = new Redis(url, {
+      enableOfflineQueue: true,
+      // A lost connection fails every command waiting on it at once (none is sent again on the next one: each has
+      // been counted in memory), so a request waits for one stall at most, never one per command.
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      lazyConnect: false,
+      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+      commandTimeout: timeout,
+      socketTimeout: timeout,
+    });
     client.once("ready", () => {
       client.options.enableOfflineQueue = false;
     });
-    client.on("error", (error: Error) => log.warn({ err: error.message }, "rate-limit store (redis) unreachable; counting in memory meanwhile"));
+    client.on("ready", () => redisAnswers(true));
+    client.on("error", (error: Error) => redisAnswers(false, error.message));
+    client.on("close", () => redisAnswers(false));
     shared.sandpiperRedis = client;
   }
   return shared.sandpiperRedis;

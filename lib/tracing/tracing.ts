@@ -4,6 +4,7 @@
 // job run and callback delivery attempt is a span. Unset, nothing is loaded and inSpan() only calls its function.
 import { context, INVALID_SPAN_CONTEXT, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
 import { config } from "@/lib/config";
+import { registerPgInstrumentation } from "@/lib/tracing/pg-instrumentation.mjs";
 
 /** The tracer's name (instrumentation scope) of every span Sandpiper makes itself. */
 const SCOPE = "sandpiper";
@@ -14,7 +15,8 @@ const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 /**
  * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set: a tracer provider (service.name "sandpiper") exporting over
  * OTLP/HTTP (JSON) to `<endpoint>/v1/traces` in batches, registered as the global one with an AsyncLocalStorage
- * context manager, and the pg instrumentation. Once per process; the official packages are loaded only then.
+ * context manager, and the pg instrumentation (lib/tracing/pg-instrumentation.mjs: one per process; `npm start`
+ * registers it before it loads `pg`). Once per process; the official packages are loaded only then.
  */
 export async function startTracing(): Promise<void> {
   const endpoint = config().OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -35,7 +37,7 @@ export async function startTracing(): Promise<void> {
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
-  instr.registerInstrumentations({ tracerProvider: provider, instrumentations: [new pgInstr.PgInstrumentation({ requireParentSpan: true })] });
+  registerPgInstrumentation(instr, pgInstr); // `npm start` registered it already, before it loaded pg
   g.__sandpiperTracing = provider;
 }
 

@@ -3,36 +3,48 @@ import { verify } from "@node-rs/argon2";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { createRateLimiter } from "@/lib/rate-limits/store";
 import { SYSTEM_ACTOR, writeAudit } from "@/lib/audit";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { ConsoleUser, PrismaClient } from "@/lib/generated/prisma/client";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { actorOf } from "@/lib/users/sessions";
 import { LOCK_MINUTES } from "@/lib/users/sign-in-messages";
 
 export { LOCK_MINUTES };
 
-/** Failed sign-ins in a row after which an account is locked. */
+/**
+ * Failed sign-ins of one account (or unknown user name) from one source address after which that account is locked
+ * for LOCK_MINUTES from that address only (docs/operating.md "Console sign-in limits"): the right password from
+ * another address still signs in, so nobody can lock an operator out by guessing.
+ */
 export const MAX_FAILED_SIGN_INS = 5;
+/**
+ * Failed sign-ins of one account over every address per LOCK_MINUTES (a guesser with many addresses) past which that
+ * account's attempts are slowed, never refused: served one at a time, SLOWDOWN_MS apart, and the right password
+ * still signs in.
+ */
+export const MAX_FAILED_PER_ACCOUNT = 20;
 /**
  * Failed sign-ins one source IP may make per 15 minutes, over all user names, before its attempts are slowed
  * (password spraying). Past it the address is not refused (behind a proxy it may be everyone's): its attempts
  * are served one at a time, SLOWDOWN_MS apart.
  */
 export const MAX_FAILED_PER_IP = 30;
-/** Wait of each sign-in attempt from an address past MAX_FAILED_PER_IP, milliseconds (attempts queue one after another). */
+/** Wait of each slowed sign-in attempt, milliseconds (attempts of one address, or of one account, queue one after another). */
 export const SLOWDOWN_MS = 2000;
 
 /** argon2id hash of a random text: unknown user names are verified against it so they take as long as real ones. */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$pdnCc9j1sneQ7+73vzJSJA$MuVEz0a2di6B1sjllr5Df1k+UO5ZonPebY0qdVDkdI8";
 
-const g = globalThis as unknown as { __sandpiperSignInLimiters?: { byName: RateLimiterAbstract; byIp: RateLimiterAbstract } };
+type Limiters = { byNameAndIp: RateLimiterAbstract; byName: RateLimiterAbstract; byIp: RateLimiterAbstract };
+const g = globalThis as unknown as { __sandpiperSignInLimiters?: Limiters };
 /**
  * The sign-in budgets, counted where the API's are (lib/rate-limits/store.ts: Redis, PostgreSQL or this process's
- * memory), so every worker and instance shares them.
+ * memory), so every worker and instance shares them. User names are counted whether they exist or not, so the
+ * answers never tell which do.
  */
-function limiters() {
+function limiters(): Limiters {
   g.__sandpiperSignInLimiters ??= {
-    // Unknown (and deactivated) user names have no row to count on; this keeps them indistinguishable from real ones.
-    byName: createRateLimiter("signin-name", MAX_FAILED_SIGN_INS, LOCK_MINUTES * 60),
+    byNameAndIp: createRateLimiter("signin-name-ip", MAX_FAILED_SIGN_INS, LOCK_MINUTES * 60),
+    byName: createRateLimiter("signin-account", MAX_FAILED_PER_ACCOUNT, LOCK_MINUTES * 60),
     byIp: createRateLimiter("signin-ip", MAX_FAILED_PER_IP, 15 * 60),
   };
   return g.__sandpiperSignInLimiters;
@@ -40,13 +52,13 @@ function limiters() {
 
 const slowed = globalThis as unknown as { __sandpiperSignInQueues?: Map<string, Promise<void>> };
 
-/** Waits SLOWDOWN_MS after every earlier slowed attempt from the same address (one at a time per address). */
-function slowDown(ip: string): Promise<void> {
+/** Waits SLOWDOWN_MS after every earlier slowed attempt with the same `key` (an address, an account: one at a time each). */
+function slowDown(key: string): Promise<void> {
   const queues = (slowed.__sandpiperSignInQueues ??= new Map());
-  const turn = (queues.get(ip) ?? Promise.resolve()).then(() => new Promise<void>((r) => setTimeout(r, SLOWDOWN_MS)));
-  queues.set(ip, turn);
+  const turn = (queues.get(key) ?? Promise.resolve()).then(() => new Promise<void>((r) => setTimeout(r, SLOWDOWN_MS)));
+  queues.set(key, turn);
   void turn.then(() => {
-    if (queues.get(ip) === turn) queues.delete(ip);
+    if (queues.get(key) === turn) queues.delete(key);
   });
   return turn;
 }
@@ -60,23 +72,22 @@ async function isBlocked(key: string, limiter: RateLimiterAbstract, max: number)
 }
 
 /**
- * Counts one failed sign-in of a known, active user (row locked, so concurrent failures all count) and locks the
- * account for LOCK_MINUTES at the MAX_FAILED_SIGN_INS-th failure in a row, writing the lock to the audit log.
- * A lock that has run out starts a fresh count. Returns true when this failure locked the account.
+ * Counts one failed sign-in of `nameKey` from `ip` in every budget. The MAX_FAILED_SIGN_INS-th failure from one
+ * address locks the name from that address for LOCK_MINUTES (counted atomically in the store, so concurrent failures
+ * all count and exactly one locks); a known user's lock is written to the audit log. Returns true when the name is
+ * now locked from that address.
  */
-async function countUserFailure(db: PrismaClient, userId: string, ip: string, now: Date): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM console_users WHERE id = ${userId}::uuid FOR UPDATE`;
-    const user = await tx.consoleUser.findUniqueOrThrow({ where: { id: userId } });
-    if (user.lockedUntil && user.lockedUntil > now) return true;
-    const failed = (user.lockedUntil ? 0 : user.failedLogins) + 1;
-    const lock = failed >= MAX_FAILED_SIGN_INS;
-    await tx.consoleUser.update({
-      where: { id: userId },
-      data: { failedLogins: lock ? 0 : failed, lockedUntil: lock ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : null },
-    });
-    if (lock) {
-      await writeAudit(
+async function countFailure(db: PrismaClient, nameKey: string, ip: string, user: ConsoleUser | null, now: Date): Promise<boolean> {
+  const { byNameAndIp, byName, byIp } = limiters();
+  const pairKey = `${nameKey} ${ip}`;
+  const [pair] = await Promise.all([byNameAndIp.penalty(pairKey), byName.penalty(nameKey), byIp.penalty(ip)]);
+  if (pair.consumedPoints < MAX_FAILED_SIGN_INS) return false;
+  if (pair.consumedPoints > MAX_FAILED_SIGN_INS) return true;
+  await byNameAndIp.block(pairKey, LOCK_MINUTES * 60);
+  if (user) {
+    const lockedUntil = new Date(now.getTime() + LOCK_MINUTES * 60_000);
+    await db.$transaction((tx) =>
+      writeAudit(
         tx,
         SYSTEM_ACTOR,
         {
@@ -84,24 +95,27 @@ async function countUserFailure(db: PrismaClient, userId: string, ip: string, no
           entity: "console_user",
           entityId: user.id,
           merchantId: user.merchantId,
-          after: { username: user.username, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000), sourceIp: ip },
-          reason: `${MAX_FAILED_SIGN_INS} failed sign-ins in a row`,
+          after: { username: user.username, lockedUntil, sourceIp: ip, scope: "this source address" },
+          reason: `${MAX_FAILED_SIGN_INS} failed sign-ins in a row from ${ip}`,
         },
         now,
-      );
-    }
-    return lock;
-  });
+      ),
+    );
+  }
+  return true;
 }
 
 /**
- * Checks a console user name and password (docs/api.md "Authentication" 8; argon2id, lock-out after
- * repeated failures). A known user is locked for LOCK_MINUTES after MAX_FAILED_SIGN_INS failures in a row
- * (console_users.failed_logins / locked_until); a correct password is refused while locked; a success clears the
- * count. Unknown and deactivated user names are verified against a dummy hash (same time) and throttled the same
- * way in the rate limits' store (shared by every worker and instance), so the answers never reveal whether a user exists. A source IP past MAX_FAILED_PER_IP failures in
- * 15 minutes over all names (password spraying) is slowed, never refused: each attempt waits its turn, SLOWDOWN_MS
- * apart, and a right password for an account that is not locked still signs in. Lock-outs are audited.
+ * Checks a console user name and password (docs/api.md "Authentication" 8; argon2id; docs/operating.md "Console sign-in
+ * limits" says the limits, after the OWASP Authentication Cheat Sheet: they slow a guesser without locking the real
+ * user out). Failures are counted per user name and source address, per user name, and per address, in the rate
+ * limits' store (shared by every worker and instance):
+ * - MAX_FAILED_SIGN_INS failures of one name from one address lock that name from that address for LOCK_MINUTES (the
+ *   right password from it is refused meanwhile; from any other address it signs in); the lock is audited;
+ * - past MAX_FAILED_PER_ACCOUNT failures of one name over every address, or MAX_FAILED_PER_IP of one address over every
+ *   name, attempts are slowed (one at a time, SLOWDOWN_MS apart), never refused.
+ * Unknown and deactivated user names are verified against a dummy hash (same time) and counted the same way, so the
+ * answers never reveal whether a user exists. A success clears the name's count from that address.
  * @returns the actor on success, else the reason ("invalid" or "locked").
  */
 export async function verifyCredentials(db: PrismaClient, input: { username: string; password: string; ip: string | null; now?: Date }): Promise<SignInResult> {
@@ -109,21 +123,16 @@ export async function verifyCredentials(db: PrismaClient, input: { username: str
   const username = input.username.trim();
   const nameKey = username.toLowerCase();
   const ip = input.ip ?? "unknown";
-  const { byName, byIp } = limiters();
-  if (await isBlocked(ip, byIp, MAX_FAILED_PER_IP)) await slowDown(ip);
+  const { byNameAndIp, byName, byIp } = limiters();
+  if (await isBlocked(ip, byIp, MAX_FAILED_PER_IP)) await slowDown(`ip ${ip}`);
+  if (await isBlocked(nameKey, byName, MAX_FAILED_PER_ACCOUNT)) await slowDown(`account ${nameKey}`);
+  if (await isBlocked(`${nameKey} ${ip}`, byNameAndIp, MAX_FAILED_SIGN_INS)) return { ok: false, reason: "locked" };
   const found = username ? await db.consoleUser.findUnique({ where: { username } }) : null;
   const user = found?.active ? found : null;
-  if (!user && (await isBlocked(nameKey, byName, MAX_FAILED_SIGN_INS))) return { ok: false, reason: "locked" };
-  if (user?.lockedUntil && user.lockedUntil > now) return { ok: false, reason: "locked" };
   const passwordOk = await verify(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
-  if (!user || !passwordOk) {
-    await byIp.penalty(ip);
-    if (!user) {
-      await byName.penalty(nameKey);
-      return { ok: false, reason: (await isBlocked(nameKey, byName, MAX_FAILED_SIGN_INS)) ? "locked" : "invalid" };
-    }
-    return { ok: false, reason: (await countUserFailure(db, user.id, ip, now)) ? "locked" : "invalid" };
-  }
+  if (!user || !passwordOk) return { ok: false, reason: (await countFailure(db, nameKey, ip, user, now)) ? "locked" : "invalid" };
+  await byNameAndIp.delete(`${nameKey} ${ip}`);
+  // Counts kept on the row before the limits moved to the store: cleared, never read.
   if (user.failedLogins !== 0 || user.lockedUntil) {
     await db.consoleUser.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
   }

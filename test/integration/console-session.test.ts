@@ -4,41 +4,50 @@ import { inTx, newOperator } from "../support/console";
 import { getWithSession, signIn, signOut } from "../support/console-http";
 import { baseUrl, createConsoleUser, db, depositBody, newMerchant } from "../support/fixtures";
 import { writeAudit } from "@/lib/audit";
-import { LOCK_MINUTES, MAX_FAILED_PER_IP, MAX_FAILED_SIGN_INS, SLOWDOWN_MS, verifyCredentials } from "@/lib/users/sign-in";
+import { LOCK_MINUTES, MAX_FAILED_PER_ACCOUNT, MAX_FAILED_PER_IP, MAX_FAILED_SIGN_INS, SLOWDOWN_MS, verifyCredentials } from "@/lib/users/sign-in";
 import { changeUserAccess } from "@/lib/users/manage-users";
 
 const ip = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
 
-describe("console sign-in: argon2id and lock-out", () => {
-  it(`locks an account for ${LOCK_MINUTES} minutes after ${MAX_FAILED_SIGN_INS} failures; the right password is refused meanwhile`, async () => {
+describe("console sign-in: argon2id and lock-out per account and address", () => {
+  it(`${MAX_FAILED_SIGN_INS} wrong passwords from one address lock the account from that address only: the right password from another address signs in`, async () => {
     const username = `lock-${randomUUID().slice(0, 8)}`;
     const user = await createConsoleUser(db, { username, password: "right-password-1", role: "OPERATOR" });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
-    const source = ip();
+    const a = ip();
+    const b = `2001:db8:10c4::${randomUUID().slice(0, 4)}`;
     const now = new Date();
     for (let i = 1; i < MAX_FAILED_SIGN_INS; i++) {
-      expect(await verifyCredentials(db, { username, password: "wrong", ip: source, now })).toEqual({ ok: false, reason: "invalid" });
+      expect(await verifyCredentials(db, { username, password: "wrong", ip: a, now })).toEqual({ ok: false, reason: "invalid" });
     }
-    expect(await verifyCredentials(db, { username, password: "wrong", ip: source, now })).toEqual({ ok: false, reason: "locked" });
-    expect(await verifyCredentials(db, { username, password: "right-password-1", ip: source, now })).toEqual({ ok: false, reason: "locked" });
-    const locked = await db.consoleUser.findUniqueOrThrow({ where: { id: user.id } });
-    expect(locked.lockedUntil!.getTime() - now.getTime()).toBe(LOCK_MINUTES * 60_000);
+    expect(await verifyCredentials(db, { username, password: "wrong", ip: a, now })).toEqual({ ok: false, reason: "locked" });
+    // From address A: refused, the right password too, for LOCK_MINUTES.
+    expect(await verifyCredentials(db, { username, password: "wrong", ip: a, now })).toEqual({ ok: false, reason: "locked" });
+    expect(await verifyCredentials(db, { username, password: "right-password-1", ip: a, now })).toEqual({ ok: false, reason: "locked" });
     const audit = await db.auditLog.findFirstOrThrow({ where: { entityId: user.id, action: "console_user.lock" } });
-    expect(audit).toMatchObject({ actorId: null, actorName: "system" });
+    expect(audit).toMatchObject({ actorId: null, actorName: "system", reason: `${MAX_FAILED_SIGN_INS} failed sign-ins in a row from ${a}` });
+    expect((audit.after as { lockedUntil: string; sourceIp: string }).sourceIp).toBe(a);
+    expect(new Date((audit.after as { lockedUntil: string }).lockedUntil).getTime() - now.getTime()).toBe(LOCK_MINUTES * 60_000);
 
-    const later = new Date(now.getTime() + (LOCK_MINUTES + 1) * 60_000);
-    const ok = await verifyCredentials(db, { username, password: "right-password-1", ip: source, now: later });
+    // From address B the real user signs in: the guesser at A has not locked them out.
+    const ok = await verifyCredentials(db, { username, password: "right-password-1", ip: b, now });
     expect(ok).toEqual({ ok: true, actor: { id: user.id, username, role: "OPERATOR", merchantId: null }, sessionEpoch: 0 });
+    // ... and A stays locked.
+    expect(await verifyCredentials(db, { username, password: "wrong", ip: a, now })).toEqual({ ok: false, reason: "locked" });
     expect(await db.consoleUser.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ failedLogins: 0, lockedUntil: null });
   });
 
-  it("an unknown user name fails and then locks exactly like a real one; a deactivated user cannot sign in", async () => {
+  it("an unknown user name fails and then locks from that address exactly like a real one; a deactivated user cannot sign in", async () => {
     const source = ip();
     const unknown = `ghost-${randomUUID().slice(0, 8)}`;
     const answers = [];
     for (let i = 0; i < MAX_FAILED_SIGN_INS + 1; i++)
       answers.push((await verifyCredentials(db, { username: unknown, password: "x", ip: source })) as { reason: string });
     expect(answers.map((a) => a.reason)).toEqual([...Array(MAX_FAILED_SIGN_INS - 1).fill("invalid"), "locked", "locked"]);
+    expect(await verifyCredentials(db, { username: unknown, password: "x", ip: `2001:db8:10c5::${randomUUID().slice(0, 4)}` })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
 
     const m = await newMerchant();
     await inTx(async (tx) =>
@@ -46,10 +55,24 @@ describe("console sign-in: argon2id and lock-out", () => {
     );
     expect(await verifyCredentials(db, { username: m.owner.username, password: "owner-password-1", ip: ip() })).toEqual({ ok: false, reason: "invalid" });
   });
+
+  it(`${MAX_FAILED_PER_ACCOUNT} failures of one account from many addresses slow its sign-ins, never lock it: the right password from a new address signs in after the wait`, async () => {
+    const username = `spread-${randomUUID().slice(0, 8)}`;
+    const user = await createConsoleUser(db, { username, password: "right-password-1", role: "OPERATOR" });
+    // A guesser with many addresses: each stays under the per-address lock.
+    for (let i = 1; i <= MAX_FAILED_PER_ACCOUNT; i++) {
+      const from = `2001:db8:10c6:${i.toString(16)}::${randomUUID().slice(0, 4)}`;
+      expect(await verifyCredentials(db, { username, password: "guess", ip: from }), `failure ${i}`).toEqual({ ok: false, reason: "invalid" });
+    }
+    const started = Date.now();
+    const ok = await verifyCredentials(db, { username, password: "right-password-1", ip: `2001:db8:10c7::${randomUUID().slice(0, 4)}` });
+    expect(ok).toMatchObject({ ok: true, actor: { id: user.id } });
+    expect(Date.now() - started, "slowed").toBeGreaterThanOrEqual(SLOWDOWN_MS - 100);
+  });
 });
 
 describe("console sign-in over HTTP: failures per source IP", () => {
-  it(`${MAX_FAILED_PER_IP} failed sign-ins from one address over many names slow that address down, never lock it out; the right password still signs in`, async () => {
+  it(`${MAX_FAILED_PER_IP} failed sign-ins from one address over many (unknown) names slow that address down, never lock it out; the right password still signs in`, async () => {
     // A documentation-range IPv6 address no other test uses: the count lives in the service's memory.
     const source = `2001:db8:5a17::${randomUUID().slice(0, 4)}`;
     const user = await createConsoleUser(db, { username: `spray-${randomUUID().slice(0, 8)}`, password: "right-password-1", role: "OPERATOR" });

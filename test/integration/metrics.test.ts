@@ -75,6 +75,19 @@ describe("GET /metrics", () => {
     expect(text).not.toContain(TOKEN);
   }, 120_000);
 
+  it("an idle instance's API pool reads 0 in use and 0 waiting on every scrape (the scrape's own backlog query is not counted)", async () => {
+    const svc = await startService({ DATABASE_URL: TEST_DATABASE_URL, METRICS_TOKEN: TOKEN });
+    cleanup.push(() => stopService(svc.child));
+    // One request opens the API's pool; its connection then stays idle in it.
+    expect((await fetch(`${svc.url}/v1/payments`, { headers: { authorization: "Bearer sk_test_unknown" } })).status).toBe(401);
+    for (let i = 0; i < 5; i++) {
+      const text = await (await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      expect(sample(text, 'sandpiper_db_pool_connections{pool="api",state="idle"}'), `scrape ${i}`).toBeGreaterThan(0);
+      expect(sample(text, 'sandpiper_db_pool_connections{pool="api",state="in_use"}'), `scrape ${i}`).toBe(0);
+      expect(sample(text, 'sandpiper_db_pool_connections{pool="api",state="waiting"}'), `scrape ${i}`).toBe(0);
+    }
+  }, 60_000);
+
   it("is not served when METRICS_TOKEN is unset", async () => {
     const svc = await startService({ DATABASE_URL: TEST_DATABASE_URL });
     cleanup.push(() => stopService(svc.child));

@@ -38,12 +38,13 @@ export type StartedService = { url: string; child: ChildProcess; port: number; o
  * Starts `node server.mjs` with the given env; resolves once it answers. NODE_ENV is "test" unless given:
  * the built service refuses CALLBACK_ALLOW_LOOPBACK=1 under NODE_ENV=production, and the tests need loopback
  * receivers. With `capture`, stdout and stderr are collected line by line in `output` (for log assertions)
- * instead of being inherited. `port` reuses a port (a restarted service at the same address).
+ * instead of being inherited. `port` reuses a port (a restarted service at the same address). `npmStart` starts
+ * `scripts/start.mjs --no-build` instead (what `npm start` runs: it migrates and seeds in the serving process first).
  */
-export async function startService(env: Record<string, string>, opts: { capture?: boolean; port?: number } = {}): Promise<StartedService> {
+export async function startService(env: Record<string, string>, opts: { capture?: boolean; port?: number; npmStart?: boolean } = {}): Promise<StartedService> {
   const { freePort } = await import("../../scripts/db.mjs");
   const port = opts.port ?? (await freePort());
-  const child = spawn(process.execPath, ["server.mjs"], {
+  const child = spawn(process.execPath, opts.npmStart ? ["scripts/start.mjs", "--no-build"] : ["server.mjs"], {
     cwd: root,
     env: {
       ...process.env,

@@ -49,6 +49,7 @@ const BAD: Record<VariableName, string> = {
   NEXTAUTH_URL: "ftp://console.example.com",
   SANDPIPER_WORKERS: "65",
   REDIS_URL: "http://:pa55word@redis:6379",
+  REDIS_TIMEOUT_MS: "49",
   RATE_LIMIT_STORE: "redis",
   REQUEST_LOG: "off",
   REQUEST_LOG_RETENTION_DAYS: "3651",
