@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { luhnValid } from "@/lib/request-log/redact";
+import { luhnValid } from "@/lib/redaction/redact";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
