@@ -43,7 +43,7 @@ const checked = new Map();
 /**
  * The configuration as `env` holds it now, checked by lib/config.ts in a child process (scripts/check-config.mjs:
  * TypeScript through tsx, which this serving process does not load). Checked again only when one of SETTINGS has
- * changed since (the start sets NEXTAUTH_SECRET from the data folder and the embedded database's variables). A
+ * changed since (the start sets NEXTAUTH_SECRET from the database and the embedded database's variables). A
  * refused variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to
  * start: NAME: got "value"; expected ...`, a secret's value never printed).
  * @returns `{ values, accepts }`: the typed values of SETTINGS (PORT a number, HOST a string or undefined,
@@ -75,7 +75,7 @@ function settingsKey(env) {
 
 /**
  * Sets `name` in process.env to `value`, a value the start made and the configuration accepts, whose typed value is
- * `typed` (the data folder's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL, the embedded database's
+ * `typed` (the database's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL, the embedded database's
  * DATABASE_URL): recorded as checked, so the start does not spawn the configuration check again for it (about a
  * second each).
  */
@@ -114,20 +114,36 @@ export function dataDirectory() {
 }
 
 /**
- * Console sessions need NEXTAUTH_SECRET (it signs and encrypts the session cookie). When the environment does
- * not set one, it is read from `<dataDir>/nextauth-secret`, which is created on first start with 32 random bytes
- * (mode 0600; .data is never committed). Sessions therefore survive restarts of an embedded install.
+ * Console sessions and the listener's forward tokens need NEXTAUTH_SECRET (it signs and encrypts them), and every
+ * instance of one database needs the same one (docs/operating.md "Scaling"). When the environment does not set it,
+ * it is kept in the database (scripts/db.mjs sharedAuthSecret: made by the first instance, read by every other; an
+ * earlier version's `<dataDir>/nextauth-secret` is carried over, so its sessions survive). Without DATABASE_URL it is
+ * read from that file, created with 32 random bytes (mode 0600). Exits with one line when the database cannot give it.
  */
-export function ensureAuthSecret(dataDir = dataDirectory()) {
-  if (settings().NEXTAUTH_SECRET) return;
+export async function ensureAuthSecret(dataDir = dataDirectory()) {
+  const { NEXTAUTH_SECRET: given, DATABASE_URL: databaseUrl } = settings();
+  if (given) return;
   const file = path.join(dataDir, "nextauth-secret");
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  try {
-    fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    if (error.code !== "EEXIST") throw error;
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : null;
+  let secret;
+  if (databaseUrl) {
+    const { sharedAuthSecret, DatabaseUnusableError } = await import("./scripts/db.mjs");
+    try {
+      secret = await sharedAuthSecret(databaseUrl, existing);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnusableError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    }
+  } else {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    secret = fs.readFileSync(file, "utf8").trim();
   }
-  const secret = fs.readFileSync(file, "utf8").trim();
   setChecked("NEXTAUTH_SECRET", secret, secret);
 }
 
@@ -257,7 +273,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const env = settings();
   port ??= env.PORT;
   hostname ??= env.HOST ?? "127.0.0.1";
-  ensureAuthSecret();
+  await ensureAuthSecret();
   setChecked("PORT", String(port), port);
   const url = listeningUrl(hostname, port);
   // next-auth's own base URL; behind a TLS proxy set NEXTAUTH_URL=https://... (that also makes cookies Secure).
@@ -357,7 +373,7 @@ export async function serve() {
     console.log(`Sandpiper: 1 worker on ${started.url} (SANDPIPER_WORKERS=N for more); rate limits counted in ${store}`);
     return started;
   }
-  ensureAuthSecret(); // one secret for every worker
+  await ensureAuthSecret(); // one secret for every worker
   if (env.METRICS_TOKEN) {
     // Every worker's metrics in one scrape: a worker asks, the primary aggregates (prom-client's AggregatorRegistry).
     const { default: client } = await import("prom-client");

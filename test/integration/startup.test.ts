@@ -32,7 +32,7 @@ function startEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: "1",
     LOG_LEVEL: "warn",
-    NEXTAUTH_SECRET: "local-test-secret",
+    NEXTAUTH_SECRET: "local-test-secret-of-32-bytes-at-least",
   };
   for (const name of Object.keys(env)) if (name === "NODE_ENV" || name === "CALLBACK_ALLOW_LOOPBACK" || name.startsWith("npm_")) delete env[name];
   return env;
