@@ -165,6 +165,54 @@ export function closeIfBodyUnread(req, res, closing = () => false) {
   });
 }
 
+/** The methods the service serves; any other (TRACE, CONNECT, PROPFIND, ...) is answered 405 by {@link earlyRefusal}. */
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * A request answered before Next.js sees it, in the contract's error envelope (docs/api.md "Errors"), or null:
+ * a method the service does not serve (405 METHOD_NOT_ALLOWED with `Allow`; Next.js would answer 500 and log a
+ * stack), and a POST to a page (a console or customer page's Server Action) whose `Origin` is another site's or
+ * `null` (403 FORBIDDEN; Next.js refuses it too, with a 500). The Origin is compared with `X-Forwarded-Host` or `Host`,
+ * as Next.js does; nothing is read or changed.
+ * @returns `{ status, code, message, headers }` or null
+ */
+export function earlyRefusal(req) {
+  if (!SERVED_METHODS.includes(req.method ?? "")) {
+    const allow = SERVED_METHODS.join(", ");
+    return { status: 405, code: "METHOD_NOT_ALLOWED", message: `method ${req.method} is not served; use ${allow}`, headers: { Allow: allow } };
+  }
+  const origin = req.headers.origin;
+  if (req.method !== "POST" || origin === undefined || /^\/(v1|api)(\/|$)/.test(req.url ?? "")) return null;
+  const host = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
+    .split(",")[0]
+    .trim();
+  let originHost = null;
+  try {
+    originHost = origin === "null" ? null : new URL(origin).host;
+  } catch {
+    // not a URL: refused below
+  }
+  if (originHost !== null && originHost === host) return null;
+  return {
+    status: 403,
+    code: "FORBIDDEN",
+    message: "this form was sent from another site (its Origin is not this service's); open the page here and send it again",
+    headers: {},
+  };
+}
+
+/** Writes `refusal` ({@link earlyRefusal}) as the contract's error envelope, with a request id and no caching. */
+function answerRefusal(res, refusal) {
+  const requestId = randomUUID();
+  res.writeHead(refusal.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Request-Id": requestId,
+    ...refusal.headers,
+  });
+  res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message, requestId } }));
+}
+
 /**
  * The one line that says why the service cannot listen on `host`:`port` and what to do instead (port in use, a port
  * this user may not open, an address not of this machine); `error` is the listen error (`code` EADDRINUSE, ...).
@@ -302,6 +350,8 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     closeIfBodyUnread(req, res, () => draining);
     if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
       return void answerMetrics(req, res, env.METRICS_TOKEN);
+    const refusal = earlyRefusal(req);
+    if (refusal) return void answerRefusal(res, refusal);
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

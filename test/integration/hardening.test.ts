@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { luhnValid } from "@/lib/redaction/redact";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
@@ -219,6 +220,37 @@ describe("request log: no secret or card number is stored, whatever the placemen
     const withQuery = rows.find((r) => r.query?.includes("password"));
     expect(withQuery?.query).toContain("password=%5Bredacted%5D");
     expect(withQuery?.query).toContain(encodeURIComponent("[redacted: api key]"));
+  });
+});
+
+describe("methods the service does not serve", () => {
+  it("TRACE, CONNECT-like and unknown methods answer 405 in the contract's envelope with Allow, on any path, without a stack", async () => {
+    const { port, hostname } = new URL(baseUrl());
+    const send = (method: string, path: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const req = http.request({ host: hostname, port, method, path, headers: { authorization: "Bearer sk_sandbox_not-a-key" } }, (res) => {
+          let body = "";
+          res.setEncoding("utf8").on("data", (d: string) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    for (const [method, path] of [
+      ["TRACE", "/v1/payments"],
+      ["TRACE", "/"],
+      ["TRACE", "/console/settings"],
+      ["PROPFIND", "/v1/payments"],
+    ]) {
+      const answer = await send(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      expect(JSON.parse(answer.body).error).toMatchObject({
+        code: "METHOD_NOT_ALLOWED",
+        message: `method ${method} is not served; use GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`,
+      });
+      expect(answer.body).not.toMatch(/\bat /);
+    }
   });
 });
 
