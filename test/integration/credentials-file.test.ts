@@ -8,7 +8,7 @@ import { recreateDatabase, stopService } from "../support/global-setup";
 
 // docs/operating.md "Credentials of the first start": the first start on an empty PostgreSQL database under
 // NODE_ENV=production with stdout not a terminal (a process manager) writes the seeded passwords and API keys to
-// credentials.txt in the data folder, mode 0600, and prints only its path; another start prints them as before.
+// seeded-credentials.txt in the data folder, mode 0600, and prints only its path; another start prints them as before.
 
 const root = path.resolve(__dirname, "../..");
 const started: ChildProcess[] = [];
@@ -43,7 +43,7 @@ async function firstStart(suffix: string, nodeEnv: "production" | "test") {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the start did not come up: ${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { output, base: `http://127.0.0.1:${port}`, file: path.join(dataDir, "credentials.txt") };
+  return { output, base: `http://127.0.0.1:${port}`, file: path.join(dataDir, "seeded-credentials.txt") };
 }
 
 describe("the first start's credentials", () => {
