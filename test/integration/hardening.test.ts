@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { luhnValid } from "@/lib/redaction/redact";
+import { listenerForward } from "../support/stream";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
@@ -275,24 +276,8 @@ describe("forward records need a listener session of a key that may make them", 
     const event = await eventually(async () => db.event.findFirst({ where: { paymentId: created.body.id } }));
     const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] });
     const otherKey = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read", "sandbox:simulate"] });
-    const forward = (startedAt: string) => ({
-      eventId: event.id,
-      forwardId: randomUUID(),
-      cursor: "1",
-      kind: "event",
-      attempt: 1,
-      startedAt,
-      durationMs: 3,
-      statusCode: 200,
-      error: null,
-      forwardTo: "http://localhost:4000/hook",
-      timestamp: "1577836800",
-      signature: "0".repeat(64),
-      responseSnippet: null,
-      nextAttemptAt: null,
-    });
     const record = (key: string, forwardToken: unknown, startedAt = new Date().toISOString()) =>
-      m.api("/v1/events/forwards", { key, idempotencyKey: null, body: { forwardToken, forwards: [forward(startedAt)] } });
+      m.api("/v1/events/forwards", { key, idempotencyKey: null, body: { forwardToken, forwards: [listenerForward(event.id, startedAt)] } });
 
     // A read-only key: its stream carries no token, and the endpoint refuses it whatever it sends.
     expect(await forwardTokenOf(readOnly.key)).toBeNull();

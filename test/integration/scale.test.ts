@@ -14,7 +14,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { recreateDatabase, stopService } from "../support/global-setup";
 import { startReceiver } from "../support/receiver";
 import { signIn } from "../support/console-http";
-import { streamForwardToken } from "../support/stream";
+import { listenerForward, streamForwardToken } from "../support/stream";
 import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
 
 // More than one process (docs/guides/operate-sandpiper.md "Running more than one process"): two instances of `npm start` on one empty
@@ -157,25 +157,10 @@ describe("two instances, two workers each, one database", () => {
     const event = await db.event.findFirstOrThrow({ where: { paymentId: created.body.id } });
     const forwardToken = await streamForwardToken(instances[0].url, key, { "x-forwarded-for": freshIp() });
     expect(forwardToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    const forward = { eventId: event.id, forwardId: randomUUID(), cursor: "1", kind: "event", attempt: 1, startedAt: new Date().toISOString(), durationMs: 3 };
     const recorded = await fetch(`${instances[1].url}/v1/events/forwards`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "x-forwarded-for": freshIp(), "content-type": "application/json" },
-      body: JSON.stringify({
-        forwardToken,
-        forwards: [
-          {
-            ...forward,
-            statusCode: 200,
-            error: null,
-            forwardTo: "http://localhost:4000/hook",
-            timestamp: "1577836800",
-            signature: "0".repeat(64),
-            responseSnippet: null,
-            nextAttemptAt: null,
-          },
-        ],
-      }),
+      body: JSON.stringify({ forwardToken, forwards: [listenerForward(event.id)] }),
     });
     expect(recorded.status, await recorded.clone().text()).toBe(200);
     expect((await recorded.json()).recorded).toBe(1);
