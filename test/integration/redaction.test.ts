@@ -83,7 +83,12 @@ describe("no secret leaves through any outlet", () => {
       });
       expect([201, 400]).toContain(made.status);
       answers.push(made);
-      logged.push(broken.headers.get("x-request-id")!, made.headers.get("x-request-id")!);
+      // An error that echoes what was sent: an unknown member's name ("unknown property: ...").
+      const echoed = await call("/v1/payments", { ...base, body: { ...depositBody(), [`x-${inner}`]: 1 }, idempotencyKey: randomUUID() });
+      expect(echoed.status).toBe(400);
+      expect(echoed.body.error.message).toMatch(/^unknown property: x-.*\[redacted: card number\]/);
+      answers.push(echoed);
+      logged.push(broken.headers.get("x-request-id")!, made.headers.get("x-request-id")!, echoed.headers.get("x-request-id")!);
     }
     // A form body with the password, and an error that echoes a value: each answer's message is redacted too.
     answers.push(
