@@ -8,7 +8,7 @@ import { redactText, redactValue } from "@/lib/redaction/redact";
  * fields (a member named like a secret is "[redacted]"; card numbers, API keys, bearer tokens and page links inside
  * any string, an error's message and stack included, are replaced) and the message.
  */
-const options: pino.LoggerOptions = {
+export const LOG_OPTIONS: pino.LoggerOptions = {
   level: config().LOG_LEVEL,
   base: { service: "sandpiper" },
   formatters: { log: (fields) => redactValue(fields) as Record<string, unknown> },
@@ -24,4 +24,4 @@ const options: pino.LoggerOptions = {
  * "Environment"). Secrets, card numbers and bearer links never reach a log line: every field and message passes
  * the one redaction rule (lib/redaction/redact.ts; docs/operating.md "Secrets in logs and traces").
  */
-export const log = config().LOG_FORMAT === "pretty" ? pino(options, pretty({ sync: true, ignore: "pid,hostname,service" })) : pino(options);
+export const log = config().LOG_FORMAT === "pretty" ? pino(LOG_OPTIONS, pretty({ sync: true, ignore: "pid,hostname,service" })) : pino(LOG_OPTIONS);

@@ -18,12 +18,12 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAMES.test(name);
 }
 
-/** Secrets inside any text, each with the label it is replaced by. */
-const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/sk_sandbox_[A-Za-z0-9]+/g, "[redacted: api key]"],
-  [/whsec_[A-Za-z0-9+/_=-]+/g, "[redacted: secret]"],
-  [/\bbearer\s+[A-Za-z0-9._~+/=-]+/gi, "[redacted: bearer token]"],
-  [/\/(checkout|store)\/[A-Za-z0-9_-]{16,}/g, "[redacted: page link]"],
+/** Secrets inside any text, each with the label it is replaced by and a cheap test of whether the text may hold one. */
+const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string, (text: string) => boolean]> = [
+  [/sk_sandbox_[A-Za-z0-9]+/g, "[redacted: api key]", (text) => text.includes("sk_sandbox_")],
+  [/whsec_[A-Za-z0-9+/_=-]+/g, "[redacted: secret]", (text) => text.includes("whsec_")],
+  [/\bbearer\s+[A-Za-z0-9._~+/=-]+/gi, "[redacted: bearer token]", (text) => /bearer/i.test(text)],
+  [/\/(checkout|store)\/[A-Za-z0-9_-]{16,}/g, "[redacted: page link]", (text) => text.includes("/checkout/") || text.includes("/store/")],
 ];
 
 /**
@@ -90,13 +90,27 @@ function redactRun(run: string): string {
   return kept + run.slice(from);
 }
 
+/** How many digits (ASCII or full-width) `text` holds, counting up to `enough`. */
+function digitsUpTo(text: string, enough: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length && count < enough; i++) {
+    const code = text.charCodeAt(i);
+    if ((code >= 48 && code <= 57) || (code >= 0xff10 && code <= 0xff19)) count++;
+  }
+  return count;
+}
+
 /** `text` with the patterns, secret-named assignments and card numbers replaced (no decoding). */
 function redactPlain(text: string): string {
-  let kept = text.replace(ASSIGNMENT, (whole, quoted: string | undefined, _value, name: string | undefined, value: string | undefined) => {
-    if (quoted !== undefined) return isSecretName(quoted) ? `"${quoted}":"${REDACTED}"` : whole;
-    return name !== undefined && value !== "" && isSecretName(name) ? `${name}=${REDACTED}` : whole;
-  });
-  for (const [pattern, label] of SECRET_PATTERNS) kept = kept.replace(pattern, label);
+  let kept = text;
+  if (kept.includes("=") || kept.includes('"')) {
+    kept = kept.replace(ASSIGNMENT, (whole, quoted: string | undefined, _value, name: string | undefined, value: string | undefined) => {
+      if (quoted !== undefined) return isSecretName(quoted) ? `"${quoted}":"${REDACTED}"` : whole;
+      return name !== undefined && value !== "" && isSecretName(name) ? `${name}=${REDACTED}` : whole;
+    });
+  }
+  for (const [pattern, label, mayHold] of SECRET_PATTERNS) if (mayHold(kept)) kept = kept.replace(pattern, label);
+  if (digitsUpTo(kept, 13) < 13) return kept;
   return kept.replace(UUID_OR_DIGIT_RUN, (run, uuid: string | undefined) => (uuid === undefined ? redactRun(run) : run));
 }
 
