@@ -133,6 +133,19 @@ describe("redaction, property: no secret survives whatever its placement or enco
     );
   });
 
+  it("log fields: an Error's message and stack, a URL object, a secret-named member at any depth; dates kept", () => {
+    const at = new Date("2026-11-28T00:00:00.000Z");
+    const fields = redactValue({
+      err: new Error("no payment 4242424242424242"),
+      target: new URL("http://x.test/v1/payments?password=hunter2&q=4242 4242 4242 4242"),
+      nested: { deeper: { apiKey: "sk_sandbox_abc", at } },
+    }) as { err: { message: string; stack: string }; target: string; nested: { deeper: { apiKey: string; at: Date } } };
+    expect(fields.err.message).toBe("no payment [redacted: card number]");
+    expect(fields.err.stack).not.toContain("4242424242424242");
+    expect(fields.target).toBe("http://x.test/v1/payments?password=[redacted]&q=[redacted: card number]");
+    expect(fields.nested.deeper).toEqual({ apiKey: "[redacted]", at });
+  });
+
   it("keeps what is not a secret: ids, times, amounts, prose naming a member", () => {
     for (const kept of ["2026-11-28T02:06:29.123Z", "amount 10.00 AED", "forwardToken: issued to another API key's stream", "page=2&limit=50", "4242 4242"]) {
       expect(redactText(kept)).toBe(kept);

@@ -147,8 +147,8 @@ const MAX_DEPTH = 12;
 /**
  * A copy of `value` fit to leave the service: every member named like a secret ({@link isSecretName}; not null, not a
  * boolean) is `"[redacted]"`, every string, member name and number goes through {@link redactText} (a number that
- * holds a card number becomes the label), an Error becomes `{ type, message, stack }` redacted the same way. Dates and
- * other values are kept. For the request log's JSON bodies, the stdout log's fields and span attributes.
+ * holds a card number becomes the label), an Error becomes `{ type, message, stack }` redacted the same way, an object
+ * with `toJSON` (a URL) what that gives, redacted. Dates and other values are kept. For the request log's JSON bodies, the stdout log's fields and span attributes.
  */
 export function redactValue(value: unknown, name: string | null = null, depth = 0): unknown {
   if (value === null || value === undefined) return value;
@@ -163,7 +163,11 @@ export function redactValue(value: unknown, name: string | null = null, depth = 
   }
   if (Array.isArray(value)) return value.map((item) => redactValue(item, null, depth + 1));
   const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype && prototype !== null) return value;
+  if (prototype !== Object.prototype && prototype !== null) {
+    // A URL, a Decimal, ...: what JSON would write of it, redacted; a Date and other values are kept.
+    const { toJSON } = value as { toJSON?: () => unknown };
+    return typeof toJSON === "function" && !(value instanceof Date) ? redactValue(toJSON.call(value), name, depth + 1) : value;
+  }
   return Object.fromEntries(Object.entries(value).map(([member, inner]) => [redactText(member), redactValue(inner, member, depth + 1)]));
 }
 
