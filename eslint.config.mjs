@@ -2,7 +2,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// One source of "now" (docs/decisions.md "One source of now").
+// One source of "now" (docs/decisions/0150-one-source-of-now.md).
 const NOW_RULES = [
   {
     selector: "NewExpression[callee.name='Date'][arguments.length=0]",
@@ -101,7 +101,7 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: LAYER_IMPORTS }] },
   },
   {
-    // One source of "now" for the domain (docs/decisions.md "One source of now"): lib/clock.ts gives the real time
+    // One source of "now" for the domain (docs/decisions/0150-one-source-of-now.md): lib/clock.ts gives the real time
     // and a merchant's sandbox time; every rule takes its `now` from a caller. The listener, the sandpiper command
     // and verify.ts (a receiver's code, copied by merchants) run on a developer's machine, outside the service's clocks:
     // they live in clients/cli/src, outside lib/.

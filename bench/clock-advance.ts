@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = process.argv.indexOf("--sizes");
@@ -50,16 +50,7 @@ async function main(): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   const service = spawn(process.execPath, ["--max-old-space-size=256", "server.mjs"], {
     cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL,
-      RATE_LIMIT_PER_KEY: "1000000",
-      RATE_LIMIT_PER_IP: "1000000",
-    },
+    env: benchServiceEnv(port, DATABASE_URL),
     stdio: ["ignore", "ignore", "inherit"],
   });
   process.once("exit", () => service.kill("SIGTERM"));

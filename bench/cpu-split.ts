@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { LIST_FILTERS, numberArg } from "./support";
+import { LIST_FILTERS, numberArg, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
@@ -50,19 +50,7 @@ async function main() {
     const floor = scenario === "floor";
     const server = spawn(process.execPath, floor ? ["bench/floor-server.mjs"] : ["--max-old-space-size=256", "server.mjs"], {
       cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATABASE_URL,
-        LOG_LEVEL: "info",
-        RATE_LIMIT_PER_KEY: "100000000",
-        RATE_LIMIT_PER_IP: "100000000",
-        FLOOR_MERCHANT_ID: data.merchantId,
-        SANDPIPER_WORKERS: String(WORKERS),
-      },
+      env: benchServiceEnv(port, DATABASE_URL, { LOG_LEVEL: "info", FLOOR_MERCHANT_ID: data.merchantId, SANDPIPER_WORKERS: String(WORKERS) }),
       stdio: ["ignore", "ignore", "inherit"],
     });
     const base = `http://127.0.0.1:${port}`;

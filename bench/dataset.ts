@@ -6,6 +6,7 @@ import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import { createConsoleUser } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
 import { dubaiDay } from "@/lib/money/dubai";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
 import { compactPaymentCounts } from "@/lib/payments/counts";
@@ -53,17 +54,7 @@ export async function prepareDataset(url: string, count: number, log: (s: string
     ownerId = owner.id;
     await savePricingVersion(db, {
       merchantId: merchant.id,
-      currency: "USD",
-      channel: "GATEWAY",
-      direction: "DEPOSIT",
-      chargeCurrency: "AED",
-      settlementCurrency: "USD",
-      markupBps: 150,
-      bufferBps: 50,
-      commissionBps: 250,
-      reserveBps: 500,
-      delayDays: 2,
-      reserveDays: 90,
+      ...SEEDED_USD_DEPOSIT_TERMS,
       reason: "benchmark profile",
     });
   } else {

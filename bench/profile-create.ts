@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { LIST_FILTERS } from "./support";
+import { LIST_FILTERS, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
@@ -68,17 +68,7 @@ async function main() {
   const port = await freePort();
   const service = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "server.mjs"], {
     cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL,
-      LOG_LEVEL: "info",
-      RATE_LIMIT_PER_KEY: "100000000",
-      RATE_LIMIT_PER_IP: "100000000",
-    },
+    env: benchServiceEnv(port, DATABASE_URL, { LOG_LEVEL: "info" }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;

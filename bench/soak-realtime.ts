@@ -25,7 +25,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, runBenchmark } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, runBenchmark, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const MINUTES = numberArg("minutes", 30);
@@ -132,17 +132,7 @@ async function main(): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   const service = spawn(process.execPath, ["--max-old-space-size=256", "server.mjs"], {
     cwd: root,
-    env: {
-      ...process.env,
-      CALLBACK_ALLOW_LOOPBACK: "",
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL,
-      RATE_LIMIT_PER_KEY: "1000000",
-      RATE_LIMIT_PER_IP: "1000000",
-    },
+    env: benchServiceEnv(port, DATABASE_URL, { CALLBACK_ALLOW_LOOPBACK: "" }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   const children: ChildProcess[] = [service];

@@ -31,6 +31,25 @@ export async function freshSeededDatabase(url: string): Promise<{ merchantId: st
   return JSON.parse(await seed(url, ["--json"])) as { merchantId: string; keys: { full: string } };
 }
 
+/**
+ * The environment of a service a benchmark starts (`node server.mjs`): production, on 127.0.0.1 at `port`, on the
+ * benchmark database, with the API's rate limits lifted so the load measures the service rather than its limits.
+ * `extra` adds or overrides variables (NODE_ENV, LOG_LEVEL, SANDPIPER_WORKERS, ...). process.env is included.
+ */
+export function benchServiceEnv(port: number, databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    RATE_LIMIT_PER_KEY: "100000000",
+    RATE_LIMIT_PER_IP: "100000000",
+    ...extra,
+  };
+}
+
 /** List filters without a date range, from the load benchmark's list scenario (bench/load.ts), for the CPU benchmarks. */
 export const LIST_FILTERS = [
   "status=SUCCEEDED",

@@ -1,4 +1,4 @@
-// The one source of "now" for the domain (docs/decisions.md "One source of now"). Every rule that reads the time
+// The one source of "now" for the domain (docs/decisions/0150-one-source-of-now.md). Every rule that reads the time
 // takes a `now` from its caller; callers get it here: the real clock with `systemNow()`, or a merchant's sandbox time
 // with `sandboxNow()` (docs/api.md "Sandbox clock"). A lint rule (eslint.config.mjs) refuses `new Date()` and
 // `Date.now()` elsewhere in lib/.

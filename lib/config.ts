@@ -1,6 +1,6 @@
 // The service's configuration: every environment variable it reads, typed, bounded, defaulted and described in one
 // zod schema, parsed once (docs/architecture.md "Layout"; docs/operating.md "Environment" lists the same variables, and
-// test/unit/config.test.ts fails when the two disagree). docs/decisions.md "One configuration module" says why.
+// test/unit/config.test.ts fails when the two disagree). docs/decisions/0152-one-configuration-module.md says why.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 

@@ -1,6 +1,5 @@
 /**
- * The error codes of the contract and their HTTP statuses: the single source (docs/api.md "Errors",
- * docs/decisions.md).
+ * The error codes of the contract and their HTTP statuses: the single source (docs/api.md "Errors").
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,

@@ -5,7 +5,7 @@ import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
 import { createConsoleUser, randomPassword } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { extendSeededRates, SEED_SETTING_KEY } from "@/lib/pricing/seeded-rates";
+import { extendSeededRates, SEED_SETTING_KEY, SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { ApiError } from "@/lib/errors";
 import { SEED_CATALOG } from "@/lib/test-store/catalog-seed";
@@ -39,17 +39,7 @@ async function seedAmountEntryMerchant(tx: Tx, allowedIps: string[], operatorId:
   const user = await createConsoleUser(tx, { username: "amountentry", password: userPassword, role: "MERCHANT", merchantId: merchant.id });
   await savePricingVersion(tx, {
     merchantId: merchant.id,
-    currency: "USD",
-    channel: "GATEWAY",
-    direction: "DEPOSIT",
-    chargeCurrency: "AED",
-    settlementCurrency: "USD",
-    markupBps: 150,
-    bufferBps: 50,
-    commissionBps: 250,
-    reserveBps: 500,
-    delayDays: 2,
-    reserveDays: 90,
+    ...SEEDED_USD_DEPOSIT_TERMS,
     reason: "seed: USD amount-entry quotes charged in AED",
     createdById: operatorId,
   });
@@ -74,17 +64,7 @@ async function firstSeed(tx: Tx) {
   const secondUser = await createConsoleUser(tx, { username: "second", password: passwords.second, role: "MERCHANT", merchantId: second.id });
   await savePricingVersion(tx, {
     merchantId: merchant.id,
-    currency: "USD",
-    channel: "GATEWAY",
-    direction: "DEPOSIT",
-    chargeCurrency: "AED",
-    settlementCurrency: "USD",
-    markupBps: 150,
-    bufferBps: 50,
-    commissionBps: 250,
-    reserveBps: 500,
-    delayDays: 2,
-    reserveDays: 90,
+    ...SEEDED_USD_DEPOSIT_TERMS,
     reason: "seed: USD gateway deposits charged in AED",
     createdById: operator.id,
   });

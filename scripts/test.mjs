@@ -1,21 +1,39 @@
 // npm test: lint, format check, type-check, build, unit + integration tests (vitest) and end-to-end tests
-// (Playwright in Debian chromium). Ends with one line "N passed, N failed" for the whole suite.
-import { spawnSync } from "node:child_process";
+// (Playwright in Debian chromium). Ends with a table of each step's time, the ten slowest test files, and one line
+// "N passed, N failed" for the whole suite (docs/guides/work-on-sandpiper.md "Tests").
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { generateClient, root } from "./db.mjs";
+import { slowestFiles, stepTable } from "./test-report.mjs";
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const out = path.join(root, "tmp");
 fs.mkdirSync(out, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const steps = [];
 let passed = 0;
 let failed = 0;
 
-function step(name, cmd, args) {
-  console.log(`\n=== ${name} ===`);
-  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
-  return result.status === 0;
+/**
+ * Runs one step as a child process. `buffered` collects its output and prints it in one piece when it ends (steps
+ * that run side by side do not interleave their lines); otherwise it streams to this terminal.
+ * @returns true when it exited 0; its wall time is recorded for the step table.
+ */
+function step(name, cmd, args, { buffered = false } = {}) {
+  const started = performance.now();
+  if (!buffered) console.log(`\n=== ${name} ===`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const chunks = [];
+    if (buffered) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => chunks.push(chunk));
+    child.on("close", (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      steps.push({ name, seconds, ok: code === 0 });
+      if (buffered) process.stdout.write(`\n=== ${name} (${seconds.toFixed(1)} s) ===\n${Buffer.concat(chunks).toString("utf8")}`);
+      resolve(code === 0);
+    });
+  });
 }
 function check(name, ok) {
   if (ok) passed++;
@@ -23,32 +41,49 @@ function check(name, ok) {
   console.log(`${ok ? "ok" : "FAILED"}: ${name}`);
 }
 
+const suiteStarted = performance.now();
 generateClient();
-check("lint (eslint)", step("lint", bin("eslint"), ["."]));
-check("format (prettier --check)", step("format", bin("prettier"), ["--check", "."]));
-check("type-check (tsc --noEmit)", step("type-check", bin("tsc"), ["--noEmit"]));
-const built = step("build", process.execPath, [path.join(root, "scripts", "build.mjs")]);
+// The checks and the build read the same sources and write nothing the others read: they run side by side (the
+// checks are single-threaded, the build leaves a core idle for much of its time).
+const [linted, formatted, typed, built] = await Promise.all([
+  step("lint", bin("eslint"), ["."], { buffered: true }),
+  step("format", bin("prettier"), ["--check", "."], { buffered: true }),
+  step("type-check", bin("tsc"), ["--noEmit"], { buffered: true }),
+  step("build", process.execPath, [path.join(root, "scripts", "build.mjs")], { buffered: true }),
+]);
+check("lint (eslint)", linted);
+check("format (prettier --check)", formatted);
+check("type-check (tsc --noEmit)", typed);
 check("build (next build)", built);
 
 const vitestJson = path.join(out, "vitest.json");
 fs.rmSync(vitestJson, { force: true });
 const projects = built ? [] : ["--project", "unit"];
-step("unit and integration tests (vitest)", bin("vitest"), ["run", ...projects, "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+await step("unit and integration tests (vitest)", bin("vitest"), [
+  "run",
+  ...projects,
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestJson}`,
+]);
+let vitestReport = null;
 if (fs.existsSync(vitestJson)) {
-  const report = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0) + (report.success || report.numFailedTests > 0 ? 0 : 1);
+  vitestReport = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
+  passed += vitestReport.numPassedTests;
+  failed += vitestReport.numFailedTests + (vitestReport.numRuntimeErrorTestSuites ?? 0) + (vitestReport.success || vitestReport.numFailedTests > 0 ? 0 : 1);
 } else {
   check("vitest produced a report", false);
 }
 
+let playwrightReport = null;
 if (built && !process.argv.includes("--no-e2e")) {
   const pwJson = path.join(out, "playwright.json");
   fs.rmSync(pwJson, { force: true });
   env.PLAYWRIGHT_JSON_OUTPUT_NAME = pwJson;
-  step("end-to-end tests (Playwright, Debian chromium)", bin("playwright"), ["test", "--reporter=list,json"]);
+  await step("end-to-end tests (Playwright, Debian chromium)", bin("playwright"), ["test", "--reporter=list,json"]);
   if (fs.existsSync(pwJson)) {
-    const stats = JSON.parse(fs.readFileSync(pwJson, "utf8")).stats ?? {};
+    playwrightReport = JSON.parse(fs.readFileSync(pwJson, "utf8"));
+    const stats = playwrightReport.stats ?? {};
     passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
     failed += stats.unexpected ?? 0;
     if ((stats.expected ?? 0) + (stats.unexpected ?? 0) === 0) check("playwright ran tests", false);
@@ -57,5 +92,7 @@ if (built && !process.argv.includes("--no-e2e")) {
   }
 }
 
+console.log(`\n${stepTable(steps, (performance.now() - suiteStarted) / 1000)}`);
+console.log(`\n${slowestFiles(vitestReport, playwrightReport, root, 10)}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -251,4 +251,45 @@ export function FilterButtons({ clearHref, className = "" }: { clearHref: string
   );
 }
 
+/**
+ * The merchant select of an operator's GET form (the audit log, the request log, callbacks, the overview's charts):
+ * "Any" (or `anyLabel`) or one merchant, sent as `merchant`.
+ * @param merchants the options, `{ id, name }[]` (lib/merchants merchantOptions); `selected` a merchant id or undefined;
+ *   `label` the field's label (default "Merchant"); `className` the label's classes; `fill` see below.
+ */
+export function MerchantFilter({
+  merchants,
+  selected,
+  label = "Merchant",
+  anyLabel = "Any",
+  className = "block text-xs font-medium text-slate-600",
+  fill = true,
+}: {
+  merchants: { id: string; name: string }[];
+  selected: string | undefined;
+  label?: string;
+  anyLabel?: string;
+  className?: string;
+  /** Whether the select fills its label's width (form grids) or keeps its own (a row of fields that wraps). */
+  fill?: boolean;
+}) {
+  return (
+    <label className={className}>
+      {label}
+      <select
+        name="merchant"
+        defaultValue={selected ?? ""}
+        className={`mt-1 block ${fill ? "w-full" : ""} max-w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm`}
+      >
+        <option value="">{anyLabel}</option>
+        {merchants.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export const linkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline";

@@ -2,8 +2,8 @@ import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 
-// docs/decisions.md "Screenshots": every run writes its screenshots to test-results/screenshots/ (ignored by git);
-// only the curated set below is kept in git under e2e/screenshots/, and refreshed on purpose with
+// docs/decisions/0154-screenshots-eight-kept-the-rest-per-run.md: every run writes its screenshots to
+// test-results/screenshots/ (ignored by git); only the curated set below is kept in git under e2e/screenshots/, and refreshed on purpose with
 // `UPDATE_SCREENSHOTS=1 npx playwright test` (docs/guides/work-on-sandpiper.md "Tests").
 
 const root = path.resolve(__dirname, "../..");

@@ -241,7 +241,7 @@ const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
  */
 export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; deliveryId: string }): Promise<SandboxDelivery> {
   const { merchantId, deliveryId } = input;
-  // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
+  // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions/0150-one-source-of-now.md).
   const now = systemNow();
   const [locked] = isUuid(deliveryId)
     ? parseRows(

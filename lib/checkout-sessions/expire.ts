@@ -28,10 +28,11 @@ function expireDue(tx: Tx, now: Date, batchSize: number, only: Prisma.Sql = Pris
 export const EXPIRE_SESSIONS_JOB_ID = "expire-checkout-sessions";
 
 /**
- * Job body of the checkout-session expiry sweep (docs/decisions.md: any non-expired state -> EXPIRED at expiresAt;
- * docs/api.md "Limits": the expiry check runs every 30 seconds). Claims due rows with FOR UPDATE SKIP LOCKED, so
- * several processes may run it at once, in batches of `batchSize`. Sessions emit no events (docs/callbacks.md). A
- * merchant whose sandbox clock is moved (docs/api.md "Sandbox clock") is swept first at its own sandbox time.
+ * Job body of the checkout-session expiry sweep (docs/decisions/0023-checkout-session-expiry.md: any non-expired
+ * state -> EXPIRED at expiresAt; docs/api.md "Limits": the expiry check runs every 30 seconds). Claims due rows with
+ * FOR UPDATE SKIP LOCKED, so several processes may run it at once, in batches of `batchSize`. Sessions emit no events
+ * (docs/callbacks.md). A merchant whose sandbox clock is moved (docs/api.md "Sandbox clock") is swept first at its
+ * own sandbox time.
  * @param opts.now the real time (default the clock); opts.merchantId sweeps one merchant only.
  * @returns the number of sessions expired
  */

@@ -132,9 +132,9 @@ export async function priceSessionQuote(tx: Tx, merchant: QuotingMerchant, choic
 }
 
 /**
- * The customer chose amount and currency on the page: AWAITING_AMOUNT or QUOTED -> QUOTED with the amount,
- * currency and quote stored (docs/decisions.md: re-quoting from QUOTED is allowed). One transaction, row locked:
- * its own, or the caller's when `db` is one (the test helper `POST /v1/sandbox/checkout-sessions/{id}/quote`).
+ * The customer chose amount and currency on the page: AWAITING_AMOUNT or QUOTED -> QUOTED with the amount, currency
+ * and quote stored (docs/api.md "Checkout sessions": the customer may choose again). One transaction, row locked: its
+ * own, or the caller's when `db` is one (the test helper `POST /v1/sandbox/checkout-sessions/{id}/quote`).
  * @throws ApiError 404 NOT_FOUND (token), 409 INVALID_STATE (expired or confirmed), and as priceSessionQuote
  */
 export async function quoteCheckoutSession(token: string, choice: CustomerAmount, now: Date, db: Db = getDb()): Promise<CheckoutSession> {

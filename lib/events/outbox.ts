@@ -40,7 +40,7 @@ export async function recordEvents(tx: Tx, inputs: readonly EventInput[]): Promi
     select: { id: true, callbackUrl: true },
   });
   const configured = new Set(merchants.filter((m) => m.callbackUrl).map((m) => m.id));
-  // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions.md "One source of now").
+  // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions/0150-one-source-of-now.md).
   const due = systemNow();
   const recorded = inputs.map((input) => {
     const { merchantId, paymentId, type, data, now } = input;

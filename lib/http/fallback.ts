@@ -8,7 +8,7 @@ type Handler = (request: Request) => Promise<Response>;
 
 /**
  * Handlers answering 405 METHOD_NOT_ALLOWED in the contract's envelope for the methods a route does not
- * serve (docs/decisions.md: unknown method under /v1). Spread into a route module's exports.
+ * serve (docs/api.md "Errors": 405 METHOD_NOT_ALLOWED with an `Allow` header). Spread into a route module's exports.
  */
 export function methodsNotAllowed(allowed: Method[]): Record<Method, Handler> {
   const handler: Handler = async () => {

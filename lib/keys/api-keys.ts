@@ -51,7 +51,7 @@ export function keyDisplayPrefix(key: string): string {
 }
 
 /**
- * Issues a new API key (docs/decisions.md: `sk_sandbox_` + 32 random bytes in base62). Returns the secret once;
+ * Issues a new API key (docs/api.md "Authentication"; the secret is `sk_sandbox_` + 32 random bytes in base62). Returns the secret once;
  * only its hash and a display prefix are stored. Creating a key never revokes older keys.
  */
 export async function issueApiKey(

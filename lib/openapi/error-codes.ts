@@ -1,8 +1,8 @@
 import type { ErrorCode } from "@/lib/errors";
 
 /**
- * What each error code means and what the client should do (docs/api.md "Errors"; docs/decisions.md
- * "not shown"). Typed over every code of lib/errors.ts, so a new code cannot be published without a meaning.
+ * What each error code means and what the client should do (docs/api.md "Errors"). Typed over every code of
+ * lib/errors.ts, so a new code cannot be published without a meaning.
  */
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_ERROR:

@@ -14,6 +14,26 @@ export const SEED_SETTING_KEY = "seed";
 /** The seeded sandbox's standing direct base rates (docs/guides/operate-sandpiper.md "Seeded sandbox"). */
 export const SEEDED_RATES: readonly { base: string; quote: string; rate: string }[] = [{ base: "USD", quote: "AED", rate: "3.6725" }];
 
+/**
+ * The seeded sandbox merchant's pricing terms (docs/guides/operate-sandpiper.md "Seeded sandbox"): USD gateway
+ * deposits charged in AED and settled in USD, with a markup, a buffer, a commission and a reserve. Basis points are
+ * whole numbers; `delayDays` and `reserveDays` are Dubai business days. Pass it to `savePricingVersion` with a
+ * `merchantId` and a `reason`; benchmarks and tests that need the same profile use it too.
+ */
+export const SEEDED_USD_DEPOSIT_TERMS = {
+  currency: "USD",
+  channel: "GATEWAY",
+  direction: "DEPOSIT",
+  chargeCurrency: "AED",
+  settlementCurrency: "USD",
+  markupBps: 150,
+  bufferBps: 50,
+  commissionBps: 250,
+  reserveBps: 500,
+  delayDays: 2,
+  reserveDays: 90,
+} as const;
+
 /** Days before today that the window covers (the charts' history), and days ahead of the latest sandbox day. */
 export const SEEDED_RATE_WINDOW = { pastDays: 30, daysAhead: 90 } as const;
 

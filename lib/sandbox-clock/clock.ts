@@ -1,7 +1,7 @@
 // The sandbox clock (docs/api.md "Sandbox clock"): a merchant moves its sandbox time ahead, and everything that
 // reads the time for that merchant sees it: payments and checkout sessions expire, callback retries come due,
 // velocity windows and daily and monthly limits roll over, approval deadlines pass. How the offset reaches each rule
-// is in docs/decisions.md "One source of now". The API (/v1/sandbox/clock) and the console call these functions.
+// is in docs/decisions/0150-one-source-of-now.md. The API (/v1/sandbox/clock) and the console call these functions.
 import { z } from "zod";
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";

@@ -12,7 +12,7 @@ const ServiceSettings = z.object({
   intakePaused: z.boolean(),
   /** Channels (BANK_TRANSFER, GATEWAY, STORE) closed to new payments. */
   pausedChannels: z.array(z.string()),
-  /** docs/decisions.md: global amount limit, default 0.01 to 1,000,000.00 in the payment currency (decimal text). */
+  /** docs/api.md "Pricing": global amount limit, default 0.01 to 1,000,000.00 in the payment currency (decimal text). */
   globalMinAmount: Amount,
   globalMaxAmount: Amount,
   /** Store checkout switches (503 STORE_DISABLED / STORE_UNAVAILABLE). */
@@ -74,7 +74,7 @@ export function globalAmountLimit(settings: ServiceSettings): { min: bigint; max
 }
 
 /**
- * Checks an amount against the global amount limit (docs/decisions.md: default 0.01 to 1,000,000.00).
+ * Checks an amount against the global amount limit (docs/api.md "Pricing": default 0.01 to 1,000,000.00).
  * @throws ApiError 400 GLOBAL_AMOUNT_LIMIT
  */
 export function assertWithinGlobalLimit(settings: ServiceSettings, amountMinor: bigint): void {

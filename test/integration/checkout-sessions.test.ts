@@ -4,7 +4,8 @@ import { db, depositBody, freshIp, newMerchant } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openSession, sessionBody, sessionCustomer, sideEffects } from "../support/checkout-sessions";
 
 // docs/api.md "Overview" 5, CreateCheckoutSession, CheckoutSession, the two /v1/checkout-sessions
-// endpoints, Authentication 6; docs/decisions.md.
+// endpoints, Authentication 6; the checkout-session records
+// 0016 to 0029 of docs/decisions/README.md.
 
 const SESSION_KEYS = [
   "id",

@@ -6,10 +6,11 @@ import type { Operation } from "@/lib/openapi/operations";
 import { call, type TestMerchant } from "../support/fixtures";
 import { exampleBody, expectContractError, footprint, implementedOperations, merchantFor, pathOf, recordFor } from "../support/operations";
 
-// Hostile input against the running service (docs/api.md "Errors"; docs/decisions.md: bad input gets a clear error in the
-// contract's envelope and changes nothing). Every property runs against every implemented operation of the
-// registry, with a fresh merchant (so rate limits never mask a validation answer), and checks after each
-// request that nothing the merchant owns changed. call() also checks each response against the document.
+// Hostile input against the running service (docs/api.md "Errors";
+// docs/decisions/0047-duplicate-members-nul-and-lone-surrogates-are-refused.md: bad input gets a clear error in the
+// contract's envelope and changes nothing). Every property runs against every implemented operation of the registry,
+// with a fresh merchant (so rate limits never mask a validation answer), and checks after each request that nothing
+// the merchant owns changed. call() also checks each response against the document.
 
 const RUNS = { body: 150, raw: 100, headers: 100, query: 120, path: 60 };
 const TIMEOUT = 180_000;

@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
+import { usdAedRateToday } from "../support/checkout-sessions";
 import { dubaiDay } from "@/lib/money/dubai";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
 
 const minutes = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 60_000);
-
-async function usdAedRateToday() {
-  const day = dubaiDay();
-  await db.fxRate.upsert({
-    where: { base_quote_day: { base: "USD", quote: "AED", day } },
-    create: { base: "USD", quote: "AED", day, rate: "3.6725" },
-    update: {},
-  });
-}
 
 describe("POST /v1/payments", () => {
   it("creates a deposit: 201 PENDING with the Payment shape, fallback pricing and acceptance periods", async () => {
@@ -108,17 +101,7 @@ describe("POST /v1/payments", () => {
     const m = await newMerchant();
     const version = await savePricingVersion(db, {
       merchantId: m.merchant.id,
-      currency: "USD",
-      channel: "GATEWAY",
-      direction: "DEPOSIT",
-      chargeCurrency: "AED",
-      settlementCurrency: "USD",
-      markupBps: 150,
-      bufferBps: 50,
-      commissionBps: 250,
-      reserveBps: 500,
-      delayDays: 2,
-      reserveDays: 90,
+      ...SEEDED_USD_DEPOSIT_TERMS,
       reason: "test",
     });
     const res = await m.api("/v1/payments", { body: depositBody({ amount: "1123.52", currency: "USD" }) });

@@ -4,9 +4,10 @@ import { call, db, freshIp, messageOf, newMerchant, savePricingVersion } from ".
 import { createStorePayment, eurStoreMerchant, storeBody, storeCustomer, waitForCheckout } from "../support/store";
 import { dubaiDay } from "@/lib/money/dubai";
 
-// POST /v1/store-payments (docs/api.md "Overview" 4, CreateStorePayment, the checkout object, the
-// store-payment customer profile rules, Endpoints rule 2, Errors; docs/decisions.md: 403 LEGACY_FLOW_DISABLED,
-// store acceptance 30 minutes). Global store switches and an empty catalog are in store-global.test.ts.
+// POST /v1/store-payments (docs/api.md "Overview" 4, CreateStorePayment, the checkout object, the store-payment
+// customer profile rules, Endpoints rule 2, Errors; docs/decisions/0054-store-payment-check-order.md: 403
+// LEGACY_FLOW_DISABLED, docs/decisions/0067-store-checkout-expiry-follows-its-payment.md: store acceptance 30
+// minutes). Global store switches and an empty catalog are in store-global.test.ts.
 
 const errorOf = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
 const CHECKOUT_KEYS = [
@@ -86,7 +87,7 @@ describe("POST /v1/store-payments", () => {
       error: null,
       livePayment: false,
     });
-    // docs/decisions.md: store checkout acceptance period 30 minutes (merchant.storeCheckoutMinutes).
+    // docs/decisions/0067-store-checkout-expiry-follows-its-payment.md: store checkout acceptance period 30 minutes (merchant.storeCheckoutMinutes).
     expect(Date.parse(p.expiresAt) - Date.parse(p.createdAt)).toBe(30 * 60_000);
     const row = await db.payment.findUniqueOrThrow({ where: { id: p.id } });
     expect(row.kind).toBe("STORE");

@@ -4,7 +4,7 @@ import { getPayment } from "@/lib/payments/read";
 import { serializePayment } from "@/lib/payments/serialize";
 import { StoredDataError } from "@/lib/schemas/stored/parse";
 
-// docs/decisions.md "Stored JSON is parsed where it is read": a payment whose stored snapshot lost a member (written
+// docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md: a payment whose stored snapshot lost a member (written
 // by hand here, as older code or a manual fix could) is refused where it is read, with an error naming the column and
 // the member; the ledger never posts a reserve of 0 in its place.
 

@@ -23,6 +23,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { CURRENCIES } from "@/lib/money/currency";
 import { dubaiDay, dubaiDayStart } from "@/lib/money/dubai";
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
 import { pruneRequestLog, requestLogRetentionDays } from "@/lib/request-log/retention";
 import { addRiskRule } from "@/lib/risk/velocity-rules";
 import { createConsoleUser } from "@/lib/users/create-console-user";
@@ -243,17 +244,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // USD charged in AED at the seeded USD->AED rate, as prisma/seed.ts gives the seeded merchants.
     await savePricingVersion(db, {
       merchantId: merchant.id,
-      currency: "USD",
-      channel: "GATEWAY",
-      direction: "DEPOSIT",
-      chargeCurrency: "AED",
-      settlementCurrency: "USD",
-      markupBps: 150,
-      bufferBps: 50,
-      commissionBps: 250,
-      reserveBps: 500,
-      delayDays: 2,
-      reserveDays: 90,
+      ...SEEDED_USD_DEPOSIT_TERMS,
       reason: "soak: USD gateway deposits charged in AED",
     });
     return {

@@ -33,16 +33,16 @@ describe("the repository stands on its own", () => {
     expect(hits).toEqual([]);
   });
 
-  it("every docs/*.md that a file cites exists", () => {
+  it("every docs/*.md that a file cites exists (a guide, and a decision record in docs/decisions/, too)", () => {
     const cited = new Set<string>();
     for (const file of tracked) {
-      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/((?:guides\/)?[a-z-]+\.md)\b/g)) cited.add(m[1]);
+      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/((?:guides\/|decisions\/)?[A-Za-z0-9-]+\.md)\b/g)) cited.add(m[1]);
     }
     expect(cited.size).toBeGreaterThan(3);
     for (const doc of cited) expect(fs.existsSync(path.join(root, "docs", doc)), `docs/${doc}`).toBe(true);
   });
 
-  it('every section a comment cites as docs/<file>.md "<section>" (or docs/guides/<file>.md, or README "<section>") is a heading of that file', () => {
+  it('every section a comment cites as docs/<file>.md "<section>" (or docs/guides/<file>.md, docs/decisions/<record>.md, or README "<section>") is a heading of that file', () => {
     const headings = new Map<string, Set<string>>();
     const docs = fs
       .readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
@@ -57,7 +57,7 @@ describe("the repository stands on its own", () => {
       [...(headings.get(doc) ?? [])].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`));
     for (const file of tracked) {
       const text = fs.readFileSync(path.join(root, file), "utf8");
-      for (const [, doc, section] of text.matchAll(/\bdocs\/((?:guides\/)?[a-z-]+\.md) ["']([^"'\n]+)["']/g)) {
+      for (const [, doc, section] of text.matchAll(/\bdocs\/((?:guides\/|decisions\/)?[A-Za-z0-9-]+\.md) ["']([^"'\n]+)["']/g)) {
         if (!has(doc, section)) missing.push(`${file}: docs/${doc} "${section}"`);
       }
       if (file !== "test/unit/repository.test.ts")

@@ -8,9 +8,9 @@ import { riskRuleView } from "@/lib/risk/velocity-rules";
 import { ConsoleCallbacksOverview, ConsoleDeliveryPage } from "@/lib/schemas/console/views";
 import { parseStored, StoredDataError } from "@/lib/schemas/stored/parse";
 
-// Text columns read as unions, and JSON the console reads, go through their schemas (docs/decisions.md "Stored JSON
-// is parsed where it is read"): a value outside the union is refused with an error naming the column, never passed
-// on under a type it does not have.
+// Text columns read as unions, and JSON the console reads, go through their schemas
+// (docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md): a value outside the union is refused with an error
+// naming the column, never passed on under a type it does not have.
 
 const rule = (over: Partial<RiskRule>): RiskRule => ({
   id: "00000000-0000-4000-8000-000000000001",

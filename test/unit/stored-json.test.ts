@@ -4,7 +4,7 @@ import { parseStored, StoredDataError } from "@/lib/schemas/stored/parse";
 import { computeSnapshot, storedSnapshot } from "@/lib/pricing/snapshot";
 import { DEFAULT_SETTINGS, settingsOf } from "@/lib/settings/service-settings";
 
-// docs/decisions.md "Stored JSON is parsed where it is read".
+// docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md.
 
 const snapshot = () =>
   computeSnapshot({

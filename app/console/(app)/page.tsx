@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { PaymentsCharts } from "@/components/console/charts/payments-charts";
-import { Card, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
+import { Card, MerchantFilter, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
 import { overview } from "@/lib/reports/overview";
 import { reportMerchantParam } from "@/lib/reports/days";
@@ -117,21 +117,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             aria-label="Choose the merchant of the charts"
             className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
           >
-            <label className="block min-w-0 max-w-full text-xs font-medium text-slate-600">
-              Charts for
-              <select
-                name="merchant"
-                defaultValue={chosen ?? ""}
-                className="mt-1 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
-              >
-                <option value="">All merchants</option>
-                {merchants.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <MerchantFilter
+              merchants={merchants}
+              selected={chosen ?? undefined}
+              label="Charts for"
+              anyLabel="All merchants"
+              className="block min-w-0 max-w-full text-xs font-medium text-slate-600"
+              fill={false}
+            />
             <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
               Show
             </button>

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 
 /**
- * A stored JSON value that does not match its schema (docs/decisions.md "Stored JSON is parsed where it is read"): a
- * row written by older code or by hand. `column` names the column (`payments.pricing`); the message names every
+ * A stored JSON value that does not match its schema (docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md):
+ * a row written by older code or by hand. `column` names the column (`payments.pricing`); the message names every
  * member that is wrong. Not a client error: the pipeline answers it 500 INTERNAL_ERROR and logs the message (which
  * names members, never their values).
  */

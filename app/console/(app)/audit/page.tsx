@@ -1,4 +1,4 @@
-import { Card, EmptyState, FilterButtons, PageHeader, Pager } from "@/components/console/ui";
+import { Card, EmptyState, FilterButtons, MerchantFilter, PageHeader, Pager } from "@/components/console/ui";
 import { listAudit, type AuditSnapshot } from "@/lib/audit";
 import { pageParam, param } from "@/lib/console/format";
 import { ConsoleTime } from "@/components/console/time";
@@ -86,17 +86,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             User
             <input name="actor" defaultValue={filters.actor} placeholder="operator" className={input} />
           </label>
-          <label className="block text-xs font-medium text-slate-600">
-            Merchant
-            <select name="merchant" defaultValue={merchantId ?? ""} className={input}>
-              <option value="">Any</option>
-              {merchants.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <MerchantFilter merchants={merchants} selected={merchantId} />
           <FilterButtons clearHref="/console/audit" />
         </form>
       </Card>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { CallbacksCharts } from "@/components/console/charts/callbacks-charts";
 import { DeliveriesTable } from "@/components/console/deliveries-table";
-import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
+import { Card, EmptyState, MerchantFilter, Notice, PageHeader, Pager } from "@/components/console/ui";
 import { requeueAction, setChaosModeAction, setFastRetriesAction } from "@/app/console/actions/callbacks";
 import { callbackSettings, DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
 import { merchantOptions } from "@/lib/merchants/manage-merchants";
@@ -73,17 +73,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
         {actor.role === "OPERATOR" ? (
           <Card>
             <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-3" aria-label="Choose merchant and state">
-              <label className="block text-xs font-medium text-slate-600">
-                Merchant
-                <select name="merchant" defaultValue={filters.merchant ?? ""} className={select}>
-                  <option value="">All merchants</option>
-                  {merchants.map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {m.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <MerchantFilter merchants={merchants} selected={filters.merchant} anyLabel="All merchants" />
               <label className="block text-xs font-medium text-slate-600">
                 State
                 <select name="state" defaultValue={filters.state ?? ""} className={select}>

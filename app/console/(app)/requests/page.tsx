@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Card, EmptyState, FilterButtons, PageHeader, Pager, type Tone } from "@/components/console/ui";
+import { Badge, Card, EmptyState, FilterButtons, MerchantFilter, PageHeader, Pager, type Tone } from "@/components/console/ui";
 import { requireActor } from "@/lib/console/session";
 import { pageParam, param } from "@/lib/console/format";
 import { ConsoleTime } from "@/components/console/time";
@@ -120,19 +120,7 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
             API key prefix
             <input name="keyPrefix" defaultValue={typed.keyPrefix} placeholder="sk_sandbox_a1B2c3" className={input} />
           </label>
-          {actor.role === "OPERATOR" ? (
-            <label className="block text-xs font-medium text-slate-600">
-              Merchant
-              <select name="merchant" defaultValue={filters.merchant ?? ""} className={input}>
-                <option value="">Any</option>
-                {merchants.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
+          {actor.role === "OPERATOR" ? <MerchantFilter merchants={merchants} selected={filters.merchant} /> : null}
           <FilterButtons clearHref="/console/requests" />
         </form>
         {ignored.length > 0 ? (
