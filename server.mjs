@@ -43,7 +43,7 @@ const checked = new Map();
 /**
  * The configuration as `env` holds it now, checked by lib/config.ts in a child process (scripts/check-config.mjs:
  * TypeScript through tsx, which this serving process does not load). Checked again only when one of SETTINGS has
- * changed since (the start sets NEXTAUTH_SECRET from the data folder and the embedded database's variables). A
+ * changed since (the start sets NEXTAUTH_SECRET from the database and the embedded database's variables). A
  * refused variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to
  * start: NAME: got "value"; expected ...`, a secret's value never printed).
  * @returns `{ values, accepts }`: the typed values of SETTINGS (PORT a number, HOST a string or undefined,
@@ -75,7 +75,7 @@ function settingsKey(env) {
 
 /**
  * Sets `name` in process.env to `value`, a value the start made and the configuration accepts, whose typed value is
- * `typed` (the data folder's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL, the embedded database's
+ * `typed` (the database's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL, the embedded database's
  * DATABASE_URL): recorded as checked, so the start does not spawn the configuration check again for it (about a
  * second each).
  */
@@ -114,20 +114,36 @@ export function dataDirectory() {
 }
 
 /**
- * Console sessions need NEXTAUTH_SECRET (it signs and encrypts the session cookie). When the environment does
- * not set one, it is read from `<dataDir>/nextauth-secret`, which is created on first start with 32 random bytes
- * (mode 0600; .data is never committed). Sessions therefore survive restarts of an embedded install.
+ * Console sessions and the listener's forward tokens need NEXTAUTH_SECRET (it signs and encrypts them), and every
+ * instance of one database needs the same one (docs/operating.md "Scaling"). When the environment does not set it,
+ * it is kept in the database (scripts/db.mjs sharedAuthSecret: made by the first instance, read by every other; an
+ * earlier version's `<dataDir>/nextauth-secret` is carried over, so its sessions survive). Without DATABASE_URL it is
+ * read from that file, created with 32 random bytes (mode 0600). Exits with one line when the database cannot give it.
  */
-export function ensureAuthSecret(dataDir = dataDirectory()) {
-  if (settings().NEXTAUTH_SECRET) return;
+export async function ensureAuthSecret(dataDir = dataDirectory()) {
+  const { NEXTAUTH_SECRET: given, DATABASE_URL: databaseUrl } = settings();
+  if (given) return;
   const file = path.join(dataDir, "nextauth-secret");
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  try {
-    fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    if (error.code !== "EEXIST") throw error;
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : null;
+  let secret;
+  if (databaseUrl) {
+    const { sharedAuthSecret, DatabaseUnusableError } = await import("./scripts/db.mjs");
+    try {
+      secret = await sharedAuthSecret(databaseUrl, existing);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnusableError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    }
+  } else {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    secret = fs.readFileSync(file, "utf8").trim();
   }
-  const secret = fs.readFileSync(file, "utf8").trim();
   setChecked("NEXTAUTH_SECRET", secret, secret);
 }
 
@@ -147,6 +163,54 @@ export function closeIfBodyUnread(req, res, closing = () => false) {
   res.once("finish", () => {
     if (!req.complete && !req.destroyed) req.resume();
   });
+}
+
+/** The methods the service serves; any other (TRACE, CONNECT, PROPFIND, ...) is answered 405 by {@link earlyRefusal}. */
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * A request answered before Next.js sees it, in the contract's error envelope (docs/api.md "Errors"), or null:
+ * a method the service does not serve (405 METHOD_NOT_ALLOWED with `Allow`; Next.js would answer 500 and log a
+ * stack), and a POST to a page (a console or customer page's Server Action) whose `Origin` is another site's or
+ * `null` (403 FORBIDDEN; Next.js refuses it too, with a 500). The Origin is compared with `X-Forwarded-Host` or `Host`,
+ * as Next.js does; nothing is read or changed.
+ * @returns `{ status, code, message, headers }` or null
+ */
+export function earlyRefusal(req) {
+  if (!SERVED_METHODS.includes(req.method ?? "")) {
+    const allow = SERVED_METHODS.join(", ");
+    return { status: 405, code: "METHOD_NOT_ALLOWED", message: `method ${req.method} is not served; use ${allow}`, headers: { Allow: allow } };
+  }
+  const origin = req.headers.origin;
+  if (req.method !== "POST" || origin === undefined || /^\/(v1|api)(\/|$)/.test(req.url ?? "")) return null;
+  const host = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
+    .split(",")[0]
+    .trim();
+  let originHost = null;
+  try {
+    originHost = origin === "null" ? null : new URL(origin).host;
+  } catch {
+    // not a URL: refused below
+  }
+  if (originHost !== null && originHost === host) return null;
+  return {
+    status: 403,
+    code: "FORBIDDEN",
+    message: "this form was sent from another site (its Origin is not this service's); open the page here and send it again",
+    headers: {},
+  };
+}
+
+/** Writes `refusal` ({@link earlyRefusal}) as the contract's error envelope, with a request id and no caching. */
+function answerRefusal(res, refusal) {
+  const requestId = randomUUID();
+  res.writeHead(refusal.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Request-Id": requestId,
+    ...refusal.headers,
+  });
+  res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message, requestId } }));
 }
 
 /**
@@ -263,7 +327,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const env = settings();
   port ??= env.PORT;
   hostname ??= env.HOST ?? "127.0.0.1";
-  ensureAuthSecret();
+  await ensureAuthSecret();
   setChecked("PORT", String(port), port);
   const url = listeningUrl(hostname, port);
   // next-auth's own base URL; behind a TLS proxy set NEXTAUTH_URL=https://... (that also makes cookies Secure).
@@ -303,6 +367,8 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     closeIfBodyUnread(req, res, () => draining);
     if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
       return void answerMetrics(req, res, env.METRICS_TOKEN);
+    const refusal = earlyRefusal(req);
+    if (refusal) return void answerRefusal(res, refusal);
     handle(req, res);
   });
   server.on("connection", (socket) => {
@@ -397,7 +463,7 @@ export async function serve() {
     console.log(`Sandpiper: 1 worker on ${started.url} (SANDPIPER_WORKERS=N for more); rate limits counted in ${store}`);
     return started;
   }
-  ensureAuthSecret(); // one secret for every worker
+  await ensureAuthSecret(); // one secret for every worker
   if (env.METRICS_TOKEN) {
     // Every worker's metrics in one scrape: a worker asks, the primary aggregates (prom-client's AggregatorRegistry).
     const { default: client } = await import("prom-client");

@@ -29,7 +29,7 @@ const FEATURES = {
   "request-log": { title: "Request log", on: {}, off: { REQUEST_LOG: "0" }, onWords: "the request log on (the default)", offWords: "`REQUEST_LOG=0`" },
   metrics: {
     title: "Metrics",
-    on: { METRICS_TOKEN: "bench-metrics-token" },
+    on: { METRICS_TOKEN: "bench-metrics-token-0123456789" },
     off: {},
     onWords: "metrics on (`METRICS_TOKEN` set; nothing scrapes it during the run)",
     offWords: "metrics off (the default)",

@@ -56,9 +56,15 @@ function text(description: string, accepts: string, secret = false, test: (value
   return variable(schema.optional(), description, accepts, secret);
 }
 
-/** A secret key: text without spaces, optional, never printed. */
-function key(description: string): Variable<string | undefined> {
-  return text(description, "a key without spaces", true, (value) => !/\s/.test(value));
+/** Shortest NEXTAUTH_SECRET accepted, in bytes of UTF-8 (docs/operating.md "Environment"). */
+export const MIN_AUTH_SECRET_BYTES = 32;
+/** Shortest METRICS_TOKEN accepted, in bytes of UTF-8. */
+export const MIN_METRICS_TOKEN_BYTES = 24;
+
+/** A secret key: text without spaces of at least `minBytes` bytes (UTF-8), optional, never printed. */
+function key(description: string, minBytes = 1): Variable<string | undefined> {
+  const accepts = minBytes > 1 ? `a key without spaces of at least ${minBytes} bytes` : "a key without spaces";
+  return text(description, accepts, true, (value) => !/\s/.test(value) && Buffer.byteLength(value, "utf8") >= minBytes);
 }
 
 /** True when every %-escape of `text` decodes (decodeURIComponent would not throw). */
@@ -103,7 +109,7 @@ const DAY_MS = 86_400_000;
 export const VARIABLES = {
   DATABASE_URL: url(["postgresql:", "postgres:"], "PostgreSQL connection string (npm start sets the embedded database's)", true),
   SANDPIPER_DATA_DIR: text(
-    "the embedded install's folder (PGlite data, credentials.txt, nextauth-secret); read by server.mjs",
+    "the embedded install's folder (PGlite data, credentials.txt; an earlier version's nextauth-secret); read by server.mjs",
     "a folder path without control characters",
   ),
   SANDPIPER_EMBEDDED: flag(false, "set by npm start when it serves the embedded database (one session: no prepared statements)"),
@@ -179,8 +185,8 @@ export const VARIABLES = {
     ["http:", "https:"],
     "OpenTelemetry collector base URL; traces are sent over OTLP/HTTP to <url>/v1/traces (unset: no tracing)",
   ),
-  METRICS_TOKEN: key("bearer token of GET /metrics (Prometheus); unset: no metrics are collected and /metrics is not served"),
-  NEXTAUTH_SECRET: key("signs and encrypts console session cookies"),
+  METRICS_TOKEN: key("bearer token of GET /metrics (Prometheus); unset: no metrics are collected and /metrics is not served", MIN_METRICS_TOKEN_BYTES),
+  NEXTAUTH_SECRET: key("signs and encrypts console session cookies and the listener's forward tokens; the same on every instance", MIN_AUTH_SECRET_BYTES),
   NEXTAUTH_URL: url(["http:", "https:"], "the console's public base URL; https:// makes session cookies Secure"),
   SANDPIPER_WORKERS: variable(
     z
@@ -265,9 +271,25 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     if (parsed.success) values[name] = parsed.data;
     else lines.push(refusal(name, raw ?? ""));
   }
+  if (lines.length === 0) lines.push(...COMBINATIONS.flatMap((rule) => rule(values as Config, env.NODE_ENV) ?? []));
   if (lines.length > 0) throw new ConfigError(lines);
   return values as Config;
 }
+
+/**
+ * Settings that each variable accepts alone but that are unsafe or silently off together (docs/operating.md
+ * "Refused settings"): each rule gives its refusal line, or null. `nodeEnv` is NODE_ENV as the start sees it.
+ */
+const COMBINATIONS: ReadonlyArray<(c: Config, nodeEnv: string | undefined) => string | null> = [
+  (c, nodeEnv) =>
+    c.INNGEST_DEV !== undefined && nodeEnv === "production"
+      ? "INNGEST_DEV: refused with NODE_ENV=production (/api/inngest would run job steps for anyone, without credentials); set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY instead, or neither for the embedded job driver"
+      : null,
+  (c) =>
+    c.INNGEST_DEV === undefined && (c.INNGEST_EVENT_KEY === undefined) !== (c.INNGEST_SIGNING_KEY === undefined)
+      ? `${c.INNGEST_EVENT_KEY === undefined ? "INNGEST_SIGNING_KEY: set without INNGEST_EVENT_KEY (no job would be announced)" : "INNGEST_EVENT_KEY: set without INNGEST_SIGNING_KEY (Inngest could not call /api/inngest, and no background job would run)"}; set both, or neither for the embedded job driver`
+      : null,
+];
 
 // Read once: the first call parses process.env and every later call returns that result. Under vitest, where a test
 // changes a variable for itself (vi.stubEnv, process.env.X = ...), the result is kept per snapshot of the variables'

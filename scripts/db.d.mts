@@ -16,3 +16,4 @@ export function connectionProblem(error: unknown, databaseUrl: string): string;
 export function ensureDatabase(databaseUrl: string, log?: (line: string) => void): Promise<boolean>;
 export function ensureDatabaseOrExit(databaseUrl: string): Promise<void>;
 export function withCommandDatabase<T>(fn: (url: string, env: Record<string, string>, dataDir: string) => Promise<T>): Promise<T>;
+export function sharedAuthSecret(databaseUrl: string, carried?: string | null): Promise<string>;

@@ -1,6 +1,6 @@
 // Database helpers shared by start, tests and benchmarks: prisma generate/migrate, guards, embedded PGlite.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -220,6 +220,54 @@ export async function isEmpty(databaseUrl) {
     return rows[0].n === 0;
   } finally {
     await client.end();
+  }
+}
+
+/** The settings row of the generated console session secret (docs/operating.md "Scaling"). */
+const AUTH_SECRET_SETTING = "nextauth-secret";
+/** Shortest console session secret, in bytes of UTF-8 (lib/config.ts refuses a shorter NEXTAUTH_SECRET). */
+const MIN_AUTH_SECRET_BYTES = 32;
+
+/**
+ * The console session secret every instance of the database `databaseUrl` shares, for a start without NEXTAUTH_SECRET
+ * (docs/operating.md "Scaling"): the settings row `nextauth-secret`, made by the first instance to get here, as the
+ * store handoff key is. The first one stores `carried` when it is a usable secret (the data folder's
+ * `nextauth-secret` of an earlier version, so its sessions survive the upgrade), else 32 random bytes (base64url);
+ * every later start reads the stored one. One connection, two statements.
+ * @param carried an earlier secret to keep, or null
+ * @returns the secret (text of at least 32 bytes, no spaces)
+ * @throws DatabaseUnusableError with one line when the database cannot be reached or is not migrated
+ */
+export async function sharedAuthSecret(databaseUrl, carried = null) {
+  const usable = carried !== null && Buffer.byteLength(carried, "utf8") >= MIN_AUTH_SECRET_BYTES && !/\s/.test(carried);
+  const candidate = usable ? carried : randomBytes(32).toString("base64url");
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new DatabaseUnusableError(connectionProblem(error, databaseUrl));
+  }
+  try {
+    await client.query("INSERT INTO settings (key, value, updated_at) VALUES ($1, $2::jsonb, now()) ON CONFLICT (key) DO NOTHING", [
+      AUTH_SECRET_SETTING,
+      JSON.stringify({ secret: candidate }),
+    ]);
+    const { rows } = await client.query("SELECT value->>'secret' AS secret FROM settings WHERE key = $1", [AUTH_SECRET_SETTING]);
+    const secret = rows[0]?.secret;
+    if (typeof secret !== "string" || Buffer.byteLength(secret, "utf8") < MIN_AUTH_SECRET_BYTES || /\s/.test(secret)) {
+      throw new DatabaseUnusableError(
+        `Sandpiper cannot start: the settings row "${AUTH_SECRET_SETTING}" holds no usable console session secret. Delete the row (every console session ends) or set NEXTAUTH_SECRET.`,
+      );
+    }
+    return secret;
+  } catch (error) {
+    if (error.code === "42P01")
+      throw new DatabaseUnusableError(
+        "Sandpiper cannot start: the database is not migrated (no settings table). Run npm run db:migrate, or start with npm start.",
+      );
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 

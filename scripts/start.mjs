@@ -71,6 +71,12 @@ if (embeddedDir) {
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");
 let credentials = "";
+// docs/operating.md "Credentials of the first start": on PostgreSQL under NODE_ENV=production with stdout not a
+// terminal (a process manager keeps stdout in the system log), the seeded passwords and keys go to
+// seeded-credentials.txt, readable by this user only, and only its path is printed. The embedded database and a
+// terminal keep printing them.
+const credentialsToFile = !embedded && process.env.NODE_ENV === "production" && !terminal;
+const seededFile = path.join(dataDirectory(), "seeded-credentials.txt");
 // Instances started together take turns: one migrates and seeds, the others wait, then find the work done. A restart
 // with nothing changed skips each step: no migration pending, seeded already.
 await withStartupLock(databaseUrl, { skip: Boolean(embedded) }, async () => {
@@ -79,6 +85,12 @@ await withStartupLock(databaseUrl, { skip: Boolean(embedded) }, async () => {
   if (await isEmpty(databaseUrl)) {
     credentials = await seed(databaseUrl);
     if (embedded) fs.writeFileSync(credentialsFile, credentials, { mode: 0o600 });
+    if (credentialsToFile) {
+      fs.mkdirSync(path.dirname(seededFile), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(seededFile, credentials, { mode: 0o600 });
+      fs.chmodSync(seededFile, 0o600); // a file left from before keeps its mode otherwise
+      credentials = `The seeded sandbox's console passwords and API keys are in ${seededFile} (readable by this user only; not printed under NODE_ENV=production outside a terminal).`;
+    }
   } else {
     // The seeded USD->AED rates are extended by the service itself at each start (instrumentation.ts).
     if (embedded && fs.existsSync(credentialsFile)) credentials = fs.readFileSync(credentialsFile, "utf8");

@@ -12,6 +12,7 @@ import { jsonResponse } from "@/lib/http/respond";
 import { sharedRedis } from "@/lib/rate-limits/store";
 import { jobStates } from "@/lib/jobs/driver";
 import { log } from "@/lib/log";
+import { inngestConfigured, inngestServes } from "@/lib/notify/mode";
 
 /** How long one readiness check may take before it counts as failed, in milliseconds. */
 export const CHECK_TIMEOUT_MS = 2_000;
@@ -92,10 +93,18 @@ async function checkRedis(): Promise<Check> {
   }
 }
 
-/** Every polling job of the embedded driver ran within twice its interval plus JOB_GRACE_MS. */
+/**
+ * A job driver runs: every polling job of the embedded driver ran within twice its interval plus JOB_GRACE_MS, or
+ * Inngest drives the jobs and may call `/api/inngest`, or the operator switched this process's jobs off
+ * (JOBS_DISABLED=1). Anything else (an embedded driver that did not start, Inngest that cannot call in) is not ready.
+ */
 function checkJobs(now: Date): Check {
   const states = jobStates();
-  if (!states) return ok(config().JOBS_DISABLED ? "disabled (JOBS_DISABLED=1)" : "driven by Inngest, not this process");
+  if (!states) {
+    if (config().JOBS_DISABLED) return ok("disabled (JOBS_DISABLED=1)");
+    if (!inngestConfigured()) return failed("no job driver runs: the embedded driver did not start");
+    return inngestServes() ? ok("driven by Inngest, not this process") : failed("Inngest cannot call /api/inngest (INNGEST_SIGNING_KEY unset): no job runs");
+  }
   const late = states.filter((s) => now.getTime() - s.lastRunAt.getTime() > 2 * s.intervalMs + JOB_GRACE_MS);
   if (late.length === 0) return ok(`${states.length} jobs on time`);
   return failed(

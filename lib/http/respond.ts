@@ -1,6 +1,7 @@
 import { transportSecurityHeaders } from "@/lib/http/security-headers";
 import { ApiError, apiError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { redactText } from "@/lib/redaction/redact";
 import { classifyDbError, isTransientDbError, type UniqueKey } from "@/lib/db-errors";
 
 /** JSON.stringify that writes bigint as a string (money never becomes a JS number). */
@@ -16,11 +17,15 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-/** The contract's error envelope (docs/api.md "Errors"): `{ error: { code, message, requestId } }`. */
+/**
+ * The contract's error envelope (docs/api.md "Errors"): `{ error: { code, message, requestId } }`; the message passes
+ * the one redaction rule (lib/redaction/redact.ts), so a message that echoes a value never carries a secret or a card
+ * number.
+ */
 export function errorResponse(error: ApiError, requestId: string): Response {
   return jsonResponse(
     error.status,
-    { error: { code: error.code, message: error.message, requestId } },
+    { error: { code: error.code, message: redactText(error.message), requestId } },
     { ...error.headers, "X-Request-Id": requestId, "Cache-Control": "no-store" },
   );
 }

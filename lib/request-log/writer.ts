@@ -2,7 +2,7 @@
 // /v1 request to recordRequest, which only queues it; a timer writes the queue in one INSERT per batch.
 import { Prisma, query } from "@/lib/db";
 import { log } from "@/lib/log";
-import { redactBody, redactQuery, redactText } from "@/lib/request-log/redact";
+import { redactBody, redactQuery, redactText } from "@/lib/redaction/redact";
 import { config } from "@/lib/config";
 
 /** One finished request as the pipeline saw it; bodies are raw here and redacted when written. */

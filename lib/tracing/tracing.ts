@@ -1,10 +1,13 @@
 // OpenTelemetry traces (docs/operating.md "Traces"): when OTEL_EXPORTER_OTLP_ENDPOINT is set, instrumentation.ts calls
 // startTracing() before anything else loads; each /v1 request is a span (route, merchant id, request id, status) under
 // Next.js' own request span, database queries are child spans (the official pg instrumentation), and each embedded
-// job run and callback delivery attempt is a span. Unset, nothing is loaded and inSpan() only calls its function.
+// job run and callback delivery attempt is a span. Every span leaves through the one redaction rule (redactSpan). Unset,
+// nothing is loaded and inSpan() only calls its function.
 import { context, INVALID_SPAN_CONTEXT, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import { config } from "@/lib/config";
 import { registerPgInstrumentation } from "@/lib/tracing/pg-instrumentation.mjs";
+import { redactText, redactValue } from "@/lib/redaction/redact";
 
 /** The tracer's name (instrumentation scope) of every span Sandpiper makes itself. */
 const SCOPE = "sandpiper";
@@ -30,7 +33,7 @@ export async function startTracing(): Promise<void> {
       import("@opentelemetry/instrumentation"),
       import("@opentelemetry/instrumentation-pg"),
     ]);
-  const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` });
+  const exporter = redactingExporter(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` }));
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ "service.name": "sandpiper" }),
     spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 })],
@@ -39,6 +42,39 @@ export async function startTracing(): Promise<void> {
   trace.setGlobalTracerProvider(provider);
   registerPgInstrumentation(instr, pgInstr); // `npm start` registered it already, before it loaded pg
   g.__sandpiperTracing = provider;
+}
+
+/** `attributes` as they may leave the service: {@link redactValue} of each (a secret-named attribute is "[redacted]"). */
+function redactAttributes(attributes: Attributes): Attributes {
+  return redactValue(attributes) as Attributes;
+}
+
+/**
+ * `span` as it may leave the service (docs/operating.md "Secrets in logs and traces"): its name, status message,
+ * attributes and events (names and attributes: an exception's message and stack) through the one redaction rule. The
+ * URL and target attributes of Next.js' request span lose their secret parameters and card numbers, an
+ * authorization or cookie header attribute is "[redacted]". The span itself is not changed (a copy that reads through
+ * to it).
+ */
+function redactSpan(span: ReadableSpan): ReadableSpan {
+  return Object.create(span, {
+    name: { value: redactText(span.name) },
+    status: { value: span.status.message === undefined ? span.status : { ...span.status, message: redactText(span.status.message) } },
+    attributes: { value: redactAttributes(span.attributes) },
+    events: {
+      value: span.events.map((event) => ({ ...event, name: redactText(event.name), attributes: event.attributes && redactAttributes(event.attributes) })),
+    },
+    links: { value: span.links.map((link) => ({ ...link, attributes: link.attributes && redactAttributes(link.attributes) })) },
+  }) as ReadableSpan;
+}
+
+/** `exporter` that sends every span through {@link redactSpan} first: nothing leaves unredacted, whoever made the span. */
+function redactingExporter(exporter: SpanExporter): SpanExporter {
+  return {
+    export: (spans, done) => exporter.export(spans.map(redactSpan), done),
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
 }
 
 /** Sends the spans not exported yet and stops tracing (server.mjs, after the drain); resolves at once when off. */

@@ -897,7 +897,7 @@ describe("console Server Actions: the tables cover the build", () => {
 });
 
 describe("console Server Actions over HTTP: CSRF and session", () => {
-  it("another site's Origin, a null Origin or no session change nothing; the console's own Origin with a session does", async () => {
+  it("another site's Origin or a null Origin is refused 403 and changes nothing, no session changes nothing; the console's own Origin with a session does", async () => {
     // The page the operator works on hands its block-list form exactly this action.
     const page = await getWithSession("/console/settings", operator.cookie);
     expect(page.status).toBe(200);
@@ -909,8 +909,9 @@ describe("console Server Actions over HTTP: CSRF and session", () => {
       const entries = () => db.blockListEntry.count({ where: { value } });
       for (const origin of ["https://evil.example", "null"]) {
         const { result, rows } = await newAuditRows(operator.id, () => postAction("settings.addBlock", fields, { cookie: operator.cookie, origin, transport }));
-        expect(result.status, `${transport} from ${origin}`).toBe(500);
+        expect(result.status, `${transport} from ${origin}`).toBe(403);
         expect(result.state).toBeNull();
+        expect(JSON.parse(result.text).error).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/another site/) });
         expect(rows).toEqual([]);
         expect(await entries()).toBe(0);
       }
@@ -954,7 +955,7 @@ describe("console Server Actions over HTTP: CSRF and session", () => {
     const fields = { keyId: m.keyId, reason: "" };
 
     const evil = await newAuditRows(m.owner.id, () => postAction("keys.revokeKeyAction", fields, { cookie, origin: "https://evil.example", page: keyPage }));
-    expect(evil.result.status).toBe(500);
+    expect(evil.result.status).toBe(403);
     expect(evil.rows).toEqual([]);
     expect(await revokedAt()).toBeNull();
     expect((await m.api("/v1/payments")).status).toBe(200);

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { luhnValid } from "@/lib/request-log/redact";
+import { luhnValid } from "@/lib/redaction/redact";
+import { listenerForward } from "../support/stream";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
@@ -222,6 +224,37 @@ describe("request log: no secret or card number is stored, whatever the placemen
   });
 });
 
+describe("methods the service does not serve", () => {
+  it("TRACE, CONNECT-like and unknown methods answer 405 in the contract's envelope with Allow, on any path, without a stack", async () => {
+    const { port, hostname } = new URL(baseUrl());
+    const send = (method: string, path: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const req = http.request({ host: hostname, port, method, path, headers: { authorization: "Bearer sk_sandbox_not-a-key" } }, (res) => {
+          let body = "";
+          res.setEncoding("utf8").on("data", (d: string) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    for (const [method, path] of [
+      ["TRACE", "/v1/payments"],
+      ["TRACE", "/"],
+      ["TRACE", "/console/settings"],
+      ["PROPFIND", "/v1/payments"],
+    ]) {
+      const answer = await send(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      expect(JSON.parse(answer.body).error).toMatchObject({
+        code: "METHOD_NOT_ALLOWED",
+        message: `method ${method} is not served; use GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`,
+      });
+      expect(answer.body).not.toMatch(/\bat /);
+    }
+  });
+});
+
 describe("/api/inngest without Inngest configured", () => {
   it("answers 404 in the contract's envelope", async () => {
     for (const method of ["GET", "POST", "PUT"]) {
@@ -243,24 +276,8 @@ describe("forward records need a listener session of a key that may make them", 
     const event = await eventually(async () => db.event.findFirst({ where: { paymentId: created.body.id } }));
     const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"] });
     const otherKey = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read", "sandbox:simulate"] });
-    const forward = (startedAt: string) => ({
-      eventId: event.id,
-      forwardId: randomUUID(),
-      cursor: "1",
-      kind: "event",
-      attempt: 1,
-      startedAt,
-      durationMs: 3,
-      statusCode: 200,
-      error: null,
-      forwardTo: "http://localhost:4000/hook",
-      timestamp: "1577836800",
-      signature: "0".repeat(64),
-      responseSnippet: null,
-      nextAttemptAt: null,
-    });
     const record = (key: string, forwardToken: unknown, startedAt = new Date().toISOString()) =>
-      m.api("/v1/events/forwards", { key, idempotencyKey: null, body: { forwardToken, forwards: [forward(startedAt)] } });
+      m.api("/v1/events/forwards", { key, idempotencyKey: null, body: { forwardToken, forwards: [listenerForward(event.id, startedAt)] } });
 
     // A read-only key: its stream carries no token, and the endpoint refuses it whatever it sends.
     expect(await forwardTokenOf(readOnly.key)).toBeNull();

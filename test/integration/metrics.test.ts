@@ -8,7 +8,7 @@ import { startService, stopService } from "../support/global-setup";
 // scrape (two workers here: counts of requests answered by either add up) to the token, 401 without it; unset, no
 // /metrics at all.
 
-const TOKEN = "metrics-token-for-tests";
+const TOKEN = "metrics-token-for-the-tests-0123";
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);

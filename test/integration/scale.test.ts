@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,11 +14,13 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { recreateDatabase, stopService } from "../support/global-setup";
 import { startReceiver } from "../support/receiver";
 import { signIn } from "../support/console-http";
+import { listenerForward, streamForwardToken } from "../support/stream";
 import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
 
 // More than one process (docs/guides/operate-sandpiper.md "Running more than one process"): two instances of `npm start` on one empty
 // database, started at the same moment, each with SANDPIPER_WORKERS=2 and rate limits in Redis. Both come up;
-// together they keep one idempotency record, one budget per key, one delivery per callback and one expiry.
+// together they keep one idempotency record, one budget per key, one delivery per callback and one expiry. Neither is
+// given NEXTAUTH_SECRET: a console session and a listener's forward token made on one are used on the other.
 
 const root = path.resolve(__dirname, "../..");
 const url = (() => {
@@ -59,7 +61,9 @@ async function startInstance(): Promise<{ child: ChildProcess; url: string; outp
       DELIVERY_POLL_INTERVAL_MS: "200",
       DB_POOL_MAX: "4",
       LOG_LEVEL: "warn",
-      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+      // No NEXTAUTH_SECRET: both instances read the one the database keeps (docs/operating.md "Scaling"), each with
+      // a data folder of its own.
+      NEXTAUTH_SECRET: "",
       SANDPIPER_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")),
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -136,6 +140,33 @@ describe("two instances, two workers each, one database", () => {
     for (const instance of instances) expect((await signIn(name, "guess", "198.51.100.7", instance.url)).body.url).toContain("error=locked");
     // Another address is not locked out by the first one's guesses.
     for (const instance of instances) expect((await signIn(name, "guess", "198.51.100.77", instance.url)).body.url).toContain("error=invalid");
+  }, 60_000);
+
+  it("a console session made on one instance is used on the other, and so is a listener's forward token (one secret, kept in the database)", async () => {
+    const owner = await db.consoleUser.findFirstOrThrow({ where: { merchantId } });
+    const session = await signIn(owner.username, "owner-password-1", freshIp(), instances[0].url);
+    expect(session.cookie, JSON.stringify(session.body)).not.toBeNull();
+    for (const instance of instances) {
+      const page = await fetch(`${instance.url}/api/console/payments?page=1&limit=1`, { headers: { cookie: session.cookie! }, redirect: "manual" });
+      expect(page.status, `${instance.url}: ${await page.clone().text()}`).toBe(200);
+      expect((await page.json()).total).toBeTypeOf("number");
+    }
+    const secrets = await db.setting.findMany({ where: { key: "nextauth-secret" } });
+    expect(secrets).toHaveLength(1);
+
+    const created = await api(0, "/v1/payments", { body: deposit() });
+    expect((await api(0, `/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+    const event = await db.event.findFirstOrThrow({ where: { paymentId: created.body.id } });
+    const forwardToken = await streamForwardToken(instances[0].url, key, { "x-forwarded-for": freshIp() });
+    expect(forwardToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const recorded = await fetch(`${instances[1].url}/v1/events/forwards`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "x-forwarded-for": freshIp(), "content-type": "application/json" },
+      body: JSON.stringify({ forwardToken, forwards: [listenerForward(event.id)] }),
+    });
+    expect(recorded.status, await recorded.clone().text()).toBe(200);
+    expect((await recorded.json()).recorded).toBe(1);
+    for (const instance of instances) expect(instance.output.join("\n")).not.toMatch(/JWT|JWE|decryption/i);
   }, 60_000);
 
   it("both instances started at the same moment came up, one after the other migrating; each runs two workers", () => {

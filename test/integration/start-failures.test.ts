@@ -141,6 +141,22 @@ describe("a start that cannot work ends with one line and exit code 1 at once", 
   }, 40_000);
 });
 
+describe('docs/operating.md "Refused settings": unsafe or silently-off settings stop the start with one line', () => {
+  it("INNGEST_DEV under NODE_ENV=production, an event key without a signing key, a short NEXTAUTH_SECRET or METRICS_TOKEN", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ INNGEST_DEV: "1" }, "Sandpiper refuses to start: INNGEST_DEV: refused with NODE_ENV=production"],
+      [{ INNGEST_EVENT_KEY: "evt-key" }, "Sandpiper refuses to start: INNGEST_EVENT_KEY: set without INNGEST_SIGNING_KEY"],
+      [{ NEXTAUTH_SECRET: "short" }, "Sandpiper refuses to start: NEXTAUTH_SECRET: got an invalid value (not shown: it is a secret); expected a key"],
+      [{ METRICS_TOKEN: "xyz-token" }, "Sandpiper refuses to start: METRICS_TOKEN: got an invalid value (not shown: it is a secret); expected a key"],
+    ];
+    const runs = await Promise.all(cases.map(([env]) => start({ DATABASE_URL: TEST_DATABASE_URL, PORT: "0", ...env })));
+    runs.forEach((run, n) => {
+      expectOneLine(run, new RegExp(`^${cases[n][1].replace(/[()]/g, "\\$&")}`));
+      expect(run.stderr).not.toMatch(/\bshort\b|xyz-token/);
+    });
+  }, 60_000);
+});
+
 describe("the scripts read DATABASE_URL through the configuration", () => {
   it("npm run db:migrate and npm run seed with a DATABASE_URL the configuration refuses: one line naming it, never its password", async () => {
     const refused =

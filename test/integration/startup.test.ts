@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { TEST_DATABASE_URL } from "../support/env";
@@ -32,7 +34,7 @@ function startEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     NEXT_TELEMETRY_DISABLED: "1",
     LOG_LEVEL: "warn",
-    NEXTAUTH_SECRET: "local-test-secret",
+    NEXTAUTH_SECRET: "local-test-secret-of-32-bytes-at-least",
   };
   for (const name of Object.keys(env)) if (name === "NODE_ENV" || name === "CALLBACK_ALLOW_LOOPBACK" || name.startsWith("npm_")) delete env[name];
   return env;
@@ -238,13 +240,20 @@ describe("a DATABASE_URL that names a database that does not exist", () => {
     await admin(`DROP DATABASE IF EXISTS "${missing}" WITH (FORCE)`);
     const { freePort } = await import("../../scripts/db.mjs");
     const port = await freePort();
-    const started = launch(process.execPath, ["scripts/start.mjs", "--no-build"], { ...startEnv(withDatabase(missing), port), NODE_ENV: "production" });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-created-"));
+    const started = launch(process.execPath, ["scripts/start.mjs", "--no-build"], {
+      ...startEnv(withDatabase(missing), port),
+      NODE_ENV: "production",
+      SANDPIPER_DATA_DIR: dataDir,
+    });
     try {
       await started.running();
       expect(started.output().match(/^Created the database .*$/gm)).toEqual([
         `Created the database "${missing}" on 127.0.0.1:5432 (DATABASE_URL named a database that did not exist); migrating it now.`,
       ]);
-      expect(started.output()).toMatch(/API key \(all scopes\) sk_sandbox_/);
+      // Under NODE_ENV=production outside a terminal the seeded keys go to a file (docs/operating.md "Credentials of the first start").
+      expect(started.output()).not.toMatch(/sk_sandbox_/);
+      expect(fs.readFileSync(path.join(dataDir, "seeded-credentials.txt"), "utf8")).toMatch(/API key \(all scopes\) sk_sandbox_/);
       expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
     } finally {
       expect(await started.stop()).toBe(0);

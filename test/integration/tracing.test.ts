@@ -4,7 +4,8 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { TEST_DATABASE_URL } from "../support/env";
 import { call, db, depositBody, eventually, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";
-import { startReceiver, type Received } from "../support/receiver";
+import { startReceiver } from "../support/receiver";
+import { spansOf } from "../support/otlp";
 
 // docs/operating.md "Traces": with OTEL_EXPORTER_OTLP_ENDPOINT set, a real start sends OpenTelemetry spans over
 // OTLP/HTTP (JSON): one per /v1 request with its route, merchant id, request id and status, the database queries as
@@ -14,30 +15,6 @@ const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
 });
-
-type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean };
-type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: { key: string; value: OtlpValue }[] };
-type Span = { traceId: string; spanId: string; parentSpanId: string; name: string; attributes: Record<string, string | number | boolean | undefined> };
-
-/** Every span the collector received, with attributes as plain values. */
-function spansOf(received: Received[]): Span[] {
-  return received.flatMap((r) => {
-    const body = JSON.parse(r.body.toString()) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-    return body.resourceSpans.flatMap((rs) =>
-      rs.scopeSpans.flatMap((ss) =>
-        ss.spans.map((s) => ({
-          traceId: s.traceId,
-          spanId: s.spanId,
-          parentSpanId: s.parentSpanId ?? "",
-          name: s.name,
-          attributes: Object.fromEntries(
-            (s.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? (a.value.intValue !== undefined ? Number(a.value.intValue) : a.value.boolValue)]),
-          ),
-        })),
-      ),
-    );
-  });
-}
 
 describe("OpenTelemetry traces over OTLP/HTTP", () => {
   // `npm start` loads pg to migrate before Next.js starts tracing; server.mjs alone (a cluster worker) does not.

@@ -1,4 +1,6 @@
-// A listener session's forward token, for tests that record forwards without running `sandpiper listen`.
+import { randomUUID } from "node:crypto";
+
+// A listener session's forward token and forward records, for tests that record forwards without running `sandpiper listen`.
 
 /**
  * Opens the key's event stream at `base` and reads its `ready` message (docs/callbacks.md "sandpiper listen"), then
@@ -26,4 +28,24 @@ export async function streamForwardToken(base: string, key: string, headers: Rec
   } finally {
     stop.abort();
   }
+}
+
+/** One forward record of a listener (`POST /v1/events/forwards`'s `forwards` item): event `eventId` delivered with 200 at `startedAt`. */
+export function listenerForward(eventId: string, startedAt = new Date().toISOString()) {
+  return {
+    eventId,
+    forwardId: randomUUID(),
+    cursor: "1",
+    kind: "event",
+    attempt: 1,
+    startedAt,
+    durationMs: 3,
+    statusCode: 200,
+    error: null,
+    forwardTo: "http://localhost:4000/hook",
+    timestamp: "1577836800",
+    signature: "0".repeat(64),
+    responseSnippet: null,
+    nextAttemptAt: null,
+  };
 }

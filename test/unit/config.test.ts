@@ -173,6 +173,36 @@ describe("accepted values and defaults", () => {
   });
 });
 
+describe("secrets too short and settings unsafe together are refused with one line", () => {
+  it("NEXTAUTH_SECRET under 32 bytes and METRICS_TOKEN under 24, never printed", () => {
+    expect(refusals({ NEXTAUTH_SECRET: "short" })).toEqual([
+      "NEXTAUTH_SECRET: got an invalid value (not shown: it is a secret); expected a key without spaces of at least 32 bytes",
+    ]);
+    expect(refusals({ NEXTAUTH_SECRET: "x".repeat(31) })).toHaveLength(1);
+    expect(refusals({ NEXTAUTH_SECRET: "x".repeat(32) })).toEqual([]);
+    expect(refusals({ METRICS_TOKEN: "x" })).toEqual([
+      "METRICS_TOKEN: got an invalid value (not shown: it is a secret); expected a key without spaces of at least 24 bytes",
+    ]);
+    expect(refusals({ METRICS_TOKEN: "x".repeat(23) })).toHaveLength(1);
+    expect(refusals({ METRICS_TOKEN: "x".repeat(24) })).toEqual([]);
+  });
+
+  it("INNGEST_DEV under NODE_ENV=production; an Inngest event key without a signing key, or the reverse", () => {
+    expect(refusals({ NODE_ENV: "production", INNGEST_DEV: "1" })).toEqual([
+      "INNGEST_DEV: refused with NODE_ENV=production (/api/inngest would run job steps for anyone, without credentials); set INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY instead, or neither for the embedded job driver",
+    ]);
+    expect(refusals({ NODE_ENV: "development", INNGEST_DEV: "1" })).toEqual([]);
+    expect(refusals({ NODE_ENV: "production", INNGEST_EVENT_KEY: "evt" })).toEqual([
+      "INNGEST_EVENT_KEY: set without INNGEST_SIGNING_KEY (Inngest could not call /api/inngest, and no background job would run); set both, or neither for the embedded job driver",
+    ]);
+    expect(refusals({ INNGEST_SIGNING_KEY: "signkey-prod-123" })).toEqual([
+      "INNGEST_SIGNING_KEY: set without INNGEST_EVENT_KEY (no job would be announced); set both, or neither for the embedded job driver",
+    ]);
+    expect(refusals({ NODE_ENV: "production", INNGEST_EVENT_KEY: "evt", INNGEST_SIGNING_KEY: "signkey-prod-123" })).toEqual([]);
+    expect(refusals({ INNGEST_DEV: "http://127.0.0.1:8288", INNGEST_EVENT_KEY: "evt" })).toEqual([]);
+  });
+});
+
 describe("config() under vitest", () => {
   afterEach(() => vi.unstubAllEnvs());
 
