@@ -38,7 +38,7 @@ test("a listener-delivered event: its forward on the delivery page, and no 'need
   });
   const forwardToken = await streamForwardToken(base(), m.key);
   const recorded = await api(m.key, "POST", "/v1/events/forwards", { forwardToken, forwards: [attempt(1, null), attempt(2, 200)] });
-  expect(recorded.body).toEqual({ recorded: 2, duplicates: 0, unknownEvents: [] });
+  expect(recorded.body).toEqual({ recorded: 2, duplicates: 0, unknownEvents: [], refused: [] });
 
   await signIn(page, m.owner, m.password);
   const figure = page.getByRole("link", { name: /Callbacks needing attention/ });
