@@ -2,7 +2,7 @@
 // each attempt to bring an event to the developer's receiver, recorded beside the event and shown with it. They are
 // never deliveries: no delivery's state or attempts change.
 import type { z } from "zod";
-import { systemNow } from "@/lib/clock";
+import { isBefore, later, realInstant, systemNow, type RealInstant } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
 import { checkForwardToken, CLOCK_SKEW_MS } from "@/lib/events/forward-token";
 import { ListenerForward, type RecordForwards } from "@/lib/schemas/api/events";
@@ -23,18 +23,17 @@ const is2xx = (status: number | null) => status !== null && status >= 200 && sta
 export type RefusedForward = { index: number; forwardId: string; attempt: number; reason: string };
 
 /**
- * Why an attempt that started at `started` cannot have been made by this listener session, or null when it can. All
- * instants are real time: the event's recording (`recorded_at`; null for events from before it was kept, which are
+ * Why an attempt that started at `started` cannot have been made by this listener session, or null when it can. Every
+ * bound is real time, by type: the event's recording (`recorded_at`; null for events from before it was kept, which are
  * then bounded by the stream's opening only), the stream's opening, now and the token's end; a minute of clock skew
- * is allowed either way. The event's `created_at` is never used: under a moved sandbox clock it is sandbox time.
+ * is allowed either way. The event's `created_at` is a SandboxInstant under a moved clock and cannot be passed here.
  */
-function startedAtRefusal(started: number, bounds: { eventRecordedAt: Date | null; openedAt: Date; latest: number }): string | null {
-  const iso = (at: number) => new Date(at).toISOString();
-  if (bounds.eventRecordedAt && started < bounds.eventRecordedAt.getTime() - CLOCK_SKEW_MS) {
-    return `startedAt lies before the event was recorded (${iso(bounds.eventRecordedAt.getTime())}, real time)`;
+function startedAtRefusal(started: RealInstant, bounds: { eventRecordedAt: RealInstant | null; openedAt: RealInstant; latest: RealInstant }): string | null {
+  if (bounds.eventRecordedAt && isBefore(started, later(bounds.eventRecordedAt, -CLOCK_SKEW_MS))) {
+    return `startedAt lies before the event was recorded (${bounds.eventRecordedAt.toISOString()}, real time)`;
   }
-  if (started < bounds.openedAt.getTime() - CLOCK_SKEW_MS) return `startedAt lies before the stream opened (${iso(bounds.openedAt.getTime())})`;
-  if (started > bounds.latest) return `startedAt lies after now or the forward token's end (${iso(bounds.latest)})`;
+  if (isBefore(started, later(bounds.openedAt, -CLOCK_SKEW_MS))) return `startedAt lies before the stream opened (${bounds.openedAt.toISOString()})`;
+  if (isBefore(bounds.latest, started)) return `startedAt lies after now or the forward token's end (${bounds.latest.toISOString()})`;
   return null;
 }
 
@@ -56,12 +55,13 @@ export async function recordForwards(db: Db, merchantId: string, apiKeyId: strin
   const session = await checkForwardToken(input.forwardToken, { apiKeyId, merchantId }, now);
   const ids = [...new Set(input.forwards.map((f) => f.eventId))];
   const events = await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true, recordedAt: true } });
-  const recordedAt = new Map(events.map((e) => [e.id, e.recordedAt]));
-  const latest = Math.min(now.getTime() + CLOCK_SKEW_MS, session.expiresAt.getTime());
+  // events.recorded_at is real time (docs/architecture.md "Which clock a column holds"); created_at is not.
+  const recordedAt = new Map(events.map((e) => [e.id, e.recordedAt ? realInstant(e.recordedAt) : null]));
+  const latest = isBefore(session.expiresAt, later(now, CLOCK_SKEW_MS)) ? session.expiresAt : later(now, CLOCK_SKEW_MS);
   const refused: RefusedForward[] = [];
   const rows = input.forwards.filter((f, index) => {
     if (!recordedAt.has(f.eventId)) return false;
-    const reason = startedAtRefusal(Date.parse(f.startedAt), { eventRecordedAt: recordedAt.get(f.eventId)!, openedAt: session.openedAt, latest });
+    const reason = startedAtRefusal(realInstant(f.startedAt), { eventRecordedAt: recordedAt.get(f.eventId)!, openedAt: session.openedAt, latest });
     if (reason) refused.push({ index, forwardId: f.forwardId, attempt: f.attempt, reason });
     return reason === null;
   });

@@ -1,4 +1,4 @@
-import { systemNow } from "@/lib/clock";
+import { later, systemNow, type RealInstant } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { z } from "zod";
@@ -52,7 +52,7 @@ const DayCounts = z.object({ day: z.string(), status: z.string(), currency: z.st
  * rate (SUCCEEDED / (SUCCEEDED + FAILED + EXPIRED), null when none ended), SUCCEEDED volume per currency and as
  * charged in AED; and today's figures against the same weekday a week earlier. One statement over the counters.
  */
-export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<PaymentsOverview> {
+export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: RealInstant } = {}): Promise<PaymentsOverview> {
   const now = opts.now ?? systemNow();
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
@@ -110,7 +110,7 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
     volume: volumes,
     currencies: sortedCurrencies,
     today: figures(dubaiDay(now)),
-    lastWeek: figures(dubaiDay(new Date(now.getTime() - 7 * 86_400_000))),
+    lastWeek: figures(dubaiDay(later(now, -7 * 86_400_000))),
     open: true,
   };
 }
