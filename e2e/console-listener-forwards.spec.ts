@@ -38,7 +38,7 @@ test("a listener-delivered event: its forward on the delivery page, and no 'need
   });
   const forwardToken = await streamForwardToken(base(), m.key);
   const recorded = await api(m.key, "POST", "/v1/events/forwards", { forwardToken, forwards: [attempt(1, null), attempt(2, 200)] });
-  expect(recorded.body).toEqual({ recorded: 2, duplicates: 0, unknownEvents: [] });
+  expect(recorded.body).toEqual({ recorded: 2, duplicates: 0, unknownEvents: [], refused: [] });
 
   await signIn(page, m.owner, m.password);
   const figure = page.getByRole("link", { name: /Callbacks needing attention/ });
@@ -58,11 +58,11 @@ test("a listener-delivered event: its forward on the delivery page, and no 'need
   const timestamp = await check.getByLabel("Timestamp your code used").inputValue();
   const body = await check.getByLabel("Body your code verified").inputValue();
   const sign = (secret: string) => createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
-  await check.getByLabel("Signature your code computed").fill(sign(listenerSecret(m.key)));
+  await check.getByLabel("Signature your code computed").fill(sign(listenerSecret(m.key, 1)));
   await check.getByRole("button", { name: "Check" }).click();
   await expect(check.getByTestId("action-ok")).toContainText("Your signature is correct.");
   await expect(check.getByTestId("action-details")).toContainText(`the sandpiper listen secret of API key ${m.key.slice(0, 12)}`);
-  await check.getByLabel("Signature your code computed").fill(sign(listenerSecret(m.key)).toUpperCase());
+  await check.getByLabel("Signature your code computed").fill(sign(listenerSecret(m.key, 1)).toUpperCase());
   await check.getByRole("button", { name: "Check" }).click();
   await expect(check.getByTestId("action-details")).toContainText("upper-case hex");
 });

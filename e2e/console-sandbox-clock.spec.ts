@@ -133,6 +133,8 @@ test("every time in the console names its zone; sandbox rows say sandbox beside 
   expect((await api(m.key, "POST", "/v1/sandbox/clock/advance", { by: "2h" })).status).toBe(200);
   expect((await api(m.key, "POST", `/v1/sandbox/payments/${a.id}/expire`)).status).toBe(200);
   const b = await pay("b");
+  // B succeeds under the moved clock: its ledger entry is written at the real time (ledger entries keep the real clock).
+  expect((await api(m.key, "POST", `/v1/sandbox/payments/${b.id}/complete`, { outcome: "SUCCEEDED" })).status).toBe(200);
   // A change under the moved clock: its audit row carries the sandbox time.
   const rule = await api(m.key, "POST", "/v1/sandbox/scenario-rules", { name: "times", match: { amount: "7.77" }, outcome: "FAILED" });
   expect(rule.status).toBe(201);
@@ -153,18 +155,20 @@ test("every time in the console names its zone; sandbox rows say sandbox beside 
 
   await page.goto(`${base()}/console/callbacks`);
   const deliveries = page.locator('tr[data-testid^="delivery-"]');
-  await expect(deliveries).toHaveCount(2);
+  await expect(deliveries).toHaveCount(3);
   await expect(deliveries.nth(0).locator(`a[href="/console/payments/${c.id}"]`)).toHaveCount(1);
   await expect(deliveries.nth(0)).not.toContainText("sandbox");
-  await expect(deliveries.nth(1).locator(`a[href="/console/payments/${a.id}"]`)).toHaveCount(1);
-  await expect(deliveries.nth(1)).toContainText(/\d{2}:\d{2} sandbox · .*\d{2}:\d{2} Dubai/);
-  await deliveries.nth(1).getByRole("link", { name: "payment.expired" }).click();
+  await expect(deliveries.nth(1).locator(`a[href="/console/payments/${b.id}"]`)).toHaveCount(1);
+  await expect(deliveries.nth(2).locator(`a[href="/console/payments/${a.id}"]`)).toHaveCount(1);
+  await expect(deliveries.nth(2)).toContainText(/\d{2}:\d{2} sandbox · .*\d{2}:\d{2} Dubai/);
+  await deliveries.nth(2).getByRole("link", { name: "payment.expired" }).click();
   await expect(page.getByText("Created is the merchant's clock")).toBeVisible();
   await expect(page.locator("dd time[data-clock=sandbox]")).toHaveCount(1);
 
   await page.goto(`${base()}/console/payments/${b.id}`);
   await expect(page.locator("dd", { hasText: /\d{2}:\d{2} sandbox · \d{4}-\d{2}-\d{2} \d{2}:\d{2} Dubai by / })).toHaveCount(1);
   await expect(page.getByText('times marked "sandbox" are the merchant\'s sandbox clock')).toBeVisible();
+  await expect(page.getByText(/^Entry settlement · \d{4}-\d{2}-\d{2} \d{2}:\d{2} Dubai$/)).toBeVisible();
 
   // Every page an operator has (a merchant user's are among them, its merchant page is the operator's).
   await page.context().clearCookies();

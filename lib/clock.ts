@@ -3,18 +3,83 @@
 // with `sandboxNow()` (docs/api.md "Sandbox clock"). A lint rule (eslint.config.mjs) refuses `new Date()` and
 // `Date.now()` elsewhere in lib/.
 
-/** The real clock: the current instant as a Date. */
-export function systemNow(): Date {
-  return new Date();
+declare const CLOCK: unique symbol;
+
+/**
+ * An instant of the real clock (docs/architecture.md "Which clock a column holds"): what `systemNow()` gives and the
+ * `recorded_at` columns, deliveries and listener forwards hold. A `Date` everywhere a `Date` is taken, but never a
+ * {@link SandboxInstant}: passing one where the other is wanted does not compile.
+ */
+export type RealInstant = Date & { readonly [CLOCK]: "real" };
+
+/**
+ * An instant of a merchant's sandbox clock (docs/api.md "Sandbox clock"): what `sandboxNow()` gives and the
+ * merchant's `created_at`, `expires_at`, ... columns hold. Equal to the real time while the clock is not moved, but
+ * never a {@link RealInstant} by type.
+ */
+export type SandboxInstant = Date & { readonly [CLOCK]: "sandbox" };
+
+/** An instant of either clock, knowing which. */
+export type Instant = RealInstant | SandboxInstant;
+
+/** The real clock: the current instant. */
+export function systemNow(): RealInstant {
+  return new Date() as RealInstant;
 }
 
 /**
  * A merchant's sandbox time: `at` (default the real clock) moved `offsetMs` ahead (docs/api.md "Sandbox clock").
  * @param offsetMs the merchant's clock offset in milliseconds (0 = the real clock); a bigint or a number.
  */
-export function sandboxNow(offsetMs: bigint | number, at: Date = systemNow()): Date {
-  const offset = Number(offsetMs);
-  return offset === 0 ? at : new Date(at.getTime() + offset);
+export function sandboxNow(offsetMs: bigint | number, at: RealInstant = systemNow()): SandboxInstant {
+  return new Date(at.getTime() + Number(offsetMs)) as SandboxInstant;
+}
+
+/**
+ * The real instant at which a merchant whose clock runs `offsetMs` ahead reaches sandbox time `at` (the inverse of
+ * {@link sandboxNow}): when a sandbox due time comes on the real clock.
+ */
+export function realAt(offsetMs: bigint | number, at: SandboxInstant): RealInstant {
+  return new Date(at.getTime() - Number(offsetMs)) as RealInstant;
+}
+
+/**
+ * A stored or received instant known to be real time (a `recorded_at` column, a delivery's attempt, a listener's
+ * report; docs/architecture.md "Which clock a column holds"), typed so.
+ * @throws RangeError when `value` is not a valid instant.
+ */
+export function realInstant(value: Date | string | number): RealInstant {
+  return checked(value) as RealInstant;
+}
+
+/**
+ * A stored or received instant known to be a merchant's sandbox time (its payments' and events' `created_at`,
+ * `expires_at`; docs/architecture.md "Which clock a column holds"), typed so.
+ * @throws RangeError when `value` is not a valid instant.
+ */
+export function sandboxInstant(value: Date | string | number): SandboxInstant {
+  return checked(value) as SandboxInstant;
+}
+
+function checked(value: Date | string | number): Date {
+  const at = new Date(value instanceof Date ? value.getTime() : value);
+  if (Number.isNaN(at.getTime())) throw new RangeError(`not an instant: ${String(value)}`);
+  return at;
+}
+
+/** `at` moved `ms` milliseconds (negative: back) on its own clock. */
+export function later<T extends Instant>(at: T, ms: number): T {
+  return new Date(at.getTime() + ms) as T;
+}
+
+/** True when `a` lies before `b`; both of one clock (comparing a real and a sandbox instant does not compile). */
+export function isBefore<T extends Instant>(a: T, b: NoInfer<T>): boolean {
+  return a.getTime() < b.getTime();
+}
+
+/** Milliseconds from `a` to `b` (negative when `b` is earlier); both of one clock. */
+export function msBetween<T extends Instant>(a: T, b: NoInfer<T>): number {
+  return b.getTime() - a.getTime();
 }
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;

@@ -51,9 +51,18 @@ if (embeddedDir) {
 
 // The build generates the Prisma client. It runs only when the sources changed since the last build (a restart
 // takes seconds); `--build` forces it, `--no-build` serves the existing build and client as they are.
+// In a terminal the build's own output (about 70 lines of Next.js progress) is kept back and shown only if it fails,
+// so the screen holds what the README says: warnings, then the credentials and the address.
 if (process.argv.includes("--build") || (!process.argv.includes("--no-build") && !isBuildCurrent(root))) {
-  const build = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { stdio: "inherit", cwd: root });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const script = path.join(root, "scripts", "build.mjs");
+  if (terminal) console.log("Building (a few minutes the first time; the build's output is shown only if it fails)...");
+  const build = terminal
+    ? spawnSync(process.execPath, [script], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+    : spawnSync(process.execPath, [script], { stdio: "inherit", cwd: root });
+  if (build.status !== 0) {
+    if (terminal) process.stderr.write(`${build.stdout ?? ""}${build.stderr ?? ""}The build failed (its output is above).\n`);
+    process.exit(build.status ?? 1);
+  }
 } else if (!process.argv.includes("--no-build")) {
   console.log("The build is up to date (no source changed since the last build); `npm start -- --build` rebuilds anyway.");
 }
@@ -70,6 +79,14 @@ if (embeddedDir) {
   await ensureDatabaseOrExit(databaseUrl);
 }
 const credentialsFile = path.join(dataDirectory(), "credentials.txt");
+/**
+ * The credentials kept from the seeding start, as a restart prints them: headed as kept, not as just seeded (nothing
+ * was seeded now).
+ */
+function keptCredentials(text) {
+  const kept = `The sandbox was seeded at its first start; its credentials (kept in ${path.relative(root, credentialsFile)}):`;
+  return text.replace(/^Seeded the sandbox.*$/m, kept);
+}
 let credentials = "";
 // docs/operating.md "Credentials of the first start": on PostgreSQL under NODE_ENV=production with stdout not a
 // terminal (a process manager keeps stdout in the system log), the seeded passwords and keys go to
@@ -93,7 +110,7 @@ await withStartupLock(databaseUrl, { skip: Boolean(embedded) }, async () => {
     }
   } else {
     // The seeded USD->AED rates are extended by the service itself at each start (instrumentation.ts).
-    if (embedded && fs.existsSync(credentialsFile)) credentials = fs.readFileSync(credentialsFile, "utf8");
+    if (embedded && fs.existsSync(credentialsFile)) credentials = keptCredentials(fs.readFileSync(credentialsFile, "utf8"));
   }
 });
 

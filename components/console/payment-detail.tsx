@@ -171,7 +171,8 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
           v.ledger.map((entry) => (
             <div key={entry.id} className="mb-3 last:mb-0">
               <p className="mb-2 text-sm text-slate-600">
-                Entry <strong>{entry.kind}</strong> · {time(entry.createdAt)}
+                {/* Ledger entries keep the real clock (docs/architecture.md "Which clock a column holds"). */}
+                Entry <strong>{entry.kind}</strong> · {formatConsoleTime(entry.createdAt)}
               </p>
               <Table head={["Account", "Currency", "Debit (+) / credit (−)"]}>
                 {entry.lines.map((l, i) => (

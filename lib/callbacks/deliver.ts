@@ -2,7 +2,7 @@
 // docs/callbacks.md (Delivery: at-least-once, 5 s timeout, at most 8 attempts, redirects not followed),
 // "Limits" (Callback) and docs/architecture.md "Callbacks", "Consistency" (FOR UPDATE SKIP LOCKED, nothing sent
 // inside a transaction).
-import { systemNow } from "@/lib/clock";
+import { later, systemNow, type RealInstant } from "@/lib/clock";
 import { yieldToRequests } from "@/lib/background";
 import { z } from "zod";
 import { getDb, parseRows, Prisma, transaction, type Tx } from "@/lib/db";
@@ -28,7 +28,7 @@ export const INTERRUPTED_ERROR = "attempt interrupted: the worker stopped before
 
 export type DeliverOptions = {
   /** The worker's clock for this run: due check, lease, timestamp header, attempt time, next attempt. Default: the real clock. */
-  now?: Date;
+  now?: RealInstant;
   /** Deliveries claimed per batch (default 20); `deliverDueCallbacks` repeats batches until fewer are due. */
   limit?: number;
   /** Name of this worker in logs. */
@@ -115,8 +115,8 @@ async function nextAttemptNumber(tx: Tx, deliveryId: string): Promise<number> {
  * died): that attempt is recorded as interrupted, and when it was the last allowed one the delivery becomes
  * FAILED instead of being claimed.
  */
-async function claim(filter: Prisma.Sql, now: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
-  const leaseUntil = new Date(now.getTime() + leaseMs);
+async function claim(filter: Prisma.Sql, now: RealInstant, limit: number, leaseMs: number): Promise<Claimed[]> {
+  const leaseUntil = later(now, leaseMs);
   return transaction(async (tx) => {
     const due = parseRows(
       ClaimRow,
@@ -205,7 +205,8 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
 }
 
 /** One attempt that was sent (or found no address) and waits to be recorded by {@link settleBatch}. */
-type SentAttempt = { claimed: Claimed; sent: Sent; startedAt: Date; finishedAt: Date };
+/** One sent attempt; its times are real time (deliveries keep the real clock: docs/architecture.md "Which clock a column holds"). */
+type SentAttempt = { claimed: Claimed; sent: Sent; startedAt: RealInstant; finishedAt: RealInstant };
 
 /** How a delivery row changes after its attempt (the lease is always given back). */
 type DeliveryChange = {
@@ -279,7 +280,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
   }
   if (result.ok || !ownLease) return { attempt, change: null, outcome: { ...outcome, ...unchanged } };
   const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
-  const nextAttemptAt = waitMs === null ? null : new Date(finishedAt.getTime() + waitMs);
+  const nextAttemptAt = waitMs === null ? null : later(finishedAt, waitMs);
   const state = waitMs === null ? ("FAILED" as const) : ("PENDING" as const);
   const change = { id: claimed.id, state, nextAttemptAt, lastError: result.error, deliveredAt: null, attemptDelta: 0, updatedAt: finishedAt };
   return { attempt, change, outcome: { ...outcome, state, nextAttemptAt } };

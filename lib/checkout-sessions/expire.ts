@@ -1,5 +1,5 @@
 import { getDb, Prisma, transaction, type Tx } from "@/lib/db";
-import { sandboxNow, systemNow } from "@/lib/clock";
+import { sandboxNow, systemNow, type RealInstant } from "@/lib/clock";
 import { yieldToRequests } from "@/lib/background";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import type { CheckoutSession } from "@/lib/generated/prisma/client";
@@ -36,14 +36,14 @@ export const EXPIRE_SESSIONS_JOB_ID = "expire-checkout-sessions";
  * @param opts.now the real time (default the clock); opts.merchantId sweeps one merchant only.
  * @returns the number of sessions expired
  */
-export async function expireDueSessions(opts: { now?: Date; batchSize?: number; merchantId?: string } = {}): Promise<number> {
+export async function expireDueSessions(opts: { now?: RealInstant; batchSize?: number; merchantId?: string } = {}): Promise<number> {
   const now = opts.now ?? systemNow();
   const batchSize = opts.batchSize ?? 500;
   const rounds = (await movedClocks(getDb()))
     .filter((c) => !opts.merchantId || c.merchantId === opts.merchantId)
     .map((c) => ({ at: sandboxNow(c.offsetMs, now), merchantId: c.merchantId as string | undefined }));
   let total = 0;
-  for (const round of [...rounds, { at: now, merchantId: opts.merchantId }]) {
+  for (const round of [...rounds, { at: sandboxNow(0, now), merchantId: opts.merchantId }]) {
     for (;;) {
       const started = performance.now();
       const count = await transaction((tx) => expireDue(tx, round.at, batchSize, merchantFilter(Prisma.sql`merchant_id`, round.merchantId)));

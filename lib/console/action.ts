@@ -1,4 +1,4 @@
-import { systemNow } from "@/lib/clock";
+import { systemNow, type RealInstant } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import type { z } from "zod";
@@ -36,7 +36,10 @@ type Result = { message: string; shownOnce?: Record<string, string>; details?: A
  * CSRF: Server Actions accept only POST and Next.js refuses one whose Origin host differs from the Host; a request
  * with no Origin at all is refused here unless it says `Sec-Fetch-Site: same-origin` ({@link sameOrigin}).
  */
-export function consoleAction<S extends z.ZodType>(schema: S, run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: Date }) => Promise<Result>) {
+export function consoleAction<S extends z.ZodType>(
+  schema: S,
+  run: (ctx: { actor: ConsoleActor; tx: Tx; input: z.output<S>; now: RealInstant }) => Promise<Result>,
+) {
   return async (_prev: ActionState, form: FormData): Promise<ActionState> => {
     const at = systemNow().getTime();
     if (!sameOrigin(await headers())) {

@@ -5,6 +5,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
+import { realInstant, type RealInstant } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { fieldError } from "@/lib/errors";
 
@@ -27,7 +28,7 @@ function forwardKey(): Buffer {
 }
 
 /** What a forward token says: the key and merchant of the stream, when it opened and until when records are taken. */
-export type ForwardSession = { apiKeyId: string; merchantId: string; openedAt: Date; expiresAt: Date };
+export type ForwardSession = { apiKeyId: string; merchantId: string; openedAt: RealInstant; expiresAt: RealInstant };
 
 const Claims = z.object({ sub: z.string(), mid: z.string(), opened: z.number().int(), exp: z.number().int() });
 
@@ -36,7 +37,7 @@ const Claims = z.object({ sub: z.string(), mid: z.string(), opened: z.number().i
  * {@link FORWARD_TOKEN_LIFE_MS}.
  * @returns the compact JWS (about 300 characters)
  */
-export async function issueForwardToken(session: { apiKeyId: string; merchantId: string; openedAt: Date }): Promise<string> {
+export async function issueForwardToken(session: { apiKeyId: string; merchantId: string; openedAt: RealInstant }): Promise<string> {
   const opened = session.openedAt.getTime();
   return new SignJWT({ mid: session.merchantId, opened })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -53,7 +54,7 @@ export async function issueForwardToken(session: { apiKeyId: string; merchantId:
  * @throws ApiError 400 VALIDATION_ERROR (member `forwardToken`) when it is not a token this service issued to this
  *   key and merchant, or it has expired; the message says to use the token of the listener's current stream.
  */
-export async function checkForwardToken(token: string, caller: { apiKeyId: string; merchantId: string }, now: Date): Promise<ForwardSession> {
+export async function checkForwardToken(token: string, caller: { apiKeyId: string; merchantId: string }, now: RealInstant): Promise<ForwardSession> {
   const refuse = (why: string) => fieldError("forwardToken", `${why}; send the forwardToken of the stream's ready message (sandpiper listen does)`);
   let claims: z.infer<typeof Claims>;
   try {
@@ -64,5 +65,5 @@ export async function checkForwardToken(token: string, caller: { apiKeyId: strin
     throw refuse("not a token this service issued");
   }
   if (claims.sub !== caller.apiKeyId || claims.mid !== caller.merchantId) throw refuse("issued to another API key's stream");
-  return { apiKeyId: claims.sub, merchantId: claims.mid, openedAt: new Date(claims.opened), expiresAt: new Date(claims.exp * 1000) };
+  return { apiKeyId: claims.sub, merchantId: claims.mid, openedAt: realInstant(claims.opened), expiresAt: realInstant(claims.exp * 1000) };
 }

@@ -2,9 +2,8 @@
 // each attempt to bring an event to the developer's receiver, recorded beside the event and shown with it. They are
 // never deliveries: no delivery's state or attempts change.
 import type { z } from "zod";
-import { systemNow } from "@/lib/clock";
+import { isBefore, later, realInstant, systemNow, type RealInstant } from "@/lib/clock";
 import { Prisma, type Db } from "@/lib/db";
-import { apiError } from "@/lib/errors";
 import { checkForwardToken, CLOCK_SKEW_MS } from "@/lib/events/forward-token";
 import { ListenerForward, type RecordForwards } from "@/lib/schemas/api/events";
 import { parseStored } from "@/lib/schemas/stored/parse";
@@ -20,35 +19,51 @@ export type ListenerForwardView = {
 
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 
+/** An attempt of a batch that was not recorded, and why (`POST /v1/events/forwards` answer, member `refused`). */
+export type RefusedForward = { index: number; forwardId: string; attempt: number; reason: string };
+
+/**
+ * Why an attempt that started at `started` cannot have been made by this listener session, or null when it can. Every
+ * bound is real time, by type: the event's recording (`recorded_at`; null for events from before it was kept, which are
+ * then bounded by the stream's opening only), the stream's opening, now and the token's end; a minute of clock skew
+ * is allowed either way. The event's `created_at` is a SandboxInstant under a moved clock and cannot be passed here.
+ */
+function startedAtRefusal(started: RealInstant, bounds: { eventRecordedAt: RealInstant | null; openedAt: RealInstant; latest: RealInstant }): string | null {
+  if (bounds.eventRecordedAt && isBefore(started, later(bounds.eventRecordedAt, -CLOCK_SKEW_MS))) {
+    return `startedAt lies before the event was recorded (${bounds.eventRecordedAt.toISOString()}, real time)`;
+  }
+  if (isBefore(started, later(bounds.openedAt, -CLOCK_SKEW_MS))) return `startedAt lies before the stream opened (${bounds.openedAt.toISOString()})`;
+  if (isBefore(bounds.latest, started)) return `startedAt lies after now or the forward token's end (${bounds.latest.toISOString()})`;
+  return null;
+}
+
 /**
  * `POST /v1/events/forwards`: records a batch of forward attempts of the key's merchant (docs/callbacks.md
  * "Forwards on the service"), made by the listener session whose `forwardToken` the batch carries (issued to this
  * key in its stream's `ready` message). Attempts of events that are not the merchant's are left out and their ids
- * listed back; an attempt already recorded (the same forwardId and attempt) changes nothing.
+ * listed back; an attempt already recorded (the same forwardId and attempt) changes nothing. An attempt whose
+ * startedAt (real time, the listener's clock) lies before its event was recorded or its stream opened, or after now
+ * or the token's end (a minute of clock skew allowed), is refused alone: the rest of the batch is recorded and the
+ * refused ones are listed back with the reason. A moved sandbox clock changes none of this: every bound is real time.
  * @throws ApiError 400 VALIDATION_ERROR when the forward token is not this key's or has expired
- *   ({@link checkForwardToken}), or an attempt's startedAt lies before its event's creation or its stream's opening,
- *   or after now or the token's end (a minute of clock skew allowed); nothing of the batch is recorded then.
+ *   ({@link checkForwardToken}); nothing of the batch is recorded then.
  * @param apiKeyId the reporting key: its listener secret signed the forwards (the signature debugger uses it).
- * @returns `{ recorded, duplicates, unknownEvents }`.
+ * @returns `{ recorded, duplicates, unknownEvents, refused }`.
  */
 export async function recordForwards(db: Db, merchantId: string, apiKeyId: string, input: z.output<typeof RecordForwards>) {
   const now = systemNow();
   const session = await checkForwardToken(input.forwardToken, { apiKeyId, merchantId }, now);
   const ids = [...new Set(input.forwards.map((f) => f.eventId))];
-  const events = await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true, createdAt: true } });
-  const createdAt = new Map(events.map((e) => [e.id, e.createdAt.getTime()]));
-  const known = new Set(createdAt.keys());
-  const rows = input.forwards.filter((f) => known.has(f.eventId));
-  const latest = Math.min(now.getTime() + CLOCK_SKEW_MS, session.expiresAt.getTime());
-  rows.forEach((f) => {
-    const started = new Date(f.startedAt).getTime();
-    const earliest = Math.max(createdAt.get(f.eventId)!, session.openedAt.getTime());
-    if (started < earliest - CLOCK_SKEW_MS || started > latest) {
-      throw apiError(
-        "VALIDATION_ERROR",
-        `forwards[${input.forwards.indexOf(f)}].startedAt: must lie between the event's creation and the stream's opening (${new Date(earliest).toISOString()}) and now`,
-      );
-    }
+  const events = await db.event.findMany({ where: { id: { in: ids }, merchantId }, select: { id: true, recordedAt: true } });
+  // events.recorded_at is real time (docs/architecture.md "Which clock a column holds"); created_at is not.
+  const recordedAt = new Map(events.map((e) => [e.id, e.recordedAt ? realInstant(e.recordedAt) : null]));
+  const latest = isBefore(session.expiresAt, later(now, CLOCK_SKEW_MS)) ? session.expiresAt : later(now, CLOCK_SKEW_MS);
+  const refused: RefusedForward[] = [];
+  const rows = input.forwards.filter((f, index) => {
+    if (!recordedAt.has(f.eventId)) return false;
+    const reason = startedAtRefusal(realInstant(f.startedAt), { eventRecordedAt: recordedAt.get(f.eventId)!, openedAt: session.openedAt, latest });
+    if (reason) refused.push({ index, forwardId: f.forwardId, attempt: f.attempt, reason });
+    return reason === null;
   });
   const recorded =
     rows.length === 0
@@ -76,7 +91,7 @@ export async function recordForwards(db: Db, merchantId: string, apiKeyId: strin
             skipDuplicates: true,
           })
         ).count;
-  return { recorded, duplicates: rows.length - recorded, unknownEvents: ids.filter((id) => !known.has(id)) };
+  return { recorded, duplicates: rows.length - recorded, unknownEvents: ids.filter((id) => !recordedAt.has(id)), refused };
 }
 
 /**

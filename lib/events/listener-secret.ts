@@ -5,9 +5,11 @@ import { createHash, createHmac } from "node:crypto";
 /**
  * The listener secret of an API key, from the key's SHA-256 hash (hex, as the service stores it) and the key's secret
  * generation (docs/callbacks.md "Rotating the secret"; 0 until the listener secret is first rotated):
- * - generation 0: `whsec_` + base64url(HMAC-SHA256(key = hash, "sandpiper listen secret v1")), 43 characters after
- *   the prefix (kept as it always was, so receivers configured with it keep working);
- * - generation n >= 1: `whsec_` + the first 44 base64 characters of HMAC-SHA512(key = hash,
+ * - generation 0 (keys made before new keys started at generation 1, never rotated): `whsec_` +
+ *   base64url(HMAC-SHA256(key = hash, "sandpiper listen secret v1")), 43 characters after the prefix (kept as it
+ *   always was, so receivers configured with it keep working; Standard Webhooks libraries take it written as
+ *   standard base64, lib/events/signing.ts standardWebhooksSecret);
+ * - generation n >= 1 (every key made now starts at 1): `whsec_` + the first 44 base64 characters of HMAC-SHA512(key = hash,
  *   "sandpiper listen secret v2/<n>/<i>") for the first i = 0, 1, ... whose 33 bytes encode with letters and digits
  *   only: the same text is then also a Standard Webhooks secret (docs/callbacks.md "Standard Webhooks").
  * The same for every start of a listener with the same key and generation, so a receiver configured with it keeps

@@ -1,6 +1,6 @@
 // The event stream that `sandpiper listen` follows (docs/callbacks.md "sandpiper listen"): the merchant's feed
 // items after a cursor, as server-sent events with heartbeats, or as one JSON page for simple pollers.
-import { systemNow } from "@/lib/clock";
+import { realInstant, systemNow } from "@/lib/clock";
 import { z } from "zod";
 import { parseRows, type Db } from "@/lib/db";
 import type { EventType } from "@/lib/events/outbox";
@@ -123,7 +123,9 @@ async function followFeed(db: Db, merchantId: string, authority: StreamAuthority
   const started = systemNow().getTime();
   let chaos = opts.chaos;
   let chaosCheckedAt = systemNow().getTime();
-  const forwardToken = authority.mayRecordForwards ? await issueForwardToken({ apiKeyId: authority.apiKeyId, merchantId, openedAt: new Date(started) }) : null;
+  const forwardToken = authority.mayRecordForwards
+    ? await issueForwardToken({ apiKeyId: authority.apiKeyId, merchantId, openedAt: realInstant(started) })
+    : null;
   let signing = (await authorityOf(db, authority, systemNow())).listenerSecret;
   out.send("ready", {
     cursor: cursor.toString(),

@@ -2,7 +2,7 @@
 // from the entries of lib/jobs/registry.ts, one function per entry, and call the same job bodies as the embedded
 // driver; exactly one driver runs: these when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV), else the
 // embedded driver.
-import { systemNow } from "@/lib/clock";
+import { systemNow, type RealInstant } from "@/lib/clock";
 import { runAsBackgroundWork } from "@/lib/db";
 import { log } from "@/lib/log";
 import { inngest } from "@/lib/notify/inngest-client";
@@ -10,7 +10,7 @@ import { JOBS, type EventJob, type Job, type PollingJob } from "@/lib/jobs/regis
 import { inngestSchedule, runsAt } from "@/lib/jobs/schedule";
 
 /** Clock of the job bodies; tests pass a controllable one. */
-export type Clock = () => Date;
+export type Clock = () => RealInstant;
 
 /** A body's summary as Inngest stores it (a step's JSON result). */
 type Summary = Record<string, unknown> | number;

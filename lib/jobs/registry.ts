@@ -1,6 +1,7 @@
 // Every background job, in one list (docs/architecture.md "Jobs"): the embedded driver (lib/jobs/driver.ts) and the
 // Inngest functions (lib/jobs/inngest.ts) are both built from it. Several processes may run a body at once: the
 // sweeps, catch-ups and attempts claim rows with FOR UPDATE SKIP LOCKED, the prunes delete in bounded batches.
+import type { RealInstant } from "@/lib/clock";
 import { EXPIRE_SESSIONS_JOB_ID, expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { deliverDueCallbacks, deliverOne } from "@/lib/callbacks/deliver";
 import { MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
@@ -32,7 +33,7 @@ export type PollingJob = {
   id: string;
   name: string;
   intervalMs: () => number;
-  run: (now?: Date, driver?: JobDriver) => Promise<unknown>;
+  run: (now?: RealInstant, driver?: JobDriver) => Promise<unknown>;
 };
 
 /** One round of an event-driven job: its JSON-able result, and when to try again (null: nothing left to do). */
@@ -51,7 +52,7 @@ export type EventJob<P extends DuePayload = DuePayload> = {
   name: string;
   due: DueEvent<P>;
   rounds: number;
-  attempt(payload: P, now: Date): Promise<AttemptResult>;
+  attempt(payload: P, now: RealInstant): Promise<AttemptResult>;
 };
 
 /** A registry entry: a polling job or an event-driven job. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sandboxNow } from "@/lib/clock";
+import { sandboxNow, type RealInstant } from "@/lib/clock";
 import { parseRows, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { applyTransition, lockPayment } from "@/lib/payments/transitions";
@@ -31,7 +31,7 @@ const MerchantOffsetRow = z.object({ offset: z.bigint() });
  * @throws ApiError 404 NOT_FOUND (not visible to the approver), 409 INVALID_STATE with the refusal reason.
  * @throws ZodError when the merchant's row read does not match its schema (a schema drift)
  */
-export async function approveWithdrawal(tx: Tx, input: { paymentId: string; approver: Approver; now: Date }): Promise<PaymentRow> {
+export async function approveWithdrawal(tx: Tx, input: { paymentId: string; approver: Approver; now: RealInstant }): Promise<PaymentRow> {
   const scope = input.approver.role === "MERCHANT" ? input.approver.merchantId : null;
   const payment = await lockPayment(tx, scope, input.paymentId);
   const [clock] = parseRows(

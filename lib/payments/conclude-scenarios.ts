@@ -2,7 +2,7 @@
 // POST /v1/sandbox/payments/{id}/complete, so transitions, ledger entries, events and deliveries are a manual
 // completion's.
 import { writeAudit, type AuditActor } from "@/lib/audit";
-import { sandboxNow, systemNow } from "@/lib/clock";
+import { sandboxNow, systemNow, type RealInstant } from "@/lib/clock";
 import { yieldToRequests } from "@/lib/background";
 import { z } from "zod";
 import { parseRow, transaction } from "@/lib/db";
@@ -36,7 +36,7 @@ const DueConclusion = z.object({
  * @throws ZodError when a claimed row does not match its schema (a stored failure code not in the table: the batch
  *   is rolled back)
  */
-export async function concludeDueScenarios(opts: { now?: Date; batchSize?: number } = {}): Promise<{ concluded: number; skipped: number }> {
+export async function concludeDueScenarios(opts: { now?: RealInstant; batchSize?: number } = {}): Promise<{ concluded: number; skipped: number }> {
   const now = opts.now ?? systemNow();
   const batchSize = opts.batchSize ?? 50;
   const totals = { concluded: 0, skipped: 0 };

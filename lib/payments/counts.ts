@@ -40,19 +40,57 @@ export function merchantIdSql(merchantId: string | Prisma.Sql): Prisma.Sql {
 }
 
 /**
+ * Which day a payment counts on: "created", the Dubai day of created_at (the merchant's clock: its sandbox time under
+ * a moved sandbox clock; the API's `from`/`to`), or "recorded", the Dubai day of recorded_at, the real time its row
+ * was written (the console's charts, today figures and list; docs/operating.md "Times in the console"). The two differ
+ * only for payments written under a moved clock.
+ */
+export type PaymentDays = "created" | "recorded";
+
+/**
+ * SQL condition on payments: written under a moved sandbox clock (clock_offset_ms set; the partial index
+ * payments_clock_moved_idx holds these) on another Dubai day than the real one it was recorded. Null, not false, for
+ * rows without recorded_at: test it with `IS NOT TRUE` for the other rows.
+ */
+export const DAY_MOVED = Prisma.sql`(clock_offset_ms IS NOT NULL AND dubai_day(created_at) <> dubai_day(recorded_at))`;
+
+/**
+ * Count changes (rows `day, status, currency, delta, amount_minor, charged_aed_minor`) that move each payment of
+ * {@link DAY_MOVED} matching `conditions` from the day of its created_at to the day it was recorded, within Dubai
+ * days `from`..`to` (inclusive; open when undefined). Added to the counters (kept by created day), they give the
+ * counts by recorded day. Reads only the payments of the partial index, never a merchant's history.
+ */
+export function recordedDayMoves(conditions: Prisma.Sql[], from: string | undefined, to: string | undefined): Prisma.Sql {
+  const moved = Prisma.join([DAY_MOVED, ...conditions], " AND ");
+  const inRange = (day: Prisma.Sql) =>
+    Prisma.join([from ? Prisma.sql`${day} >= ${from}` : Prisma.sql`TRUE`, to ? Prisma.sql`${day} <= ${to}` : Prisma.sql`TRUE`], " AND ");
+  const aed = Prisma.sql`charged_aed_minor(currency, amount_minor, pricing)`;
+  return Prisma.sql`SELECT dubai_day(created_at) AS day, status, currency, -1 AS delta, -amount_minor AS amount_minor, -${aed} AS charged_aed_minor
+      FROM payments WHERE ${moved} AND ${inRange(Prisma.sql`dubai_day(created_at)`)}
+    UNION ALL
+    SELECT dubai_day(recorded_at), status, currency, 1, amount_minor, ${aed}
+      FROM payments WHERE ${moved} AND ${inRange(Prisma.sql`dubai_day(recorded_at)`)}`;
+}
+
+/**
  * An SQL expression (bigint): the number of payments matching the filter: the merchant's (or every merchant's when
- * undefined), by status, method, direction, currency and Dubai days `from`..`to` (inclusive).
+ * undefined), by status, method, direction, currency and Dubai days `from`..`to` (inclusive) of `days`
+ * ({@link PaymentDays}; "created" by default).
  * @throws Error when the filter has `search` (count those rows with COUNT(*); see countableFilter).
  */
-export function countExpression(merchantId: string | Prisma.Sql | undefined, q: CountFilter): Prisma.Sql {
+export function countExpression(merchantId: string | Prisma.Sql | undefined, q: CountFilter, days: PaymentDays = "created"): Prisma.Sql {
   if (!countableFilter(q)) throw new Error("countPayments cannot count a reference search");
   const conditions = [...equalityConditions(merchantId, q), q.from ? Prisma.sql`day >= ${q.from}` : null, q.to ? Prisma.sql`day <= ${q.to}` : null].filter(
     (c): c is Prisma.Sql => c !== null,
   );
   const where = (extra: Prisma.Sql) => Prisma.sql`WHERE ${Prisma.join([...conditions, extra], " AND ")}`;
-  const days = q.from || q.to ? Prisma.sql`day <> ${ALL_TIME}` : Prisma.sql`day = ${ALL_TIME}`;
-  return Prisma.sql`(COALESCE((SELECT sum(n) FROM payment_counts ${where(days)}), 0)
-          + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0))::bigint`;
+  const dayRows = q.from || q.to ? Prisma.sql`day <> ${ALL_TIME}` : Prisma.sql`day = ${ALL_TIME}`;
+  const moves =
+    days === "recorded" && (q.from || q.to)
+      ? Prisma.sql`+ COALESCE((SELECT sum(delta) FROM (${recordedDayMoves(equalityConditions(merchantId, q), q.from, q.to)}) AS moves), 0)`
+      : Prisma.empty;
+  return Prisma.sql`(COALESCE((SELECT sum(n) FROM payment_counts ${where(dayRows)}), 0)
+          + COALESCE((SELECT sum(delta) FROM payment_count_deltas ${where(Prisma.sql`TRUE`)}), 0) ${moves})::bigint`;
 }
 
 /** A payment count as {@link countPayments} and lib/payments/read.ts listPayments read it: `total`, int8 as BigInt. */
@@ -61,11 +99,11 @@ export const CountRow = z.object({ total: z.bigint() });
 const FoldedRow = z.object({ folded: z.bigint() });
 
 /**
- * Number of payments matching the filter ({@link countExpression}), in one statement.
+ * Number of payments matching the filter ({@link countExpression}; days of `days`, "created" by default), in one statement.
  * @throws Error when the filter has `search` (count those rows with COUNT(*); see countableFilter).
  */
-export async function countPayments(db: Db, merchantId: string | undefined, q: CountFilter): Promise<number> {
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${countExpression(merchantId, q)} AS total`;
+export async function countPayments(db: Db, merchantId: string | undefined, q: CountFilter, days: PaymentDays = "created"): Promise<number> {
+  const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT ${countExpression(merchantId, q, days)} AS total`;
   return Number(parseRow(CountRow, row).total);
 }
 

@@ -1,6 +1,6 @@
 import { getDb, IdRow, parseRows, Prisma, withTransaction, type Tx } from "@/lib/db";
 import { applyLimitReleases, LimitReleases } from "@/lib/pricing/limits";
-import { sandboxNow, systemNow } from "@/lib/clock";
+import { sandboxNow, systemNow, type RealInstant, type SandboxInstant } from "@/lib/clock";
 import { yieldToRequests } from "@/lib/background";
 import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
 import { applyTransitionToMany } from "@/lib/payments/transitions";
@@ -65,7 +65,7 @@ export const EXPIRE_PAYMENTS_JOB_ID = "expire-due-payments";
  * @param opts.now the real time (default the clock); opts.merchantId sweeps one merchant only.
  * @returns the number of payments expired
  */
-export async function expireDuePayments(opts: { now?: Date; batchSize?: number; merchantId?: string } = {}): Promise<number> {
+export async function expireDuePayments(opts: { now?: RealInstant; batchSize?: number; merchantId?: string } = {}): Promise<number> {
   const now = opts.now ?? systemNow();
   const batchSize = opts.batchSize ?? EXPIRY_BATCH_SIZE;
   let total = 0;
@@ -73,7 +73,8 @@ export async function expireDuePayments(opts: { now?: Date; batchSize?: number; 
     if (opts.merchantId && opts.merchantId !== clock.merchantId) continue;
     total += await sweep(sandboxNow(clock.offsetMs, now), batchSize, clock.merchantId, clock.offsetMs);
   }
-  return total + (await sweep(now, batchSize, opts.merchantId, null));
+  // Merchants whose clock is not moved: their sandbox time is the real time.
+  return total + (await sweep(sandboxNow(0, now), batchSize, opts.merchantId, null));
 }
 
 /**
@@ -87,7 +88,7 @@ export function expireMerchantPayments(tx: Tx, input: { merchantId: string; at: 
 }
 
 /** Batches of {@link expireBatch}, each in its own transaction, until one comes back short; yields to requests between two. */
-async function sweep(now: Date, batchSize: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
+async function sweep(now: SandboxInstant, batchSize: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
   let total = 0;
   for (;;) {
     const started = performance.now();

@@ -1,4 +1,4 @@
-import { systemNow } from "@/lib/clock";
+import { systemNow, type RealInstant } from "@/lib/clock";
 import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { writeAudit } from "@/lib/audit";
 import type { Db, Tx } from "@/lib/db";
@@ -217,7 +217,7 @@ export async function approvedWithdrawal(db: Db, actor: ConsoleActor, paymentId:
  * @throws ApiError 404 NOT_FOUND (not visible to the actor), 409 INVALID_STATE with the refusal reason
  *   (the actor created it, it expired, it is not awaiting approval).
  */
-export async function approveFromConsole(tx: Tx, actor: ConsoleActor, input: { paymentId: string; now: Date }): Promise<PaymentRow> {
+export async function approveFromConsole(tx: Tx, actor: ConsoleActor, input: { paymentId: string; now: RealInstant }): Promise<PaymentRow> {
   if (!isUuid(input.paymentId)) throw apiError("NOT_FOUND", "payment not found");
   const before = await tx.payment.findUnique({ where: { id: input.paymentId }, select: { status: true, approvedAt: true } });
   const approved = await approveWithdrawal(tx, { paymentId: input.paymentId, approver: actor, now: input.now });

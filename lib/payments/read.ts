@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { PaymentRowSchema } from "@/lib/payments/payment-row";
-import { countableFilter, countExpression, CountRow, countPayments, equalityConditions, merchantIdSql } from "@/lib/payments/counts";
+import {
+  countableFilter,
+  countExpression,
+  CountRow,
+  countPayments,
+  DAY_MOVED,
+  equalityConditions,
+  merchantIdSql,
+  type PaymentDays,
+} from "@/lib/payments/counts";
 import { apiError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { dubaiDayEnd, dubaiDayStart } from "@/lib/money/dubai";
@@ -75,15 +84,32 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** SQL condition: `column` lies within Dubai days `from`..`to` (the end day inclusive; open when undefined). */
+function dayRange(column: Prisma.Sql, from: string | undefined, to: string | undefined): Prisma.Sql {
+  return Prisma.join(
+    [from ? Prisma.sql`${column} >= ${dubaiDayStart(from)}` : Prisma.sql`TRUE`, to ? Prisma.sql`${column} < ${dubaiDayEnd(to)}` : Prisma.sql`TRUE`],
+    " AND ",
+  );
+}
+
 /**
  * The SQL conditions of a payment list filter: the equality members, `from`/`to` as Dubai calendar days
- * (the end day inclusive) on created_at, and `search` as a case-insensitive substring of the reference.
+ * (the end day inclusive) of `days` ({@link PaymentDays}: created_at, or the day recorded, which is created_at's
+ * but for payments written under a moved sandbox clock), and `search` as a case-insensitive substring of the reference.
  */
-function listConditions(merchantId: string | Prisma.Sql | undefined, q: Omit<ListPaymentsQuery, "page" | "limit">): Prisma.Sql[] {
+function listConditions(
+  merchantId: string | Prisma.Sql | undefined,
+  q: Omit<ListPaymentsQuery, "page" | "limit">,
+  days: PaymentDays = "created",
+): Prisma.Sql[] {
+  const created = dayRange(Prisma.sql`created_at`, q.from, q.to);
+  const byDay =
+    days === "created"
+      ? created
+      : Prisma.sql`((${DAY_MOVED} IS NOT TRUE AND ${created}) OR (${DAY_MOVED} AND ${dayRange(Prisma.sql`recorded_at`, q.from, q.to)}))`;
   return [
     ...equalityConditions(merchantId, q),
-    q.from ? Prisma.sql`created_at >= ${dubaiDayStart(q.from)}` : null,
-    q.to ? Prisma.sql`created_at < ${dubaiDayEnd(q.to)}` : null,
+    q.from || q.to ? byDay : null,
     q.search ? Prisma.sql`reference ILIKE ${`%${likeLiteral(q.search)}%`}` : null,
   ].filter((c): c is Prisma.Sql => c !== null);
 }
@@ -98,7 +124,10 @@ function pageClause(q: ListPaymentsQuery, order: PaymentOrder = "created"): Pris
   return Prisma.sql`ORDER BY ${by} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`;
 }
 
-/** How a page of payments is ordered: "created" (created_at, the API's order) or "recorded" (the real time written). */
+/**
+ * How a page of payments is ordered and which days `from`/`to` name: "created" (created_at, the API's) or "recorded"
+ * (the real time written, the console's; docs/operating.md "Times in the console").
+ */
 export type PaymentOrder = "created" | "recorded";
 
 /** A `payments` row as JSON ({@link listReads}: minor units as text, times as ISO text). */
@@ -179,11 +208,12 @@ export function pageFromReads(loaded: ListLoaded, q: ListPaymentsQuery) {
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function listPayments(db: Db, merchantId: string | undefined, q: ListPaymentsQuery, order: PaymentOrder = "created") {
-  const conditions = listConditions(merchantId, q);
+  const days: PaymentDays = order;
+  const conditions = listConditions(merchantId, q, days);
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
   const [total, rows] = await Promise.all([
     countableFilter(q)
-      ? countPayments(db, merchantId, q)
+      ? countPayments(db, merchantId, q, days)
       : db.$queryRaw<Record<string, unknown>[]>`SELECT count(*) AS total FROM payments ${where}`.then(([r]) => Number(parseRow(CountRow, r).total)),
     db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM payments ${where} ${pageClause(q, order)}`,
   ]);

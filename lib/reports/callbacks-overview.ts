@@ -1,4 +1,4 @@
-import { systemNow } from "@/lib/clock";
+import { systemNow, type RealInstant } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { z } from "zod";
@@ -53,7 +53,7 @@ const BacklogRow = z.object({ merchantId: z.string(), name: z.string(), pending:
  * Callback outcomes and latency per Dubai day of the last 30 days, and the current backlog, for the actor (a
  * MERCHANT user's own merchant; an operator's chosen merchant or all). Three statements over counters and an index.
  */
-export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<CallbacksOverview> {
+export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: RealInstant } = {}): Promise<CallbacksOverview> {
   const now = opts.now ?? systemNow();
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);

@@ -1,17 +1,21 @@
-import { systemNow } from "@/lib/clock";
+import { later, systemNow, type RealInstant } from "@/lib/clock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { parseRow, type Db } from "@/lib/db";
 import { fromMinor } from "@/lib/money/currency";
 import { dubaiDay } from "@/lib/money/dubai";
+import { recordedDayMoves } from "@/lib/payments/counts";
 import { lastDays } from "@/lib/reports/days";
 
 // The console overview's payment charts (docs/guides/console-for-operators.md "Console tour"), from the payment counters the create path keeps
 // (payment_counts and its pending deltas: counts and amount sums per merchant, Dubai day, status and currency),
 // never from the payments themselves: 30 days are a few hundred counter rows at most, whatever the volume.
+// Payments count on the Dubai day they were recorded (real time; docs/operating.md "Times in the console"): the
+// counters are kept by the day of created_at, so the payments written under a moved sandbox clock are moved from
+// their sandbox day to their real one (lib/payments/counts.ts recordedDayMoves, a small partial index).
 
-/** One Dubai day's payments by outcome (created that day). `pending` holds PENDING and PENDING_APPROVAL. */
+/** One Dubai day's payments by outcome (recorded that day). `pending` holds PENDING and PENDING_APPROVAL. */
 export type DayOutcomes = {
   day: string;
   succeeded: number;
@@ -43,12 +47,12 @@ export type PaymentsOverview = {
 const DayCounts = z.object({ day: z.string(), status: z.string(), currency: z.string(), n: z.bigint(), amount: z.bigint(), aed: z.bigint() });
 
 /**
- * Payments per Dubai day of the last 30 days (today included) for the actor: a MERCHANT user's own merchant, an
+ * Payments per Dubai day recorded (real time) of the last 30 days (today included) for the actor: a MERCHANT user's own merchant, an
  * operator's chosen merchant or all merchants (`merchantId` undefined). Per day: counts by outcome and the success
  * rate (SUCCEEDED / (SUCCEEDED + FAILED + EXPIRED), null when none ended), SUCCEEDED volume per currency and as
  * charged in AED; and today's figures against the same weekday a week earlier. One statement over the counters.
  */
-export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: Date } = {}): Promise<PaymentsOverview> {
+export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merchantId?: string | null; now?: RealInstant } = {}): Promise<PaymentsOverview> {
   const now = opts.now ?? systemNow();
   const merchantId = scopedMerchantId(actor, opts.merchantId) ?? null;
   const days = lastDays(now);
@@ -59,6 +63,8 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
       SELECT day, status, currency, n, amount_minor, charged_aed_minor FROM payment_counts WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope}
       UNION ALL
       SELECT day, status, currency, delta, amount_minor, charged_aed_minor FROM payment_count_deltas WHERE day BETWEEN ${days[0]} AND ${days.at(-1)} ${scope}
+      UNION ALL
+      ${recordedDayMoves(merchantId ? [Prisma.sql`merchant_id = ${merchantId}::uuid`] : [], days[0], days.at(-1))}
     ) AS counts
     GROUP BY day, status, currency`;
   const rows = raw.map((r) => parseRow(DayCounts, r));
@@ -104,7 +110,7 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
     volume: volumes,
     currencies: sortedCurrencies,
     today: figures(dubaiDay(now)),
-    lastWeek: figures(dubaiDay(new Date(now.getTime() - 7 * 86_400_000))),
+    lastWeek: figures(dubaiDay(later(now, -7 * 86_400_000))),
     open: true,
   };
 }

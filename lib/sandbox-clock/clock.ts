@@ -6,7 +6,7 @@ import { z } from "zod";
 import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
 import { optionalText, reasonField, uuidField } from "@/lib/schemas/forms/fields";
-import { formatOffset, parseDuration, sandboxNow, systemNow } from "@/lib/clock";
+import { formatOffset, parseDuration, sandboxNow, systemNow, type RealInstant } from "@/lib/clock";
 import { afterCommit, parseRows, type Db, type Tx } from "@/lib/db";
 import { wakeJob } from "@/lib/notify/wake";
 import { missingRatesAhead, type MissingRate } from "@/lib/pricing/fx-rates";
@@ -53,7 +53,7 @@ async function dueFor(db: Db, merchantId: string, at: Date, real: Date): Promise
   return { payments: row.payments, checkoutSessions: row.sessions, deliveries: row.deliveries };
 }
 
-async function clockOf(db: Db, merchantId: string, offsetMs: bigint, real: Date): Promise<SandboxClock> {
+async function clockOf(db: Db, merchantId: string, offsetMs: bigint, real: RealInstant): Promise<SandboxClock> {
   const at = sandboxNow(offsetMs, real);
   return {
     offsetMs: Number(offsetMs),

@@ -1,7 +1,7 @@
 // The store handoff job (docs/api.md "Overview" 4; docs/architecture.md "Consistency": background work claims
 // rows with FOR UPDATE SKIP LOCKED, nothing is sent inside a transaction).
 import { z } from "zod";
-import { sandboxNow, systemNow } from "@/lib/clock";
+import { realAt, sandboxInstant, sandboxNow, systemNow, type RealInstant } from "@/lib/clock";
 import { yieldToRequests } from "@/lib/background";
 import { getDb, parseRows, transaction, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -44,7 +44,7 @@ export function storeConnector(): StoreConnector {
   return defaultConnector;
 }
 
-export type HandoffOptions = { now?: Date; connector?: StoreConnector };
+export type HandoffOptions = { now?: RealInstant; connector?: StoreConnector };
 
 /** What became of one claimed checkout. */
 export type HandoffOutcome = "READY" | "REJECTED" | "RETRY" | "DISCARDED";
@@ -196,7 +196,7 @@ async function scheduleRetry(tx: Tx, claim: Claim, now: Date): Promise<Date> {
  * Hands off one claimed checkout: sign, send outside any transaction, check, apply or schedule a retry. `real` is the
  * real time of the run; the checkout's rules (expiry, retry times) read the merchant's sandbox time.
  */
-async function handOff(claim: Claim, connector: StoreConnector, real: Date): Promise<HandoffOutcome> {
+async function handOff(claim: Claim, connector: StoreConnector, real: RealInstant): Promise<HandoffOutcome> {
   const now = sandboxNow(claim.offsetMs, real);
   const { signed, chargeMinor } = await buildHandoff(claim.paymentId);
   const answer = await send(connector, signed);
@@ -264,6 +264,7 @@ export async function handOffCheckout(paymentId: string, opts: HandoffOptions = 
     select: { state: true, nextHandoffAt: true, payment: { select: { merchant: { select: { clockOffsetMs: true } } } } },
   });
   // The next handoff in real time (a moved clock's checkout carries sandbox times): when the job should look again.
-  const next = checkout?.state === "QUEUED" && checkout.nextHandoffAt ? sandboxNow(-checkout.payment.merchant.clockOffsetMs, checkout.nextHandoffAt) : null;
+  const next =
+    checkout?.state === "QUEUED" && checkout.nextHandoffAt ? realAt(checkout.payment.merchant.clockOffsetMs, sandboxInstant(checkout.nextHandoffAt)) : null;
   return { outcome, state: checkout?.state ?? null, nextHandoffAt: next };
 }

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { realInstant } from "@/lib/clock";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import path from "node:path";
@@ -203,7 +204,7 @@ describe("delivery job body with an injected clock", () => {
     const { m, secret, delivery, due } = await parkedDelivery(rx.url);
     const merchantId = m.merchant.id;
 
-    const first = await deliverDueCallbacks({ merchantId, now: due });
+    const first = await deliverDueCallbacks({ merchantId, now: realInstant(due) });
     expect(first).toMatchObject({ claimed: 1, retrying: 1 });
     const afterFirst = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(afterFirst).toMatchObject({ state: "PENDING", attemptCount: 1, leaseUntil: null, lastError: "HTTP 500" });
@@ -212,17 +213,17 @@ describe("delivery job body with an injected clock", () => {
     expect(wait1).toBeLessThanOrEqual(33_000);
 
     // Not due a millisecond before its time.
-    expect((await deliverDueCallbacks({ merchantId, now: new Date(afterFirst.nextAttemptAt!.getTime() - 1) })).claimed).toBe(0);
+    expect((await deliverDueCallbacks({ merchantId, now: realInstant(afterFirst.nextAttemptAt!.getTime() - 1) })).claimed).toBe(0);
     const t2 = afterFirst.nextAttemptAt!;
-    expect(await deliverDueCallbacks({ merchantId, now: t2 })).toMatchObject({ claimed: 1, retrying: 1 });
+    expect(await deliverDueCallbacks({ merchantId, now: realInstant(t2) })).toMatchObject({ claimed: 1, retrying: 1 });
     const afterSecond = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     const wait2 = afterSecond.nextAttemptAt!.getTime() - t2.getTime();
     expect(wait2).toBeGreaterThanOrEqual(108_000);
     expect(wait2).toBeLessThanOrEqual(132_000);
 
     const t3 = afterSecond.nextAttemptAt!;
-    expect(await deliverDueCallbacks({ merchantId, now: t3 })).toMatchObject({ claimed: 1, succeeded: 1 });
-    expect(await deliverDueCallbacks({ merchantId, now: new Date(t3.getTime() + DAY) })).toMatchObject({ claimed: 0 });
+    expect(await deliverDueCallbacks({ merchantId, now: realInstant(t3) })).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(await deliverDueCallbacks({ merchantId, now: realInstant(t3.getTime() + DAY) })).toMatchObject({ claimed: 0 });
 
     const done = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(done).toMatchObject({ state: "SUCCEEDED", attemptCount: 3, nextAttemptAt: null, lastError: null });
@@ -252,7 +253,7 @@ describe("delivery job body with an injected clock", () => {
     let now = due;
     const waits: number[] = [];
     for (let n = 1; n <= MAX_ATTEMPTS; n++) {
-      await deliverDueCallbacks({ merchantId: m.merchant.id, now, random: () => 0.5 });
+      await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(now), random: () => 0.5 });
       const d = await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
       expect(d.attemptCount).toBe(n);
       if (n < MAX_ATTEMPTS) {
@@ -265,12 +266,12 @@ describe("delivery job body with an injected clock", () => {
     }
     expect(waits).toEqual([...BASE_WAITS_SECONDS]);
     expect(waits).toEqual([30, 120, 300, 600, 1200, 2400, 3600]);
-    expect((await deliverDueCallbacks({ merchantId: m.merchant.id, now: new Date(now.getTime() + DAY) })).claimed).toBe(0);
+    expect((await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(now.getTime() + DAY) })).claimed).toBe(0);
 
     healthy = true;
     const again = new Date(now.getTime() + 60_000);
     expect(await requeueDeliveries(db, { merchantId: null, deliveryIds: [delivery.id], now: again })).toBe(1);
-    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: again })).toMatchObject({ succeeded: 1 });
+    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(again) })).toMatchObject({ succeeded: 1 });
     const attempts = await attemptsOf(delivery.id);
     expect(attempts.map((a) => a.statusCode)).toEqual([503, 503, 503, 503, 503, 503, 503, 503, 204]);
     expect(attempts.map((a) => a.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -280,7 +281,7 @@ describe("delivery job body with an injected clock", () => {
   it("a 301 is a failure and is not followed", async () => {
     const rx = await receiver((r) => (r.path === "/callbacks" ? { status: 301, headers: { location: "/moved" } } : {}));
     const { m, delivery, due } = await parkedDelivery(rx.url);
-    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: due })).toMatchObject({ claimed: 1, retrying: 1 });
+    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(due) })).toMatchObject({ claimed: 1, retrying: 1 });
     // waits on purpose: a followed redirect would reach the local receiver within it
     await new Promise((r) => setTimeout(r, 200));
     expect(rx.received.map((r) => r.path)).toEqual(["/callbacks"]);
@@ -293,7 +294,7 @@ describe("delivery job body with an injected clock", () => {
     const rx = await receiver(() => ({ hang: true }));
     const { m, delivery, due } = await parkedDelivery(rx.url);
     const started = Date.now();
-    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: due })).toMatchObject({ claimed: 1, retrying: 1 });
+    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(due) })).toMatchObject({ claimed: 1, retrying: 1 });
     // It waited the 5 s (no upper bound in wall time: a busy machine may take longer to get back to it); the
     // attempt's record says it was the time-out that ended it.
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
@@ -308,12 +309,12 @@ describe("delivery job body with an injected clock", () => {
     const rx = await receiver(() => ({ status: 200, body: big }));
     const first = await parkedDelivery(rx.url);
     const second = await parkedDelivery(rx.url, first.due);
-    const one = await deliverDueCallbacks({ merchantId: first.m.merchant.id, now: first.due });
+    const one = await deliverDueCallbacks({ merchantId: first.m.merchant.id, now: realInstant(first.due) });
     expect(one).toMatchObject({ claimed: 1, succeeded: 1 });
     const [attempt] = await attemptsOf(first.delivery.id);
     expect(attempt.statusCode).toBe(200);
     expect(attempt.responseSnippet!.length).toBe(1024);
-    expect(await deliverDueCallbacks({ merchantId: second.m.merchant.id, now: second.due })).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(await deliverDueCallbacks({ merchantId: second.m.merchant.id, now: realInstant(second.due) })).toMatchObject({ claimed: 1, succeeded: 1 });
   });
 
   it("an address that no longer passes the policy at send time is not contacted; no address at send time gives NOT_CONFIGURED", async () => {
@@ -321,7 +322,7 @@ describe("delivery job body with an injected clock", () => {
     const a = await parkedDelivery(rx.url);
     vi.stubEnv("CALLBACK_ALLOW_LOOPBACK", "");
     try {
-      expect(await deliverDueCallbacks({ merchantId: a.m.merchant.id, now: a.due })).toMatchObject({ claimed: 1, retrying: 1 });
+      expect(await deliverDueCallbacks({ merchantId: a.m.merchant.id, now: realInstant(a.due) })).toMatchObject({ claimed: 1, retrying: 1 });
     } finally {
       vi.unstubAllEnvs();
     }
@@ -331,7 +332,7 @@ describe("delivery job body with an injected clock", () => {
 
     const b = await parkedDelivery(rx.url);
     await removeCallbackUrl(db, { merchantId: b.m.merchant.id });
-    expect(await deliverDueCallbacks({ merchantId: b.m.merchant.id, now: b.due })).toMatchObject({ claimed: 1, notConfigured: 1 });
+    expect(await deliverDueCallbacks({ merchantId: b.m.merchant.id, now: realInstant(b.due) })).toMatchObject({ claimed: 1, notConfigured: 1 });
     expect(await db.delivery.findUniqueOrThrow({ where: { id: b.delivery.id } })).toMatchObject({
       state: "NOT_CONFIGURED",
       attemptCount: 0,
@@ -393,11 +394,11 @@ describe("crashes and concurrent workers", () => {
     expect(leased).toMatchObject({ state: "PENDING", attemptCount: 1 });
     expect(leased.leaseUntil!.getTime()).toBe(due.getTime() + 30_000);
     // While the lease runs nobody else sends it.
-    expect((await deliverDueCallbacks({ merchantId: m.merchant.id, now: new Date(due.getTime() + 29_000) })).claimed).toBe(0);
+    expect((await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(due.getTime() + 29_000) })).claimed).toBe(0);
 
     healthy = true;
     const restart = new Date(due.getTime() + 31_000);
-    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: restart })).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(restart) })).toMatchObject({ claimed: 1, succeeded: 1 });
     expect(rx.received).toHaveLength(2);
     const [lost, resent] = rx.received;
     expect(header(resent, "X-Service-Event-Id")).toBe(header(lost, "X-Service-Event-Id"));

@@ -5,6 +5,7 @@ import { db, eventually, newMerchant, savePricingVersion } from "../support/fixt
 import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openPage, openSession, sideEffects, usdAedRateToday } from "../support/checkout-sessions";
 import { expireDueSessions } from "@/lib/checkout-sessions/expire";
 import { dubaiDay } from "@/lib/money/dubai";
+import { realInstant } from "@/lib/clock";
 
 // The hosted customer page at customerCheckout.url and the two requests it sends (quote, confirm):
 // docs/api.md "Overview" 5; docs/api.md "Checkout sessions".
@@ -277,7 +278,7 @@ describe("expiry", () => {
     const soon = await openSession(m);
     const later = await openSession(m);
     await db.checkoutSession.update({ where: { id: soon.id }, data: { expiresAt: new Date(Date.now() + 10 * 60_000) } });
-    const expired = await expireDueSessions({ now: new Date(Date.now() + 20 * 60_000), batchSize: 1 });
+    const expired = await expireDueSessions({ now: realInstant(Date.now() + 20 * 60_000), batchSize: 1 });
     expect(expired).toBeGreaterThanOrEqual(1);
     expect(await stateOf(soon.id)).toBe("EXPIRED");
     expect(await stateOf(later.id)).toBe("AWAITING_AMOUNT");

@@ -6,6 +6,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { postLedgerEntry } from "@/lib/ledger/post";
 import { approveWithdrawal } from "@/lib/payments/approve";
 import { transaction } from "@/lib/db";
+import { systemNow } from "@/lib/clock";
 
 const complete = (m: Awaited<ReturnType<typeof newMerchant>>, id: string, outcome: string, idempotencyKey?: string) =>
   m.api(`/v1/sandbox/payments/${id}/complete`, { body: { outcome }, idempotencyKey });
@@ -118,7 +119,7 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     const w = (await m.api("/v1/payments", { body: depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL", amount: "50.00" }) })).body;
     const early = await complete(m, w.id, "SUCCEEDED");
     expect([early.status, early.body.error.code]).toEqual([409, "INVALID_STATE"]);
-    const now = new Date();
+    const now = systemNow();
     await expect(
       transaction((tx) => approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.owner.id, role: "MERCHANT", merchantId: m.merchant.id }, now })),
     ).rejects.toThrow(/another user/);

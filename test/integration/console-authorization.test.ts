@@ -13,6 +13,7 @@ import { setIntake } from "@/lib/settings/intake";
 import { createUser } from "@/lib/users/manage-users";
 import { ListPaymentsQuery } from "@/lib/schemas/api/payments";
 import { dubaiDay } from "@/lib/money/dubai";
+import { realInstant, systemNow } from "@/lib/clock";
 
 const withdrawal = () => depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
 
@@ -41,7 +42,7 @@ describe("console: a MERCHANT user sees and changes only its own merchant", () =
     expect(await refusal(inTx((tx) => requestAllowedIp(tx, userB, { merchantId: a.merchant.id, address: "203.0.113.9" })))).toMatchObject({
       code: "NOT_FOUND",
     });
-    expect(await refusal(inTx((tx) => approveFromConsole(tx, userB, { paymentId: paymentA.id, now: new Date() })))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await refusal(inTx((tx) => approveFromConsole(tx, userB, { paymentId: paymentA.id, now: systemNow() })))).toMatchObject({ code: "NOT_FOUND" });
 
     // An operator sees both.
     const operator = await newOperator();
@@ -92,12 +93,12 @@ describe("console: withdrawal approval", () => {
     expect(queueForOwner.items.find((i) => i.id === created.id)?.refusal).toMatch(/you created this withdrawal/);
     expect((await approvalQueue(db, approver, 1)).items.find((i) => i.id === created.id)?.refusal).toBeNull();
 
-    const refused = await refusal(inTx((tx) => approveFromConsole(tx, owner, { paymentId: created.id, now: new Date() })));
+    const refused = await refusal(inTx((tx) => approveFromConsole(tx, owner, { paymentId: created.id, now: systemNow() })));
     expect(refused).toMatchObject({ code: "INVALID_STATE" });
     expect(refused.message).toMatch(/another user must approve it/);
     expect((await db.payment.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("PENDING_APPROVAL");
 
-    const approved = await inTx((tx) => approveFromConsole(tx, approver, { paymentId: created.id, now: new Date() }));
+    const approved = await inTx((tx) => approveFromConsole(tx, approver, { paymentId: created.id, now: systemNow() }));
     expect(approved.status).toBe("PENDING");
     expect(approved.approvedAt).not.toBeNull();
     expect(approved.approvedById).toBe(m.approver.id);
@@ -106,7 +107,7 @@ describe("console: withdrawal approval", () => {
     expect(audit.before).toMatchObject({ status: "PENDING_APPROVAL", approvedAt: null });
     expect(audit.after).toMatchObject({ status: "PENDING" });
 
-    expect(await refusal(inTx((tx) => approveFromConsole(tx, approver, { paymentId: created.id, now: new Date() })))).toMatchObject({ code: "INVALID_STATE" });
+    expect(await refusal(inTx((tx) => approveFromConsole(tx, approver, { paymentId: created.id, now: systemNow() })))).toMatchObject({ code: "INVALID_STATE" });
     const done = await m.api(`/v1/sandbox/payments/${created.id}/complete`, { body: { outcome: "SUCCEEDED" } });
     expect(done.body.status).toBe("SUCCEEDED");
   });
@@ -114,7 +115,7 @@ describe("console: withdrawal approval", () => {
   it("an expired withdrawal cannot be approved, and a refused approval writes no audit row", async () => {
     const m = await newMerchant();
     const created = (await m.api("/v1/payments", { body: withdrawal() })).body;
-    const later = new Date(Date.parse(created.expiresAt) + 1000);
+    const later = realInstant(Date.parse(created.expiresAt) + 1000); // no moved clock: its sandbox time is the real time
     const refused = await refusal(inTx((tx) => approveFromConsole(tx, actorOf(m.approver), { paymentId: created.id, now: later })));
     expect(refused.message).toMatch(/approval period has ended/);
     expect(await auditOf(created.id)).toHaveLength(0);
@@ -123,7 +124,7 @@ describe("console: withdrawal approval", () => {
   it("an operator may approve any merchant's withdrawal", async () => {
     const m = await newMerchant();
     const created = (await m.api("/v1/payments", { body: withdrawal() })).body;
-    const approved = await inTx(async (tx) => approveFromConsole(tx, await newOperator(), { paymentId: created.id, now: new Date() }));
+    const approved = await inTx(async (tx) => approveFromConsole(tx, await newOperator(), { paymentId: created.id, now: systemNow() }));
     expect(approved.status).toBe("PENDING");
   });
 });

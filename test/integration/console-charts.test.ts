@@ -7,6 +7,8 @@ import { DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks"
 import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { dubaiDay } from "@/lib/money/dubai";
 import { compactPaymentCounts } from "@/lib/payments/counts";
+import { listConsolePayments } from "@/lib/payments/payment-views";
+import { ListPaymentsQuery } from "@/lib/schemas/api/payments";
 import { callbacksOverview } from "@/lib/reports/callbacks-overview";
 import { limitUsage } from "@/lib/reports/limit-usage";
 import { paymentsOverview } from "@/lib/reports/payments-overview";
@@ -99,6 +101,45 @@ describe("payments chart", () => {
       chargedAed: (BigInt(p.pricing.gateway) / 100n).toString() + "." + (BigInt(p.pricing.gateway) % 100n).toString().padStart(2, "0"),
       byCurrency: { USD: "10.00" },
     });
+  });
+});
+
+describe("payments made under a moved sandbox clock", () => {
+  it("count once, on the Dubai day they were recorded, in the charts, today's figures and the console list of that day; the API's from/to keep the sandbox day", async () => {
+    const m = await newMerchant();
+    const real = [await create(m, { amount: "10.00", currency: "AED" }), await create(m, { amount: "1.00", currency: "AED" })];
+    expect((await complete(m, real[0].id, "SUCCEEDED")).status).toBe(200);
+    const moved = await m.api("/v1/sandbox/clock/advance", { body: { by: "35d" } });
+    expect(moved.status, moved.text).toBe(200);
+    const ahead = [await create(m, { amount: "20.00", currency: "AED" }), await create(m, { amount: "2.00", currency: "AED" })];
+    expect((await complete(m, ahead[0].id, "SUCCEEDED")).status).toBe(200);
+    const sandboxDay = dubaiDay(new Date(Date.parse(ahead[0].createdAt)));
+    expect(sandboxDay > today(), "created at the sandbox time, 35 days ahead").toBe(true);
+
+    const check = async () => {
+      const o = polled(ConsolePaymentsOverview, await paymentsOverview(db, merchantActor(m)));
+      // The pending payment made before the move expired by it; the one made ahead is still pending.
+      expect(o.today).toEqual({ day: today(), payments: 4, succeeded: 2, chargedAed: "30.00" });
+      expect(o.outcomes.at(-1)).toMatchObject({ day: today(), succeeded: 2, expired: 1, pending: 1, total: 4 });
+      expect(
+        o.outcomes.reduce((n, d) => n + d.total, 0),
+        "each payment once over the 30 days",
+      ).toBe(4);
+      expect(o.volume.at(-1)).toEqual({ day: today(), chargedAed: "30.00", byCurrency: { AED: "30.00" } });
+      // The list behind today's bar (the console's payments of that day): the same four, and its total says so.
+      const list = await listConsolePayments(db, merchantActor(m), ListPaymentsQuery.parse({ from: today(), to: today(), limit: "100" }));
+      expect(list.total).toBe(4);
+      expect(list.items.map((p) => p.id).sort()).toEqual([...real, ...ahead].map((p) => p.id).sort());
+      const succeeded = await listConsolePayments(db, merchantActor(m), ListPaymentsQuery.parse({ from: today(), to: today(), status: "SUCCEEDED" }));
+      expect([succeeded.total, succeeded.items.length]).toEqual([2, 2]);
+      expect((await listConsolePayments(db, merchantActor(m), ListPaymentsQuery.parse({ from: sandboxDay, to: sandboxDay }))).total).toBe(0);
+      // The merchant API's from/to are days of createdAt, the merchant's clock: the two made ahead are on the sandbox day.
+      const api = await m.api(`/v1/payments?from=${sandboxDay}&to=${sandboxDay}`);
+      expect([api.body.total, api.body.items.length]).toEqual([2, 2]);
+    };
+    await check();
+    await compactPaymentCounts(db);
+    await check();
   });
 });
 

@@ -3,6 +3,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { POLLING_JOBS, type PollingJob } from "@/lib/jobs/registry";
 import { mockedWaits } from "../support/inngest";
+import { realInstant } from "@/lib/clock";
 
 // docs/architecture.md "Jobs": under Inngest every polling job of the registry runs at its interval. Each job's
 // function, as served, runs in @inngest/test's engine with its real body against the real database; only the sleeps
@@ -10,7 +11,7 @@ import { mockedWaits } from "../support/inngest";
 // rows of tests running meanwhile alone (compaction does not read the clock and folds whatever is pending).
 
 const MINUTE = 60_000;
-const PAST = new Date("2001-01-01T00:00:00Z");
+const PAST = realInstant("2001-01-01T00:00:00Z");
 
 /** Runs `fn` once with every sleep it reaches mocked (at most 60 body runs a minute, so 59 sleeps). */
 async function runOnce(fn: ReturnType<typeof createInngestFunctions>[number], ts = Date.now()) {

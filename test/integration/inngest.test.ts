@@ -8,6 +8,7 @@ import { verifyCallback } from "@/clients/cli/src/verify";
 import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { pollingWaits } from "../support/inngest";
+import { realInstant } from "@/lib/clock";
 
 // The Inngest functions run in @inngest/test's engine against the real database and a real HTTP receiver.
 // Only Inngest's own sleeps are stood in for (a mocked step "wait-..." that moves the functions' clock to
@@ -22,8 +23,8 @@ afterAll(async () => {
 
 /** A clock the test moves. */
 function testClock(start: Date) {
-  let now = start;
-  return { now: () => now, set: (t: Date | string) => (now = new Date(t)) };
+  let now = realInstant(start);
+  return { now: () => now, set: (t: Date | string) => (now = realInstant(t)) };
 }
 
 async function parkedDelivery(url: string, due: Date) {
@@ -40,7 +41,7 @@ describe("Inngest functions (@inngest/test)", () => {
   it("deliver-callback: step-based retries, sleeping until the scheduled next attempt, until the receiver accepts", async () => {
     const rx = await startReceiver((_r, i) => ({ status: i === 0 ? 502 : 200 }));
     receivers.push(rx);
-    const due = new Date(Date.now() + 86_400_000);
+    const due = realInstant(Date.now() + 86_400_000);
     const { secret, delivery } = await parkedDelivery(rx.url, due);
     const clock = testClock(due);
     const deliverCallback = createInngestFunctions(clock.now).find((f) => f.opts.id === "deliver-callback")!;
@@ -89,7 +90,7 @@ describe("Inngest functions (@inngest/test)", () => {
   it("deliver-callback: an event for a delivery already delivered or unknown sends nothing", async () => {
     const rx = await startReceiver();
     receivers.push(rx);
-    const due = new Date(Date.now() + 86_400_000);
+    const due = realInstant(Date.now() + 86_400_000);
     const { delivery } = await parkedDelivery(rx.url, due);
     const deliverCallback = createInngestFunctions(() => due).find((f) => f.opts.id === "deliver-callback")!;
     // A fresh engine per run: an engine memoises step results across its executions.
@@ -142,7 +143,7 @@ describe("Inngest functions (@inngest/test)", () => {
     // Due in 20 s for the real clock (the running service leaves it alone meanwhile), now for the cron's
     // clock. The window is short on purpose: the cron claims every delivery due by its clock, and other
     // tests park theirs a day ahead.
-    const due = new Date(Date.now() + 20_000);
+    const due = realInstant(Date.now() + 20_000);
     const { secret, delivery } = await parkedDelivery(rx.url, due);
     const catchUp = createInngestFunctions(() => due).find((f) => f.opts.id === "deliver-due-callbacks")!;
     expect(catchUp.opts.triggers).toEqual([{ cron: "* * * * *" }]);

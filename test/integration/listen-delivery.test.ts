@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { baseUrl, db, depositBody, eventually, forwardTokenOf, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
-import { listen, waitForLine, type Running } from "../support/listener";
+import { baseUrl, db, eventually, forwardTokenOf, issueApiKey, newMerchant } from "../support/fixtures";
+import { concludePayments, eventIdsOf, forwardReport, listen, waitForLine, type Running } from "../support/listener";
 import { startRobustReceiver } from "../support/robust-receiver";
 
 // `sandpiper listen` delivers at least once to the developer's receiver (docs/callbacks.md "sandpiper listen",
@@ -11,23 +11,6 @@ import { startRobustReceiver } from "../support/robust-receiver";
 // follow the receiver rules of docs/guides/receive-and-verify-callbacks.md). A receiver that answers 500, a receiver that is down for 20 s, a listener
 // stopped while a forward is failing: every event reaches the receiver with a 2xx, none is processed twice, and
 // all of it without restarting the listener (but for the case that restarts it on purpose).
-
-/** Creates and concludes `n` payments of the merchant (every third FAILED); returns their ids. */
-async function concludePayments(m: TestMerchant, n: number, referencePrefix = "listen"): Promise<string[]> {
-  return Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      const created = await m.api("/v1/payments", { body: depositBody({ reference: `${referencePrefix}-${crypto.randomUUID()}` }) });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: i % 3 === 0 ? "FAILED" : "SUCCEEDED" } });
-      expect(done.status, JSON.stringify(done.body)).toBe(200);
-      return created.body.id as string;
-    }),
-  );
-}
-
-async function eventIdsOf(paymentIds: string[]): Promise<string[]> {
-  return (await db.event.findMany({ where: { paymentId: { in: paymentIds } }, select: { id: true } })).map((e) => e.id);
-}
 
 function stateFile(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "listen-delivery-")), "state.json");
@@ -206,32 +189,18 @@ it("recorded forwards: idempotent by forward and attempt, another merchant's eve
   const before = await overview(db, owner);
   expect(before.deliveriesNeedingAttention, "NOT_CONFIGURED without a listener").toBe(1);
 
-  const attempt = (n: number, statusCode: number | null, forwardEvent = eventId) => ({
-    eventId: forwardEvent,
-    forwardId: "0b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11",
-    cursor: "12",
-    kind: "event",
-    attempt: n,
-    startedAt: new Date().toISOString(),
-    durationMs: 3,
-    statusCode,
-    error: statusCode === null ? "ECONNREFUSED" : null,
-    forwardTo: "http://localhost:4000/hook",
-    timestamp: String(Math.floor(Date.now() / 1000)),
-    signature: "a".repeat(64),
-    responseSnippet: null,
-    nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
-  });
+  const attempt = (n: number, statusCode: number | null, forwardEvent = eventId) =>
+    forwardReport({ eventId: forwardEvent, forwardId: "0b1f6c6e-8d0a-4d59-9a53-3c2f1f0d9a11", attempt: n, statusCode });
   const forwardToken = await forwardTokenOf(m.key);
   const first = await m.api("/v1/events/forwards", { body: { forwardToken, forwards: [attempt(1, null), attempt(1, null, otherEvent)] } });
   expect(first.status, first.text).toBe(200);
-  expect(first.body).toEqual({ recorded: 1, duplicates: 0, unknownEvents: [otherEvent] });
+  expect(first.body).toEqual({ recorded: 1, duplicates: 0, unknownEvents: [otherEvent], refused: [] });
   expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0]).toMatchObject({
     state: "RETRYING",
     attempts: [{ number: 1, statusCode: null, error: "ECONNREFUSED" }],
   });
   const again = await m.api("/v1/events/forwards", { body: { forwardToken, forwards: [attempt(1, null), attempt(2, 200)] } });
-  expect(again.body).toEqual({ recorded: 1, duplicates: 1, unknownEvents: [] });
+  expect(again.body).toEqual({ recorded: 1, duplicates: 1, unknownEvents: [], refused: [] });
   expect((await m.api(`/v1/events/${eventId}`)).body.forwards[0].state).toBe("DELIVERED");
   expect((await other.api(`/v1/events/${otherEvent}`)).body.forwards, "nothing recorded on another merchant's event").toEqual([]);
   const bad = await m.api("/v1/events/forwards", { body: { forwardToken, forwards: [{ ...attempt(3, 200), signature: "XYZ" }] } });

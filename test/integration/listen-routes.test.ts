@@ -158,12 +158,13 @@ it("without a default route other types are skipped (one line, counted, the curs
 it("--print-secret asks the service for the secret's generation and exits 0; mistakes and combinations that cannot work exit 2 with one line", async () => {
   const m = await newMerchant();
   const printed = await listenOnce(["--print-secret", "--api-url", baseUrl()], { SANDPIPER_API_KEY: m.key });
-  expect([printed.code, printed.stdout, printed.stderr]).toEqual([0, `${listenerSecret(m.key)}\n`, ""]);
+  // A key made now starts at generation 1: its secret is the form Standard Webhooks libraries take, printed as it is.
+  expect([printed.code, printed.stdout, printed.stderr]).toEqual([0, `${listenerSecret(m.key, 1)}\n`, ""]);
   // After a rotation it prints the new generation's secret.
   const rotated = await m.api("/v1/sandbox/listener-secret/rotate", { body: { overlap: "0s" } });
   expect(rotated.status, rotated.text).toBe(200);
   const flag = await listenOnce(["--print-secret", "--api-key", m.key, "--api-url", baseUrl()]);
-  expect([flag.code, flag.stdout]).toEqual([0, `${listenerSecret(m.key, 1)}\n`]);
+  expect([flag.code, flag.stdout]).toEqual([0, `${listenerSecret(m.key, 2)}\n`]);
   expect(flag.stdout).toBe(`${rotated.body.secret}\n`);
   // Port 9 (discard) has nothing listening: no generation, no secret (exit 1).
   const unreachable = await listenOnce(["--print-secret", "--api-url", "http://127.0.0.1:9"], { SANDPIPER_API_KEY: m.key });

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { compactPaymentCounts, VACUUM_AFTER_FOLDED } from "@/lib/payments/counts";
 import { POLLING_JOBS } from "@/lib/jobs/registry";
 import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
+import { systemNow } from "@/lib/clock";
 
 // GET /v1/payments `total` comes from payment counters (trigger-fed deltas folded by a job) instead of a
 // COUNT(*) over the merchant's history. It must equal COUNT(*) for every filter, at any moment: with changes
@@ -142,7 +143,7 @@ describe("payment counters (list totals)", () => {
     // Three times the threshold: whichever compactor (this one, or a running service's job) claims most of them folds enough.
     await db.$executeRaw`INSERT INTO payment_count_deltas (merchant_id, day, status, method, direction, currency, delta)
       SELECT ${m.merchant.id}::uuid, '2026-03-10', 'PENDING', 'GATEWAY', 'DEPOSIT', 'USD', 0 FROM generate_series(1, ${3 * VACUUM_AFTER_FOLDED})`;
-    await POLLING_JOBS.find((job) => job.id === "compact-payment-counts")!.run(new Date());
+    await POLLING_JOBS.find((job) => job.id === "compact-payment-counts")!.run(systemNow());
     expect(await db.paymentCountDelta.count({ where: { merchantId: m.merchant.id } })).toBe(0);
     await expect.poll(vacuums, { timeout: 10_000 }).toBeGreaterThan(before);
   });

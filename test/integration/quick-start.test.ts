@@ -143,6 +143,8 @@ describe("README quick start on the embedded database", () => {
       // Not seeded again (a seed run would issue and print new keys): the kept credentials are printed again.
       expect(keyFrom(second.output()), "the credentials are printed again").toBe(key);
       expect(second.output()).not.toMatch(/new API keys issued/);
+      expect(second.output(), "nothing was seeded now").not.toMatch(/Seeded the sandbox/);
+      expect(second.output()).toMatch(/The sandbox was seeded at its first start; its credentials \(kept in \S*credentials\.txt\):/);
       const payment = await walkThrough(second.base, key!);
       expect(payment.pricing.rateDay).toBe(dubaiDay());
     } finally {

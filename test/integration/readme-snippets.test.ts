@@ -274,6 +274,9 @@ describe('docs/guides/test-every-path.md "Test helpers": the CI script as writte
     for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code, output.join("\n")).toBe(0);
+    // The outputs the script's comments promise are the ones it prints.
+    const script = docBlock("docs/guides/test-every-path.md", "# scenario-rules.sh");
+    for (const [, promised] of script.matchAll(/ {3}# ((?:payment|declined): .+)$/gm)) expect(output, "as its comment says").toContain(promised);
     expect(output).toEqual([
       "6 rules, first: Amount 13.13 fails",
       "payment: FAILED by rule Reference fail- fails",
@@ -305,7 +308,12 @@ describe('docs/guides/test-every-path.md "Test helpers": the CI script as writte
     expect(code, output.join("\n")).not.toBe(0);
     expect(output[0]).toBe("6 rules, first: Amount 13.13 fails");
     expect(output.join("\n"), "curl reports the refused payment").toMatch(/returned error: 403/);
+    // What the guide says the script prints at its end for a merchant without rules, as this one is.
+    const promised = /prints `(cleanup: removed the \d+ rules this script added)` for a merchant that had no\s+scenario rules/.exec(
+      fs.readFileSync(path.join(root, "docs/guides/test-every-path.md"), "utf8"),
+    )?.[1];
     expect(output.at(-1)).toBe("cleanup: removed the 7 rules this script added");
+    expect(output.at(-1), "the guide's count is the script's").toBe(promised);
     expect(await sandboxState(m), "the merchant's sandbox state after the failed script").toEqual(before);
   }, 60_000);
 });

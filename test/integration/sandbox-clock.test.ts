@@ -7,6 +7,7 @@ import { transaction } from "@/lib/db";
 import { approveFromConsole } from "@/lib/payments/payment-views";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
+import { systemNow } from "@/lib/clock";
 
 // docs/api.md "Sandbox clock" over real HTTP against the built service: a merchant moves its sandbox time ahead and
 // its payments expire, its callback retries come due, its limits and velocity windows roll over, as if the time had
@@ -130,7 +131,7 @@ describe("the sandbox clock", () => {
     const w = (await m.api("/v1/payments", { body: depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" }) })).body;
     const approver = { id: m.approver.id, username: m.approver.username, role: "MERCHANT" as const, merchantId: m.merchant.id };
     // The console's action passes the real time (lib/console/action.ts); the approval moves it by the merchant's offset.
-    const approved = await transaction((tx) => approveFromConsole(tx, approver, { paymentId: w.id, now: new Date() }));
+    const approved = await transaction((tx) => approveFromConsole(tx, approver, { paymentId: w.id, now: systemNow() }));
     expect(approved.approvedAt!.getTime()).toBeGreaterThanOrEqual(Date.parse(w.createdAt));
     expect(approved.approvedAt!.getTime()).toBeGreaterThan(Date.now() + 71 * H);
     const done = await m.api(`/v1/sandbox/payments/${w.id}/complete`, { body: { outcome: "SUCCEEDED" } });

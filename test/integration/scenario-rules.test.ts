@@ -5,6 +5,7 @@ import { transaction } from "@/lib/db";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { approveWithdrawal } from "@/lib/payments/approve";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
+import { systemNow } from "@/lib/clock";
 
 // docs/api.md "Scenario rules" over real HTTP against the built service: a rule concludes a matching new payment
 // through the manual completion's service (same status, ledger entry, event and delivery), writes an audit row, and
@@ -210,7 +211,7 @@ describe("scenario rules: concluding payments", () => {
     await conclusionJobPassed(m);
     expect(await statusOf(m, w.id)).toBe("PENDING_APPROVAL");
     await transaction((tx) =>
-      approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now: new Date() }),
+      approveWithdrawal(tx, { paymentId: w.id, approver: { id: m.approver.id, role: "MERCHANT", merchantId: m.merchant.id }, now: systemNow() }),
     );
     await eventually(async () => (await statusOf(m, w.id)) === "FAILED");
     expect(await trail(w.id)).toMatchObject({ status: "FAILED", ledgerEntries: 0, events: ["payment.failed"], audit: 1 });

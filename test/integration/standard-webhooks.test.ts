@@ -49,6 +49,19 @@ async function concluded(m: TestMerchant, outcome: "SUCCEEDED" | "FAILED" = "SUC
   return created.body.id as string;
 }
 
+/** `sandpiper listen --print-secret` with the merchant's key, as a CI script runs it. */
+const printSecret = (m: TestMerchant) =>
+  runCommand(process.execPath, [path.join(path.resolve(__dirname, "../.."), "bin", "sandpiper.mjs"), "listen", "--print-secret"], {
+    cwd: os.tmpdir(),
+    env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH, HOME: os.tmpdir(), SANDPIPER_API_URL: baseUrl(), SANDPIPER_API_KEY: m.key },
+  });
+
+/** The listener forward of the payment's event as the receiver got it. */
+async function forwardedTo(rx: Awaited<ReturnType<typeof startReceiver>>, paymentId: string): Promise<Received> {
+  const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
+  return eventually(async () => rx.received.find((r) => flat(r)["webhook-id"] === event.id), 30_000);
+}
+
 /** The delivery of the payment's event as the receiver got it. */
 async function deliveredFor(rx: Awaited<ReturnType<typeof startReceiver>>, paymentId: string): Promise<Received> {
   const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
@@ -90,21 +103,51 @@ describe("Standard Webhooks headers on every delivery", () => {
     }
   });
 
-  it("a listener forward verifies with the standardwebhooks package and the secret the listener printed", async () => {
+  it("a new key's listener forward verifies with the standardwebhooks package and the secret exactly as printed, one form only", async () => {
     const rx = await receiver();
     const m = await newMerchant();
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sw-listen-")), "state.json");
     const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile]);
     try {
       const secret = await run.secret;
+      expect(secret, "whsec_ + base64 from the start").toMatch(/^whsec_[A-Za-z0-9]{44}$/);
       await waitForLine(run, /Ready: following/);
-      // The listener secret predates Standard Webhooks (base64url, 43 characters): it prints the second form.
-      const line = run.lines.find((l) => /Standard Webhooks libraries take the same secret written as: /.test(l));
-      const standard = line ? line.split(": ")[1]!.trim() : secret;
-      const paymentId = await concluded(m, "FAILED");
-      const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
-      const got = await eventually(async () => rx.received.find((r) => flat(r)["webhook-id"] === event.id), 30_000);
-      expect(standardVerifies(got, standard)).toBe(true);
+      expect(
+        run.lines.filter((l) => /Standard Webhooks libraries take/.test(l)),
+        "no second form",
+      ).toEqual([]);
+      const printed = await printSecret(m);
+      expect([printed.code, printed.stdout, printed.stderr]).toEqual([0, `${secret}\n`, ""]);
+      const got = await forwardedTo(rx, await concluded(m, "FAILED"));
+      expect(standardVerifies(got, secret)).toBe(true);
+      expect(verifyCallback(got.body, got.headers, secret)).toMatchObject({ ok: true });
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+    }
+  }, 60_000);
+
+  it("a key of the old form (from before, never rotated): the listener shows both forms and which library takes which; --print-secret prints the one standardwebhooks takes", async () => {
+    const rx = await receiver();
+    const m = await newMerchant();
+    await db.apiKey.update({ where: { id: m.keyId }, data: { listenerSecretGeneration: 0 } });
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sw-listen-")), "state.json");
+    const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile]);
+    try {
+      const secret = await run.secret;
+      expect(secret).toBe(listenerSecret(m.key, 0));
+      const line = await waitForLine(run, /Standard Webhooks libraries take the same secret written as: /);
+      const standard = /written as: (whsec_\S+) /.exec(line)![1];
+      expect(standard).toBe(standardWebhooksSecret(secret));
+      expect(line).toMatch(/the standardwebhooks package and the others base64-decode it; your own check of X-Service-Signature takes the form above, as text/);
+      await waitForLine(run, /Ready: following/);
+      const printed = await printSecret(m);
+      expect([printed.code, printed.stdout]).toEqual([0, `${standard}\n`]);
+      expect(printed.stderr).toContain(`your own check of X-Service-Signature takes this key's secret as text: ${secret}`);
+      const got = await forwardedTo(rx, await concluded(m, "FAILED"));
+      // The form as printed by --print-secret is what the package takes; the old form is what the contract's check takes.
+      expect(standardVerifies(got, printed.stdout.trim())).toBe(true);
+      expect(() => new Webhook(secret).verify(got.body.toString("utf8"), flat(got))).toThrow();
       expect(verifyCallback(got.body, got.headers, secret)).toMatchObject({ ok: true });
     } finally {
       run.child.kill("SIGTERM");
@@ -216,12 +259,12 @@ describe("rotating the sandpiper listen secret", () => {
     };
     try {
       const oldSecret = await run.secret;
-      expect(oldSecret).toBe(listenerSecret(m.key));
+      expect(oldSecret).toBe(listenerSecret(m.key, 1));
       await waitForLine(run, /Ready: following/);
       const rotated = await m.api("/v1/sandbox/listener-secret/rotate", { body: { overlap: "1h" } });
       expect(rotated.status, rotated.text).toBe(200);
       const newSecret: string = rotated.body.secret;
-      expect(newSecret).toBe(listenerSecret(m.key, 1));
+      expect(newSecret).toBe(listenerSecret(m.key, 2));
       expect(newSecret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
       await waitForLine(run, new RegExp(`Listener secret rotated\\. Listener signing secret: ${newSecret} \\(the previous one also signs until`), 15_000);
 
@@ -231,7 +274,7 @@ describe("rotating the sandpiper listen secret", () => {
       expect(standardVerifies(during, newSecret)).toBe(true);
 
       const ended = await m.api("/v1/sandbox/listener-secret/end-overlap", { method: "POST" });
-      expect(ended.body).toEqual({ generation: 1, previousGeneration: null, overlapEndsAt: null });
+      expect(ended.body).toEqual({ generation: 2, previousGeneration: null, overlapEndsAt: null });
       await waitForLine(run, /The previous listener secret no longer signs/, 15_000);
       const after = await forwardOf(await concluded(m));
       expect(verifyCallback(after.body, after.headers, newSecret)).toMatchObject({ ok: true });
@@ -250,7 +293,7 @@ describe("rotating the sandpiper listen secret", () => {
     const rx = await receiver();
     const m = await newMerchant();
     const rotated = await m.api("/v1/sandbox/listener-secret/rotate", { body: { overlap: "2h" } });
-    expect((await m.api("/v1/sandbox/listener-secret")).body).toEqual({ generation: 1, previousGeneration: 0, overlapEndsAt: rotated.body.overlapEndsAt });
+    expect((await m.api("/v1/sandbox/listener-secret")).body).toEqual({ generation: 2, previousGeneration: 1, overlapEndsAt: rotated.body.overlapEndsAt });
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sw-rotate-")), "state.json");
     const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile]);
     try {
@@ -259,7 +302,7 @@ describe("rotating the sandpiper listen secret", () => {
       const paymentId = await concluded(m);
       const event = await eventually(() => db.event.findFirst({ where: { paymentId } }), 20_000);
       const got = await eventually(async () => rx.received.find((r) => flat(r)["webhook-id"] === event.id), 30_000);
-      expect(verifyCallback(got.body, got.headers, listenerSecret(m.key))).toMatchObject({ ok: true });
+      expect(verifyCallback(got.body, got.headers, listenerSecret(m.key, 1))).toMatchObject({ ok: true });
       expect(standardVerifies(got, rotated.body.secret)).toBe(true);
     } finally {
       run.child.kill("SIGTERM");
@@ -301,7 +344,7 @@ describe("sandpiper callbacks", () => {
     const listener = await cli("rotate-secret", "--listener", "--overlap", "0s");
     expect(listener.code, listener.out).toBe(0);
     expect(listener.stdout).toContain(
-      `New listener secret (running listeners switch to it and print it too, also for Standard Webhooks libraries): ${listenerSecret(m.key, 1)}`,
+      `New listener secret (running listeners switch to it and print it too, also for Standard Webhooks libraries): ${listenerSecret(m.key, 2)}`,
     );
   }, 60_000);
 });

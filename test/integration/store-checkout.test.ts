@@ -22,6 +22,7 @@ import { expireStoreCheckouts } from "@/lib/payments/expire";
 import { handOffCheckout } from "@/lib/store/handoff";
 import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
 import { SandboxStore } from "@/lib/test-store/sandbox-store";
+import { later, realInstant } from "@/lib/clock";
 
 // The store checkout after creation: the signed handoff and the sandbox store's answer, the lifecycle
 // QUEUED -> READY | REJECTED, READY -> SUCCEEDED | FAILED from the store page's test confirmation, QUEUED |
@@ -40,7 +41,7 @@ afterAll(async () => {
 let parkDay = 1 + Math.floor(Math.random() * 1000);
 /** A store payment created in this process at a time days ahead; returns its id and that time. */
 async function parked(m: TestMerchant, over: Record<string, unknown> = {}) {
-  const at = new Date(Date.now() + parkDay++ * 86_400_000);
+  const at = realInstant(Date.now() + parkDay++ * 86_400_000);
   const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date())).apiKey;
   const body = {
     reference: `parked-${randomUUID()}`,
@@ -155,8 +156,8 @@ describe("handoff job", () => {
     expect(first).toEqual({ outcome: "RETRY", state: "QUEUED", nextHandoffAt: new Date(at.getTime() + 1000) });
     expect(await checkoutOf(id)).toMatchObject({ state: "QUEUED", handoffAttempts: 1, token: null });
     // Not due yet: nothing is claimed.
-    expect((await handOffCheckout(id, { now: new Date(at.getTime() + 999), connector: inTransit })).outcome).toBeNull();
-    const second = await handOffCheckout(id, { now: new Date(at.getTime() + 1000), connector: inTransit });
+    expect((await handOffCheckout(id, { now: later(at, 999), connector: inTransit })).outcome).toBeNull();
+    const second = await handOffCheckout(id, { now: later(at, 1000), connector: inTransit });
     expect(second).toMatchObject({ outcome: "READY", state: "READY", nextHandoffAt: null });
     expect(sent).toHaveLength(2);
     const bodies = sent.map((s) => decodeJwt(s.token));

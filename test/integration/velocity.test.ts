@@ -4,6 +4,7 @@ import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixt
 import { sessionBody, sessionCustomer } from "../support/checkout-sessions";
 import { storeBody, storeCustomer } from "../support/store";
 import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
+import { realInstant } from "@/lib/clock";
 
 // Velocity rules (docs/api.md "Errors": 403 RISK_REJECTED is a block-list entry or a velocity rule), against the
 // running service: the N-th payment passes, the N+1-th is refused, the window rolls over, concurrent creates never
@@ -118,7 +119,7 @@ describe("velocity rules", () => {
     await db.riskRule.update({ where: { id: rule.id }, data: { active: false } });
     expect((await pay(m, { username: "u1" })).status).toBe(201);
     expect(await db.riskCounter.count({ where: { ruleId: rule.id } })).toBe(1);
-    await pruneRiskCounters(db, new Date(Date.now() + 3600_000 + 1000));
+    await pruneRiskCounters(db, realInstant(Date.now() + 3600_000 + 1000));
     expect(await db.riskCounter.count({ where: { ruleId: rule.id } })).toBe(0);
   });
 });

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
+import { db, depositBody, type TestMerchant } from "./fixtures";
 
 // A `sandpiper listen` process for tests (docs/callbacks.md "sandpiper listen"): bin/sandpiper.mjs run as a
 // separate process, its output collected line by line.
@@ -59,4 +61,46 @@ export async function waitForLine(run: Running, pattern: RegExp, timeoutMs = 30_
     if (Date.now() > deadline) throw new Error(`no line ${pattern} within ${timeoutMs} ms:\n${run.lines.join("\n")}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Creates and concludes `n` payments of the merchant (every third FAILED); returns their ids. */
+export async function concludePayments(m: TestMerchant, n: number, referencePrefix = "listen"): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const created = await m.api("/v1/payments", { body: depositBody({ reference: `${referencePrefix}-${crypto.randomUUID()}` }) });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const done = await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: i % 3 === 0 ? "FAILED" : "SUCCEEDED" } });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      return created.body.id as string;
+    }),
+  );
+}
+
+/** The ids of the events of these payments. */
+export async function eventIdsOf(paymentIds: string[]): Promise<string[]> {
+  return (await db.event.findMany({ where: { paymentId: { in: paymentIds } }, select: { id: true } })).map((e) => e.id);
+}
+
+/**
+ * One forward attempt as `sandpiper listen` reports it to `POST /v1/events/forwards` (docs/callbacks.md "Forwards on
+ * the service"): started now (real time) unless `startedAt` says otherwise, a retry named unless it got a 200.
+ */
+export function forwardReport(a: { eventId: string; forwardId?: string; attempt?: number; statusCode?: number | null; startedAt?: Date }) {
+  const statusCode = a.statusCode === undefined ? 200 : a.statusCode;
+  return {
+    eventId: a.eventId,
+    forwardId: a.forwardId ?? crypto.randomUUID(),
+    cursor: "12",
+    kind: "event",
+    attempt: a.attempt ?? 1,
+    startedAt: (a.startedAt ?? new Date()).toISOString(),
+    durationMs: 3,
+    statusCode,
+    error: statusCode === null ? "ECONNREFUSED" : null,
+    forwardTo: "http://localhost:4000/hook",
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    signature: "a".repeat(64),
+    responseSnippet: null,
+    nextAttemptAt: statusCode === 200 ? null : new Date(Date.now() + 1000).toISOString(),
+  };
 }

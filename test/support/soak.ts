@@ -29,6 +29,7 @@ import { addRiskRule } from "@/lib/risk/velocity-rules";
 import { createConsoleUser } from "@/lib/users/create-console-user";
 import { listen, waitForLine, type Running } from "./listener";
 import { startRobustReceiver } from "./robust-receiver";
+import { systemNow } from "@/lib/clock";
 
 /** What a soak is asked to do. */
 export type SoakOptions = {
@@ -399,7 +400,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       };
       const approve = async (id: string) => {
         const approved = await transaction((tx) =>
-          approveFromConsole(tx, { id: A.approver.id, username: A.approver.username, role: "MERCHANT", merchantId: A.id }, { paymentId: id, now: new Date() }),
+          approveFromConsole(tx, { id: A.approver.id, username: A.approver.username, role: "MERCHANT", merchantId: A.id }, { paymentId: id, now: systemNow() }),
         );
         check(approved.status === "PENDING", `an approved withdrawal is ${approved.status}`);
       };

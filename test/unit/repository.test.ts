@@ -67,4 +67,16 @@ describe("the repository stands on its own", () => {
     }
     expect([...new Set(missing)]).toEqual([]);
   });
+
+  it("every dependency with install scripts has an allowScripts entry in package.json (npm ci warns of none)", () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8")) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const allowScripts = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { allowScripts: Record<string, boolean> }).allowScripts;
+    const withScripts = Object.entries(lock.packages)
+      .filter(([where, p]) => where !== "" && p.hasInstallScript)
+      .map(([where]) => where.slice(where.lastIndexOf("node_modules/") + "node_modules/".length));
+    expect(
+      withScripts.filter((name) => !(name in allowScripts)),
+      "decide allow (true) or deny (false) for these in package.json allowScripts",
+    ).toEqual([]);
+  });
 });

@@ -20,10 +20,19 @@ export class ServiceError extends Error {
     super(message);
   }
 
+  /** `<status> <code>: <message>, requestId <id>`: the refusal whole, the requestId never cut (one line). */
+  detail(): string {
+    return `${this.status} ${this.code}: ${this.oneLineMessage()}${this.requestId ? `, requestId ${this.requestId}` : ""}`;
+  }
+
+  private oneLineMessage(): string {
+    return this.message.replace(/\s+/g, " ").trim().replace(/\.$/, "");
+  }
+
   /** One line: `the service answered <status> <code>: <message>, requestId <id>. <what to do>`. */
   line(): string {
-    const message = this.message.replace(/\s+/g, " ").trim().replace(/\.$/, "");
-    const detail = `${this.status} ${this.code}: ${message}${this.requestId ? `, requestId ${this.requestId}` : ""}`;
+    const message = this.oneLineMessage();
+    const detail = this.detail();
     const head = this.status === null ? message : this.status === 401 ? `the service refused the API key (${detail})` : `the service answered ${detail}`;
     return `sandpiper: ${head}.${this.hint ? ` ${this.hint}` : ""}`;
   }
@@ -77,12 +86,7 @@ export async function request<S extends z.ZodType>(
     );
   }
   const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON: reported below
-  }
+  const json = jsonOrNull(text);
   if (res.ok) {
     const parsed = answer.safeParse(json);
     if (parsed.success) return parsed.data;
@@ -95,9 +99,26 @@ export async function request<S extends z.ZodType>(
       'Use the sandpiper of the service\'s version (docs/client.md "Install").',
     );
   }
-  const error = Refusal.parse(json)?.error;
+  throw refusalOf(res, text);
+}
+
+/** The JSON value of `text`, or null when it is empty or not JSON. */
+export function jsonOrNull(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The ServiceError of a non-2xx answer whose body is `text`: the error envelope's code, message and requestId (the
+ * `X-Request-Id` header when the body has none), and the generic advice for its status.
+ */
+export function refusalOf(res: Response, text: string): ServiceError {
+  const error = Refusal.parse(jsonOrNull(text))?.error;
   const code = error?.code ?? "HTTP_ERROR";
-  throw new ServiceError(
+  return new ServiceError(
     res.status,
     code,
     error?.message ?? `no error envelope (${text.slice(0, 120).replace(/\s+/g, " ")})`,

@@ -111,7 +111,7 @@ export interface paths {
         put?: never;
         /**
          * Record listener forward attempts (sandpiper listen)
-         * @description What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. Only a listener session records: the batch carries the `forwardToken` its stream's `ready` message gave (a key with the `sandbox:simulate` scope gets one; a read-only key's listener forwards but records nothing), and the token is taken for 70 minutes after its stream opened. A token of another key, an expired one, or an attempt whose `startedAt` lies before its event's creation or its stream's opening, or after now (a minute of clock skew allowed), answers 400 and nothing of the batch is recorded.
+         * @description What `sandpiper listen` sends, in batches, about each attempt to bring an event to the developer's receiver: status, latency, error, the timestamp and signature it sent. The attempts show on `GET /v1/events/{id}` (`forwards`), on the console's event pages and in the signature debugger, and an event a listener delivered counts as received. No Idempotency-Key: an attempt already recorded (the same forwardId and attempt) changes nothing. Events that are not the key's merchant's are listed back in `unknownEvents` and not recorded. Only a listener session records: the batch carries the `forwardToken` its stream's `ready` message gave (a key with the `sandbox:simulate` scope gets one; a read-only key's listener forwards but records nothing), and the token is taken for 70 minutes after its stream opened. A token of another key or an expired one answers 400 and nothing of the batch is recorded. An attempt whose `startedAt` lies before its event was recorded or its stream opened, or after now (a minute of clock skew allowed), is refused alone: the others are recorded and `refused` lists it with the reason. Every bound is real time (the event's recording, not its `createdAt`), so a moved sandbox clock changes nothing here.
          */
         post: operations["recordForwards"];
         delete?: never;
@@ -1514,6 +1514,20 @@ export interface components {
             duplicates: number;
             /** @description attempts recorded now */
             recorded: number;
+            /** @description attempts not recorded because their `startedAt` cannot be an attempt of this listener session (before the event was recorded or the stream opened, or after now); the rest of the batch was recorded */
+            refused: {
+                /** @description the attempt's number */
+                attempt: number;
+                /**
+                 * Format: uuid
+                 * @description the attempt's forwardId
+                 */
+                forwardId: string;
+                /** @description the attempt's place in `forwards`, from 0 */
+                index: number;
+                /** @description why it was not recorded, with the bound it missed (real time) */
+                reason: string;
+            }[];
             /** @description event ids that are not this merchant's: their attempts were not recorded */
             unknownEvents: string[];
         };

@@ -78,11 +78,15 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
           </Link>
         ))}
       </div>
+      <p className="text-xs text-slate-600" data-testid="payments-day-rule">
+        Today is {data.today.day}, Dubai. Payments count by the day recorded (Dubai, real time): one made under a moved sandbox clock counts on the day it was
+        made, not on its sandbox day.
+      </p>
 
       <ChartCard
         testId="chart-payments-by-outcome"
         title="Payments per day by outcome"
-        description="Payments created each Dubai day of the last 30, by what became of them. Click a bar to open those payments."
+        description="Payments by the Dubai day they were recorded (real time), over the last 30 days, by what became of them: a payment made under a moved sandbox clock counts on the day it was made, not on its sandbox day. Click a bar to open those payments."
         empty={anyPayment ? null : "No payments yet: payments created in the last 30 days appear here by what became of them."}
         chart={
           <DailyChart kind="bar" data={data.outcomes}>

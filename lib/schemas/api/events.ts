@@ -180,6 +180,18 @@ export const ForwardsRecorded = z.strictObject({
   recorded: z.int().min(0).describe("attempts recorded now"),
   duplicates: z.int().min(0).describe("attempts already recorded (the same forwardId and attempt): nothing changed"),
   unknownEvents: z.array(z.uuid()).describe("event ids that are not this merchant's: their attempts were not recorded"),
+  refused: z
+    .array(
+      z.strictObject({
+        index: z.int().min(0).describe("the attempt's place in `forwards`, from 0"),
+        forwardId: z.uuid().describe("the attempt's forwardId"),
+        attempt: z.int().min(1).describe("the attempt's number"),
+        reason: z.string().describe("why it was not recorded, with the bound it missed (real time)"),
+      }),
+    )
+    .describe(
+      "attempts not recorded because their `startedAt` cannot be an attempt of this listener session (before the event was recorded or the stream opened, or after now); the rest of the batch was recorded",
+    ),
 });
 
 const ForwardAttempt = z.strictObject({

@@ -10,6 +10,7 @@ import { requireActor } from "@/lib/console/session";
 import { getDb } from "@/lib/db";
 import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/keys/api-keys";
 import { isUuid } from "@/lib/schemas/api/common";
+import { systemNow } from "@/lib/clock";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Promise
   const sp = await searchParams;
   const merchant = param(sp.merchant);
   const keys = await listKeys(getDb(), actor, { page: pageParam(sp.page), limit: 20, merchantId: merchant && isUuid(merchant) ? merchant : undefined });
-  const now = new Date();
+  const now = systemNow();
   return (
     <>
       <PageHeader

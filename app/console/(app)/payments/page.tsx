@@ -76,11 +76,11 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           />
           <Select name="currency" label="Currency" value={current.currency} options={CURRENCIES.map((c) => [c, c])} />
           <label className="block text-xs font-medium text-slate-600">
-            From
+            From (day recorded)
             <input type="date" name="from" defaultValue={current.from} className={select} />
           </label>
           <label className="block text-xs font-medium text-slate-600">
-            To
+            To (day recorded)
             <input type="date" name="to" defaultValue={current.to} className={select} />
           </label>
           {actor.role === "OPERATOR" ? (

@@ -2,6 +2,7 @@
 // `--print-secret` only prints the listener secret.
 import { z } from "zod";
 import { listenerSecret } from "@/lib/events/listener-secret";
+import { standardWebhooksSecret } from "@/lib/events/signing";
 import type { ListenerSigning } from "../listen/messages";
 import { Listener } from "../listen/listener";
 import type { Route } from "../listen/routes";
@@ -165,7 +166,16 @@ export async function runListen(args: ListenArgs): Promise<number> {
     throw error;
   }
   if (args.printSecret) {
-    process.stdout.write(`${listenerSecret(args.connection.apiKey, signing.generation)}\n`);
+    // The form the standardwebhooks package takes: the secret itself for every key made now; for an old-form key
+    // (docs/callbacks.md "Standard Webhooks") its standard base64 form, and a line on stderr with the other form.
+    const secret = listenerSecret(args.connection.apiKey, signing.generation);
+    const standard = standardWebhooksSecret(secret);
+    process.stdout.write(`${standard}\n`);
+    if (standard !== secret) {
+      process.stderr.write(
+        `sandpiper: printed in the form Standard Webhooks libraries take; your own check of X-Service-Signature takes this key's secret as text: ${secret} (rotate the listener secret for one form both take)\n`,
+      );
+    }
     return 0;
   }
   const listener = new Listener({

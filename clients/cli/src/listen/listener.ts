@@ -42,6 +42,15 @@ export type ListenOptions = {
   signing?: ListenerSigning;
 };
 
+/**
+ * The second line a listener prints for a secret of the old form (a key made before new keys started at generation 1,
+ * never rotated): the same key written as Standard Webhooks libraries take it, and which library takes which form
+ * (docs/callbacks.md "Standard Webhooks").
+ */
+export function standardFormLine(standard: string): string {
+  return `Standard Webhooks libraries take the same secret written as: ${standard} (the standardwebhooks package and the others base64-decode it; your own check of X-Service-Signature takes the form above, as text; rotate the listener secret for one form both take)`;
+}
+
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -169,7 +178,7 @@ export class Listener {
     if (this.previous && this.previous.untilMs > Date.now())
       this.print(`A rotation's overlap runs: the previous secret ${this.previous.secret} also signs until ${new Date(this.previous.untilMs).toISOString()}`);
     const standard = standardWebhooksSecret(this.secret);
-    if (standard !== this.secret) this.print(`Standard Webhooks libraries take the same secret written as: ${standard}`);
+    if (standard !== this.secret) this.print(standardFormLine(standard));
     this.print(`Cursor kept in ${opts.stateFile}${kept ? `; resuming after position ${kept.cursor}` : ""}`);
     this.print(
       `A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`,

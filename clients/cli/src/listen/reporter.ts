@@ -1,7 +1,12 @@
 // The listener's record of its forwards on the service (docs/callbacks.md "sandpiper listen", "Forwards on the
 // service"): every attempt is sent to `POST /v1/events/forwards` in batches, off the forwarding path, so the
 // merchant sees listener forwards beside deliveries and the signature debugger can check them.
+import { z } from "zod";
+import { jsonOrNull, refusalOf } from "../client";
 import type { ForwardReport } from "./forwarder";
+
+/** The members of the service's answer that the reporter reads: the attempts it refused, if any. */
+const Recorded = z.object({ refused: z.array(z.object({ forwardId: z.string(), attempt: z.number(), reason: z.string() })).optional() });
 
 /** Attempts per request (the endpoint takes at most 50). */
 const BATCH = 50;
@@ -107,6 +112,20 @@ export class Reporter {
     }
   }
 
+  /**
+   * Prints one line when the service recorded a batch but refused some of its attempts (the answer's `refused`,
+   * docs/callbacks.md "Forwards on the service"): how many, and the first one's forward, attempt and reason.
+   */
+  private printRefused(sent: number, text: string): void {
+    const refused = Recorded.safeParse(jsonOrNull(text)).data?.refused ?? [];
+    if (refused.length === 0) return;
+    const [first] = refused;
+    const more = refused.length > 1 ? ` (and ${refused.length - 1} more)` : "";
+    this.opts.print(
+      `${new Date().toISOString()}  the service did not record ${refused.length} of ${sent} forward attempts: attempt ${first.attempt} of forward ${first.forwardId}: ${first.reason}${more}; forwarding goes on`,
+    );
+  }
+
   private async send(batch: ForwardReport[], forwardToken: string): Promise<"done" | "retry"> {
     try {
       const res = await fetch(`${this.opts.apiUrl}/v1/events/forwards`, {
@@ -116,7 +135,10 @@ export class Reporter {
         signal: AbortSignal.timeout(10_000),
       });
       const text = await res.text().catch(() => "");
-      if (res.ok) return "done";
+      if (res.ok) {
+        this.printRefused(batch.length, text);
+        return "done";
+      }
       if (res.status === 429) {
         this.pausedUntil = Date.now() + Number(res.headers.get("retry-after") ?? "5") * 1000;
         return "retry";
@@ -130,7 +152,7 @@ export class Reporter {
       if (!this.warned) {
         this.warned = true;
         this.opts.print(
-          `${new Date().toISOString()}  the service did not record ${batch.length} forward attempts (${res.status} ${text.slice(0, 200)}); forwarding goes on`,
+          `${new Date().toISOString()}  the service did not record ${batch.length} forward attempts (${refusalOf(res, text).detail()}); forwarding goes on`,
         );
       }
       return "done";
