@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -38,6 +38,9 @@ async function startLoggedService(env: Record<string, string>) {
       DATABASE_URL: TEST_DATABASE_URL,
       TRUSTED_PROXIES: "127.0.0.1,::1",
       LOG_LEVEL: "info",
+      // A secret of its own: without one the start reads the shared one from the database, and one case points at a
+      // database that does not exist (docs/operating.md "Scaling").
+      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
