@@ -3,6 +3,8 @@
 // their paths:
 //   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
 //   @sandpiper/cli     clients/cli: clients/cli/src/main.ts and everything it imports bundled into one ESM file (esbuild)
+//   @sandpiper/sandbox clients/sandbox: the built service with its database, for a merchant's own test suite
+//                      (scripts/pack-sandbox.mjs; docs/guides/test-in-your-own-suite.md)
 // Both tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
 // staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
 // ones stop the build.
@@ -13,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
+import { packSandbox } from "./pack-sandbox.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const clientDir = path.join(root, "clients", "typescript");
@@ -60,8 +63,8 @@ async function bundleCli() {
 }
 
 /**
- * Builds both packages and packs them into `out` (created when missing).
- * @returns {Promise<{ version: string, client: string, cli: string }>} the version and the tarballs' absolute paths
+ * Builds the three packages and packs them into `out` (created when missing).
+ * @returns {Promise<{ version: string, client: string, cli: string, sandbox: string }>} the version and the tarballs' absolute paths
  * @throws Error when the client's generated types differ from the document's, or a build fails
  */
 export async function packClients(out = path.join(root, "dist-packages")) {
@@ -77,11 +80,14 @@ export async function packClients(out = path.join(root, "dist-packages")) {
   execFileSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: clientDir, stdio: "inherit" });
   await bundleCli();
   fs.mkdirSync(out, { recursive: true });
-  return { version, client: npmPack(clientDir, out, version), cli: npmPack(cliDir, out, version) };
+  const client = npmPack(clientDir, out, version);
+  const cli = npmPack(cliDir, out, version);
+  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const packed = await packClients(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
   console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);
   console.log(`@sandpiper/cli ${packed.version}: ${packed.cli}`);
+  console.log(`@sandpiper/sandbox ${packed.version}: ${packed.sandbox}`);
 }
