@@ -10,7 +10,7 @@
 //   client/    @sandpiper/client as its package has it (dist), with its two npm dependencies
 //   index.js   startSandpiper (clients/sandbox/src/index.ts), cli.js the sandpiper-sandbox command, types/
 // Nothing in the clone changes except .next when it was stale.
-import { spawnSync, execFileSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -171,6 +171,11 @@ export async function prepareDatabase(dir) {
     await migrate(url, { lockHeld: true });
     lap("migrate");
     const seeded = JSON.parse(await seed(url, ["--json"], { DB_POOL_MAX: "1", SANDPIPER_EMBEDDED: "1", SEED_CALLBACK_URL: "" }));
+    await runAsync(process.execPath, ["--import", "tsx", path.join(sandboxDir, "src", "prepare.ts"), seeded.merchantId], {
+      DATABASE_URL: url,
+      DB_POOL_MAX: "1",
+      SANDPIPER_EMBEDDED: "1",
+    });
     lap("seed");
     fs.mkdirSync(dir, { recursive: true });
     const prepared = { merchantId: seeded.merchantId, keys: seeded.keys, users: seeded.users };
@@ -184,6 +189,15 @@ export async function prepareDatabase(dir) {
   await db.close();
   lap("dump");
   return times;
+}
+
+/** Runs a command in the clone without blocking this process (it serves the database the command uses). */
+function runAsync(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(undefined) : reject(new Error(`${path.basename(args[2] ?? cmd)} failed with exit code ${code}`))));
+  });
 }
 
 /** The package.json of the tarball. */

@@ -10,11 +10,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { checkedValues } from "@/lib/config-values";
-import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ChildReply, ChildRequest, Prepared, ResolvedOptions, SandboxInfo } from "./protocol";
 
 /** The package's folders: this file is `<package>/app/sandbox-child.mjs`. */
@@ -50,10 +47,7 @@ function serviceEnv(options: ResolvedOptions, databaseUrl: string, port: number)
     HOME: process.env.HOME,
     TZ: process.env.TZ,
     NODE_ENV: "test",
-    // The build's own configuration, as Next.js's standalone server passes it: next.config.mjs is not loaded again.
-    __NEXT_PRIVATE_STANDALONE_CONFIG: JSON.stringify(
-      (JSON.parse(fs.readFileSync(path.join(app, ".next", "required-server-files.json"), "utf8")) as { config: unknown }).config,
-    ),
+    __NEXT_PRIVATE_STANDALONE_CONFIG: JSON.stringify(nextConfig()),
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: databaseUrl,
     SANDPIPER_EMBEDDED: "1",
@@ -71,36 +65,45 @@ function serviceEnv(options: ResolvedOptions, databaseUrl: string, port: number)
   };
 }
 
-/** The tables reset() empties and fills again: every table of the service but Prisma's migration record. */
-async function dataTables(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query<{ name: string }>(
-    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename",
-  );
-  return rows.map((r) => r.name);
+/**
+ * The build's own configuration, as Next.js's standalone server passes it (next.config.mjs is not loaded again), with
+ * one change: the routes' modules load when first asked for instead of all at start (a sandbox's tests use a few
+ * routes; loading all of them took seconds of the start and memory it then kept).
+ */
+function nextConfig(): unknown {
+  const { config } = JSON.parse(fs.readFileSync(path.join(app, ".next", "required-server-files.json"), "utf8")) as {
+    config: { experimental?: Record<string, unknown> };
+  };
+  return { ...config, experimental: { ...config.experimental, preloadEntriesOnStart: false } };
 }
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Copies the rows of every table that has any into SNAPSHOT_SCHEMA (the seeded state with this sandbox's callback
- * address, fast retries and scenario rules), and returns the one statement reset() runs: every table emptied and
- * the copies put back, in one transaction with triggers and foreign keys off while it runs.
+ * Copies the rows of every table that has any (the seeded state with this sandbox's callback address, fast retries
+ * and scenario rules; every table but Prisma's migration record) into SNAPSHOT_SCHEMA, in one statement, and
+ * returns the one statement reset() runs: every table emptied and the copies put back, in one transaction with
+ * triggers and foreign keys off while it runs.
  */
 async function takeSnapshot(client: pg.Client): Promise<string> {
-  const tables = await dataTables(client);
-  const kept: string[] = [];
-  await client.query(`CREATE SCHEMA ${SNAPSHOT_SCHEMA}`);
-  for (const table of tables) {
-    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM public.${ident(table)}`);
-    if (rows[0].n === 0) continue;
-    await client.query(`CREATE TABLE ${SNAPSHOT_SCHEMA}.${ident(table)} AS TABLE public.${ident(table)}`);
-    kept.push(table);
-  }
+  await client.query(`CREATE SCHEMA ${SNAPSHOT_SCHEMA}; DO $$
+DECLARE t text; n bigint;
+BEGIN
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' LOOP
+    EXECUTE format('SELECT count(*) FROM public.%I', t) INTO n;
+    IF n > 0 THEN EXECUTE format('CREATE TABLE ${SNAPSHOT_SCHEMA}.%I AS TABLE public.%I', t, t); END IF;
+  END LOOP;
+END $$`);
+  const { rows } = await client.query<{ name: string; kept: boolean }>(
+    `SELECT p.tablename AS name, s.tablename IS NOT NULL AS kept FROM pg_tables p
+       LEFT JOIN pg_tables s ON s.schemaname = '${SNAPSHOT_SCHEMA}' AND s.tablename = p.tablename
+      WHERE p.schemaname = 'public' AND p.tablename <> '_prisma_migrations' ORDER BY p.tablename`,
+  );
   return [
     "BEGIN",
     "SET LOCAL session_replication_role = replica",
-    `TRUNCATE ${tables.map((t) => `public.${ident(t)}`).join(", ")}`,
-    ...kept.map((t) => `INSERT INTO public.${ident(t)} SELECT * FROM ${SNAPSHOT_SCHEMA}.${ident(t)}`),
+    `TRUNCATE ${rows.map((t) => `public.${ident(t.name)}`).join(", ")}`,
+    ...rows.filter((t) => t.kept).map((t) => `INSERT INTO public.${ident(t.name)} SELECT * FROM ${SNAPSHOT_SCHEMA}.${ident(t.name)}`),
     "COMMIT",
   ].join(";\n");
 }
@@ -134,6 +137,12 @@ async function start(options: ResolvedOptions): Promise<void> {
 
   let callbackSecret: string | null = null;
   if (options.callbackUrl) {
+    // Loaded only here: most of a start's time is loading modules.
+    const [{ PrismaPg }, { PrismaClient }, { setCallbackUrl }] = await Promise.all([
+      import("@prisma/adapter-pg"),
+      import("@/lib/generated/prisma/client"),
+      import("@/lib/callbacks/callback-config"),
+    ]);
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }) });
     try {
       callbackSecret = (await setCallbackUrl(prisma, { merchantId: prepared.merchantId, url: options.callbackUrl })).secret;
@@ -153,7 +162,8 @@ async function start(options: ResolvedOptions): Promise<void> {
     callbackSecret,
     console: { url: `${url}/console`, users: prepared.users },
   };
-  if (options.fastRetries) await call(info, "PUT", "/v1/sandbox/settings", { fastRetries: true });
+  // The packed database has fast retries on (clients/sandbox/src/prepare.ts).
+  if (!options.fastRetries) await call(info, "PUT", "/v1/sandbox/settings", { fastRetries: false });
   if (options.scenarioRules === "standard") await call(info, "POST", "/v1/sandbox/scenario-rules/standard");
 
   const client = new pg.Client({ connectionString: databaseUrl });

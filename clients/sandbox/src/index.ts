@@ -73,10 +73,9 @@ function forwardLogs(child: ChildProcess, logLevel: ResolvedOptions["logLevel"])
 export async function startSandpiper(options?: SandboxOptions): Promise<Sandbox> {
   const resolved = resolveOptions(options);
   // Nothing of the caller's environment or Node.js flags (a test runner's loaders) reaches the sandbox.
-  const child = spawn(process.execPath, [childEntry], {
-    stdio: ["pipe", "pipe", "pipe", "ipc"],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: process.env.TZ },
-  });
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "TZ"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+  const child: ChildProcess = spawn(process.execPath, [childEntry], { stdio: ["pipe", "pipe", "pipe", "ipc"], env: env as NodeJS.ProcessEnv });
   forwardLogs(child, resolved.logLevel);
   let nextId = 1;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
