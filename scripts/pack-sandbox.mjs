@@ -63,7 +63,10 @@ function nextTraces() {
 /** The files `entries` load, traced by @vercel/nft (as Next.js traces its server), as absolute real paths. */
 async function traceEntries(entries) {
   const { nodeFileTrace } = require("next/dist/compiled/@vercel/nft");
-  const { fileList } = await nodeFileTrace(entries, { base: root, ignore: (p) => never(p) || /next\/dist\/compiled\/(webpack|babel|babel-packages|jest-worker)\//.test(p) });
+  const { fileList } = await nodeFileTrace(entries, {
+    base: root,
+    ignore: (p) => never(p) || /next\/dist\/compiled\/(webpack|babel|babel-packages|jest-worker)\//.test(p),
+  });
   const files = new Set();
   for (const rel of fileList) {
     const full = path.join(root, rel);
@@ -237,7 +240,12 @@ export async function packSandbox(out, version, clientDir) {
   for (const name of ["README.md", "LICENSE"]) fs.copyFileSync(path.join(sandboxDir, name), path.join(stage, name));
   await prepareDatabase(path.join(stage, "db"));
   fs.writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(packageJson(version), null, 2)}\n`);
-  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
+    cwd: stage,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   fs.rmSync(path.join(out, ".stage"), { recursive: true, force: true });
   const packed = path.join(out, JSON.parse(json)[0].filename);
   fs.mkdirSync(path.dirname(cached), { recursive: true });
@@ -248,10 +256,16 @@ export async function packSandbox(out, version, clientDir) {
 /** A hash of what a sandbox tarball is made from, for a test run that packs once and reuses it (hex). */
 export function sandboxInputsHash() {
   const hash = createHash("sha256");
-  for (const file of [".next/BUILD_ID", ".next/sandpiper-build-stamp"]) if (fs.existsSync(path.join(root, file))) hash.update(fs.readFileSync(path.join(root, file)));
+  for (const file of [".next/BUILD_ID", ".next/sandpiper-build-stamp"])
+    if (fs.existsSync(path.join(root, file))) hash.update(fs.readFileSync(path.join(root, file)));
   for (const dir of ["clients/sandbox", "clients/typescript/src", "prisma/migrations", "prisma/seed.ts", "scripts/pack-sandbox.mjs", "server.mjs"]) {
     const full = path.join(root, dir);
-    const files = fs.statSync(full).isDirectory() ? fs.readdirSync(full, { recursive: true }).map((f) => path.join(dir, f)).sort() : [dir];
+    const files = fs.statSync(full).isDirectory()
+      ? fs
+          .readdirSync(full, { recursive: true })
+          .map((f) => path.join(dir, f))
+          .sort()
+      : [dir];
     for (const file of files) if (fs.statSync(path.join(root, file)).isFile()) hash.update(file).update(fs.readFileSync(path.join(root, file)));
   }
   return hash.digest("hex").slice(0, 16);

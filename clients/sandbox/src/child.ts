@@ -54,6 +54,7 @@ function serviceEnv(options: ResolvedOptions, databaseUrl: string, port: number)
     DB_POOL_MAX: "1",
     HOST: "127.0.0.1",
     PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: options.logLevel,
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     CALLBACK_ALLOW_LOOPBACK: "1",
@@ -126,7 +127,8 @@ async function call(info: SandboxInfo, method: string, route: string, body?: unk
 async function start(options: ResolvedOptions): Promise<void> {
   const prepared = JSON.parse(fs.readFileSync(path.join(packageRoot, "db", "seed.json"), "utf8")) as Prepared;
   const dump = fs.readFileSync(path.join(packageRoot, "db", "seed.tar.gz"));
-  const db = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  // Smaller buffers than PostgreSQL's defaults: a test sandbox holds little data, and each one is a process of its own.
+  const db = await PGlite.create({ loadDataDir: new Blob([dump]), postgresqlconf: ["shared_buffers = 16MB", "wal_buffers = 1MB"] });
   const dbPort = await freePort();
   const dbServer = new PGLiteSocketServer({ db, port: dbPort, host: "127.0.0.1", maxConnections: 8 });
   await dbServer.start();
@@ -189,6 +191,8 @@ async function start(options: ResolvedOptions): Promise<void> {
     if (message.type === "stop") process.exit(0);
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stop().finally(() => process.exit(0)));
+  // The dump's copies and the start's garbage go before the tests begin (the process runs with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
   reply({ type: "ready", info });
 }
 

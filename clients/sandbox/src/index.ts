@@ -31,11 +31,13 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   if (typeof options !== "object" || options === null || Array.isArray(options)) refuse("options must be an object");
   const given = options as Record<string, unknown>;
   const unknown = Object.keys(given).filter((name) => !(OPTIONS as readonly string[]).includes(name));
-  if (unknown.length > 0) refuse(`unknown option${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"`).join(", ")}; the options are ${OPTIONS.join(", ")}`);
+  if (unknown.length > 0)
+    refuse(`unknown option${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"`).join(", ")}; the options are ${OPTIONS.join(", ")}`);
   const { callbackUrl, port = 0, scenarioRules = "none", fastRetries = true, logLevel = "warn" } = given;
   if (callbackUrl !== undefined && (typeof callbackUrl !== "string" || !URL.canParse(callbackUrl) || !/^https?:$/.test(new URL(callbackUrl).protocol)))
     refuse(`callbackUrl must be an http or https URL, got ${JSON.stringify(callbackUrl)}`);
-  if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535) refuse(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
+  if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535)
+    refuse(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   if (scenarioRules !== "none" && scenarioRules !== "standard") refuse(`scenarioRules must be "standard" or "none", got ${JSON.stringify(scenarioRules)}`);
   if (typeof fastRetries !== "boolean") refuse(`fastRetries must be true or false, got ${JSON.stringify(fastRetries)}`);
   if (!(LOG_LEVELS as readonly unknown[]).includes(logLevel)) refuse(`logLevel must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(logLevel)}`);
@@ -75,7 +77,7 @@ export async function startSandpiper(options?: SandboxOptions): Promise<Sandbox>
   // Nothing of the caller's environment or Node.js flags (a test runner's loaders) reaches the sandbox.
   const env: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "TZ"]) if (process.env[name] !== undefined) env[name] = process.env[name];
-  const child: ChildProcess = spawn(process.execPath, [childEntry], { stdio: ["pipe", "pipe", "pipe", "ipc"], env: env as NodeJS.ProcessEnv });
+  const child: ChildProcess = spawn(process.execPath, ["--expose-gc", childEntry], { stdio: ["pipe", "pipe", "pipe", "ipc"], env: env as NodeJS.ProcessEnv });
   forwardLogs(child, resolved.logLevel);
   let nextId = 1;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -101,7 +103,8 @@ export async function startSandpiper(options?: SandboxOptions): Promise<Sandbox>
       if (message.type === "ready") finish(() => resolve(message.info));
       if (message.type === "failed" && message.id === 0) fail(new Error(`the sandbox could not start: ${message.message}`));
     };
-    const onExit = (code: number | null, signal: string | null) => fail(new Error(`the sandbox process ended while starting (${signal ?? `exit code ${code}`})`));
+    const onExit = (code: number | null, signal: string | null) =>
+      fail(new Error(`the sandbox process ended while starting (${signal ?? `exit code ${code}`})`));
     function finish(then: () => void) {
       clearTimeout(timer);
       child.off("message", onMessage);
@@ -129,7 +132,11 @@ export async function startSandpiper(options?: SandboxOptions): Promise<Sandbox>
   const clockCall = async (method: "GET" | "POST", route: string, body?: unknown) => {
     const res = await fetch(`${info.url}/v1/sandbox/clock${route}`, {
       method,
-      headers: { authorization: `Bearer ${info.apiKey}`, "content-type": "application/json", ...(method === "POST" ? { "idempotency-key": randomUUID() } : {}) },
+      headers: {
+        authorization: `Bearer ${info.apiKey}`,
+        "content-type": "application/json",
+        ...(method === "POST" ? { "idempotency-key": randomUUID() } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const answer = (await res.json()) as { due?: { payments: number; checkoutSessions: number }; error?: { message: string } };
