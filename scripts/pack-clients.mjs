@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
-import { packSandbox } from "./pack-sandbox.mjs";
+import { esbuildBase, packSandbox } from "./pack-sandbox.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const clientDir = path.join(root, "clients", "typescript");
@@ -47,19 +47,7 @@ function npmPack(dir, out, version) {
 /** Bundles clients/cli/src/main.ts with what it imports (npm packages included) into clients/cli/dist/main.js. */
 async function bundleCli() {
   fs.rmSync(path.join(cliDir, "dist"), { recursive: true, force: true });
-  await build({
-    entryPoints: [path.join(root, "clients", "cli", "src", "main.ts")],
-    outfile: path.join(cliDir, "dist", "main.js"),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20.9",
-    tsconfig: path.join(root, "tsconfig.json"),
-    // A CommonJS package inside the ESM bundle may call require() for Node's own modules.
-    banner: { js: 'import { createRequire as __sandpiperRequire } from "node:module";\nconst require = __sandpiperRequire(import.meta.url);' },
-    legalComments: "inline",
-    logLevel: "warning",
-  });
+  await build({ ...esbuildBase, entryPoints: [path.join(root, "clients", "cli", "src", "main.ts")], outfile: path.join(cliDir, "dist", "main.js") });
 }
 
 /**

@@ -114,13 +114,17 @@ function copyPackage(name, dest) {
   fs.cpSync(from, path.join(dest, "node_modules", name), { recursive: true, filter: (src) => !never(path.relative(root, src)) });
 }
 
-/** esbuild options shared by the package's modules (ESM for Node.js 20.9, the clone's tsconfig for `@/`). */
-const esbuildBase = {
+/**
+ * esbuild options shared by the packages' bundles (ESM for Node.js 20.9, the clone's tsconfig for `@/`): the sandbox's
+ * modules and the `sandpiper` command (scripts/pack-clients.mjs).
+ */
+export const esbuildBase = {
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20.9",
   tsconfig: path.join(root, "tsconfig.json"),
+  // A CommonJS package inside the ESM bundle may call require() for Node's own modules.
   banner: { js: 'import { createRequire as __sandpiperRequire } from "node:module";\nconst require = __sandpiperRequire(import.meta.url);' },
   legalComments: "inline",
   logLevel: "warning",
