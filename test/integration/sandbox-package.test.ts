@@ -289,7 +289,7 @@ describe("the examples of docs/guides/test-in-your-own-suite.md, as written", ()
     try {
       const run = spawnSync(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project, "payments.test.mjs"], {
         cwd: project,
-        env: shellEnv(),
+        env: shellEnv({ NO_COLOR: "1", FORCE_COLOR: "0" }),
         encoding: "utf8",
         timeout: 120_000,
       });
