@@ -229,7 +229,7 @@ describe("several sandboxes", () => {
     expect(totals).toEqual([1, 0, 0]);
     await Promise.all(three.map((s) => s.stop()));
     for (const port of ports) expect(await listening(port), `port ${port} after stop()`).toBe(false);
-  });
+  }, 120_000);
 
   it("refuses an unknown option with a clear error", async () => {
     await expect(startSandpiper({ callbackURL: "http://127.0.0.1:1/x" } as SandboxOptions)).rejects.toThrow(
@@ -255,8 +255,8 @@ describe("nothing left behind", () => {
     const its = () => sandboxProcesses().filter((pid) => !before.has(pid));
     expect(its()).toHaveLength(1);
     child.kill("SIGKILL");
-    await eventually(async () => !(await listening(port)) && its().length === 0, 5_000);
-  });
+    await eventually(async () => !(await listening(port)) && its().length === 0, 10_000);
+  }, 120_000);
 
   it("the sandpiper-sandbox command prints one JSON line once it serves and stops on SIGTERM", async () => {
     const bin = path.join(project, "node_modules", ".bin", "sandpiper-sandbox");
@@ -278,7 +278,7 @@ describe("nothing left behind", () => {
     child.kill("SIGTERM");
     await exited;
     await eventually(async () => !(await listening(Number(new URL(info.url).port))), 5_000);
-  });
+  }, 120_000);
 });
 
 describe("the examples of docs/guides/test-in-your-own-suite.md, as written", () => {
