@@ -39,6 +39,19 @@ const SETTINGS = [
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
+/** The check run in this process instead of the child ({@link useConfigCheck}), or null. */
+let inProcessCheck = null;
+
+/**
+ * Checks the configuration with `check(env, names)` in this process from now on, instead of in a child process
+ * (scripts/check-config.mjs): for a process that carries lib/config-values.ts compiled to JavaScript, such as the
+ * @sandpiper/sandbox package's (docs/guides/test-in-your-own-suite.md "How it works"). `check` answers what the
+ * child prints (`{ values, accepts }`) and ends the process as the child does on a refused variable.
+ */
+export function useConfigCheck(check) {
+  inProcessCheck = check;
+  checked.clear();
+}
 
 /**
  * The configuration as `env` holds it now, checked by lib/config.ts in a child process (scripts/check-config.mjs:
@@ -52,6 +65,7 @@ const checked = new Map();
 function checkedSettings(env) {
   const key = settingsKey(env);
   let result = checked.get(key);
+  if (!result && inProcessCheck) checked.set(key, (result = inProcessCheck(env, SETTINGS)));
   if (!result) {
     const child = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "check-config.mjs"), ...SETTINGS], {
       cwd: root,

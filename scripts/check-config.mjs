@@ -7,12 +7,8 @@
 // of them accepts, for messages).
 // A check that cannot run at all (the schema does not load) says so in one line, so it is not taken for a refusal.
 try {
-  const { configOrExit, VARIABLES } = await import("../lib/config.ts");
-  const names = process.argv.slice(2);
-  const config = configOrExit(process.env);
-  const values = Object.fromEntries(names.map((name) => [name, config[name]]));
-  const accepts = Object.fromEntries(names.map((name) => [name, VARIABLES[name]?.accepts]));
-  process.stdout.write(JSON.stringify({ values, accepts }));
+  const { checkedValues } = await import("../lib/config-values.ts");
+  process.stdout.write(JSON.stringify(checkedValues(process.env, process.argv.slice(2))));
 } catch (error) {
   console.error(`Sandpiper could not check its configuration: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

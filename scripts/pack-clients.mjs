@@ -1,11 +1,13 @@
-// npm run pack:clients [-- <folder>]: builds the two packages a project installs without a clone (docs/client.md
+// npm run pack:clients [-- <folder>]: builds the three packages a project installs without a clone (docs/client.md
 // "Install", docs/guides/command-line.md "The sandpiper command") into package tarballs in <folder> (default dist-packages/) and prints
 // their paths:
 //   @sandpiper/client  clients/typescript: compiled ESM and .d.ts (tsc), its npm dependencies declared
 //   @sandpiper/cli     clients/cli: clients/cli/src/main.ts and everything it imports bundled into one ESM file (esbuild)
+//   @sandpiper/sandbox clients/sandbox: the built service with its database, for a merchant's own test suite
+//                      (scripts/pack-sandbox.mjs; docs/guides/test-in-your-own-suite.md)
 // A plain `npm pack` in clients/typescript or clients/cli builds its package first (its `prepack` script runs
 // `--prepare client` or `--prepare cli` here), so it packs complete too, with its package.json's version.
-// Both tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
+// All three tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
 // staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
 // ones stop the build.
 import { execFileSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
+import { esbuildBase, packSandbox } from "./pack-sandbox.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const clientDir = path.join(root, "clients", "typescript");
@@ -46,19 +49,7 @@ function npmPack(dir, out, version) {
 /** Bundles clients/cli/src/main.ts with what it imports (npm packages included) into clients/cli/dist/main.js. */
 async function bundleCli() {
   fs.rmSync(path.join(cliDir, "dist"), { recursive: true, force: true });
-  await build({
-    entryPoints: [path.join(root, "clients", "cli", "src", "main.ts")],
-    outfile: path.join(cliDir, "dist", "main.js"),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20.9",
-    tsconfig: path.join(root, "tsconfig.json"),
-    // A CommonJS package inside the ESM bundle may call require() for Node's own modules.
-    banner: { js: 'import { createRequire as __sandpiperRequire } from "node:module";\nconst require = __sandpiperRequire(import.meta.url);' },
-    legalComments: "inline",
-    logLevel: "warning",
-  });
+  await build({ ...esbuildBase, entryPoints: [path.join(root, "clients", "cli", "src", "main.ts")], outfile: path.join(cliDir, "dist", "main.js") });
 }
 
 /**
@@ -87,15 +78,17 @@ async function buildClient() {
 export const PREPARE = { client: buildClient, cli: bundleCli };
 
 /**
- * Builds both packages and packs them into `out` (created when missing).
- * @returns {Promise<{ version: string, client: string, cli: string }>} the version and the tarballs' absolute paths
+ * Builds the three packages and packs them into `out` (created when missing).
+ * @returns {Promise<{ version: string, client: string, cli: string, sandbox: string }>} the version and the tarballs' absolute paths
  * @throws Error when the client's generated types differ from the document's, or a build fails
  */
 export async function packClients(out = path.join(root, "dist-packages")) {
   const version = await buildClient();
   await bundleCli();
   fs.mkdirSync(out, { recursive: true });
-  return { version, client: npmPack(clientDir, out, version), cli: npmPack(cliDir, out, version) };
+  const client = npmPack(clientDir, out, version);
+  const cli = npmPack(cliDir, out, version);
+  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--prepare") {
@@ -107,4 +100,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const packed = await packClients(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
   console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);
   console.log(`@sandpiper/cli ${packed.version}: ${packed.cli}`);
+  console.log(`@sandpiper/sandbox ${packed.version}: ${packed.sandbox}`);
 }

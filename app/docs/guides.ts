@@ -21,6 +21,11 @@ export const GUIDES: readonly Guide[] = [
     title: "Testing your integration",
     purpose: "declined, expired and late payments and callback retries in seconds: test helpers, sandbox clock, scenario rules",
   },
+  {
+    file: "docs/guides/test-in-your-own-suite.md",
+    title: "Test against Sandpiper in your own test suite",
+    purpose: "a sandbox per test file from one npm package, offline, in seconds: startSandpiper(), reset(), the sandpiper-sandbox command",
+  },
   { file: "docs/guides/store-checkout.md", title: "Store checkout", purpose: "a fixed-amount payment through the sandbox store's checkout page" },
   { file: "docs/guides/amount-entry-checkout.md", title: "Amount-entry checkout", purpose: "the customer chooses the amount on a hosted page" },
   { file: "docs/guides/command-line.md", title: "The `sandpiper` command", purpose: "install the command line; trigger, list and resend events" },

@@ -1,0 +1,218 @@
+// The process of one sandbox (docs/guides/test-in-your-own-suite.md "How it works"), started by startSandpiper
+// (index.ts) over an IPC channel: the database prepared when the package was packed, loaded into memory (PGlite),
+// served on a loopback port, and the built service (server.mjs) on another. It ends by itself when its parent
+// goes away (the IPC channel or standard input closes, or it is handed to another parent process), so a test
+// runner killed with SIGKILL leaves nothing running.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import pg from "pg";
+import { checkedValues } from "@/lib/config-values";
+import type { ChildReply, ChildRequest, Prepared, ResolvedOptions, SandboxInfo } from "./protocol";
+
+/** The package's folders: this file is `<package>/app/sandbox-child.mjs`. */
+const app = path.dirname(fileURLToPath(import.meta.url));
+const packageRoot = path.dirname(app);
+/** Where the sandbox keeps its copies of the seeded rows that reset() puts back. */
+const SNAPSHOT_SCHEMA = "sandbox_snapshot";
+
+/** A free port on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Sends one reply to the parent; does nothing once the channel is gone. */
+function reply(message: ChildReply): void {
+  if (process.connected) process.send?.(message);
+}
+
+/**
+ * The service's environment: only what the sandbox sets (nothing of the caller's environment reaches the service,
+ * so a DATABASE_URL or PORT of the merchant's own project changes nothing).
+ */
+function serviceEnv(options: ResolvedOptions, databaseUrl: string, port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TZ: process.env.TZ,
+    NODE_ENV: "test",
+    __NEXT_PRIVATE_STANDALONE_CONFIG: JSON.stringify(nextConfig()),
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: databaseUrl,
+    SANDPIPER_EMBEDDED: "1",
+    DB_POOL_MAX: "1",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: options.logLevel,
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    CALLBACK_ALLOW_LOOPBACK: "1",
+    // Expiries and callbacks noticed within a fraction of a second, as the service's own tests run it.
+    EXPIRY_SWEEP_INTERVAL_MS: "250",
+    DELIVERY_POLL_INTERVAL_MS: "200",
+    SCENARIO_POLL_INTERVAL_MS: "200",
+    STORE_HANDOFF_POLL_INTERVAL_MS: "200",
+  };
+}
+
+/**
+ * The build's own configuration, as Next.js's standalone server passes it (next.config.mjs is not loaded again), with
+ * one change: the routes' modules load when first asked for instead of all at start (a sandbox's tests use a few
+ * routes; loading all of them took seconds of the start and memory it then kept).
+ */
+function nextConfig(): unknown {
+  const { config } = JSON.parse(fs.readFileSync(path.join(app, ".next", "required-server-files.json"), "utf8")) as {
+    config: { experimental?: Record<string, unknown> };
+  };
+  return { ...config, experimental: { ...config.experimental, preloadEntriesOnStart: false } };
+}
+
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Copies the rows of every table that has any (the seeded state with this sandbox's callback address, fast retries
+ * and scenario rules; every table but Prisma's migration record) into SNAPSHOT_SCHEMA, in one statement, and
+ * returns the one statement reset() runs: every table emptied and the copies put back, in one transaction with
+ * triggers and foreign keys off while it runs.
+ */
+async function takeSnapshot(client: pg.Client): Promise<string> {
+  await client.query(`CREATE SCHEMA ${SNAPSHOT_SCHEMA}; DO $$
+DECLARE t text; n bigint;
+BEGIN
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' LOOP
+    EXECUTE format('SELECT count(*) FROM public.%I', t) INTO n;
+    IF n > 0 THEN EXECUTE format('CREATE TABLE ${SNAPSHOT_SCHEMA}.%I AS TABLE public.%I', t, t); END IF;
+  END LOOP;
+END $$`);
+  const { rows } = await client.query<{ name: string; kept: boolean }>(
+    `SELECT p.tablename AS name, s.tablename IS NOT NULL AS kept FROM pg_tables p
+       LEFT JOIN pg_tables s ON s.schemaname = '${SNAPSHOT_SCHEMA}' AND s.tablename = p.tablename
+      WHERE p.schemaname = 'public' AND p.tablename <> '_prisma_migrations' ORDER BY p.tablename`,
+  );
+  return [
+    "BEGIN",
+    "SET LOCAL session_replication_role = replica",
+    `TRUNCATE ${rows.map((t) => `public.${ident(t.name)}`).join(", ")}`,
+    ...rows.filter((t) => t.kept).map((t) => `INSERT INTO public.${ident(t.name)} SELECT * FROM ${SNAPSHOT_SCHEMA}.${ident(t.name)}`),
+    "COMMIT",
+  ].join(";\n");
+}
+
+/** One call of the sandbox's own API as its merchant (`PUT`/`POST` with a JSON body and an Idempotency-Key). */
+async function call(info: SandboxInfo, method: string, route: string, body?: unknown): Promise<void> {
+  const res = await fetch(info.url + route, {
+    method,
+    headers: {
+      authorization: `Bearer ${info.apiKey}`,
+      "content-type": "application/json",
+      "idempotency-key": `sandbox-start-${randomBytes(8).toString("hex")}`,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+}
+
+/** Starts the sandbox as `options` say and tells the parent; afterwards answers its requests until it stops. */
+async function start(options: ResolvedOptions): Promise<void> {
+  const prepared = JSON.parse(fs.readFileSync(path.join(packageRoot, "db", "seed.json"), "utf8")) as Prepared;
+  const dump = fs.readFileSync(path.join(packageRoot, "db", "seed.tar.gz"));
+  // Smaller buffers than PostgreSQL's defaults: a test sandbox holds little data, and each one is a process of its own.
+  const db = await PGlite.create({ loadDataDir: new Blob([dump]), postgresqlconf: ["shared_buffers = 16MB", "wal_buffers = 1MB"] });
+  const dbPort = await freePort();
+  const dbServer = new PGLiteSocketServer({ db, port: dbPort, host: "127.0.0.1", maxConnections: 8 });
+  await dbServer.start();
+  const databaseUrl = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
+  const port = options.port === 0 ? await freePort() : options.port;
+  process.env = serviceEnv(options, databaseUrl, port);
+  const url = `http://127.0.0.1:${port}`;
+
+  let callbackSecret: string | null = null;
+  if (options.callbackUrl) {
+    // Loaded only here: most of a start's time is loading modules.
+    const [{ PrismaPg }, { PrismaClient }, { setCallbackUrl }] = await Promise.all([
+      import("@prisma/adapter-pg"),
+      import("@/lib/generated/prisma/client"),
+      import("@/lib/callbacks/callback-config"),
+    ]);
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }) });
+    try {
+      callbackSecret = (await setCallbackUrl(prisma, { merchantId: prepared.merchantId, url: options.callbackUrl })).secret;
+    } finally {
+      await prisma.$disconnect();
+    }
+  }
+
+  const server = await import(/* webpackIgnore: true */ path.join(app, "server.mjs"));
+  server.useConfigCheck(checkedValues);
+  const service = await server.startServer({ port, hostname: "127.0.0.1" });
+  const info: SandboxInfo = {
+    url,
+    apiKey: prepared.keys.full,
+    keys: prepared.keys,
+    merchantId: prepared.merchantId,
+    callbackSecret,
+    console: { url: `${url}/console`, users: prepared.users },
+  };
+  // The packed database has fast retries on (clients/sandbox/src/prepare.ts).
+  if (!options.fastRetries) await call(info, "PUT", "/v1/sandbox/settings", { fastRetries: false });
+  if (options.scenarioRules === "standard") await call(info, "POST", "/v1/sandbox/scenario-rules/standard");
+
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const resetStatement = await takeSnapshot(client);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await service.close();
+      await client.end().catch(() => {});
+      await dbServer.stop();
+      await db.close();
+    })());
+  process.on("message", async (message: ChildRequest) => {
+    try {
+      if (message.type === "reset") await client.query(resetStatement);
+      if (message.type === "stop") await stop();
+      reply({ type: "done", id: message.id });
+    } catch (error) {
+      reply({ type: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
+    }
+    if (message.type === "stop") process.exit(0);
+  });
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stop().finally(() => process.exit(0)));
+  // The dump's copies and the start's garbage go before the tests begin (the process runs with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
+  reply({ type: "ready", info });
+}
+
+/**
+ * Ends this process as soon as the process that started it is gone: the IPC channel closes (also when the parent
+ * was killed with SIGKILL), standard input reaches its end, or the parent process id changes.
+ */
+function endWithParent(): void {
+  const parent = process.ppid;
+  const end = () => process.exit(0);
+  process.on("disconnect", end);
+  process.stdin.on("end", end).on("close", end).resume();
+  setInterval(() => process.ppid !== parent && end(), 500).unref();
+}
+
+endWithParent();
+process.once("message", (message: ChildRequest) => {
+  if (message.type !== "start") return;
+  start(message.options).catch((error: unknown) => {
+    reply({ type: "failed", id: 0, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    process.exit(1);
+  });
+});

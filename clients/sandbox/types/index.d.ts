@@ -1,0 +1,61 @@
+// Types of @sandpiper/sandbox (docs/guides/test-in-your-own-suite.md).
+import type { SandpiperClient } from "../../typescript/src/index";
+
+export type { SandpiperClient };
+
+/** Options of {@link startSandpiper}; any other member is refused with a TypeError. */
+export type SandboxOptions = {
+  /**
+   * The seeded merchant's callback address: an http or https URL, a receiver on this machine (`http://127.0.0.1:...`)
+   * allowed. Callbacks are signed with {@link Sandbox.callbackSecret} and retried as the service does. Default: none.
+   */
+  callbackUrl?: string;
+  /** The port on 127.0.0.1; 0 (the default) takes a free one. */
+  port?: number;
+  /** `"standard"` switches the standard scenario rules on (amount 13.13 fails, reference `ok-` succeeds, ...); default `"none"`. */
+  scenarioRules?: "standard" | "none";
+  /** Fast callback retries (the schedule divided by 60): on unless `false`. */
+  fastRetries?: boolean;
+  /** The service's log level (its JSON log lines go to this process's stderr); default `"warn"`. */
+  logLevel?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+};
+
+/** A seeded console user. */
+export type ConsoleUser = { username: string; password: string };
+
+/** The API keys the seed made, by what they may do (`full` has every scope). */
+export type SandboxKeys = { full: string; readOnly: string; secondMerchant: string; amountEntry: string };
+
+/** A running sandbox: the service on a port of its own, with a database of its own. */
+export interface Sandbox {
+  /** Base URL, `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The seeded merchant's key with every scope (`keys.full`). */
+  readonly apiKey: string;
+  readonly keys: SandboxKeys;
+  /** The seeded merchant (the one `apiKey` belongs to). */
+  readonly merchantId: string;
+  /** The `whsec_...` secret that signs callbacks to `callbackUrl` (Standard Webhooks); null without a `callbackUrl`. */
+  readonly callbackSecret: string | null;
+  /** The typed client of `@sandpiper/client`, pointed at `url` with `apiKey`. */
+  readonly client: SandpiperClient;
+  /** The console's URL and the seeded console users (`operator`, `merchant`, `approver`, `second`, `amountEntry`). */
+  readonly console: { url: string; users: Record<string, ConsoleUser> };
+  readonly clock: {
+    /**
+     * Moves the merchant's sandbox clock ahead by `by` (milliseconds, a whole number of seconds, or a duration such as
+     * `"2h"`, `"72h"`, `"35d"`), and resolves once what the move made due is done: payments and checkout sessions
+     * expired, their callbacks queued.
+     */
+    advance(by: number | string): Promise<void>;
+    /** Back to the real clock. */
+    reset(): Promise<void>;
+  };
+  /** Back to the state right after the start: no payments, events, deliveries or request log; rules, clock, keys and secrets as started. */
+  reset(): Promise<void>;
+  /** Stops the sandbox: its process ends and its ports close. */
+  stop(): Promise<void>;
+}
+
+/** Starts a sandbox and resolves once it serves. @throws TypeError for an option it does not know or a value it does not take. */
+export declare function startSandpiper(options?: SandboxOptions): Promise<Sandbox>;
