@@ -201,6 +201,33 @@ export function earlyRefusal(req) {
   };
 }
 
+/** The most of a refused request's body read and discarded before the answer (bytes): a console form is far smaller. */
+const REFUSED_BODY_MAX = 1024 * 1024;
+
+/**
+ * Calls `answer` once the request's body has been read and discarded, so that a refusal is not written while the
+ * client is still sending (it would see the connection closed under its write, EPIPE, instead of the answer); past
+ * {@link REFUSED_BODY_MAX} bytes, or when the request ends early, it answers at once and the connection closes
+ * ({@link closeIfBodyUnread}).
+ */
+function afterBody(req, answer) {
+  let answered = false;
+  let read = 0;
+  const once = () => {
+    if (answered) return;
+    answered = true;
+    answer();
+  };
+  if (req.complete) return once();
+  req.on("data", (chunk) => {
+    read += chunk.length;
+    if (read > REFUSED_BODY_MAX) once();
+  });
+  req.once("end", once);
+  req.once("error", once);
+  req.once("close", once);
+}
+
 /** Writes `refusal` ({@link earlyRefusal}) as the contract's error envelope, with a request id and no caching. */
 function answerRefusal(res, refusal) {
   const requestId = randomUUID();
@@ -368,7 +395,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
       return void answerMetrics(req, res, env.METRICS_TOKEN);
     const refusal = earlyRefusal(req);
-    if (refusal) return void answerRefusal(res, refusal);
+    if (refusal) return void afterBody(req, () => answerRefusal(res, refusal));
     handle(req, res);
   });
   server.on("connection", (socket) => {

@@ -109,7 +109,7 @@ const DAY_MS = 86_400_000;
 export const VARIABLES = {
   DATABASE_URL: url(["postgresql:", "postgres:"], "PostgreSQL connection string (npm start sets the embedded database's)", true),
   SANDPIPER_DATA_DIR: text(
-    "the embedded install's folder (PGlite data, credentials.txt; an earlier version's nextauth-secret); read by server.mjs",
+    "the data folder: the embedded database (PGlite) and its credentials.txt, a production first start's seeded-credentials.txt, an earlier version's nextauth-secret; read by server.mjs",
     "a folder path without control characters",
   ),
   SANDPIPER_EMBEDDED: flag(false, "set by npm start when it serves the embedded database (one session: no prepared statements)"),

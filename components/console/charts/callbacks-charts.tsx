@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Bar, Line, YAxis } from "recharts";
+import { Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
-import { DailyChart, dayDot, latencyLabel, latencyScale, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
+import { DailyChart, OutcomeBars, dayDot, latencyLabel, latencyScale, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import { ConsoleCallbacksOverview } from "@/lib/schemas/console/views";
 import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
@@ -66,21 +66,7 @@ export function CallbacksCharts({ initial, url }: { initial: CallbacksOverview; 
         title="Callback deliveries per day"
         description="Deliveries by how they ended, per Dubai day of the outcome, over the last 30 days. An event that a sandpiper listen process delivered counts as received through the listener, not as failed or not configured. Click a bar to open those deliveries."
         empty={anyDelivery ? null : "No callback deliveries yet: a delivery is counted here on the day it ends, delivered, failed or not configured."}
-        chart={
-          <DailyChart kind="bar" data={data.outcomes}>
-            {OUTCOMES.map((o) => (
-              <Bar
-                key={o.key}
-                dataKey={o.key}
-                name={`${o.label} (deliveries)`}
-                stackId="outcome"
-                fill={o.color}
-                cursor="pointer"
-                onClick={(d) => router.push(deliveriesLink(o.filter, m, (d as unknown as { day: string }).day))}
-              />
-            ))}
-          </DailyChart>
-        }
+        chart={<OutcomeBars data={data.outcomes} series={OUTCOMES} unit="deliveries" onDay={(o, day) => router.push(deliveriesLink(o.filter, m, day))} />}
         table={
           <FiguresTable
             caption="Callback deliveries per day by outcome"

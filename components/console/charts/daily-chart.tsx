@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from "react";
-import { BarChart, CartesianGrid, ComposedChart, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type DotItemDotProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type DotItemDotProps } from "recharts";
 
 const CHARTS = { bar: BarChart, line: LineChart, composed: ComposedChart } as const;
 
@@ -51,6 +51,40 @@ export function DailyChart({
         {children}
       </Chart>
     </ResponsiveContainer>
+  );
+}
+
+/**
+ * Bars of a {@link DailyChart} stacked by outcome, one series each: its colour, its name in the legend with the unit
+ * ("Failed (payments)"), and a click on a bar that calls `onDay` with the series and the bar's Dubai day (the page
+ * opens the list behind it).
+ * @param data one object per Dubai day with `day` and a count per series key; `series` `{ key, label, color }[]`.
+ */
+export function OutcomeBars<S extends { readonly key: string; readonly label: string; readonly color: string }>({
+  data,
+  series,
+  unit,
+  onDay,
+}: {
+  data: object[];
+  series: readonly S[];
+  unit: string;
+  onDay: (series: S, day: string) => void;
+}) {
+  return (
+    <DailyChart kind="bar" data={data}>
+      {series.map((o) => (
+        <Bar
+          key={o.key}
+          dataKey={o.key}
+          name={`${o.label} (${unit})`}
+          stackId="outcome"
+          fill={o.color}
+          cursor="pointer"
+          onClick={(bar) => onDay(o, (bar.payload as { day: string }).day)}
+        />
+      ))}
+    </DailyChart>
   );
 }
 

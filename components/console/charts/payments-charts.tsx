@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
-import { compactNumber, DailyChart, dayDot, NBSP, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
+import { compactNumber, DailyChart, OutcomeBars, dayDot, NBSP, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
 import { ConsolePaymentsOverview } from "@/lib/schemas/console/views";
 import type { PaymentsOverview } from "@/lib/reports/payments-overview";
@@ -88,21 +88,7 @@ export function PaymentsCharts({ initial, url }: { initial: PaymentsOverview; ur
         title="Payments per day by outcome"
         description="Payments by the Dubai day they were recorded (real time), over the last 30 days, by what became of them: a payment made under a moved sandbox clock counts on the day it was made, not on its sandbox day. Click a bar to open those payments."
         empty={anyPayment ? null : "No payments yet: payments created in the last 30 days appear here by what became of them."}
-        chart={
-          <DailyChart kind="bar" data={data.outcomes}>
-            {OUTCOMES.map((o) => (
-              <Bar
-                key={o.key}
-                dataKey={o.key}
-                name={`${o.label} (payments)`}
-                stackId="outcome"
-                fill={o.color}
-                cursor="pointer"
-                onClick={(d) => router.push(paymentsLink((d as unknown as { day: string }).day, o.status, m))}
-              />
-            ))}
-          </DailyChart>
-        }
+        chart={<OutcomeBars data={data.outcomes} series={OUTCOMES} unit="payments" onDay={(o, day) => router.push(paymentsLink(day, o.status, m))} />}
         table={
           <FiguresTable
             caption="Payments per day by outcome"
