@@ -17,6 +17,28 @@ export type TimeInput = Date | string | number;
 /** Options of the console formats: `seconds` adds ":ss"; `zone: false` leaves the zone out (the column header says it). */
 export type ConsoleTimeOptions = { seconds?: boolean; zone?: boolean };
 
+declare const TEXT_CLOCK: unique symbol;
+/**
+ * An instant as ISO text known to be real time (deliveries, ledger entries, `recorded_at`; docs/architecture.md
+ * "Which clock a column holds"): shown with {@link formatRealTime}, never as the merchant's clock.
+ */
+export type RealTimeText = string & { readonly [TEXT_CLOCK]: "real" };
+/**
+ * An instant as ISO text on the merchant's clock (its sandbox time under a moved clock): a payment's and an event's
+ * own times, which the API answers as plain text (docs/api.md "Times"). A {@link RealTimeText} is not one.
+ */
+export type MerchantTimeText = string & { readonly [TEXT_CLOCK]?: "merchant" };
+
+/** The ISO text of a real instant, typed as real time. */
+export function realTimeText(at: Date): RealTimeText {
+  return at.toISOString() as RealTimeText;
+}
+
+/** A real time as the console shows it ({@link formatConsoleTime}); takes only text typed as real time. */
+export function formatRealTime(value: RealTimeText | null | undefined, options: ConsoleTimeOptions = {}): string {
+  return formatConsoleTime(value, options);
+}
+
 /**
  * How far a row's time may run ahead of the real time it was written and still be the real clock's: the service
  * takes `now` a moment before (or, inside a transaction, after) the database stamps the row. A sandbox clock is moved

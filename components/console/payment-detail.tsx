@@ -7,7 +7,7 @@ import type { ConsoleFormAction } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
 import { formatBps } from "@/lib/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { formatConsoleTime, formatSandboxTime, type TimeInput } from "@/lib/time-format";
+import { formatConsoleTime, formatRealTime, formatSandboxTime, type MerchantTimeText } from "@/lib/time-format";
 import type { PaymentView } from "@/lib/payments/payment-views";
 import { countOf } from "@/lib/console/words";
 
@@ -49,7 +49,7 @@ function snapshotValue(key: string, value: unknown): string {
  * A time of the payment itself (acceptance end, approval, conclusion): the merchant's clock, so a sandbox time when the
  * payment carries a sandbox clock (docs/operating.md "Times in the console").
  */
-type PaymentClock = (at: TimeInput | null | undefined) => string;
+type PaymentClock = (at: MerchantTimeText | null | undefined) => string;
 
 function paymentClock(p: PaymentView["payment"]): PaymentClock {
   return (at) => (p.sandboxClock ? formatSandboxTime(at) : formatConsoleTime(at));
@@ -172,7 +172,7 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
             <div key={entry.id} className="mb-3 last:mb-0">
               <p className="mb-2 text-sm text-slate-600">
                 {/* Ledger entries keep the real clock (docs/architecture.md "Which clock a column holds"). */}
-                Entry <strong>{entry.kind}</strong> · {formatConsoleTime(entry.createdAt)}
+                Entry <strong>{entry.kind}</strong> · {formatRealTime(entry.createdAt)}
               </p>
               <Table head={["Account", "Currency", "Debit (+) / credit (−)"]}>
                 {entry.lines.map((l, i) => (
@@ -207,7 +207,7 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
                       {e.delivery.attempts.map((a) => (
                         <tr key={a.number}>
                           <Td>{a.number}</Td>
-                          <Td>{formatConsoleTime(a.startedAt, { zone: false, seconds: true })}</Td>
+                          <Td>{formatRealTime(a.startedAt, { zone: false, seconds: true })}</Td>
                           <Td className="tabular-nums">{a.durationMs} ms</Td>
                           <Td>{a.statusCode ?? "—"}</Td>
                           <Td className="max-w-xs truncate">{a.error ?? "—"}</Td>

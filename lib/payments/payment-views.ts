@@ -1,4 +1,5 @@
 import { systemNow, type RealInstant } from "@/lib/clock";
+import { realTimeText, type RealTimeText } from "@/lib/time-format";
 import { auditActor, merchantScope, scopedMerchantId, type ConsoleActor } from "@/lib/auth/actor";
 import { writeAudit } from "@/lib/audit";
 import type { Db, Tx } from "@/lib/db";
@@ -51,12 +52,13 @@ function isFinal(status: string): boolean {
 /** The payment detail the console shows and polls (JSON-safe). */
 export type PaymentView = {
   /** `recordedAt`: the real time the payment's row was written (ISO text; null for payments from before it was kept). */
-  payment: PaymentResource & { description: string | null; createdBy: string | null; approvedBy: string | null; recordedAt: string | null };
+  payment: PaymentResource & { description: string | null; createdBy: string | null; approvedBy: string | null; recordedAt: RealTimeText | null };
   merchantName: string;
   /** null when the actor may approve; otherwise why not (also set for payments that are not withdrawals). */
   approvalRefusal: string | null;
   isWithdrawalAwaitingApproval: boolean;
-  ledger: { id: string; kind: string; createdAt: string; lines: { account: string; currency: string; amount: string }[] }[];
+  /** Ledger entries keep the real clock; events carry the merchant's clock, their deliveries the real one. */
+  ledger: { id: string; kind: string; createdAt: RealTimeText; lines: { account: string; currency: string; amount: string }[] }[];
   events: {
     id: string;
     type: string;
@@ -65,10 +67,10 @@ export type PaymentView = {
       id: string;
       state: string;
       attemptCount: number;
-      nextAttemptAt: string | null;
+      nextAttemptAt: RealTimeText | null;
       lastError: string | null;
-      deliveredAt: string | null;
-      attempts: { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null }[];
+      deliveredAt: RealTimeText | null;
+      attempts: { number: number; startedAt: RealTimeText; durationMs: number; statusCode: number | null; error: string | null }[];
     } | null;
   }[];
   /** True while the page should keep polling (state or a delivery can still change). */
@@ -113,12 +115,12 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
           id: latest.id,
           state: latest.state,
           attemptCount: latest.attemptCount,
-          nextAttemptAt: latest.nextAttemptAt?.toISOString() ?? null,
+          nextAttemptAt: latest.nextAttemptAt ? realTimeText(latest.nextAttemptAt) : null,
           lastError: latest.lastError,
-          deliveredAt: latest.deliveredAt?.toISOString() ?? null,
+          deliveredAt: latest.deliveredAt ? realTimeText(latest.deliveredAt) : null,
           attempts: latest.attempts.map((a) => ({
             number: a.number,
-            startedAt: a.startedAt.toISOString(),
+            startedAt: realTimeText(a.startedAt),
             durationMs: a.durationMs,
             statusCode: a.statusCode,
             error: a.error,
@@ -137,7 +139,7 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
       description: payment.description,
       createdBy: nameOf(payment.createdById),
       approvedBy: nameOf(payment.approvedById),
-      recordedAt: payment.recordedAt?.toISOString() ?? null,
+      recordedAt: payment.recordedAt ? realTimeText(payment.recordedAt) : null,
     },
     merchantName: payment.merchant.name,
     approvalRefusal: awaiting ? approvalRefusal(payment, actor, now) : "only withdrawals awaiting approval can be approved",
@@ -145,7 +147,7 @@ export async function getPaymentView(db: Db, actor: ConsoleActor, id: string, no
     ledger: payment.ledgerEntries.map((l) => ({
       id: l.id,
       kind: l.kind,
-      createdAt: l.createdAt.toISOString(),
+      createdAt: realTimeText(l.createdAt),
       lines: l.lines.map((line) => ({ account: line.account, currency: line.currency, amount: fromMinor(line.amountMinor) })),
     })),
     events,

@@ -7,7 +7,7 @@ import { lastDays } from "@/lib/reports/days";
 
 // The console's callback charts (docs/guides/console-for-operators.md "Console tour"), from the counters a trigger on deliveries keeps in the
 // delivery's own transaction (delivery_day_stats: outcomes per merchant and Dubai day of the outcome;
-// delivery_latency_stats: a histogram of event-created -> 2xx latencies in powers of two of milliseconds), and
+// delivery_latency_stats: a histogram of event-recorded (real time) -> 2xx latencies in powers of two of milliseconds), and
 // the backlog from the deliveries' (state, next_attempt_at) index.
 
 /**
@@ -17,7 +17,7 @@ import { lastDays } from "@/lib/reports/days";
  */
 export type DayDeliveries = { day: string; firstAttempt: number; afterRetries: number; listener: number; failed: number; notConfigured: number };
 /**
- * One day's delivery latency (event created -> 2xx answer): p50 and p95 as the upper bound of their histogram
+ * One day's delivery latency (event recorded, real time -> 2xx answer): p50 and p95 as the upper bound of their histogram
  * bucket, in milliseconds (null on a day without a delivered callback).
  */
 export type DayLatency = { day: string; delivered: number; p50Ms: number | null; p95Ms: number | null };

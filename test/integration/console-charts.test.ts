@@ -185,6 +185,23 @@ describe("callbacks chart", () => {
   });
 });
 
+describe("callbacks chart under a moved sandbox clock", () => {
+  it("measures latency on the real clock, from the event's recording to the 2xx answer, not from its sandbox createdAt", async () => {
+    const m = await newMerchant();
+    expect((await m.api("/v1/sandbox/clock/advance", { body: { by: "2h" } })).status).toBe(200);
+    const rx = await startReceiver();
+    receivers.push(rx);
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
+    const p = await create(m, {});
+    expect((await complete(m, p.id, "SUCCEEDED")).status).toBe(200);
+    const delivery = await eventually(() => db.delivery.findFirst({ where: { event: { paymentId: p.id }, state: "SUCCEEDED" }, include: { event: true } }));
+    const realMs = delivery.deliveredAt!.getTime() - delivery.event.recordedAt!.getTime();
+    expect(delivery.event.createdAt.getTime() - delivery.event.recordedAt!.getTime(), "the event carries the sandbox time").toBeGreaterThan(3_600_000);
+    const rows = await db.$queryRaw<{ bucket: number; n: bigint }[]>`SELECT bucket, n FROM delivery_latency_stats WHERE merchant_id = ${m.merchant.id}::uuid`;
+    expect(rows.map((r) => [r.bucket, Number(r.n)])).toEqual([[Math.min(40, Math.max(0, Math.floor(Math.log2(Math.max(realMs, 1))))), 1]]);
+  });
+});
+
 describe('callbacks chart: events a listener delivered (docs/callbacks.md "Forwards on the service")', () => {
   const forward = (eventId: string, forwardId: string, attempt: number, statusCode: number | null) => ({
     eventId,

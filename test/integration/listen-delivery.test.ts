@@ -243,3 +243,50 @@ it("a read-only key's listener forwards every event but records none on the serv
   expect(run.lines.join("\n")).not.toMatch(/did not record/);
   await rx.close();
 }, 60_000);
+
+it("--retry-schedule service retries on the merchant's callback schedule (fast retries: 0.5 s, then 2 s) and says so; a key without sandbox:simulate is told what it needs", async () => {
+  const m = await newMerchant();
+  expect((await m.api("/v1/sandbox/settings", { method: "PUT", body: { fastRetries: true } })).status).toBe(200);
+  const rx = await startRobustReceiver({ failFirst: 2 });
+  const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile(), "--retry-schedule", "service"]);
+  rx.state.secret = await run.secret;
+  await waitForLine(
+    run,
+    /retried on the service's callback schedule with fast retries \(waits 0\.5 s, 2 s, 5 s, 10 s, 20 s, 40 s, 60 s, each within 10%\), up to 8 attempts, as the service would/,
+  );
+  await waitForLine(run, /Ready: following/);
+  const [payment] = await concludePayments(m, 1);
+  const [eventId] = await eventIdsOf([payment]);
+  await eventually(async () => rx.state.events.has(eventId), 20_000);
+  // The lines name the service's waits: 0.5 s after attempt 1, 2 s after attempt 2 (each within 10%).
+  expect(run.lines.find((l) => /-> 500 .*attempt 1, next in/.test(l))).toMatch(/next in 0\.[56] s/);
+  expect(run.lines.find((l) => /-> 500 .*attempt 2, next in/.test(l))).toMatch(/next in (1\.[89]|2\.[0-2]) s/);
+  // The recorded forward shows the same schedule: each attempt's next attempt is the service's wait after it.
+  const [forward] = await eventually(async () => {
+    const forwards = (await m.api(`/v1/events/${eventId}`)).body.forwards;
+    return forwards?.[0]?.state === "DELIVERED" ? forwards : null;
+  }, 15_000);
+  const gaps = forward.attempts.slice(0, 2).map((a: { startedAt: string; nextAttemptAt: string }) => Date.parse(a.nextAttemptAt) - Date.parse(a.startedAt));
+  expect(gaps[0]).toBeGreaterThanOrEqual(440);
+  expect(gaps[0]).toBeLessThan(800);
+  expect(gaps[1]).toBeGreaterThanOrEqual(1_790);
+  expect(gaps[1]).toBeLessThan(2_400);
+  await stop(run);
+  await rx.close();
+
+  const readOnly = await issueApiKey(db, { merchantId: m.merchant.id, ownerId: m.owner.id, scopes: ["payments:read"], name: "listen read-only" });
+  const refused = listen([
+    "--forward-to",
+    rx.url,
+    "--api-url",
+    baseUrl(),
+    "--api-key",
+    readOnly.key,
+    "--state-file",
+    stateFile(),
+    "--retry-schedule",
+    "service",
+  ]);
+  expect(await refused.exited).toBe(1);
+  expect(refused.lines.join("\n")).toMatch(/--retry-schedule service reads your merchant's fast retries setting: use a key with the sandbox:simulate scope/);
+}, 60_000);

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,7 +10,9 @@ import { FAILURE_CODES } from "@/lib/schemas/api/failure-codes";
 import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant } from "../support/checkout-sessions";
+import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
+import { startRobustReceiver } from "../support/robust-receiver";
 import { recreateDatabase } from "../support/global-setup";
 import { docBlock } from "../support/readme";
 
@@ -234,6 +237,7 @@ describe('docs/guides/test-every-path.md "Test helpers": the CI script as writte
       "session: AWAITING_VERIFICATION",
       '{"fastRetries":true,"waits":[0.5,2,5,10,20,40,60]}',
       "callback: SUCCEEDED after 3 attempts",
+      "listener: no sandpiper listen forwarded it",
       "clock: 2h ahead, 1 expired",
       "late payment: EXPIRED",
       "clock: 0s",
@@ -255,6 +259,45 @@ describe('docs/guides/test-every-path.md "Test helpers": the CI script as writte
     expect(session.state).toBe("AWAITING_VERIFICATION");
     await rx.close();
   }, 90_000);
+
+  it("without a callback address the script says NOT_CONFIGURED plainly, and a sandpiper listen --retry-schedule service running meanwhile reaches DELIVERED on the service's schedule", async () => {
+    const ae = await amountEntryMerchant({ allowedIps: ["127.0.0.1", "::1"] });
+    const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });
+    // As the guide says: fast retries first (the listener reads the setting when it starts), then the listener.
+    expect((await m.api("/v1/sandbox/settings", { method: "PUT", body: { fastRetries: true } })).status).toBe(200);
+    const rx = await startRobustReceiver({ failFirst: 2 });
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "guide-listen-")), "state.json");
+    const run = listen(["--forward-to", rx.url, "--api-url", baseUrl(), "--api-key", m.key, "--state-file", stateFile, "--retry-schedule", "service"]);
+    try {
+      rx.state.secret = await run.secret;
+      await waitForLine(run, /Ready: following/);
+      const file = path.join(work, "test-helpers-listen.sh");
+      fs.mkdirSync(work, { recursive: true });
+      fs.writeFileSync(file, docBlock("docs/guides/test-every-path.md", "# test-helpers.sh"));
+      const output: string[] = [];
+      const child = spawn("bash", [file], {
+        cwd: root,
+        env: { ...process.env, KEY: m.key, AE_KEY: ae.key, BASE: baseUrl() },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code, output.join("\n")).toBe(0);
+      expect(output.filter((l) => /^(callback|listener|cleanup):/.test(l))).toEqual([
+        "callback: NOT_CONFIGURED after 0 attempts",
+        "listener: DELIVERED after 3 attempts",
+        "cleanup: fast retries true again, sandbox clock 0s ahead again",
+      ]);
+      // The guide's words are the script's.
+      const guide = fs.readFileSync(path.join(root, "docs/guides/test-every-path.md"), "utf8").replace(/\s+/g, " ");
+      for (const line of output.filter((l) => /^(callback: NOT_CONFIGURED|listener: DELIVERED)/.test(l))) expect(guide).toContain(`\`${line}\``);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.exited;
+      await rx.close();
+    }
+  }, 120_000);
 
   it('docs/guides/test-every-path.md "Testing your integration": the scenario rules script runs as written; a fail- payment fails by the standard set', async () => {
     const m = await newMerchant({ allowedIps: ["127.0.0.1", "::1"] });

@@ -11,10 +11,15 @@ import { expireDuePayments } from "@/lib/payments/expire";
 import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
+import type { PaymentView } from "@/lib/payments/payment-views";
+import { formatRealTime, type MerchantTimeText } from "@/lib/time-format";
 
 declare const db: Db;
 declare const actor: ConsoleActor;
 declare const session: ForwardSession;
+declare const view: PaymentView;
+/** How the payment page shows a time of the payment itself: the merchant's clock (components/console/payment-detail.tsx). */
+declare function merchantClock(at: MerchantTimeText | null | undefined): string;
 const real = systemNow();
 const sandbox = sandboxNow(2 * 3_600_000, real);
 const stored = new Date(); // a column read as it comes from the database: neither clock yet
@@ -86,4 +91,18 @@ export function meetingPoints() {
   void deliverDueCallbacks({ now: real });
   // @ts-expect-error deliveries keep the real clock
   void deliverDueCallbacks({ now: sandbox });
+}
+
+/** The payment page: its ledger entries and delivery attempts are real time, its own and its events' times the merchant's. */
+export function paymentPage() {
+  merchantClock(view.payment.createdAt);
+  merchantClock(view.events[0].createdAt);
+  formatRealTime(view.ledger[0].createdAt);
+  formatRealTime(view.events[0].delivery?.attempts[0].startedAt);
+  // @ts-expect-error a ledger entry's time is real time: it cannot be labelled as the merchant's (sandbox) clock
+  merchantClock(view.ledger[0].createdAt);
+  // @ts-expect-error a delivery attempt keeps the real clock
+  merchantClock(view.events[0].delivery?.attempts[0].startedAt);
+  // @ts-expect-error an event's time is the merchant's clock, not real time
+  formatRealTime(view.events[0].createdAt);
 }

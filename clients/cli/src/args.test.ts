@@ -116,9 +116,15 @@ describe("listen", () => {
       stateFile: "/tmp/s.json",
       fromNow: true,
       maxAttempts: 3,
+      serviceSchedule: false,
     });
     const plain = parseListen(["--forward-to", "http://localhost:4000/hook"], env);
-    expect(plain).toMatchObject({ types: [], fromNow: false, stateFile: expect.stringContaining("listen-") });
+    expect(plain).toMatchObject({ types: [], fromNow: false, stateFile: expect.stringContaining("listen-"), serviceSchedule: false });
+    expect(parseListen(["--forward-to", "http://localhost:4000/hook", "--retry-schedule", "service"], env)).toMatchObject({ serviceSchedule: true });
+    expect(() => parseListen(["--forward-to", "http://localhost:4000/hook", "--retry-schedule", "soon"], env)).toThrow(
+      /--retry-schedule must be listener or service, not "soon"/,
+    );
+    expect(() => parseListen(["--print-secret", "--retry-schedule", "service"], env)).toThrow(/does not go with --retry-schedule/);
     expect(plain).not.toHaveProperty("maxAttempts");
   });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CurrencyText } from "@/lib/schemas/api/common";
 import { DeliveryState } from "@/lib/schemas/api/events";
 import { Payment, PaymentList, PaymentSummary } from "@/lib/schemas/api/payment-resource";
+import type { RealTimeText } from "@/lib/time-format";
 
 // What the console's JSON polling routes (app/api/console/...) answer, as the pages that poll them parse it
 // (components/console/use-polled.ts): a page takes its data through its schema, never as a cast. Only zod here, so
@@ -12,6 +13,8 @@ import { Payment, PaymentList, PaymentSummary } from "@/lib/schemas/api/payment-
 const pageMembers = { total: z.int().min(0), page: z.int().min(1), limit: z.int().min(1), pages: z.int().min(0) };
 /** Times as the console's JSON carries them (ISO 8601 text); `recordedAt` is the real time a row was written (null before it was kept). */
 const Time = z.string();
+/** A real time (deliveries, ledger entries, recordedAt; docs/architecture.md "Which clock a column holds"). */
+const RealTime = Time.transform((v) => v as RealTimeText);
 
 /** `GET /api/console/payments` (lib/payments/payment-views.ts `listConsolePayments`). */
 export const ConsolePaymentPage = PaymentList.extend({
@@ -25,7 +28,7 @@ export const ConsolePaymentView = z.object({
     description: z.string().nullable(),
     createdBy: z.string().nullable(),
     approvedBy: z.string().nullable(),
-    recordedAt: Time.nullable(),
+    recordedAt: RealTime.nullable(),
   }),
   merchantName: z.string(),
   approvalRefusal: z.string().nullable(),
@@ -34,7 +37,7 @@ export const ConsolePaymentView = z.object({
     z.object({
       id: z.string(),
       kind: z.string(),
-      createdAt: Time,
+      createdAt: RealTime,
       lines: z.array(z.object({ account: z.string(), currency: z.string(), amount: z.string() })),
     }),
   ),
@@ -48,11 +51,11 @@ export const ConsolePaymentView = z.object({
           id: z.string(),
           state: z.string(),
           attemptCount: z.int(),
-          nextAttemptAt: Time.nullable(),
+          nextAttemptAt: RealTime.nullable(),
           lastError: z.string().nullable(),
-          deliveredAt: Time.nullable(),
+          deliveredAt: RealTime.nullable(),
           attempts: z.array(
-            z.object({ number: z.int(), startedAt: Time, durationMs: z.number(), statusCode: z.int().nullable(), error: z.string().nullable() }),
+            z.object({ number: z.int(), startedAt: RealTime, durationMs: z.number(), statusCode: z.int().nullable(), error: z.string().nullable() }),
           ),
         })
         .nullable(),

@@ -32,7 +32,11 @@ Options:
   --state-file <path>   where the cursor is kept between runs (default: in your config folder)
   --from-now            skip what happened while the listener was stopped
   --max-attempts <n>    give up on an event after n attempts, 1 to 100 (default: retry until your
-                        receiver answers 2xx)
+                        receiver answers 2xx; with --retry-schedule service, the service's 8)
+  --retry-schedule <listener|service>
+                        listener (default): retry after about 1 s, doubling to 30 s; service: the service's
+                        callback schedule for your merchant (fast retries: 0.5 s to 60 s; else 30 s to 1 h),
+                        up to 8 attempts, as the service would deliver (needs the sandbox:simulate scope)
   --print-secret        print the listener secret of the API key (one line, nothing else) and exit, without
                         running a listener: SECRET=$(sandpiper listen --print-secret)
 ${COMMON_HELP}
@@ -51,10 +55,12 @@ export type ListenArgs =
       stateFile: string;
       fromNow: boolean;
       maxAttempts?: number;
+      /** `--retry-schedule service`: retry on the service's callback schedule (docs/callbacks.md "Delivery to your receiver"). */
+      serviceSchedule: boolean;
     };
 
 /** The options of `sandpiper listen` that run a listener (none of them goes with --print-secret). */
-const LISTENER_OPTIONS = ["forward-to", "forward", "events", "state-file", "from-now", "max-attempts"] as const;
+const LISTENER_OPTIONS = ["forward-to", "forward", "events", "state-file", "from-now", "max-attempts", "retry-schedule"] as const;
 
 /**
  * The routes of `--forward <type>=<url>` values (docs/callbacks.md "Routes and filters").
@@ -92,6 +98,7 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
       "state-file": { type: "string" },
       "from-now": { type: "boolean" },
       "max-attempts": { type: "string" },
+      "retry-schedule": { type: "string" },
       "print-secret": { type: "boolean" },
     },
     0,
@@ -125,6 +132,8 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
     if (unrouted.length) throw usage("listen", `--events ${unrouted[0]} has no route: add --forward ${unrouted[0]}=<url> or --forward-to <url>`);
   }
   const maxAttempts = intOption("listen", "max-attempts", values["max-attempts"], 1, 100);
+  const schedule = values["retry-schedule"] ?? "listener";
+  if (schedule !== "listener" && schedule !== "service") throw usage("listen", `--retry-schedule must be listener or service, not "${schedule}"`);
   return {
     printSecret: false,
     connection: conn,
@@ -133,7 +142,24 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
     stateFile: values["state-file"] ?? defaultStateFile(conn.apiUrl, conn.apiKey),
     fromNow: values["from-now"] === true,
     ...(maxAttempts === undefined ? {} : { maxAttempts }),
+    serviceSchedule: schedule === "service",
   };
+}
+
+/**
+ * The merchant's callback schedule for `--retry-schedule service`: its fast retries setting (`GET
+ * /v1/sandbox/settings`, read once at start).
+ * @throws ServiceError when the service refuses (403 without the sandbox:simulate scope: the hint says so)
+ */
+async function retrySpeedOf(conn: Connection): Promise<{ fastRetries: boolean }> {
+  try {
+    return await request(conn, "GET", "/v1/sandbox/settings", z.object({ fastRetries: z.boolean() }), { timeoutMs: 15_000 });
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 403) {
+      error.hint = "--retry-schedule service reads your merchant's fast retries setting: use a key with the sandbox:simulate scope, or leave the option out.";
+    }
+    throw error;
+  }
 }
 
 /** The generations of a `GET /v1/sandbox/listener-secret` answer; an answer without them means generation 0. */
@@ -187,6 +213,7 @@ export async function runListen(args: ListenArgs): Promise<number> {
     fromNow: args.fromNow,
     signing,
     ...(args.maxAttempts === undefined ? {} : { maxAttempts: args.maxAttempts }),
+    serviceSchedule: args.serviceSchedule ? await retrySpeedOf(args.connection) : null,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => listener.stop());
   return listener.run();

@@ -78,8 +78,13 @@ export type ForwarderOptions = {
    * "Rotating the secret"): read at every attempt, so a rotation applies from the next one.
    */
   secrets: () => { secret: string; previousSecret: string | null };
-  /** Attempts per item before giving up; 0 or undefined: until the receiver answers 2xx. */
+  /** Attempts per item before giving up; 0 or undefined: until the receiver answers 2xx (or `retryWaitMs` stops). */
   maxAttempts?: number;
+  /**
+   * The wait before the next attempt after attempt `attempt` failed, milliseconds, or null to give up (default
+   * {@link retryDelayMs}, never null): the service's callback schedule under `--retry-schedule service`.
+   */
+  retryWaitMs?: (attempt: number, random: () => number) => number | null;
   /** Time limit of one request to the receiver, milliseconds. */
   timeoutMs: number;
   /** The service's header name (`Service` in `X-Service-Event-Id`). */
@@ -160,8 +165,9 @@ export class Forwarder {
     const result = await this.send(item, this.opts.secrets(), Date.now);
     const delivered = ok(result.status);
     const max = this.opts.maxAttempts ?? 0;
-    const exhausted = !delivered && max > 0 && forward.attempts >= max;
-    const waitMs = delivered || exhausted ? null : retryDelayMs(forward.attempts, this.opts.random);
+    const scheduled = delivered ? null : (this.opts.retryWaitMs ?? retryDelayMs)(forward.attempts, this.opts.random ?? Math.random);
+    const exhausted = !delivered && ((max > 0 && forward.attempts >= max) || scheduled === null);
+    const waitMs = exhausted ? null : scheduled;
     const tags = [
       item.kind === "redelivery" ? "redelivery" : null,
       forward.attempts === 1 && item.chaos?.kinds.includes("delay") ? `chaos: delayed ${item.chaos.delayMs} ms` : null,
@@ -169,7 +175,7 @@ export class Forwarder {
     const progress = delivered
       ? `attempt ${forward.attempts}`
       : exhausted
-        ? `attempt ${forward.attempts} of ${max}, giving up`
+        ? `attempt ${forward.attempts}${max > 0 ? ` of ${max}` : ""}, giving up`
         : `attempt ${forward.attempts}${max > 0 ? ` of ${max}` : ""}, next in ${seconds(waitMs!)} s`;
     this.line(item, result, `  ${progress}${tags.length ? ` [${tags.join("; ")}]` : ""}`);
     this.opts.report({

@@ -2,6 +2,7 @@
 // machine as the real callback request (docs/callbacks.md "sandpiper listen"). Imports nothing of the service
 // but the signing code and the chaos plan (node:crypto only), so it runs as a small separate process.
 import { listenerSecret } from "@/lib/events/listener-secret";
+import { MAX_ATTEMPTS, nextAttemptDelayMs, retryWaitsSeconds, type RetrySpeed } from "@/lib/callbacks/retry-schedule";
 import { standardWebhooksSecret } from "@/lib/events/signing";
 import { Forwarder } from "./forwarder";
 import { ByeMessage, ChaosMessage, ItemMessage, ListenerSigningMessage, parseMessage, ReadyMessage, type ListenerSigning } from "./messages";
@@ -36,6 +37,11 @@ export type ListenOptions = {
   forwardTimeoutMs?: number;
   /** Attempts per event before giving up on it; 0 or undefined: until the receiver answers 2xx. */
   maxAttempts?: number;
+  /**
+   * Retry on the service's callback schedule (docs/callbacks.md "Delivery to your receiver"): the merchant's, with
+   * its fast retries setting as read at start; null or undefined: the listener's own schedule (about 1 s doubling).
+   */
+  serviceSchedule?: RetrySpeed | null;
   /** Record forward attempts on the service (`POST /v1/events/forwards`); default true. */
   report?: boolean;
   /** The key's listener secret generations at start (`GET /v1/sandbox/listener-secret`); default generation 0. */
@@ -49,6 +55,18 @@ export type ListenOptions = {
  */
 export function standardFormLine(standard: string): string {
   return `Standard Webhooks libraries take the same secret written as: ${standard} (the standardwebhooks package and the others base64-decode it; your own check of X-Service-Signature takes the form above, as text; rotate the listener secret for one form both take)`;
+}
+
+/** The start line that says how a forward without a 2xx answer is retried. */
+function retryLine(opts: Pick<ListenOptions, "maxAttempts" | "serviceSchedule">): string {
+  if (opts.serviceSchedule) {
+    const waits = retryWaitsSeconds(opts.serviceSchedule)
+      .map((s) => `${s} s`)
+      .join(", ");
+    const attempts = opts.maxAttempts ? Math.min(opts.maxAttempts, MAX_ATTEMPTS) : MAX_ATTEMPTS;
+    return `A forward without a 2xx answer is retried on the service's callback schedule${opts.serviceSchedule.fastRetries ? " with fast retries" : ""} (waits ${waits}, each within 10%), up to ${attempts} attempts, as the service would`;
+  }
+  return `A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`;
 }
 
 function describe(error: unknown): string {
@@ -122,6 +140,9 @@ export class Listener {
           forwardTo: route.url,
           secrets: () => ({ secret: this.secret, previousSecret: this.previous && this.previous.untilMs > Date.now() ? this.previous.secret : null }),
           maxAttempts: opts.maxAttempts,
+          ...(opts.serviceSchedule
+            ? { retryWaitMs: (attempt: number, random: () => number) => nextAttemptDelayMs(attempt, random, opts.serviceSchedule!) }
+            : {}),
           timeoutMs: opts.forwardTimeoutMs ?? 10_000,
           serviceName: () => this.serviceName,
           print: labelled ? (line) => this.print(`${label}  ${line}`) : this.print,
@@ -180,9 +201,7 @@ export class Listener {
     const standard = standardWebhooksSecret(this.secret);
     if (standard !== this.secret) this.print(standardFormLine(standard));
     this.print(`Cursor kept in ${opts.stateFile}${kept ? `; resuming after position ${kept.cursor}` : ""}`);
-    this.print(
-      `A forward without a 2xx answer is retried (about 1 s, doubling to 30 s) ${opts.maxAttempts ? `up to ${opts.maxAttempts} attempts` : "until your receiver answers 2xx"}`,
-    );
+    this.print(retryLine(opts));
     let failures = 0;
     let connectedOnce = false;
     while (!this.stopper.signal.aborted) {
