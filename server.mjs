@@ -416,8 +416,9 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     const startedAt = Date.now();
     stopping = true;
     globalThis.__sandpiperShuttingDown = true;
+    const who = cluster.isWorker ? `Sandpiper worker ${process.pid}` : "Sandpiper";
     console.log(
-      `Sandpiper stopping (${signal}): /readyz answers 503; ${inFlight} requests under way on ${connections.size} connections; ` +
+      `${who} stopping (${signal}): /readyz answers 503; ${inFlight} requests under way on ${connections.size} connections; ` +
         `serving ${env.SHUTDOWN_DELAY_MS} ms more (SHUTDOWN_DELAY_MS), then draining for at most ${env.SHUTDOWN_DRAIN_MS} ms (SHUTDOWN_DRAIN_MS)`,
     );
     const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -443,7 +444,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     const cut = inFlight;
     server.closeAllConnections();
     console.log(
-      `Sandpiper stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
+      `${who} stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
         `${cut} requests cut at SHUTDOWN_DRAIN_MS`,
     );
     await globalThis.__sandpiperTracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
@@ -536,10 +537,12 @@ if (isMain) {
   const { url, close } = cluster.isWorker ? await startServer() : await serve();
   if (cluster.isWorker) console.log(`Sandpiper worker ${process.pid} listening on ${url}`);
   else console.log(`Sandpiper listening on ${url}`);
+  // A second signal while stopping (Ctrl-C reaches every worker and the primary signals them too; a supervisor that
+  // signals the whole process group) changes nothing: the drain under way goes on to its end.
+  let stopped;
   for (const signal of ["SIGTERM", "SIGINT"]) {
-    process.once(signal, async () => {
-      await close(signal);
-      process.exit(0);
+    process.on(signal, () => {
+      stopped ??= close(signal).then(() => process.exit(0));
     });
   }
 }
