@@ -347,8 +347,13 @@ async function answerMetrics(req, res, token) {
   }
 }
 
-/** During a drain, a connection with no request under way is closed once it has been idle this long, in milliseconds. */
+/**
+ * During a drain, a connection with no request under way is closed once it has been idle this long since its last
+ * answer, in milliseconds; one that has not carried a request yet, once it has been open DRAIN_FRESH_MS (a client
+ * that just connected, on a loaded machine, may not have sent its first request yet).
+ */
 const DRAIN_IDLE_MS = 1_000;
+const DRAIN_FRESH_MS = 5_000;
 
 /**
  * Starts the service. Options: port (default the configuration's PORT, 3000), hostname (HOST, 127.0.0.1), dev.
@@ -357,8 +362,8 @@ const DRAIN_IDLE_MS = 1_000;
  * (default 0); then it stops accepting connections and every answer carries `Connection: close` (its connection
  * closes once it is sent), requests under way finish for at most SHUTDOWN_DRAIN_MS (default 10 s; event streams end
  * within a poll interval with a `bye` event, the reconnect hint), and a connection with no request under way is
- * closed once it has been idle DRAIN_IDLE_MS (a client reusing it a moment after its last answer gets an answer, not a
- * reset); it waits for the job runs under way (they claim no new rows), then closes what is left and resolves. One
+ * closed once it has been idle DRAIN_IDLE_MS, or DRAIN_FRESH_MS before its first request (a client reusing it a
+ * moment after its last answer, or sending its first request late, gets an answer, not a reset); it waits for the job runs under way (they claim no new rows), then closes what is left and resolves. One
  * line when the stop begins and one when it ends (requests drained, how long, connections closed or cut).
  * Exits with one line on a refused configuration ({@link settings}), an unsafe one ({@link refuseUnsafeStart}) or a
  * port it cannot listen on ({@link listenRefusal}).
@@ -382,7 +387,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   let draining = false;
   let stopping = false;
   let drained = 0;
-  /** Open connections: socket -> requests under way on it, and when its last one ended (ms, Date.now()). */
+  /** Open connections: socket -> requests under way on it, when its last one ended (ms, Date.now()), whether it carried one. */
   const connections = new Map();
   const server = http.createServer((req, res) => {
     // Only the socket tells the source address; client-sent values of the internal headers are overwritten.
@@ -395,7 +400,10 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     const counted = !String(req.headers.accept ?? "").includes("text/event-stream");
     if (counted) answering++;
     const connection = connections.get(req.socket);
-    if (connection) connection.active++;
+    if (connection) {
+      connection.active++;
+      connection.used = true;
+    }
     res.on("close", () => {
       inFlight--;
       if (counted) answering--;
@@ -413,7 +421,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     handle(req, res);
   });
   server.on("connection", (socket) => {
-    connections.set(socket, { active: 0, idleSince: Date.now() });
+    connections.set(socket, { active: 0, idleSince: Date.now(), used: false });
     socket.once("close", () => connections.delete(socket));
   });
   server.keepAliveTimeout = 65_000;
@@ -430,21 +438,25 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     const startedAt = Date.now();
     stopping = true;
     globalThis.__sandpiperShuttingDown = true;
+    const who = cluster.isWorker ? `Sandpiper worker ${process.pid}` : "Sandpiper";
     console.log(
-      `Sandpiper stopping (${signal}): /readyz answers 503; ${inFlight} requests under way on ${connections.size} connections; ` +
+      `${who} stopping (${signal}): /readyz answers 503; ${inFlight} requests under way on ${connections.size} connections; ` +
         `serving ${env.SHUTDOWN_DELAY_MS} ms more (SHUTDOWN_DELAY_MS), then draining for at most ${env.SHUTDOWN_DRAIN_MS} ms (SHUTDOWN_DRAIN_MS)`,
     );
     const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
     if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
     const deadline = Date.now() + env.SHUTDOWN_DRAIN_MS;
     // Stop accepting, without http.Server#close's closing of every idle connection: a client may be sending its next
-    // request on one right now, and would get a reset. From now on each answer closes its connection instead.
+    // request on one right now, and would get a reset. From now on each answer closes its connection instead. It
+    // closes just after a turn of the event loop accepted the connections waiting in the kernel's queue: one still
+    // queued when the listener closes is reset, and under load the queue fills while requests are being answered.
+    await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
     draining = true;
     net.Server.prototype.close.call(server);
     let idleClosed = 0;
     while ((inFlight > 0 || connections.size > 0) && Date.now() < deadline) {
       for (const [socket, connection] of connections) {
-        if (connection.active === 0 && Date.now() - connection.idleSince >= DRAIN_IDLE_MS) {
+        if (connection.active === 0 && Date.now() - connection.idleSince >= (connection.used ? DRAIN_IDLE_MS : DRAIN_FRESH_MS)) {
           socket.destroy();
           connections.delete(socket);
           idleClosed++;
@@ -457,7 +469,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     const cut = inFlight;
     server.closeAllConnections();
     console.log(
-      `Sandpiper stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
+      `${who} stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
         `${cut} requests cut at SHUTDOWN_DRAIN_MS`,
     );
     await globalThis.__sandpiperTracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
@@ -550,10 +562,12 @@ if (isMain) {
   const { url, close } = cluster.isWorker ? await startServer() : await serve();
   if (cluster.isWorker) console.log(`Sandpiper worker ${process.pid} listening on ${url}`);
   else console.log(`Sandpiper listening on ${url}`);
+  // A second signal while stopping (Ctrl-C reaches every worker and the primary signals them too; a supervisor that
+  // signals the whole process group) changes nothing: the drain under way goes on to its end.
+  let stopped;
   for (const signal of ["SIGTERM", "SIGINT"]) {
-    process.once(signal, async () => {
-      await close(signal);
-      process.exit(0);
+    process.on(signal, () => {
+      stopped ??= close(signal).then(() => process.exit(0));
     });
   }
 }

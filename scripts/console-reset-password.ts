@@ -32,7 +32,7 @@ async function main(): Promise<number> {
       const { user, password } = await transaction((tx) => resetPassword(tx, { username }));
       if (env.SANDPIPER_EMBEDDED) updateCredentialsFile(dataDir, user.username, password);
       console.log(`New password for console user ${user.username}: ${password}`);
-      console.log("Shown once: only its hash is kept. The user's sessions were ended and any lock-out cleared; API keys are unchanged.");
+      console.log("Shown once: only its hash is kept. The user's sessions were ended; API keys are unchanged.");
       if (!user.active) console.log(`${user.username} is deactivated: an operator re-activates it on the console's Users page before it can sign in.`);
       return 0;
     } catch (error) {

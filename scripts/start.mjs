@@ -124,10 +124,13 @@ process.stdout.write(
     (quiet ? "\nRequests are not logged in this terminal: LOG_LEVEL=info npm start prints them, LOG_FORMAT=pretty readably." : "") +
     "\n",
 );
+// One stop, whatever signals follow the first (server.mjs does the same in each worker): the drain goes on to its end.
+let stopped;
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, async () => {
-    await close();
-    if (embedded) await embedded.stop();
-    process.exit(0);
+  process.on(signal, () => {
+    stopped ??= close(signal).then(async () => {
+      if (embedded) await embedded.stop();
+      process.exit(0);
+    });
   });
 }

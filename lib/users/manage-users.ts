@@ -95,8 +95,8 @@ export const COMMAND_LINE_ACTOR: AuditActor = { id: null, username: "command lin
 
 /**
  * Sets a new random password for the console user named `username` (docs/guides/operate-sandpiper.md "Seeded sandbox": `npm run
- * console:reset-password -- <username>`): an argon2id hash of randomPassword(), the lock-out cleared (no failed
- * sign-ins, no lock), and every session of the user ended (the session epoch moves on, as at sign-out), in one
+ * console:reset-password -- <username>`): an argon2id hash of randomPassword(), the row's old sign-in counts cleared
+ * (a sign-in lock is per source address, in the rate limits' store, and ends by itself), and every session of the user ended (the session epoch moves on, as at sign-out), in one
  * transaction with an audit row `console_user.reset_password` by COMMAND_LINE_ACTOR (never the password). API keys
  * and access are unchanged.
  * @returns the user (id, username, role, active) and the new password, which only the caller sees (shown once).
@@ -154,7 +154,6 @@ export async function listUsers(db: Db, q: { page: number; limit: number }) {
         role: true,
         merchantId: true,
         active: true,
-        lockedUntil: true,
         createdAt: true,
         merchant: { select: { name: true } },
         _count: { select: { apiKeys: { where: { revokedAt: null } } } },

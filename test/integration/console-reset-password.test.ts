@@ -7,7 +7,7 @@ import { createConsoleUser, db } from "../support/fixtures";
 import { getWithSession, signIn } from "../support/console-http";
 
 // docs/guides/operate-sandpiper.md "Seeded sandbox": `npm run console:reset-password -- <username>` gives a console user a new password,
-// printed once, through the users service (argon2id, lock-out cleared, sessions ended, audited).
+// printed once, through the users service (argon2id, the row's old sign-in counts cleared, sessions ended, audited).
 
 const root = path.resolve(__dirname, "../..");
 
@@ -27,13 +27,13 @@ function resetPassword(...args: string[]): Promise<{ code: number | null; stdout
 }
 
 describe("npm run console:reset-password", () => {
-  it("prints a new password once; it signs in, the old one and the old sessions are refused, the lock-out is cleared, and it is audited", async () => {
+  it("prints a new password once; it signs in, the old one and the old sessions are refused, the row's old lock is cleared, and it is audited", async () => {
     const old = "old-password-123";
     const user = await createConsoleUser(db, { username: `reset-${randomUUID().slice(0, 8)}`, password: old, role: "OPERATOR" });
     const before = (await signIn(user.username, old)).cookie!;
     const reads = async (cookie: string) => (await getWithSession("/api/console/payments?limit=1", cookie)).status;
     expect(await reads(before)).toBe(200);
-    // Locked out by failed sign-ins: the reset must let the user in at once.
+    // A lock kept on the row before the sign-in limits moved to the rate limits' store: the reset clears it.
     await db.consoleUser.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: new Date(Date.now() + 15 * 60_000) } });
 
     const { code, stdout, stderr } = await resetPassword(user.username);

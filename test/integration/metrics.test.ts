@@ -78,11 +78,11 @@ describe("GET /metrics", () => {
   it("an idle instance's API pool reads 0 in use and 0 waiting on every scrape (the scrape's own backlog query is not counted)", async () => {
     const svc = await startService({ DATABASE_URL: TEST_DATABASE_URL, METRICS_TOKEN: TOKEN });
     cleanup.push(() => stopService(svc.child));
-    // One request opens the API's pool; its connection then stays idle in it.
+    // One request opens the API's pool; its connection then stays idle in it (or, on a slow machine, is closed after
+    // 10 s idle). The scrape's own count query read as 1 waiting in the first case and 1 in use in the second.
     expect((await fetch(`${svc.url}/v1/payments`, { headers: { authorization: "Bearer sk_test_unknown" } })).status).toBe(401);
     for (let i = 0; i < 5; i++) {
       const text = await (await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-      expect(sample(text, 'sandpiper_db_pool_connections{pool="api",state="idle"}'), `scrape ${i}`).toBeGreaterThan(0);
       expect(sample(text, 'sandpiper_db_pool_connections{pool="api",state="in_use"}'), `scrape ${i}`).toBe(0);
       expect(sample(text, 'sandpiper_db_pool_connections{pool="api",state="waiting"}'), `scrape ${i}`).toBe(0);
     }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { TEST_DATABASE_URL } from "../support/env";
 import { call, depositBody, eventually, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";
-import { startOwnRedis } from "../support/redis-server";
+import { createsAcrossRedisHang, startOwnRedis } from "../support/redis-server";
 
 // docs/operating.md "Scaling" and "Health checks": every Redis command is bounded by REDIS_TIMEOUT_MS. A Redis that
 // hangs (its process stopped with SIGSTOP, as a hung server or a network partition looks) costs a create at most that
@@ -14,13 +14,10 @@ import { startOwnRedis } from "../support/redis-server";
 const TOKEN = "metrics-token-for-the-redis-test";
 const TIMEOUT_MS = 250;
 const STOPPED_MS = 4_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
 });
-
-type Sample = { status: number; ms: number; stopped: boolean };
 
 /** The `p`-th percentile (0..1) of `values` (nearest rank). */
 function percentile(values: number[], p: number): number {
@@ -62,35 +59,23 @@ describe("a Redis that hangs", () => {
     expect(await redisUp()).toBe("1");
 
     // Four clients creating one after another, about 10 to 20 creates a second, before, during and after the stop.
-    let stopped = false;
-    let running = true;
-    const samples: Sample[] = [];
-    const clients = Array.from({ length: 4 }, async () => {
-      while (running) {
-        const wasStopped = stopped;
-        const started = performance.now();
-        const res = await create();
-        samples.push({ status: res.status, ms: performance.now() - started, stopped: wasStopped || stopped });
-        await sleep(150);
-      }
-    });
-    await sleep(1_000);
     svc.output.length = 0;
-    redis.child.kill("SIGSTOP");
-    stopped = true;
-    await sleep(1_000);
-    const degraded = await fetch(`${svc.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
-    expect(degraded.status, "still serving: not a reason to leave the load balancer").toBe(200);
-    const degradedBody = await degraded.json();
-    expect(degradedBody).toMatchObject({ status: "degraded", degraded: ["redis"], checks: { redis: { ok: false }, database: { ok: true } } });
-    expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
-    expect(await redisUp()).toBe("0");
-    await sleep(STOPPED_MS - 1_000);
-    redis.child.kill("SIGCONT");
-    stopped = false;
-    await sleep(1_000);
-    running = false;
-    await Promise.all(clients);
+    const samples = await createsAcrossRedisHang({
+      redis,
+      create: async () => (await create()).status,
+      clients: 4,
+      pauseMs: 150,
+      warmMs: 1_000,
+      stoppedMs: STOPPED_MS,
+      afterMs: 1_000,
+      whileStopped: async () => {
+        const degraded = await fetch(`${svc.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+        expect(degraded.status, "still serving: not a reason to leave the load balancer").toBe(200);
+        expect(await degraded.json()).toMatchObject({ status: "degraded", degraded: ["redis"], checks: { redis: { ok: false }, database: { ok: true } } });
+        expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+        expect(await redisUp()).toBe("0");
+      },
+    });
 
     const during = samples.filter((s) => s.stopped).map((s) => s.ms);
     expect(

@@ -39,3 +39,53 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     },
   };
 }
+
+/** One create of a load run: its status, latency (ms) and whether Redis was stopped at any time while it ran. */
+export type CreateSample = { status: number; ms: number; stopped: boolean };
+
+/**
+ * Creates under load across a hang of `redis` (docs/operating.md "Scaling"): `clients` clients each create one after
+ * another with `pauseMs` between (`create` resolves with the HTTP status); after `warmMs` the Redis process is
+ * stopped (SIGSTOP) for `stoppedMs`, `whileStopped` runs one second into the stop, then it is continued (SIGCONT)
+ * and the load goes on for `afterMs`. Used by test/integration/redis-outage.test.ts and bench/redis-hang.ts.
+ * @returns every create's sample, in the order they ended
+ */
+export async function createsAcrossRedisHang(opts: {
+  redis: OwnRedis;
+  create: () => Promise<number>;
+  clients: number;
+  pauseMs: number;
+  warmMs: number;
+  stoppedMs: number;
+  afterMs: number;
+  whileStopped?: () => Promise<void>;
+}): Promise<CreateSample[]> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let stopped = false;
+  let running = true;
+  const samples: CreateSample[] = [];
+  const clients = Array.from({ length: opts.clients }, async () => {
+    while (running) {
+      const wasStopped = stopped;
+      const started = performance.now();
+      const status = await opts.create();
+      samples.push({ status, ms: performance.now() - started, stopped: wasStopped || stopped });
+      await sleep(opts.pauseMs);
+    }
+  });
+  try {
+    await sleep(opts.warmMs);
+    opts.redis.child.kill("SIGSTOP");
+    stopped = true;
+    await sleep(1_000);
+    await opts.whileStopped?.();
+    await sleep(Math.max(0, opts.stoppedMs - 1_000));
+  } finally {
+    opts.redis.child.kill("SIGCONT");
+    stopped = false;
+  }
+  await sleep(opts.afterMs);
+  running = false;
+  await Promise.all(clients);
+  return samples;
+}

@@ -14,7 +14,6 @@ export const dynamic = "force-dynamic";
 export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireOperatorPage();
   const [users, merchants] = await Promise.all([listUsers(getDb(), { page: pageParam((await searchParams).page), limit: 25 }), merchantOptions(getDb())]);
-  const now = new Date();
   return (
     <>
       <PageHeader
@@ -33,13 +32,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
               <Td>{u.role === "OPERATOR" ? <Badge tone="violet">operator</Badge> : <Badge tone="blue">merchant</Badge>}</Td>
               <Td>{u.merchant?.name ?? "—"}</Td>
               <Td>
-                {!u.active ? (
-                  <Badge tone="gray">deactivated</Badge>
-                ) : u.lockedUntil && u.lockedUntil > now ? (
-                  <Badge tone="amber">locked</Badge>
-                ) : (
-                  <Badge tone="green">active</Badge>
-                )}
+                {/* Sign-in locks belong to a source address, not to the account (docs/operating.md "Console sign-in limits"). */}
+                {!u.active ? <Badge tone="gray">deactivated</Badge> : <Badge tone="green">active</Badge>}
               </Td>
               <Td>{u._count.apiKeys}</Td>
               <Td>{formatConsoleDay(u.createdAt)}</Td>
