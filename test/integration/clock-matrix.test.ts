@@ -13,13 +13,16 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { listen, waitForLine, type Running } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { startRobustReceiver } from "../support/robust-receiver";
+import { customerAction, openSession } from "../support/checkout-sessions";
+import { createStorePayment, storeAction, waitForCheckout } from "../support/store";
 
 // The merchant's test loop across sandbox clock offsets (docs/api.md "Sandbox clock", docs/architecture.md "Which
 // clock a column holds"): at the real time, 2 hours ahead and 35 days ahead, the same flow gives the same results.
 // Create and conclude a payment, one declined by a scenario rule, one expired by moving the clock; each event's
 // callback succeeds on its retry (fast retries); a `sandpiper listen` process forwards every event and its forward
 // records are all taken; the console's list of today's payments, its today figures and its chart hold each payment
-// once, on the real day it was made; "Callbacks needing attention" is 0.
+// once, on the real day it was made; "Callbacks needing attention" is 0. A store payment paid on its page and an
+// amount-entry session quoted and confirmed by its customer work the same at every offset.
 
 const H = 3_600_000;
 const OFFSETS = [
@@ -119,5 +122,34 @@ describe.each(OFFSETS)("the merchant's loop with the sandbox clock at $label", (
     const figures = await overview(db, owner);
     expect([figures.deliveriesNeedingAttention, figures.deliveredByListener]).toEqual([0, 0]);
     expect((await m.api("/v1/payments")).body.total, "the API's list").toBe(3);
+  }, 40_000);
+
+  it("a store payment paid on its store page and an amount-entry session confirmed by its customer work as at the real time", async () => {
+    const store = await newMerchant();
+    const entry = await newMerchant({ amountEntryEnabled: true });
+    for (const m of [store, entry]) if (by) expect((await m.api("/v1/sandbox/clock/advance", { body: { by } })).body.offsetMs).toBe(offsetMs);
+
+    // The store payment: handed off to the store, paid on its page, SUCCEEDED, created at the sandbox time, and on
+    // the console's list and today's figures of the real day.
+    const created = await createStorePayment(store);
+    const ready = await waitForCheckout(store, created.id, "READY", 15_000);
+    const paid = await storeAction(ready.checkout.url, "pay");
+    expect([paid.status, paid.body]).toEqual([200, { state: "SUCCEEDED", status: "SUCCEEDED" }]);
+    const read = (await store.api(`/v1/payments/${created.id}`)).body;
+    expect(read.status).toBe("SUCCEEDED");
+    expect(Math.abs(Date.parse(read.createdAt) - (Date.now() + offsetMs)), "created at the sandbox time").toBeLessThan(H);
+    const owner = actorOf({ ...store.owner, role: "MERCHANT", merchantId: store.merchant.id });
+    const today = dubaiDay();
+    const list = await listConsolePayments(db, owner, ListPaymentsQuery.parse({ from: today, to: today }));
+    expect(list.items.map((p) => p.id)).toEqual([created.id]);
+    expect((await paymentsOverview(db, owner)).today).toMatchObject({ day: today, payments: 1, succeeded: 1 });
+
+    // The amount-entry session: quoted and confirmed on the customer's page; its link lasts from the sandbox time.
+    const session = await openSession(entry);
+    const url = session.customerCheckout.url;
+    expect(Date.parse(session.customerCheckout.expiresAt) - (Date.now() + offsetMs), "expires after the sandbox time").toBeGreaterThan(0);
+    expect((await customerAction(url, "quote", { amount: "250.50", currency: "AED" })).body).toEqual({ state: "QUOTED", amount: "250.50", currency: "AED" });
+    expect((await customerAction(url, "confirm", { amount: "250.50", currency: "AED" })).body.state).toBe("AWAITING_VERIFICATION");
+    expect((await entry.api(`/v1/checkout-sessions/${session.id}`)).body).toMatchObject({ state: "AWAITING_VERIFICATION", amount: "250.50", currency: "AED" });
   }, 40_000);
 });
