@@ -64,6 +64,9 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+/** The sandboxes' temporary folders (their database files) under the system's temporary folder. */
+const sandboxFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => /^sandpiper-sandbox-[A-Za-z0-9]{6}$/.test(name));
+
 /** The ids of the processes running the installed package's sandbox process. */
 function sandboxProcesses(): number[] {
   const entry = path.join(project, "node_modules", "@sandpiper", "sandbox", "app", "sandbox-child.mjs");
@@ -220,8 +223,11 @@ describe("startSandpiper() from the installed tarball", () => {
 });
 
 describe("several sandboxes", () => {
-  it("three started at once serve on three ports with separate data; stop() closes each port", async () => {
+  it("three started at once serve on three ports with separate data; stop() closes each port and removes each folder", async () => {
+    const before = new Set(sandboxFolders());
     const three = await Promise.all([start(), start(), start()]);
+    const folders = sandboxFolders().filter((name) => !before.has(name));
+    expect(folders).toHaveLength(3);
     const ports = three.map((s) => Number(new URL(s.url).port));
     expect(new Set(ports).size).toBe(3);
     await api(three[0], "POST", "/v1/payments", deposit("only-in-the-first"));
@@ -229,6 +235,7 @@ describe("several sandboxes", () => {
     expect(totals).toEqual([1, 0, 0]);
     await Promise.all(three.map((s) => s.stop()));
     for (const port of ports) expect(await listening(port), `port ${port} after stop()`).toBe(false);
+    expect(sandboxFolders().filter((name) => folders.includes(name))).toEqual([]);
   }, 120_000);
 
   it("refuses an unknown option with a clear error", async () => {
@@ -239,12 +246,13 @@ describe("several sandboxes", () => {
 });
 
 describe("nothing left behind", () => {
-  it("a process that started a sandbox and is killed with SIGKILL leaves no sandbox process and no open port", async () => {
+  it("a process that started a sandbox and is killed with SIGKILL leaves no sandbox process, no open port and no folder", async () => {
     fs.writeFileSync(
       path.join(project, "killed.mjs"),
       'import { startSandpiper } from "@sandpiper/sandbox";\nconst s = await startSandpiper();\nconsole.log(s.url);\nsetInterval(() => {}, 1000);\n',
     );
     const before = new Set(sandboxProcesses());
+    const foldersBefore = new Set(sandboxFolders());
     const child = spawn(process.execPath, ["killed.mjs"], { cwd: project, env: shellEnv(), stdio: ["ignore", "pipe", "inherit"] });
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.setEncoding("utf8").on("data", (text: string) => resolve(text.trim()));
@@ -255,7 +263,10 @@ describe("nothing left behind", () => {
     const its = () => sandboxProcesses().filter((pid) => !before.has(pid));
     expect(its()).toHaveLength(1);
     child.kill("SIGKILL");
+    const folders = sandboxFolders().filter((name) => !foldersBefore.has(name));
+    expect(folders).toHaveLength(1);
     await eventually(async () => !(await listening(port)) && its().length === 0, 10_000);
+    expect(fs.existsSync(path.join(os.tmpdir(), folders[0])), "its temporary folder").toBe(false);
   }, 120_000);
 
   it("the sandpiper-sandbox command prints one JSON line once it serves and stops on SIGTERM", async () => {

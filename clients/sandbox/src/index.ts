@@ -1,4 +1,4 @@
-// @sandpiper/sandbox: startSandpiper() starts the service in a process of its own with its own in-memory database,
+// @sandpiper/sandbox: startSandpiper() starts the service in a process of its own with a database of its own,
 // for a merchant's test suite (docs/guides/test-in-your-own-suite.md). This module runs in the caller's process; the
 // sandbox itself is app/sandbox-child.mjs (child.ts).
 import { spawn, type ChildProcess } from "node:child_process";
