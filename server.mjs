@@ -130,7 +130,7 @@ export function dataDirectory() {
 /**
  * Console sessions and the listener's forward tokens need NEXTAUTH_SECRET (it signs and encrypts them), and every
  * instance of one database needs the same one (docs/operating.md "Scaling"). When the environment does not set it,
- * it is kept in the database (scripts/db-connection.mjs sharedAuthSecret: made by the first instance, read by every other; an
+ * it is kept in the database (lib/db-connection.mjs sharedAuthSecret: made by the first instance, read by every other; an
  * earlier version's `<dataDir>/nextauth-secret` is carried over, so its sessions survive). Without DATABASE_URL it is
  * read from that file, created with 32 random bytes (mode 0600). Exits with one line when the database cannot give it.
  */
@@ -141,7 +141,7 @@ export async function ensureAuthSecret(dataDir = dataDirectory()) {
   const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : null;
   let secret;
   if (databaseUrl) {
-    const { sharedAuthSecret, DatabaseUnusableError } = await import("./scripts/db-connection.mjs");
+    const { sharedAuthSecret, DatabaseUnusableError } = await import("./lib/db-connection.mjs");
     try {
       secret = await sharedAuthSecret(databaseUrl, existing);
     } catch (error) {

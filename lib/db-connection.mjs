@@ -1,6 +1,7 @@
 // Reaching a start's PostgreSQL database: where DATABASE_URL points (for messages), one line that says why a
 // connection failed and what to do, and the console session secret every instance of a database shares
-// (docs/operating.md "Scaling"). It imports nothing of the project, so server.mjs and scripts/db.mjs both use it.
+// (docs/operating.md "Scaling"). It imports nothing of the project, so server.mjs and scripts/db.mjs both use it
+// (server.mjs sits below the scripts, which import it).
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import pg from "pg";
