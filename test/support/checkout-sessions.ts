@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { dubaiDay } from "@/lib/money/dubai";
 import { assertCustomerPageContract } from "./contract";
 import { baseUrl, db, newMerchant, savePricingVersion } from "./fixtures";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
 import type { NewMerchant } from "@/lib/merchants/create-merchant";
 import type { Scope } from "@/lib/keys/api-keys";
 
@@ -22,24 +23,13 @@ export async function usdAedRateToday(rate = "3.6725"): Promise<void> {
 }
 
 /**
- * A merchant with customer amount-entry enabled and a USD gateway-deposit profile charged in AED
+ * A merchant with customer amount-entry enabled and the seeded USD gateway-deposit profile charged in AED
  * (markup 150 bps, buffer 50 bps: effective rate 3.7462254375 with base 3.6725).
  */
 export async function amountEntryMerchant(opts: Partial<NewMerchant> & { scopes?: Scope[] } = {}) {
   const m = await newMerchant({ amountEntryEnabled: true, ...opts });
   await usdAedRateToday();
-  await savePricingVersion(db, {
-    merchantId: m.merchant.id,
-    currency: "USD",
-    channel: "GATEWAY",
-    direction: "DEPOSIT",
-    chargeCurrency: "AED",
-    settlementCurrency: "USD",
-    markupBps: 150,
-    bufferBps: 50,
-    commissionBps: 250,
-    reason: "test: USD charged in AED",
-  });
+  await savePricingVersion(db, { merchantId: m.merchant.id, ...SEEDED_USD_DEPOSIT_TERMS, reason: "test: USD charged in AED" });
   return m;
 }
 
