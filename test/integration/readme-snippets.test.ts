@@ -311,11 +311,14 @@ describe('docs/guides/test-every-path.md "Test helpers": the CI script as writte
     fs.mkdirSync(work, { recursive: true });
     fs.writeFileSync(file, docBlock("docs/guides/test-every-path.md", "# scenario-rules.sh"));
     const before = await sandboxState(m);
-    const output: string[] = [];
+    const text = { stdout: "", stderr: "" };
     const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
-    for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // Split into lines once it has ended: curl writes its error a few characters at a time.
+    child.stdout!.setEncoding("utf8").on("data", (t: string) => (text.stdout += t));
+    child.stderr!.setEncoding("utf8").on("data", (t: string) => (text.stderr += t));
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    const output = [...text.stdout.split("\n"), ...text.stderr.split("\n")].filter(Boolean);
     expect(code, output.join("\n")).toBe(0);
     // The outputs the script's comments promise are the ones it prints.
     const script = docBlock("docs/guides/test-every-path.md", "# scenario-rules.sh");
@@ -343,14 +346,17 @@ describe('docs/guides/test-every-path.md "Test helpers": the CI script as writte
     fs.mkdirSync(work, { recursive: true });
     fs.writeFileSync(file, docBlock("docs/guides/test-every-path.md", "# scenario-rules.sh"));
     const before = await sandboxState(m);
-    const output: string[] = [];
+    const text = { stdout: "", stderr: "" };
     const child = spawn("bash", [file], { cwd: root, env: { ...process.env, KEY: m.key, BASE: baseUrl() }, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
-    for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (t: string) => output.push(...t.split("\n").filter(Boolean)));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code, output.join("\n")).not.toBe(0);
+    // Split into lines once it has ended: curl writes its error a few characters at a time.
+    child.stdout!.setEncoding("utf8").on("data", (t: string) => (text.stdout += t));
+    child.stderr!.setEncoding("utf8").on("data", (t: string) => (text.stderr += t));
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    const output = text.stdout.split("\n").filter(Boolean);
+    expect(code, `${text.stdout}${text.stderr}`).not.toBe(0);
     expect(output[0]).toBe("6 rules, first: Amount 13.13 fails");
-    expect(output.join("\n"), "curl reports the refused payment").toMatch(/returned error: 403/);
+    expect(text.stderr, "curl reports the refused payment").toMatch(/returned error: 403/);
     // What the guide says the script prints at its end for a merchant without rules, as this one is.
     const promised = /prints `(cleanup: removed the \d+ rules this script added)` for a merchant that had no\s+scenario rules/.exec(
       fs.readFileSync(path.join(root, "docs/guides/test-every-path.md"), "utf8"),
