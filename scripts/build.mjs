@@ -4,7 +4,9 @@ import path from "node:path";
 import { writeBuildStamp } from "./build-stamp.mjs";
 import { generateClient, root } from "./db.mjs";
 
-generateClient();
+// `--client-generated`: the caller has just generated the client (npm test, which type-checks beside this build:
+// generating it again here would rewrite lib/generated while tsc reads it).
+if (!process.argv.includes("--client-generated")) generateClient();
 const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
   cwd: root,
   stdio: "inherit",
