@@ -7,15 +7,15 @@
 // Two instances of the built service (`node server.mjs`) on one fresh seeded database, as behind a load balancer. For
 // each stop a new first instance is started; `clients` clients create payments on it over as many kept-alive
 // connections (a node:http Agent); after 4 s it gets SIGTERM. A client that gets no answer there, or a 5xx, retries
-// the same Idempotency-Key and body on the second (test/support/drain-load.ts, shared with the suite's
+// the same Idempotency-Key and body on the second (scripts/harness/drain-load.ts, shared with the suite's
 // test/integration/drain.test.ts). Counted per stop: resets (a request sent on a connection that closed without an
 // answer), 5xx, answers cut mid-way, refused connections (retried: nothing was sent), and payments against keys.
 // --write replaces the "## Stopping under load" section of docs/benchmarks.md (other sections are kept).
 import http from "node:http";
 import os from "node:os";
 import { randomUUID } from "node:crypto";
-import { startService, stopService, type StartedService } from "../test/support/global-setup";
-import { createsUntilStopped } from "../test/support/drain-load";
+import { startService, stopService, type StartedService } from "../scripts/harness/service";
+import { createsUntilStopped } from "../scripts/harness/drain-load";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
 
 const STOPS = numberArg("stops", 5);

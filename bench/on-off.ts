@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { startService } from "../test/support/global-setup";
+import { startService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
 
 const root = path.resolve(__dirname, "..");

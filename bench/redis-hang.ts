@@ -7,13 +7,13 @@
 // One fresh seeded database, one `redis-server` on a free port (nothing saved), the built service with REDIS_URL on
 // it (default REDIS_TIMEOUT_MS). `clients` clients create payments one after another, 300 ms apart (about 10 creates
 // a second with 4); after 5 s Redis is stopped for `stopped` seconds, then continued, and the load goes on 5 s more
-// (test/support/redis-server.ts, shared with test/integration/redis-outage.test.ts). Measured: the creates' status
+// (scripts/harness/redis-server.ts, shared with test/integration/redis-outage.test.ts). Measured: the creates' status
 // and latency while Redis was stopped and outside it, what /readyz answered during the stop, and whether the key's
 // budget counted in Redis again afterwards. --write replaces the "## A Redis that hangs" section of docs/benchmarks.md.
 import os from "node:os";
 import { randomUUID } from "node:crypto";
-import { startService, stopService } from "../test/support/global-setup";
-import { createsAcrossRedisHang, startOwnRedis } from "../test/support/redis-server";
+import { startService, stopService } from "../scripts/harness/service";
+import { createsAcrossRedisHang, startOwnRedis } from "../scripts/harness/redis-server";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
 
 const STOPPED_S = numberArg("stopped", 20);

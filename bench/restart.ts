@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   delete env.DATABASE_URL;
   if (postgres) {
     const url = benchDatabaseUrl();
-    const { recreateDatabase } = await import("../test/support/global-setup");
+    const { recreateDatabase } = await import("../scripts/harness/service");
     await recreateDatabase(url);
     env.DATABASE_URL = url;
   }

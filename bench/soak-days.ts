@@ -1,4 +1,4 @@
-// Simulated weeks: the soak of test/support/soak.ts, long and with heavier traffic, on a fresh seeded database.
+// Simulated weeks: the soak of scripts/harness/soak.ts, long and with heavier traffic, on a fresh seeded database.
 //
 //   node scripts/build.mjs
 //   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench node --import tsx bench/soak-days.ts [--days 60] [--per-day 30] [--write]
@@ -8,7 +8,7 @@
 // payments of random kind each day; every check of the soak runs at every simulated day and a failed one ends the run.
 // Prints the figures as markdown; --write replaces the "## Simulated weeks" section of docs/benchmarks.md.
 import os from "node:os";
-import { startService, stopService } from "../test/support/global-setup";
+import { startService, stopService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
 
 const DAYS = numberArg("days", 60);
@@ -28,7 +28,7 @@ const list = (r: Record<string, number>) =>
 async function main() {
   const loadAtStart = os.loadavg()[0];
   await freshSeededDatabase(DATABASE_URL);
-  const { runSoak } = await import("../test/support/soak");
+  const { runSoak } = await import("../scripts/harness/soak");
   const service = await startService({
     DATABASE_URL,
     CALLBACK_ALLOW_LOOPBACK: "1",
@@ -46,7 +46,7 @@ async function main() {
       `\`BENCH_DATABASE_URL=... node --import tsx bench/soak-days.ts --days ${DAYS} --per-day ${PER_DAY} --write\` (after \`node scripts/build.mjs\`),`,
       `${os.cpus().length} CPUs (nproc ${os.availableParallelism()}), Node ${process.version}, load average ${loadAtStart.toFixed(2)} at the start; the`,
       "built service with its embedded job driver on a fresh seeded database, rate limits raised. The engine is",
-      "test/support/soak.ts (the suite runs it for 36 days with a light load: test/integration/soak-days.test.ts). Every",
+      "scripts/harness/soak.ts (the suite runs it for 36 days with a light load: test/integration/soak-days.test.ts). Every",
       "check held at every simulated day (a failed one ends the run).",
       "",
       "| figure | value |",

@@ -10,7 +10,7 @@
 // Every READY checkout is checked: subtotal - discount = charge. --write replaces the "## Store handoff"
 // section of docs/benchmarks.md (other sections are kept).
 import os from "node:os";
-import { startService } from "../test/support/global-setup";
+import { startService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
 
 const N = numberArg("n", 300);

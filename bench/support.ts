@@ -19,17 +19,8 @@ export function benchDatabaseUrl(): string {
   return url;
 }
 
-/**
- * Recreates the benchmark database `url`, migrates and seeds it (as `npm run seed -- --json`).
- * @returns the seed's merchant id and full-scope key.
- */
-export async function freshSeededDatabase(url: string): Promise<{ merchantId: string; keys: { full: string } }> {
-  const { recreateDatabase } = await import("../test/support/global-setup");
-  const { migrate, seed } = await import("../scripts/db.mjs");
-  await recreateDatabase(url);
-  await migrate(url);
-  return JSON.parse(await seed(url, ["--json"])) as { merchantId: string; keys: { full: string } };
-}
+/** Recreates, migrates and seeds the benchmark database (scripts/harness/service.ts). */
+export { freshSeededDatabase } from "../scripts/harness/service";
 
 /**
  * The environment of a service a benchmark starts (`node server.mjs`): production, on 127.0.0.1 at `port`, on the

@@ -162,8 +162,8 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     await expect(page.getByTestId("discount-value")).toHaveText("spinning…");
     await shot(page, "spinning");
     await expect(wheel).toHaveAttribute("data-landed", "true", { timeout: 10_000 });
-    await page.waitForTimeout(300); // let the last frame of the transition settle
-    expect(await labelUnderPointer(page)).toBe("0.34");
+    // The last frame of the transition settles.
+    await expect.poll(() => labelUnderPointer(page)).toBe("0.34");
     await expect(page.getByTestId("discount-value")).toHaveText("− AED 0.34");
     await expect(page.getByTestId("total")).toHaveText("AED 10.15");
     await expect(page.getByTestId("original-amount")).toContainText("2.50 EUR");

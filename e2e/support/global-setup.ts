@@ -1,6 +1,6 @@
 import type { FullConfig } from "@playwright/test";
-import type { ChildProcess } from "node:child_process";
-import { assertBuildCurrent, recreateDatabase, startService } from "../../test/support/global-setup";
+import { freshSeededDatabase, startService, stopService } from "../../scripts/harness/service";
+import { assertBuildCurrent } from "../../test/support/global-setup";
 import { assertLocalDatabase } from "../../test/support/env";
 
 /**
@@ -11,10 +11,7 @@ export default async function globalSetup(_config: FullConfig) {
   const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_e2e";
   assertLocalDatabase(url);
   await assertBuildCurrent();
-  await recreateDatabase(url);
-  const { migrate, seed } = await import("../../scripts/db.mjs");
-  await migrate(url);
-  process.env.SANDPIPER_SEED = (await seed(url, ["--json"])).trim();
+  process.env.SANDPIPER_SEED = JSON.stringify(await freshSeededDatabase(url));
   process.env.E2E_DATABASE_URL = url;
   const { url: baseUrl, child } = await startService({
     DATABASE_URL: url,
@@ -27,7 +24,6 @@ export default async function globalSetup(_config: FullConfig) {
   });
   process.env.SANDPIPER_URL = baseUrl;
   return async () => {
-    (child as ChildProcess).kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    await stopService(child);
   };
 }

@@ -6,7 +6,7 @@ import { CHAOS_KINDS, chaosPlan, type ChaosKind } from "@/lib/events/chaos";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { baseUrl, db, depositBody, eventually, newMerchant } from "../support/fixtures";
 import { listen, waitForLine } from "../support/listener";
-import { startRobustReceiver } from "../support/robust-receiver";
+import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
 
 // Chaos mode (docs/callbacks.md "Chaos mode") against real receivers that follow the receiver rules (docs/guides/receive-and-verify-callbacks.md): one at the
 // configured address (the service's deliveries), one behind a `sandpiper listen` process. Payments are concluded

@@ -12,7 +12,7 @@ import { actorOf } from "../support/console";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { listen, waitForLine, type Running } from "../support/listener";
 import { startReceiver } from "../support/receiver";
-import { startRobustReceiver } from "../support/robust-receiver";
+import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
 import { customerAction, openSession } from "../support/checkout-sessions";
 import { createStorePayment, storeAction, waitForCheckout } from "../support/store";
 

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { getWithSession, sessionOf } from "../support/console-http";
 import { ConsolePaymentPage, ConsolePaymentView } from "@/lib/schemas/console/views";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // The console's payment list and detail over HTTP as the pages poll them (SWR):
 // the filters of GET /v1/payments with the same rules, and the detail with snapshot, ledger entry, events and
@@ -65,14 +66,13 @@ describe("console payments over HTTP", () => {
     const p = (await m.api("/v1/payments", { body: depositBody({ amount: "1123.52" }) })).body;
     await m.api(`/v1/sandbox/payments/${p.id}/complete`, { body: { outcome: "SUCCEEDED" } });
 
-    const view = await (async () => {
-      for (let i = 0; i < 100; i++) {
+    const view = await waitUntil(
+      async () => {
         const res = await json(`/api/console/payments/${p.id}`, cookie);
-        if (res.body.events?.[0]?.delivery?.attempts?.length > 0) return res.body;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error("no delivery attempt recorded");
-    })();
+        return res.body.events?.[0]?.delivery?.attempts?.length > 0 && res.body;
+      },
+      { what: "a delivery attempt recorded on the payment's page" },
+    );
     expect(ConsolePaymentView.safeParse(view).error, "the page's schema reads the detail").toBeUndefined();
     expect(view.payment).toMatchObject({ id: p.id, status: "SUCCEEDED", pricing: p.pricing, amount: "1123.52" });
     expect(view.ledger).toHaveLength(1);

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL } from "../support/env";
 import { recreateDatabase, stopService } from "../support/global-setup";
+import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
 
 // docs/operating.md "Credentials of the first start": the first start on an empty PostgreSQL database under
 // NODE_ENV=production with stdout not a terminal (a process manager) writes the seeded passwords and API keys to
@@ -33,17 +34,10 @@ async function firstStart(suffix: string, nodeEnv: "production" | "test") {
     LOG_LEVEL: "warn",
   };
   for (const name of ["CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "JOBS_DISABLED", "NEXTAUTH_SECRET", "SANDPIPER_EMBEDDED"]) delete env[name];
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  started.push(child);
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 150_000;
-  while (!output.includes("Sandpiper is running on")) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the start did not come up: ${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { output, base: `http://127.0.0.1:${port}`, file: path.join(dataDir, "seeded-credentials.txt") };
+  const run = spawnCollected(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env });
+  started.push(run.child);
+  await waitForOutput(run, /Sandpiper is running on/, { what: "the start to come up", timeoutMs: 150_000 });
+  return { output: run.output(), base: `http://127.0.0.1:${port}`, file: path.join(dataDir, "seeded-credentials.txt") };
 }
 
 describe("the first start's credentials", () => {

@@ -4,7 +4,7 @@ import http from "node:http";
 import { TEST_DATABASE_URL } from "../support/env";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";
-import { createsUntilStopped } from "../support/drain-load";
+import { createsUntilStopped } from "../../scripts/harness/drain-load";
 
 // docs/operating.md "Stopping", measured over five stops in docs/benchmarks.md "Stopping under load" (bench/drain.ts):
 // SIGTERM to one instance during create load from 32 clients on 32 kept-alive connections (a node:http Agent). Two

@@ -4,6 +4,7 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { listenerSecret } from "@/lib/events/listener-secret";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // The Events API (docs/callbacks.md "Events API"): list with filters, the commit-ordered `after` cursor, one
 // event exactly as delivered with its deliveries, redelivery, the listeners' stream; another merchant's event
@@ -20,7 +21,17 @@ async function concluded(m: TestMerchant, outcome: "SUCCEEDED" | "FAILED" = "SUC
 }
 
 /** Reads server-sent events from the stream until `until` is satisfied or `timeoutMs` passes. */
-async function readStream(m: TestMerchant, query: string, until: (events: { event: string; data: any }[]) => boolean, timeoutMs = 10_000) {
+/**
+ * Reads the SSE stream until `until` holds or `timeoutMs` passes; resolves with the frames seen. `seen` receives them
+ * as they arrive (a caller waits on it, e.g. for the ready frame).
+ */
+async function readStream(
+  m: TestMerchant,
+  query: string,
+  until: (events: { event: string; data: any }[]) => boolean,
+  timeoutMs = 10_000,
+  seen: { event: string; data: any }[] = [],
+) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   const res = await fetch(`${baseUrl()}/v1/events/stream${query}`, {
@@ -29,7 +40,6 @@ async function readStream(m: TestMerchant, query: string, until: (events: { even
   });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const seen: { event: string; data: any }[] = [];
   let buffer = "";
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -179,13 +189,15 @@ describe("Events API", () => {
     expect(page.body.items).toEqual([]);
     const start = page.body.cursor;
 
+    const frames: { event: string; data: any }[] = [];
     const streaming = readStream(
       m,
       `?cursor=${start}`,
       (seen) => seen.filter((e) => e.event === "item").length >= 2 && seen.some((e) => e.event === "heartbeat"),
       15_000,
+      frames,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await waitUntil(() => frames.some((e) => e.event === "ready"), { what: "the stream's ready frame" });
     const next = await concluded(m, "FAILED");
     const redelivery = await m.api(`/v1/events/${before.event.id}/redeliver`, { method: "POST" });
     expect(redelivery.status).toBe(201);

@@ -60,7 +60,8 @@ it("a reader paging with after ends with exactly the set of committed events und
     return res.body.items.length;
   };
   const reader = (async () => {
-    // An empty page waits 150 ms, so the reader stays well inside the key's 300 reads a minute.
+    // waits on purpose (pacing, not a condition): an empty page waits 150 ms, so the reader stays well inside the
+    // key's 300 reads a minute.
     while (writing) if ((await readPage()) === 0) await new Promise((r) => setTimeout(r, 150));
     while ((await readPage()) > 0);
   })();

@@ -5,6 +5,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { call, db, depositBody, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 import { TcpProxy } from "../support/tcp-proxy";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // Fault injection against real service processes on real PostgreSQL. The shared PostgreSQL server is never
 // restarted: each service reaches it through its own TCP proxy, and a "database restart" is the proxy dropping
@@ -67,6 +68,8 @@ describe("faults", () => {
       while (running()) reads.push(await call(`/v1/payments/${known.body.id}`, { base: svc.url, key: m.key, ip: m.ip }));
     };
     const load = Promise.all([...Array.from({ length: 6 }, writer), reader(), reader()]);
+    // waits on purpose (both sleeps): the load before the outage and the outage itself are windows of time the
+    // service has to live through, not states to wait for
     await sleep(2_000);
     proxy.cut(); // every connection to PostgreSQL drops; new ones are refused
     await sleep(3_000);
@@ -145,17 +148,23 @@ describe("faults", () => {
     const m = await newMerchant();
     expect((await call("/v1/payments?limit=1", { base: svc.url, key: m.key, ip: m.ip })).status).toBe(200);
     proxy.latencyMs = 500; // every database round trip now takes >= 1 s: a create (two round trips) takes about two seconds
+    proxy.roundTrips = 0;
     const inFlight = Array.from({ length: 4 }, () => create(svc, m, depositBody(), `drain-${randomUUID()}`).then((res) => ({ res, at: Date.now() })));
-    await sleep(700);
+    // Each create has asked the database for its first round trip (which takes a second behind the proxy's latency).
+    await waitUntil(() => proxy.roundTrips >= 4, { what: "the four creates to reach the database" });
     const exited = new Promise<number | null>((resolve) => svc.child.once("exit", (code) => resolve(code)));
     const signalledAt = Date.now();
     svc.child.kill("SIGTERM");
-    await sleep(100);
-    const refused = await new Promise<string>((resolve) => {
-      http
-        .get({ host: "127.0.0.1", port: svc.port, path: "/v1/payments", agent: false }, () => resolve("answered"))
-        .on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
-    });
+    const connect = () =>
+      new Promise<string>((resolve) => {
+        http
+          .get({ host: "127.0.0.1", port: svc.port, path: "/v1/payments", agent: false }, () => resolve("answered"))
+          .on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+      });
+    let refused = "";
+    await waitUntil(async () => (refused = await connect()) === "ECONNREFUSED", { what: "new connections refused after SIGTERM", timeoutMs: 5_000 }).catch(
+      () => undefined, // what it answered instead is shown below
+    );
     expect(refused, "no new connections after SIGTERM").toBe("ECONNREFUSED");
 
     const done = await Promise.all(inFlight);

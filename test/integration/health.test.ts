@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL } from "../support/env";
 import { startService, stopService } from "../support/global-setup";
 import { TcpProxy } from "../support/tcp-proxy";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // docs/operating.md "Health checks": /healthz answers while the process runs, without the database; /readyz answers
 // 200 when the database answers and is migrated (and the job driver keeps its intervals), 200 "degraded" naming redis
@@ -11,7 +12,6 @@ import { TcpProxy } from "../support/tcp-proxy";
 // cuts (what a database restart looks like to it).
 
 const target = { host: new URL(TEST_DATABASE_URL).hostname, port: Number(new URL(TEST_DATABASE_URL).port || 5432) };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
@@ -64,12 +64,14 @@ describe("/healthz and /readyz", () => {
     expect(await get(svc.url, "/healthz"), "alive without the database").toMatchObject({ status: 200 });
 
     proxy.restore();
-    const deadline = Date.now() + 15_000;
     let again = await get(svc.url, "/readyz");
-    while (again.status !== 200 && Date.now() < deadline) {
-      await sleep(250);
-      again = await get(svc.url, "/readyz");
-    }
+    await waitUntil(async () => (again = await get(svc.url, "/readyz")).status === 200, {
+      what: "/readyz 200 again",
+      timeoutMs: 15_000,
+      intervalMs: 250,
+    }).catch(
+      () => undefined, // the answer is shown below
+    );
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(svc.child.exitCode, "never restarted").toBeNull();
     expect(
@@ -99,8 +101,13 @@ describe("/healthz and /readyz", () => {
     expect((await get(svc.url, "/readyz")).status).toBe(200);
     const exited = new Promise<number | null>((resolve) => svc.child.once("exit", (code) => resolve(code)));
     svc.child.kill("SIGTERM");
-    await sleep(300);
-    const stopping = await get(svc.url, "/readyz");
+    const stopping = await waitUntil(
+      async () => {
+        const res = await get(svc.url, "/readyz");
+        return res.status === 503 && res;
+      },
+      { what: "/readyz 503 after SIGTERM" },
+    );
     expect(stopping.status).toBe(503);
     expect(stopping.body.error!.message).toMatch(/process: stopping \(SIGTERM\)/);
     expect(stopping.headers.get("connection"), "kept-alive connections stay open until the listener closes").not.toBe("close");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { baseUrl, db, eventually, forwardTokenOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { concludePayments, eventIdsOf, forwardReport, listen, waitForLine } from "../support/listener";
-import { startRobustReceiver } from "../support/robust-receiver";
+import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
 
 // `sandpiper listen` under a moved sandbox clock (docs/callbacks.md "Forwards on the service", docs/api.md "Sandbox
 // clock"): the listener's attempts are real time and the service checks them against the real time its events were

@@ -2,13 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { chaosPlan } from "@/lib/events/chaos";
 import { baseUrl, db, eventually, forwardTokenOf, issueApiKey, newMerchant } from "../support/fixtures";
 import { concludePayments, eventIdsOf, forwardReport, listen, waitForLine, type Running } from "../support/listener";
-import { startRobustReceiver } from "../support/robust-receiver";
+import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // `sandpiper listen` delivers at least once to the developer's receiver (docs/callbacks.md "sandpiper listen",
 // "Delivery to your receiver"): real processes (the built service, a listener process, receivers on loopback that
-// follow the receiver rules of docs/guides/receive-and-verify-callbacks.md). A receiver that answers 500, a receiver that is down for 20 s, a listener
+// follow the receiver rules of docs/guides/receive-and-verify-callbacks.md). A receiver that answers 500, a receiver that is down across several refused attempts, a listener
 // stopped while a forward is failing: every event reaches the receiver with a 2xx, none is processed twice, and
 // all of it without restarting the listener (but for the case that restarts it on purpose).
 
@@ -21,7 +23,7 @@ async function stop(run: Running): Promise<void> {
   expect(await run.exited).toBe(0);
 }
 
-it("retries a receiver that answers 500 and one that is down for 20 s until each event gets a 2xx; nothing lost, nothing processed twice", async () => {
+it("retries a receiver that answers 500 and one that is down across three refused attempts until each event gets a 2xx; nothing lost, nothing processed twice", async () => {
   const m = await newMerchant();
   // Answers 500 to the first two valid copies of every event, then stores it.
   let rx = await startRobustReceiver({ failFirst: 2 });
@@ -43,21 +45,20 @@ it("retries a receiver that answers 500 and one that is down for 20 s until each
   ).toBe(true);
   expect(run.lines.some((l) => / -> 200 .*attempt 3\b/.test(l))).toBe(true);
 
-  // The receiver goes down for 20 s while payments conclude; the listener keeps retrying (no restart).
+  // The receiver goes down while payments conclude; the listener keeps retrying (no restart) with a growing wait
+  // (1 s, 2 s, 4 s, ...): it comes back once a forward has been refused three times.
   const port = rx.port;
   const state = rx.state;
   await rx.close();
-  const downAt = Date.now();
   const second = await concludePayments(m, 8);
   const secondEvents = await eventIdsOf(second);
-  await waitForLine(run, /no answer \(ECONNREFUSED\) .*attempt 2, next in/);
-  await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - (Date.now() - downAt))));
+  await waitForLine(run, /no answer \(ECONNREFUSED\) .*attempt 3, next in/);
   expect(
     secondEvents.some((id) => state.events.has(id)),
     "nothing arrived while it was down",
   ).toBe(false);
   rx = await startRobustReceiver({ port, state });
-  // Back up: the next retries (at most 30 s apart) get through.
+  // Back up: the next retries get through.
   await eventually(async () => secondEvents.every((id) => state.events.has(id)), 45_000);
 
   // The listener reported every attempt: the event shows its forward, DELIVERED on the third attempt after two 500s.
@@ -151,19 +152,29 @@ it("chaos mode switched on and off reaches a running listener within 5 s, with a
   const on = Date.now();
   await waitForLine(run, /Chaos mode is ON/, 5_000);
   expect(Date.now() - on).toBeLessThan(5_000);
-  // Injections start: conclude payments until one is injected (about 5 in 10 events get something).
+  // Injections start: conclude payments until one is injected (about 5 in 10 events get something). Which event
+  // gets what is a pure function of its id (chaosPlan), so the lines each one prints are known in advance.
+  const injectedLines = (id: string) => run.lines.filter((l) => l.includes(id) && /\[chaos: /.test(l)).length;
+  const chaosEvents: string[] = [];
   for (let i = 0; i < 10 && !run.lines.some((l) => /\[chaos: /.test(l)); i++) {
-    await concludePayments(m, 3);
-    await new Promise((r) => setTimeout(r, 500));
+    const events = await eventIdsOf(await concludePayments(m, 3));
+    chaosEvents.push(...events);
+    await waitUntil(() => events.every((id) => rx.state.events.has(id)), { what: "the round's events forwarded", timeoutMs: 15_000 });
   }
-  await eventually(async () => run.lines.some((l) => /\[chaos: /.test(l)), 10_000);
+  expect(
+    run.lines.some((l) => /\[chaos: /.test(l)),
+    "an injection in 30 events",
+  ).toBe(true);
 
   await db.merchant.update({ where: { id: m.merchant.id }, data: { chaosMode: false } });
   const off = Date.now();
   await waitForLine(run, /Chaos mode is OFF/, 5_000);
   expect(Date.now() - off).toBeLessThan(5_000);
-  // Delayed chaos forwards of earlier events may still be under way: wait for them, then count.
-  await new Promise((r) => setTimeout(r, 3_500));
+  // Delayed chaos forwards and injections of earlier events may still be under way: wait for every one, then count.
+  await waitUntil(
+    () => chaosEvents.every((id) => rx.state.events.has(id) && injectedLines(id) === chaosPlan(id, "listener").kinds.filter((k) => k !== "delay").length),
+    { what: "every injection of the events forwarded with chaos on", timeoutMs: 15_000 },
+  );
   const injectedBefore = run.lines.filter((l) => /\[chaos: /.test(l)).length;
   const after = await concludePayments(m, 12);
   const afterEvents = await eventIdsOf(after);

@@ -7,6 +7,7 @@ import { listenerSecret } from "@/lib/events/listener-secret";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { listen, runCommand, waitForLine, type Running } from "../support/listener";
 import { startReceiver, type Received } from "../support/receiver";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // `sandpiper listen` with several routes, a type filter and --print-secret (docs/callbacks.md "Routes and filters"):
 // real processes throughout: the suite's built service, listener processes (bin/sandpiper.mjs), receivers on
@@ -57,8 +58,7 @@ it("a payment.failed route and the default route: each event reaches only its re
   const rxA = await startReceiver(async (_r, index) => {
     if (index > 0) return {};
     // Shorter than the listener's 10 s forward time-limit: were the routes one queue, B would get nothing meanwhile.
-    const until = Date.now() + 8_000;
-    while (rxB.received.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    await waitUntil(() => rxB.received.length > 0, { what: "B's first request", timeoutMs: 8_000, intervalMs: 25 }).catch(() => undefined);
     bWhileAHeld = rxB.received.length;
     return { status: 503 };
   });

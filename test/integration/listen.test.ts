@@ -11,6 +11,7 @@ import { startService, stopService } from "../support/global-setup";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { TcpProxy } from "../support/tcp-proxy";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // `sandpiper listen` against real processes (docs/callbacks.md "sandpiper listen"): the built service on a database
 // of its own, the listener as a separate process (bin/sandpiper.mjs) reaching the service through a TCP proxy, and
@@ -105,6 +106,7 @@ describe("sandpiper listen", () => {
     // The listener's connection is cut: dropped, and refused for 2 s.
     proxy.cut();
     await payments(10, "cut");
+    // waits on purpose: the outage itself, a window the listener has to live through
     await new Promise((r) => setTimeout(r, 2000));
     proxy.restore();
     await payments(20, "after-cut");
@@ -118,18 +120,18 @@ describe("sandpiper listen", () => {
     expect(events.length).toBe(210);
     const want = new Set(events.map((e) => e.id));
     const got = new Map<string, number>();
-    await (async () => {
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && [...want].some((id) => !got.has(id))) {
+    await waitUntil(
+      () => {
         got.clear();
         for (const r of rx.received) {
           const verified = verifyCallback(r.body, r.headers as Record<string, string>, secret);
           expect(verified, `a forward that does not verify: ${r.body.toString().slice(0, 120)}`).toMatchObject({ ok: true });
           if (verified.ok) got.set(verified.eventId, (got.get(verified.eventId) ?? 0) + 1);
         }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    })();
+        return [...want].every((id) => got.has(id));
+      },
+      { what: "every event forwarded", timeoutMs: 60_000, intervalMs: 250 },
+    ).catch(() => undefined); // the missing ones are named below
     const missing = [...want].filter((id) => !got.has(id));
     // Receipts beyond the first, not counting the redelivery asked for above.
     const duplicates = [...got].reduce((sum, [id, n]) => sum + n - 1 - (id === redeliver.id && n > 1 ? 1 : 0), 0);
@@ -207,9 +209,8 @@ describe("sandpiper listen", () => {
     await rx.waitFor(1, 20_000);
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
     expect(verifyCallback(rx.received[0].body, rx.received[0].headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
-    // waits on purpose: the state file is written right after the receiver answered, which it has
-    await new Promise((r) => setTimeout(r, 300));
-    expect(JSON.parse(fs.readFileSync(stateFile, "utf8")).cursor).toBe("8");
+    // The state file is written right after the receiver answered.
+    await waitUntil(() => fs.existsSync(stateFile) && JSON.parse(fs.readFileSync(stateFile, "utf8")).cursor === "8", { what: "cursor 8 in the state file" });
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     server.closeAllConnections();

@@ -7,6 +7,7 @@ import { amountEntryMerchant, sessionBody } from "../support/checkout-sessions";
 import { postAction, signIn } from "../support/console-http";
 import { call, createConsoleUser, db, depositBody, eventually, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // Log hygiene (docs/architecture.md: secrets and bearer links never reach logs): a full flow against a
 // service whose output is captured. Every request line is structured JSON with requestId, merchantId (when
@@ -110,10 +111,10 @@ describe("logs", () => {
     responses.push(unauthorized);
     expect(responses.map((r) => r.status)).toEqual([201, 201, 200, 200, 200, 200, 404, 400, 401]);
 
-    // Give a delivery worker (when the build has one) time to send the signed callback, so its logs are checked too.
-    const deadline = Date.now() + 3_000;
-    while (callbacks.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 300)); // let the last lines flush
+    // The delivery worker sends the signed callback, so its logs are checked too; every request's line is written.
+    await waitUntil(() => callbacks.length > 0, { what: "the signed callback", timeoutMs: 15_000 });
+    const ids = responses.map((r) => r.headers.get("x-request-id")!);
+    await waitUntil(() => ids.every((id) => svc.output.some((l) => l.includes(id))), { what: "a log line for every request" });
 
     const lines = svc.output.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
     const requestLines = lines.filter((l) => l.msg === "request");
@@ -189,8 +190,10 @@ describe("logs", () => {
       statuses.filter(([, got, want]) => got !== want),
       "statuses",
     ).toEqual([]);
-    expect((await as(`/v1/checkout-sessions/${created.body.id}`)).body).toMatchObject({ state: "AWAITING_VERIFICATION", amount: "100.00", currency: "USD" });
-    await new Promise((r) => setTimeout(r, 300)); // let the last lines flush
+    const last = await as(`/v1/checkout-sessions/${created.body.id}`);
+    expect(last.body).toMatchObject({ state: "AWAITING_VERIFICATION", amount: "100.00", currency: "USD" });
+    // The log is one ordered stream: once the last request's line is out, every earlier line is.
+    await waitUntil(() => svc.output.some((l) => l.includes(last.headers.get("x-request-id")!)), { what: "the last request's log line" });
 
     const mine = svc.output.slice(from);
     const lines = mine.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -275,7 +278,9 @@ describe("logs", () => {
       { cookie, base: svc.url, page: `/console/callbacks/${delivery.id}` },
     );
     expect(checked.state, checked.text.slice(0, 500)).toMatchObject({ status: "ok" });
-    await new Promise((r) => setTimeout(r, 1_500)); // the jobs' next rounds (expiry sweep, deliveries, count compaction)
+    // waits on purpose: proves that no warning appears during the jobs' next rounds (expiry sweep, deliveries, count
+    // compaction), a window of time rather than a state to wait for
+    await new Promise((r) => setTimeout(r, 1_500));
 
     const warnings = svc.output.flatMap((line, i) =>
       /already executing a query|DeprecationWarning/.test(line) ? [svc.output.slice(i, i + 25).join("\n")] : [],

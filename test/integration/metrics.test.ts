@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { TEST_DATABASE_URL } from "../support/env";
 import { call, depositBody, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // docs/operating.md "Metrics": with METRICS_TOKEN set, GET /metrics answers the Prometheus text of every worker in one
 // scrape (two workers here: counts of requests answered by either add up) to the token, 401 without it; unset, no
@@ -43,8 +44,14 @@ describe("GET /metrics", () => {
       });
       expect(res.status).toBe(200);
     }
-    // waits on purpose: a job run or two in each worker, whose counts the scrape below shows
-    await new Promise((r) => setTimeout(r, 1_000));
+    // A job run in the workers, whose counts the scrape below shows.
+    await waitUntil(
+      async () => {
+        const text = await (await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+        return (sample(text, 'sandpiper_job_runs_total{job="compact-payment-counts"}') ?? 0) > 0;
+      },
+      { what: "a run of the count compaction job in the metrics" },
+    );
 
     expect((await fetch(`${svc.url}/metrics`)).status).toBe(401);
     const wrong = await fetch(`${svc.url}/metrics`, { headers: { authorization: "Bearer nope" } });

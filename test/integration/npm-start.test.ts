@@ -4,6 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isBuildCurrent } from "../../scripts/build-stamp.mjs";
+import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // README "Quick start" and "Seeded sandbox" as a developer and a process manager meet them: `npm start` skips the
 // build when no source changed since the last one, `npm run seed` works on the embedded database with the service
@@ -71,17 +73,11 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
     const { freePort } = await import("../../scripts/db.mjs");
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const npm: ChildProcess = spawn("npm", ["start"], { cwd: root, env: devEnv({ PORT: String(port) }), stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    npm.stdout!.on("data", (d) => (output += d));
-    npm.stderr!.on("data", (d) => (output += d));
+    const run = spawnCollected("npm", ["start"], { cwd: root, env: devEnv({ PORT: String(port) }) });
+    const npm: ChildProcess = run.child;
     try {
-      const deadline = Date.now() + 120_000;
-      while (!/Sandpiper is running on/.test(output)) {
-        if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}: ${output}`);
-        if (Date.now() > deadline) throw new Error(`npm start did not come up: ${output}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await waitForOutput(run, /Sandpiper is running on/, { what: "npm start to come up", timeoutMs: 120_000 });
+      const output = run.output();
       expect(output).toMatch(/The build is up to date/);
       expect(output).not.toMatch(/Creating an optimized production build|next build/);
       expect(output).toMatch(/amount-entry key\s+sk_sandbox_/);
@@ -127,15 +123,11 @@ describe("npm start, npm run seed and a supervisor's SIGTERM", () => {
       expect((await refused.json()).error).toMatchObject({ code: "AMOUNT_ENTRY_NOT_ENABLED", message: expect.stringMatching(/console/i) });
 
       // What a supervisor does: SIGTERM to the process it started (npm).
-      const exited = new Promise((resolve) => npm.once("exit", resolve));
       npm.kill("SIGTERM");
-      const stopBy = Date.now() + 15_000;
-      while ((await answers(base)) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 250));
-      expect(await answers(base), "the server stopped after SIGTERM to npm").toBe(false);
+      await waitUntil(async () => !(await answers(base)), { what: "the server to stop after SIGTERM to npm", timeoutMs: 15_000, intervalMs: 250 });
       // The drain then ends (a kept-alive connection gets a second without a request before it is closed:
       // docs/operating.md "Stopping"), the embedded database is closed, and npm exits.
-      await Promise.race([exited, new Promise((r) => setTimeout(r, Math.max(0, stopBy - Date.now())))]);
-      expect(npm.exitCode !== null || npm.signalCode !== null, "npm exited after SIGTERM").toBe(true);
+      await waitUntil(() => npm.exitCode !== null || npm.signalCode !== null, { what: "npm to exit after SIGTERM", timeoutMs: 15_000 });
       expect(fs.existsSync(path.join(dataDir, "embedded-db.json")), "the embedded database was closed").toBe(false);
     } finally {
       if (npm.exitCode === null) npm.kill("SIGKILL");

@@ -1,6 +1,6 @@
 import { dubaiDay } from "@/lib/money/dubai";
 import { afterAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -8,6 +8,7 @@ import path from "node:path";
 import { verifyCallback } from "@/clients/cli/src/verify";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
+import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
 
 // README "Quick start": `npm start` without DATABASE_URL runs the built service on the embedded PGlite database,
 // seeds it and prints the credentials; the curl walk-through then works as written. Run here as `node
@@ -31,17 +32,9 @@ async function npmStart(port: number): Promise<Started> {
     LOG_LEVEL: "warn",
   };
   for (const name of ["DATABASE_URL", "CALLBACK_ALLOW_LOOPBACK", "DB_POOL_MAX", "NEXTAUTH_SECRET", "TRUSTED_PROXIES", "JOBS_DISABLED"]) delete env[name];
-  const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 150_000;
-  while (!/Sandpiper is running on/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start did not come up: ${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { child, output: () => output, base: `http://127.0.0.1:${port}` };
+  const started = spawnCollected(process.execPath, ["scripts/start.mjs", "--no-build"], { cwd: root, env });
+  await waitForOutput(started, /Sandpiper is running on/, { what: "npm start to come up", timeoutMs: 150_000 });
+  return { ...started, base: `http://127.0.0.1:${port}` };
 }
 
 async function stop(child: ChildProcess) {

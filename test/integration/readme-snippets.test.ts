@@ -12,7 +12,7 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { amountEntryMerchant } from "../support/checkout-sessions";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
-import { startRobustReceiver } from "../support/robust-receiver";
+import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
 import { recreateDatabase } from "../support/global-setup";
 import { docBlock } from "../support/readme";
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { TEST_DATABASE_URL } from "../support/env";
 import { call, depositBody, eventually, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";
-import { createsAcrossRedisHang, startOwnRedis } from "../support/redis-server";
+import { createsAcrossRedisHang, startOwnRedis } from "../../scripts/harness/redis-server";
 
 // docs/operating.md "Scaling" and "Health checks": every Redis command is bounded by REDIS_TIMEOUT_MS. A Redis that
 // hangs (its process stopped with SIGSTOP, as a hung server or a network partition looks) costs a create at most that

@@ -8,6 +8,7 @@ import { pruneRequestLog } from "@/lib/request-log/retention";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { implementedOperations, merchantFor, recordFor, sendValid } from "../support/operations";
 import { docBlock } from "../support/readme";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // The request log (docs/api.md "Request log") over real HTTP: every operation's request appears with the right
 // fields and without a secret or bearer link; another merchant's requests are never visible; pruning keeps the
@@ -162,8 +163,10 @@ describe("request log", () => {
       errorsOnly.lines.some((l) => l.includes(okId)),
       "the 4xx filter leaves the 201 out",
     ).toBe(false);
-    // waits on purpose: the other tail was open while both requests were answered and logged (a line arrives within a second)
-    await new Promise((r) => setTimeout(r, 1500));
+    // The other tail follows the log in order: once it shows a later request of its own merchant, it has passed the
+    // place where the two requests above would stand.
+    const later = (await b.api("/v1/payments", { body: depositBody() })).headers.get("x-request-id")!;
+    await waitUntil(() => other.lines.some((l) => l.includes(later)), { what: "the other merchant's tail to show its own later request", timeoutMs: 15_000 });
     expect(
       other.lines.some((l) => l.includes(okId) || l.includes(badId)),
       "another merchant's tail shows none of them",

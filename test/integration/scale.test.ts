@@ -16,6 +16,7 @@ import { startReceiver } from "../support/receiver";
 import { signIn } from "../support/console-http";
 import { listenerForward, streamForwardToken } from "../support/stream";
 import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // More than one process (docs/guides/operate-sandpiper.md "Running more than one process"): two instances of `npm start` on one empty
 // database, started at the same moment, each with SANDPIPER_WORKERS=2 and rate limits in Redis. Both come up;
@@ -73,19 +74,17 @@ async function startInstance(): Promise<{ child: ChildProcess; url: string; outp
 }
 
 async function answers(base: string, child: ChildProcess, output: string[]): Promise<void> {
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${output.join("\n")}`);
-    try {
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}`);
       // One worker answering is not the whole instance: the primary prints its banner once every worker listens.
       const banner = output.some((line) => /workers on /.test(line));
-      if (banner && (await fetch(`${base}/v1/health-check-probe`)).status === 404) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`instance did not come up:\n${output.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+      return banner && (await fetch(`${base}/v1/health-check-probe`).catch(() => null))?.status === 404;
+    },
+    { what: "the instance to come up", timeoutMs: 150_000, intervalMs: 250 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${output.join("\n")}`, { cause: error });
+  });
 }
 
 beforeAll(async () => {
@@ -209,7 +208,8 @@ describe("two instances, two workers each, one database", () => {
     const expiring = await Promise.all(Array.from({ length: 20 }, async (_, n) => (await api(n, "/v1/payments", { body: deposit() })).body.id as string));
     await db.$executeRaw`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = ANY(${expiring}::uuid[])`;
     await rx.waitFor(50, 30_000);
-    await new Promise((r) => setTimeout(r, 3000)); // time for any second delivery to show up
+    // waits on purpose: proves that no second delivery arrives; nothing marks the end of a window in which one could
+    await new Promise((r) => setTimeout(r, 3000));
     const ids = rx.received.map((r) => String(r.headers["x-service-event-id"]));
     expect(ids).toHaveLength(50);
     expect(new Set(ids).size).toBe(50);

@@ -4,6 +4,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { baseUrl, newMerchant } from "../support/fixtures";
 import { getWithSession, sessionOf } from "../support/console-http";
 import { startService, stopService } from "../support/global-setup";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // Security headers of every route family (docs/guides/operate-sandpiper.md "Security headers"): nosniff and Referrer-Policy everywhere; a
 // Content-Security-Policy with a fresh script nonce (no 'unsafe-inline' scripts) on the console and the customer
@@ -74,8 +75,14 @@ describe("security headers", () => {
       ).toEqual([]);
       // No TRUSTED_PROXIES: a request carrying X-Forwarded-For comes from a proxy the service does not trust.
       for (let i = 0; i < 2; i++) await fetch(`${service.url}/v1/payments`, { headers: { "x-forwarded-for": "198.51.100.7" } });
-      await new Promise((r) => setTimeout(r, 300));
-      const warnings = service.output.filter((l) => l.includes("not in TRUSTED_PROXIES"));
+      // Each warning is written before its request is answered: both are, so a second one would be in the output too.
+      const warnings = await waitUntil(
+        () => {
+          const found = service.output.filter((l) => l.includes("not in TRUSTED_PROXIES"));
+          return found.length > 0 && found;
+        },
+        { what: "the untrusted proxy warning" },
+      );
       expect(warnings, "logged once per proxy address").toHaveLength(1);
       expect(warnings[0]).toContain('"peer":"127.0.0.1"');
       for (const path of ["/v1/nothing-here", "/console/sign-in"]) {

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { baseUrl } from "../support/fixtures";
-import { runSoak } from "../support/soak";
+import { runSoak } from "../../scripts/harness/soak";
 
-// A soak over simulated weeks (test/support/soak.ts): 36 simulated days across a month's end with a light load per
+// A soak over simulated weeks (scripts/harness/soak.ts): 36 simulated days across a month's end with a light load per
 // day, every check of the engine at every day (creates in every currency, daily and monthly limits and a velocity
 // window rolling over, expiry doing what is due and nothing else, nothing stuck, the ledger and every counter equal
 // to a recount, the request log's retention). Its own merchants, so it runs beside the other files.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { TEST_DATABASE_URL } from "../support/env";
+import { waitUntil } from "../../scripts/harness/wait";
+import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
 
 // docs/operating.md "Process managers": in a terminal `npm start` ends with the seeded credentials and the address,
 // printed once it serves, and prints no line per request (LOG_LEVEL defaults to warn there); under a process manager
@@ -19,16 +21,10 @@ function env(databaseUrl: string, port: number): NodeJS.ProcessEnv {
 
 /** Spawns `cmd args`; resolves once its output has the ready line, with the output so far (carriage returns removed). */
 async function started(cmd: string, args: string[], e: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(cmd, args, { cwd: root, env: e, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += String(d).replaceAll("\r", "")));
-  child.stderr!.on("data", (d) => (output += String(d).replaceAll("\r", "")));
-  const deadline = Date.now() + 120_000;
-  while (!/Sandpiper is running on .*\n(.*\n)?/.test(output) || !output.endsWith("\n")) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd} did not come up: ${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { child, output: () => output };
+  const run = spawnCollected(cmd, args, { cwd: root, env: e, clean: (text) => text.replaceAll("\r", "") });
+  // The ready line, and the output so far ending with a whole line.
+  await waitForOutput(run, /Sandpiper is running on .*\n(?:[^]*\n)?$/, { what: `${cmd} to come up`, timeoutMs: 120_000 });
+  return run;
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -66,7 +62,8 @@ describe("the start-up screen", () => {
 
       const before = terminal.output().length;
       expect((await fetch(`${base}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      // waits on purpose: a request's log line is written as it is answered, which it was before this wait
+      // waits on purpose: proves that no line appears; a request's log line is written as it is answered, which it was
+      // before this wait, so the window only lets a wrongly written line reach this process
       await new Promise((r) => setTimeout(r, 1_000));
       expect(terminal.output().slice(before), "no line per request in the terminal").toBe("");
     } finally {
@@ -77,14 +74,15 @@ describe("the start-up screen", () => {
     const managed = await started(process.execPath, ["scripts/start.mjs", "--no-build"], env(url.toString(), port));
     try {
       expect((await fetch(`${base}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      const deadline = Date.now() + 5_000;
-      const requestLine = () =>
-        managed
-          .output()
-          .split("\n")
-          .find((l) => l.startsWith("{") && l.includes('"msg":"request"'));
-      while (!requestLine() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(JSON.parse(requestLine()!)).toMatchObject({ level: 30, method: "GET", path: "/v1/payments", status: 200 });
+      const requestLine = await waitUntil(
+        () =>
+          managed
+            .output()
+            .split("\n")
+            .find((l) => l.startsWith("{") && l.includes('"msg":"request"')),
+        { what: "the request's JSON log line", timeoutMs: 5_000 },
+      );
+      expect(JSON.parse(requestLine)).toMatchObject({ level: 30, method: "GET", path: "/v1/payments", status: 200 });
       expect(managed.output()).not.toContain(key);
     } finally {
       await stop(managed.child);

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { TEST_DATABASE_URL } from "../support/env";
+import { waitUntil } from "../../scripts/harness/wait";
+import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -42,23 +44,17 @@ function startEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
 
 /** Spawns `cmd args` in the repository; `running()` resolves once it prints "Sandpiper is running" (rejects if it exits first). */
 function launch(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(cmd, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  const started = spawnCollected(cmd, args, { cwd: root, env });
+  const child = started.child;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   async function running() {
-    const deadline = Date.now() + 90_000;
-    while (!output.includes("Sandpiper is running")) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd} ${args.join(" ")} did not come up: ${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForOutput(started, /Sandpiper is running/, { what: `${cmd} ${args.join(" ")} to come up`, timeoutMs: 90_000 });
   }
   async function stop() {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     return exited;
   }
-  return { child, output: () => output, running, stop, exited };
+  return { child, output: started.output, running, stop, exited };
 }
 
 /** A recreated test database named after the suite's with `suffix`, and a free port: a start of its own. */
@@ -201,10 +197,9 @@ describe("npm run start:local and a SIGTERM to npm", () => {
       expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(200);
       started = descendants(npm.child.pid!);
       expect(started.length, "npm started the server").toBeGreaterThan(0);
-      await Promise.race([npm.stop(), new Promise((r) => setTimeout(r, 20_000))]);
-      expect(npm.child.exitCode !== null || npm.child.signalCode !== null, "npm exited after SIGTERM").toBe(true);
-      const stopBy = Date.now() + 15_000;
-      while (started.some(alive) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
+      void npm.stop();
+      await waitUntil(() => npm.child.exitCode !== null || npm.child.signalCode !== null, { what: "npm to exit after SIGTERM", timeoutMs: 20_000 });
+      await waitUntil(() => !started.some(alive), { what: "the processes npm started to end", timeoutMs: 15_000, intervalMs: 200 }).catch(() => undefined);
       expect(started.filter(alive), `processes left running: ${npm.output()}`).toEqual([]);
       const answer = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then(
         (r) => r.status,

@@ -69,7 +69,8 @@ describe("velocity rules", () => {
     const m = await newMerchant();
     const windowSeconds = 3;
     await addRule(m, { kind: "COUNT", subject: "PHONE", windowSeconds, maxCount: 2 });
-    // Start just after a window boundary, so the three requests fall in one window.
+    // Start just after a window boundary, so the three requests fall in one window (waits on purpose: the rule's
+    // window is counted in real time, which has to pass; the same below).
     const ms = windowSeconds * 1000;
     await new Promise((r) => setTimeout(r, ms - (Date.now() % ms) + 50));
     const started = Date.now();

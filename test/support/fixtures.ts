@@ -8,6 +8,7 @@ import { savePricingVersion } from "@/lib/pricing/profile-versions";
 import { assertMatchesContract } from "./contract";
 
 import { streamForwardToken } from "./stream";
+import { waitUntil } from "../../scripts/harness/wait";
 
 export const db = getDb();
 export const baseUrl = () => inject("baseUrl");
@@ -96,16 +97,12 @@ export function depositBody(over: Record<string, unknown> = {}): Record<string, 
   return { reference: `ref-${randomUUID()}`, amount: "100.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT", ...over };
 }
 
-/** Waits until `check` returns a truthy value (polling every 100 ms), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/**
+ * Waits until `check` returns a truthy value (polling every 100 ms), or fails after `timeoutMs`
+ * (scripts/harness/wait.ts `waitUntil`, which names what is awaited; prefer it in new tests).
+ */
+export const eventually = <T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> =>
+  waitUntil(check, { what: "the condition", timeoutMs });
 
 /** The pointer a recorded request's error message ends with (docs/api.md "Request log"). */
 /** The `forwardToken` of a new stream of `key` on the service under test (test/support/stream.ts). */

@@ -1,13 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import os from "node:os";
-import path from "node:path";
+import { spawn } from "node:child_process";
 import { expect } from "vitest";
 import { db, depositBody, type TestMerchant } from "./fixtures";
 
 // A `sandpiper listen` process for tests (docs/callbacks.md "sandpiper listen"): bin/sandpiper.mjs run as a
-// separate process, its output collected line by line.
-
-const root = path.resolve(__dirname, "../..");
+// separate process, its output collected line by line (scripts/harness/listener.ts, which the soak shares), and the
+// payments and reports the tests feed it.
 
 /** What a finished command printed and how it exited. */
 export type Run = { code: number | null; stdout: string; stderr: string; out: string };
@@ -25,43 +22,7 @@ export function runCommand(command: string, args: string[], opts: { cwd: string;
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr, out: stdout + stderr })));
 }
 
-export type Running = { child: ChildProcess; lines: string[]; secret: Promise<string>; exited: Promise<number | null> };
-
-/** Starts `node bin/sandpiper.mjs listen ...` and collects its output lines. */
-export function listen(args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(process.execPath, [path.join(root, "bin", "sandpiper.mjs"), "listen", ...args], {
-    cwd: os.tmpdir(),
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  let resolveSecret: (s: string) => void;
-  const secret = new Promise<string>((r) => (resolveSecret = r));
-  let partial = "";
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.setEncoding("utf8").on("data", (text: string) => {
-      const parts = (partial + text).split("\n");
-      partial = parts.pop() ?? "";
-      for (const line of parts) {
-        lines.push(line);
-        const found = /Listener signing secret: (whsec_\S+)/.exec(line);
-        if (found) resolveSecret(found[1]);
-      }
-    });
-  }
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  return { child, lines, secret, exited };
-}
-
-export async function waitForLine(run: Running, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const line = run.lines.find((l) => pattern.test(l));
-    if (line) return line;
-    if (Date.now() > deadline) throw new Error(`no line ${pattern} within ${timeoutMs} ms:\n${run.lines.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { listen, waitForLine, type Running } from "../../scripts/harness/listener";
 
 /** Creates and concludes `n` payments of the merchant (every third FAILED); returns their ids. */
 export async function concludePayments(m: TestMerchant, n: number, referencePrefix = "listen"): Promise<string[]> {

@@ -7,6 +7,7 @@ import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operat
 import type { Scope } from "@/lib/keys/api-keys";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { db, eventually, forwardTokenOf, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
+import { waitUntil } from "../../scripts/harness/wait";
 
 // Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the
 // hostile-input properties iterate over every operation whose route file exists, so an endpoint added on
@@ -101,12 +102,15 @@ export async function sendValid(op: Operation, m: TestMerchant, id: string | und
  * that (at most 10 s) rather than count the job's writes as the next request's.
  */
 export async function footprint(merchantId: string) {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const [queued] = await db.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM store_checkouts s JOIN payments p ON p.id = s.payment_id
-      WHERE p.merchant_id = ${merchantId}::uuid AND s.state = 'QUEUED'`;
-    if (queued.n === 0) break;
-  }
+  await waitUntil(
+    async () => {
+      const [queued] = await db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM store_checkouts s JOIN payments p ON p.id = s.payment_id
+        WHERE p.merchant_id = ${merchantId}::uuid AND s.state = 'QUEUED'`;
+      return queued.n === 0;
+    },
+    { what: "the merchant's QUEUED store checkouts handed off" },
+  ).catch(() => undefined); // still queued after 10 s: counted as they are
   const [row] = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid)::int AS payments,
            (SELECT max(updated_at) FROM payments WHERE merchant_id = ${merchantId}::uuid) AS "paymentsUpdatedAt",

@@ -75,6 +75,7 @@ export class TcpProxy {
     const send = (direction: "up" | "down", to: net.Socket, chunk: Buffer) => {
       const delay = this.latencyMs;
       queues[direction] = queues[direction]
+        // the latency the proxy simulates (a fault it injects, not a wait of the test)
         .then(() => (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : undefined))
         .then(() => void (to.destroyed ? undefined : to.write(chunk)));
     };

@@ -150,6 +150,24 @@ describe('lib/ layers (docs/architecture.md "Layers and imports")', () => {
     expect(upward).toEqual([]);
   });
 
+  it("bench/ and scripts/ import nothing of test/ or e2e/ (what both need is in scripts/harness/)", () => {
+    const files = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) return e.name === "node_modules" ? [] : files(full);
+        return /\.(ts|mts|mjs)$/.test(e.name) ? [full] : [];
+      });
+    const found = ["bench", "scripts"].flatMap((d) =>
+      files(path.join(root, d)).flatMap((file) =>
+        [...fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(?\s*)["'](\.\.?\/[^"']+|@\/[^"']+)["']/g)]
+          .map((m) => path.relative(root, m[1].startsWith("@/") ? path.join(root, m[1].slice(2)) : path.resolve(path.dirname(file), m[1])))
+          .filter((target) => /^(test|e2e)\//.test(target))
+          .map((target) => `${path.relative(root, file)} -> ${target}`),
+      ),
+    );
+    expect(found).toEqual([]);
+  });
+
   it("no cycle runs through the folders of lib/: each group of folders that import each other is listed with its imports", () => {
     const edges = folderImports();
     const found = cycles(edges).map((group) =>

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Redis } from "ioredis";
+import { waitUntil } from "./wait";
 
 /** A redis-server of a test's own (the machine's `redis-server`), on a free port, nothing saved to disk. */
 export type OwnRedis = { url: string; child: ChildProcess; client: Redis; close(): Promise<void> };
@@ -9,22 +10,27 @@ export type OwnRedis = { url: string; child: ChildProcess; client: Redis; close(
  * connection of the test's own to it (to read the keys the service writes); close() ends both.
  */
 export async function startOwnRedis(): Promise<OwnRedis> {
-  const { freePort } = await import("../../scripts/db.mjs");
+  const { freePort } = await import("../db.mjs");
   const port = await freePort();
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
   client.on("error", () => undefined); // retried until the deadline below
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      if (client.status === "wait") await client.connect();
-      if ((await client.ping()) === "PONG") break;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer within 10 s: ${String(error)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  let lastError: unknown;
+  await waitUntil(
+    async () => {
+      try {
+        if (client.status === "wait") await client.connect();
+        return (await client.ping()) === "PONG";
+      } catch (error) {
+        lastError = error;
+        return false;
+      }
+    },
+    { what: `redis-server on port ${port} to answer`, timeoutMs: 10_000 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: ${String(lastError)}`, { cause: error });
+  });
   return {
     url,
     child,
@@ -60,6 +66,7 @@ export async function createsAcrossRedisHang(opts: {
   afterMs: number;
   whileStopped?: () => Promise<void>;
 }): Promise<CreateSample[]> {
+  // Every sleep here is on purpose: the load's phases (warm, stopped, after) are windows of time, not states.
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   let stopped = false;
   let running = true;

@@ -30,6 +30,7 @@ import { createConsoleUser } from "@/lib/users/create-console-user";
 import { listen, waitForLine, type Running } from "./listener";
 import { startRobustReceiver } from "./robust-receiver";
 import { systemNow } from "@/lib/clock";
+import { waitUntil } from "./wait";
 
 /** What a soak is asked to do. */
 export type SoakOptions = {
@@ -140,13 +141,9 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T, index: numb
 
 /** Polls `check` every `everyMs` until it answers a truthy value; throws `what` after `timeoutMs`. */
 async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number, everyMs = 150): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new SoakCheckFailed(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  return waitUntil(check, { what, timeoutMs, intervalMs: everyMs }).catch((error: Error) => {
+    throw error instanceof SoakCheckFailed || !error.message.startsWith("timed out") ? error : new SoakCheckFailed(`${what}: not within ${timeoutMs} ms`);
+  });
 }
 
 /** The counter key the velocity rules keep for an e-mail (lib/risk/velocity.ts: trimmed, lower-cased, hashed). */
@@ -208,6 +205,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         const text = await res.text();
         if (res.status === 429 && attempt < 5) {
           requests.rateLimited++;
+          // waits on purpose: the rate limit's window has to pass (the answer's Retry-After)
           await new Promise((r) => setTimeout(r, Math.min(30, Number(res.headers.get("retry-after") ?? 1)) * 1000));
           continue;
         }

@@ -114,6 +114,7 @@ export async function createsUntilStopped(opts: {
     }
   };
   const load = Promise.all(Array.from({ length: opts.clients }, client));
+  // waits on purpose: the load runs for a while before the stop (a window of time, not a state)
   await new Promise((r) => setTimeout(r, opts.warmMs ?? 4_000));
   signalledAt = Date.now();
   const exitCode = await opts.stop();
