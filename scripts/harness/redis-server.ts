@@ -66,7 +66,7 @@ export async function createsAcrossRedisHang(opts: {
   afterMs: number;
   whileStopped?: () => Promise<void>;
 }): Promise<CreateSample[]> {
-  // Every sleep here is on purpose: the load's phases (warm, stopped, after) are windows of time, not states.
+  // The load's phases (warm, stopped, after) are windows of time, not states to wait for.
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   let stopped = false;
   let running = true;
@@ -77,20 +77,25 @@ export async function createsAcrossRedisHang(opts: {
       const started = performance.now();
       const status = await opts.create();
       samples.push({ status, ms: performance.now() - started, stopped: wasStopped || stopped });
+      // waits on purpose: the client's pause between creates (pacing)
       await sleep(opts.pauseMs);
     }
   });
   try {
+    // waits on purpose: the load's warm phase
     await sleep(opts.warmMs);
     opts.redis.child.kill("SIGSTOP");
     stopped = true;
+    // waits on purpose: one second into the stop
     await sleep(1_000);
     await opts.whileStopped?.();
+    // waits on purpose: the rest of the stop
     await sleep(Math.max(0, opts.stoppedMs - 1_000));
   } finally {
     opts.redis.child.kill("SIGCONT");
     stopped = false;
   }
+  // waits on purpose: the load after the stop
   await sleep(opts.afterMs);
   running = false;
   await Promise.all(clients);

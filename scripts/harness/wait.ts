@@ -19,6 +19,7 @@ export async function waitUntil<T>(
     const value = await check();
     if (value) return value;
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${opts.what}`);
+    // waits on purpose: the interval between two checks
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
   }
 }

@@ -68,10 +68,10 @@ describe("faults", () => {
       while (running()) reads.push(await call(`/v1/payments/${known.body.id}`, { base: svc.url, key: m.key, ip: m.ip }));
     };
     const load = Promise.all([...Array.from({ length: 6 }, writer), reader(), reader()]);
-    // waits on purpose (both sleeps): the load before the outage and the outage itself are windows of time the
-    // service has to live through, not states to wait for
+    // waits on purpose: the load before the outage is a window of time the service lives through, not a state
     await sleep(2_000);
     proxy.cut(); // every connection to PostgreSQL drops; new ones are refused
+    // waits on purpose: the outage itself, a window of time
     await sleep(3_000);
     proxy.restore();
     restoredAt = Date.now();

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { waitUntil } from "../../scripts/harness/wait";
 
 /** One request a receiver got: headers as Node gives them (lower-case names) and the raw body bytes. */
 export type Received = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Buffer; at: number };
@@ -38,11 +39,7 @@ export async function startReceiver(reply: (r: Received, index: number) => Reply
     received,
     /** Waits until at least `count` requests have arrived (polling), or fails after timeoutMs. */
     async waitFor(count: number, timeoutMs = 15_000): Promise<Received[]> {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} requests within ${timeoutMs} ms`);
-        await new Promise((ok) => setTimeout(ok, 25));
-      }
+      await waitUntil(() => received.length >= count, { what: `${count} requests at the receiver (it got ${received.length})`, timeoutMs, intervalMs: 25 });
       return received;
     },
     async close(): Promise<void> {

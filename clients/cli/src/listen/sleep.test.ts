@@ -25,6 +25,7 @@ describe("sleep", () => {
 
   it("waits the time given without a signal", async () => {
     const started = performance.now();
+    // waits on purpose: the sleep under test
     await sleep(50);
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
   });
@@ -39,6 +40,7 @@ describe("sleep", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(getEventListeners(stopper.signal, "abort")).toHaveLength(0);
     const again = performance.now();
+    // waits on purpose: the sleep under test, with a signal that has aborted
     await sleep(60_000, stopper.signal);
     expect(performance.now() - again).toBeLessThan(1_000);
     expect(getEventListeners(stopper.signal, "abort")).toHaveLength(0);
