@@ -173,6 +173,7 @@ export default defineConfig([
     "playwright-report/**",
     "clients/typescript/dist/**",
     "clients/cli/dist/**",
+    "clients/sandbox/dist/**",
     "dist-packages/**",
   ]),
 ]);

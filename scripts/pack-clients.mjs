@@ -5,8 +5,9 @@
 //   @sandpiper/cli     clients/cli: clients/cli/src/main.ts and everything it imports bundled into one ESM file (esbuild)
 //   @sandpiper/sandbox clients/sandbox: the built service with its database, for a merchant's own test suite
 //                      (scripts/pack-sandbox.mjs; docs/guides/test-in-your-own-suite.md)
-// A plain `npm pack` in clients/typescript or clients/cli builds its package first (its `prepack` script runs
-// `--prepare client` or `--prepare cli` here), so it packs complete too, with its package.json's version.
+// A plain `npm pack` in clients/typescript, clients/cli or clients/sandbox builds its package first (its `prepack`
+// script runs `--prepare client`, `--prepare cli` or `--prepare sandbox` here), so it packs complete too, with its
+// package.json's version.
 // All three tarballs carry the OpenAPI document's info.version whatever the package.json files say (they are packed from a
 // staging copy; nothing in the clone changes). The client's generated types must be those of the document: stale
 // ones stop the build.
@@ -17,11 +18,12 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
-import { esbuildBase, packSandbox } from "./pack-sandbox.mjs";
+import { buildSandbox, esbuildBase, packSandbox } from "./pack-sandbox.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const clientDir = path.join(root, "clients", "typescript");
 const cliDir = path.join(root, "clients", "cli");
+const sandboxDir = path.join(root, "clients", "sandbox");
 
 /** The service's OpenAPI document as it is served (plain JSON), built from lib/openapi/document.ts. */
 export async function contractDocument() {
@@ -75,7 +77,15 @@ async function buildClient() {
  * What each package's `prepack` script builds in its own folder, so that a plain `npm pack` there packs a complete
  * package (docs/client.md "Install"): `node scripts/pack-clients.mjs --prepare <name>`.
  */
-export const PREPARE = { client: buildClient, cli: bundleCli };
+export const PREPARE = {
+  client: buildClient,
+  cli: bundleCli,
+  // The sandbox carries the client's compiled files: they are built first.
+  sandbox: async () => {
+    await buildClient();
+    await buildSandbox(sandboxDir, clientDir);
+  },
+};
 
 /**
  * Builds the three packages and packs them into `out` (created when missing).

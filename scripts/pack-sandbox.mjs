@@ -207,10 +207,50 @@ function runAsync(cmd, args, env) {
   });
 }
 
-/** The package.json of the tarball. */
+/** The package.json of the tarball (without the prepack script: the staged files are built already). */
 function packageJson(version) {
   const pkg = JSON.parse(fs.readFileSync(path.join(sandboxDir, "package.json"), "utf8"));
-  return { ...pkg, version };
+  return { ...pkg, version, scripts: undefined };
+}
+
+/**
+ * What a built package folder holds (the package.json's main, types, bin and exports name files among these): checked
+ * after each build, and by test/unit/npm-pack.test.ts against the package.json.
+ */
+export const SANDBOX_BUILT = [
+  "dist/index.js",
+  "dist/cli.js",
+  "dist/types/index.d.ts",
+  "dist/app/sandbox-child.mjs",
+  "dist/app/server.mjs",
+  "dist/client/index.js",
+  "dist/db/seed.json",
+  "dist/db/seed.tar.gz",
+];
+
+/**
+ * Builds the package's files into `<dir>/dist` (what package.json's `files` names besides README.md and LICENSE): the
+ * production build first when stale. `clientDir`: clients/typescript with its dist built.
+ * @throws Error when the build, a trace or the database preparation fails, or a file of {@link SANDBOX_BUILT} is missing
+ */
+export async function buildSandbox(dir, clientDir) {
+  if (!isBuildCurrent(root)) {
+    const built = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+    if (built.status !== 0) throw new Error("the production build failed");
+  }
+  const dist = path.join(dir, "dist");
+  fs.rmSync(dist, { recursive: true, force: true });
+  fs.mkdirSync(dist, { recursive: true });
+  await bundle(dist);
+  const traced = await traceEntries([path.join(root, "server.mjs"), path.join(dist, "app", "sandbox-child.mjs")]);
+  for (const file of nextTraces()) traced.add(file);
+  copyApp(traced, path.join(dist, "app"));
+  for (const name of ["@electric-sql/pglite", "@electric-sql/pglite-socket"]) copyPackage(name, path.join(dist, "app"));
+  fs.cpSync(path.join(clientDir, "dist"), path.join(dist, "client"), { recursive: true });
+  for (const name of ["openapi-fetch", "openapi-typescript-helpers"]) copyPackage(name, path.join(dist, "client"));
+  await prepareDatabase(path.join(dist, "db"));
+  const missing = SANDBOX_BUILT.filter((file) => !fs.existsSync(path.join(dir, file)));
+  if (missing.length > 0) throw new Error(`the sandbox build made no ${missing.join(", ")}`);
 }
 
 /**
@@ -219,14 +259,11 @@ function packageJson(version) {
  * @throws Error when the build, a trace or the database preparation fails
  */
 export async function packSandbox(out, version, clientDir) {
-  if (!isBuildCurrent(root)) {
-    const built = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-    if (built.status !== 0) throw new Error("the production build failed");
-  }
   // A tarball packed from the same inputs before is reused (a test run packs once).
-  const cached = path.join(root, "node_modules", ".cache", "sandpiper-sandbox", `${version}-${sandboxInputsHash()}.tgz`);
+  const inputs = isBuildCurrent(root) ? sandboxInputsHash() : null;
+  const cached = inputs && path.join(root, "node_modules", ".cache", "sandpiper-sandbox", `${version}-${inputs}.tgz`);
   const tarball = path.join(out, `sandpiper-sandbox-${version}.tgz`);
-  if (fs.existsSync(cached)) {
+  if (cached && fs.existsSync(cached)) {
     fs.mkdirSync(out, { recursive: true });
     fs.copyFileSync(cached, tarball);
     return tarball;
@@ -234,15 +271,8 @@ export async function packSandbox(out, version, clientDir) {
   const stage = path.join(out, ".stage", "sandbox");
   fs.rmSync(stage, { recursive: true, force: true });
   fs.mkdirSync(stage, { recursive: true });
-  await bundle(stage);
-  const traced = await traceEntries([path.join(root, "server.mjs"), path.join(stage, "app", "sandbox-child.mjs")]);
-  for (const file of nextTraces()) traced.add(file);
-  copyApp(traced, path.join(stage, "app"));
-  for (const name of ["@electric-sql/pglite", "@electric-sql/pglite-socket"]) copyPackage(name, path.join(stage, "app"));
-  fs.cpSync(path.join(clientDir, "dist"), path.join(stage, "client"), { recursive: true });
-  for (const name of ["openapi-fetch", "openapi-typescript-helpers"]) copyPackage(name, path.join(stage, "client"));
+  await buildSandbox(stage, clientDir);
   for (const name of ["README.md", "LICENSE"]) fs.copyFileSync(path.join(sandboxDir, name), path.join(stage, name));
-  await prepareDatabase(path.join(stage, "db"));
   fs.writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(packageJson(version), null, 2)}\n`);
   const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
     cwd: stage,
@@ -252,8 +282,9 @@ export async function packSandbox(out, version, clientDir) {
   });
   fs.rmSync(path.join(out, ".stage"), { recursive: true, force: true });
   const packed = path.join(out, JSON.parse(json)[0].filename);
-  fs.mkdirSync(path.dirname(cached), { recursive: true });
-  fs.copyFileSync(packed, cached);
+  const kept = path.join(root, "node_modules", ".cache", "sandpiper-sandbox", `${version}-${sandboxInputsHash()}.tgz`);
+  fs.mkdirSync(path.dirname(kept), { recursive: true });
+  fs.copyFileSync(packed, kept);
   return packed;
 }
 
@@ -262,7 +293,17 @@ export function sandboxInputsHash() {
   const hash = createHash("sha256");
   for (const file of [".next/BUILD_ID", ".next/sandpiper-build-stamp"])
     if (fs.existsSync(path.join(root, file))) hash.update(fs.readFileSync(path.join(root, file)));
-  for (const dir of ["clients/sandbox", "clients/typescript/src", "prisma/migrations", "prisma/seed.ts", "scripts/pack-sandbox.mjs", "server.mjs"]) {
+  for (const dir of [
+    "clients/sandbox/src",
+    "clients/sandbox/types",
+    "clients/sandbox/package.json",
+    "clients/sandbox/README.md",
+    "clients/typescript/src",
+    "prisma/migrations",
+    "prisma/seed.ts",
+    "scripts/pack-sandbox.mjs",
+    "server.mjs",
+  ]) {
     const full = path.join(root, dir);
     const files = fs.statSync(full).isDirectory()
       ? fs

@@ -18,6 +18,35 @@ function namedFiles(pkg: Record<string, any>): string[] {
 }
 
 describe("plain npm pack in clients/", () => {
+  // The sandbox's prepack builds the service and prepares its database (minutes, and it needs the production build):
+  // too slow for the unit suite. What can break without that build is checked here: every file the package.json names
+  // is one the build makes (SANDBOX_BUILT, which the build itself checks it made), `files` packs them all, and the
+  // prepack script runs that build. The build itself is proven by `npm run pack:clients`, which runs the same
+  // buildSandbox (test/integration/sandbox-package.test.ts installs and starts its tarball).
+  it("clients/sandbox: prepack runs the sandbox build, and a tarball of what it builds holds every file its package.json names", async () => {
+    const { SANDBOX_BUILT } = await import("../../scripts/pack-sandbox.mjs");
+    const folder = path.join(root, "clients", "sandbox");
+    const pkg = JSON.parse(fs.readFileSync(path.join(folder, "package.json"), "utf8"));
+    expect(pkg.scripts.prepack).toBe("node ../../scripts/pack-clients.mjs --prepare sandbox");
+    const named = namedFiles(pkg);
+    expect(named.length).toBeGreaterThan(0);
+    expect(
+      named.filter((f) => f !== "package.json" && !SANDBOX_BUILT.includes(f)),
+      "named by package.json, not made by the build",
+    ).toEqual([]);
+    // A folder as the prepack leaves it (the built files as placeholders), packed without running the build again.
+    const stage = fs.mkdtempSync(path.join(out, "sandbox-"));
+    for (const file of [...SANDBOX_BUILT, "README.md", "LICENSE"]) {
+      fs.mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+      fs.writeFileSync(path.join(stage, file), "placeholder\n");
+    }
+    fs.writeFileSync(path.join(stage, "package.json"), JSON.stringify(pkg));
+    const json = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const files = new Set((JSON.parse(json)[0].files as { path: string }[]).map((f) => f.path));
+    expect(named.filter((f) => !files.has(f))).toEqual([]);
+    expect(SANDBOX_BUILT.filter((f: string) => !files.has(f))).toEqual([]);
+  });
+
   for (const [dir, built] of [
     ["clients/typescript", "dist"],
     ["clients/cli", "dist"],
