@@ -10,27 +10,32 @@ import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
 import { dubaiDay } from "@/lib/money/dubai";
 import { computeSnapshot } from "@/lib/pricing/snapshot";
 import { compactPaymentCounts } from "@/lib/payments/counts";
+import { recreateDatabase } from "../scripts/harness/service";
 
 export type Dataset = { merchantId: string; key: string; payments: number; sampleIds: string[] };
 
 const BENCH_MERCHANT = "Benchmark Merchant";
 
-/** (Re)creates the database when asked or missing; returns whether it was created. */
-export async function ensureDatabase(url: string, recreate: boolean): Promise<boolean> {
-  const name = new URL(url).pathname.slice(1);
+/**
+ * The benchmark database of `url`, ready for the dataset: (re)created when asked or missing (scripts/harness/service.ts
+ * recreateDatabase), migrated (idempotent: an existing one is brought up to date), and seeded when it was created.
+ * @returns whether it was created
+ */
+export async function readyDatabase(url: string, recreate: boolean): Promise<boolean> {
   const admin = new URL(url);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
-  try {
-    const exists = (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
-    if (exists && !recreate) return false;
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
-    return true;
-  } finally {
-    await client.end();
-  }
+  const exists = await client
+    .query("SELECT 1 FROM pg_database WHERE datname = $1", [new URL(url).pathname.slice(1)])
+    .then((r) => r.rowCount === 1)
+    .finally(() => client.end());
+  const create = recreate || !exists;
+  if (create) await recreateDatabase(url);
+  const { migrate, seed } = await import("../scripts/db.mjs");
+  await migrate(url);
+  if (create) await seed(url, ["--json"]);
+  return create;
 }
 
 /**

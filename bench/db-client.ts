@@ -34,12 +34,8 @@ async function measure(client: string, n: number, op: () => Promise<unknown>): P
 
 async function main() {
   process.env.DATABASE_URL = DATABASE_URL;
-  const { ensureDatabase } = await import("./dataset");
-  const { migrate, seed } = await import("../scripts/db.mjs");
-  if (await ensureDatabase(DATABASE_URL, false)) {
-    await migrate(DATABASE_URL);
-    await seed(DATABASE_URL, ["--json"]);
-  }
+  const { readyDatabase } = await import("./dataset");
+  await readyDatabase(DATABASE_URL, false);
   const { getDb } = await import("@/lib/db");
   const db = getDb();
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });

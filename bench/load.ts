@@ -206,11 +206,9 @@ function report(
 async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   process.env.DATABASE_URL = DATABASE_URL;
-  const { ensureDatabase, prepareDataset } = await import("./dataset");
-  const { migrate, seed, freePort } = await import("../scripts/db.mjs");
-  const created = await ensureDatabase(DATABASE_URL, process.argv.includes("--recreate"));
-  await migrate(DATABASE_URL); // idempotent: also brings an existing benchmark database up to date
-  if (created) await seed(DATABASE_URL, ["--json"]);
+  const { readyDatabase, prepareDataset } = await import("./dataset");
+  const { freePort } = await import("../scripts/db.mjs");
+  await readyDatabase(DATABASE_URL, process.argv.includes("--recreate"));
   const data = await prepareDataset(DATABASE_URL, PAYMENTS, log);
   log(`${data.payments} payments for merchant ${data.merchantId}`);
 

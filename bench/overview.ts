@@ -45,11 +45,8 @@ async function clockMovedPayments(db: Db, merchantId: string, count: number): Pr
 
 async function main() {
   process.env.DATABASE_URL = DATABASE_URL;
-  const { ensureDatabase, prepareDataset } = await import("./dataset");
-  const { migrate, seed } = await import("../scripts/db.mjs");
-  const created = await ensureDatabase(DATABASE_URL, false);
-  await migrate(DATABASE_URL);
-  if (created) await seed(DATABASE_URL, ["--json"]);
+  const { readyDatabase, prepareDataset } = await import("./dataset");
+  await readyDatabase(DATABASE_URL, false);
   const data = await prepareDataset(DATABASE_URL, 1_000_000, log);
   log(`${data.payments} payments for merchant ${data.merchantId}`);
   const { getDb } = await import("@/lib/db");

@@ -54,12 +54,8 @@ export function summarize(profile: Profile) {
 async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   process.env.DATABASE_URL = DATABASE_URL;
-  const { ensureDatabase, prepareDataset } = await import("./dataset");
-  const { migrate, seed } = await import("../scripts/db.mjs");
-  if (await ensureDatabase(DATABASE_URL, false)) {
-    await migrate(DATABASE_URL);
-    await seed(DATABASE_URL, ["--json"]);
-  }
+  const { readyDatabase, prepareDataset } = await import("./dataset");
+  await readyDatabase(DATABASE_URL, false);
   const { key, sampleIds } = await prepareDataset(DATABASE_URL, 1_000_000, (line: string) => console.log(`[profile] ${line}`));
   const dir = path.join(root, "tmp", "profiles");
   fs.mkdirSync(dir, { recursive: true });

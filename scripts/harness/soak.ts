@@ -30,6 +30,7 @@ import { createConsoleUser } from "@/lib/users/create-console-user";
 import { listen, waitForLine, type Running } from "./listener";
 import { startRobustReceiver } from "./robust-receiver";
 import { systemNow } from "@/lib/clock";
+import { seededRandom } from "@/lib/test-store/catalog-synthetic";
 import { waitUntil } from "./wait";
 
 /** What a soak is asked to do. */
@@ -113,16 +114,7 @@ type Res = { status: number; body: any; text: string };
 type Call = (path: string, opts?: { method?: string; body?: unknown; idem?: string }) => Promise<Res>;
 
 /** A deterministic random source (mulberry32) in [0, 1). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const random = seededRandom;
 
 /** Runs `work` over `items`, at most `limit` at a time, in order of start. */
 async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {

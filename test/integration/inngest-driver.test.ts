@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { TEST_DATABASE_URL } from "../support/env";
+import { startService } from "../support/global-setup";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 
 // Exactly one driver runs. A dedicated service instance (same database) is started with INNGEST_DEV
@@ -15,7 +15,6 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 // after the commit. The stand-in looks the delivery up in the database while the send is still waiting
 // for its answer: had the event been sent inside the transaction, the row would not be visible yet.
 
-const root = path.resolve(__dirname, "../..");
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -23,35 +22,15 @@ afterAll(async () => {
   await Promise.all(closers.map((c) => c()));
 });
 
-/** Starts `node server.mjs` with LOG_LEVEL=info and its output captured. */
+/**
+ * Starts `node server.mjs` with LOG_LEVEL=info and its output captured, with a console secret of its own: without one
+ * the start reads the shared one from the database, and one case points at a database that does not exist
+ * (docs/operating.md "Scaling").
+ */
 async function startLoggedService(env: Record<string, string>) {
-  const { freePort } = await import("../../scripts/db.mjs");
-  const port = await freePort();
-  const child = spawn(process.execPath, ["server.mjs"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: TEST_DATABASE_URL,
-      TRUSTED_PROXIES: "127.0.0.1,::1",
-      LOG_LEVEL: "info",
-      // A secret of its own: without one the start reads the shared one from the database, and one case points at a
-      // database that does not exist (docs/operating.md "Scaling").
-      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(`${url}/v1/probe`).catch(() => null))?.status === 404, 60_000);
-  return { url, child, output: () => output };
+  const service = await startService({ DATABASE_URL: TEST_DATABASE_URL, TRUSTED_PROXIES: "127.0.0.1,::1", LOG_LEVEL: "info", ...env }, { capture: true });
+  children.push(service.child);
+  return { url: service.url, child: service.child, output: () => service.output.join("\n") };
 }
 
 /** Calls a service instance as the merchant's server. */
