@@ -1,5 +1,6 @@
 // The @sandpiper/sandbox package (docs/guides/test-in-your-own-suite.md "How it works"), built by
 // `npm run pack:clients` (scripts/pack-clients.mjs) into a tarball that installs with no registry at all:
+//   dist/      what the package carries (built by buildSandbox, into clients/sandbox/dist for a plain npm pack):
 //   app/       the production build (.next, built first when stale) with the files Node.js loads to serve it, found by
 //              tracing (Next.js's own .nft.json traces, and @vercel/nft from server.mjs and the sandbox's process):
 //              the same selection as Next.js's standalone output, minus what a sandbox never loads (image
@@ -9,7 +10,7 @@
 //              console users the seed made (seed.json): a start loads it instead of migrating and seeding
 //   client/    @sandpiper/client as its package has it (dist), with its two npm dependencies
 //   index.js   startSandpiper (clients/sandbox/src/index.ts), cli.js the sandpiper-sandbox command, types/
-// Nothing in the clone changes except .next when it was stale.
+// npm run pack:clients changes nothing in the clone except .next when it was stale.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
