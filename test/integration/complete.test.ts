@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { db, depositBody, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
+import { db, depositBody, eventually, newMerchant, savePricingVersion, insertPendingPayment } from "../support/fixtures";
 import pg from "pg";
 import { TEST_DATABASE_URL } from "../support/env";
 import { postLedgerEntry } from "@/lib/ledger/post";
@@ -143,40 +143,12 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     expect([cross.status, cross.body.error.code]).toEqual([404, "NOT_FOUND"]);
     expect((await complete(b, randomUUID(), "SUCCEEDED")).status).toBe(404);
 
-    const store = await db.payment.create({
-      data: {
-        merchantId: a.merchant.id,
-        reference: `store-${randomUUID()}`,
-        kind: "STORE",
-        amountMinor: 1000n,
-        feeMinor: 0n,
-        currency: "AED",
-        method: "GATEWAY",
-        direction: "DEPOSIT",
-        status: "PENDING",
-        businessDay: "2026-11-22",
-        expiresAt: new Date(Date.now() + 600_000),
-      },
-    });
+    const store = await insertPendingPayment(a.merchant.id, { kind: "STORE" });
     const s = await complete(a, store.id, "SUCCEEDED");
     expect([s.status, s.body.error.code]).toEqual([409, "INVALID_STATE"]);
     expect(s.body.error.message).toMatch(/store/);
 
-    const late = await db.payment.create({
-      data: {
-        merchantId: a.merchant.id,
-        reference: `late-${randomUUID()}`,
-        amountMinor: 1000n,
-        feeMinor: 0n,
-        currency: "AED",
-        method: "GATEWAY",
-        direction: "DEPOSIT",
-        status: "PENDING",
-        businessDay: "2026-11-22",
-        expiresAt: new Date(Date.now() - 1),
-        createdAt: new Date(Date.now() - 60_000),
-      },
-    });
+    const late = await insertPendingPayment(a.merchant.id, { expiresAt: new Date(Date.now() - 1), createdAt: new Date(Date.now() - 60_000) });
     expect((await complete(a, late.id, "SUCCEEDED")).status).toBe(409);
     expect(await db.ledgerEntry.count({ where: { paymentId: { in: [store.id, late.id] } } })).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
+import { pricingForm } from "../support/console";
 import { actionId, actionIdsIn, consoleActions, getWithSession, newAuditRows, postAction, sessionOf, type ActionFields } from "../support/console-http";
 import { createConsoleUser } from "@/lib/users/create-console-user";
 import { createMerchant } from "@/lib/merchants/create-merchant";
@@ -88,28 +89,7 @@ function policyFields(id: string, name: string): ActionFields {
 
 /** Every field of the pricing version form (EUR gateway deposits of merchant `id`). */
 function pricingFields(id: string): ActionFields {
-  return {
-    merchantId: id,
-    currency: "EUR",
-    channel: "GATEWAY",
-    direction: "DEPOSIT",
-    chargeCurrency: "EUR",
-    settlementCurrency: "EUR",
-    markupBps: "0",
-    bufferBps: "0",
-    commissionType: "PERCENT",
-    commissionBps: "900",
-    commissionFixed: "",
-    reserveBps: "0",
-    delayDays: "0",
-    reserveDays: "0",
-    minAmount: "",
-    maxAmount: "",
-    dailyLimit: "",
-    monthlyLimit: "",
-    enabled: "on",
-    reason: "new commission",
-  };
+  return pricingForm(id);
 }
 
 type ExpectedAudit = {

@@ -1,34 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { auditOf, inTx, newOperator, refusal } from "../support/console";
+import { auditOf, inTx, newOperator, pricingForm, refusal } from "../support/console";
 import { db, depositBody, newMerchant, savePricingVersion } from "../support/fixtures";
 import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
 import { missingRatesToday, RateInput, saveRate } from "@/lib/pricing/fx-rates";
 import { dubaiDay } from "@/lib/money/dubai";
 
-const form = (merchantId: string, over: Record<string, string> = {}) => ({
-  merchantId,
-  currency: "EUR",
-  channel: "GATEWAY",
-  direction: "DEPOSIT",
-  chargeCurrency: "EUR",
-  settlementCurrency: "EUR",
-  markupBps: "0",
-  bufferBps: "0",
-  commissionType: "PERCENT",
-  commissionBps: "300",
-  commissionFixed: "",
-  reserveBps: "0",
-  delayDays: "1",
-  reserveDays: "0",
-  minAmount: "",
-  maxAmount: "",
-  dailyLimit: "",
-  monthlyLimit: "",
-  enabled: "on",
-  reason: "new commission agreed",
-  ...over,
-});
+const form = (merchantId: string, over: Record<string, string> = {}) =>
+  pricingForm(merchantId, { commissionBps: "300", delayDays: "1", reason: "new commission agreed", ...over });
 
 describe("console: pricing profile versions", () => {
   it("a version needs a reason and valid fields; saving changes the next payment's snapshot, never an earlier one's", async () => {

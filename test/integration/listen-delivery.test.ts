@@ -171,10 +171,14 @@ it("chaos mode switched on and off reaches a running listener within 5 s, with a
   await waitForLine(run, /Chaos mode is OFF/, 5_000);
   expect(Date.now() - off).toBeLessThan(5_000);
   // Delayed chaos forwards and injections of earlier events may still be under way: wait for every one, then count.
-  await waitUntil(
-    () => chaosEvents.every((id) => rx.state.events.has(id) && injectedLines(id) === chaosPlan(id, "listener").kinds.filter((k) => k !== "delay").length),
-    { what: "every injection of the events forwarded with chaos on", timeoutMs: 15_000 },
-  );
+  // Each kind of an event's plan (keyed by its id and feed position, lib/events/feed.ts) prints one chaos line: the
+  // delay as a tag of the first attempt's line, the others as the injected requests' lines.
+  const positions = await db.event.findMany({ where: { id: { in: chaosEvents } }, select: { id: true, position: true } });
+  const expected = new Map(positions.map((e) => [e.id, chaosPlan(`${e.id}:${e.position}`, "listener").kinds.length]));
+  await waitUntil(() => chaosEvents.every((id) => rx.state.events.has(id) && injectedLines(id) === expected.get(id)), {
+    what: "every chaos line of the events forwarded with chaos on",
+    timeoutMs: 15_000,
+  });
   const injectedBefore = run.lines.filter((l) => /\[chaos: /.test(l)).length;
   const after = await concludePayments(m, 12);
   const afterEvents = await eventIdsOf(after);

@@ -5,7 +5,17 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { TEST_DATABASE_URL } from "../support/env";
 import { amountEntryMerchant, sessionBody } from "../support/checkout-sessions";
 import { postAction, signIn } from "../support/console-http";
-import { call, createConsoleUser, db, depositBody, eventually, newMerchant, type ApiResponse, type TestMerchant } from "../support/fixtures";
+import {
+  call,
+  createConsoleUser,
+  db,
+  depositBody,
+  eventually,
+  newMerchant,
+  type ApiResponse,
+  type TestMerchant,
+  insertPendingPayment,
+} from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 import { waitUntil } from "../../scripts/harness/wait";
 
@@ -63,21 +73,7 @@ describe("logs", () => {
 
     // A READY store checkout: its url is a bearer link that the detail response carries.
     const token = randomBytes(24).toString("base64url");
-    const store = await db.payment.create({
-      data: {
-        merchantId: m.merchant.id,
-        reference: `store-${randomUUID()}`,
-        kind: "STORE",
-        amountMinor: 25000n,
-        feeMinor: 0n,
-        currency: "AED",
-        method: "GATEWAY",
-        direction: "DEPOSIT",
-        status: "PENDING",
-        businessDay: "2026-11-22",
-        expiresAt: new Date(Date.now() + 600_000),
-      },
-    });
+    const store = await insertPendingPayment(m.merchant.id, { kind: "STORE", amountMinor: 25000n });
     await db.storeCheckout.create({
       data: {
         paymentId: store.id,

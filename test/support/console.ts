@@ -34,3 +34,33 @@ export async function refusal(promise: Promise<unknown>): Promise<{ code: string
 export function auditOf(entityId: string) {
   return db.auditLog.findMany({ where: { entityId }, orderBy: { createdAt: "asc" } });
 }
+
+/**
+ * The console's pricing form (app/console pricing page, `PricingVersionInput`) as a browser posts it: EUR gateway
+ * deposits charged and settled in EUR, a 9 % commission and nothing else, enabled; `over` replaces fields.
+ */
+export function pricingForm(merchantId: string, over: Record<string, string> = {}): Record<string, string> {
+  return {
+    merchantId,
+    currency: "EUR",
+    channel: "GATEWAY",
+    direction: "DEPOSIT",
+    chargeCurrency: "EUR",
+    settlementCurrency: "EUR",
+    markupBps: "0",
+    bufferBps: "0",
+    commissionType: "PERCENT",
+    commissionBps: "900",
+    commissionFixed: "",
+    reserveBps: "0",
+    delayDays: "0",
+    reserveDays: "0",
+    minAmount: "",
+    maxAmount: "",
+    dailyLimit: "",
+    monthlyLimit: "",
+    enabled: "on",
+    reason: "new commission",
+    ...over,
+  };
+}

@@ -9,6 +9,7 @@ import { assertMatchesContract } from "./contract";
 
 import { streamForwardToken } from "./stream";
 import { waitUntil } from "../../scripts/harness/wait";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const db = getDb();
 export const baseUrl = () => inject("baseUrl");
@@ -91,6 +92,29 @@ export async function newMerchant(opts: Partial<NewMerchant> & { scopes?: Scope[
 }
 
 export { savePricingVersion, issueApiKey, createConsoleUser };
+
+/**
+ * A PENDING AED gateway deposit of `merchantId` (10.00 AED, expiring in ten minutes, a unique reference) written
+ * straight into the database, for the states no request makes directly (a store payment without its checkout, one
+ * past its expiry); `over` sets other columns.
+ */
+export function insertPendingPayment(merchantId: string, over: Partial<Prisma.PaymentUncheckedCreateInput> = {}) {
+  return db.payment.create({
+    data: {
+      merchantId,
+      reference: `row-${randomUUID()}`,
+      amountMinor: 1000n,
+      feeMinor: 0n,
+      currency: "AED",
+      method: "GATEWAY",
+      direction: "DEPOSIT",
+      status: "PENDING",
+      businessDay: "2026-11-22",
+      expiresAt: new Date(Date.now() + 600_000),
+      ...over,
+    },
+  });
+}
 
 /** A valid CreatePayment body with a unique reference. */
 export function depositBody(over: Record<string, unknown> = {}): Record<string, any> {
