@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { auditOf, actorOf, inTx, newOperator, refusal } from "../support/console";
+import { auditOf, actorOf, inTx, newOperator, pricingForm, refusal } from "../support/console";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { assertMerchantAccess } from "@/lib/auth/actor";
 import { configureCallback, requeueFromConsole } from "@/lib/callbacks/manage-callbacks";
@@ -52,22 +52,7 @@ describe("console: a MERCHANT user sees and changes only its own merchant", () =
   it("operator-only changes are refused with FORBIDDEN for a MERCHANT user", async () => {
     const m = await newMerchant();
     const user = actorOf(m.owner);
-    const pricing = PricingVersionInput.parse({
-      merchantId: m.merchant.id,
-      currency: "EUR",
-      channel: "GATEWAY",
-      direction: "DEPOSIT",
-      chargeCurrency: "EUR",
-      settlementCurrency: "EUR",
-      markupBps: "0",
-      bufferBps: "0",
-      commissionType: "PERCENT",
-      commissionBps: "900",
-      reserveBps: "0",
-      delayDays: "0",
-      reserveDays: "0",
-      reason: "raise my own price?",
-    });
+    const pricing = PricingVersionInput.parse(pricingForm(m.merchant.id, { reason: "raise my own price?" }));
     const day = dubaiDay();
     const attempts = [
       () => inTx((tx) => saveProfileVersion(tx, user, pricing)),
