@@ -114,8 +114,12 @@ function writeOutputs(result, outputs) {
  */
 export async function compile(spec) {
   const outputs = outputsOf(spec);
-  const result = await esbuildFor(spec).build({ ...buildOptions(spec, outputs), plugins: [cloneModulesInPlace] });
-  return writeOutputs(result, outputs);
+  const esbuild = esbuildFor(spec);
+  try {
+    return writeOutputs(await esbuild.build({ ...buildOptions(spec, outputs), plugins: [cloneModulesInPlace] }), outputs);
+  } finally {
+    await esbuild.stop(); // its service process would live on beside a start (a stop waits for no child of it)
+  }
 }
 
 /**
@@ -137,6 +141,13 @@ export async function compiled(spec) {
 export function configCheck() {
   const outputs = outputsOf(COMPILED.config);
   // esbuild's synchronous API, without the plugin: the configuration imports no .mjs module of the clone.
-  if (!isCurrent(outputs)) writeOutputs(esbuildFor(COMPILED.config).buildSync(buildOptions(COMPILED.config, outputs)), outputs);
+  if (!isCurrent(outputs)) {
+    const esbuild = esbuildFor(COMPILED.config);
+    try {
+      writeOutputs(esbuild.buildSync(buildOptions(COMPILED.config, outputs)), outputs);
+    } finally {
+      void esbuild.stop(); // ends the service process the synchronous API keeps (ended at once; nothing to wait for)
+    }
+  }
   return require(outputs.file).checkedValues;
 }
