@@ -1,8 +1,11 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
-  // Loaded by Node.js as they are: the OpenTelemetry packages patch `pg` as Node.js loads it, and register globals.
+  // Loaded by Node.js as they are: the OpenTelemetry packages patch `pg` as Node.js loads it, and register globals;
+  // they and the Inngest SDK are loaded only when configured (test/integration/lazy-modules.test.ts reads Node.js's
+  // module cache for them).
   serverExternalPackages: [
+    "inngest",
     "pino",
     "@node-rs/argon2",
     "@electric-sql/pglite",

@@ -1,6 +1,5 @@
 // Sandpiper HTTP server: Next.js behind node:http, so the source IP comes from the socket
 // (docs/architecture.md "Request pipeline") and SIGTERM drains in-flight requests.
-import { spawnSync } from "node:child_process";
 import cluster from "node:cluster";
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
@@ -11,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
 import { loopbackRefusal } from "./lib/callbacks/loopback-rule.mjs";
+import { configCheck } from "./scripts/compiled.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
@@ -39,44 +39,41 @@ const SETTINGS = [
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
-/** The check run in this process instead of the child ({@link useConfigCheck}), or null. */
-let inProcessCheck = null;
+/** The check of this process ({@link useConfigCheck}), or null until the first check loads the compiled one. */
+let configCheckFn = null;
 
 /**
- * Checks the configuration with `check(env, names)` in this process from now on, instead of in a child process
- * (scripts/check-config.mjs): for a process that carries lib/config-values.ts compiled to JavaScript, such as the
- * @sandpiper/sandbox package's (docs/guides/test-in-your-own-suite.md "How it works"). `check` answers what the
- * child prints (`{ values, accepts }`) and ends the process as the child does on a refused variable.
+ * Checks the configuration with `check(env, names)` from now on instead of the clone's compiled lib/config-values.ts
+ * (scripts/compiled.mjs): for a process that carries that module bundled, such as the @sandpiper/sandbox package's
+ * (docs/guides/test-in-your-own-suite.md "How it works"). `check` answers `{ values, accepts }` and ends the process
+ * with exit code 1 on a refused variable, as lib/config-values.ts `checkedValues` does.
  */
 export function useConfigCheck(check) {
-  inProcessCheck = check;
+  configCheckFn = check;
   checked.clear();
 }
 
 /**
- * The configuration as `env` holds it now, checked by lib/config.ts in a child process (scripts/check-config.mjs:
- * TypeScript through tsx, which this serving process does not load). Checked again only when one of SETTINGS has
- * changed since (the start sets NEXTAUTH_SECRET from the database and the embedded database's variables). A
- * refused variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to
- * start: NAME: got "value"; expected ...`, a secret's value never printed).
+ * The configuration as `env` holds it now, checked in this process by lib/config.ts (compiled to JavaScript by
+ * scripts/compiled.mjs: no TypeScript loader in the serving process). Checked again only when one of SETTINGS has
+ * changed since (the start sets NEXTAUTH_SECRET from the database and the embedded database's variables). A refused
+ * variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to start:
+ * NAME: got "value"; expected ...`, a secret's value never printed); a check that cannot load at all (not compiled,
+ * and no esbuild to compile it) says so in one line and ends it too.
  * @returns `{ values, accepts }`: the typed values of SETTINGS (PORT a number, HOST a string or undefined,
  *   SANDPIPER_WORKERS a number or "auto", the flags booleans, ...) and what each accepts
  */
 function checkedSettings(env) {
   const key = settingsKey(env);
   let result = checked.get(key);
-  if (!result && inProcessCheck) checked.set(key, (result = inProcessCheck(env, SETTINGS)));
   if (!result) {
-    const child = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "check-config.mjs"), ...SETTINGS], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    // A refusal has printed its lines; a check that could not run at all says so here.
-    if (child.status === null) console.error(`Sandpiper could not check its configuration: ${child.error?.message ?? `ended by ${child.signal}`}`);
-    if (child.status !== 0) process.exit(child.status ?? 1);
-    result = JSON.parse(child.stdout);
+    try {
+      configCheckFn ??= configCheck();
+    } catch (error) {
+      console.error(`Sandpiper could not check its configuration: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+    result = configCheckFn(env, SETTINGS);
     checked.set(key, result);
   }
   return result;
@@ -90,8 +87,7 @@ function settingsKey(env) {
 /**
  * Sets `name` in process.env to `value`, a value the start made and the configuration accepts, whose typed value is
  * `typed` (the database's NEXTAUTH_SECRET, the served PORT, the default NEXTAUTH_URL, the embedded database's
- * DATABASE_URL): recorded as checked, so the start does not spawn the configuration check again for it (about a
- * second each).
+ * DATABASE_URL): recorded as checked, so the start does not check the configuration again for it.
  */
 export function setChecked(name, value, typed) {
   const before = checkedSettings(process.env);

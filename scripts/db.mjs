@@ -1,12 +1,13 @@
-// Database helpers shared by start, tests and benchmarks: prisma generate/migrate, guards, embedded PGlite.
+// Database helpers shared by start, tests and benchmarks: prisma generate, migrations, embedded PGlite.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { COMPILED, compiled } from "./compiled.mjs";
 import { CONNECT_TIMEOUT_MS, connectionProblem, DatabaseUnusableError, databaseTarget, MissingDatabaseError } from "../lib/db-connection.mjs";
 
 // What a start needs to reach a database and read the shared console secret, without this module (server.mjs reads
@@ -139,15 +140,38 @@ export function committedMigrations() {
 }
 
 /**
+ * Prisma's record of applied migrations, created as `prisma migrate` creates it, so that a database migrated here and
+ * one migrated by the Prisma CLI read the same (docs/operating.md "Migrations").
+ */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+/**
  * The committed migrations that the database has not applied yet (none recorded as finished and not rolled back in
  * Prisma's `_prisma_migrations`; all of them when that table does not exist). One query.
  * @returns the folder names, in order; empty when the database is current
+ * @throws Error naming a migration that started and never finished (a failed one: it is not run again until an
+ *   operator has repaired the database and marked it rolled back, as `prisma migrate deploy` refuses it too)
  */
 export async function pendingMigrations(databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL");
+    const { rows } = await client.query("SELECT migration_name, finished_at FROM _prisma_migrations WHERE rolled_back_at IS NULL");
+    const failed = rows.find((r) => r.finished_at === null);
+    if (failed)
+      throw new Error(
+        `migration ${failed.migration_name} failed earlier (its error is in _prisma_migrations.logs); repair the database, then ` +
+          `UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = '${failed.migration_name}' AND finished_at IS NULL, and migrate again`,
+      );
     const applied = new Set(rows.map((r) => r.migration_name));
     return committedMigrations().filter((name) => !applied.has(name));
   } catch (error) {
@@ -159,16 +183,55 @@ export async function pendingMigrations(databaseUrl) {
 }
 
 /**
- * Applies the committed migrations (`prisma migrate deploy`; the database guards are migrations too), under the
- * start-up lock unless the caller holds it (`lockHeld`). Skipped when none is pending ({@link pendingMigrations}):
- * the Prisma CLI costs seconds even when it has nothing to do.
- * @returns the number of migrations that were pending (0: nothing ran)
+ * Applies one committed migration `name` on `client`: its migration.sql sent whole, as one simple-protocol query
+ * (PL/pgSQL bodies and any ";" in a comment or string stay intact: docs/architecture.md "Consistency"), in one
+ * transaction with its `_prisma_migrations` row (checksum: SHA-256 of the file, as Prisma records it), so it applies
+ * and is recorded entirely or not at all. A refused script is recorded as a failed migration (its error in `logs`)
+ * and thrown.
+ * @throws the driver's error, its message prefixed with the migration's name
+ */
+async function applyMigration(client, name) {
+  const script = fs.readFileSync(path.join(root, "prisma", "migrations", name, "migration.sql"), "utf8");
+  const checksum = createHash("sha256").update(script).digest("hex");
+  const record = `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+    VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`;
+  await client.query("BEGIN");
+  try {
+    await client.query(script);
+    await client.query(record, [randomUUID(), checksum, name]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name, logs) VALUES ($1, $2, $3, $4)", [
+      randomUUID(),
+      checksum,
+      name,
+      error.message,
+    ]);
+    error.message = `migration ${name} failed: ${error.message}`;
+    throw error;
+  }
+}
+
+/**
+ * Applies the committed migrations not applied yet ({@link pendingMigrations}; the database guards are migrations
+ * too), one after the other in folder order ({@link applyMigration}), under the start-up lock unless the caller holds
+ * it (`lockHeld`). node-postgres only, no Prisma CLI: a start with nothing pending makes one query.
+ * @returns the number of migrations applied (0: nothing ran)
+ * @throws the first failed migration's error ({@link applyMigration}); the ones before it stay applied
  */
 export async function migrate(databaseUrl, { lockHeld = false } = {}) {
   if (!lockHeld) return withStartupLock(databaseUrl, {}, () => migrate(databaseUrl, { lockHeld: true }));
   const pending = await pendingMigrations(databaseUrl);
   if (pending.length === 0) return 0;
-  await run(prismaBin, ["migrate", "deploy"], { DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: "1" });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(MIGRATIONS_TABLE);
+    for (const name of pending) await applyMigration(client, name);
+  } finally {
+    await client.end().catch(() => {});
+  }
   return pending.length;
 }
 
@@ -184,9 +247,9 @@ export async function isEmpty(databaseUrl) {
   }
 }
 
-/** Runs the seed script; resolves with its stdout. */
-export function seed(databaseUrl, args = [], env = {}) {
-  return run(process.execPath, ["--import", "tsx", "prisma/seed.ts", ...args], { DATABASE_URL: databaseUrl, ...env });
+/** Runs the seed script (prisma/seed.ts as compiled by scripts/compiled.mjs: no tsx); resolves with its stdout. */
+export async function seed(databaseUrl, args = [], env = {}) {
+  return run(process.execPath, [await compiled(COMPILED.seed), ...args], { DATABASE_URL: databaseUrl, ...env });
 }
 
 /** A free loopback TCP port. */

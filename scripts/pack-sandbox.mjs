@@ -25,12 +25,14 @@ const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const sandboxDir = path.join(root, "clients", "sandbox");
 const require = createRequire(import.meta.url);
 
-/** Files no sandbox loads: source maps, type declarations, Markdown, image optimisation, Prisma's other databases. */
+/** Files no sandbox loads: source maps, type declarations, Markdown, image optimisation, Prisma's other databases, esbuild. */
 const NEVER = [
   /\.map$/,
   /\.d\.[cm]?ts$/,
   /\.md$/i,
   /(^|\/)node_modules\/(@img|sharp|@next\/swc-[^/]+|typescript|@types)\//,
+  // server.mjs compiles the clone's configuration check with esbuild; the sandbox's process brings its own check.
+  /(^|\/)node_modules\/(esbuild|@esbuild)\//,
   /(^|\/)node_modules\/next\/dist\/docs\//,
   /(^|\/)node_modules\/@prisma\/client\/runtime\/.*(cockroachdb|mysql|sqlserver|sqlite)/,
   /(^|\/)node_modules\/@prisma\/client\/runtime\/(query_engine|binary|library|edge|wasm-engine|react-native)/,

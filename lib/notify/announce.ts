@@ -6,7 +6,6 @@
 // neither imports the other through it.
 import { log } from "@/lib/log";
 import type { DueEvent, DuePayload } from "@/lib/notify/due-events";
-import { inngest } from "@/lib/notify/inngest-client";
 import { inngestConfigured } from "@/lib/notify/mode";
 import { wakeJob } from "@/lib/notify/wake";
 
@@ -23,12 +22,16 @@ export function announce<P extends DuePayload>(due: DueEvent<P>, payloads: reado
     wakeJob(due.catchUpJobId);
     return;
   }
-  inngest.send(payloads.map((data) => ({ name: due.name, data }))).catch((error: unknown) => {
-    log.warn(
-      { event: due.name, count: payloads.length, err: error instanceof Error ? error.message : String(error) },
-      `${due.name} events not sent; the catch-up job ${due.catchUpJobId} will pick them up`,
-    );
-  });
+  // The Inngest SDK is loaded only here, with Inngest configured (docs/architecture.md "Jobs"): a service
+  // without it never loads the package.
+  import("@/lib/notify/inngest-client")
+    .then(({ inngest }) => inngest.send(payloads.map((data) => ({ name: due.name, data }))))
+    .catch((error: unknown) => {
+      log.warn(
+        { event: due.name, count: payloads.length, err: error instanceof Error ? error.message : String(error) },
+        `${due.name} events not sent; the catch-up job ${due.catchUpJobId} will pick them up`,
+      );
+    });
 }
 
 /**

@@ -1,6 +1,8 @@
 // The Inngest client (docs/architecture.md "Stack": Inngest functions are the production driver of background jobs).
 // It is configured by the environment: INNGEST_EVENT_KEY and INNGEST_SIGNING_KEY (Inngest Cloud) or
-// INNGEST_DEV=1 / INNGEST_DEV=<dev server url> (a local Inngest dev server).
+// INNGEST_DEV=1 / INNGEST_DEV=<dev server url> (a local Inngest dev server). Imported only where Inngest is
+// configured (lib/notify/announce.ts and app/api/inngest load it dynamically): a service without Inngest never loads
+// the SDK (docs/architecture.md "Jobs").
 import { Inngest } from "inngest";
 import { DELIVERY_DUE, STORE_HANDOFF_DUE } from "@/lib/notify/due-events";
 

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
@@ -6,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recreateDatabase } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
 
-// The database guards are ordinary migrations (docs/architecture.md "Consistency"): a plain
-// `prisma migrate deploy` on an empty database, with no project script around it, creates every trigger and
-// function, and they act.
+// The database guards are ordinary migrations (docs/architecture.md "Consistency"): `npm run db:migrate` on an empty
+// database creates every trigger and function, and they act; each migration is recorded in `_prisma_migrations` as
+// the Prisma CLI records it (docs/operating.md "Migrations").
 
 const root = path.resolve(__dirname, "../..");
 const url = (() => {
@@ -41,12 +43,18 @@ const FUNCTIONS = [
 
 let client: pg.Client;
 
+/** `npm run db:migrate` (scripts/migrate.mjs) on the test's database; resolves with its stdout. */
+async function migrateCommand(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, "scripts", "migrate.mjs")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+  });
+  return stdout;
+}
+
 beforeAll(async () => {
   await recreateDatabase(url);
-  await promisify(execFile)(path.join(root, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
-  });
+  await migrateCommand();
   client = new pg.Client({ connectionString: url });
   await client.connect();
 }, 120_000);
@@ -55,7 +63,7 @@ afterAll(async () => {
   await client?.end();
 });
 
-describe("prisma migrate deploy on an empty database", () => {
+describe("npm run db:migrate on an empty database", () => {
   it("creates every trigger and function of the guards", async () => {
     const triggers = await client.query<{ tgname: string }>("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname");
     expect(triggers.rows.map((r) => r.tgname)).toEqual(expect.arrayContaining(TRIGGERS));
@@ -73,5 +81,32 @@ describe("prisma migrate deploy on an empty database", () => {
     await expect(client.query("DELETE FROM audit_log")).rejects.toThrow(/audit log is append-only/);
     const seq = await client.query<{ last: string }>("SELECT last FROM event_sequence WHERE id = 1");
     expect(seq.rows).toEqual([{ last: "0" }]);
+  });
+
+  it("records every migration as Prisma does (name, SHA-256 of its file, finished, one step), and a second run applies nothing", async () => {
+    const folders = fs
+      .readdirSync(path.join(root, "prisma", "migrations"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    const expected = folders.map((name) => ({
+      migration_name: name,
+      checksum: createHash("sha256")
+        .update(fs.readFileSync(path.join(root, "prisma", "migrations", name, "migration.sql")))
+        .digest("hex"),
+      finished: true,
+      rolled_back_at: null,
+      applied_steps_count: 1,
+      logs: null,
+    }));
+    const recorded = async () =>
+      (
+        await client.query(
+          "SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at, applied_steps_count, logs FROM _prisma_migrations ORDER BY migration_name",
+        )
+      ).rows;
+    expect(await recorded()).toEqual(expected);
+    await migrateCommand();
+    expect(await recorded()).toEqual(expected);
   });
 });
