@@ -210,7 +210,16 @@ describe("sandpiper listen", () => {
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
     expect(verifyCallback(rx.received[0].body, rx.received[0].headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
     // The state file is written right after the receiver answered.
-    await waitUntil(() => fs.existsSync(stateFile) && JSON.parse(fs.readFileSync(stateFile, "utf8")).cursor === "8", { what: "cursor 8 in the state file" });
+    await waitUntil(
+      () => {
+        try {
+          return JSON.parse(fs.readFileSync(stateFile, "utf8")).cursor === "8";
+        } catch {
+          return false; // not written yet
+        }
+      },
+      { what: "cursor 8 in the state file" },
+    );
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     server.closeAllConnections();
