@@ -264,9 +264,12 @@ export function fieldName(column: string): string {
  * ({@link fieldName}), then `schema` checks every field's type (bigint -> BigInt, timestamptz -> Date, jsonb ->
  * object, as the driver gives them) and drops columns it does not name. Hot paths use raw SQL because Prisma 6
  * compiles every ORM query anew (docs/benchmarks.md); this keeps them as safe as the ORM's typed results.
+ * `row` undefined is the first row of a statement that answered none (`const [row] = await db.$queryRaw...`).
  * @throws ZodError when the row lacks a field or a field has another type (a schema drift: 500 INTERNAL_ERROR).
+ * @throws Error when `row` is undefined (a statement that always answers one row answered none: 500 INTERNAL_ERROR).
  */
-export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unknown>): z.output<S> {
+export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unknown> | undefined): z.output<S> {
+  if (row === undefined) throw new Error("a statement that answers one row answered none");
   const out: Record<string, unknown> = {};
   for (const column in row) out[fieldName(column)] = row[column];
   return schema.parse(out);

@@ -79,8 +79,8 @@ export function sourceIp(headers: Headers): string | null {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = normalizeIp(hops[i]);
+  for (const raw of hops.reverse()) {
+    const hop = normalizeIp(raw);
     if (!hop) return peer;
     if (!trusted.has(hop)) return hop;
   }

@@ -192,7 +192,7 @@ export async function feedPage(
     const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });
     const remaining = deadline - systemNow().getTime();
     if (items.length > 0 || remaining <= 0 || signal.aborted || shuttingDown()) {
-      return { items, cursor: items.length > 0 ? items[items.length - 1].cursor : cursor.toString() };
+      return { items, cursor: items.at(-1)?.cursor ?? cursor.toString() };
     }
     await waitForFeed(Math.min(1000, remaining), signal);
   }

@@ -68,12 +68,16 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
 export function startJobDriver(): void {
   if (g.__sandpiperDriver || inngestConfigured() || config().JOBS_DISABLED) return;
   const started = systemNow();
-  const states = POLLING_JOBS.map((job): JobState => ({ id: job.id, intervalMs: job.intervalMs(), lastRunAt: started, running: null }));
+  const loops = POLLING_JOBS.map((job): { job: PollingJob; state: JobState } => ({
+    job,
+    state: { id: job.id, intervalMs: job.intervalMs(), lastRunAt: started, running: null },
+  }));
+  const states = loops.map((l) => l.state);
   g.__sandpiperJobStates = states;
   g.__sandpiperJobsIdle = async () => {
     await Promise.all(states.map((s) => s.running));
   };
-  g.__sandpiperDriver = POLLING_JOBS.map((job, i) => jobLoop(job, states[i]));
+  g.__sandpiperDriver = loops.map(({ job, state }) => jobLoop(job, state));
   log.info({ jobs: POLLING_JOBS.map((j) => j.id) }, "embedded job driver started");
 }
 

@@ -96,7 +96,9 @@ export function createRateLimiter(keyPrefix: string, points: number, duration: n
   }
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
   if (store === "redis") {
-    return new RateLimiterRedis({ storeClient: sharedRedis()!, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+    const client = sharedRedis();
+    if (!client) throw new Error("rate limits are counted in Redis but REDIS_URL is not set");
+    return new RateLimiterRedis({ storeClient: client, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   }
   if (store === "postgres") {
     // The service's one connection pool (lib/db.ts): no second pool to size, watch and close.
