@@ -6,14 +6,13 @@ import { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
+import { processState, type PoolSlot } from "@/lib/process-state";
 
 /** A Prisma client or the client of an interactive transaction. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 export type Tx = Prisma.TransactionClient;
 
-type PoolSlot = { pool?: pg.Pool; prisma?: PrismaClient };
-const globalForDb = globalThis as unknown as { sandpiperDb?: { api: PoolSlot; jobs: PoolSlot } };
-const slots = (globalForDb.sandpiperDb ??= { api: {}, jobs: {} });
+const slots = (processState().db ??= { api: {}, jobs: {} });
 
 /** Marks the asynchronous work that runs as a background job (lib/jobs): {@link runAsBackgroundWork}. */
 const backgroundWork = new AsyncLocalStorage<true>();

@@ -11,6 +11,7 @@ import { issueForwardToken } from "@/lib/events/forward-token";
 import { listenerSigningOf, type ListenerSigning } from "@/lib/events/listener-secret";
 import { countStream } from "@/lib/metrics/metrics";
 import type { SseWriter } from "@/lib/http/sse";
+import { processState } from "@/lib/process-state";
 
 /** Seconds between heartbeats on an idle stream; a listener that hears nothing for 3 of them reconnects. */
 export const HEARTBEAT_SECONDS = 5;
@@ -85,7 +86,7 @@ async function authorityOf(
 }
 
 function shuttingDown(): boolean {
-  return (globalThis as { __sandpiperShuttingDown?: boolean }).__sandpiperShuttingDown === true;
+  return processState().shuttingDown === true;
 }
 
 /**
