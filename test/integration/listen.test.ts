@@ -11,6 +11,7 @@ import { startService, stopService } from "../support/global-setup";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { TcpProxy } from "../support/tcp-proxy";
+import { assertPresent, present } from "../support/present";
 
 // `sandpiper listen` against real processes (docs/callbacks.md "sandpiper listen"): the built service on a database
 // of its own, the listener as a separate process (bin/sandpiper.mjs) reaching the service through a TCP proxy, and
@@ -111,6 +112,7 @@ describe("sandpiper listen", () => {
 
     // A redelivery reaches the running listener: the same event id arrives again.
     const [redeliver] = await d.db.event.findMany({ where: { merchantId: m.merchant.id }, orderBy: { seq: "asc" }, take: 1 });
+    assertPresent(redeliver, "redeliver");
     const redelivery = await post(`/v1/events/${redeliver.id}/redeliver`, {});
     expect(redelivery.status, JSON.stringify(redelivery.body)).toBe(201);
 
@@ -206,7 +208,13 @@ describe("sandpiper listen", () => {
     await waitForLine(run, new RegExp(`connection lost to http://127\\.0\\.0\\.1:${port} \\(no heartbeat for 5 s\\)`), 20_000);
     await rx.waitFor(1, 20_000);
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
-    expect(verifyCallback(rx.received[0].body, rx.received[0].headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
+    expect(
+      verifyCallback(
+        present(rx?.received[0], "rx?.received[0]").body,
+        present(rx?.received[0], "rx?.received[0]").headers as Record<string, string>,
+        await run.secret,
+      ),
+    ).toMatchObject({ ok: true });
     // waits on purpose: the state file is written right after the receiver answered, which it has
     await new Promise((r) => setTimeout(r, 300));
     expect(JSON.parse(fs.readFileSync(stateFile, "utf8")).cursor).toBe("8");

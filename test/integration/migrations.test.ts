@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recreateDatabase } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
+import { present } from "../support/present";
 
 // The database guards are ordinary migrations (docs/architecture.md "Consistency"): a plain
 // `prisma migrate deploy` on an empty database, with no project script around it, creates every trigger and
@@ -67,7 +68,7 @@ describe("prisma migrate deploy on an empty database", () => {
 
   it("the guards act: Dubai days, append-only audit log, the feed's sequence row", async () => {
     const day = await client.query<{ d: string }>("SELECT dubai_day('2026-01-01T20:00:00Z') AS d");
-    expect(day.rows[0].d).toBe("2026-01-02");
+    expect(present(day?.rows[0], "day?.rows[0]").d).toBe("2026-01-02");
     await client.query("INSERT INTO audit_log (id, actor_name, action, entity) VALUES (gen_random_uuid(), 'test', 'test.action', 'test')");
     await expect(client.query("UPDATE audit_log SET action = 'changed'")).rejects.toThrow(/audit log is append-only/);
     await expect(client.query("DELETE FROM audit_log")).rejects.toThrow(/audit log is append-only/);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import { db, depositBody, type TestMerchant } from "./fixtures";
+import { present } from "./present";
 
 // A `sandpiper listen` process for tests (docs/callbacks.md "sandpiper listen"): bin/sandpiper.mjs run as a
 // separate process, its output collected line by line.
@@ -45,7 +46,7 @@ export function listen(args: string[], env: Record<string, string> = {}): Runnin
       for (const line of parts) {
         lines.push(line);
         const found = /Listener signing secret: (whsec_\S+)/.exec(line);
-        if (found) resolveSecret(found[1]);
+        if (found) resolveSecret(present(found[1], "found[1]"));
       }
     });
   }
