@@ -67,7 +67,7 @@ describe("CreateCheckoutSession schema", () => {
     }
     expect(FORBIDDEN_SESSION_MEMBERS.amount).toContain("the customer chooses the amount");
     expect(
-      present(CreateCheckoutSession?.safeParse({ ...body, extra: 1 }).error?.issues[0], "CreateCheckoutSession?.safeParse({ ...body, extra: 1 }).e...").code,
+      present(CreateCheckoutSession.safeParse({ ...body, extra: 1 }).error?.issues[0], "CreateCheckoutSession?.safeParse({ ...body, extra: 1 }).e...").code,
     ).toBe("unrecognized_keys");
   });
 

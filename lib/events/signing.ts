@@ -184,7 +184,7 @@ export function buildCallbackHeaders(input: BuildCallbackHeadersInput): Record<s
 
 /**
  * The timestamp and signature header values that {@link buildCallbackHeaders} put in `headers`, for the attempt's
- * record (docs/callbacks.md "Headers"). `serviceName`: the one the headers were built with (default as in
+ * record (docs/architecture.md "Callbacks"). `serviceName`: the one the headers were built with (default as in
  * {@link callbackHeaderNames}).
  * @throws Error when `headers` lacks either (headers not built by buildCallbackHeaders with that serviceName)
  */
