@@ -379,7 +379,9 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   await app.prepare();
   let inFlight = 0;
   let answering = 0;
-  globalThis.__sandpiperRequestsInFlight = () => answering;
+  // This process's state, shared with the service's modules (lib/process-state.ts: the one list of what it holds).
+  const processState = (globalThis.__sandpiper ??= {});
+  processState.requestsInFlight = () => answering;
   let draining = false;
   let stopping = false;
   let drained = 0;
@@ -433,7 +435,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   async function close(signal = "SIGTERM") {
     const startedAt = Date.now();
     stopping = true;
-    globalThis.__sandpiperShuttingDown = true;
+    processState.shuttingDown = true;
     const who = cluster.isWorker ? `Sandpiper worker ${process.pid}` : "Sandpiper";
     console.log(
       `${who} stopping (${signal}): /readyz answers 503; ${inFlight} requests under way on ${connections.size} connections; ` +
@@ -460,7 +462,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
       }
       await sleep(50);
     }
-    const jobsIdle = globalThis.__sandpiperJobsIdle?.() ?? Promise.resolve();
+    const jobsIdle = processState.jobsIdle?.() ?? Promise.resolve();
     await Promise.race([jobsIdle, sleep(Math.max(0, deadline - Date.now()))]);
     const cut = inFlight;
     server.closeAllConnections();
@@ -468,7 +470,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
       `${who} stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
         `${cut} requests cut at SHUTDOWN_DRAIN_MS`,
     );
-    await globalThis.__sandpiperTracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
+    await processState.tracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
   }
   return { server, url, close };
 }

@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { startService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
+import { present } from "../scripts/harness/present";
 
 const root = path.resolve(__dirname, "..");
 const N = numberArg("n", 500);
@@ -53,13 +54,13 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await fn(items[next++]);
+      while (next < items.length) await fn(present(items[next++], "items[next++]"));
     }),
   );
 }
 
 async function main() {
-  const loadAtStart = Number(os.loadavg()[0].toFixed(1));
+  const loadAtStart = Number(present(os.loadavg()[0], "os.loadavg()[0]").toFixed(1));
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
@@ -134,7 +135,7 @@ async function main() {
       concurrency: CONCURRENCY,
       p50Ms: Math.round(percentile(delays, 50)),
       p99Ms: Math.round(percentile(delays, 99)),
-      maxMs: Math.round(delays[delays.length - 1]),
+      maxMs: Math.round(present(delays[delays.length - 1], "delays[delays.length - 1]")),
       requestP50Ms: Math.round(percentile(requestMs, 50)),
       requestP99Ms: Math.round(percentile(requestMs, 99)),
     },

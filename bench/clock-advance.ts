@@ -22,7 +22,7 @@ import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark, benchSe
 
 const root = path.resolve(__dirname, "..");
 const arg = process.argv.indexOf("--sizes");
-const SIZES = (arg >= 0 ? process.argv[arg + 1] : "10000,100000").split(",").map(Number);
+const SIZES = (arg >= 0 ? (process.argv[arg + 1] ?? "") : "10000,100000").split(",").map(Number);
 const MAX_WAIT_S = numberArg("max-wait", 900);
 const DATABASE_URL = benchDatabaseUrl();
 process.env.LOG_LEVEL ??= "warn";

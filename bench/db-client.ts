@@ -12,6 +12,7 @@
 import os from "node:os";
 import pg from "pg";
 import { numberArg, writeBenchmarkSection } from "./support";
+import { present } from "../scripts/harness/present";
 
 const N = numberArg("n", 4000);
 const CONCURRENCY = numberArg("concurrency", 16);
@@ -61,7 +62,7 @@ async function main() {
     "## Database client cost",
     "",
     `Command: \`BENCH_DATABASE_URL=... node --import tsx bench/db-client.ts --n ${N} --concurrency ${CONCURRENCY}\` (source: \`bench/db-client.ts\`).`,
-    `Machine: ${os.cpus().length} vCPU ${os.cpus()[0].model}, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. One-minute load average ${os.loadavg()[0].toFixed(2)} after the run.`,
+    `Machine: ${os.cpus().length} vCPU ${present(os.cpus()[0], "os.cpus()[0]").model}, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. One-minute load average ${present(os.loadavg()[0], "os.loadavg()[0]").toFixed(2)} after the run.`,
     "",
     `Method: the same primary-key read of one merchant row, ${N} times, ${CONCURRENCY} at a time, after a warm-up of ${N / 4}; CPU is this process's user + system time per call (the database server's own work is not in it).`,
     "",

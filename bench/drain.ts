@@ -21,7 +21,7 @@ import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection
 const STOPS = numberArg("stops", 5);
 const CLIENTS = numberArg("clients", 32);
 const delaysArg = process.argv.indexOf("--delays");
-const DELAYS = (delaysArg >= 0 ? process.argv[delaysArg + 1] : "0,2000").split(",").map(Number);
+const DELAYS = (delaysArg >= 0 ? (process.argv[delaysArg + 1] ?? "") : "0,2000").split(",").map(Number);
 const DATABASE_URL = benchDatabaseUrl();
 process.env.LOG_LEVEL ??= "warn";
 
@@ -79,7 +79,7 @@ async function main() {
         `| ${r.delay} | ${r.stop} | ${r.figures.answeredByFirst} (${r.figures.answeredByFirstAfterSigterm}) | ${r.figures.resets} | ${r.figures.answered5xx} | ${r.figures.cutMidAnswer} | ${r.figures.refusedThenRetried} | ${r.figures.keys} = ${r.payments} | ${r.figures.stopMs} ms |`,
     ),
   ];
-  const total = (k: string) => rows.reduce((n, r) => n + r.figures[k], 0);
+  const total = (k: string) => rows.reduce((n, r) => n + (r.figures[k] ?? 0), 0);
   const section = [
     "## Stopping under load",
     "",

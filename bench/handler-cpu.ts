@@ -11,6 +11,7 @@
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import { numberArg, writeBenchmarkSection } from "./support";
+import { present } from "../scripts/harness/present";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
 const READS = numberArg("reads", 2000);
@@ -50,7 +51,7 @@ async function main() {
   const runs = [
     () =>
       measure("read by id", READS, 200, () => {
-        const id = data.sampleIds[n++ % data.sampleIds.length];
+        const id = present(data.sampleIds[n++ % data.sampleIds.length], "a sample payment id");
         return read(new Request(`http://bench/v1/payments/${id}`, { headers }), { params: Promise.resolve({ id }) });
       }),
     () =>
@@ -74,7 +75,7 @@ async function main() {
     "## Handler CPU without the framework",
     "",
     `Command: \`node --import tsx bench/handler-cpu.ts --reads ${READS} --creates ${CREATES} --concurrency ${CONCURRENCY}\` (source: \`bench/handler-cpu.ts\`; the load benchmark's database).`,
-    `Machine: ${os.cpus().length} vCPU ${os.cpus()[0].model}, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. One-minute load average ${os.loadavg()[0].toFixed(2)} after the run.`,
+    `Machine: ${os.cpus().length} vCPU ${present(os.cpus()[0], "os.cpus()[0]").model}, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. One-minute load average ${present(os.loadavg()[0], "os.loadavg()[0]").toFixed(2)} after the run.`,
     "",
     `Method: the route handlers of \`app/v1/payments\` called in one process with a Web Request (the one request pipeline and the handler; no HTTP server, no Next.js, modules run from source by tsx), ${CONCURRENCY} at a time, after one warm-up round of the same size; CPU is this process's user + system time per call (PostgreSQL's own work is not in it). Compare with the load benchmark, where the service process is CPU-bound: its CPU per request is about (cores it uses) / (requests per second).`,
     "",

@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { startService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
+import { assertPresent, present } from "../scripts/harness/present";
 
 const root = path.resolve(__dirname, "..");
 const RATE = numberArg("rate", 20);
@@ -56,7 +57,7 @@ async function receiver(failFirst = 0) {
 }
 
 async function main() {
-  const loadAtStart = Math.round(os.loadavg()[0] * 10) / 10;
+  const loadAtStart = Math.round(present(os.loadavg()[0], "the load average") * 10) / 10;
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
@@ -95,6 +96,7 @@ async function main() {
     return { child, secret: /Listener signing secret: (whsec_\S+)/.exec(output)![1] };
   };
   const { child: listener, secret: listenerSecret } = await startListener(forwarded.url, stateFile);
+  assertPresent(listenerSecret, "listenerSecret");
   const { child: retryingListener } = await startListener(failing.url, `${stateFile}.failing`);
 
   const post = async (p: string, body: unknown) => {
@@ -142,7 +144,7 @@ async function main() {
       received: `${r.first.size}/${events.length}`,
       p50Ms: Math.round(percentile(d, 50)),
       p99Ms: Math.round(percentile(d, 99)),
-      maxMs: Math.round(d[d.length - 1]),
+      maxMs: Math.round(present(d[d.length - 1], "d[d.length - 1]")),
       verified: `${r.requests.filter((q) => verifyCallback(q.body, q.headers, secret).ok).length}/${r.requests.length}`,
       duplicates: r.requests.length - r.first.size,
     };

@@ -11,6 +11,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { writeBenchmarkSection } from "./support";
+import { assertPresent, present } from "../scripts/harness/present";
 
 const root = path.resolve(__dirname, "..");
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
@@ -110,6 +111,7 @@ function scenarios(key: string, sampleIds: string[], replays: { key: string; bod
           path: "/v1/payments",
           setupRequest: (req) => {
             const r = cycle(replays);
+            assertPresent(r, "r");
             return { ...req, headers: { ...auth, "idempotency-key": r.key }, body: r.body };
           },
         },
@@ -161,7 +163,7 @@ async function machine() {
   const version = (await client.query("SHOW server_version")).rows[0].server_version;
   const buffers = (await client.query("SHOW shared_buffers")).rows[0].shared_buffers;
   await client.end();
-  return `${os.cpus().length} vCPU ${os.cpus()[0].model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Linux ${os.release()}, Node ${process.version}, PostgreSQL ${version} (shared_buffers ${buffers}, default configuration)`;
+  return `${os.cpus().length} vCPU ${present(os.cpus()[0], "os.cpus()[0]").model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Linux ${os.release()}, Node ${process.version}, PostgreSQL ${version} (shared_buffers ${buffers}, default configuration)`;
 }
 
 function report(

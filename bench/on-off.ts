@@ -17,6 +17,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { startService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
+import { present } from "../scripts/harness/present";
 
 const root = path.resolve(__dirname, "..");
 const ROUNDS = numberArg("rounds", 4);
@@ -42,7 +43,7 @@ const FEATURE = FEATURES[featureArg];
 type Config = "on" | "off" | "floor";
 type Sample = { rps: number; p50: number; p99: number; non2xx: number };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => present([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)], "the median of no samples");
 const spread = (xs: number[]) => (Math.max(...xs) - Math.min(...xs)) / median(xs);
 
 async function freePort(): Promise<number> {
@@ -100,7 +101,7 @@ async function main() {
   [on.child, off.child, floor].forEach((c) => c.kill("SIGTERM"));
 
   const row = (name: string) => {
-    const s = samples[name];
+    const s = present(samples[name], `the samples of ${name}`);
     return {
       name,
       rps: median(s.map((x) => x.rps)),
@@ -112,8 +113,9 @@ async function main() {
   };
   const rows = ["create floor", "create on", "create off", "read on", "read off"].map(row);
   const by = Object.fromEntries(rows.map((r) => [r.name, r]));
-  const cost = (what: "create" | "read") => (by[`${what} off`].rps - by[`${what} on`].rps) / by[`${what} off`].rps;
-  const noise = (what: "create" | "read") => Math.max(by[`${what} on`].spread, by[`${what} off`].spread);
+  const pick = (name: string) => present(by[name], `the ${name} row`);
+  const cost = (what: "create" | "read") => (pick(`${what} off`).rps - pick(`${what} on`).rps) / pick(`${what} off`).rps;
+  const noise = (what: "create" | "read") => Math.max(pick(`${what} on`).spread, pick(`${what} off`).spread);
   const figures = {
     date: new Date().toISOString().slice(0, 16).replace("T", " "),
     machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,

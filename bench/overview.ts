@@ -6,6 +6,7 @@
 import os from "node:os";
 import type { Db } from "@/lib/db";
 import { numberArg, percentile, writeBenchmarkSection } from "./support";
+import { assertPresent, present } from "../scripts/harness/present";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
 const RUNS = numberArg("runs", 300);
@@ -40,6 +41,7 @@ async function clockMovedPayments(db: Db, merchantId: string, count: number): Pr
     FROM (SELECT p, row_number() OVER () AS n FROM payments p WHERE merchant_id = ${merchantId}::uuid AND clock_offset_ms IS NULL LIMIT ${count}) AS q(p, n)
     WHERE NOT EXISTS (SELECT 1 FROM payments WHERE merchant_id = ${merchantId}::uuid AND reference = 'bench-clock-moved-' || q.n)`;
   const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payments WHERE merchant_id = ${merchantId}::uuid AND clock_offset_ms IS NOT NULL`;
+  assertPresent(row, "row");
   return Number(row.n);
 }
 
@@ -75,13 +77,18 @@ async function main() {
     await time(() => paymentsOverview(db, merchant)),
   ]);
   rows.push([`console payments list of today, the merchant (by the day recorded), ${moved.toLocaleString("en-US")} made 35 days ahead`, await time(listToday)]);
-  const counterRows = Number((await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payment_counts WHERE merchant_id = ${data.merchantId}::uuid`)[0].n);
+  const counterRows = Number(
+    present(
+      (await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payment_counts WHERE merchant_id = ${data.merchantId}::uuid`)[0],
+      "(await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n...",
+    ).n,
+  );
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const section = [
     "## Console charts",
     "",
     `Command: \`node --import tsx bench/overview.ts --write\` (${RUNS} calls per row after 20 warm-up calls, one at a time, in one process; database \`${new URL(DATABASE_URL).pathname.slice(1)}\`).`,
-    `Machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; PostgreSQL on the same machine. Measured ${new Date().toISOString().slice(0, 10)}, load average ${os.loadavg()[0].toFixed(1)} when it ended: compare the rows of one run with each other (the floor shows how busy the machine was).`,
+    `Machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; PostgreSQL on the same machine. Measured ${new Date().toISOString().slice(0, 10)}, load average ${present(os.loadavg()[0], "os.loadavg()[0]").toFixed(1)} when it ended: compare the rows of one run with each other (the floor shows how busy the machine was).`,
     `Dataset: ${data.payments.toLocaleString("en-US")} payments of one merchant over a year (bench/dataset.ts); the payment counters hold ${counterRows.toLocaleString("en-US")} rows for it. The chart services read only those counters (and the delivery counters, the limit counters and the PENDING deliveries' index), never the payments; for the payments made under a moved sandbox clock (the last rows: ${MOVED.toLocaleString("en-US")} of them, added with \`clock_offset_ms\` set and \`created_at\` 35 days ahead) they read those payments through the partial index \`payments_clock_moved_idx\`, to count them on the day they were recorded.`,
     "",
     "| call | p50 | p95 | p99 | goal |",

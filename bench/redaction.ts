@@ -15,6 +15,7 @@ import pino from "pino";
 import { LOG_OPTIONS } from "../lib/log";
 import { redactBody, redactQuery, redactText, redactValue } from "../lib/redaction/redact";
 import { numberArg, runBenchmark } from "./support";
+import { present } from "../scripts/harness/present";
 
 const ROUNDS = numberArg("--rounds", 5);
 const CALLS = numberArg("--calls", 20_000);
@@ -90,7 +91,7 @@ async function main(): Promise<string> {
     "|---|---|",
     ...rows.map(([label, us]) => `| ${label} | ${us.toFixed(1)} |`),
     "",
-    `A request costs its stdout line's redaction (${(rows[1][1] - rows[0][1]).toFixed(1)} µs over plain pino), its request log row's bodies and query when the log is on (written in batches, off the request's path), and its spans' when tracing is on: tens of microseconds against the milliseconds of a request (docs/benchmarks.md "API load").`,
+    `A request costs its stdout line's redaction (${(present(rows[1], "rows[1]")[1] - present(rows[0], "rows[0]")[1]).toFixed(1)} µs over plain pino), its request log row's bodies and query when the log is on (written in batches, off the request's path), and its spans' when tracing is on: tens of microseconds against the milliseconds of a request (docs/benchmarks.md "API load").`,
   ].join("\n");
 }
 

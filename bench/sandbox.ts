@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { present } from "../scripts/harness/present";
 
 const root = path.resolve(import.meta.dirname, "..");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sandbox-bench-"));
@@ -51,7 +52,7 @@ function measure(count: number): { start: number; startCpu: number; firstRequest
   return JSON.parse(run.stdout.trim().split("\n").at(-1)!);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => present([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)], "the median of no values");
 const ms = (value: number) => `${Math.round(value)} ms`;
 
 const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
@@ -86,7 +87,7 @@ console.log(`| CPU time of the sandbox process until it serves (median of 5) | $
 console.log(`| first create, read and list after the start (median of 5) | ${ms(median(singles.map((s) => s.firstRequests)))} |`);
 console.log(`| CPU time of the sandbox process for them (median of 5) | ${ms(median(singles.map((s) => s.firstRequestsCpu)))} |`);
 console.log(`| stop() (median of 5) | ${ms(median(singles.map((s) => s.stop)))} |`);
-console.log(`| resident memory of a sandbox process (median of 5) | ${median(singles.map((s) => s.rssMiB[0]))} MiB |`);
+console.log(`| resident memory of a sandbox process (median of 5) | ${median(singles.map((s) => present(s.rssMiB[0], "rssMiB[0]")))} MiB |`);
 console.log(`| four started at once in one process, until all serve | ${ms(four.start)} |`);
 console.log(`| CPU time of each of the four until it serves (mean) | ${ms(four.startCpu)} |`);
 console.log(`| resident memory of each of the four | ${four.rssMiB.join(", ")} MiB |`);

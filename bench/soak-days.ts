@@ -10,6 +10,7 @@
 import os from "node:os";
 import { startService, stopService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, writeBenchmarkSection } from "./support";
+import { assertPresent } from "../scripts/harness/present";
 
 const DAYS = numberArg("days", 60);
 const PER_DAY = numberArg("per-day", 30);
@@ -27,6 +28,7 @@ const list = (r: Record<string, number>) =>
 
 async function main() {
   const loadAtStart = os.loadavg()[0];
+  assertPresent(loadAtStart, "loadAtStart");
   await freshSeededDatabase(DATABASE_URL);
   const { runSoak } = await import("../scripts/harness/soak");
   const service = await startService({

@@ -19,6 +19,7 @@
 // connections in pg_stat_activity, and the p50/p99 of the minute's requests. One JSON line per minute on stdout;
 // --write replaces the "## Real-time soak" section of docs/benchmarks.md. Stops by itself after `minutes`.
 import { spawn, type ChildProcess } from "node:child_process";
+import { present } from "../scripts/harness/present";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -262,7 +263,7 @@ async function main(): Promise<string> {
       connections: dbRow.connections - 1, // less this sampler's own
       directReceived: direct.events.size,
       forwardedReceived: forwarded.events.size,
-      load1: Math.round(os.loadavg()[0] * 10) / 10,
+      load1: Math.round(present(os.loadavg()[0], "the load average") * 10) / 10,
     };
     samples.push(s);
     console.log(JSON.stringify(s));

@@ -12,6 +12,7 @@
 import os from "node:os";
 import { startService } from "../scripts/harness/service";
 import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, writeBenchmarkSection } from "./support";
+import { assertPresent, present } from "../scripts/harness/present";
 
 const N = numberArg("n", 300);
 const CONCURRENCY = numberArg("concurrency", 4);
@@ -32,6 +33,7 @@ function amounts(n: number): string[] {
 
 async function main() {
   const loadAtStart = os.loadavg()[0];
+  assertPresent(loadAtStart, "loadAtStart");
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const db = getDb();
@@ -87,6 +89,7 @@ async function main() {
     }
     createMs.sort((a, b) => a - b);
     const loadAtEnd = os.loadavg()[0];
+    assertPresent(loadAtEnd, "loadAtEnd");
     const section = [
       "## Store handoff",
       "",
@@ -98,8 +101,8 @@ async function main() {
       "",
       "| measure | p50 | p90 | p99 | max |",
       "|---|---|---|---|---|",
-      `| POST /v1/store-payments (201) | ${ms(percentile(createMs, 50))} | ${ms(percentile(createMs, 90))} | ${ms(percentile(createMs, 99))} | ${ms(createMs[createMs.length - 1])} |`,
-      `| creation to READY / REJECTED | ${ms(percentile(readyMs, 50))} | ${ms(percentile(readyMs, 90))} | ${ms(percentile(readyMs, 99))} | ${ms(readyMs[readyMs.length - 1])} |`,
+      `| POST /v1/store-payments (201) | ${ms(percentile(createMs, 50))} | ${ms(percentile(createMs, 90))} | ${ms(percentile(createMs, 99))} | ${ms(present(createMs[createMs.length - 1], "createMs[createMs.length - 1]"))} |`,
+      `| creation to READY / REJECTED | ${ms(percentile(readyMs, 50))} | ${ms(percentile(readyMs, 90))} | ${ms(percentile(readyMs, 99))} | ${ms(present(readyMs[readyMs.length - 1], "readyMs[readyMs.length - 1]"))} |`,
       "",
       `Outcomes: ${[...states].map(([s, n]) => `${s} ${n}`).join(", ")}. Creation throughput: ${Math.round((N / createWallMs) * 1000 * 10) / 10} store payments/s at concurrency ${CONCURRENCY}.`,
       "",

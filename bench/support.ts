@@ -1,6 +1,7 @@
 // Helpers shared by the benchmarks under bench/.
 import fs from "node:fs";
 import path from "node:path";
+import { present } from "../scripts/harness/present";
 
 /** A numeric command-line option `--name <value>`, or `fallback`. */
 export function numberArg(name: string, fallback: number): number {
@@ -63,7 +64,7 @@ export const percentile = (sorted: number[], p: number): number => sorted[Math.m
 export function writeBenchmarkSection(section: string): string {
   const file = path.resolve(__dirname, "..", "docs", "benchmarks.md");
   const body = section.trimEnd().split("\n");
-  if (!body[0].startsWith("## ")) throw new Error("a benchmark section starts with its '## ' heading");
+  if (!present(body[0], "body[0]").startsWith("## ")) throw new Error("a benchmark section starts with its '## ' heading");
   const lines = (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n").trimEnd().split("\n");
   const start = lines.findIndex((l) => l.trim() === body[0]);
   if (start < 0) lines.push("", ...body);

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { base, seed, signIn } from "./support/console";
 import { docBlocks, runWalkThrough, type WalkState } from "./support/readme";
+import { assertPresent, present } from "../scripts/harness/present";
 
 // The guides' walk-throughs (docs/guides/), run as written against the built service: the curl lines of each section with
 // bash and curl (e2e/support/readme.ts checks every "# ->" answer shown), and the steps the guides give for a
@@ -13,17 +14,20 @@ const suffix = () => `${Date.now().toString(36)}`;
 test("docs/guides/accept-a-payment.md 'Walk-through with curl': create, read, complete and list a deposit", async () => {
   const state = await runWalkThrough(docBlocks("docs/guides/accept-a-payment.md", "Walk-through with curl"), fresh({ KEY: keys().full }), suffix());
   const [created, , completed, list] = state.responses;
-  expect(created.body).toMatchObject({ status: "PENDING", amount: "1123.52", currency: "USD" });
-  expect(completed.body.status).toBe("SUCCEEDED");
-  expect(list.body.items.map((p: { id: string }) => p.id)).toContain(created.body.id);
+  assertPresent(created, "created");
+  expect(created?.body).toMatchObject({ status: "PENDING", amount: "1123.52", currency: "USD" });
+  expect(completed?.body.status).toBe("SUCCEEDED");
+  expect(list?.body.items.map((p: { id: string }) => p.id)).toContain(created.body.id);
 });
 
 test("docs/guides/accept-a-payment.md 'Withdrawal and its four-eyes approval': the key owner cannot approve, approver does, then it completes", async ({
   browser,
 }) => {
   const [before, after] = docBlocks("docs/guides/accept-a-payment.md", "Withdrawal and its four-eyes approval");
+  assertPresent(before, "before");
+  assertPresent(after, "after");
   const state = await runWalkThrough([before], fresh({ KEY: keys().full }), suffix());
-  const reference = state.responses[0].body.reference as string;
+  const reference = present(state.responses[0], "state.responses[0]").body.reference as string;
   const { merchant, approver } = seed().users;
 
   // Signed in as merchant (the owner of the key): the button is disabled with the reason.
@@ -53,8 +57,8 @@ test("docs/guides/amount-entry-checkout.md 'Customer amount-entry checkout': a s
     fresh({ AE_KEY: keys().amountEntry }),
     suffix(),
   );
-  const session = state.responses[0].body;
-  expect(state.responses[1].body.id).toBe(session.id);
+  const session = present(state.responses[0], "state.responses[0]").body;
+  expect(present(state?.responses[1], "state?.responses[1]").body.id).toBe(session.id);
   await page.goto(session.customerCheckout.url);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByLabel("Amount")).toBeVisible();
@@ -65,7 +69,7 @@ test("docs/guides/store-checkout.md 'Fixed-amount store checkout': the store pay
   page,
 }) => {
   const state = await runWalkThrough(docBlocks("docs/guides/store-checkout.md", "Fixed-amount store checkout"), fresh({ KEY: keys().full }), suffix());
-  const ready = state.responses[1].body;
+  const ready = present(state.responses[1], "state.responses[1]").body;
   expect(ready.checkout.state).toBe("READY");
   await page.goto(ready.checkout.url);
   await page.getByRole("button", { name: /^Pay/ }).click();

@@ -5,6 +5,7 @@ import path from "node:path";
 import { expectAccessible } from "./support/axe";
 import { sql } from "./support/db";
 import { saveScreenshot } from "./support/screenshots";
+import { assertPresent, present } from "../scripts/harness/present";
 
 // Customer amount-entry checkout (docs/api.md "Overview" 5) in Debian's Chromium on a phone-sized
 // viewport: the merchant server opens a session through the API, the customer chooses amount and currency
@@ -30,7 +31,12 @@ function amountEntryMerchant(): { merchantId: string; headers: Record<string, st
 
 const expireAt = (id: string, at: Date) => sql("UPDATE checkout_sessions SET expires_at = $2 WHERE id = $1", [id, at]);
 const count = async (table: "payments" | "events", merchantId: string) =>
-  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE merchant_id = $1`, [merchantId]))[0].n);
+  Number(
+    present(
+      (await sql<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE merchant_id = $1`, [merchantId]))[0],
+      "(await sql<{ n: string }>(`SELECT count(*) AS n FROM ${ta...",
+    ).n,
+  );
 
 async function openSession(request: APIRequestContext, headers: Record<string, string>) {
   const reference = `order-${randomUUID().slice(0, 8)}`;
@@ -92,9 +98,10 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   const [account] = await sql<{ holder: string; bank_name: string; iban: string }>(
     "SELECT holder, bank_name, iban FROM bank_accounts WHERE active ORDER BY created_at, id LIMIT 1",
   );
-  await expect(page.getByText(account.holder)).toBeVisible();
-  await expect(page.getByText(account.bank_name)).toBeVisible();
-  await expect(page.getByText(account.iban.replace(/(.{4})(?=.)/g, "$1 "))).toBeVisible();
+  assertPresent(account, "account");
+  await expect(page.getByText(account?.holder)).toBeVisible();
+  await expect(page.getByText(account?.bank_name)).toBeVisible();
+  await expect(page.getByText(account?.iban.replace(/(.{4})(?=.)/g, "$1 "))).toBeVisible();
   await shot(page, "quoted");
   await expectAccessible(page, "the quoted total");
   expect((await (await request.get(`${base()}/v1/checkout-sessions/${session.id}`, { headers })).json()).state).toBe("QUOTED");

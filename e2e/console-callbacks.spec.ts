@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { api, base, libTask, screenshot, signIn } from "./support/console";
+import { assertPresent } from "../scripts/harness/present";
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
 
@@ -36,7 +37,8 @@ test("requeue delivers a NOT_CONFIGURED event to the local receiver once an addr
     await signIn(page, m.owner, m.password);
     await page.goto(`${base()}/console/callbacks`);
     const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
-    expect(delivery.state).toBe("NOT_CONFIGURED");
+    assertPresent(delivery, "delivery");
+    expect(delivery?.state).toBe("NOT_CONFIGURED");
     const row = page.getByTestId(`delivery-${delivery.id}`);
     await expect(row.getByTestId("delivery-state")).toHaveText("NOT CONFIGURED");
 
@@ -62,21 +64,23 @@ test("requeue delivers a NOT_CONFIGURED event to the local receiver once an addr
     await expect(row.getByTestId("delivery-state")).toHaveText("SUCCEEDED", { timeout: 15_000 });
 
     const [callback] = receiver.received;
+    assertPresent(callback, "callback");
     const event = JSON.parse(callback.body);
     expect(event).toMatchObject({
       type: "payment.succeeded",
       data: { id: created.body.id, reference: created.body.reference, amount: "42.00", currency: "USD", environment: "sandbox" },
     });
-    expect(callback.headers["x-service-event-id"]).toBe(event.id);
+    expect(callback?.headers["x-service-event-id"]).toBe(event.id);
     const timestamp = String(callback.headers["x-service-timestamp"]);
     expect(timestamp).toMatch(/^\d{10}$/);
-    expect(callback.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${timestamp}.${callback.body}`).digest("hex"));
+    expect(callback?.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${timestamp}.${callback.body}`).digest("hex"));
 
     // A test event is signed the same way.
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
     const test = receiver.received[1];
-    expect(test.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${test.headers["x-service-timestamp"]}.${test.body}`).digest("hex"));
+    assertPresent(test, "test");
+    expect(test?.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${test.headers["x-service-timestamp"]}.${test.body}`).digest("hex"));
     await page.reload();
     await screenshot(page, "callbacks");
     await page.goto(`${base()}/console/callbacks/${delivery.id}`);
@@ -109,8 +113,10 @@ test("the signature debugger shows what a real delivery was signed with and says
     await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "SUCCEEDED" });
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
     const [callback] = receiver.received;
+    assertPresent(callback, "callback");
     const timestamp = String(callback.headers["x-service-timestamp"]);
     const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
+    assertPresent(delivery, "delivery");
 
     await page.goto(`${base()}/console/callbacks/${delivery.id}`);
     const attempt = page.getByTestId("signed-attempt-1");
@@ -185,6 +191,7 @@ test("fast retries: switched on in the console with a reason, shown with the sch
   });
   await api(m.key, "POST", `/v1/sandbox/payments/${created.body.id}/complete`, { outcome: "FAILED" });
   const [delivery] = await libTask<{ id: string; state: string }[]>("deliveries", { merchantId: m.merchantId });
+  assertPresent(delivery, "delivery");
   await page.goto(`${base()}/console/callbacks/${delivery.id}`);
   await expect(page.getByText("(fast retries: waits 0.5 s to 60 s)")).toBeVisible();
   await screenshot(page, "delivery-fast-retries");

@@ -97,13 +97,14 @@ async function walkConsole(page: Page): Promise<{ pages: number; checked: number
   const nav = await page.locator('nav a[href^="/console"]').evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
   const queue = [...new Set(nav)];
   const result = { pages: 0, checked: 0, unzoned: [] as string[] };
-  for (let i = 0; i < queue.length; i++) {
-    await page.goto(`${base()}${queue[i]}`);
+  // The loop also visits what the pages below push onto the queue (an array's iterator reads its length each step).
+  for (const target of queue) {
+    await page.goto(`${base()}${target}`);
     const found = await timesOnPage(page);
     result.pages += 1;
     result.checked += found.checked;
     result.unzoned.push(...found.unzoned);
-    const detail = DETAILS[queue[i]];
+    const detail = DETAILS[target];
     if (detail) {
       const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
       const first = hrefs.find((h) => detail.test(h));

@@ -202,7 +202,7 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     await expect(page.getByRole("heading", { name: "Payment confirmed" })).toBeVisible();
     const again = await request.post(`${ready.checkout.url}/decline`);
     expect(again.status()).toBe(409);
-    const [{ n }] = await sql<{ n: string }>("SELECT count(*) AS n FROM ledger_entries WHERE payment_id = $1", [created.id]);
+    const [{ n } = { n: "none" }] = await sql<{ n: string }>("SELECT count(*) AS n FROM ledger_entries WHERE payment_id = $1", [created.id]);
     expect(Number(n)).toBe(1);
   } finally {
     await receiver.close();

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_PAUSE_MS, pauseAfterBatch, requestsInFlight, yieldToRequests } from "@/lib/background";
+import { processState } from "@/lib/process-state";
 
-const g = globalThis as unknown as { __sandpiperRequestsInFlight?: () => number };
+const state = processState();
 
 afterEach(() => {
-  delete g.__sandpiperRequestsInFlight;
+  delete state.requestsInFlight;
   delete process.env.BACKGROUND_SHARE_PERCENT;
 });
 
@@ -31,7 +32,7 @@ describe("background work yields to requests", () => {
 
   it("reads the requests in flight that server.mjs counts, and 0 outside the server", () => {
     expect(requestsInFlight()).toBe(0);
-    g.__sandpiperRequestsInFlight = () => 7;
+    state.requestsInFlight = () => 7;
     expect(requestsInFlight()).toBe(7);
     expect(pauseAfterBatch(10)).toBe(40);
   });
@@ -41,7 +42,7 @@ describe("background work yields to requests", () => {
     await yieldToRequests(performance.now() - 100);
     expect(performance.now() - idleStart).toBeLessThan(300);
 
-    g.__sandpiperRequestsInFlight = () => 1;
+    state.requestsInFlight = () => 1;
     const busyStart = performance.now();
     await yieldToRequests(performance.now() - 100);
     expect(performance.now() - busyStart).toBeGreaterThanOrEqual(395);

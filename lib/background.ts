@@ -1,21 +1,19 @@
 // The share of time background batches take while this process answers requests (docs/architecture.md "Jobs",
 // "Background work never stalls the API"): the cost-based pause of a sweep or catch-up between two batches.
 import { config } from "@/lib/config";
+import { processState } from "@/lib/process-state";
 
 /** The longest pause between two batches, milliseconds: a backlog still moves under unbroken load. */
 export const MAX_PAUSE_MS = 2_000;
 
-const g = globalThis as unknown as {
-  /** Set by server.mjs: requests it is answering now, event streams aside (they stay open for hours). */
-  __sandpiperRequestsInFlight?: () => number;
-};
+const state = processState();
 
 /**
  * Requests this process is answering now, long-lived event streams aside (server.mjs counts them); 0 in a process
  * that serves no HTTP (a test calling a job body, a script).
  */
 export function requestsInFlight(): number {
-  return g.__sandpiperRequestsInFlight?.() ?? 0;
+  return state.requestsInFlight?.() ?? 0;
 }
 
 /**

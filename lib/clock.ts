@@ -94,13 +94,13 @@ export function parseDuration(text: string): number | null {
   const trimmed = text.trim();
   const iso = ISO_DURATION.exec(trimmed);
   if (iso && trimmed.length > 1 && !/T$/i.test(trimmed)) {
-    const [w, d, h, m, s] = iso.slice(1).map((n) => Number(n ?? 0));
+    const [w = 0, d = 0, h = 0, m = 0, s = 0] = iso.slice(1).map((n) => Number(n ?? 0));
     const ms = w * UNIT_MS.w + d * UNIT_MS.d + h * UNIT_MS.h + m * UNIT_MS.m + s * UNIT_MS.s;
     return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
   }
   if (!/^(\d+[smhdw])+$/i.test(trimmed)) return null;
   let ms = 0;
-  for (const [, n, unit] of trimmed.matchAll(/(\d+)([smhdw])/gi)) ms += Number(n) * UNIT_MS[unit.toLowerCase() as keyof typeof UNIT_MS];
+  for (const [, n, unit = ""] of trimmed.matchAll(/(\d+)([smhdw])/gi)) ms += Number(n) * UNIT_MS[unit.toLowerCase() as keyof typeof UNIT_MS];
   return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
 }
 

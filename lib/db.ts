@@ -6,14 +6,13 @@ import { z } from "zod";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
+import { processState, type PoolSlot } from "@/lib/process-state";
 
 /** A Prisma client or the client of an interactive transaction. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 export type Tx = Prisma.TransactionClient;
 
-type PoolSlot = { pool?: pg.Pool; prisma?: PrismaClient };
-const globalForDb = globalThis as unknown as { sandpiperDb?: { api: PoolSlot; jobs: PoolSlot } };
-const slots = (globalForDb.sandpiperDb ??= { api: {}, jobs: {} });
+const slots = (processState().db ??= { api: {}, jobs: {} });
 
 /** Marks the asynchronous work that runs as a background job (lib/jobs): {@link runAsBackgroundWork}. */
 const backgroundWork = new AsyncLocalStorage<true>();
@@ -264,9 +263,12 @@ export function fieldName(column: string): string {
  * ({@link fieldName}), then `schema` checks every field's type (bigint -> BigInt, timestamptz -> Date, jsonb ->
  * object, as the driver gives them) and drops columns it does not name. Hot paths use raw SQL because Prisma 6
  * compiles every ORM query anew (docs/benchmarks.md); this keeps them as safe as the ORM's typed results.
+ * `row` undefined is the first row of a statement that answered none (`const [row] = await db.$queryRaw...`).
  * @throws ZodError when the row lacks a field or a field has another type (a schema drift: 500 INTERNAL_ERROR).
+ * @throws Error when `row` is undefined (a statement that always answers one row answered none: 500 INTERNAL_ERROR).
  */
-export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unknown>): z.output<S> {
+export function parseRow<S extends z.ZodType>(schema: S, row: Record<string, unknown> | undefined): z.output<S> {
+  if (row === undefined) throw new Error("a statement that answers one row answered none");
   const out: Record<string, unknown> = {};
   for (const column in row) out[fieldName(column)] = row[column];
   return schema.parse(out);

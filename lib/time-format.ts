@@ -63,8 +63,13 @@ function partsIn(value: TimeInput, timeZone: string): Record<"year" | "month" | 
     });
     partFormats.set(timeZone, format);
   }
-  const parts = Object.fromEntries(format.formatToParts(toDate(value)).map((p) => [p.type, p.value]));
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = Object.fromEntries(format.formatToParts(toDate(value)).map((p) => [p.type, p.value]));
+  const part = (type: Intl.DateTimeFormatPartTypes): string => {
+    const text = parts[type];
+    if (text === undefined) throw new Error(`the ${timeZone} time format gave no ${type}`);
+    return text;
+  };
+  return { year: part("year"), month: part("month"), day: part("day"), hour: part("hour"), minute: part("minute"), second: part("second") };
 }
 
 function toDate(value: TimeInput): Date {

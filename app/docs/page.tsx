@@ -13,8 +13,15 @@ const METHOD_STYLE: Record<string, string> = { get: "bg-emerald-100 text-emerald
 type Entry = { method: string; path: string; op: OperationObject };
 const entries: Entry[] = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ method, path, op })));
 
+/**
+ * A parameter of the document, its `$ref` (`#/components/parameters/<name>`) followed.
+ * @throws Error when the reference names no parameter of the document's components (a document that contradicts itself)
+ */
 function resolveParameter(p: ParameterObject | { $ref: string }): ParameterObject {
-  return "$ref" in p ? doc.components.parameters[p.$ref.split("/").pop()!] : p;
+  if (!("$ref" in p)) return p;
+  const resolved = doc.components.parameters[p.$ref.split("/").pop() ?? ""];
+  if (!resolved) throw new Error(`the OpenAPI document refers to ${p.$ref}, which it does not define`);
+  return resolved;
 }
 
 function schemaLink(schema: JsonSchema | undefined) {
@@ -235,7 +242,7 @@ export default function ApiReference() {
           head={["header", "direction", "meaning"]}
           rows={[
             [<code key="a">Authorization</code>, "request", "Bearer <API_KEY> (server-side sandbox key)"],
-            [<code key="i">Idempotency-Key</code>, "request", doc.components.parameters["Idempotency-Key"].description ?? ""],
+            [<code key="i">Idempotency-Key</code>, "request", doc.components.parameters["Idempotency-Key"]?.description ?? ""],
             ...Object.entries(headers).map(([name, h]) => [<code key={name}>{name}</code>, "response", h.description]),
           ]}
         />

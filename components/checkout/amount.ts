@@ -3,7 +3,7 @@ import { AMOUNT_PATTERN, toMinor } from "@/lib/money/currency";
 
 /** "1000000.00" -> "1,000,000.00" (amount text stays text: money never becomes a JS number). */
 export function groupedAmount(amount: string): string {
-  const [whole, fraction] = amount.split(".");
+  const [whole = "", fraction] = amount.split(".");
   const digits = whole.replace(/\B(?=(\d{3})+$)/g, ",");
   return fraction === undefined ? digits : `${digits}.${fraction}`;
 }

@@ -12,7 +12,7 @@ export function parsePolled<T>(schema: z.ZodType<T>, json: unknown): T {
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new Error(`The console answered data this page cannot read (${issue.path.join(".") || "the answer"}: ${issue.message}).`);
+  throw new Error(`The console answered data this page cannot read (${issue?.path.join(".") || "the answer"}: ${issue?.message ?? "refused"}).`);
 }
 
 /** GET a console JSON route and parse it with `schema`; a non-2xx answer throws (SWR keeps the last data and reports the error). */

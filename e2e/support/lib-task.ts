@@ -32,8 +32,10 @@ const tasks: Record<string, (args: any) => Promise<unknown>> = {
   },
 };
 
-const [name, json] = process.argv.slice(2);
-tasks[name](JSON.parse(json ?? "{}"))
+const [name = "", json] = process.argv.slice(2);
+const task = tasks[name];
+if (!task) throw new Error(`unknown task "${name}": use ${Object.keys(tasks).join(", ")}`);
+task(JSON.parse(json ?? "{}"))
   .then(async (result) => {
     process.stdout.write(JSON.stringify(result, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) + "\n");
     await db.$disconnect();

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
 import { waitUntil } from "../../scripts/harness/wait";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // Runs the guides' shell walk-throughs as written, so the docs cannot drift from the service: every `curl`
 // line of a section's ```sh blocks is executed with bash and curl, and the `# -> <status> {...}` comment under it
@@ -20,7 +21,7 @@ export function docBlocks(file: string, title: string): string[] {
   if (start < 0) throw new Error(`${file} has no section "${title}"`);
   const rest = text.slice(start + 4 + title.length);
   const section = rest.slice(0, rest.search(/\n## /) === -1 ? undefined : rest.search(/\n## /));
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
 }
 
 /** Splits a block into steps: continued (`\`) and open-quoted lines are joined; `# ->` comments are expectations. */
@@ -29,23 +30,25 @@ function steps(block: string): Step[] {
   const lines = block.split("\n");
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
+    assertPresent(line, "line");
     if (line.trim() === "") continue;
     if (line.startsWith("#")) {
       if (/^#\s*->/.test(line)) {
         let expectation = line.replace(/^#\s*->\s*/, "");
-        while (i + 1 < lines.length && /^#\s{2,}/.test(lines[i + 1])) expectation += lines[++i].replace(/^#\s+/, "");
+        while (i + 1 < lines.length && /^#\s{2,}/.test(present(lines[i + 1], "lines[i + 1]")))
+          expectation += present(lines[++i], "lines[++i]").replace(/^#\s+/, "");
         const last = out.at(-1);
         if (last?.kind === "curl") last.expect = expectation;
       }
       continue;
     }
-    const assign = /^([A-Z_]+)=(\S+)/.exec(line);
-    if (assign) {
-      out.push({ kind: "assign", name: assign[1], value: assign[2] });
+    const [, name, value] = /^([A-Z_]+)=(\S+)/.exec(line) ?? [];
+    if (name !== undefined && value !== undefined) {
+      out.push({ kind: "assign", name, value });
       continue;
     }
     while ((line.trimEnd().endsWith("\\") || (line.match(/'/g) ?? []).length % 2 === 1) && i + 1 < lines.length) {
-      line = line.trimEnd().endsWith("\\") ? `${line.trimEnd().slice(0, -1)} ${lines[++i].trim()}` : `${line}\n${lines[++i]}`;
+      line = line.trimEnd().endsWith("\\") ? `${line.trimEnd().slice(0, -1)} ${present(lines[++i], "lines[++i]").trim()}` : `${line}\n${lines[++i]}`;
     }
     if (/^curl\s/.test(line)) out.push({ kind: "curl", command: line.replace(/\s+#[^'"]*$/, ""), expect: null });
     else throw new Error(`walk-through line the runner does not know: ${line}`);
@@ -68,7 +71,7 @@ function pairs(value: unknown, into = new Set<string>()): Set<string> {
 /** The literal pairs an expectation shows ("..." values and <placeholders> left out). */
 function expectedPairs(expectation: string): string[] {
   return [...expectation.matchAll(/"(\w+)":("(?:[^"\\]|\\.)*"|null|true|false|-?\d+(?:\.\d+)?)/g)]
-    .filter(([, , v]) => !v.includes("...") && !v.includes("<"))
+    .filter(([, , v = ""]) => !v.includes("...") && !v.includes("<"))
     .map(([, k, v]) => `"${k}":${v}`);
 }
 

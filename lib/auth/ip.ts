@@ -1,6 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
+import { processState } from "@/lib/process-state";
 
 /** Recent answers of {@link normalizeIp}: every request normalises its peer's address, and ipaddr.js parses with regular expressions (about 50 µs a request in a CPU profile). */
 const normalized = new Map<string, string | null>();
@@ -79,24 +80,22 @@ export function sourceIp(headers: Headers): string | null {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = normalizeIp(hops[i]);
+  for (const raw of hops.reverse()) {
+    const hop = normalizeIp(raw);
     if (!hop) return peer;
     if (!trusted.has(hop)) return hop;
   }
   return peer;
 }
 
-const warned = globalThis as unknown as { sandpiperUntrustedProxies?: Set<string> };
-
 /**
  * Logs once per address (a warning) that requests arrive with X-Forwarded-For from a peer not in TRUSTED_PROXIES:
  * behind such a proxy every client shares the proxy's address for rate limits and sign-in throttling.
  */
 function warnUntrustedProxy(peer: string): void {
-  warned.sandpiperUntrustedProxies ??= new Set();
-  if (warned.sandpiperUntrustedProxies.has(peer) || warned.sandpiperUntrustedProxies.size > 100) return;
-  warned.sandpiperUntrustedProxies.add(peer);
+  const warned = (processState().untrustedProxiesWarned ??= new Set());
+  if (warned.has(peer) || warned.size > 100) return;
+  warned.add(peer);
   log.warn(
     { peer },
     "requests arrive with X-Forwarded-For from an address not in TRUSTED_PROXIES: limits and sign-in throttling see every client behind it as this one address; add the proxy to TRUSTED_PROXIES",

@@ -12,7 +12,7 @@ import { sendCallbackRequest, type SendCallbackResult } from "@/lib/callbacks/se
 import { testEventHeaderName } from "@/lib/callbacks/deliveries";
 import { injectChaos, pendingChaosPlan } from "@/lib/callbacks/chaos-delivery";
 import type { SendTarget } from "@/lib/callbacks/chaos-delivery";
-import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing";
+import { buildCallbackHeaders, signedHeaderValues } from "@/lib/events/signing";
 import { checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
@@ -200,8 +200,8 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
   if (claimed.test) headers[testEventHeaderName()] = "true";
   const target = { url: check.url, address: check.address, family: check.family };
   const result = await sendCallbackRequest({ ...target, headers, body, timeoutMs });
-  const names = callbackHeaderNames();
-  return { url, result, signedTimestamp: headers[names.timestamp], signature: headers[names.signature], target };
+  const { timestamp: signedTimestamp, signature } = signedHeaderValues(headers);
+  return { url, result, signedTimestamp, signature, target };
 }
 
 /** One attempt that was sent (or found no address) and waits to be recorded by {@link settleBatch}. */
@@ -302,7 +302,11 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
       FROM deliveries d WHERE id = ANY(${items.map((i) => i.claimed.id)}::uuid[]) ORDER BY id FOR UPDATE`,
     );
     const rows = new Map(locked.map((r) => [r.id, r]));
-    const settled = items.map((item) => settlement(item, rows.get(item.claimed.id)!, random));
+    const settled = items.map((item) => {
+      const row = rows.get(item.claimed.id);
+      if (!row) throw new Error(`delivery ${item.claimed.id} was attempted and is gone before its attempt is recorded`);
+      return settlement(item, row, random);
+    });
     const attempts = settled.flatMap((s) => (s.attempt ? [s.attempt] : []));
     const changes = settled.flatMap((s) => (s.change ? [s.change] : []));
     if (attempts.length > 0) await tx.deliveryAttempt.createMany({ data: attempts });
@@ -338,8 +342,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
  * @throws database errors (a chaos plan's read, the record); send failures never throw.
  */
 function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promise<AttemptOutcome[]> {
-  const sends = claimed.map(() => deferred<SentAttempt | null>());
-  const settled = Promise.all(sends.map((d) => d.promise)).then((items) =>
+  const slots = claimed.map((c) => ({ c, sent: deferred<SentAttempt | null>() }));
+  const settled = Promise.all(slots.map((s) => s.sent.promise)).then((items) =>
     settleBatch(
       items.filter((i): i is SentAttempt => i !== null),
       opts.random ?? Math.random,
@@ -347,7 +351,7 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promis
   );
   settled.catch(() => undefined); // every attempt that was sent awaits it and throws its error
   return Promise.all(
-    claimed.map((c, i) => {
+    slots.map(({ c, sent: slot }) => {
       const ids = { "sandpiper.delivery_id": c.id, "sandpiper.event_id": c.eventId, "sandpiper.merchant_id": c.merchantId };
       return inSpan("callback attempt", ids, async (span) => {
         let plan: Awaited<ReturnType<typeof pendingChaosPlan>> = null;
@@ -355,16 +359,18 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promis
         try {
           // Chaos mode: the event's plan, once per delivery; a delay holds the real attempt back (well inside the lease).
           plan = c.chaos && c.callbackSecret ? await pendingChaosPlan(c.id, c.eventId) : null;
-          if (plan?.delayMs) await new Promise((r) => setTimeout(r, plan!.delayMs));
+          const delayMs = plan?.delayMs;
+          if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
           const startedAt = opts.now ?? systemNow();
           const sent = await send(c, startedAt, opts.timeoutMs);
           item = { claimed: c, sent, startedAt, finishedAt: opts.now ?? systemNow() };
-          sends[i]!.resolve(item);
+          slot.resolve(item);
         } catch (error) {
-          sends[i]!.resolve(null);
+          slot.resolve(null);
           throw error;
         }
-        const outcome = (await settled).get(c.id)!;
+        const outcome = (await settled).get(c.id);
+        if (!outcome) throw new Error(`delivery ${c.id} was attempted and its attempt not recorded`);
         await afterAttempt(item, plan, outcome, opts);
         span.setAttributes({ "sandpiper.attempt": outcome.attempt ?? undefined, "sandpiper.delivery_state": outcome.state });
         if (outcome.statusCode != null) span.setAttribute("http.response.status_code", outcome.statusCode);
@@ -377,13 +383,14 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promis
 /** After an attempt is recorded: chaos mode's extra requests, the log line and the metric. */
 async function afterAttempt(item: SentAttempt, plan: Awaited<ReturnType<typeof pendingChaosPlan>>, outcome: AttemptOutcome, opts: DeliverOptions) {
   const { claimed, sent } = item;
-  if (plan && "target" in sent && sent.target) {
+  // A plan is read only for a delivery with a secret (attemptBatch), so the secret is there.
+  if (plan && claimed.callbackSecret && "target" in sent && sent.target) {
     await injectChaos({
       deliveryId: claimed.id,
       eventId: claimed.eventId,
       merchantId: claimed.merchantId,
       body: claimed.body,
-      secret: claimed.callbackSecret!,
+      secret: claimed.callbackSecret,
       previousSecret: claimed.previousCallbackSecret,
       url: sent.url,
       target: sent.target,
@@ -460,7 +467,11 @@ export type DeliverOneResult =
 export async function deliverOne(deliveryId: string, opts: DeliverOptions = {}): Promise<DeliverOneResult> {
   const now = opts.now ?? systemNow();
   const [claimed] = await claim(Prisma.sql`AND d.id = ${deliveryId}::uuid`, now, 1, opts.leaseMs ?? DEFAULT_LEASE_MS);
-  if (claimed) return { claimed: true, ...(await attemptBatch([claimed], opts))[0]! };
+  if (claimed) {
+    const [outcome] = await attemptBatch([claimed], opts);
+    if (!outcome) throw new Error(`delivery ${deliveryId} was attempted and gave no outcome`);
+    return { claimed: true, ...outcome };
+  }
   const row = await getDb().delivery.findUnique({ where: { id: deliveryId }, select: { state: true, nextAttemptAt: true, leaseUntil: true } });
   if (!row) return { claimed: false, deliveryId, state: null, nextAttemptAt: null };
   const times = [row.nextAttemptAt, row.leaseUntil].filter((t): t is Date => t !== null && row.state === "PENDING");

@@ -2,7 +2,7 @@
 // docs/callbacks.md (NOT_CONFIGURED and FAILED deliveries can be requeued) and docs/architecture.md "Callbacks".
 import { systemNow } from "@/lib/clock";
 import { z } from "zod";
-import { afterCommit, IdRow, parseRows, withTransaction, Prisma, type Db, type Tx } from "@/lib/db";
+import { afterCommit, IdRow, parseRow, parseRows, withTransaction, Prisma, type Db, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/outbox";
 import { callbackHeaderNames } from "@/lib/events/signing";
@@ -325,17 +325,15 @@ const MovedDeliveries = z.object({ moved: z.number().int(), due: z.number().int(
  */
 export async function advanceDeliveries(tx: Tx, input: { merchantId: string; byMs: bigint }): Promise<number> {
   const now = systemNow();
-  const [counts] = parseRows(
-    MovedDeliveries,
-    await tx.$queryRaw<Record<string, unknown>[]>`
+  const [row] = await tx.$queryRaw<Record<string, unknown>[]>`
     WITH moved AS (
       UPDATE deliveries
       SET next_attempt_at = GREATEST(next_attempt_at - ${input.byMs.toString()}::bigint * interval '1 millisecond', ${now}::timestamptz), updated_at = ${now}
       WHERE merchant_id = ${input.merchantId}::uuid AND state = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at > ${now}
       RETURNING next_attempt_at <= ${now} AS due
     )
-    SELECT count(*)::int AS moved, (count(*) FILTER (WHERE due))::int AS due FROM moved`,
-  );
+    SELECT count(*)::int AS moved, (count(*) FILTER (WHERE due))::int AS due FROM moved`;
+  const counts = parseRow(MovedDeliveries, row);
   if (counts.due > 0) afterCommit(tx, () => wakeCatchUp(DELIVERY_DUE));
   return counts.due;
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, MAX_ATTEMPTS, nextAttemptDelayMs, retryWaitsSeconds } from "./retry-schedule";
+import { present } from "../../scripts/harness/present";
 
 const noJitter = () => 0.5;
 
@@ -39,7 +40,7 @@ describe("retry schedule", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 7 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
         const ms = nextAttemptDelayMs(attempt, () => r);
-        const base = BASE_WAITS_SECONDS[attempt - 1] * 1000;
+        const base = present(BASE_WAITS_SECONDS[attempt - 1], "the base wait") * 1000;
         expect(ms).not.toBeNull();
         expect(ms!).toBeGreaterThanOrEqual(Math.max(30_000, Math.floor(base * 0.9)));
         expect(ms!).toBeLessThanOrEqual(Math.min(3_600_000, Math.ceil(base * 1.1)));

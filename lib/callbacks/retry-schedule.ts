@@ -65,11 +65,12 @@ export function nextAttemptDelayMs(attemptNumber: number, random: () => number =
   if (!Number.isInteger(attemptNumber) || attemptNumber < 1) {
     throw new RangeError("attemptNumber must be an integer >= 1");
   }
-  if (attemptNumber >= MAX_ATTEMPTS) return null;
+  const base = BASE_WAITS_SECONDS[attemptNumber - 1];
+  if (attemptNumber >= MAX_ATTEMPTS || base === undefined) return null;
   const r = random();
   if (!Number.isFinite(r)) throw new RangeError("random() must return a finite number");
   const divisor = speed.fastRetries ? FAST_RETRY_DIVISOR : 1;
   const factor = 1 + (2 * Math.min(Math.max(r, 0), 1) - 1) * JITTER;
-  const ms = Math.round((BASE_WAITS_SECONDS[attemptNumber - 1] * 1000 * factor) / divisor);
+  const ms = Math.round((base * 1000 * factor) / divisor);
   return Math.min(Math.max(ms, MIN_WAIT_MS / divisor), MAX_WAIT_MS / divisor);
 }

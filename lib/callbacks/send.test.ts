@@ -8,6 +8,7 @@ import path from "node:path";
 import tls from "node:tls";
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, sendCallbackRequest } from "./send";
+import { present } from "../../scripts/harness/present";
 
 interface Seen {
   method: string;
@@ -65,13 +66,13 @@ describe("sendCallbackRequest", () => {
     expect(result).toMatchObject({ ok: true, statusCode: 200, error: null, responseSnippet: '{"received":true}', redirected: false });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(seen).toHaveLength(1);
-    expect(seen[0].method).toBe("POST");
-    expect(seen[0].url).toBe("/hook?a=1");
-    expect(seen[0].body.toString("utf8")).toBe(body);
-    expect(seen[0].headers.host).toBe(`callback.invalid:${port}`);
-    expect(seen[0].headers["content-type"]).toBe("application/json");
-    expect(seen[0].headers["content-length"]).toBe(String(Buffer.byteLength(body)));
-    expect(seen[0].headers["x-service-event-id"]).toBe(headers["X-Service-Event-Id"]);
+    expect(present(seen?.[0], "seen?.[0]").method).toBe("POST");
+    expect(present(seen?.[0], "seen?.[0]").url).toBe("/hook?a=1");
+    expect(present(seen?.[0], "seen?.[0]").body.toString("utf8")).toBe(body);
+    expect(present(seen?.[0], "seen?.[0]").headers.host).toBe(`callback.invalid:${port}`);
+    expect(present(seen?.[0], "seen?.[0]").headers["content-type"]).toBe("application/json");
+    expect(present(seen?.[0], "seen?.[0]").headers["content-length"]).toBe(String(Buffer.byteLength(body)));
+    expect(present(seen?.[0], "seen?.[0]").headers["x-service-event-id"]).toBe(headers["X-Service-Event-Id"]);
   });
 
   it("sends Buffer bodies byte for byte", async () => {
@@ -80,7 +81,7 @@ describe("sendCallbackRequest", () => {
     const result = await sendCallbackRequest({ url: pinnedUrl(port), address: "127.0.0.1", family: 4, headers, body: bytes });
     expect(result.ok).toBe(true);
     expect(result.statusCode).toBe(204);
-    expect(seen[0].body.equals(bytes)).toBe(true);
+    expect(present(seen?.[0], "seen?.[0]").body.equals(bytes)).toBe(true);
   });
 
   it("reports 500 as not ok with the status", async () => {

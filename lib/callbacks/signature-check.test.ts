@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { listenerSecret } from "@/lib/events/listener-secret";
 import { diagnoseSignature } from "@/lib/callbacks/signature-check";
+import { present } from "../../scripts/harness/present";
 
 // "Check my verification" (docs/callbacks.md "Signature debugger"): each common slip is named, and nothing in the
 // answer gives the secret away.
@@ -77,7 +78,9 @@ describe("diagnoseSignature", () => {
       part: "body",
       message: expect.stringMatching(/line break/),
     });
-    expect(diagnose({ body: `${body}\r\n`, signature: right }).findings[0].message).toMatch(/line break/);
+    expect(
+      present(diagnose({ body: `${body}\r\n`, signature: right }).findings[0], "diagnose({ body: `${body}\\r\\n`, signature: right }).fin...").message,
+    ).toMatch(/line break/);
     expect(diagnose({ body: `  ${body} `, signature: wrong }).findings[0]).toMatchObject({
       ok: false,
       part: "body",
@@ -117,7 +120,7 @@ describe('diagnoseSignature for a listener forward (docs/callbacks.md "Forwards 
   it("names the listener secret of the reporting key, and a callback secret used by mistake", () => {
     const ok = check(hmac(listener, `${timestamp}.${body}`).toString("hex"));
     expect(ok.verified).toBe(true);
-    expect(ok.findings[0].message).toMatch(/sandpiper listen secret of API key sk_sandbox_abcdef\.\.\./);
+    expect(present(ok?.findings[0], "ok?.findings[0]").message).toMatch(/sandpiper listen secret of API key sk_sandbox_abcdef\.\.\./);
     const mixedUp = check(right);
     expect(mixedUp.verified).toBe(false);
     expect(firstProblem(mixedUp)).toMatch(/made with your callback secret\. Forwards of sandpiper listen are signed with the listener secret/);

@@ -61,7 +61,8 @@ export function isPublicAddress(ip: string): boolean {
   if (addr === null) return false;
   if (addr.kind() === "ipv4") return addr.range() === "unicast";
   const v6 = addr as ipaddr.IPv6;
-  return v6.range() === "unicast" && (v6.parts[0] & 0xe000) === 0x2000 && !v6.zoneId;
+  const [high = 0] = v6.parts;
+  return v6.range() === "unicast" && (high & 0xe000) === 0x2000 && !v6.zoneId;
 }
 
 function isLoopbackAddress(ip: string): boolean {
@@ -75,14 +76,17 @@ function ipLiteral(hostname: string): string | null {
   return isIP(bare) !== 0 || ipaddr.isValid(bare) ? bare : null;
 }
 
-async function resolveAll(host: string, resolve: Resolver): Promise<ResolvedAddress[] | string> {
+/** Whether `list` has a first element (its type then says so). */
+const isNonEmpty = <T>(list: T[]): list is [T, ...T[]] => list.length > 0;
+
+async function resolveAll(host: string, resolve: Resolver): Promise<[ResolvedAddress, ...ResolvedAddress[]] | string> {
   let found: ResolvedAddress[];
   try {
     found = await resolve(host);
   } catch {
     return "host name could not be resolved";
   }
-  if (!Array.isArray(found) || found.length === 0) return "host name could not be resolved";
+  if (!Array.isArray(found) || !isNonEmpty(found)) return "host name could not be resolved";
   for (const a of found) {
     const family = isIP(a?.address ?? "");
     if (family === 0 || family !== a.family) return "host name resolved to an invalid address";

@@ -32,7 +32,7 @@ export async function createCheckoutSession(
       "customer amount-entry checkout is not enabled for this merchant: an operator switches it on in the console (Merchants, the merchant's page, \"Customer amount-entry flow\"); use a key of a merchant that has it, such as the seeded amount-entry merchant's",
     );
   }
-  const customer = customerProfile(body.customer, SESSION_REQUIRED_CUSTOMER)!;
+  const customer = customerProfile(body.customer, SESSION_REQUIRED_CUSTOMER);
   await assertNotBlocked(tx, merchant.id, customer);
   // A session is a payment attempt for COUNT rules; it has no amount yet, so AMOUNT rules do not apply.
   await consumeVelocity(tx, { merchantId: merchant.id, customer, amount: null, now });

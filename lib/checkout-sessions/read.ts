@@ -29,9 +29,9 @@ export async function findSessionByToken(db: Db, token: string): Promise<Checkou
  * @throws ZodError when a row read does not match its schema (a schema drift)
  */
 export async function lockSessionByToken(tx: Tx, token: string): Promise<CheckoutSession> {
-  const rows = SESSION_TOKEN_PATTERN.test(token)
+  const [row] = SESSION_TOKEN_PATTERN.test(token)
     ? parseRows(IdRow, await tx.$queryRaw<Record<string, unknown>[]>`SELECT id FROM checkout_sessions WHERE token = ${token} FOR UPDATE`)
     : [];
-  if (rows.length === 0) throw apiError("NOT_FOUND", "checkout link not found");
-  return tx.checkoutSession.findUniqueOrThrow({ where: { id: rows[0].id } });
+  if (!row) throw apiError("NOT_FOUND", "checkout link not found");
+  return tx.checkoutSession.findUniqueOrThrow({ where: { id: row.id } });
 }

@@ -24,8 +24,8 @@ export function parsePaymentFilters(
   const parsed = ConsolePaymentsQuery.safeParse({ query: rest, merchant });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue.path.filter((p) => p !== "query").join(".");
-    return { ok: false, error: `${path ? `${path}: ` : ""}${issue.message}` };
+    const path = issue?.path.filter((p) => p !== "query").join(".");
+    return { ok: false, error: `${path ? `${path}: ` : ""}${issue?.message ?? "not a valid filter"}` };
   }
   return { ok: true, query: parsed.data.query, merchant: parsed.data.merchant };
 }

@@ -45,11 +45,11 @@ export type ChaosPlan = { kinds: ChaosKind[]; delayMs: number };
 export function chaosPlan(eventId: string, target: ChaosTarget): ChaosPlan {
   const digest = createHash("sha256").update(`${target}:${eventId}`).digest();
   const kinds: ChaosKind[] = [];
-  if (digest[0] % 10 < 3) kinds.push("duplicate");
-  const delayed = digest[1] % 10 < 3;
+  if (digest.readUInt8(0) % 10 < 3) kinds.push("duplicate");
+  const delayed = digest.readUInt8(1) % 10 < 3;
   if (delayed) kinds.push("delay");
-  if (digest[2] % 10 < 1) kinds.push("bad_signature");
-  if (digest[3] % 10 < 1) kinds.push("stale_timestamp");
+  if (digest.readUInt8(2) % 10 < 1) kinds.push("bad_signature");
+  if (digest.readUInt8(3) % 10 < 1) kinds.push("stale_timestamp");
   const delayMs = delayed ? 500 + (digest.readUInt16BE(4) % 2501) : 0;
   return { kinds, delayMs };
 }

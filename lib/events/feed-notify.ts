@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getDb, parseRows, type Db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { config } from "@/lib/config";
+import { processState } from "@/lib/process-state";
 
 type Waiter = () => void;
 
@@ -37,8 +38,8 @@ export async function merchantFeedHead(db: Db, merchantId: string): Promise<bigi
   return row?.last ?? BigInt(0);
 }
 
-const state = globalThis as unknown as { sandpiperFeedWaiters?: Set<Waiter>; sandpiperFeedPoll?: NodeJS.Timeout | null; sandpiperFeedHead?: bigint };
-const waiters = (state.sandpiperFeedWaiters ??= new Set<Waiter>());
+const state = processState();
+const waiters = (state.feedWaiters ??= new Set<Waiter>());
 
 /** Interval of the shared feed-head poll while streams are open, milliseconds (FEED_POLL_INTERVAL_MS, default 200). */
 function pollIntervalMs(): number {
@@ -51,19 +52,19 @@ export function notifyFeed(): void {
 }
 
 function startPoll(): void {
-  if (state.sandpiperFeedPoll) return;
+  if (state.feedPoll) return;
   const tick = async () => {
     try {
       const head = await feedHead(getDb());
-      if (state.sandpiperFeedHead !== undefined && head !== state.sandpiperFeedHead) notifyFeed();
-      state.sandpiperFeedHead = head;
+      if (state.feedHead !== undefined && head !== state.feedHead) notifyFeed();
+      state.feedHead = head;
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, "event feed poll failed; retrying");
     }
-    if (waiters.size > 0) state.sandpiperFeedPoll = setTimeout(tick, pollIntervalMs());
-    else state.sandpiperFeedPoll = null;
+    if (waiters.size > 0) state.feedPoll = setTimeout(tick, pollIntervalMs());
+    else state.feedPoll = null;
   };
-  state.sandpiperFeedPoll = setTimeout(tick, 0);
+  state.feedPoll = setTimeout(tick, 0);
 }
 
 /**

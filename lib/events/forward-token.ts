@@ -8,6 +8,7 @@ import { z } from "zod";
 import { realInstant, type RealInstant } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { fieldError } from "@/lib/errors";
+import { processState } from "@/lib/process-state";
 
 /** How long after its stream opened a forward token is taken, milliseconds: the stream's 10 minutes and 1 hour to report. */
 export const FORWARD_TOKEN_LIFE_MS = 70 * 60 * 1000;
@@ -15,7 +16,6 @@ export const FORWARD_TOKEN_LIFE_MS = 70 * 60 * 1000;
 export const CLOCK_SKEW_MS = 60_000;
 
 const AUDIENCE = "sandpiper-forwards";
-const g = globalThis as unknown as { __sandpiperForwardKey?: Buffer };
 
 /**
  * The signing key: derived from NEXTAUTH_SECRET (every instance of the service has the same one; server.mjs sets it
@@ -24,7 +24,7 @@ const g = globalThis as unknown as { __sandpiperForwardKey?: Buffer };
 function forwardKey(): Buffer {
   const secret = config().NEXTAUTH_SECRET;
   if (secret) return createHmac("sha256", secret).update("sandpiper listener forward token v1").digest();
-  return (g.__sandpiperForwardKey ??= randomBytes(32));
+  return (processState().forwardKey ??= randomBytes(32));
 }
 
 /** What a forward token says: the key and merchant of the stream, when it opened and until when records are taken. */

@@ -60,8 +60,9 @@ export async function recordForwards(db: Db, merchantId: string, apiKeyId: strin
   const latest = isBefore(session.expiresAt, later(now, CLOCK_SKEW_MS)) ? session.expiresAt : later(now, CLOCK_SKEW_MS);
   const refused: RefusedForward[] = [];
   const rows = input.forwards.filter((f, index) => {
-    if (!recordedAt.has(f.eventId)) return false;
-    const reason = startedAtRefusal(realInstant(f.startedAt), { eventRecordedAt: recordedAt.get(f.eventId)!, openedAt: session.openedAt, latest });
+    const eventRecordedAt = recordedAt.get(f.eventId);
+    if (eventRecordedAt === undefined) return false;
+    const reason = startedAtRefusal(realInstant(f.startedAt), { eventRecordedAt, openedAt: session.openedAt, latest });
     if (reason) refused.push({ index, forwardId: f.forwardId, attempt: f.attempt, reason });
     return reason === null;
   });
@@ -103,7 +104,8 @@ export async function forwardsOf(db: Db, eventId: string): Promise<ListenerForwa
   const byForward = new Map<string, typeof rows>();
   for (const r of rows) byForward.set(r.forwardId, [...(byForward.get(r.forwardId) ?? []), r]);
   return [...byForward.entries()].map(([id, attempts]) => {
-    const last = attempts[attempts.length - 1];
+    const last = attempts.at(-1);
+    if (!last) throw new Error(`listener forward ${id} listed without an attempt`);
     const state = attempts.some((a) => is2xx(a.statusCode)) ? "DELIVERED" : last.nextAttemptAt ? "RETRYING" : "FAILED";
     return {
       id,

@@ -21,6 +21,7 @@ export type EventInput = { merchantId: string; paymentId: string | null; type: E
  */
 export async function recordEvent(tx: Tx, input: EventInput): Promise<RecordedEvent> {
   const [recorded] = await recordEvents(tx, [input]);
+  if (!recorded) throw new Error("recording one event gave none back");
   return recorded;
 }
 

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { buildCallbackHeaders, callbackHeaderNames, signCallback, signStandardWebhook, standardWebhooksSecret } from "./signing";
+import { present } from "../../scripts/harness/present";
 
 function independentHmac(secret: string, timestamp: string, body: Buffer): string {
   const h = createHmac("sha256", Buffer.from(secret, "utf8"));
@@ -164,7 +165,7 @@ describe("Standard Webhooks", () => {
     const previous = newCallbackSecret();
     const headers = buildCallbackHeaders({ eventId, rawBody, secret: current, previousSecret: previous, nowMs });
     expect(headers["X-Service-Signature"]).toBe(independentHmac(previous, ts, Buffer.from(rawBody, "utf8")));
-    expect(headers["webhook-signature"].split(" ")).toEqual([
+    expect(present(headers?.["webhook-signature"], 'headers?.["webhook-signature"]').split(" ")).toEqual([
       signStandardWebhook(current, eventId, ts, rawBody),
       signStandardWebhook(previous, eventId, ts, rawBody),
     ]);

@@ -181,3 +181,17 @@ export function buildCallbackHeaders(input: BuildCallbackHeadersInput): Record<s
       .join(" "),
   };
 }
+
+/**
+ * The timestamp and signature header values that {@link buildCallbackHeaders} put in `headers`, for the attempt's
+ * record (docs/architecture.md "Callbacks"). `serviceName`: the one the headers were built with (default as in
+ * {@link callbackHeaderNames}).
+ * @throws Error when `headers` lacks either (headers not built by buildCallbackHeaders with that serviceName)
+ */
+export function signedHeaderValues(headers: Record<string, string>, serviceName?: string): { timestamp: string; signature: string } {
+  const names = callbackHeaderNames(serviceName);
+  const timestamp = headers[names.timestamp];
+  const signature = headers[names.signature];
+  if (timestamp === undefined || signature === undefined) throw new Error(`callback headers without ${names.timestamp} and ${names.signature}`);
+  return { timestamp, signature };
+}

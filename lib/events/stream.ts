@@ -11,6 +11,7 @@ import { issueForwardToken } from "@/lib/events/forward-token";
 import { listenerSigningOf, type ListenerSigning } from "@/lib/events/listener-secret";
 import { countStream } from "@/lib/metrics/metrics";
 import type { SseWriter } from "@/lib/http/sse";
+import { processState } from "@/lib/process-state";
 
 /** Seconds between heartbeats on an idle stream; a listener that hears nothing for 3 of them reconnects. */
 export const HEARTBEAT_SECONDS = 5;
@@ -85,7 +86,7 @@ async function authorityOf(
 }
 
 function shuttingDown(): boolean {
-  return (globalThis as { __sandpiperShuttingDown?: boolean }).__sandpiperShuttingDown === true;
+  return processState().shuttingDown === true;
 }
 
 /**
@@ -192,7 +193,7 @@ export async function feedPage(
     const items = await readFeed(db, merchantId, { cursor, limit: BATCH, types: opts.types, chaos: opts.chaos });
     const remaining = deadline - systemNow().getTime();
     if (items.length > 0 || remaining <= 0 || signal.aborted || shuttingDown()) {
-      return { items, cursor: items.length > 0 ? items[items.length - 1].cursor : cursor.toString() };
+      return { items, cursor: items.at(-1)?.cursor ?? cursor.toString() };
     }
     await waitForFeed(Math.min(1000, remaining), signal);
   }

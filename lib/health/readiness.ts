@@ -13,6 +13,7 @@ import { sharedRedis } from "@/lib/rate-limits/store";
 import { jobStates } from "@/lib/jobs/driver";
 import { log } from "@/lib/log";
 import { inngestConfigured, inngestServes } from "@/lib/notify/mode";
+import { processState } from "@/lib/process-state";
 
 /** How long one readiness check may take before it counts as failed, in milliseconds. */
 export const CHECK_TIMEOUT_MS = 2_000;
@@ -119,7 +120,7 @@ function checkJobs(now: Date): Check {
  * degraded (not unready): its loss is ridden out. One database query and, with Redis, one PING; the checks run at once.
  */
 export async function readiness(): Promise<Readiness> {
-  const stopping = (globalThis as { __sandpiperShuttingDown?: boolean }).__sandpiperShuttingDown === true;
+  const stopping = processState().shuttingDown === true;
   const [db, redis] = await Promise.all([checkDatabase(), checkRedis()]);
   const checks: Readiness["checks"] = {
     process: stopping ? failed("stopping (SIGTERM): finishing the requests under way") : ok("serving"),
@@ -131,16 +132,14 @@ export async function readiness(): Promise<Readiness> {
   return { ready: failing.every((part) => RIDDEN_OUT.includes(part)), degraded: failing.filter((part) => RIDDEN_OUT.includes(part)), checks };
 }
 
-const g = globalThis as unknown as { __sandpiperReadiness?: string };
-
 /** One log line when this process's readiness changes (ready, degraded, not ready and why), never one per probe. */
 function logChange({ ready, degraded, checks }: Readiness): void {
   const state = !ready ? "not ready" : degraded.length > 0 ? "degraded" : "ready";
   const failing = Object.fromEntries(Object.entries(checks).filter(([, check]) => !check.ok));
   const key = `${state} ${Object.keys(failing).join(",")}`;
-  if (g.__sandpiperReadiness === key) return;
-  const first = g.__sandpiperReadiness === undefined;
-  g.__sandpiperReadiness = key;
+  if (processState().readiness === key) return;
+  const first = processState().readiness === undefined;
+  processState().readiness = key;
   if (state === "ready") {
     if (!first) log.info("readiness: ready");
   } else log.warn({ failing }, `readiness: ${state} (${Object.keys(failing).join(", ")})`);

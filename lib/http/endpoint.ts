@@ -17,6 +17,8 @@ export type Idempotency = "none" | "transaction" | "statement";
  */
 export type Endpoint = {
   operationId: string;
+  /** OpenAPI path template, e.g. `/v1/payments/{id}`: its `{name}` parameters are the handler's `params`. */
+  path: string;
   scope: Scope;
   idempotency: Idempotency;
   /** docs/api.md "Authentication" 6: the source IP must be on the merchant's server allow-list. */
@@ -97,8 +99,17 @@ export type Answer<E extends Endpoint> = JsonAnswer<E> | (E extends { eventStrea
 /** An idempotent endpoint's stored first answer (only success answers are stored). */
 export type StoredAnswer<E extends Endpoint> = { status: E["success"]["status"]; body: SuccessBody<E>; resourceId: string | null };
 
-/** What an endpoint reads in the request's one authentication statement, from its validated input. */
-export type LoadInput<B, Q> = { body: B; query: Q; params: Record<string, string>; now: Date };
+/** The names of the `{name}` parameters of a path template such as `/v1/payments/{id}` (a union of literals). */
+export type PathParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | PathParamNames<Rest> : never;
+
+/**
+ * The path parameters of endpoint `E` by name, from its operation entry's `path` template (`{ id: string }` for
+ * `/v1/payments/{id}`); the request pipeline checks each is present before the handler runs.
+ */
+export type PathParams<E> = E extends { path: infer P extends string } ? { readonly [K in PathParamNames<P>]: string } : Readonly<Record<never, string>>;
+
+/** What an endpoint reads in the request's one authentication statement, from its validated input and path parameters. */
+export type LoadInput<B, Q, P = Readonly<Record<never, string>>> = { body: B; query: Q; params: P; now: Date };
 
 /**
  * An endpoint's reads in the request's one authentication statement (docs/architecture.md "Hot paths"), exported
@@ -110,4 +121,6 @@ export type LoadInput<B, Q> = { body: B; query: Q; params: Record<string, string
 export type Load<In, L> = { operationId: string; sql: (input: In) => Prisma.Sql | null; parse: (row: Record<string, unknown>) => L };
 
 /** The load endpoint `E` runs with: its input typed from the entry's schemas, naming the entry's operation. */
-export type LoadOf<E extends Endpoint, L> = Load<LoadInput<Parsed<BodySchemaOf<E>>, Parsed<QuerySchemaOf<E>>>, L> & { operationId: E["operationId"] };
+export type LoadOf<E extends Endpoint, L> = Load<LoadInput<Parsed<BodySchemaOf<E>>, Parsed<QuerySchemaOf<E>>, PathParams<E>>, L> & {
+  operationId: E["operationId"];
+};

@@ -43,7 +43,7 @@ function jsonErrorPlace(text: string, error: unknown): string {
   if (!position) return /end of JSON input/.test(message) ? "(it ends too early)" : "(check the quotes, commas and brackets)";
   const at = Number(position[1]);
   const before = text.slice(0, at).split("\n");
-  return `at position ${at} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
+  return `at position ${at} (line ${before.length}, column ${(before.at(-1) ?? "").length + 1})`;
 }
 
 /** Internal header set by server.mjs to the request target (path and query) exactly as the client sent it. */

@@ -17,6 +17,7 @@ import {
   type LoadInput,
   type LoadOf,
   type Parsed,
+  type PathParams,
   type QuerySchemaOf,
   type StoredAnswer,
 } from "@/lib/http/endpoint";
@@ -57,7 +58,8 @@ export type ApiContext<E extends Endpoint, L = undefined> = {
   merchant: AuthenticatedKey["merchant"];
   body: Parsed<BodySchemaOf<E>>;
   query: Parsed<QuerySchemaOf<E>>;
-  params: Record<string, string>;
+  /** The path's `{name}` parameters (checked present by the pipeline; values as the route received them). */
+  params: PathParams<E>;
   /** The request's headers (content negotiation, e.g. `Accept: text/event-stream`). */
   headers: Headers;
   /** Aborted when the client goes away (long-running answers such as event streams stop then). */
@@ -227,7 +229,7 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     const url = new URL(request.url);
     const input = checkInput(bytes, request);
     const idempotencyHeader = idempotent ? attempt(() => requireIdempotencyKey(request.headers.get("idempotency-key"))) : null;
-    const params = await resolveParams(route);
+    const params = await resolveParams(route, endpoint);
     const load = input.ok && parts.load ? parts.load.sql({ body: input.value.body, query: input.value.query, params, now }) : null;
     const idempotencyColumn = idempotencyHeader?.ok ? [idempotencyRecordColumn(idempotencyHeader.value)] : [];
     // docs/api.md "Limits": the source address's budget counts what its keys' budgets admitted and every request
@@ -333,7 +335,16 @@ function attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; error: u
   }
 }
 
-async function resolveParams(route: RouteContext | undefined): Promise<Record<string, string>> {
+/**
+ * The route's dynamic segments by name (a catch-all joined with `/`).
+ * @throws Error when a `{name}` of the entry's path is not among them: the route file's folder and its operation
+ *   entry disagree (a programming error, answered 500 INTERNAL_ERROR)
+ */
+async function resolveParams(route: RouteContext | undefined, endpoint: Endpoint): Promise<Record<string, string>> {
   const raw = (route ? await route.params : undefined) ?? {};
-  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
+  const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
+  for (const [, name] of endpoint.path.matchAll(/\{([^}]+)\}/g)) {
+    if (name !== undefined && params[name] === undefined) throw new Error(`${endpoint.operationId}: its route gave no "${name}" path parameter`);
+  }
+  return params;
 }

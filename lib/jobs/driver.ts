@@ -7,17 +7,11 @@ import { config } from "@/lib/config";
 import { systemNow } from "@/lib/clock";
 import { observeJobRun } from "@/lib/metrics/metrics";
 import { inSpan } from "@/lib/tracing/tracing";
+import { processState, type JobState } from "@/lib/process-state";
 
-/** What the embedded driver knows of one polling job: its interval, the end of its last run, whether one runs now. */
-export type JobState = { id: string; intervalMs: number; lastRunAt: Date; running: Promise<void> | null };
+export type { JobState };
 
-const g = globalThis as unknown as {
-  __sandpiperDriver?: NodeJS.Timeout[];
-  __sandpiperShuttingDown?: boolean;
-  __sandpiperJobStates?: JobState[];
-  /** Resolves when no job run is under way; server.mjs awaits it while it drains (docs/operating.md "Stopping"). */
-  __sandpiperJobsIdle?: () => Promise<void>;
-};
+const proc = processState();
 
 /**
  * One job's loop: runs the body at its interval, one run at a time; a wake-up during a run asks for one
@@ -34,7 +28,7 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
       do {
         again = false;
         await runAsBackgroundWork(() => inSpan(`job ${job.id}`, { "sandpiper.job": job.id }, () => job.run()));
-      } while (again && !g.__sandpiperShuttingDown);
+      } while (again && !proc.shuttingDown);
     } catch (error) {
       failed = true;
       log.warn({ job: job.id, err: error instanceof Error ? error.message : String(error) }, "job run failed");
@@ -45,7 +39,7 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
     }
   };
   const tick = (): void => {
-    if (g.__sandpiperShuttingDown) return;
+    if (proc.shuttingDown) return;
     if (state.running) {
       again = true;
       return;
@@ -63,21 +57,25 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
  * The registry's event-driven jobs have no loop here: an announcement of their due event wakes the catch-up job
  * the event names (lib/notify/announce.ts), which runs every due item. Exactly one driver runs: nothing starts
  * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1. After SIGTERM no run starts
- * (no row is claimed) and `__sandpiperJobsIdle()` resolves when the runs under way have ended.
+ * (no row is claimed) and `processState().jobsIdle()` resolves when the runs under way have ended.
  */
 export function startJobDriver(): void {
-  if (g.__sandpiperDriver || inngestConfigured() || config().JOBS_DISABLED) return;
+  if (proc.jobDriver || inngestConfigured() || config().JOBS_DISABLED) return;
   const started = systemNow();
-  const states = POLLING_JOBS.map((job): JobState => ({ id: job.id, intervalMs: job.intervalMs(), lastRunAt: started, running: null }));
-  g.__sandpiperJobStates = states;
-  g.__sandpiperJobsIdle = async () => {
+  const loops = POLLING_JOBS.map((job): { job: PollingJob; state: JobState } => ({
+    job,
+    state: { id: job.id, intervalMs: job.intervalMs(), lastRunAt: started, running: null },
+  }));
+  const states = loops.map((l) => l.state);
+  proc.jobStates = states;
+  proc.jobsIdle = async () => {
     await Promise.all(states.map((s) => s.running));
   };
-  g.__sandpiperDriver = POLLING_JOBS.map((job, i) => jobLoop(job, states[i]));
+  proc.jobDriver = loops.map(({ job, state }) => jobLoop(job, state));
   log.info({ jobs: POLLING_JOBS.map((j) => j.id) }, "embedded job driver started");
 }
 
 /** The embedded driver's jobs (id, interval, end of the last run, run under way), or null when it does not run in this process. */
 export function jobStates(): readonly JobState[] | null {
-  return g.__sandpiperJobStates ?? null;
+  return proc.jobStates ?? null;
 }

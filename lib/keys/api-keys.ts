@@ -166,8 +166,8 @@ export async function authenticateRequest(
   pool: pg.Pool = getPool(),
 ): Promise<AuthenticatedRequest> {
   // The scheme name is case-insensitive in HTTP ("bearer" is "Bearer"), followed by one or more spaces.
-  const match = authorization?.match(/^Bearer +([A-Za-z0-9_]{1,200})$/i);
-  if (!match || !match[1].startsWith(API_KEY_PREFIX)) {
+  const presented = authorization?.match(/^Bearer +([A-Za-z0-9_]{1,200})$/i)?.[1];
+  if (!presented || !presented.startsWith(API_KEY_PREFIX)) {
     throw apiError("INVALID_API_KEY", "missing or malformed API key; send Authorization: Bearer <API_KEY>", {
       "WWW-Authenticate": "Bearer",
     });
@@ -185,7 +185,7 @@ export async function authenticateRequest(
            ${reads.load ? Prisma.sql`, loaded.*` : Prisma.empty}
     FROM api_keys k JOIN console_users u ON u.id = k.owner_id JOIN merchants m ON m.id = k.merchant_id
     ${reads.load ? Prisma.sql`LEFT JOIN LATERAL (${reads.load}) loaded ON true` : Prisma.empty}
-    WHERE k.hash = ${hashApiKey(match[1])}`,
+    WHERE k.hash = ${hashApiKey(presented)}`,
     pool,
   );
   if (!found) throw INVALID();
@@ -197,7 +197,7 @@ export async function authenticateRequest(
   return {
     apiKey: {
       id: key.keyId,
-      prefix: keyDisplayPrefix(match[1]),
+      prefix: keyDisplayPrefix(presented),
       scopes: key.keyScopes,
       ownerId: key.keyOwnerId,
       merchant: parseRow(KeyMerchant, key.keyMerchant),

@@ -166,7 +166,8 @@ export async function approveAllowedIpRequest(
     entry = await insertEntry(tx, ref.merchantId, pending.address, now);
     return { allowedIpId: entry.id };
   });
-  return { request, entry: entry! };
+  if (!entry) throw new Error(`approving allow-list request ${ref.requestId} added no entry`);
+  return { request, entry };
 }
 
 /**

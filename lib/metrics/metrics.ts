@@ -4,6 +4,7 @@
 import client from "prom-client";
 import { config } from "@/lib/config";
 import { poolStats, query, Prisma } from "@/lib/db";
+import { processState } from "@/lib/process-state";
 
 /** Latency buckets of the request histogram, in seconds. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -76,13 +77,17 @@ function build() {
   };
 }
 
-const g = globalThis as unknown as { __sandpiperMetrics?: ReturnType<typeof build> };
+declare module "@/lib/process-state" {
+  interface OwnedSlotTypes {
+    /** The service's metrics as {@link build} registers them. */
+    metrics: ReturnType<typeof build>;
+  }
+}
 
 /** The metrics, registered on first use; null when METRICS_TOKEN is not set (metrics off). */
 function metrics(): ReturnType<typeof build> | null {
   if (!config().METRICS_TOKEN) return null;
-  g.__sandpiperMetrics ??= build();
-  return g.__sandpiperMetrics;
+  return (processState().metrics ??= build());
 }
 
 /**

@@ -11,7 +11,7 @@ export const AMOUNT_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
  */
 export function toMinor(amount: string): bigint {
   if (!AMOUNT_PATTERN.test(amount)) throw new Error(`not an amount: ${amount}`);
-  const [whole, frac = ""] = amount.split(".");
+  const [whole = "", frac = ""] = amount.split(".");
   return BigInt(whole) * 100n + BigInt(frac.padEnd(2, "0"));
 }
 

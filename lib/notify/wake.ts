@@ -1,13 +1,10 @@
 // In-process wake-up of an embedded-driver job, so work committed in this process starts without waiting
-// for the next poll. Kept on globalThis: Next.js may load the driver and a route handler as separate
+// for the next poll. Kept in lib/process-state.ts: Next.js may load the driver and a route handler as separate
 // module instances in one process.
+import { processState } from "@/lib/process-state";
 
-type WakeTable = Map<string, () => void>;
-const g = globalThis as unknown as { __sandpiperWake?: WakeTable };
-
-function table(): WakeTable {
-  g.__sandpiperWake ??= new Map();
-  return g.__sandpiperWake;
+function table(): Map<string, () => void> {
+  return (processState().wake ??= new Map());
 }
 
 /** The embedded driver registers how to run job `id` now. */

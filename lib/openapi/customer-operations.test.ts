@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument, type JsonSchema } from "@/lib/openapi/document";
 import { CUSTOMER_OPERATION_LIST, CUSTOMER_PAGES_TAG, customerOperationErrors } from "@/lib/openapi/customer-operations";
 import { ERROR_STATUS } from "@/lib/errors";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -40,32 +41,36 @@ describe("customer pages in the registry and the document", () => {
     for (const op of CUSTOMER_OPERATION_LIST) {
       const documented = doc.paths[op.path]?.post;
       expect(documented, op.path).toBeDefined();
-      expect(documented.operationId).toBe(op.operationId);
-      expect(documented.tags).toEqual([CUSTOMER_PAGES_TAG]);
-      expect(documented.security, `${op.operationId}: no API key`).toEqual([]);
-      expect(documented["x-bearer-link"]).toBe(true);
-      expect(documented["x-scope"]).toBeUndefined();
-      expect(documented.description).toMatch(/No API key: the token in the path is the credential/);
-      expect(documented.parameters).toEqual([expect.objectContaining({ name: "token", in: "path", required: true })]);
-      expect(JSON.stringify(documented.parameters)).toMatch(/bearer credential/);
-      expect(Boolean(documented.requestBody), `${op.operationId} body`).toBe(Boolean(op.body));
-      expect(documented.responses["200"].headers).toHaveProperty("Cache-Control");
+      expect(documented?.operationId).toBe(op.operationId);
+      expect(documented?.tags).toEqual([CUSTOMER_PAGES_TAG]);
+      expect(documented?.security, `${op.operationId}: no API key`).toEqual([]);
+      expect(documented?.["x-bearer-link"]).toBe(true);
+      expect(documented?.["x-scope"]).toBeUndefined();
+      expect(documented?.description).toMatch(/No API key: the token in the path is the credential/);
+      expect(documented?.parameters).toEqual([expect.objectContaining({ name: "token", in: "path", required: true })]);
+      expect(JSON.stringify(documented?.parameters)).toMatch(/bearer credential/);
+      expect(Boolean(documented?.requestBody), `${op.operationId} body`).toBe(Boolean(op.body));
+      expect(present(documented?.responses["200"], 'documented?.responses["200"]').headers).toHaveProperty("Cache-Control");
       for (const code of customerOperationErrors(op)) {
-        expect(documented.responses[ERROR_STATUS[code]]?.description, `${op.operationId} ${code}`).toContain(code);
+        expect(documented?.responses[ERROR_STATUS[code]]?.description, `${op.operationId} ${code}`).toContain(code);
       }
-      expect(Object.keys(documented.responses)).not.toContain("401");
+      expect(Object.keys(documented?.responses ?? {})).not.toContain("401");
     }
   });
 
   it("publishes the schemas the handlers parse and answer with as components, every property described", () => {
     const names = new Set<string>();
     for (const op of CUSTOMER_OPERATION_LIST) {
-      const documented = doc.paths[op.path].post;
-      const refs = [documented.responses["200"].content?.["application/json"].schema, documented.requestBody?.content["application/json"].schema];
+      const documented = present(doc.paths[op.path], "doc.paths[op.path]").post;
+      assertPresent(documented, "documented");
+      const refs = [
+        present(documented.responses["200"], 'documented.responses["200"]').content?.["application/json"]?.schema,
+        documented.requestBody?.content["application/json"]?.schema,
+      ];
       for (const ref of refs) if (typeof ref?.$ref === "string") names.add(ref.$ref.split("/").pop()!);
     }
     expect([...names].sort()).toEqual(["CustomerPageAmount", "CustomerSessionAnswer", "StoreConfirmationAnswer"]);
-    for (const name of names) expect(undescribed(doc.components.schemas[name], name), name).toEqual([]);
+    for (const name of names) expect(undescribed(present(doc.components.schemas[name], "doc.components.schemas[name]"), name), name).toEqual([]);
     for (const op of CUSTOMER_OPERATION_LIST) if (op.body && op.example) expect(op.body.safeParse(op.example).success, op.operationId).toBe(true);
   });
 });

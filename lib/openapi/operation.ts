@@ -11,8 +11,6 @@ import type { Endpoint } from "@/lib/http/endpoint";
  */
 export type Operation = Endpoint & {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** OpenAPI path template, e.g. `/v1/payments/{id}`. */
-  path: string;
   /** The app route file that serves it (tests cover an operation once its route exists). */
   route: string;
   tag: "Payments" | "Store payments" | "Checkout sessions" | "Sandbox" | "Events" | "Requests";

@@ -7,6 +7,7 @@ import { openApiDocument } from "@/lib/openapi/document";
 import { requestSchemas } from "@/lib/http/endpoint";
 import { OPERATION_LIST, OPERATIONS } from "@/lib/openapi/operations";
 import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/api/checkout-sessions";
+import { present } from "../../scripts/harness/present";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -29,7 +30,7 @@ describe("operations registry", () => {
   it("publishes idempotent exactly for the entries with an idempotency mode", () => {
     for (const op of OPERATION_LIST) expect(op.idempotent, op.operationId).toBe(op.idempotency !== "none");
     expect(OPERATIONS.createPayment.idempotency).toBe("statement");
-    expect(openApiDocument().paths["/v1/payments"].post["x-idempotent"]).toBe(true);
+    expect(present(openApiDocument().paths["/v1/payments"], 'openApiDocument().paths["/v1/payments"]').post?.["x-idempotent"]).toBe(true);
   });
 });
 

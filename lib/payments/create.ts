@@ -221,11 +221,11 @@ export async function insertPayment(
 ): Promise<PaymentRow> {
   const [row] = await tx.$queryRaw<Record<string, unknown>[]>`${paymentInsert(newPaymentRow(input))} RETURNING *`;
   const payment = parseRow(PaymentRowSchema, row);
-  const storeCheckout = input.storeCheckout
-    ? await tx.storeCheckout.create({
-        data: { ...input.storeCheckout, paymentId: payment.id, expiresAt: payment.expiresAt!, createdAt: input.now, updatedAt: input.now },
-      })
-    : null;
+  if (!input.storeCheckout) return { ...payment, storeCheckout: null };
+  if (!payment.expiresAt) throw new Error(`store payment ${payment.id} was inserted without an expiry`);
+  const storeCheckout = await tx.storeCheckout.create({
+    data: { ...input.storeCheckout, paymentId: payment.id, expiresAt: payment.expiresAt, createdAt: input.now, updatedAt: input.now },
+  });
   return { ...payment, storeCheckout };
 }
 
@@ -386,9 +386,10 @@ export async function createPayment<R>(input: {
       const refusal = statementRefusal(error);
       if (refusal === null) throw error;
       if (refusal === "BANK_ROUTE_TAKEN") continue; // a concurrent request took the account's last unit: the next one
-      if (refusal.startsWith("RISK_REJECTED:")) throw velocityRefusal(applicable, new Set(refusal.slice("RISK_REJECTED:".length).split(",")))!;
-      if (refusal === "DAILY_LIMIT") throw limitRefusal(priced.day, new Set())!;
-      if (refusal === "MONTHLY_LIMIT") throw limitRefusal(priced.day, new Set([`D:${priced.day}`]))!;
+      // Each names the rule or period the statement refused; the statement's own error when it names none.
+      if (refusal.startsWith("RISK_REJECTED:")) throw velocityRefusal(applicable, new Set(refusal.slice("RISK_REJECTED:".length).split(","))) ?? error;
+      if (refusal === "DAILY_LIMIT") throw limitRefusal(priced.day, new Set()) ?? error;
+      if (refusal === "MONTHLY_LIMIT") throw limitRefusal(priced.day, new Set([`D:${priced.day}`])) ?? error;
       throw error;
     }
   }

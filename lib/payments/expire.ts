@@ -14,6 +14,7 @@ import type { PaymentRow } from "@/lib/payments/serialize";
  */
 export async function expireLockedPayment(tx: Tx, payment: PaymentRow, now: Date): Promise<PaymentRow> {
   const [expired] = await expireLockedPayments(tx, [payment], now);
+  if (!expired) throw new Error(`expiring payment ${payment.id} gave no payment back`);
   return expired;
 }
 

@@ -36,7 +36,7 @@ export function paymentReads(id: string): Prisma.Sql | null {
  */
 export const paymentLoad = {
   operationId: "getPayment" as const,
-  sql: ({ params }: { params: Record<string, string> }) => paymentReads(params.id),
+  sql: ({ params }: { params: { id: string } }) => paymentReads(params.id),
   parse: (row: Record<string, unknown>): PaymentRow | null => (row.id === undefined || row.id === null ? null : withScenario(row)),
 };
 
@@ -70,7 +70,8 @@ export async function getPayment(db: Db, merchantId: string, id: string, loaded?
   const readBoth = (c: Db) => Promise.all([readPayment(c, merchantId, id), c.storeCheckout.findUnique({ where: { paymentId: id } })]);
   const [payment, storeCheckout] =
     "$transaction" in db ? await db.$transaction((tx) => readBoth(tx), { isolationLevel: "RepeatableRead" }) : await readBoth(db);
-  return { ...payment!, storeCheckout };
+  if (!payment) throw apiError("NOT_FOUND", "payment not found");
+  return { ...payment, storeCheckout };
 }
 
 /** One payment row of a merchant, or null (rows checked by lib/db.ts parseRow). */

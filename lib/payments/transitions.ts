@@ -54,6 +54,7 @@ export type TransitionOptions = { now: Date; actorId?: string; releases?: LimitR
  */
 export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trigger, opts: TransitionOptions): Promise<PaymentRow> {
   const [updated] = await applyTransitionToMany(tx, [payment], trigger, opts);
+  if (!updated) throw new Error(`the ${trigger} transition of payment ${payment.id} gave no payment back`);
   return updated;
 }
 
@@ -72,7 +73,8 @@ export async function applyTransition(tx: Tx, payment: PaymentRow, trigger: Trig
  * @throws StoredDataError (lib/schemas/stored/parse.ts) when a stored snapshot does not match its schema (nothing written)
  */
 export async function applyTransitionToMany(tx: Tx, payments: readonly PaymentRow[], trigger: Trigger, opts: TransitionOptions): Promise<PaymentRow[]> {
-  if (payments.length === 0) return [];
+  const [first] = payments;
+  if (!first) return [];
   const t = TRANSITIONS[trigger];
   const ids = payments.map((p) => p.id);
   const changed = await tx.payment.updateMany({
@@ -86,12 +88,16 @@ export async function applyTransitionToMany(tx: Tx, payments: readonly PaymentRo
     },
   });
   if (changed.count !== ids.length) {
-    const stale = payments.find((p) => !t.from.includes(p.status)) ?? payments[0];
+    const stale = payments.find((p) => !t.from.includes(p.status)) ?? first;
     throw apiError("INVALID_STATE", `payment is ${stale.status}; it cannot ${trigger === "approve" ? "be approved" : trigger}`);
   }
   const rows = await tx.payment.findMany({ where: { id: { in: ids } }, include: { storeCheckout: true } });
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const updated = ids.map((id) => byId.get(id)!);
+  const updated = ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw new Error(`payment ${id} changed by the ${trigger} transition but not read back`);
+    return row;
+  });
   for (const payment of updated) {
     if (t.ledger) {
       const pricing = storedSnapshot(payment.pricing);

@@ -73,6 +73,8 @@ export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, no
       }),
     );
   }
+  const [first] = saved;
+  if (!first) throw new Error(`no day from ${input.day} through ${through}`);
   const name = `${input.base}->${input.quote}`;
   const single = days.length === 1;
   await writeAudit(
@@ -81,7 +83,7 @@ export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, no
     {
       action: single ? (earlier.length ? "fx_rate.correct" : "fx_rate.create") : "fx_rate.set_range",
       entity: "fx_rate",
-      entityId: saved[0].id,
+      entityId: first.id,
       before: single
         ? earlier[0] && { pair: name, day: earlier[0].day, rate: earlier[0].rate }
         : earlier.length
@@ -92,7 +94,7 @@ export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, no
     },
     now,
   );
-  return { id: saved[0].id, ...pair, rate, day: input.day, through, created: days.length - earlier.length, corrected: earlier.length };
+  return { id: first.id, ...pair, rate, day: input.day, through, created: days.length - earlier.length, corrected: earlier.length };
 }
 
 /** The console's CSV import of rates: the file's text and one reason for every entry in it. */
@@ -161,9 +163,13 @@ export async function rateDays(db: Db, limit = 30): Promise<string[]> {
 export async function missingRatesToday(db: Db, now = systemNow()): Promise<{ pair: string; base: string; quote: string; usedBy: number }[]> {
   const today = dubaiDay(now);
   const profiles = await db.pricingProfile.findMany({ include: { versions: { orderBy: { version: "desc" }, take: 1 } } });
-  const needed = new Map<string, number>();
+  const needed = new Map<string, { pair: string; base: string; quote: string; usedBy: number }>();
   const need = (base: string, quote: string, count: number) => {
-    if (base !== quote) needed.set(`${base}->${quote}`, (needed.get(`${base}->${quote}`) ?? 0) + count);
+    if (base === quote) return;
+    const pair = `${base}->${quote}`;
+    const entry = needed.get(pair) ?? { pair, base, quote, usedBy: 0 };
+    entry.usedBy += count;
+    needed.set(pair, entry);
   };
   for (const p of profiles) {
     const v = p.versions[0];
@@ -174,13 +180,7 @@ export async function missingRatesToday(db: Db, now = systemNow()): Promise<{ pa
   const earlier = await db.fxRate.findMany({ where: { day: { lt: today } }, distinct: ["base", "quote"], select: { base: true, quote: true } });
   for (const r of earlier) need(r.base, r.quote, 0);
   const present = new Set((await ratesOfDay(db, today)).map((r) => `${r.base}->${r.quote}`));
-  return [...needed.entries()]
-    .filter(([pair]) => !present.has(pair))
-    .map(([pair, usedBy]) => {
-      const [base, quote] = pair.split("->");
-      return { pair, base, quote, usedBy };
-    })
-    .sort((a, b) => b.usedBy - a.usedBy || a.pair.localeCompare(b.pair));
+  return [...needed.values()].filter(({ pair }) => !present.has(pair)).sort((a, b) => b.usedBy - a.usedBy || a.pair.localeCompare(b.pair));
 }
 
 /** A pair an enabled pricing profile needs, and the Dubai days of a look-ahead that have no rate for it. */

@@ -7,6 +7,7 @@ import { getPool } from "@/lib/db";
 import { log } from "@/lib/log";
 import { config, type Config } from "@/lib/config";
 import { observeDependency } from "@/lib/metrics/metrics";
+import { processState } from "@/lib/process-state";
 
 /**
  * Where request budgets are counted (docs/guides/operate-sandpiper.md "Running more than one process"):
@@ -26,16 +27,16 @@ export function rateLimitStore(settings: Pick<Config, "REDIS_URL" | "RATE_LIMIT_
 /** How long a connection to Redis may take before it counts as failed, in milliseconds. */
 export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 
-const shared = globalThis as unknown as { sandpiperRedis?: Redis; sandpiperRedisAnswers?: boolean; sandpiperLimiterLogged?: boolean };
+const shared = processState();
 
 /**
  * Records whether Redis answers (`up`), on a change only: one log line (down: a warning with the reason; back: info)
  * and the metric `sandpiper_dependency_up{dependency="redis"}` (docs/operating.md "Metrics").
  */
 function redisAnswers(up: boolean, reason?: string): void {
-  if (shared.sandpiperRedisAnswers === up) return;
-  const before = shared.sandpiperRedisAnswers;
-  shared.sandpiperRedisAnswers = up;
+  if (shared.redisAnswers === up) return;
+  const before = shared.redisAnswers;
+  shared.redisAnswers = up;
   observeDependency("redis", up);
   if (up) log.info("rate-limit store (redis) answers: rate limits are shared again");
   else if (before !== undefined || reason)
@@ -59,7 +60,7 @@ function redisAnswers(up: boolean, reason?: string): void {
 export function sharedRedis(): Redis | null {
   const { REDIS_URL: url, REDIS_TIMEOUT_MS: timeout } = config();
   if (!url) return null;
-  if (!shared.sandpiperRedis) {
+  if (!shared.redis) {
     const client = new Redis(url, {
       enableOfflineQueue: true,
       // A lost connection fails every command waiting on it at once (none is sent again on the next one: each has
@@ -77,9 +78,9 @@ export function sharedRedis(): Redis | null {
     client.on("ready", () => redisAnswers(true));
     client.on("error", (error: Error) => redisAnswers(false, error.message));
     client.on("close", () => redisAnswers(false));
-    shared.sandpiperRedis = client;
+    shared.redis = client;
   }
-  return shared.sandpiperRedis;
+  return shared.redis;
 }
 
 /**
@@ -90,13 +91,15 @@ export function sharedRedis(): Redis | null {
  */
 export function createRateLimiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
   const store = rateLimitStore();
-  if (!shared.sandpiperLimiterLogged) {
-    shared.sandpiperLimiterLogged = true;
+  if (!shared.limiterLogged) {
+    shared.limiterLogged = true;
     log.info({ store }, `rate limits counted in ${store === "memory" ? "this process's memory" : store}`);
   }
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
   if (store === "redis") {
-    return new RateLimiterRedis({ storeClient: sharedRedis()!, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+    const client = sharedRedis();
+    if (!client) throw new Error("rate limits are counted in Redis but REDIS_URL is not set");
+    return new RateLimiterRedis({ storeClient: client, keyPrefix: `sandpiper:${keyPrefix}`, points, duration, insuranceLimiter: memory });
   }
   if (store === "postgres") {
     // The service's one connection pool (lib/db.ts): no second pool to size, watch and close.

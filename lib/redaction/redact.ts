@@ -77,15 +77,16 @@ function redactRun(run: string): string {
   let from = 0;
   for (let i = 0; i < groups.length; i++) {
     let digits = "";
-    let last = -1;
-    for (let j = i; j < groups.length && digits.length + groups[j].digits.length <= 19; j++) {
-      digits += groups[j].digits;
-      if (digits.length >= 13 && luhnValid(digits)) last = j;
+    let last: { index: number; end: number } | null = null;
+    for (let j = i, group = groups[j]; group && digits.length + group.digits.length <= 19; group = groups[++j]) {
+      digits += group.digits;
+      if (digits.length >= 13 && luhnValid(digits)) last = { index: j, end: group.end };
     }
-    if (last < 0) continue;
-    kept += run.slice(from, groups[i].start) + CARD_LABEL;
-    from = groups[last].end;
-    i = last;
+    const first = groups[i];
+    if (!last || !first) continue;
+    kept += run.slice(from, first.start) + CARD_LABEL;
+    from = last.end;
+    i = last.index;
   }
   return kept + run.slice(from);
 }

@@ -37,8 +37,8 @@ export function quantileMs(buckets: Map<number, number>, q: number): number | nu
   if (total === 0) return null;
   const rank = Math.ceil(q * total);
   let seen = 0;
-  for (const bucket of [...buckets.keys()].sort((a, b) => a - b)) {
-    seen += buckets.get(bucket)!;
+  for (const [bucket, count] of [...buckets.entries()].sort(([a], [b]) => a - b)) {
+    seen += count;
     if (seen >= rank) return 2 ** (bucket + 1);
   }
   return null;
@@ -77,7 +77,8 @@ export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { mer
       WHERE d.state = 'PENDING' ${merchantId ? Prisma.sql`AND d.merchant_id = ${merchantId}::uuid` : Prisma.empty}
       GROUP BY d.merchant_id, m.name ORDER BY pending DESC, m.name`.then(rows(BacklogRow)),
   ]);
-  const outcomes = new Map(days.map((d) => [d, { day: d, firstAttempt: 0, afterRetries: 0, listener: 0, failed: 0, notConfigured: 0 }]));
+  const outcomeList = days.map((d) => ({ day: d, firstAttempt: 0, afterRetries: 0, listener: 0, failed: 0, notConfigured: 0 }));
+  const outcomes = new Map(outcomeList.map((o) => [o.day, o]));
   const key = {
     FIRST_ATTEMPT: "firstAttempt",
     AFTER_RETRIES: "afterRetries",
@@ -90,15 +91,18 @@ export async function callbacksOverview(db: Db, actor: ConsoleActor, opts: { mer
     const k = key[s.outcome as keyof typeof key];
     if (o && k) o[k] += Number(s.n);
   }
-  const histograms = new Map(days.map((d) => [d, new Map<number, number>()]));
-  for (const l of latencies) histograms.get(l.day)?.set(Number(l.bucket), (histograms.get(l.day)!.get(Number(l.bucket)) ?? 0) + Number(l.n));
+  const histograms = days.map((d) => ({ day: d, buckets: new Map<number, number>() }));
+  const histogramOf = new Map(histograms.map((h) => [h.day, h.buckets]));
+  for (const l of latencies) {
+    const h = histogramOf.get(l.day);
+    h?.set(Number(l.bucket), (h.get(Number(l.bucket)) ?? 0) + Number(l.n));
+  }
   return {
     merchantId,
     days,
-    outcomes: days.map((d) => outcomes.get(d)!),
-    latency: days.map((d) => {
-      const h = histograms.get(d)!;
-      return { day: d, delivered: [...h.values()].reduce((a, b) => a + b, 0), p50Ms: quantileMs(h, 0.5), p95Ms: quantileMs(h, 0.95) };
+    outcomes: outcomeList,
+    latency: histograms.map(({ day, buckets: h }) => {
+      return { day, delivered: [...h.values()].reduce((a, b) => a + b, 0), p50Ms: quantileMs(h, 0.5), p95Ms: quantileMs(h, 0.95) };
     }),
     backlog: {
       pending: backlog.reduce((a, b) => a + Number(b.pending), 0),

@@ -26,12 +26,12 @@ export async function overview(db: Db, actor: ConsoleActor, now = systemNow()) {
   const merchantId = scopedMerchantId(actor);
   const scope = merchantId ? { merchantId } : {};
   const inScope = merchantId ? Prisma.sql`d.merchant_id = ${merchantId}::uuid` : Prisma.sql`true`;
-  const [awaitingApproval, [attention], pendingAllowListRequests, settings] = await Promise.all([
+  const [awaitingApproval, attention, pendingAllowListRequests, settings] = await Promise.all([
     countAwaitingApproval(db, actor),
     db.$queryRaw<Record<string, unknown>[]>`
       SELECT count(*) FILTER (WHERE NOT ${deliveredByListener(Prisma.sql`d.event_id`)})::int AS needing,
              count(*) FILTER (WHERE ${deliveredByListener(Prisma.sql`d.event_id`)})::int AS "byListener"
-      FROM deliveries d WHERE ${inScope} AND d.state IN ('FAILED', 'NOT_CONFIGURED')`.then((rows) => rows.map((r) => parseRow(AttentionRow, r))),
+      FROM deliveries d WHERE ${inScope} AND d.state IN ('FAILED', 'NOT_CONFIGURED')`.then(([row]) => parseRow(AttentionRow, row)),
     db.allowedIpRequest.count({ where: { ...scope, state: "PENDING" } }),
     getSettings(db),
   ]);

@@ -68,10 +68,19 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
     ) AS counts
     GROUP BY day, status, currency`;
   const rows = raw.map((r) => parseRow(DayCounts, r));
-  const outcome = new Map(
-    days.map((d) => [d, { day: d, succeeded: 0, failed: 0, expired: 0, pending: 0, cancelled: 0, total: 0, successRate: null as number | null }]),
-  );
-  const volume = new Map(days.map((d) => [d, { aed: 0n, byCurrency: new Map<string, bigint>() }]));
+  const outcomeList = days.map((d) => ({
+    day: d,
+    succeeded: 0,
+    failed: 0,
+    expired: 0,
+    pending: 0,
+    cancelled: 0,
+    total: 0,
+    successRate: null as number | null,
+  }));
+  const volumeList = days.map((d) => ({ day: d, aed: 0n, byCurrency: new Map<string, bigint>() }));
+  const outcome = new Map(outcomeList.map((o) => [o.day, o]));
+  const volume = new Map(volumeList.map((v) => [v.day, v]));
   const currencies = new Set<string>();
   for (const r of rows) {
     const o = outcome.get(r.day);
@@ -89,15 +98,13 @@ export async function paymentsOverview(db: Db, actor: ConsoleActor, opts: { merc
     else if (r.status === "CANCELLED") o.cancelled += n;
     else o.pending += n;
   }
-  const outcomes = days.map((d) => {
-    const o = outcome.get(d)!;
+  const outcomes = outcomeList.map((o) => {
     const ended = o.succeeded + o.failed + o.expired;
     return { ...o, successRate: ended === 0 ? null : Math.round((o.succeeded / ended) * 1000) / 1000 };
   });
   const sortedCurrencies = [...currencies].sort();
-  const volumes: DayVolume[] = days.map((d) => {
-    const v = volume.get(d)!;
-    return { day: d, chargedAed: fromMinor(v.aed), byCurrency: Object.fromEntries(sortedCurrencies.map((c) => [c, fromMinor(v.byCurrency.get(c) ?? 0n)])) };
+  const volumes: DayVolume[] = volumeList.map((v) => {
+    return { day: v.day, chargedAed: fromMinor(v.aed), byCurrency: Object.fromEntries(sortedCurrencies.map((c) => [c, fromMinor(v.byCurrency.get(c) ?? 0n)])) };
   });
   const figures = (day: string): DayFigures => {
     const o = outcome.get(day);

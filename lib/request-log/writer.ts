@@ -48,8 +48,8 @@ const CREATES: Record<string, RequestResource["resourceType"]> = {
  */
 export function resourceOf(method: string, path: string, status: number, responseBody: string | null): RequestResource | null {
   for (const [pattern, resourceType] of BY_PATH) {
-    const match = pattern.exec(path);
-    if (match) return { resourceType, resourceId: match[1].toLowerCase() };
+    const id = pattern.exec(path)?.[1];
+    if (id) return { resourceType, resourceId: id.toLowerCase() };
   }
   const created = CREATES[path];
   if (method === "POST" && created && status < 300 && responseBody) {

@@ -37,7 +37,8 @@ export const RiskRuleForm = z
     if (v.kind === "COUNT" && !/^[1-9]\d{0,5}$/.test(v.maxCount ?? ""))
       ctx.addIssue({ code: "custom", path: ["maxCount"], message: "enter the most payments allowed, 1 to 999999" });
     if (v.kind === "AMOUNT") {
-      if (!AMOUNT_PATTERN.test(v.maxAmount ?? "") || toMinor(v.maxAmount!) <= 0n)
+      const amount = v.maxAmount ?? "";
+      if (!AMOUNT_PATTERN.test(amount) || toMinor(amount) <= 0n)
         ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "enter the largest total, e.g. 5000.00" });
       if (!v.currency) ctx.addIssue({ code: "custom", path: ["currency"], message: "choose the currency of the total" });
     }
@@ -105,8 +106,9 @@ export async function addRiskRule(tx: Tx, actor: ConsoleActor, input: RiskRuleFo
       subject: input.subject,
       windowSeconds: input.windowMinutes * 60,
       maxCount: input.kind === "COUNT" ? Number(input.maxCount) : null,
-      maxAmountMinor: input.kind === "AMOUNT" ? toMinor(input.maxAmount!) : null,
-      currency: input.kind === "AMOUNT" ? input.currency! : null,
+      // The form's check gave an AMOUNT rule its amount; toMinor throws on a missing one.
+      maxAmountMinor: input.kind === "AMOUNT" ? toMinor(input.maxAmount ?? "") : null,
+      currency: input.kind === "AMOUNT" ? input.currency : null,
       reason: input.reason,
       createdById: actor.id,
       createdAt: now,
@@ -141,8 +143,9 @@ export async function removeRiskRule(tx: Tx, actor: ConsoleActor, input: z.infer
     where: { id: input.ruleId, merchantId: input.merchantId, active: true },
     data: { active: false, removedAt: now },
   });
-  if (changed.length === 0) throw apiError("NOT_FOUND", "velocity rule not found");
-  const v = riskRuleView(changed[0]);
+  const [removed] = changed;
+  if (!removed) throw apiError("NOT_FOUND", "velocity rule not found");
+  const v = riskRuleView(removed);
   await writeAudit(
     tx,
     auditActor(actor),

@@ -7,7 +7,7 @@ import { writeAudit, type AuditActor } from "@/lib/audit";
 import { assertMerchantAccess, auditActor, merchantScope, type ConsoleActor } from "@/lib/auth/actor";
 import { optionalText, reasonField, uuidField } from "@/lib/schemas/forms/fields";
 import { formatOffset, parseDuration, sandboxNow, systemNow, type RealInstant } from "@/lib/clock";
-import { afterCommit, parseRows, type Db, type Tx } from "@/lib/db";
+import { afterCommit, parseRow, parseRows, type Db, type Tx } from "@/lib/db";
 import { wakeJob } from "@/lib/notify/wake";
 import { missingRatesAhead, type MissingRate } from "@/lib/pricing/fx-rates";
 import { extendSeededRates } from "@/lib/pricing/seeded-rates";
@@ -41,15 +41,13 @@ export const CLOCK_RATE_LOOKAHEAD_DAYS = 7;
 const DueRow = z.object({ payments: z.number().int(), sessions: z.number().int(), deliveries: z.number().int() });
 
 async function dueFor(db: Db, merchantId: string, at: Date, real: Date): Promise<ClockDue> {
-  const [row] = parseRows(
-    DueRow,
-    await db.$queryRaw<Record<string, unknown>[]>`
+  const [found] = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT
       (SELECT count(*)::int FROM payments WHERE merchant_id = ${merchantId}::uuid AND status IN ('PENDING', 'PENDING_APPROVAL')
          AND expires_at IS NOT NULL AND expires_at <= ${at}) AS payments,
       (SELECT count(*)::int FROM checkout_sessions WHERE merchant_id = ${merchantId}::uuid AND state <> 'EXPIRED' AND expires_at <= ${at}) AS sessions,
-      (SELECT count(*)::int FROM deliveries WHERE merchant_id = ${merchantId}::uuid AND state = 'PENDING' AND next_attempt_at <= ${real}) AS deliveries`,
-  );
+      (SELECT count(*)::int FROM deliveries WHERE merchant_id = ${merchantId}::uuid AND state = 'PENDING' AND next_attempt_at <= ${real}) AS deliveries`;
+  const row = parseRow(DueRow, found);
   return { payments: row.payments, checkoutSessions: row.sessions, deliveries: row.deliveries };
 }
 

@@ -9,10 +9,11 @@ import { STORE_TOKEN_PATTERN } from "@/lib/test-store/connector";
 
 export type StoreConfirmation = "SUCCEEDED" | "FAILED";
 
+const EXPIRED_REFUSAL = "this checkout has expired; ask the merchant for a new payment";
 const REFUSALS: Partial<Record<CheckoutState, string>> = {
   SUCCEEDED: "this checkout has already been paid",
   FAILED: "this checkout was declined; ask the merchant for a new payment",
-  EXPIRED: "this checkout has expired; ask the merchant for a new payment",
+  EXPIRED: EXPIRED_REFUSAL,
 };
 
 /**
@@ -37,10 +38,11 @@ export async function confirmStoreCheckout(
     const found = STORE_TOKEN_PATTERN.test(token) ? await tx.storeCheckout.findUnique({ where: { token }, select: { paymentId: true } }) : null;
     if (!found) throw apiError("NOT_FOUND", "store checkout not found");
     const payment = await lockPayment(tx, null, found.paymentId);
-    const checkout = payment.storeCheckout!;
+    const checkout = payment.storeCheckout;
+    if (!checkout) throw apiError("NOT_FOUND", "store checkout not found");
     if (checkout.state === outcome) return { paymentId: payment.id, state: checkout.state, status: payment.status };
     if (checkout.state !== "READY") throw apiError("INVALID_STATE", REFUSALS[checkout.state] ?? `this checkout is ${checkout.state}`);
-    if (payment.status !== "PENDING" || (payment.expiresAt && payment.expiresAt <= now)) throw apiError("INVALID_STATE", REFUSALS.EXPIRED!);
+    if (payment.status !== "PENDING" || (payment.expiresAt && payment.expiresAt <= now)) throw apiError("INVALID_STATE", EXPIRED_REFUSAL);
     const changed = await tx.storeCheckout.updateMany({ where: { paymentId: payment.id, state: "READY" }, data: { state: outcome, updatedAt: now } });
     if (changed.count !== 1) throw apiError("INVALID_STATE", "this checkout has changed; reload the page");
     const updated = await applyTransition(tx, payment, outcome === "SUCCEEDED" ? "succeed" : "fail", { now });
@@ -48,12 +50,13 @@ export async function confirmStoreCheckout(
   });
 }
 
+const NOT_READY_EXPIRED = "checkout.state is EXPIRED: the payment's acceptance period ended before a confirmation; create a new store payment";
 /** Why the test helper cannot confirm a checkout in this state now, and what to wait for or do instead. */
 const NOT_READY: Partial<Record<CheckoutState, string>> = {
   QUEUED:
     "checkout.state is QUEUED: the store has not answered the handoff yet; poll GET /v1/payments/{id} until checkout.state is READY (usually within seconds), then confirm",
   REJECTED: "checkout.state is REJECTED: the store found no basket for this amount and the payment is FAILED; there is nothing to confirm",
-  EXPIRED: "checkout.state is EXPIRED: the payment's acceptance period ended before a confirmation; create a new store payment",
+  EXPIRED: NOT_READY_EXPIRED,
   SUCCEEDED: "checkout.state is SUCCEEDED: the store already confirmed this checkout as paid; a checkout is confirmed once",
   FAILED: "checkout.state is FAILED: the store already declined this checkout; a checkout is confirmed once",
 };
@@ -78,7 +81,9 @@ export async function confirmStorePaymentAsStore(
   if (checkout.state !== "READY" && checkout.state !== input.outcome) {
     throw apiError("INVALID_STATE", NOT_READY[checkout.state] ?? `checkout.state is ${checkout.state}`);
   }
-  if (checkout.state === "READY" && payment.expiresAt && payment.expiresAt <= input.now) throw apiError("INVALID_STATE", NOT_READY.EXPIRED!);
-  await confirmStoreCheckout(checkout.token!, input.outcome, input.now, tx);
+  if (checkout.state === "READY" && payment.expiresAt && payment.expiresAt <= input.now) throw apiError("INVALID_STATE", NOT_READY_EXPIRED);
+  // Without a page token there is nothing the store page could confirm: answered as an unknown token, as before.
+  if (checkout.token === null) throw apiError("NOT_FOUND", "store checkout not found");
+  await confirmStoreCheckout(checkout.token, input.outcome, input.now, tx);
   return lockPayment(tx, input.merchantId, input.paymentId);
 }

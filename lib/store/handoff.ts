@@ -88,7 +88,8 @@ async function claimDue(now: Date, limit: number, paymentId?: string): Promise<C
 async function buildHandoff(paymentId: string) {
   const db = getDb();
   const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { storeCheckout: true } });
-  const checkout = payment.storeCheckout!;
+  const checkout = payment.storeCheckout;
+  if (!checkout) throw new Error(`payment ${paymentId} has no store checkout to hand off`);
   const payload: HandoffPayload = {
     v: 1,
     reference: payment.reference,

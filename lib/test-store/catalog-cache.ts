@@ -1,6 +1,7 @@
 // The sandbox store's prepared catalog index, cached per catalog version.
 import type { Db } from "@/lib/db";
 import { prepareCatalog, type PreparedCatalog } from "@/lib/test-store/matching";
+import { processState } from "@/lib/process-state";
 
 /** Settings row holding the catalog version; a statement trigger on catalog_items bumps it (prisma/migrations/20261124055000_database_guards/migration.sql). */
 export const CATALOG_VERSION_SETTING = "catalog-version";
@@ -15,7 +16,12 @@ export const CATALOG_VERSION_SETTING = "catalog-version";
  */
 export type StoreCatalog = { version: string } & ({ index: PreparedCatalog; problem: null } | { index: null; problem: string });
 
-const g = globalThis as unknown as { __sandpiperCatalog?: StoreCatalog };
+declare module "@/lib/process-state" {
+  interface OwnedSlotTypes {
+    /** The store catalog as {@link StoreCatalog} holds it. */
+    catalog: StoreCatalog;
+  }
+}
 
 /**
  * The current catalog version: a counter that every INSERT, UPDATE, DELETE or TRUNCATE statement on
@@ -37,7 +43,7 @@ export async function catalogVersion(db: Db): Promise<string> {
  */
 export async function preparedStoreCatalog(db: Db): Promise<StoreCatalog> {
   const version = await catalogVersion(db);
-  const cached = g.__sandpiperCatalog;
+  const cached = processState().catalog;
   if (cached && cached.version === version) return cached;
   const rows = await db.catalogItem.findMany({
     where: { active: true },
@@ -51,7 +57,7 @@ export async function preparedStoreCatalog(db: Db): Promise<StoreCatalog> {
     if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
     fresh = { version, index: null, problem: `store catalog is invalid: ${error.message}` };
   }
-  g.__sandpiperCatalog = fresh;
+  processState().catalog = fresh;
   return fresh;
 }
 

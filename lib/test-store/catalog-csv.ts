@@ -37,7 +37,7 @@ export function parseCatalogCsv(text: string): { items: CatalogItem[]; errors: C
   const items: CatalogItem[] = [];
   const errors: CatalogCsvError[] = [];
   const { records, error } = splitRecords(text);
-  const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0]!.trim() === ""));
+  const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0]?.trim() === ""));
   const header = nonBlank[0];
   if (!header) {
     errors.push({ line: 1, message: "missing header sku,name,kind,price" });

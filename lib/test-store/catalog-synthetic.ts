@@ -42,7 +42,8 @@ export function syntheticCatalog(opts: { products: number; packages?: number; se
     if (i === 0) return min;
     if (i === 1) return max;
     const whole = BigInt(Math.floor(Math.exp(logMin + random() * (logMax - logMin)) / 100));
-    const ending = ENDINGS[Math.floor(random() * ENDINGS.length)]!;
+    const ending = ENDINGS[Math.floor(random() * ENDINGS.length)];
+    if (ending === undefined) throw new RangeError("random() must return a number in [0, 1)");
     let p = whole * 100n + ending;
     if (p < min) p = min;
     if (p > max) p = max;

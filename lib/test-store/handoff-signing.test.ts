@@ -10,6 +10,7 @@ import {
   signHandoff,
   verifyHandoff,
 } from "@/lib/test-store/handoff-signing";
+import { assertPresent } from "../../scripts/harness/present";
 
 const key = randomBytes(32);
 const now = new Date("2026-11-22T10:00:00.000Z");
@@ -57,6 +58,8 @@ describe("store handoff token (jose, HS256 JWS)", () => {
   it("a changed claim, a changed signature or another key is BAD_SIGNATURE", async () => {
     const signed = await signHandoff(payload(), key);
     const [header, body, signature] = signed.token.split(".");
+    assertPresent(signature, "signature");
+    assertPresent(body, "body");
     const claims = JSON.parse(new TextDecoder().decode(base64url.decode(body)));
     const forged = base64url.encode(JSON.stringify({ ...claims, chargeMinor: "1000", chargeAmount: "10.00" }));
     expect(await verifyHandoff({ token: `${header}.${forged}.${signature}` }, key, now)).toEqual({ ok: false, reason: "BAD_SIGNATURE" });

@@ -9,6 +9,7 @@ import { AMOUNT_PATTERN, CURRENCIES, fromMinor } from "@/lib/money/currency";
 import type { HandoffPayload, HandoffRefusal, SignedHandoff } from "@/lib/test-store/connector";
 import { config } from "@/lib/config";
 import { parseStored } from "@/lib/schemas/stored/parse";
+import { processState } from "@/lib/process-state";
 
 /** A handoff older than this (by its signed issuedAt) is stale: 60 seconds. */
 export const HANDOFF_MAX_AGE_SECONDS = 60;
@@ -18,7 +19,7 @@ export const HANDOFF_MAX_SKEW_SECONDS = 30;
 const KEY_SETTING = "store-handoff-key";
 /** The stored handoff key (`settings.value` of KEY_SETTING): base64url text. */
 const StoredKey = z.object({ key: z.string().min(1) });
-const g = globalThis as unknown as { __sandpiperHandoffKey?: Buffer };
+const state = processState();
 
 /**
  * The store handoff key (bytes). STORE_HANDOFF_SECRET when set (at least 32 characters; its UTF-8
@@ -30,13 +31,13 @@ const g = globalThis as unknown as { __sandpiperHandoffKey?: Buffer };
 export async function handoffKey(db: Db): Promise<Buffer> {
   const fromEnv = config().STORE_HANDOFF_SECRET;
   if (fromEnv !== undefined) return Buffer.from(fromEnv, "utf8");
-  if (g.__sandpiperHandoffKey) return g.__sandpiperHandoffKey;
+  if (state.handoffKey) return state.handoffKey;
   const generated = randomBytes(32).toString("base64url");
   // The first instance to get here stores its key; every other one reads that key.
   await db.$executeRaw`INSERT INTO settings (key, value, updated_at) VALUES (${KEY_SETTING}, ${JSON.stringify({ key: generated })}::jsonb, now()) ON CONFLICT (key) DO NOTHING`;
   const row = await db.setting.findUniqueOrThrow({ where: { key: KEY_SETTING } });
-  g.__sandpiperHandoffKey = Buffer.from(parseStored(StoredKey, row.value, "settings.value (handoff key)").key, "base64url");
-  return g.__sandpiperHandoffKey;
+  state.handoffKey = Buffer.from(parseStored(StoredKey, row.value, "settings.value (handoff key)").key, "base64url");
+  return state.handoffKey;
 }
 
 /** Issuer and audience claims of a handoff token: Sandpiper signs it, only the store accepts it. */

@@ -12,6 +12,7 @@ import {
   type PrepareOptions,
 } from "./matching";
 import { randomBigInt, seededRandom, syntheticCatalog } from "./catalog-synthetic";
+import { assertPresent } from "../../scripts/harness/present";
 
 const product = (sku: string, price: number | bigint): CatalogItem => ({
   sku,
@@ -110,6 +111,7 @@ function bruteForce(catalog: CatalogItem[], charge: number, bps = 2000): Oracle 
       if (p > s || best[s - p] === null) continue;
       const candidate = [...best[s - p]!, p].sort((a, b) => b - a);
       const cur = best[s];
+      assertPresent(cur, "cur");
       if (cur === null || candidate.length < cur.length || (candidate.length === cur.length && lexCompare(candidate, cur) > 0)) {
         best[s] = candidate;
       }

@@ -11,7 +11,9 @@
  * @param pg the module `@opentelemetry/instrumentation-pg`
  */
 export function registerPgInstrumentation(instrumentation, pg) {
-  if (globalThis.__sandpiperPgInstrumentation) return;
-  globalThis.__sandpiperPgInstrumentation = true;
+  // The process's state of lib/process-state.ts (plain JavaScript here: scripts/start.mjs loads this without TypeScript).
+  const state = (globalThis.__sandpiper ??= {});
+  if (state.pgInstrumentation) return;
+  state.pgInstrumentation = true;
   instrumentation.registerInstrumentations({ instrumentations: [new pg.PgInstrumentation({ requireParentSpan: true })] });
 }

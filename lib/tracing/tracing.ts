@@ -8,10 +8,11 @@ import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import { config } from "@/lib/config";
 import { registerPgInstrumentation } from "@/lib/tracing/pg-instrumentation.mjs";
 import { redactText, redactValue } from "@/lib/redaction/redact";
+import { processState } from "@/lib/process-state";
 
 /** The tracer's name (instrumentation scope) of every span Sandpiper makes itself. */
 const SCOPE = "sandpiper";
-const g = globalThis as unknown as { __sandpiperTracing?: { shutdown(): Promise<void> } };
+const state = processState();
 /** The span inSpan() hands out when tracing is off: records nothing. */
 const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
@@ -23,7 +24,7 @@ const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
  */
 export async function startTracing(): Promise<void> {
   const endpoint = config().OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (!endpoint || g.__sandpiperTracing) return;
+  if (!endpoint || state.tracing) return;
   const [{ TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { AsyncLocalStorageContextManager }, instr, pgInstr] =
     await Promise.all([
       import("@opentelemetry/sdk-trace"),
@@ -41,7 +42,7 @@ export async function startTracing(): Promise<void> {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
   registerPgInstrumentation(instr, pgInstr); // `npm start` registered it already, before it loaded pg
-  g.__sandpiperTracing = provider;
+  state.tracing = provider;
 }
 
 /** `attributes` as they may leave the service: {@link redactValue} of each (a secret-named attribute is "[redacted]"). */
@@ -79,7 +80,7 @@ function redactingExporter(exporter: SpanExporter): SpanExporter {
 
 /** Sends the spans not exported yet and stops tracing (server.mjs, after the drain); resolves at once when off. */
 export async function stopTracing(): Promise<void> {
-  await g.__sandpiperTracing?.shutdown();
+  await state.tracing?.shutdown();
 }
 
 /**
@@ -88,7 +89,7 @@ export async function stopTracing(): Promise<void> {
  * they become known. When tracing is off it only calls `fn` (with a span that records nothing).
  */
 export async function inSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> {
-  if (!g.__sandpiperTracing) return fn(NO_SPAN);
+  if (!state.tracing) return fn(NO_SPAN);
   return trace.getTracer(SCOPE).startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn(span);

@@ -39,7 +39,8 @@ export const UserAccessInput = z
  */
 export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<typeof NewUserInput>, now = systemNow()) {
   assertOperator(actor);
-  const merchantId = input.role === "MERCHANT" ? input.merchantId! : null;
+  // The form's check (needsMerchant) gave a MERCHANT user its merchant.
+  const merchantId = input.role === "MERCHANT" ? (input.merchantId ?? null) : null;
   if (merchantId && !(await tx.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) throw apiError("NOT_FOUND", "merchant not found");
   if (await tx.consoleUser.findUnique({ where: { username: input.username }, select: { id: true } })) {
     throw apiError("INVALID_STATE", `user name ${input.username} is taken`);
@@ -66,7 +67,8 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
   if (input.userId === actor.id) throw apiError("INVALID_STATE", "you cannot change your own access; ask another operator");
   const before = await tx.consoleUser.findUnique({ where: { id: input.userId } });
   if (!before) throw apiError("NOT_FOUND", "user not found");
-  const merchantId = input.role === "MERCHANT" ? input.merchantId! : null;
+  // The form's check (needsMerchant) gave a MERCHANT user its merchant.
+  const merchantId = input.role === "MERCHANT" ? (input.merchantId ?? null) : null;
   if (merchantId && !(await tx.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) throw apiError("NOT_FOUND", "merchant not found");
   if (before.role === input.role && before.merchantId === merchantId && before.active === input.active) {
     throw apiError("INVALID_STATE", "nothing changed");

@@ -7,6 +7,7 @@ import type { ConsoleUser, PrismaClient } from "@/lib/generated/prisma/client";
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { actorOf } from "@/lib/users/sessions";
 import { LOCK_MINUTES } from "@/lib/users/sign-in-messages";
+import { processState, type SignInLimiters } from "@/lib/process-state";
 
 export { LOCK_MINUTES };
 
@@ -34,27 +35,22 @@ export const SLOWDOWN_MS = 2000;
 /** argon2id hash of a random text: unknown user names are verified against it so they take as long as real ones. */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$pdnCc9j1sneQ7+73vzJSJA$MuVEz0a2di6B1sjllr5Df1k+UO5ZonPebY0qdVDkdI8";
 
-type Limiters = { byNameAndIp: RateLimiterAbstract; byName: RateLimiterAbstract; byIp: RateLimiterAbstract };
-const g = globalThis as unknown as { __sandpiperSignInLimiters?: Limiters };
 /**
  * The sign-in budgets, counted where the API's are (lib/rate-limits/store.ts: Redis, PostgreSQL or this process's
  * memory), so every worker and instance shares them. User names are counted whether they exist or not, so the
  * answers never tell which do.
  */
-function limiters(): Limiters {
-  g.__sandpiperSignInLimiters ??= {
+function limiters(): SignInLimiters {
+  return (processState().signInLimiters ??= {
     byNameAndIp: createRateLimiter("signin-name-ip", MAX_FAILED_SIGN_INS, LOCK_MINUTES * 60),
     byName: createRateLimiter("signin-account", MAX_FAILED_PER_ACCOUNT, LOCK_MINUTES * 60),
     byIp: createRateLimiter("signin-ip", MAX_FAILED_PER_IP, 15 * 60),
-  };
-  return g.__sandpiperSignInLimiters;
+  });
 }
-
-const slowed = globalThis as unknown as { __sandpiperSignInQueues?: Map<string, Promise<void>> };
 
 /** Waits SLOWDOWN_MS after every earlier slowed attempt with the same `key` (an address, an account: one at a time each). */
 function slowDown(key: string): Promise<void> {
-  const queues = (slowed.__sandpiperSignInQueues ??= new Map());
+  const queues = (processState().signInQueues ??= new Map());
   const turn = (queues.get(key) ?? Promise.resolve()).then(() => new Promise<void>((r) => setTimeout(r, SLOWDOWN_MS)));
   queues.set(key, turn);
   void turn.then(() => {

@@ -28,7 +28,7 @@ export function listen(args: string[], env: Record<string, string> = {}): Runnin
       for (const line of parts) {
         lines.push(line);
         const found = /Listener signing secret: (whsec_\S+)/.exec(line);
-        if (found) resolveSecret(found[1]);
+        if (found?.[1]) resolveSecret(found[1]);
       }
     });
   }

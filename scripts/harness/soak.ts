@@ -32,6 +32,7 @@ import { startRobustReceiver } from "./robust-receiver";
 import { systemNow } from "@/lib/clock";
 import { seededRandom } from "@/lib/test-store/catalog-synthetic";
 import { waitUntil } from "./wait";
+import { assertPresent, present } from "./present";
 
 /** What a soak is asked to do. */
 export type SoakOptions = {
@@ -124,7 +125,7 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T, index: numb
     Array.from({ length: Math.min(limit, items.length) }, async () => {
       while (next < items.length) {
         const i = next++;
-        out[i] = await work(items[i], i);
+        out[i] = await work(present(items[i], "items[i]"), i);
       }
     }),
   );
@@ -191,7 +192,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       const idem = o.idem ?? `soak-${randomUUID()}`;
       for (let attempt = 0; ; attempt++) {
         const turn = requests.sent++;
-        const headers: Record<string, string> = { authorization: `Bearer ${keys[turn % keys.length]}`, "x-forwarded-for": ips[turn % ips.length] };
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${present(keys[turn % keys.length], "a key")}`,
+          "x-forwarded-for": present(ips[turn % ips.length], "an address"),
+        };
         if (method !== "GET") Object.assign(headers, { "content-type": "application/json", "idempotency-key": idem });
         const res = await fetch(options.baseUrl + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
         const text = await res.text();
@@ -246,7 +250,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       ),
       ownerId: owner.id,
       approver: { id: approver.id, username: approver.username },
-      listenKey: keys[n].key,
+      listenKey: present(keys[n], "keys[n]").key,
     };
   }
 
@@ -464,9 +468,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       // ---- 3. payments of every currency, method and direction; concluded, approved or left to expire ----
       type Job = { body: Record<string, unknown>; then: "SUCCEEDED" | "FAILED" | "approve" | "leave" | "approve-leave" };
       const jobs: Job[] = CURRENCIES.map((currency, j) => {
-        let combo = COMBOS[(dayNo + j) % COMBOS.length];
+        let combo = present(COMBOS[(dayNo + j) % COMBOS.length], "a combination");
         if (currency === LIMITS.currency && combo.method === LIMITS.method && combo.direction === LIMITS.direction)
-          combo = COMBOS[(dayNo + j + 1) % COMBOS.length];
+          combo = present(COMBOS[(dayNo + j + 1) % COMBOS.length], "a combination");
         return {
           body: { amount: amountText(rand), currency, ...combo },
           then: combo.direction === "WITHDRAWAL" ? "approve" : j % 2 === 0 ? "SUCCEEDED" : "FAILED",
@@ -480,7 +484,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       jobs.push({ body: { amount: "24.00", currency: "TRY", ...COMBOS[2] }, then: "approve-leave" });
       for (let i = 0; i < options.perDay; i++) {
         let combo = COMBOS[Math.floor(rand() * COMBOS.length)];
-        let currency: string = CURRENCIES[Math.floor(rand() * CURRENCIES.length)];
+        assertPresent(combo, "combo");
+        let currency: string = present(CURRENCIES[Math.floor(rand() * CURRENCIES.length)], "a currency");
         if (currency === LIMITS.currency && combo === COMBOS[1]) [currency, combo] = ["TRY", COMBOS[1]];
         const r = rand();
         const then: Job["then"] = combo.direction === "WITHDRAWAL" ? (r < 0.8 ? "approve" : "leave") : r < 0.55 ? "SUCCEEDED" : r < 0.85 ? "FAILED" : "leave";
@@ -584,10 +589,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       await moveBoth("midnight", { target: next });
       await checkExpiry("midnight");
       const expiredToday = Number(
-        (
-          await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payments WHERE merchant_id = ${A.id}::uuid AND status = 'EXPIRED'
+        present(
+          (
+            await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payments WHERE merchant_id = ${A.id}::uuid AND status = 'EXPIRED'
             AND finalized_at >= ${new Date(simNow)} AND finalized_at < ${new Date(next)}`
-        )[0].n,
+          )[0],
+          "( await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS ...",
+        ).n,
       );
       for (const [k, v] of Object.entries(refused)) bump(refusedTotal, k, v);
       const day: SoakDay = { day: dayNo, dubaiDay: dayName, created, refused, expired: expiredToday, prunedLogs, ms: Date.now() - dayStarted };
@@ -687,6 +695,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         SELECT (SELECT count(*) FROM payments WHERE merchant_id = ${m.id}::uuid AND status IN ('PENDING', 'PENDING_APPROVAL') AND expires_at <= ${at}) AS overdue,
                (SELECT count(*) FROM payments WHERE merchant_id = ${m.id}::uuid AND status = 'EXPIRED' AND finalized_at < expires_at) AS early,
                (SELECT count(*) FROM checkout_sessions WHERE merchant_id = ${m.id}::uuid AND state <> 'EXPIRED' AND expires_at <= ${at}) AS sessions`;
+      assertPresent(row, "row");
       check(row.overdue === 0n, `${step}: ${row.overdue} payments past their expiresAt still pending`);
       check(row.early === 0n, `${step}: ${row.early} payments expired before their expiresAt`);
       check(row.sessions === 0n, `${step}: ${row.sessions} checkout sessions past their expiry not expired`);
@@ -728,6 +737,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       SELECT (SELECT count(*) FROM deliveries WHERE merchant_id = ANY(${ids}::uuid[]) AND state = 'PENDING' AND next_attempt_at < ${new Date(real.getTime() - 15_000)}) AS deliveries,
              (SELECT count(*) FROM store_checkouts c JOIN payments p ON p.id = c.payment_id WHERE p.merchant_id = ${A.id}::uuid AND c.state = 'QUEUED'
                 AND coalesce(c.next_handoff_at, c.created_at) < ${new Date(simA.getTime() - 15_000)}) AS handoffs`;
+    assertPresent(stuck, "stuck");
     check(stuck.deliveries === 0n, `${stuck.deliveries} deliveries overdue by more than 15 s`);
     check(stuck.handoffs === 0n, `${stuck.handoffs} store checkouts QUEUED past their handoff time`);
 
@@ -739,11 +749,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const [entries] = await db.$queryRaw<{ wrong: bigint }[]>`
       SELECT count(*) AS wrong FROM payments p WHERE p.merchant_id = ANY(${ids}::uuid[])
         AND (SELECT count(*) FROM ledger_entries e WHERE e.payment_id = p.id) <> CASE WHEN p.status = 'SUCCEEDED' THEN 1 ELSE 0 END`;
+    assertPresent(entries, "entries");
     check(entries.wrong === 0n, `${entries.wrong} payments whose ledger entries do not match their status`);
     // Times in order: nothing approved or concluded before it was created.
     const [order] = await db.$queryRaw<{ approved: bigint; finalized: bigint }[]>`
       SELECT count(*) FILTER (WHERE approved_at < created_at) AS approved, count(*) FILTER (WHERE finalized_at < created_at) AS finalized
       FROM payments WHERE merchant_id = ANY(${ids}::uuid[])`;
+    assertPresent(order, "order");
     check(order.approved === 0n, `${order.approved} withdrawals approved before they were created`);
     check(order.finalized === 0n, `${order.finalized} payments concluded before they were created`);
 

@@ -13,6 +13,7 @@ import { startService } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
 import { createStorePayment, waitForCheckout } from "../support/store";
 import { amountEntryMerchant } from "../support/checkout-sessions";
+import { present } from "../../scripts/harness/present";
 
 // The calendar over real HTTP against the built service (docs/guides/operate-sandpiper.md "Seeded sandbox", docs/api.md "Sandbox clock"): the
 // seeded pair keeps its rates across days, a merchant's moved clock reaches every job that reads the time, and a
@@ -204,7 +205,7 @@ async function pendingPayments(m: TestMerchant, count: number): Promise<void> {
 async function expiredOnce(m: TestMerchant): Promise<{ payments: number; events: number }> {
   const [row] = await db.$queryRaw<{ payments: number; events: number }[]>`
     SELECT count(DISTINCT payment_id)::int AS payments, count(*)::int AS events FROM events WHERE merchant_id = ${m.merchant.id}::uuid AND type = 'payment.expired'`;
-  return row;
+  return present(row, "the count of expired events");
 }
 
 describe("a clock advance at size", () => {
@@ -294,7 +295,10 @@ describe("retention of events", () => {
     // A receiver that never answers: the delivery stays PENDING, its first attempt recorded.
     await setCallbackUrl(db, { merchantId: m.merchant.id, url: "http://127.0.0.1:9/callbacks" });
     const pending = await concluded();
-    await eventually(async () => (await db.deliveryAttempt.count({ where: { deliveryId: pending.deliveries[0].id } })) > 0, 15_000);
+    await eventually(
+      async () => (await db.deliveryAttempt.count({ where: { deliveryId: present(pending.deliveries[0], "pending.deliveries[0]").id } })) > 0,
+      15_000,
+    );
     const aged = new Date(Date.now() - 31 * DAY_MS);
     await db.$executeRaw`UPDATE events SET created_at = ${aged} WHERE id IN (${old.id}::uuid, ${pending.id}::uuid)`;
     await db.$executeRaw`UPDATE events SET created_at = ${new Date(Date.now() - 29 * DAY_MS)} WHERE id = ${recent.id}::uuid`;
@@ -305,7 +309,7 @@ describe("retention of events", () => {
     expect(await db.delivery.count({ where: { eventId: old.id } })).toBe(0);
     expect(await db.event.findUnique({ where: { id: recent.id } })).not.toBeNull();
     expect(await db.event.findUnique({ where: { id: pending.id } })).not.toBeNull();
-    expect(await db.deliveryAttempt.count({ where: { deliveryId: pending.deliveries[0].id } })).toBeGreaterThan(0);
+    expect(await db.deliveryAttempt.count({ where: { deliveryId: present(pending?.deliveries[0], "pending?.deliveries[0]").id } })).toBeGreaterThan(0);
     expect((await m.api(`/v1/events/${old.id}`)).status).toBe(404);
   });
 });

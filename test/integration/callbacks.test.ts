@@ -12,6 +12,7 @@ import { listDeliveries, requeueDeliveries, sendTestEvent, TEST_EVENT_PAYMENT_ID
 import { removeCallbackUrl, setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { BASE_WAITS_SECONDS, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
 import { verifyCallback } from "@/clients/cli/src/verify";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // Two ways deliveries are driven here:
 // - through the running service (its embedded driver, woken after commit and polling every 200 ms), for
@@ -79,12 +80,13 @@ describe("callback delivery through the running service", () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9]{44}$/);
     const payment = await completedPayment(m, "SUCCEEDED", { amount: "1123.52", currency: "USD" });
     const [got] = await rx.waitFor(1);
+    assertPresent(got, "got");
 
     const event = await db.event.findFirstOrThrow({ where: { paymentId: payment.id }, include: { deliveries: true } });
-    expect(got.method).toBe("POST");
-    expect(got.path).toBe("/callbacks");
+    expect(got?.method).toBe("POST");
+    expect(got?.path).toBe("/callbacks");
     expect(header(got, "content-type")).toBe("application/json");
-    expect(got.body.equals(Buffer.from(event.body, "utf8"))).toBe(true);
+    expect(got?.body.equals(Buffer.from(event.body, "utf8"))).toBe(true);
     const id = header(got, "X-Service-Event-Id");
     const timestamp = header(got, "X-Service-Timestamp");
     const signature = header(got, "X-Service-Signature");
@@ -97,7 +99,7 @@ describe("callback delivery through the running service", () => {
     expect(signature).toBe(plain);
     const verified = verifyCallback(got.body, got.headers, secret);
     expect(verified).toMatchObject({ ok: true, eventId: event.id });
-    expect(verifyCallback(got.body, got.headers, "whsec_other")).toEqual({ ok: false, reason: "BAD_SIGNATURE" });
+    expect(verifyCallback(got?.body, got?.headers, "whsec_other")).toEqual({ ok: false, reason: "BAD_SIGNATURE" });
 
     const envelope = JSON.parse(got.body.toString("utf8"));
     expect(Object.keys(envelope)).toEqual(["id", "type", "createdAt", "data"]);
@@ -109,16 +111,17 @@ describe("callback delivery through the running service", () => {
     expect(envelope.data.fee).toBe("28.09");
 
     const delivered = await eventually(async () => {
-      const d = await db.delivery.findUniqueOrThrow({ where: { id: event.deliveries[0].id } });
+      const d = await db.delivery.findUniqueOrThrow({ where: { id: present(event.deliveries[0], "event.deliveries[0]").id } });
       return d.state === "SUCCEEDED" ? d : null;
     });
     expect(delivered).toMatchObject({ attemptCount: 1, leaseUntil: null, nextAttemptAt: null });
     expect(delivered.deliveredAt).not.toBeNull();
     const [attempt] = await attemptsOf(delivered.id);
+    assertPresent(attempt, "attempt");
     expect(attempt).toMatchObject({ number: 1, url: rx.url, statusCode: 200, error: null, responseSnippet: '{"received":true}' });
     // The timestamp is the attempt's own time, and that was now.
     expect(timestamp).toBe(String(Math.floor(attempt.startedAt.getTime() / 1000)));
-    expect(Math.abs(attempt.startedAt.getTime() - got.at)).toBeLessThan(30_000);
+    expect(Math.abs(attempt?.startedAt.getTime() - got?.at)).toBeLessThan(30_000);
     expect(rx.received).toHaveLength(1);
   });
 
@@ -128,7 +131,8 @@ describe("callback delivery through the running service", () => {
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     const payment = await completedPayment(m, "FAILED", { amount: "250.00", currency: "EUR" });
     const [got] = await rx.waitFor(1);
-    expect(verifyCallback(got.body, got.headers, secret).ok).toBe(true);
+    assertPresent(got, "got");
+    expect(verifyCallback(got?.body, got?.headers, secret).ok).toBe(true);
     const envelope = JSON.parse(got.body.toString("utf8"));
     expect(envelope).toMatchObject({ type: "payment.failed", data: { id: payment.id, amount: "250.00", currency: "EUR", status: "FAILED" } });
   });
@@ -144,9 +148,10 @@ describe("callback delivery through the running service", () => {
     expect((await m.api(`/v1/payments/${created.id}`)).body.status).toBe("PENDING");
 
     const [got] = await rx.waitFor(1, 20_000);
+    assertPresent(got, "got");
     const verified = verifyCallback(got.body, got.headers, secret);
     expect(verified.ok).toBe(true);
-    expect(JSON.parse(got.body.toString("utf8"))).toMatchObject({ type: "payment.expired", data: { id: created.id, status: "EXPIRED" } });
+    expect(JSON.parse(got?.body.toString("utf8"))).toMatchObject({ type: "payment.expired", data: { id: created.id, status: "EXPIRED" } });
     expect((await m.api(`/v1/payments/${created.id}`)).body.status).toBe("EXPIRED");
   });
 
@@ -163,13 +168,14 @@ describe("callback delivery through the running service", () => {
     await setCallbackUrl(db, { merchantId: other.merchant.id, url: rx.url });
     await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     // Another merchant cannot requeue it, even by id.
-    expect(await requeueDeliveries(db, { merchantId: other.merchant.id, deliveryIds: [listed.items[0].id] })).toBe(0);
+    expect(await requeueDeliveries(db, { merchantId: other.merchant.id, deliveryIds: [present(listed?.items[0], "listed?.items[0]").id] })).toBe(0);
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url }); // saving again rotates the secret
-    expect(await requeueDeliveries(db, { merchantId: m.merchant.id, deliveryIds: [listed.items[0].id] })).toBe(1);
+    expect(await requeueDeliveries(db, { merchantId: m.merchant.id, deliveryIds: [present(listed?.items[0], "listed?.items[0]").id] })).toBe(1);
 
     const [got] = await rx.waitFor(1);
-    expect(verifyCallback(got.body, got.headers, secret).ok).toBe(true);
-    expect(header(got, "X-Service-Event-Id")).toBe(listed.items[0].eventId);
+    assertPresent(got, "got");
+    expect(verifyCallback(got?.body, got?.headers, secret).ok).toBe(true);
+    expect(header(got, "X-Service-Event-Id")).toBe(present(listed.items[0], "listed.items[0]").eventId);
     const after = await eventually(async () => {
       const page = await listDeliveries(db, { merchantId: m.merchant.id, state: "SUCCEEDED", page: 1, limit: 10 });
       return page.total === 1 ? page.items[0] : null;
@@ -185,6 +191,7 @@ describe("callback delivery through the running service", () => {
     const { secret } = await setCallbackUrl(db, { merchantId: m.merchant.id, url: rx.url });
     const sent = await sendTestEvent(db, { merchantId: m.merchant.id });
     const [got] = await rx.waitFor(1);
+    assertPresent(got, "got");
     const verified = verifyCallback(got.body, got.headers, secret);
     expect(verified).toMatchObject({ ok: true, eventId: sent.eventId });
     expect(header(got, "X-Service-Test")).toBe("true");
@@ -240,7 +247,7 @@ describe("delivery job body with an injected clock", () => {
     rx.received.forEach((r, i) => {
       expect(r.body.equals(Buffer.from(delivery.event.body, "utf8"))).toBe(true);
       expect(header(r, "X-Service-Event-Id")).toBe(delivery.eventId);
-      expect(header(r, "X-Service-Timestamp")).toBe(String(Math.floor(times[i].getTime() / 1000)));
+      expect(header(r, "X-Service-Timestamp")).toBe(String(Math.floor(present(times[i], "times[i]").getTime() / 1000)));
       expect(verifyCallback(r.body, r.headers, secret, { now: times[i] }).ok).toBe(true);
     });
     expect(new Set(rx.received.map((r) => header(r, "X-Service-Timestamp"))).size).toBe(3);
@@ -300,7 +307,7 @@ describe("delivery job body with an injected clock", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
     const [attempt] = await attemptsOf(delivery.id);
     expect(attempt).toMatchObject({ statusCode: null, error: "timeout after 5000 ms" });
-    expect(attempt.durationMs).toBeGreaterThanOrEqual(4900);
+    expect(attempt?.durationMs).toBeGreaterThanOrEqual(4900);
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ state: "PENDING", attemptCount: 1 });
   });
 
@@ -312,8 +319,8 @@ describe("delivery job body with an injected clock", () => {
     const one = await deliverDueCallbacks({ merchantId: first.m.merchant.id, now: realInstant(first.due) });
     expect(one).toMatchObject({ claimed: 1, succeeded: 1 });
     const [attempt] = await attemptsOf(first.delivery.id);
-    expect(attempt.statusCode).toBe(200);
-    expect(attempt.responseSnippet!.length).toBe(1024);
+    expect(attempt?.statusCode).toBe(200);
+    expect(attempt?.responseSnippet!.length).toBe(1024);
     expect(await deliverDueCallbacks({ merchantId: second.m.merchant.id, now: realInstant(second.due) })).toMatchObject({ claimed: 1, succeeded: 1 });
   });
 
@@ -401,12 +408,14 @@ describe("crashes and concurrent workers", () => {
     expect(await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(restart) })).toMatchObject({ claimed: 1, succeeded: 1 });
     expect(rx.received).toHaveLength(2);
     const [lost, resent] = rx.received;
+    assertPresent(lost, "lost");
+    assertPresent(resent, "resent");
     expect(header(resent, "X-Service-Event-Id")).toBe(header(lost, "X-Service-Event-Id"));
     expect(header(resent, "X-Service-Event-Id")).toBe(delivery.eventId);
-    expect(resent.body.equals(lost.body)).toBe(true);
+    expect(resent?.body.equals(lost?.body)).toBe(true);
     expect(header(lost, "X-Service-Timestamp")).toBe(String(Math.floor(due.getTime() / 1000)));
     expect(header(resent, "X-Service-Timestamp")).toBe(String(Math.floor(restart.getTime() / 1000)));
-    expect(verifyCallback(resent.body, resent.headers, secret, { now: restart }).ok).toBe(true);
+    expect(verifyCallback(resent?.body, resent?.headers, secret, { now: restart }).ok).toBe(true);
 
     const attempts = await attemptsOf(delivery.id);
     expect(attempts.map((a) => [a.number, a.statusCode, a.error])).toEqual([

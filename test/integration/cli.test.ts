@@ -9,6 +9,7 @@ import { Dedicated } from "../support/dedicated";
 import { listen, runCommand, waitForLine, type Run } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { docBlock } from "../support/readme";
+import { present } from "../../scripts/harness/present";
 
 // The `sandpiper` command as a user meets it (docs/guides/command-line.md "The sandpiper command", docs/callbacks.md "The sandpiper
 // command"): installed by the guide's lines into a temporary HOME, then run by name from a folder outside the
@@ -137,17 +138,21 @@ describe("sandpiper against the service", () => {
       triggered[type] = { paymentId: paymentId!, eventId: eventId! };
     }
     fs.rmSync(path.join(outside, ".env"));
-    expect((await d.db.payment.findUniqueOrThrow({ where: { id: triggered["payment.expired"].paymentId } })).merchantId).toBe(merchantId);
+    expect(
+      (await d.db.payment.findUniqueOrThrow({ where: { id: present(triggered?.["payment.expired"], 'triggered?.["payment.expired"]').paymentId } })).merchantId,
+    ).toBe(merchantId);
   }, 120_000);
 
   it("events list, get and resend: the redelivery reaches a running listener and GET /v1/events/{id} as a new delivery", async () => {
-    const { eventId, paymentId } = triggered["payment.succeeded"];
+    const { eventId, paymentId } = present(triggered["payment.succeeded"], "the triggered payment.succeeded");
     const list = await sandpiper(["events", "list", "--payment", paymentId]);
     expect(list.code, list.out).toBe(0);
     expect(list.stdout.split("\n")[0]).toMatch(/^CREATED\s+TYPE\s+EVENT ID\s+REFERENCE\s+AMOUNT\s+DELIVERY$/);
     expect(list.stdout).toMatch(new RegExp(`payment\\.succeeded\\s+${eventId}\\s+sandpiper-trigger-\\S+\\s+10\\.00 USD`));
     const json = await sandpiper(["events", "list", "--type", "payment.failed", "--limit", "5", "--json"]);
-    expect(JSON.parse(json.stdout).items.map((e: { id: string }) => e.id)).toEqual([triggered["payment.failed"].eventId]);
+    expect(JSON.parse(json.stdout).items.map((e: { id: string }) => e.id)).toEqual([
+      present(triggered["payment.failed"], 'triggered["payment.failed"]').eventId,
+    ]);
     const one = await sandpiper(["events", "get", eventId]);
     expect(one.code, one.out).toBe(0);
     expect(JSON.parse(one.stdout)).toMatchObject({ id: eventId, type: "payment.succeeded", delivery: { deliveries: [{ redelivery: false }] } });
@@ -196,7 +201,7 @@ describe("sandpiper against the service", () => {
     for (const args of [
       ["events", "list"],
       ["trigger", "payment.succeeded"],
-      ["events", "resend", triggered["payment.failed"].eventId],
+      ["events", "resend", present(triggered["payment.failed"], 'triggered["payment.failed"]').eventId],
     ]) {
       const run = await sandpiper([...args, "--api-key", badKey]);
       expect(run.code, run.out).toBe(1);

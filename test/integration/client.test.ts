@@ -16,6 +16,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { implementedOperations, merchantFor, recordFor, validBody } from "../support/operations";
 import { startReceiver } from "../support/receiver";
 import { docBlock } from "../support/readme";
+import { present } from "../../scripts/harness/present";
 
 // The TypeScript client (clients/typescript, docs/client.md) against the built service over real HTTP: its types are
 // what openapi-typescript makes of the running service's document; every operation once; a 429 retried to success
@@ -135,7 +136,7 @@ describe("the client over real HTTP", () => {
       await createClient({ baseUrl: url, apiKey: "sk_sandbox_x", baseDelayMs: 10 }).POST("/v1/payments", { body });
       expect(seen).toHaveLength(3);
       expect(new Set(seen.map((s) => s.key)).size).toBe(1);
-      expect(seen[0].key).toMatch(/^[0-9a-f-]{36}$/);
+      expect(present(seen?.[0], "seen?.[0]").key).toMatch(/^[0-9a-f-]{36}$/);
       expect(new Set(seen.map((s) => s.body))).toEqual(new Set([JSON.stringify(body)]));
       // Bounded: two attempts against a service that is always down end with the last answer as a typed error.
       seen.length = 0;
@@ -197,8 +198,12 @@ describe("the client over real HTTP", () => {
     for await (const e of client.list("/v1/events", { limit: "3" })) newestFirst.push(e);
     expect(newestFirst.map((e) => (e.data as { id: string }).id)).toEqual([...ids].reverse());
     const followed: string[] = [];
-    for await (const e of client.list("/v1/events", { after: newestFirst[3].id, limit: "2" })) followed.push(e.id);
-    expect(followed).toEqual([newestFirst[2].id, newestFirst[1].id, newestFirst[0].id]);
+    for await (const e of client.list("/v1/events", { after: present(newestFirst[3], "newestFirst[3]").id, limit: "2" })) followed.push(e.id);
+    expect(followed).toEqual([
+      present(newestFirst[2], "newestFirst[2]").id,
+      present(newestFirst[1], "newestFirst[1]").id,
+      present(newestFirst[0], "newestFirst[0]").id,
+    ]);
   });
 
   it("the methods named by operationId: scenario rules made, listed, changed (PATCH) and removed (DELETE); a refusal throws", async () => {

@@ -7,6 +7,7 @@ import { postLedgerEntry } from "@/lib/ledger/post";
 import { approveWithdrawal } from "@/lib/payments/approve";
 import { transaction } from "@/lib/db";
 import { systemNow } from "@/lib/clock";
+import { present } from "../../scripts/harness/present";
 
 const complete = (m: Awaited<ReturnType<typeof newMerchant>>, id: string, outcome: string, idempotencyKey?: string) =>
   m.api(`/v1/sandbox/payments/${id}/complete`, { body: { outcome }, idempotencyKey });
@@ -14,7 +15,7 @@ const complete = (m: Awaited<ReturnType<typeof newMerchant>>, id: string, outcom
 async function assertLedgerBalanced() {
   const unbalanced = await db.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n FROM (SELECT entry_id, currency FROM ledger_lines GROUP BY entry_id, currency HAVING SUM(amount_minor) <> 0) t`;
-  expect(unbalanced[0].n).toBe(0n);
+  expect(present(unbalanced?.[0], "unbalanced?.[0]").n).toBe(0n);
 }
 
 describe("POST /v1/sandbox/payments/{id}/complete", () => {
@@ -27,18 +28,18 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     expect(res.body.finalizedAt).not.toBeNull();
     const entries = await db.ledgerEntry.findMany({ where: { paymentId: p.id }, include: { lines: true } });
     expect(entries).toHaveLength(1);
-    const lines = Object.fromEntries(entries[0].lines.map((l) => [l.account.replace(m.merchant.id, "M"), l.amountMinor]));
+    const lines = Object.fromEntries(present(entries[0], "entries[0]").lines.map((l) => [l.account.replace(m.merchant.id, "M"), l.amountMinor]));
     expect(lines).toEqual({ "sandbox:clearing": 112352n, "merchant:M:payable": -109543n, "revenue:commission": -2809n });
     const events = await db.event.findMany({ where: { paymentId: p.id } });
     expect(events.map((e) => e.type)).toEqual(["payment.succeeded"]);
-    const envelope = JSON.parse(events[0].body);
+    const envelope = JSON.parse(present(events[0], "events[0]").body);
     expect(envelope).toMatchObject({
-      id: events[0].id,
+      id: present(events[0], "events[0]").id,
       type: "payment.succeeded",
       data: { id: p.id, amount: "1123.52", currency: "USD", status: "SUCCEEDED" },
     });
     expect(envelope.data).not.toHaveProperty("customer");
-    expect(await db.delivery.count({ where: { eventId: events[0].id } })).toBe(1);
+    expect(await db.delivery.count({ where: { eventId: present(events?.[0], "events?.[0]").id } })).toBe(1);
 
     const again = await complete(m, p.id, "SUCCEEDED");
     expect(again.status).toBe(200);
@@ -98,8 +99,10 @@ describe("POST /v1/sandbox/payments/{id}/complete", () => {
     } finally {
       await raw.end();
     }
-    await expect(db.ledgerLine.update({ where: { id: entry.lines[0].id }, data: { amountMinor: 1n } })).rejects.toThrow(/append-only/);
-    await expect(db.ledgerLine.delete({ where: { id: entry.lines[0].id } })).rejects.toThrow(/append-only/);
+    await expect(db.ledgerLine.update({ where: { id: present(entry?.lines[0], "entry?.lines[0]").id }, data: { amountMinor: 1n } })).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(db.ledgerLine.delete({ where: { id: present(entry?.lines[0], "entry?.lines[0]").id } })).rejects.toThrow(/append-only/);
     expect(await db.ledgerEntry.count({ where: { paymentId: p.id } })).toBe(1);
     await assertLedgerBalanced();
   });

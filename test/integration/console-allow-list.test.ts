@@ -16,6 +16,7 @@ import {
 import type { ConsoleActor } from "@/lib/auth/actor";
 import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/merchants/manage-merchants";
 import { overview } from "@/lib/reports/overview";
+import { present } from "../../scripts/harness/present";
 
 // docs/architecture.md "Console roles": MERCHANT users manage allow-list requests, operators approve them. The allow-list gates
 // POST /v1/store-payments and /v1/checkout-sessions (docs/api.md "Authentication" 6); the test service trusts loopback as
@@ -56,9 +57,9 @@ describe("console: allow-list requests", () => {
       ["allowed_ip_request.create", m.owner.id, m.merchant.id],
       ["allowed_ip_request.approve", operator.id, m.merchant.id],
     ]);
-    expect(trail[0].after).toEqual({ address: ip, entered: `::ffff:${ip}`, state: "PENDING" });
-    expect(trail[1].before).toEqual({ address: ip, state: "PENDING" });
-    expect(trail[1].after).toEqual({ address: ip, state: "APPROVED", allowedIpId: entry.id });
+    expect(present(trail?.[0], "trail?.[0]").after).toEqual({ address: ip, entered: `::ffff:${ip}`, state: "PENDING" });
+    expect(present(trail?.[1], "trail?.[1]").before).toEqual({ address: ip, state: "PENDING" });
+    expect(present(trail?.[1], "trail?.[1]").after).toEqual({ address: ip, state: "APPROVED", allowedIpId: entry.id });
     expect(await auditOf(entry.id), "one action, one audit row: the approval names the entry").toEqual([]);
 
     expect(await refusal(inTx((tx) => approveAllowedIpRequest(tx, operator, ref(m, pending.id))))).toEqual({
@@ -106,7 +107,7 @@ describe("console: allow-list requests", () => {
     expect(await entries(m)).toEqual([m.ip, "203.0.113.7"]);
     const audits = await db.auditLog.findMany({ where: { merchantId: m.merchant.id }, orderBy: { createdAt: "asc" } });
     expect(audits.map((a) => a.action)).toEqual(["allowed_ip_request.create", "allowed_ip.add"]);
-    expect(audits[1].after).toEqual({ address: "203.0.113.7", entered: "::ffff:203.0.113.7" });
+    expect(present(audits?.[1], "audits?.[1]").after).toEqual({ address: "203.0.113.7", entered: "::ffff:203.0.113.7" });
   });
 
   it("a rejected request keeps the address off the allow-list and shows the operator's reason; a merchant user cancels a pending one", async () => {

@@ -89,8 +89,8 @@ describe("console: withdrawal approval", () => {
     expect(approved.approvedById).toBe(m.approver.id);
     const [audit] = await auditOf(created.id);
     expect(audit).toMatchObject({ action: "payment.approve", actorId: m.approver.id, actorName: m.approver.username, merchantId: m.merchant.id });
-    expect(audit.before).toMatchObject({ status: "PENDING_APPROVAL", approvedAt: null });
-    expect(audit.after).toMatchObject({ status: "PENDING" });
+    expect(audit?.before).toMatchObject({ status: "PENDING_APPROVAL", approvedAt: null });
+    expect(audit?.after).toMatchObject({ status: "PENDING" });
 
     expect(await refusal(inTx((tx) => approveFromConsole(tx, approver, { paymentId: created.id, now: systemNow() })))).toMatchObject({ code: "INVALID_STATE" });
     const done = await m.api(`/v1/sandbox/payments/${created.id}/complete`, { body: { outcome: "SUCCEEDED" } });

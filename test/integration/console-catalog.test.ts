@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { actorOf, inTx, newOperator, refusal } from "../support/console";
 import { db, newMerchant } from "../support/fixtures";
 import { importCatalog, saveCatalogItem, switchCatalogItem } from "@/lib/test-store/catalog-changes";
+import { present } from "../../scripts/harness/present";
 
 // Items are created inactive-at-the-end with prices no store test uses, so parallel store tests are unaffected.
 describe("console: store catalog (operator-editable, CSV import)", () => {
@@ -18,8 +19,8 @@ describe("console: store catalog (operator-editable, CSV import)", () => {
     expect(off.active).toBe(false);
     const audit = await db.auditLog.findMany({ where: { entity: "catalog_item", entityId: sku }, orderBy: { createdAt: "asc" } });
     expect(audit.map((a) => a.actorName)).toEqual([operator.username, operator.username, operator.username]);
-    expect(audit[1].before).toMatchObject({ price: "987654.31" });
-    expect(audit[1].after).toMatchObject({ price: "987654.37" });
+    expect(present(audit?.[1], "audit?.[1]").before).toMatchObject({ price: "987654.31" });
+    expect(present(audit?.[1], "audit?.[1]").after).toMatchObject({ price: "987654.37" });
 
     const bad = await refusal(inTx((tx) => saveCatalogItem(tx, operator, { sku: `${sku}-2`, name: "Bad", kind: "PRODUCT", price: "12.345" })));
     expect(bad.code).toBe("VALIDATION_ERROR");

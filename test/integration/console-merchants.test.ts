@@ -121,8 +121,8 @@ describe("console: merchant activation", () => {
     });
     const [audit] = await auditOf(m.merchant.id);
     expect(audit).toMatchObject({ action: "merchant.update_policy", actorId: operator.id, reason: "new agreement" });
-    expect(audit.before).toMatchObject({ gatewayDepositMinutes: 30, amountEntryEnabled: false });
-    expect(audit.after).toMatchObject({ gatewayDepositMinutes: 15, amountEntryEnabled: true });
+    expect(audit?.before).toMatchObject({ gatewayDepositMinutes: 30, amountEntryEnabled: false });
+    expect(audit?.after).toMatchObject({ gatewayDepositMinutes: 15, amountEntryEnabled: true });
     expect(JSON.stringify(audit)).not.toContain("callbackSecret");
     // The new policy applies to the next payment: EUR is no longer enabled.
     const eur = await m.api("/v1/payments", {
@@ -150,7 +150,7 @@ describe("console: API keys and access changes", () => {
     expect(JSON.stringify(row)).not.toContain(issued.key);
     expect(Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 86_400_000)).toBe(90);
     const [audit] = await auditOf(issued.id);
-    expect(audit.action).toBe("api_key.create");
+    expect(audit?.action).toBe("api_key.create");
     expect(JSON.stringify(audit)).not.toContain(issued.key);
     expect((await call("/v1/payments", { key: issued.key })).status).toBe(200);
     expect(await refusal(inTx(async (tx) => createKey(tx, await newOperator(), { scopes: ["payments:read"] })))).toMatchObject({ code: "FORBIDDEN" });
@@ -179,9 +179,9 @@ describe("console: API keys and access changes", () => {
     expect(deactivated.user.active).toBe(false);
     expect((await call("/v1/payments", { key: approverKey.key })).status).toBe(401);
     const [audit] = (await auditOf(m.approver.id)).filter((a) => a.action === "console_user.change_access");
-    expect(audit.before).toMatchObject({ active: true });
-    expect(audit.after).toMatchObject({ active: false, revokedApiKeys: [approverKey.id] });
-    expect(audit.reason).toBe("left the company");
+    expect(audit?.before).toMatchObject({ active: true });
+    expect(audit?.after).toMatchObject({ active: false, revokedApiKeys: [approverKey.id] });
+    expect(audit?.reason).toBe("left the company");
 
     const promotedKey = await issueApiKey(db, { merchantId: other.merchant.id, ownerId: other.owner.id, scopes: SCOPES });
     const promoted = await change({ userId: other.owner.id, role: "OPERATOR", merchantId: "", active: "on", reason: "joined operations" });

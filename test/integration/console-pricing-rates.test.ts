@@ -5,6 +5,7 @@ import { db, depositBody, newMerchant, savePricingVersion } from "../support/fix
 import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
 import { missingRatesToday, RateInput, saveRate } from "@/lib/pricing/fx-rates";
 import { dubaiDay } from "@/lib/money/dubai";
+import { present } from "../../scripts/harness/present";
 
 const form = (merchantId: string, over: Record<string, string> = {}) =>
   pricingForm(merchantId, { commissionBps: "300", delayDays: "1", reason: "new commission agreed", ...over });
@@ -54,8 +55,8 @@ describe("console: pricing profile versions", () => {
       ["pricing_profile.create", "new commission agreed"],
       ["pricing_profile.new_version", "flat fee"],
     ]);
-    expect(audits[1].before).toMatchObject({ version: 1, commissionBps: 300, dailyLimitMinor: "500000" });
-    expect(audits[1].after).toMatchObject({ version: 2, commissionFixedMinor: "150" });
+    expect(present(audits?.[1], "audits?.[1]").before).toMatchObject({ version: 1, commissionBps: 300, dailyLimitMinor: "500000" });
+    expect(present(audits?.[1], "audits?.[1]").after).toMatchObject({ version: 2, commissionFixedMinor: "150" });
 
     // Disabling saves a copy with enabled = false; new payments on the profile are refused, old ones untouched.
     const v3 = await inTx((tx) => setProfileEnabled(tx, operator, { profileId: v1.profileId, enabled: false, reason: "paused by risk" }));

@@ -6,6 +6,7 @@ import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/sche
 import { assertMatchesContract, ContractViolation, contractDocument, validatorAt } from "../support/contract";
 import { amountEntryMerchant } from "../support/checkout-sessions";
 import { baseUrl, depositBody, newMerchant } from "../support/fixtures";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
@@ -49,7 +50,8 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
   it("every documented schema compiles under JSON Schema 2020-12 and every $ref resolves; each example is valid for its operation", () => {
     for (const name of Object.keys(contractDocument.components.schemas)) expect(() => validatorAt("components", "schemas", name)).not.toThrow();
     for (const op of OPERATION_LIST) {
-      const documented = contractDocument.paths[op.path][op.method.toLowerCase()];
+      const documented = present(contractDocument.paths[op.path], "contractDocument.paths[op.path]")[op.method.toLowerCase()];
+      assertPresent(documented, "documented");
       for (const status of Object.keys(documented.responses)) {
         expect(() => validatorAt("paths", op.path, op.method.toLowerCase(), "responses", status, "content", "application/json", "schema")).not.toThrow();
       }

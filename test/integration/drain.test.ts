@@ -5,6 +5,7 @@ import { TEST_DATABASE_URL } from "../support/env";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";
 import { createsUntilStopped } from "../../scripts/harness/drain-load";
+import { present } from "../../scripts/harness/present";
 
 // docs/operating.md "Stopping", measured over five stops in docs/benchmarks.md "Stopping under load" (bench/drain.ts):
 // SIGTERM to one instance during create load from 32 clients on 32 kept-alive connections (a node:http Agent). Two
@@ -83,7 +84,7 @@ describe("SIGTERM under create load", () => {
     await readUntil(/event: bye\ndata: .*\n\n/);
     const bye = /event: bye\ndata: (.*)\n/.exec(text);
     expect(bye, text).not.toBeNull();
-    expect(JSON.parse(bye![1])).toMatchObject({ reason: "shutdown", cursor: expect.stringMatching(/^\d+$/) });
+    expect(JSON.parse(present(bye![1], "bye![1]"))).toMatchObject({ reason: "shutdown", cursor: expect.stringMatching(/^\d+$/) });
     expect((await reader.read()).done, "the stream ended").toBe(true);
     expect(await exited).toBe(0);
     expect(Date.now() - signalledAt, "well inside SHUTDOWN_DRAIN_MS (10 s)").toBeLessThan(5_000);

@@ -5,6 +5,7 @@ import { listenerSecret } from "@/lib/events/listener-secret";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { waitUntil } from "../../scripts/harness/wait";
+import { assertPresent } from "../../scripts/harness/present";
 
 // The Events API (docs/callbacks.md "Events API"): list with filters, the commit-ordered `after` cursor, one
 // event exactly as delivered with its deliveries, redelivery, the listeners' stream; another merchant's event
@@ -142,10 +143,11 @@ describe("Events API", () => {
     expect(again.status, again.text).toBe(201);
     expect(again.body).toMatchObject({ eventId: event.id, delivery: { state: "PENDING" } });
     const [, redelivered] = await rx.waitFor(2);
-    expect(redelivered.headers["x-service-event-id"]).toBe(event.id);
-    expect(redelivered.body.equals(Buffer.from(stored.body, "utf8"))).toBe(true);
+    assertPresent(redelivered, "redelivered");
+    expect(redelivered?.headers["x-service-event-id"]).toBe(event.id);
+    expect(redelivered?.body.equals(Buffer.from(stored.body, "utf8"))).toBe(true);
     const signature = createHmac("sha256", secret).update(`${redelivered.headers["x-service-timestamp"]}.`).update(redelivered.body).digest("hex");
-    expect(redelivered.headers["x-service-signature"]).toBe(signature);
+    expect(redelivered?.headers["x-service-signature"]).toBe(signature);
     const after = await eventually(async () => {
       const r = await m.api(`/v1/events/${event.id}`);
       return r.body.delivery.deliveries[1]?.state === "SUCCEEDED" ? r.body : null;

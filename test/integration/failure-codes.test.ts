@@ -5,6 +5,7 @@ import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/api/failure-cod
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { getWithSession, sessionOf } from "../support/console-http";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // docs/api.md "Failure codes" over real HTTP against the built service: a code named by a scenario rule or by the
 // completion is on the payment's read, its list item, the payment.failed event of the Events API and the callback a
@@ -63,12 +64,13 @@ describe("failure codes: scenario rules", () => {
     expect(read.failure.code).toBe("insufficient_funds");
     expect(listed.failure).toEqual(failureOf("insufficient_funds"));
     expect(events.map((e) => e.type)).toEqual(["payment.failed"]);
-    expect(events[0].data.failure).toEqual(failureOf("insufficient_funds"));
+    expect(present(events?.[0], "events?.[0]").data.failure).toEqual(failureOf("insufficient_funds"));
     expect(details[0].data.failure).toEqual(failureOf("insufficient_funds"));
 
     // The callback a real receiver got: signed, and its data carries the same failure.
     const [got] = await rx.waitFor(1);
-    expect(verifyCallback(got.body, got.headers, secret)).toMatchObject({ ok: true, eventId: events[0].id });
+    assertPresent(got, "got");
+    expect(verifyCallback(got?.body, got?.headers, secret)).toMatchObject({ ok: true, eventId: present(events[0], "events[0]").id });
     const envelope = JSON.parse(got.body.toString("utf8"));
     expect(envelope).toMatchObject({ type: "payment.failed", data: { id: p.id, status: "FAILED", failure: failureOf("insufficient_funds") } });
     expect(envelope.data).toEqual({ ...read, customer: undefined, checkout: undefined, scenario: undefined });
@@ -137,7 +139,10 @@ describe("failure codes: POST /v1/sandbox/payments/{id}/complete", () => {
     const view = await (await getWithSession(`/api/console/payments/${p.id}`, cookie)).json();
     expect(view.payment.failure).toEqual(failureOf("risk_declined"));
     const page = await (await getWithSession(`/console/payments/${p.id}`, cookie)).text();
-    const shown = page.match(/data-testid="payment-failure"[^>]*>(.*?)<\/span>/)?.[1].replace(/<[^>]+>/g, "");
+    const shown = present(
+      page.match(/data-testid="payment-failure"[^>]*>(.*?)<\/span>/)?.[1],
+      'page.match(/data-testid="payment-failure"[^>]*>(.*?)<\\/sp...',
+    ).replace(/<[^>]+>/g, "");
     expect(shown).toBe(`risk_declined: ${FAILURE_CODES.risk_declined.message}`);
 
     // A repeat answers it unchanged; a repeat naming another code is refused; neither writes anything.

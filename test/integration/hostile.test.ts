@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from "@/lib/http/body";
 import type { Operation } from "@/lib/openapi/operations";
 import { call, type TestMerchant } from "../support/fixtures";
 import { exampleBody, expectContractError, footprint, implementedOperations, merchantFor, pathOf, recordFor } from "../support/operations";
+import { assertPresent } from "../../scripts/harness/present";
 
 // Hostile input against the running service (docs/api.md "Errors";
 // docs/decisions/0047-duplicate-members-nul-and-lone-surrogates-are-refused.md: bad input gets a clear error in the
@@ -106,6 +107,7 @@ function setAt(body: Record<string, unknown>, path: string[], value: unknown): R
     target = Object.getOwnPropertyDescriptor(target, key)!.value;
   }
   const last = path[path.length - 1];
+  assertPresent(last, "last");
   if (value === undefined) {
     if (Object.hasOwn(target, last)) delete target[last];
   } else own(target, last, value);

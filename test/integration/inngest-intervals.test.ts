@@ -4,6 +4,7 @@ import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { POLLING_JOBS, type PollingJob } from "@/lib/jobs/registry";
 import { mockedWaits } from "../support/inngest";
 import { realInstant } from "@/lib/clock";
+import { assertPresent } from "../../scripts/harness/present";
 
 // docs/architecture.md "Jobs": under Inngest every polling job of the registry runs at its interval. Each job's
 // function, as served, runs in @inngest/test's engine with its real body against the real database; only the sleeps
@@ -70,7 +71,8 @@ describe("Inngest honours every polling job's interval", () => {
     let bodyRuns = 0;
     const job: PollingJob = { kind: "polling", id: "every-7-minutes", name: "Every 7 minutes", intervalMs: () => 7 * MINUTE, run: async () => ++bodyRuns };
     const [fn] = createInngestFunctions(() => PAST, [job]);
-    expect(fn.opts.triggers).toEqual([{ cron: "* * * * *" }]);
+    assertPresent(fn, "fn");
+    expect(fn?.opts.triggers).toEqual([{ cron: "* * * * *" }]);
     const minute = 7 * 4_200_000; // a multiple of 7 minutes since the Unix epoch
     const ran: number[] = [];
     for (let m = minute; m < minute + 15; m++) {

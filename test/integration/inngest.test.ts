@@ -9,6 +9,7 @@ import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
 import { createInngestFunctions } from "@/lib/jobs/inngest";
 import { pollingWaits } from "../support/inngest";
 import { realInstant } from "@/lib/clock";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // The Inngest functions run in @inngest/test's engine against the real database and a real HTTP receiver.
 // Only Inngest's own sleeps are stood in for (a mocked step "wait-..." that moves the functions' clock to
@@ -80,7 +81,11 @@ describe("Inngest functions (@inngest/test)", () => {
       [2, 200],
     ]);
     expect(rx.received).toHaveLength(2);
-    expect(verifyCallback(rx.received[1].body, rx.received[1].headers, secret, { now: new Date(sleptUntil!) })).toMatchObject({
+    expect(
+      verifyCallback(present(rx?.received[1], "rx?.received[1]").body, present(rx?.received[1], "rx?.received[1]").headers, secret, {
+        now: new Date(sleptUntil!),
+      }),
+    ).toMatchObject({
       ok: true,
       eventId: delivery.eventId,
     });
@@ -149,9 +154,10 @@ describe("Inngest functions (@inngest/test)", () => {
     expect(catchUp.opts.triggers).toEqual([{ cron: "* * * * *" }]);
     const { result, error } = await new InngestTestEngine({ function: catchUp }).execute({ steps: pollingWaits("deliver-due-callbacks") });
     expect(error).toBeUndefined();
-    expect((result as { succeeded: number }[])[0].succeeded).toBeGreaterThanOrEqual(1);
+    expect(present((result as { succeeded: number }[])?.[0], "(result as { succeeded: number }[])?.[0]").succeeded).toBeGreaterThanOrEqual(1);
     const [got] = await rx.waitFor(1);
-    expect(verifyCallback(got.body, got.headers, secret, { now: due })).toMatchObject({ ok: true, eventId: delivery.eventId });
+    assertPresent(got, "got");
+    expect(verifyCallback(got?.body, got?.headers, secret, { now: due })).toMatchObject({ ok: true, eventId: delivery.eventId });
     expect(await db.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ state: "SUCCEEDED", attemptCount: 1 });
   });
 });

@@ -5,6 +5,7 @@ import { expect, it } from "vitest";
 import { baseUrl, db, eventually, forwardTokenOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { concludePayments, eventIdsOf, forwardReport, listen, waitForLine } from "../support/listener";
 import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
+import { assertPresent } from "../../scripts/harness/present";
 
 // `sandpiper listen` under a moved sandbox clock (docs/callbacks.md "Forwards on the service", docs/api.md "Sandbox
 // clock"): the listener's attempts are real time and the service checks them against the real time its events were
@@ -73,6 +74,8 @@ it("one attempt that cannot be this session's is refused alone: the rest of the 
   const m = await newMerchant();
   await advance(m, "2h");
   const [first, second] = await eventIdsOf(await concludePayments(m, 2, "refused"));
+  assertPresent(first, "first");
+  assertPresent(second, "second");
   const forwardToken = await forwardTokenOf(m.key);
   const late = forwardReport({ eventId: second, statusCode: 500, startedAt: new Date(Date.now() - 3 * H) });
   const sandboxTimed = forwardReport({ eventId: second, attempt: 2, startedAt: new Date(Date.now() + 2 * H) });

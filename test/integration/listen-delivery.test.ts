@@ -7,6 +7,7 @@ import { baseUrl, db, eventually, forwardTokenOf, issueApiKey, newMerchant } fro
 import { concludePayments, eventIdsOf, forwardReport, listen, waitForLine, type Running } from "../support/listener";
 import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
 import { waitUntil } from "../../scripts/harness/wait";
+import { assertPresent } from "../../scripts/harness/present";
 
 // `sandpiper listen` delivers at least once to the developer's receiver (docs/callbacks.md "sandpiper listen",
 // "Delivery to your receiver"): real processes (the built service, a listener process, receivers on loopback that
@@ -91,7 +92,9 @@ it("a listener stopped while a forward is failing forwards that event when it st
 
   // One event fails for as long as the receiver says so; the events after it are delivered meanwhile.
   const [stuckPayment] = await concludePayments(m, 1, "stuck");
+  assertPresent(stuckPayment, "stuckPayment");
   const [stuck] = await eventIdsOf([stuckPayment]);
+  assertPresent(stuck, "stuck");
   const later = await concludePayments(m, 4);
   const laterEvents = await eventIdsOf(later);
   await eventually(async () => laterEvents.every((id) => rx.state.events.has(id)), 20_000);
@@ -124,7 +127,9 @@ it("with --max-attempts the listener gives up and prints a command that sends th
   rx.state.secret = await run.secret;
   await waitForLine(run, /Ready: following/);
   const [payment] = await concludePayments(m, 1);
+  assertPresent(payment, "payment");
   const [eventId] = await eventIdsOf([payment]);
+  assertPresent(eventId, "eventId");
   await waitForLine(run, new RegExp(`-> 500 .*attempt 2 of 2, giving up`));
   const gaveUp = await waitForLine(
     run,
@@ -197,9 +202,13 @@ it("recorded forwards: idempotent by forward and attempt, another merchant's eve
   const m = await newMerchant();
   const other = await newMerchant();
   const [payment] = await concludePayments(m, 1);
+  assertPresent(payment, "payment");
   const [eventId] = await eventIdsOf([payment]);
   const [otherPayment] = await concludePayments(other, 1);
+  assertPresent(otherPayment, "otherPayment");
   const [otherEvent] = await eventIdsOf([otherPayment]);
+  assertPresent(eventId, "eventId");
+  assertPresent(otherEvent, "otherEvent");
   const owner = actorOf({ ...m.owner, role: "MERCHANT", merchantId: m.merchant.id });
   const before = await overview(db, owner);
   expect(before.deliveriesNeedingAttention, "NOT_CONFIGURED without a listener").toBe(1);
@@ -236,7 +245,9 @@ it("a kept cursor past the merchant's feed (from before positions were per merch
   rx.state.secret = await run.secret;
   await waitForLine(run, /the service's feed ends at position 0, before the kept position 987654: following from 0/);
   const [payment] = await concludePayments(m, 1);
+  assertPresent(payment, "payment");
   const [eventId] = await eventIdsOf([payment]);
+  assertPresent(eventId, "eventId");
   await eventually(async () => rx.state.events.has(eventId), 20_000);
   await eventually(async () => (JSON.parse(fs.readFileSync(file, "utf8")) as { cursor: string }).cursor === "1", 5_000);
   await stop(run);
@@ -271,7 +282,9 @@ it("--retry-schedule service retries on the merchant's callback schedule (fast r
   );
   await waitForLine(run, /Ready: following/);
   const [payment] = await concludePayments(m, 1);
+  assertPresent(payment, "payment");
   const [eventId] = await eventIdsOf([payment]);
+  assertPresent(eventId, "eventId");
   await eventually(async () => rx.state.events.has(eventId), 20_000);
   // The lines name the service's waits: 0.5 s after attempt 1, 2 s after attempt 2 (each within 10%).
   expect(run.lines.find((l) => /-> 500 .*attempt 1, next in/.test(l))).toMatch(/next in 0\.[56] s/);

@@ -12,6 +12,7 @@ import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { TcpProxy } from "../support/tcp-proxy";
 import { waitUntil } from "../../scripts/harness/wait";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // `sandpiper listen` against real processes (docs/callbacks.md "sandpiper listen"): the built service on a database
 // of its own, the listener as a separate process (bin/sandpiper.mjs) reaching the service through a TCP proxy, and
@@ -113,6 +114,7 @@ describe("sandpiper listen", () => {
 
     // A redelivery reaches the running listener: the same event id arrives again.
     const [redeliver] = await d.db.event.findMany({ where: { merchantId: m.merchant.id }, orderBy: { seq: "asc" }, take: 1 });
+    assertPresent(redeliver, "redeliver");
     const redelivery = await post(`/v1/events/${redeliver.id}/redeliver`, {});
     expect(redelivery.status, JSON.stringify(redelivery.body)).toBe(201);
 
@@ -208,7 +210,13 @@ describe("sandpiper listen", () => {
     await waitForLine(run, new RegExp(`connection lost to http://127\\.0\\.0\\.1:${port} \\(no heartbeat for 5 s\\)`), 20_000);
     await rx.waitFor(1, 20_000);
     expect(Date.now() - started, "noticed within seconds").toBeLessThan(15_000);
-    expect(verifyCallback(rx.received[0].body, rx.received[0].headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
+    expect(
+      verifyCallback(
+        present(rx?.received[0], "rx?.received[0]").body,
+        present(rx?.received[0], "rx?.received[0]").headers as Record<string, string>,
+        await run.secret,
+      ),
+    ).toMatchObject({ ok: true });
     // The state file is written right after the receiver answered.
     await waitUntil(
       () => {

@@ -18,6 +18,7 @@ import {
 } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 import { waitUntil } from "../../scripts/harness/wait";
+import { present } from "../../scripts/harness/present";
 
 // Log hygiene (docs/architecture.md: secrets and bearer links never reach logs): a full flow against a
 // service whose output is captured. Every request line is structured JSON with requestId, merchantId (when
@@ -119,11 +120,11 @@ describe("logs", () => {
       const line = requestLines.filter((l) => l.requestId === requestId);
       expect(line, `one log line for ${requestId} (${res.status})`).toHaveLength(1);
       expect(line[0]).toMatchObject({ level: 30, status: res.status, method: expect.any(String), path: expect.stringMatching(/^\/v1\//) });
-      expect(line[0].latencyMs).toEqual(expect.any(Number));
-      expect(line[0].latencyMs as number).toBeGreaterThanOrEqual(0);
-      if (res.status === 401) expect(line[0].merchantId).toBeUndefined();
-      else expect(line[0].merchantId).toBe(m.merchant.id);
-      expect(line[0].path, "paths never carry a query string (search terms)").not.toContain("?");
+      expect(present(line?.[0], "line?.[0]").latencyMs).toEqual(expect.any(Number));
+      expect(present(line?.[0], "line?.[0]").latencyMs as number).toBeGreaterThanOrEqual(0);
+      if (res.status === 401) expect(present(line?.[0], "line?.[0]").merchantId).toBeUndefined();
+      else expect(present(line?.[0], "line?.[0]").merchantId).toBe(m.merchant.id);
+      expect(present(line?.[0], "line?.[0]").path, "paths never carry a query string (search terms)").not.toContain("?");
     }
 
     const output = svc.output.join("\n");
@@ -267,9 +268,9 @@ describe("logs", () => {
       {
         deliveryId: delivery.id,
         attempt: "1",
-        timestamp: delivery.attempts[0].signedTimestamp!,
+        timestamp: present(delivery.attempts[0], "delivery.attempts[0]").signedTimestamp!,
         body: delivery.event.body,
-        signature: delivery.attempts[0].signature!,
+        signature: present(delivery.attempts[0], "delivery.attempts[0]").signature!,
       },
       { cookie, base: svc.url, page: `/console/callbacks/${delivery.id}` },
     );

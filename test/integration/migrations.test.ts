@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recreateDatabase } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
+import { present } from "../../scripts/harness/present";
 
 // The database guards are ordinary migrations (docs/architecture.md "Consistency"): `npm run db:migrate` on an empty
 // database creates every trigger and function, and they act; each migration is recorded in `_prisma_migrations` as
@@ -75,7 +76,7 @@ describe("npm run db:migrate on an empty database", () => {
 
   it("the guards act: Dubai days, append-only audit log, the feed's sequence row", async () => {
     const day = await client.query<{ d: string }>("SELECT dubai_day('2026-01-01T20:00:00Z') AS d");
-    expect(day.rows[0].d).toBe("2026-01-02");
+    expect(present(day?.rows[0], "day?.rows[0]").d).toBe("2026-01-02");
     await client.query("INSERT INTO audit_log (id, actor_name, action, entity) VALUES (gen_random_uuid(), 'test', 'test.action', 'test')");
     await expect(client.query("UPDATE audit_log SET action = 'changed'")).rejects.toThrow(/audit log is append-only/);
     await expect(client.query("DELETE FROM audit_log")).rejects.toThrow(/audit log is append-only/);

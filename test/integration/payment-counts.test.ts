@@ -5,6 +5,7 @@ import { compactPaymentCounts, VACUUM_AFTER_FOLDED } from "@/lib/payments/counts
 import { POLLING_JOBS } from "@/lib/jobs/registry";
 import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
 import { systemNow } from "@/lib/clock";
+import { assertPresent } from "../../scripts/harness/present";
 
 // GET /v1/payments `total` comes from payment counters (trigger-fed deltas folded by a job) instead of a
 // COUNT(*) over the merchant's history. It must equal COUNT(*) for every filter, at any moment: with changes
@@ -49,7 +50,7 @@ async function seedAroundMidnight(m: TestMerchant) {
             reference: `edge-${i}-${j}-${randomUUID()}`,
             amountMinor: 1000n,
             feeMinor: 0n,
-            currency: CURRENCIES[(i + j) % 3],
+            currency: CURRENCIES[(i + j) % CURRENCIES.length] ?? "USD",
             method: j % 2 ? "BANK_TRANSFER" : "GATEWAY",
             direction: j === 0 ? "WITHDRAWAL" : "DEPOSIT",
             status,
@@ -137,6 +138,7 @@ describe("payment counters (list totals)", () => {
     const m = await newMerchant();
     const vacuums = async () => {
       const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'payment_count_deltas'`;
+      assertPresent(row, "row");
       return Number(row.n);
     };
     const before = await vacuums();

@@ -4,6 +4,7 @@ import { db, depositBody, eventually, newMerchant, savePricingVersion } from "..
 import { usdAedRateToday } from "../support/checkout-sessions";
 import { dubaiDay } from "@/lib/money/dubai";
 import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
+import { present } from "../../scripts/harness/present";
 
 const minutes = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 60_000);
 
@@ -241,8 +242,11 @@ describe("POST /v1/payments", () => {
       ["D", 30000n],
       ["M", 30000n],
     ]);
-    await db.limitCounter.updateMany({ where: { period: { startsWith: "M:" }, profileId: usage[0].profileId }, data: { usedMinor: 49000n } });
-    await db.limitCounter.updateMany({ where: { period: { startsWith: "D:" }, profileId: usage[0].profileId }, data: { usedMinor: 0n } });
+    await db.limitCounter.updateMany({
+      where: { period: { startsWith: "M:" }, profileId: present(usage[0], "usage[0]").profileId },
+      data: { usedMinor: 49000n },
+    });
+    await db.limitCounter.updateMany({ where: { period: { startsWith: "D:" }, profileId: present(usage[0], "usage[0]").profileId }, data: { usedMinor: 0n } });
     const monthly = await pay("10.01");
     expect(monthly.status).toBe(409);
     expect(monthly.body.error.code).toBe("MONTHLY_LIMIT");

@@ -9,6 +9,7 @@ import { verifyCallback } from "@/clients/cli/src/verify";
 import { listen, waitForLine } from "../support/listener";
 import { startReceiver } from "../support/receiver";
 import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // README "Quick start": `npm start` without DATABASE_URL runs the built service on the embedded PGlite database,
 // seeds it and prints the credentials; the curl walk-through then works as written. Run here as `node
@@ -110,8 +111,9 @@ describe("README quick start on the embedded database", () => {
         await waitForLine(run, /Ready: following/);
         const payment = await walkThrough(first.base, key!);
         const [forwarded] = await rx.waitFor(1, 20_000);
-        expect(JSON.parse(forwarded.body.toString())).toMatchObject({ type: "payment.succeeded", data: { id: payment.id } });
-        expect(verifyCallback(forwarded.body, forwarded.headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
+        assertPresent(forwarded, "forwarded");
+        expect(JSON.parse(forwarded?.body.toString())).toMatchObject({ type: "payment.succeeded", data: { id: payment.id } });
+        expect(verifyCallback(forwarded?.body, forwarded?.headers as Record<string, string>, await run.secret)).toMatchObject({ ok: true });
       } finally {
         run.child.kill("SIGTERM");
         await run.exited;
@@ -129,7 +131,7 @@ describe("README quick start on the embedded database", () => {
     await pglite.query("UPDATE fx_rates SET day = to_char(day::date - 200, 'YYYY-MM-DD')");
     const shifted = await pglite.query<{ last: string }>("SELECT max(day) AS last FROM fx_rates");
     await pglite.close();
-    expect(shifted.rows[0].last < dubaiDay()).toBe(true);
+    expect(present(shifted?.rows[0], "shifted?.rows[0]").last < dubaiDay()).toBe(true);
 
     const second = await npmStart(await freePort());
     try {

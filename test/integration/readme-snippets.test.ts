@@ -15,6 +15,7 @@ import { startReceiver } from "../support/receiver";
 import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
 import { recreateDatabase } from "../support/global-setup";
 import { docBlock } from "../support/readme";
+import { present } from "../../scripts/harness/present";
 
 // The receivers printed in docs/guides/receive-and-verify-callbacks.md "Receiving callbacks" are run as written,
 // against real signed deliveries from the built service: the Node one (with PostgreSQL, and a copy of clients/cli/src/verify.ts as the guide says) and the
@@ -129,9 +130,9 @@ describe("the guide's receivers against real deliveries", () => {
         rx.output.some((l) => l.startsWith(`processed ${e.id} ${e.type}`)),
         e.id,
       ).toBe(true);
-    expect(await refusals(url, secret, events[0])).toEqual(REFUSED);
+    expect(await refusals(url, secret, present(events[0], "events[0]"))).toEqual(REFUSED);
     expect(
-      rx.output.filter((l) => l.startsWith(`processed ${events[0].id}`)),
+      rx.output.filter((l) => l.startsWith(`processed ${present(events[0], "events[0]").id}`)),
       "a duplicate is not processed again",
     ).toHaveLength(1);
   }, 90_000);
@@ -165,7 +166,7 @@ describe("the guide's receivers against real deliveries", () => {
       const { events } = await deliveredPayments(m, bodies);
       const orders = await store.query("SELECT reference, payment_status FROM orders ORDER BY amount");
       expect(orders.rows.map((r) => r.payment_status)).toEqual(["SUCCEEDED", "FAILED", "SUCCEEDED"]);
-      expect(await refusals(target, secret, events[0])).toEqual(REFUSED);
+      expect(await refusals(target, secret, present(events[0], "events[0]"))).toEqual(REFUSED);
       const stored = await store.query("SELECT count(*)::int AS n FROM processed_events");
       expect(stored.rows[0].n, "each event stored once").toBe(3);
     } finally {

@@ -22,7 +22,9 @@ afterEach(async () => {
 /** The `p`-th percentile (0..1) of `values` (nearest rank). */
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  const value = sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  if (value === undefined) throw new Error("the percentile of no values");
+  return value;
 }
 
 describe("a Redis that hangs", () => {

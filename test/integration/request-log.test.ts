@@ -9,6 +9,7 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { implementedOperations, merchantFor, recordFor, sendValid } from "../support/operations";
 import { docBlock } from "../support/readme";
 import { waitUntil } from "../../scripts/harness/wait";
+import { present } from "../../scripts/harness/present";
 
 // The request log (docs/api.md "Request log") over real HTTP: every operation's request appears with the right
 // fields and without a secret or bearer link; another merchant's requests are never visible; pruning keeps the
@@ -196,9 +197,9 @@ describe("request log", () => {
           encoding: "utf8",
         }),
       );
-    const list = run(curls[0]);
+    const list = run(present(curls[0], "curls[0]"));
     expect(list.items.map((r: { requestId: string }) => r.requestId)).toEqual([bad.body.error.requestId]);
     expect(list.items[0]).toMatchObject({ method: "POST", path: "/v1/payments", status: 400, errorCode: "VALIDATION_ERROR" });
-    expect(run(curls[1])).toMatchObject({ requestId: bad.body.error.requestId, status: 400 });
+    expect(run(present(curls[1], "curls[1]"))).toMatchObject({ requestId: bad.body.error.requestId, status: 400 });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dubaiDay } from "@/lib/money/dubai";
 import { db, depositBody, messageOf, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, waitForCheckout } from "../support/store";
+import { present } from "../../scripts/harness/present";
 
 // POST /v1/sandbox/payments/{id}/expire (docs/api.md "Test helpers"): a pending payment expires now exactly as the
 // expiry sweep expires it: EXPIRED, one payment.expired event, the limits given back, a store checkout EXPIRED.
@@ -36,7 +37,7 @@ describe("POST /v1/sandbox/payments/{id}/expire", () => {
     expect(await usedToday(p)).toBe(0n);
     const events = await db.event.findMany({ where: { paymentId: p.id } });
     expect(events.map((e) => e.type)).toEqual(["payment.expired"]);
-    expect(JSON.parse(events[0].body)).toMatchObject({ type: "payment.expired", data: { id: p.id, status: "EXPIRED" } });
+    expect(JSON.parse(present(events?.[0], "events?.[0]").body)).toMatchObject({ type: "payment.expired", data: { id: p.id, status: "EXPIRED" } });
     expect(await db.ledgerEntry.count({ where: { paymentId: p.id } })).toBe(0);
 
     const replay = await expire(m, p.id, "expire-once-1");

@@ -14,6 +14,7 @@ import { assertMatchesContract } from "../support/contract";
 import { eventually } from "../support/fixtures";
 import { docBlock } from "../support/readme";
 import { startReceiver } from "../support/receiver";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // @sandpiper/sandbox as a merchant's test suite meets it (docs/guides/test-in-your-own-suite.md): the tarball that
 // `npm run pack:clients` builds, installed alone into an empty project outside the clone with the registry switched
@@ -48,7 +49,7 @@ async function api(sandbox: Sandbox, method: string, route: string, body?: unkno
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = { method, path: route.split("?")[0], status: res.status, headers: res.headers, body: await res.json() };
+  const answer = { method, path: route.split("?")[0] ?? route, status: res.status, headers: res.headers, body: await res.json() };
   assertMatchesContract(answer);
   return answer;
 }
@@ -145,7 +146,9 @@ describe("startSandpiper() from the installed tarball", () => {
     });
 
     const [first, second] = await receiver.waitFor(2);
-    expect(second.body.equals(first.body), "the retry carries the same body").toBe(true);
+    assertPresent(second, "second");
+    assertPresent(first, "first");
+    expect(second?.body.equals(first?.body), "the retry carries the same body").toBe(true);
     const verified = new Webhook(sandbox.callbackSecret!).verify(second.body.toString("utf8"), second.headers as Record<string, string>) as {
       type: string;
       data: { id: string };
@@ -266,7 +269,7 @@ describe("nothing left behind", () => {
     const folders = sandboxFolders().filter((name) => !foldersBefore.has(name));
     expect(folders).toHaveLength(1);
     await eventually(async () => !(await listening(port)) && its().length === 0, 10_000);
-    expect(fs.existsSync(path.join(os.tmpdir(), folders[0])), "its temporary folder").toBe(false);
+    expect(fs.existsSync(path.join(os.tmpdir(), present(folders[0], "folders[0]"))), "its temporary folder").toBe(false);
   }, 120_000);
 
   it("the sandpiper-sandbox command prints one JSON line once it serves and stops on SIGTERM", async () => {
@@ -276,7 +279,7 @@ describe("nothing left behind", () => {
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (text: string) => {
         out += text;
-        if (out.includes("\n")) resolve(out.split("\n")[0]);
+        if (out.includes("\n")) resolve(present(out.split("\n")[0], 'out.split("\\n")[0]'));
       });
       child.once("exit", (code) => reject(new Error(`sandpiper-sandbox ended with ${code}`)));
     });

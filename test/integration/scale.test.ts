@@ -17,6 +17,7 @@ import { signIn } from "../support/console-http";
 import { listenerForward, streamForwardToken } from "../support/stream";
 import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
 import { waitUntil } from "../../scripts/harness/wait";
+import { present } from "../../scripts/harness/present";
 
 // More than one process (docs/guides/operate-sandpiper.md "Running more than one process"): two instances of `npm start` on one empty
 // database, started at the same moment, each with SANDPIPER_WORKERS=2 and rate limits in Redis. Both come up;
@@ -110,7 +111,7 @@ afterAll(async () => {
 
 /** A request to instance `n % 2`, from a source address of its own. */
 async function api(n: number, pathname: string, init: { body?: unknown; idempotencyKey?: string; key?: string } = {}) {
-  const res = await fetch(instances[n % 2].url + pathname, {
+  const res = await fetch(present(instances[n % 2], "instances[n % 2]").url + pathname, {
     method: init.body === undefined ? "GET" : "POST",
     headers: {
       authorization: `Bearer ${init.key ?? key}`,
@@ -130,7 +131,8 @@ describe("two instances, two workers each, one database", () => {
     // connects waits for the connection (lib/rate-limits/store.ts), so even these count in the shared budget.
     const name = `nobody-${randomUUID().slice(0, 8)}`;
     const urls: string[] = [];
-    for (let n = 0; n < MAX_FAILED_SIGN_INS; n++) urls.push((await signIn(name, "guess", "198.51.100.7", instances[n % 2].url)).body.url);
+    for (let n = 0; n < MAX_FAILED_SIGN_INS; n++)
+      urls.push((await signIn(name, "guess", "198.51.100.7", present(instances[n % 2], "instances[n % 2]").url)).body.url);
     expect(
       urls.slice(0, -1).every((u) => u.includes("error=invalid")),
       urls.join("\n"),
@@ -143,7 +145,7 @@ describe("two instances, two workers each, one database", () => {
 
   it("a console session made on one instance is used on the other, and so is a listener's forward token (one secret, kept in the database)", async () => {
     const owner = await db.consoleUser.findFirstOrThrow({ where: { merchantId } });
-    const session = await signIn(owner.username, "owner-password-1", freshIp(), instances[0].url);
+    const session = await signIn(owner.username, "owner-password-1", freshIp(), present(instances[0], "instances[0]").url);
     expect(session.cookie, JSON.stringify(session.body)).not.toBeNull();
     for (const instance of instances) {
       const page = await fetch(`${instance.url}/api/console/payments?page=1&limit=1`, { headers: { cookie: session.cookie! }, redirect: "manual" });
@@ -156,9 +158,9 @@ describe("two instances, two workers each, one database", () => {
     const created = await api(0, "/v1/payments", { body: deposit() });
     expect((await api(0, `/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
     const event = await db.event.findFirstOrThrow({ where: { paymentId: created.body.id } });
-    const forwardToken = await streamForwardToken(instances[0].url, key, { "x-forwarded-for": freshIp() });
+    const forwardToken = await streamForwardToken(present(instances[0], "instances[0]").url, key, { "x-forwarded-for": freshIp() });
     expect(forwardToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    const recorded = await fetch(`${instances[1].url}/v1/events/forwards`, {
+    const recorded = await fetch(`${present(instances[1], "instances[1]").url}/v1/events/forwards`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "x-forwarded-for": freshIp(), "content-type": "application/json" },
       body: JSON.stringify({ forwardToken, forwards: [listenerForward(event.id)] }),

@@ -6,6 +6,7 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { approveWithdrawal } from "@/lib/payments/approve";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { systemNow } from "@/lib/clock";
+import { present } from "../../scripts/harness/present";
 
 // docs/api.md "Scenario rules" over real HTTP against the built service: a rule concludes a matching new payment
 // through the manual completion's service (same status, ledger entry, event and delivery), writes an audit row, and
@@ -84,7 +85,7 @@ describe("scenario rules: the API", () => {
 
     const audit = await db.auditLog.findMany({ where: { merchantId: m.merchant.id, entity: "scenario_rule" }, orderBy: { createdAt: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["scenario_rule.create", "scenario_rule.create", "scenario_rule.update", "scenario_rule.delete"]);
-    expect(audit[0].actorName, "named by the prefix the keys page shows").toBe(`api key ${keyDisplayPrefix(m.key)}…`);
+    expect(present(audit?.[0], "audit?.[0]").actorName, "named by the prefix the keys page shows").toBe(`api key ${keyDisplayPrefix(m.key)}…`);
     // A row written before keys were named by prefix ("api key <id>") is listed by the prefix too.
     await writeAudit(
       db,

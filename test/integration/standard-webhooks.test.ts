@@ -11,6 +11,7 @@ import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { verifyCallback } from "@/clients/cli/src/verify";
 import { listenerSecret } from "@/lib/events/listener-secret";
 import { standardWebhooksSecret } from "@/lib/events/signing";
+import { present } from "../../scripts/harness/present";
 
 // Standard Webhooks headers beside the contract's, and rotating the callback secret with an overlap
 // (docs/callbacks.md "Standard Webhooks", "Rotating the secret"): real deliveries from the running service and real
@@ -188,7 +189,7 @@ describe("rotating the callback secret with an overlap", () => {
       const got = await deliveredFor(rx, paymentId);
       expect(standardVerifies(got, oldSecret), "old secret, Standard Webhooks").toBe(true);
       expect(standardVerifies(got, newSecret), "new secret, Standard Webhooks").toBe(true);
-      expect(flat(got)["webhook-signature"].split(" ")).toHaveLength(2);
+      expect(present(flat(got)["webhook-signature"], 'flat(got)["webhook-signature"]').split(" ")).toHaveLength(2);
       expect(verifyCallback(got.body, got.headers, oldSecret), "the contract's header keeps the old secret").toMatchObject({ ok: true });
     }
 
@@ -245,7 +246,7 @@ describe("rotating the callback secret with an overlap", () => {
     await db.merchant.update({ where: { id: m.merchant.id }, data: { previousCallbackSecretUntil: new Date(Date.now() - 1000) } });
     expect((await m.api("/v1/sandbox/callback-secret")).body.overlapEndsAt).toBeNull();
     const got = await deliveredFor(rx, await concluded(m));
-    expect(flat(got)["webhook-signature"].split(" ")).toHaveLength(1);
+    expect(present(flat(got)["webhook-signature"], 'flat(got)["webhook-signature"]').split(" ")).toHaveLength(1);
     expect(standardVerifies(got, oldSecret)).toBe(false);
     expect(verifyCallback(got.body, got.headers, rotated.body.secret)).toMatchObject({ ok: true });
   }, 60_000);

@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { TEST_DATABASE_URL } from "../support/env";
+import { present } from "../../scripts/harness/present";
 
 // docs/operating.md "Start-up failures": a start that cannot work ends within seconds with one line that says why
 // and what to do, exit code 1 and no stack trace, before anything is built, migrated or seeded. Each case starts the
@@ -151,7 +152,7 @@ describe('docs/operating.md "Refused settings": unsafe or silently-off settings 
     ];
     const runs = await Promise.all(cases.map(([env]) => start({ DATABASE_URL: TEST_DATABASE_URL, PORT: "0", ...env })));
     runs.forEach((run, n) => {
-      expectOneLine(run, new RegExp(`^${cases[n][1].replace(/[()]/g, "\\$&")}`));
+      expectOneLine(run, new RegExp(`^${present(present(cases[n], "cases[n]")[1], "cases[n][1]").replace(/[()]/g, "\\$&")}`));
       expect(run.stderr).not.toMatch(/\bshort\b|xyz-token/);
     });
   }, 60_000);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { TEST_DATABASE_URL } from "../support/env";
 import { waitUntil } from "../../scripts/harness/wait";
 import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
+import { present } from "../../scripts/harness/present";
 
 // docs/operating.md "Process managers": in a terminal `npm start` ends with the seeded credentials and the address,
 // printed once it serves, and prints no line per request (LOG_LEVEL defaults to warn there); under a process manager
@@ -58,7 +59,7 @@ describe("the start-up screen", () => {
       expect(seeded).toBeGreaterThan(0);
       expect(lines.slice(seeded, -2).join("\n")).toMatch(/API key \(all scopes\) sk_sandbox_\S+[\s\S]*console operator\s+operator \/ \S+/);
       expect(lines.slice(seeded).some((l) => l.startsWith("{"))).toBe(false);
-      key = /API key \(all scopes\) (sk_sandbox_\S+)/.exec(terminal.output())![1];
+      key = present(/API key \(all scopes\) (sk_sandbox_\S+)/.exec(terminal.output())?.[1], "the printed API key");
 
       const before = terminal.output().length;
       expect((await fetch(`${base}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);

@@ -171,7 +171,7 @@ function descendants(pid: number): number[] {
     .map((l) => l.trim().split(/\s+/).map(Number));
   const found: number[] = [];
   for (let frontier = [pid]; frontier.length > 0;) {
-    frontier = rows.filter(([, ppid]) => frontier.includes(ppid)).map(([child]) => child);
+    frontier = rows.flatMap(([child, ppid]) => (child !== undefined && ppid !== undefined && frontier.includes(ppid) ? [child] : []));
     found.push(...frontier);
   }
   return found;

@@ -23,6 +23,7 @@ import { handOffCheckout } from "@/lib/store/handoff";
 import { handoffKey, signHandoff } from "@/lib/test-store/handoff-signing";
 import { SandboxStore } from "@/lib/test-store/sandbox-store";
 import { later, realInstant } from "@/lib/clock";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // The store checkout after creation: the signed handoff and the sandbox store's answer, the lifecycle
 // QUEUED -> READY | REJECTED, READY -> SUCCEEDED | FAILED from the store page's test confirmation, QUEUED |
@@ -111,6 +112,7 @@ describe("the sandbox store verifies every handoff", () => {
     const store = new SandboxStore();
     expect(await store.handoff(tamperedInTransit(signed, "1000"))).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
     const [header, body, signature] = signed.token.split(".");
+    assertPresent(signature, "signature");
     const flipped = { token: `${header}.${body}.${(signature[0] === "a" ? "b" : "a") + signature.slice(1)}` };
     expect(await store.handoff(flipped)).toEqual({ outcome: "REFUSED", reason: "BAD_SIGNATURE" });
     expect(await store.handoff(await signHandoff(payload(), Buffer.from("another key entirely, 32+ bytes long")))).toEqual({
@@ -170,7 +172,7 @@ describe("handoff job", () => {
       amount: "12.34",
       currency: "AED",
     });
-    expect(sent[0].token).not.toBe(sent[1].token);
+    expect(present(sent?.[0], "sent?.[0]").token).not.toBe(present(sent[1], "sent[1]").token);
     expect(await checkoutOf(id)).toMatchObject({ state: "READY", handoffAttempts: 2, subtotalMinor: 1249n, discountMinor: 15n });
     expect((await db.payment.findUniqueOrThrow({ where: { id } })).status).toBe("PENDING");
   });
@@ -241,9 +243,10 @@ describe("handoff job", () => {
     });
     expect((await eventsOf(p.id)).map((e) => e.type)).toEqual(["payment.failed"]);
     const [got] = await rx.waitFor(1);
+    assertPresent(got, "got");
     const verified = verifyCallback(got.body, got.headers, secret!);
     expect(verified.ok).toBe(true);
-    expect(JSON.parse(got.body.toString("utf8"))).toMatchObject({
+    expect(JSON.parse(got?.body.toString("utf8"))).toMatchObject({
       type: "payment.failed",
       data: { id: p.id, status: "FAILED", amount: "0.25", currency: "EUR" },
     });
@@ -269,6 +272,7 @@ describe("the store's test confirmation (store page endpoints)", () => {
     expect(after.body.finalizedAt).not.toBeNull();
 
     const [got] = await rx.waitFor(1);
+    assertPresent(got, "got");
     const verified = verifyCallback(got.body, got.headers, secret!);
     expect(verified.ok).toBe(true);
     const event = JSON.parse(got.body.toString("utf8"));

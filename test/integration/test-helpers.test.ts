@@ -5,6 +5,7 @@ import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant 
 import { amountEntryMerchant, customerAction, openSession } from "../support/checkout-sessions";
 import { startReceiver } from "../support/receiver";
 import { createStorePayment, waitForCheckout } from "../support/store";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // docs/api.md "Test helpers" over real HTTP against the built service: each helper moves an object the way its page
 // or job does (same service), answers the documented shape, replays with its Idempotency-Key, writes the ledger
@@ -204,7 +205,8 @@ describe("POST /v1/sandbox/store-payments/{id}/confirm: the store's test confirm
     const events = await m.api(`/v1/events?paymentId=${p.id}`);
     expect(events.body.items.map((e: { type: string }) => e.type)).toEqual(["payment.succeeded"]);
     const [got] = await rx.waitFor(1);
-    expect(JSON.parse(got.body.toString())).toMatchObject({ type: "payment.succeeded", data: { id: p.id, status: "SUCCEEDED" } });
+    assertPresent(got, "got");
+    expect(JSON.parse(got?.body.toString())).toMatchObject({ type: "payment.succeeded", data: { id: p.id, status: "SUCCEEDED" } });
     await eventually(async () => (await m.api(`/v1/events/${events.body.items[0].id}`)).body.delivery.state === "SUCCEEDED");
 
     // Repeating the outcome answers it unchanged (the page's double click pays once); a replay is the stored answer.
@@ -297,8 +299,8 @@ describe("POST /v1/sandbox/deliveries/{id}/attempt", () => {
     });
     expect(Date.parse(due.body.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
     await rx.waitFor(2);
-    expect(rx.received[1].at - asked, "sent at once, not after the 30 s wait").toBeLessThan(10_000);
-    expect(rx.received[1].headers["x-service-event-id"]).toBe(event.id);
+    expect(present(rx?.received[1], "rx?.received[1]").at - asked, "sent at once, not after the 30 s wait").toBeLessThan(10_000);
+    expect(present(rx?.received[1], "rx?.received[1]").headers["x-service-event-id"]).toBe(event.id);
     const delivered = await eventually(async () => {
       const d = (await m.api(`/v1/events/${event.id}`)).body.delivery.deliveries[0];
       return d.state === "SUCCEEDED" ? d : null;
@@ -392,7 +394,7 @@ describe("a merchant's CI, scripted end to end through the API only", () => {
     expect(delivered.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200]);
     expect(rx.received).toHaveLength(3);
     // Waits of the fast schedule: about 0.5 s and 2 s (plus the worker's poll), not 30 s and 2 min.
-    expect(rx.received[2].at - rx.received[0].at).toBeLessThan(15_000);
+    expect(present(rx?.received[2], "rx?.received[2]").at - present(rx?.received[0], "rx?.received[0]").at).toBeLessThan(15_000);
     expect(new Set(rx.received.map((r) => r.headers["x-service-event-id"]))).toEqual(new Set([event.id]));
     await rx.close();
   }, 90_000);

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { ActionState } from "@/lib/console/action";
 import { baseUrl, db } from "./fixtures";
+import { present } from "../../scripts/harness/present";
 
 // The console over real HTTP, as a browser drives it: next-auth sign-in for a session cookie, and the console's
 // Server Actions posted to the built service. Action ids come from the build's server reference manifest
@@ -41,7 +42,7 @@ export async function signIn(username: string, password: string, ip = signInIp()
   });
   const setCookie = res.headers.getSetCookie();
   const session = setCookie.find((c) => c.startsWith("next-auth.session-token="));
-  return { cookie: session ? session.split(";")[0] : null, status: res.status, body: await res.json().catch(() => null), setCookie };
+  return { cookie: session ? (session.split(";")[0] ?? null) : null, status: res.status, body: await res.json().catch(() => null), setCookie };
 }
 
 /**
@@ -113,7 +114,7 @@ export function actionId(name: string): string {
  */
 export function actionIdsIn(html: string): Set<string> {
   const unescaped = html.replaceAll('\\"', '"');
-  return new Set([...unescaped.matchAll(/"id":"([0-9a-f]{40,})"/g)].map((m) => m[1]));
+  return new Set([...unescaped.matchAll(/"id":"([0-9a-f]{40,})"/g)].flatMap((m) => (m[1] ? [m[1]] : [])));
 }
 
 export type ActionFields = Record<string, string | string[]>;
@@ -212,7 +213,7 @@ export function actionResultOf(flight: string): ActionState | null {
   const rows = new Map<string, string>();
   for (const line of flight.split("\n")) {
     const match = /^([0-9a-f]+):(.*)$/.exec(line);
-    if (match) rows.set(match[1], match[2]);
+    if (match) rows.set(present(match[1], "match[1]"), present(match[2], "match[2]"));
   }
   const head = rows.get("0");
   if (!head) return null;

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { openApiDocument, type OpenApiDocument, type ResponseObject } from "@/lib/openapi/document";
+import { assertPresent } from "../../scripts/harness/present";
 
 // Every response the integration suite receives under /v1 is checked against the published OpenAPI document
 // (the same object /v1/openapi.json serves): status documented for the operation, body valid against the
@@ -42,9 +43,11 @@ const templates = Object.keys(contractDocument.paths)
 /** The documented operation for a method and a concrete path (query string ignored). */
 export function matchOperation(method: string, path: string): Matched {
   const pathname = path.split("?")[0];
+  assertPresent(pathname, "pathname");
   const found = templates.find((t) => t.pattern.test(pathname));
   if (!found) return null;
   const methods = contractDocument.paths[found.template];
+  assertPresent(methods, "methods");
   const op = methods[method.toLowerCase()];
   if (!op) return { template: found.template, method: null, allowed: Object.keys(methods).map((m) => m.toUpperCase()) };
   return { template: found.template, method: method.toLowerCase(), responses: op.responses };

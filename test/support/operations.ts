@@ -8,6 +8,7 @@ import type { Scope } from "@/lib/keys/api-keys";
 import { setCallbackUrl } from "@/lib/callbacks/callback-config";
 import { db, eventually, forwardTokenOf, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
 import { waitUntil } from "../../scripts/harness/wait";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the
 // hostile-input properties iterate over every operation whose route file exists, so an endpoint added on
@@ -68,6 +69,7 @@ export function pathOf(op: Operation, id?: string): string {
 export async function recordFor(op: Operation, m: TestMerchant): Promise<string | undefined> {
   if (!op.pathId) return undefined;
   const creator = (OPERATIONS as Record<string, Operation>)[op.pathId.createdBy];
+  assertPresent(creator, "creator");
   // A delivery with attempts left needs a callback address: a loopback one nothing listens on, so it stays PENDING.
   const delivery = op.path.startsWith("/v1/sandbox/deliveries/");
   if (delivery) await setCallbackUrl(db, { merchantId: m.merchant.id, url: "http://127.0.0.1:9/callbacks" });
@@ -107,7 +109,7 @@ export async function footprint(merchantId: string) {
       const [queued] = await db.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS n FROM store_checkouts s JOIN payments p ON p.id = s.payment_id
         WHERE p.merchant_id = ${merchantId}::uuid AND s.state = 'QUEUED'`;
-      return queued.n === 0;
+      return queued?.n === 0;
     },
     { what: "the merchant's QUEUED store checkouts handed off" },
   ).catch(() => undefined); // still queued after 10 s: counted as they are
@@ -118,7 +120,7 @@ export async function footprint(merchantId: string) {
            (SELECT count(*) FROM idempotency_records WHERE merchant_id = ${merchantId}::uuid)::int AS "idempotencyRecords",
            (SELECT count(*) FROM checkout_sessions WHERE merchant_id = ${merchantId}::uuid)::int AS "checkoutSessions",
            (SELECT count(*) FROM events WHERE merchant_id = ${merchantId}::uuid)::int AS events`;
-  return row;
+  return present(row, "the footprint row");
 }
 
 const STACK_TRACE = /\n\s+at |\.(?:ts|js|mjs|cjs):\d+|node_modules|PrismaClient|invalid input syntax|\bSELECT\b/i;

@@ -4,6 +4,7 @@ import { openApiDocument } from "@/lib/openapi/document";
 import { CUSTOMER_OPERATION_LIST } from "@/lib/openapi/customer-operations";
 import { merchantDocument } from "../../clients/typescript/scripts/generate.mjs";
 import { createClient, OPERATIONS, SandpiperError, type ListPath, type OperationId } from "../../clients/typescript/src/index";
+import { present } from "../../scripts/harness/present";
 
 // The TypeScript client against the OpenAPI document itself (docs/client.md "Requests", "Lists"): a method for every
 // operationId under the document's paths, sending that operation's method and path; list() over every GET answering
@@ -59,7 +60,10 @@ describe("the client and the OpenAPI document", () => {
       expect(typeof client[op.operationId], `client.${op.operationId}`).toBe("function");
       expect(OPERATIONS[op.operationId as OperationId], op.operationId).toMatchObject({ method: op.method, path: op.path });
       seen.length = 0;
-      await client[op.operationId]({
+      await present(
+        client[op.operationId],
+        `client.${op.operationId}`,
+      )({
         params: { path: { id: "abc" } },
         ...(op.method === "GET" || op.method === "DELETE" ? {} : { body: {} }),
         parseAs: "text",

@@ -13,6 +13,7 @@ import type { ConsoleActor } from "@/lib/auth/actor";
 import type { Db } from "@/lib/db";
 import type { PaymentView } from "@/lib/payments/payment-views";
 import { formatRealTime, type MerchantTimeText } from "@/lib/time-format";
+import { present } from "../../scripts/harness/present";
 
 declare const db: Db;
 declare const actor: ConsoleActor;
@@ -96,9 +97,9 @@ export function meetingPoints() {
 /** The payment page: its ledger entries and delivery attempts are real time, its own and its events' times the merchant's. */
 export function paymentPage() {
   merchantClock(view.payment.createdAt);
-  merchantClock(view.events[0].createdAt);
-  formatRealTime(view.ledger[0].createdAt);
-  formatRealTime(view.events[0].delivery?.attempts[0].startedAt);
+  merchantClock(present(view.events[0], "view.events[0]").createdAt);
+  formatRealTime(present(view.ledger[0], "view.ledger[0]").createdAt);
+  formatRealTime(present(present(view.events[0], "view.events[0]").delivery?.attempts[0], "view.events[0].delivery?.attempts[0]").startedAt);
   // @ts-expect-error a ledger entry's time is real time: it cannot be labelled as the merchant's (sandbox) clock
   merchantClock(view.ledger[0].createdAt);
   // @ts-expect-error a delivery attempt keeps the real clock

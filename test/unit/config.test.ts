@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { config, ConfigError, parseConfig, VARIABLES, type VariableName } from "@/lib/config";
+import { assertPresent } from "../../scripts/harness/present";
 
 /** A value each variable must refuse (typed: a variable added to the schema needs one here). */
 const BAD: Record<VariableName, string> = {
@@ -223,10 +224,11 @@ describe('docs/operating.md "Environment" and the schema list the same variables
     const section = doc.slice(start, end < 0 ? undefined : end);
     // The service's table: the first table of the section (a second one lists the tests' own variables).
     const table = section.slice(section.indexOf("\n|")).split("\n\n")[0];
+    assertPresent(table, "table");
     const documented = table
       .split("\n")
       .slice(2)
-      .flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]));
+      .flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] ?? ""));
     const schema = Object.keys(VARIABLES);
     expect({ missingFromDocs: schema.filter((n) => !documented.includes(n)), missingFromSchema: documented.filter((n) => !schema.includes(n)) }).toEqual({
       missingFromDocs: [],

@@ -36,7 +36,7 @@ function anchors(file: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   const text = fs.readFileSync(path.join(root, file), "utf8").replace(/^```[\s\S]*?^```/gm, "");
-  for (const [, heading] of text.matchAll(/^#{1,6} (.+?)#*$/gm)) {
+  for (const [, heading = ""] of text.matchAll(/^#{1,6} (.+?)#*$/gm)) {
     const base = slug(heading.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -56,7 +56,7 @@ describe("links in the README and the docs", () => {
     const dead: string[] = [];
     let checked = 0;
     for (const file of docs) {
-      for (const [, target] of prose(fs.readFileSync(path.join(root, file), "utf8")).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      for (const [, target = ""] of prose(fs.readFileSync(path.join(root, file), "utf8")).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
         if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
         checked++;
         const [ref, anchor] = target.split("#");

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig, VARIABLES, type Config, type VariableName } from "@/lib/config";
 import { markdownFiles } from "../support/markdown";
+import { assertPresent, present } from "../../scripts/harness/present";
 
 // The configuration's numbers are stated once in code (lib/config.ts: defaults and bounds) and repeated in words by
 // the README, the docs and the OpenAPI document's description. This test reads every such statement back and fails
@@ -39,9 +40,10 @@ function environmentRows(): { file: string; names: VariableName[]; meaning: stri
     for (const line of fs.readFileSync(path.join(root, file), "utf8").split("\n")) {
       const cells = line.split("|").slice(1, -1);
       if (cells.length !== 3) continue;
-      const names = [...cells[0].matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]);
-      if (names.length === 0 || !names.every(isVariable) || cells[0].replace(/`[A-Z0-9_]+`|[ ,]/g, "") !== "") continue;
-      rows.push({ file, names: names as VariableName[], meaning: cells[1].trim(), fallback: cells[2].trim(), line });
+      const [first = "", meaning = "", fallback = ""] = cells;
+      const names = [...first.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] ?? "");
+      if (names.length === 0 || !names.every(isVariable) || first.replace(/`[A-Z0-9_]+`|[ ,]/g, "") !== "") continue;
+      rows.push({ file, names: names as VariableName[], meaning: meaning.trim(), fallback: fallback.trim(), line });
     }
   }
   return rows;
@@ -76,7 +78,7 @@ describe("the configuration's numbers in words are the schema's", () => {
     let checked = 0;
     for (const { file, names, meaning, line } of environmentRows()) {
       if (names.length !== 1) continue;
-      const bounds = boundsOf(names[0]);
+      const bounds = boundsOf(present(names[0], "names[0]"));
       for (const m of meaning.matchAll(/\b(\d+) to (\d+)\b/g)) {
         checked++;
         if (!bounds || Number(m[1]) !== bounds[0] || Number(m[2]) !== bounds[1]) wrong.push(`${file}: ${names[0]} accepts ${bounds?.join(" to ")}: ${line}`);
@@ -92,6 +94,8 @@ describe("the configuration's numbers in words are the schema's", () => {
     for (const file of SOURCES) {
       for (const m of text(file).matchAll(/`([A-Z0-9_]+)` \(default `?([^`),;]+?)`?(?: (ms|s|min|h))?[),;]/g)) {
         const [, name, amount, unit] = m;
+        assertPresent(amount, "amount");
+        assertPresent(name, "name");
         if (!isVariable(name) || DEFAULTS[name] === undefined) continue;
         checked++;
         const value = DEFAULTS[name];
@@ -136,14 +140,14 @@ describe("the configuration's numbers in words are the schema's", () => {
       const all = text(file);
       PHRASES.forEach(({ pattern, values }, i) => {
         for (const m of all.matchAll(pattern)) {
-          found[i]++;
+          found[i] = (found[i] ?? 0) + 1;
           const stated = m.slice(1).map(Number);
           if (JSON.stringify(stated) !== JSON.stringify(values(DEFAULTS))) wrong.push(`${file}: ${m[0]} (the defaults: ${values(DEFAULTS).join(", ")})`);
         }
       });
     }
     // Each phrase is stated somewhere (a phrase reworded everywhere is no longer checked: update its pattern).
-    expect(PHRASES.map((p, i) => [String(p.pattern), found[i] > 0])).toEqual(PHRASES.map((p) => [String(p.pattern), true]));
+    expect(PHRASES.map((p, i) => [String(p.pattern), (found[i] ?? 0) > 0])).toEqual(PHRASES.map((p) => [String(p.pattern), true]));
     expect(wrong).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, JITTER, MAX_ATTEMPTS, MAX_WAIT_MS, MIN_WAIT_MS } from "@/lib/callbacks/retry-schedule";
 import { markdownFiles } from "../support/markdown";
+import { present } from "../../scripts/harness/present";
 
 // The callback retry schedule is stated once in code (lib/callbacks/retry-schedule.ts) and repeated in words by the
 // README, the docs and guides, the OpenAPI descriptions and the console. This test reads every such statement back and fails
@@ -19,7 +20,7 @@ const CODE_SOURCES = [
 
 const UNIT_S: Record<string, number> = { s: 1, min: 60, h: 3600 };
 const DURATION = String.raw`(\d+(?:\.\d+)?) (s|min|h)\b`;
-const seconds = (n: string, unit: string) => Number(n) * UNIT_S[unit];
+const seconds = (n: string, unit: string) => Number(n) * present(UNIT_S[unit], `the unit ${unit}`);
 const normal = [...BASE_WAITS_SECONDS];
 const fast = normal.map((s) => s / FAST_RETRY_DIVISOR);
 const text = (file: string) => fs.readFileSync(path.join(root, file), "utf8").replace(/\s+/g, " ");
@@ -31,7 +32,7 @@ describe("the retry schedule in words is the code's", () => {
     let lists = 0;
     for (const file of [...SOURCES, ...CODE_SOURCES]) {
       for (const match of text(file).matchAll(list)) {
-        const waits = [...match[0].matchAll(new RegExp(DURATION, "g"))].map((m) => seconds(m[1], m[2]));
+        const waits = [...match[0].matchAll(new RegExp(DURATION, "g"))].map((m) => seconds(present(m[1], "m[1]"), present(m[2], "m[2]")));
         lists++;
         if (JSON.stringify(waits) !== JSON.stringify(normal) && JSON.stringify(waits) !== JSON.stringify(fast)) wrong.push(`${file}: ${match[0]}`);
       }
@@ -53,11 +54,12 @@ describe("the retry schedule in words is the code's", () => {
         if (!row) continue;
         rows++;
         const n = Number(row[1]);
-        if (seconds(row[2], row[3]) !== normal[n - 1]) wrong.push(`${file}: ${line}`);
+        if (seconds(present(row[2], "row[2]"), present(row[3], "row[3]")) !== normal[n - 1]) wrong.push(`${file}: ${line}`);
         const next = row[4]?.trim() ?? "";
-        const parts = [...next.matchAll(new RegExp(DURATION, "g"))].reduce((sum, m) => sum + seconds(m[1], m[2]), 0);
-        if (third.includes("fast") && parts !== fast[n - 1]) wrong.push(`${file}: ${line} (fast: ${spoken(fast[n - 1])} s)`);
-        if (third.includes("from the first") && parts !== cumulative[n - 1]) wrong.push(`${file}: ${line} (from the first: ${spoken(cumulative[n - 1])} s)`);
+        const parts = [...next.matchAll(new RegExp(DURATION, "g"))].reduce((sum, m) => sum + seconds(present(m[1], "m[1]"), present(m[2], "m[2]")), 0);
+        if (third.includes("fast") && parts !== fast[n - 1]) wrong.push(`${file}: ${line} (fast: ${spoken(present(fast[n - 1], "fast[n - 1]"))} s)`);
+        if (third.includes("from the first") && parts !== cumulative[n - 1])
+          wrong.push(`${file}: ${line} (from the first: ${spoken(present(cumulative[n - 1], "cumulative[n - 1]"))} s)`);
       }
     }
     expect(rows).toBeGreaterThanOrEqual(14);
@@ -71,7 +73,7 @@ describe("the retry schedule in words is the code's", () => {
       for (const m of all.matchAll(/(?:at most|up to|the same|retries'|schedule's|of) (\d+) attempts/g))
         if (Number(m[1]) !== MAX_ATTEMPTS) wrong.push(`${file}: ${m[0]}`);
       for (const m of all.matchAll(new RegExp(String.raw`${DURATION} to ${DURATION}`, "g"))) {
-        const bounds = [seconds(m[1], m[2]), seconds(m[3], m[4])];
+        const bounds = [seconds(present(m[1], "m[1]"), present(m[2], "m[2]")), seconds(present(m[3], "m[3]"), present(m[4], "m[4]"))];
         const isSchedule = (b: number[]) => bounds[0] === b[0] && bounds[1] === b[b.length - 1];
         // Only statements of the schedule's bounds: a first bound of 30 s or 0.5 s.
         if ((bounds[0] === 30 || bounds[0] === 0.5) && !isSchedule(normal) && !isSchedule(fast)) wrong.push(`${file}: ${m[0]}`);
@@ -98,7 +100,8 @@ describe("the retry schedule in words is the code's", () => {
       // "kept between 30 s and 1 h", "clamped to [30 s, 1 h]"
       for (const m of all.matchAll(new RegExp(String.raw`(?:kept between |clamped to \[)${DURATION}(?: and |, )${DURATION}`, "g"))) {
         found.clamps++;
-        if (seconds(m[1], m[2]) !== clamps[0] || seconds(m[3], m[4]) !== clamps[1]) wrong.push(`${file}: ${m[0]}`);
+        if (seconds(present(m[1], "m[1]"), present(m[2], "m[2]")) !== clamps[0] || seconds(present(m[3], "m[3]"), present(m[4], "m[4]")) !== clamps[1])
+          wrong.push(`${file}: ${m[0]}`);
       }
       // "the callback schedule divided by 60", "each wait and both limits divided by 60"
       for (const m of all.matchAll(/(?:schedule|wait|limits),? divided by (\d+)/g)) {

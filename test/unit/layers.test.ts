@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { present } from "../../scripts/harness/present";
 
 // docs/architecture.md "Layers and imports": the folders of lib/ form layers, and no import runs back up. A folder
 // that imports another (a value or a type) is above it; two folders that import each other would be one layer in
@@ -12,7 +13,7 @@ const root = path.resolve(__dirname, "../..");
 const lib = path.join(root, "lib");
 
 /** lib/<folder> of a module path `@/lib/...` (a file directly in lib/ is its own folder: `db`, `audit`, ...). */
-const folderOf = (modulePath: string) => modulePath.split("/")[0].replace(/\.(ts|mjs)$/, "");
+const folderOf = (modulePath: string) => present(modulePath.split("/")[0], 'modulePath.split("/")[0]').replace(/\.(ts|mjs)$/, "");
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -39,7 +40,7 @@ function fileImports(dirs: string[]): Map<string, Map<string, string[]>> {
   for (const file of dirs.flatMap((d) => sources(path.join(root, d)))) {
     const from = path.relative(root, file);
     for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
-      const target = resolveImport(file, m[1]);
+      const target = resolveImport(file, present(m[1], "m[1]"));
       if (!target) continue;
       const to = path.relative(root, target);
       const byTarget = edges.get(from) ?? new Map<string, string[]>();
@@ -58,7 +59,9 @@ function folderImports(): Map<string, Map<string, string[]>> {
     // `@/lib/...` imports, and relative ones (`../events/signing`, used where code runs outside the service's build),
     // resolved against the importing file.
     for (const m of fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(?\s*)["'](@\/lib\/[^"']+|\.\.?\/[^"']+)["']/g)) {
-      const target = m[1].startsWith("@/lib/") ? m[1].slice("@/lib/".length) : path.relative(lib, path.resolve(path.dirname(file), m[1]));
+      const target = present(m[1], "m[1]").startsWith("@/lib/")
+        ? present(m[1], "m[1]").slice("@/lib/".length)
+        : path.relative(lib, path.resolve(path.dirname(file), present(m[1], "m[1]")));
       if (target.startsWith("..")) continue; // outside lib/
       const to = folderOf(target);
       if (to === from || to === "generated") continue;
@@ -160,7 +163,8 @@ describe('lib/ layers (docs/architecture.md "Layers and imports")', () => {
     const found = ["bench", "scripts"].flatMap((d) =>
       files(path.join(root, d)).flatMap((file) =>
         [...fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(?\s*)["'](\.\.?\/[^"']+|@\/[^"']+)["']/g)]
-          .map((m) => path.relative(root, m[1].startsWith("@/") ? path.join(root, m[1].slice(2)) : path.resolve(path.dirname(file), m[1])))
+          .map((m) => m[1] ?? "")
+          .map((spec) => path.relative(root, spec.startsWith("@/") ? path.join(root, spec.slice(2)) : path.resolve(path.dirname(file), spec)))
           .filter((target) => /^(test|e2e)\//.test(target))
           .map((target) => `${path.relative(root, file)} -> ${target}`),
       ),

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { present } from "../../scripts/harness/present";
 
 // The repository stands on its own (docs/architecture.md): a clone has no documents beside it, so no tracked
 // file may point to one, and every document a comment cites exists here.
@@ -36,7 +37,8 @@ describe("the repository stands on its own", () => {
   it("every docs/*.md that a file cites exists (a guide, and a decision record in docs/decisions/, too)", () => {
     const cited = new Set<string>();
     for (const file of tracked) {
-      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/((?:guides\/|decisions\/)?[A-Za-z0-9-]+\.md)\b/g)) cited.add(m[1]);
+      for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bdocs\/((?:guides\/|decisions\/)?[A-Za-z0-9-]+\.md)\b/g))
+        cited.add(present(m[1], "m[1]"));
     }
     expect(cited.size).toBeGreaterThan(3);
     for (const doc of cited) expect(fs.existsSync(path.join(root, "docs", doc)), `docs/${doc}`).toBe(true);
@@ -50,18 +52,21 @@ describe("the repository stands on its own", () => {
       .filter((f) => f.endsWith(".md"));
     for (const doc of [...docs, "../README.md"]) {
       const text = fs.readFileSync(path.join(root, "docs", doc), "utf8");
-      headings.set(doc === "../README.md" ? "README" : doc, new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].replace(/`/g, "").trim())));
+      headings.set(
+        doc === "../README.md" ? "README" : doc,
+        new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => present(m[1], "m[1]").replace(/`/g, "").trim())),
+      );
     }
     const missing: string[] = [];
     const has = (doc: string, section: string) =>
       [...(headings.get(doc) ?? [])].some((h) => h === section || h.startsWith(`${section} `) || h.startsWith(`${section}:`));
     for (const file of tracked) {
       const text = fs.readFileSync(path.join(root, file), "utf8");
-      for (const [, doc, section] of text.matchAll(/\bdocs\/((?:guides\/|decisions\/)?[A-Za-z0-9-]+\.md) ["']([^"'\n]+)["']/g)) {
+      for (const [, doc = "", section = ""] of text.matchAll(/\bdocs\/((?:guides\/|decisions\/)?[A-Za-z0-9-]+\.md) ["']([^"'\n]+)["']/g)) {
         if (!has(doc, section)) missing.push(`${file}: docs/${doc} "${section}"`);
       }
       if (file !== "test/unit/repository.test.ts")
-        for (const [, section] of text.matchAll(/\bREADME ["']([^"'\n]+)["']/g)) {
+        for (const [, section = ""] of text.matchAll(/\bREADME ["']([^"'\n]+)["']/g)) {
           if (!has("README", section)) missing.push(`${file}: README "${section}"`);
         }
     }

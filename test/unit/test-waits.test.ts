@@ -22,7 +22,11 @@ function testFiles(dir: string, all = false): string[] {
 /** The comment lines right above line `i` (a run of `//` lines, nothing between them and the line). */
 function commentAbove(lines: string[], i: number): string {
   const above: string[] = [];
-  for (let j = i - 1; j >= 0 && /^\s*\/\//.test(lines[j]); j--) above.unshift(lines[j]);
+  for (let j = i - 1; j >= 0; j--) {
+    const line = lines[j] ?? "";
+    if (!/^\s*\/\//.test(line)) break;
+    above.unshift(line);
+  }
   return above.join(" ");
 }
 
@@ -57,7 +61,7 @@ describe("tests wait for conditions", () => {
       "  // waits on purpose: proves nothing arrives",
       "  await sleep(500);",
     ];
-    expect(SLEEP.test(lines[1]) && /waits on purpose/.test(commentAbove(lines, 1))).toBe(false);
-    expect(SLEEP.test(lines[3]) && /waits on purpose\b.*:/.test(commentAbove(lines, 3))).toBe(true);
+    expect(SLEEP.test(lines[1] ?? "") && /waits on purpose/.test(commentAbove(lines, 1))).toBe(false);
+    expect(SLEEP.test(lines[3] ?? "") && /waits on purpose\b.*:/.test(commentAbove(lines, 3))).toBe(true);
   });
 });

@@ -3,12 +3,14 @@
 import path from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
+import { assertPresent } from "../../scripts/harness/present";
 
 const root = path.resolve(__dirname, "../..");
 const eslint = new ESLint({ cwd: root });
 
 async function refusals(code: string, file: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  assertPresent(result, "result");
   return result.messages.filter((m) => m.ruleId === "no-restricted-syntax" || m.ruleId === "no-restricted-imports").map((m) => m.message);
 }
 

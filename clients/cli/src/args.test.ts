@@ -11,6 +11,7 @@ import { parseClock } from "./commands/clock";
 import { parseSimulate } from "./commands/simulate";
 import { delayOption, parseScenarioAdd, SCENARIOS_COMMANDS } from "./commands/scenarios";
 import { main, route } from "./main";
+import { present } from "../../../scripts/harness/present";
 
 // The argument parsing of `sandpiper` (docs/callbacks.md "The sandpiper command"): pure functions from the command
 // line and the variables to options, or one-line usage errors (exit 2).
@@ -297,7 +298,7 @@ describe("the documented command lines", () => {
     const guides = fs.readdirSync(path.join(root, "docs/guides")).map((f) => `docs/guides/${f}`);
     const lines = ["README.md", "docs/callbacks.md", ...guides].flatMap((file) =>
       [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/```[a-z]*\n([\s\S]*?)```/g)]
-        .flatMap((m) => m[1].split("\n"))
+        .flatMap((m) => present(m[1], "m[1]").split("\n"))
         .map((l) => l.replace(/\s+#.*$/, "").trim())
         .filter((l) => l.startsWith("sandpiper ")),
     );

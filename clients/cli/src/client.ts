@@ -94,7 +94,7 @@ export async function request<S extends z.ZodType>(
     throw new ServiceError(
       res.status,
       "UNEXPECTED_ANSWER",
-      `${method} ${path.split("?")[0]} answered what this sandpiper cannot read (${issue.path.join(".") || "the body"}: ${issue.message})`,
+      `${method} ${path.split("?")[0]} answered what this sandpiper cannot read (${issue?.path.join(".") || "the body"}: ${issue?.message ?? "refused"})`,
       res.headers.get("x-request-id"),
       'Use the sandpiper of the service\'s version (docs/client.md "Install").',
     );

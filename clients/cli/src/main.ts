@@ -52,6 +52,16 @@ const COMMANDS: Record<string, Command> = {
   ...Object.fromEntries(Object.entries(LOGS_COMMANDS).map(([name, c]) => [`logs ${name}`, c])),
 };
 
+/**
+ * The command {@link route} named.
+ * @throws UsageError for a name that is not a command's own (route gives only those)
+ */
+function commandNamed(name: string): Command {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) throw new UsageError(`sandpiper: unknown command "${name}" (run "sandpiper --help")`);
+  return command;
+}
+
 const isHelp = (word: string | undefined) => word === "-h" || word === "--help" || word === "help";
 
 /**
@@ -65,7 +75,7 @@ export function route(argv: string[]): { name: string; rest: string[] } | { help
   if (isHelp(first)) {
     if (second === undefined) return { help: MAIN_HELP, code: 0 };
     const target = route([second, ...more.filter((w) => !isHelp(w)), "--help"]);
-    return "help" in target ? target : { help: COMMANDS[target.name].help, code: 0 };
+    return "help" in target ? target : { help: commandNamed(target.name).help, code: 0 };
   }
   if (first === "events") {
     if (second === undefined) return { help: EVENTS_HELP, code: 2 };
@@ -104,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
       (target.code === 0 ? console.log : console.error)(target.help);
       return target.code;
     }
-    const command = COMMANDS[target.name];
+    const command = commandNamed(target.name);
     const args = command.parse(target.rest, readEnv(process.env));
     if (args === HELP) {
       console.log(command.help);

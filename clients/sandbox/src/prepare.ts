@@ -6,10 +6,12 @@ import { switchFastRetries } from "@/lib/callbacks/fast-retries";
 import { systemNow } from "@/lib/clock";
 import { getDb } from "@/lib/db";
 
+const merchantId = process.argv[2];
+if (merchantId === undefined) throw new Error("usage: prepare.ts <merchant id>");
 const db = getDb();
 try {
   // Fast callback retries, on unless a start says `fastRetries: false`.
-  await switchFastRetries(db, SYSTEM_ACTOR, { merchantId: process.argv[2], enabled: true, reason: "@sandpiper/sandbox: fast retries by default" }, systemNow());
+  await switchFastRetries(db, SYSTEM_ACTOR, { merchantId, enabled: true, reason: "@sandpiper/sandbox: fast retries by default" }, systemNow());
 } finally {
   await db.$disconnect();
 }

@@ -164,8 +164,9 @@ export function createClient(options: ClientOptions): SandpiperClient {
       for (;;) {
         const answer = (await GET(path, { params: { query: { limit: 100, ...query, after } } })) as { items: (ListItem<P> & { id: string })[]; total: number };
         yield* answer.items;
-        if (answer.items.length === 0 || answer.total <= answer.items.length) return;
-        after = answer.items[answer.items.length - 1].id;
+        const last = answer.items.at(-1);
+        if (!last || answer.total <= answer.items.length) return;
+        after = last.id;
       }
     }
     // A list without page and limit parameters (every item on one page) is read once.

@@ -116,7 +116,8 @@ export function latencyScale(values: (number | null)[]): { domain: [number, numb
 /** The index of the only datum with a value (not null) under `key`; -1 when none has one, or two or more do. */
 function onlyValueAt(data: object[], key: string): number {
   const withValue = data.flatMap((d, i) => (((d as Record<string, unknown>)[key] ?? null) === null ? [] : [i]));
-  return withValue.length === 1 ? withValue[0] : -1;
+  const [only] = withValue;
+  return withValue.length === 1 && only !== undefined ? only : -1;
 }
 
 /**

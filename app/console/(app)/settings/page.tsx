@@ -13,7 +13,7 @@ import { getSettings } from "@/lib/settings/service-settings";
 
 export const dynamic = "force-dynamic";
 
-const CHANNEL_LABELS: Record<string, string> = { BANK_TRANSFER: "Bank transfer", GATEWAY: "Gateway", STORE: "Store checkout" };
+const CHANNEL_LABELS: Record<(typeof CHANNELS)[number], string> = { BANK_TRANSFER: "Bank transfer", GATEWAY: "Gateway", STORE: "Store checkout" };
 
 export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requireOperatorPage();

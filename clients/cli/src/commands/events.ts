@@ -110,8 +110,8 @@ export function parseEventsResend(argv: string[], env: Env): EventsResendArgs | 
 
 /** Rows as left-aligned columns separated by two spaces; the first row is the header. */
 export function formatTable(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join("  ")).join("\n");
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")).join("\n");
 }
 
 /**

@@ -126,8 +126,8 @@ export function parseListen(argv: string[], env: Env): ListenArgs | typeof HELP 
   const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length) throw usage("listen", `--events: unknown type ${unknown.join(", ")}; use ${EVENT_TYPES.join(", ")}`);
   if (types.length) {
-    const unused = routes.filter((r) => r.type !== null && !types.includes(r.type));
-    if (unused.length) throw usage("listen", `--forward ${unused[0].type}=... would get nothing: --events leaves ${unused[0].type} out`);
+    const unused = routes.find((r) => r.type !== null && !types.includes(r.type));
+    if (unused) throw usage("listen", `--forward ${unused.type}=... would get nothing: --events leaves ${unused.type} out`);
     const unrouted = forwardTo ? [] : types.filter((t) => !routes.some((r) => r.type === t));
     if (unrouted.length) throw usage("listen", `--events ${unrouted[0]} has no route: add --forward ${unrouted[0]}=<url> or --forward-to <url>`);
   }

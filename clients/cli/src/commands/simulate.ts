@@ -79,6 +79,18 @@ ${COMMON_HELP}
 
 The key needs the sandbox:simulate scope.`;
 
+const HELPER_NAMES = Object.keys(SIMULATE_HELPERS).join(", ");
+
+/**
+ * The helper called `name` (an own key of {@link SIMULATE_HELPERS}: "toString" is not one).
+ * @throws UsageError for a name that is not a helper's
+ */
+function helperNamed(name: string): Helper {
+  const h = Object.hasOwn(SIMULATE_HELPERS, name) ? SIMULATE_HELPERS[name] : undefined;
+  if (!h) throw usage("simulate", `unknown helper "${name}": use ${HELPER_NAMES}`);
+  return h;
+}
+
 /** A parsed `sandpiper simulate` command line. */
 export type SimulateArgs = {
   connection: Connection;
@@ -104,11 +116,9 @@ export function parseSimulate(argv: string[], env: Env): SimulateArgs | typeof H
   );
   if (parsed === HELP) return HELP;
   const { values, positionals } = parsed;
-  const names = Object.keys(SIMULATE_HELPERS).join(", ");
   const helper = positionals[0];
-  if (!helper) throw usage("simulate", `a helper is required: ${names}`);
-  if (!(helper in SIMULATE_HELPERS)) throw usage("simulate", `unknown helper "${helper}": use ${names}`);
-  const h = SIMULATE_HELPERS[helper];
+  if (!helper) throw usage("simulate", `a helper is required: ${HELPER_NAMES}`);
+  const h = helperNamed(helper);
   const id = idArgument("simulate", `${h.object} id`, positionals[1]);
   let amount: SimulateArgs["amount"] = null;
   if (h.needsAmount) {
@@ -143,7 +153,7 @@ function summary(h: Helper, a: z.output<typeof HelperAnswer>): string {
  * @throws ServiceError when it refused (one line with code, message and requestId)
  */
 export async function runSimulate(args: SimulateArgs): Promise<number> {
-  const h = SIMULATE_HELPERS[args.helper];
+  const h = helperNamed(args.helper);
   const answer = await request(args.connection, "POST", h.path(args.id), HelperAnswer, {
     body: h.body ? h.body(args.amount, args.failureCode) : undefined,
     idempotencyKey: `sandpiper-simulate-${randomUUID()}`,

@@ -4,7 +4,7 @@
 // process of its own).
 import { randomBytes, randomUUID } from "node:crypto";
 import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "@/lib/events/chaos";
-import { buildCallbackHeaders, callbackHeaderNames } from "@/lib/events/signing";
+import { buildCallbackHeaders, signedHeaderValues } from "@/lib/events/signing";
 import type { ItemMessage } from "./messages";
 
 /** One item of the service's event stream (the FeedItem of the Events API), as clients/cli/src/listen/messages.ts parses it. */
@@ -258,8 +258,7 @@ export class Forwarder {
     const started = performance.now();
     const serviceName = this.opts.serviceName();
     const headers = buildCallbackHeaders({ eventId: item.eventId, rawBody: item.body, ...secrets, nowMs: clock(), serviceName });
-    const names = callbackHeaderNames(serviceName);
-    const sent = { startedAt, timestamp: headers[names.timestamp], signature: headers[names.signature] };
+    const sent = { startedAt, ...signedHeaderValues(headers, serviceName) };
     try {
       const res = await fetch(this.opts.forwardTo, {
         method: "POST",

@@ -129,9 +129,10 @@ export class Listener {
     process.stdout.on("error", () => undefined);
     this.print = opts.print ?? ((line) => process.stdout.write(`${line}\n`));
     this.reporter = opts.report === false ? null : new Reporter({ apiUrl: opts.apiUrl.replace(/\/$/, ""), apiKey: opts.apiKey, print: this.print });
-    if (opts.routes.length === 0) throw new Error("a listener needs at least one route");
+    const [firstRoute] = opts.routes;
+    if (!firstRoute) throw new Error("a listener needs at least one route");
     // With one default route the lines are as they always were; with several, each starts with its route's label.
-    const labelled = opts.routes.length > 1 || opts.routes[0].type !== null;
+    const labelled = opts.routes.length > 1 || firstRoute.type !== null;
     for (const route of opts.routes) {
       const label = routeLabel(route);
       this.forwarders.set(
@@ -180,7 +181,8 @@ export class Listener {
   private printRoutes(): void {
     const { routes, types } = this.opts;
     const only = types.length ? ` (${types.join(", ")})` : "";
-    if (routes.length === 1 && routes[0].type === null) return this.print(`Forwarding events to ${routes[0].url}${only}`);
+    const [single] = routes;
+    if (routes.length === 1 && single?.type === null) return this.print(`Forwarding events to ${single.url}${only}`);
     for (const r of routes) {
       this.print(`${routeLabel(r)}  Forwarding ${r.type === null ? `events of every other type${only}` : `${r.type} events`} to ${r.url}`);
     }
@@ -336,7 +338,8 @@ export class Listener {
       if (this.received !== null && cursor <= this.received) return null;
       this.received = cursor;
       const delivered = this.deliveredBefore.delete(item.cursor);
-      this.pending.push({ cursor, done: delivered });
+      const pending = { cursor, done: delivered };
+      this.pending.push(pending);
       const route = delivered ? null : routeFor(this.opts.routes, item.type);
       if (delivered) {
         this.counts.skipped++;
@@ -344,7 +347,7 @@ export class Listener {
       } else if (!route) {
         // No route takes this type: nothing to deliver, so the cursor may pass it.
         this.counts.unrouted++;
-        this.pending[this.pending.length - 1].done = true;
+        pending.done = true;
         if (!this.unroutedTypes.has(item.type)) {
           this.unroutedTypes.add(item.type);
           this.print(
@@ -395,7 +398,10 @@ export class Listener {
 
   /** Moves the committed cursor over every leading delivered item and saves it soon. */
   private advance(): void {
-    while (this.pending.length > 0 && this.pending[0].done) this.committed = this.pending.shift()!.cursor;
+    for (let head = this.pending[0]; head?.done; head = this.pending[0]) {
+      this.pending.shift();
+      this.committed = head.cursor;
+    }
     this.saveTimer ??= setTimeout(() => {
       this.saveTimer = null;
       this.save();

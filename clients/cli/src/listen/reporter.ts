@@ -118,8 +118,8 @@ export class Reporter {
    */
   private printRefused(sent: number, text: string): void {
     const refused = Recorded.safeParse(jsonOrNull(text)).data?.refused ?? [];
-    if (refused.length === 0) return;
     const [first] = refused;
+    if (!first) return;
     const more = refused.length > 1 ? ` (and ${refused.length - 1} more)` : "";
     this.opts.print(
       `${new Date().toISOString()}  the service did not record ${refused.length} of ${sent} forward attempts: attempt ${first.attempt} of forward ${first.forwardId}: ${first.reason}${more}; forwarding goes on`,

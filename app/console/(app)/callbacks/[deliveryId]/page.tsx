@@ -20,6 +20,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
   const d = await orNotFound(deliveryDetail(getDb(), actor, deliveryId));
   const names = callbackHeaderNames();
   const forwards = await forwardAttemptsOf(getDb(), d.eventId);
+  const lastForward = forwards.at(-1);
   const signed = d.attempts.filter((a) => a.signedTimestamp && a.signature);
   const last = signed[signed.length - 1];
   return (
@@ -144,7 +145,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               ))}
             </Table>
           )}
-          {forwards.length > 0 ? (
+          {lastForward ? (
             <div className="mt-4 border-t border-slate-100 pt-4" data-testid="forward-signature-check">
               <h3 className="text-sm font-semibold text-slate-800">Check my verification (listener forward)</h3>
               <p className="mb-3 text-xs text-slate-600">
@@ -157,19 +158,13 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   name="forwardAttemptId"
                   label="Forward attempt"
                   required
-                  defaultValue={forwards[forwards.length - 1].id}
+                  defaultValue={lastForward.id}
                   options={forwards.map((f) => ({
                     value: f.id,
                     label: `Forward ${f.forwardId.slice(0, 8)}, attempt ${f.attempt} (timestamp ${f.signedTimestamp})`,
                   }))}
                 />
-                <Field
-                  name="timestamp"
-                  label="Timestamp your code used"
-                  required
-                  defaultValue={forwards[forwards.length - 1].signedTimestamp}
-                  inputMode="numeric"
-                />
+                <Field name="timestamp" label="Timestamp your code used" required defaultValue={lastForward.signedTimestamp} inputMode="numeric" />
                 <Field name="body" label="Body your code verified" required multiline rows={6} defaultValue={d.event.body} />
                 <Field name="signature" label="Signature your code computed" required placeholder="64 lowercase hex characters" />
                 <SubmitButton>Check</SubmitButton>
