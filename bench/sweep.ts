@@ -193,26 +193,29 @@ async function main(): Promise<string> {
       await post(`/v1/sandbox/payments/${String(completed.json.id)}/complete`, JSON.stringify({ outcome: "SUCCEEDED" }));
       const template = (await db.query(`SELECT d.id FROM deliveries d JOIN events e ON e.id = d.event_id WHERE e.payment_id = $1`, [completed.json.id])).rows[0]
         ?.id as string;
-      await db.query("BEGIN");
-      await db.query(
-        `CREATE TEMP TABLE backlog_ids ON COMMIT DROP AS SELECT gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id FROM generate_series(1, $1::int)`,
-        [REFUSED],
-      );
-      await db.query(
-        `INSERT INTO events
-         SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL))).*
-         FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = $1`,
-        [template],
-      );
-      await db.query(
-        `INSERT INTO deliveries
-         SELECT (jsonb_populate_record(NULL::deliveries, to_jsonb(d) || jsonb_build_object(
-                   'id', b.delivery_id, 'event_id', b.event_id, 'state', 'PENDING', 'attempt_count', 0, 'next_attempt_at', now(),
-                   'lease_until', NULL, 'delivered_at', NULL, 'last_error', NULL))).*
-         FROM deliveries d, backlog_ids b WHERE d.id = $1`,
-        [template],
-      );
-      await db.query("COMMIT");
+      // In transactions of 1,000: each new event takes its feed position at COMMIT, one row at a time.
+      for (let done = 0; done < REFUSED; done += 1_000) {
+        await db.query("BEGIN");
+        await db.query(
+          `CREATE TEMP TABLE backlog_ids ON COMMIT DROP AS SELECT gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id FROM generate_series(1, $1::int)`,
+          [Math.min(1_000, REFUSED - done)],
+        );
+        await db.query(
+          `INSERT INTO events
+           SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL))).*
+           FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = $1`,
+          [template],
+        );
+        await db.query(
+          `INSERT INTO deliveries
+           SELECT (jsonb_populate_record(NULL::deliveries, to_jsonb(d) || jsonb_build_object(
+                     'id', b.delivery_id, 'event_id', b.event_id, 'state', 'PENDING', 'attempt_count', 0, 'next_attempt_at', now(),
+                     'lease_until', NULL, 'delivered_at', NULL, 'last_error', NULL))).*
+           FROM deliveries d, backlog_ids b WHERE d.id = $1`,
+          [template],
+        );
+        await db.query("COMMIT");
+      }
     }
     const template = await post("/v1/payments", body(`template-${randomUUID()}`));
     if (template.status !== 201) throw new Error(`template: ${template.status} ${JSON.stringify(template.json)}`);
