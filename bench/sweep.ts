@@ -22,7 +22,6 @@
 // Then every payment is checked: EXPIRED, exactly one payment.expired event and one delivery each. While the sweep
 // runs pg_stat_activity is sampled every 100 ms. --write replaces the "## Sweep and the API" section of
 // docs/benchmarks.md.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -31,7 +30,17 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, percentile, runBenchmark } from "./support";
+import {
+  benchDatabaseUrl,
+  freshSeededDatabase,
+  insertDueDeliveryCopies,
+  numberArg,
+  percentile,
+  pollUntilNonePending,
+  runBenchmark,
+  sampleBackends,
+  startServiceBesideFloor,
+} from "./support";
 
 const root = path.resolve(__dirname, "..");
 const PENDING = numberArg("pending", 15_000);
@@ -66,23 +75,6 @@ type Phase = {
   waits: [string, number][];
   samples: number;
 };
-
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-async function waitFor(url: string, ok: (status: number) => boolean) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if (ok((await fetch(url)).status)) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** The answers of a window [from, to) (performance.now() times). */
 function window(answers: { at: number; ms: number; ok: boolean }[], from: number, to: number): Window {
@@ -119,23 +111,7 @@ async function main(): Promise<string> {
   const refusingUrl = `http://127.0.0.1:${await freePort()}/hook`; // nothing listens there
   await setCallbackUrl(getDb(), { merchantId: seeded.merchantId, url: receiverUrl });
 
-  const [port, floorPort] = [await freePort(), await freePort()];
-  const profileArgs = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
-  const service = start([...profileArgs, "--max-old-space-size=256", "server.mjs"], {
-    NODE_ENV: "test",
-    CALLBACK_ALLOW_LOOPBACK: "1",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL,
-    RATE_LIMIT_PER_KEY: "100000000",
-    RATE_LIMIT_PER_IP: "100000000",
-  });
-  const floor = start(["bench/floor-server.mjs"], { PORT: String(floorPort), DATABASE_URL, FLOOR_MERCHANT_ID: seeded.merchantId });
-  process.once("exit", () => [service, floor].forEach((c) => c.kill("SIGTERM")));
-  const bases = { service: `http://127.0.0.1:${port}`, floor: `http://127.0.0.1:${floorPort}` };
-  await waitFor(`${bases.service}/v1/health-check-probe`, (s) => s === 404);
-  await waitFor(bases.floor, (s) => s > 0);
+  const { service, floor, bases } = await startServiceBesideFloor(DATABASE_URL, seeded.merchantId, CPU_PROF_DIR);
 
   const auth = { authorization: `Bearer ${seeded.keys.full}`, "content-type": "application/json" };
   const body = (reference: string) => JSON.stringify({ reference, amount: "112.35", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
@@ -196,24 +172,7 @@ async function main(): Promise<string> {
       // In transactions of 1,000: each new event takes its feed position at COMMIT, one row at a time.
       for (let done = 0; done < REFUSED; done += 1_000) {
         await db.query("BEGIN");
-        await db.query(
-          `CREATE TEMP TABLE backlog_ids ON COMMIT DROP AS SELECT gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id FROM generate_series(1, $1::int)`,
-          [Math.min(1_000, REFUSED - done)],
-        );
-        await db.query(
-          `INSERT INTO events
-           SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL))).*
-           FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = $1`,
-          [template],
-        );
-        await db.query(
-          `INSERT INTO deliveries
-           SELECT (jsonb_populate_record(NULL::deliveries, to_jsonb(d) || jsonb_build_object(
-                     'id', b.delivery_id, 'event_id', b.event_id, 'state', 'PENDING', 'attempt_count', 0, 'next_attempt_at', now(),
-                     'lease_until', NULL, 'delivered_at', NULL, 'last_error', NULL))).*
-           FROM deliveries d, backlog_ids b WHERE d.id = $1`,
-          [template],
-        );
+        await insertDueDeliveryCopies(db, template, Math.min(1_000, REFUSED - done));
         await db.query("COMMIT");
       }
     }
@@ -250,40 +209,13 @@ async function main(): Promise<string> {
 
     // pg_stat_activity every 100 ms while the sweep runs.
     const waits = new Map<string, number>();
-    let samples = 0;
-    let sampling = true;
     const sampler = new pg.Client({ connectionString: DATABASE_URL });
     await sampler.connect();
-    const sampled = (async () => {
-      while (sampling) {
-        const rows = (
-          await sampler.query(
-            `SELECT state, coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query
-             FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`,
-          )
-        ).rows as { state: string; wait: string; query: string }[];
-        samples++;
-        for (const r of rows) waits.set(`${r.state} | ${r.wait} | ${r.query}`, (waits.get(`${r.state} | ${r.wait} | ${r.query}`) ?? 0) + 1);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
+    const sampling = sampleBackends(sampler, waits);
 
-    let sweepMs: number | null = null;
-    let pendingLeft = PENDING;
-    while (performance.now() < sent + MAX_WAIT_S * 1000) {
-      pendingLeft = Number(
-        (await db.query(`SELECT count(*)::int AS n FROM payments WHERE reference LIKE $1 || '-%' AND status IN ('PENDING', 'PENDING_APPROVAL')`, [batch]))
-          .rows[0].n,
-      );
-      if (pendingLeft === 0) {
-        sweepMs = performance.now() - sent;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const { ms: sweepMs, left: pendingLeft } = await pollUntilNonePending(db, batch, sent, MAX_WAIT_S);
     const ended = performance.now();
-    sampling = false;
-    await sampled;
+    const samples = await sampling.stop();
     await sampler.end();
     load.instance.stop();
     await load.done;
@@ -341,7 +273,7 @@ async function main(): Promise<string> {
     const ok = rate >= 0.8 && p99 <= 1.5 && p.sweepMs !== null && p.sweepMs <= 60_000 && p.withoutOne === 0;
     return `${p.name}: creates at ${pct(rate)} of their rate just before (goal at least 80%), p99 ${p99.toFixed(2)}x (goal at most 1.5x), sweep ${p.sweepMs === null ? "not done" : `${(p.sweepMs / 1000).toFixed(1)} s`} (goal within 60 s), every payment EXPIRED with one event and one delivery: ${p.withoutOne === 0 && p.expired === PENDING ? "yes" : `NO (${p.withoutOne} not)`}: ${ok ? "met" : "MISSED"}.`;
   };
-  const cell = (w: Window) => `${w.rps.toFixed(0)} | ${w.p50} ms | ${w.p99} ms | ${w.non2xx}`;
+  const cell = (w: Window) => `${w.rps.toFixed(0)} | ${Math.round(w.p50)} ms | ${Math.round(w.p99)} ms | ${w.non2xx}`;
   return [
     "## Sweep and the API",
     "",
@@ -349,7 +281,7 @@ async function main(): Promise<string> {
     "",
     `Machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, shared with other work; Node ${process.version}; load average (1/5/15 min) ${loadBefore} before, ${loadAfter} after; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.`,
     "",
-    `The built service (embedded job driver, its defaults) and the floor server (5 s of creates: ${floorWindow.rps.toFixed(0)} req/s, p99 ${floorWindow.p99} ms). ${PENDING.toLocaleString("en-US")} pending payments of the seeded merchant, ${CONNECTIONS} connections of its creates; after ${BEFORE_S} s a 72 h clock advance; "before" is the ${BEFORE_S - 1} s just before it, "during" the sweep (from the advance to the first poll that finds none of the ${PENDING.toLocaleString("en-US")} pending). (A): callbacks to a receiver that answers 200 at once. (B): callbacks to a loopback port that refuses connections, with ${REFUSED.toLocaleString("en-US")} due deliveries there before the load starts.`,
+    `The built service (embedded job driver, its defaults) and the floor server (5 s of creates: ${floorWindow.rps.toFixed(0)} req/s, p99 ${Math.round(floorWindow.p99)} ms). ${PENDING.toLocaleString("en-US")} pending payments of the seeded merchant, ${CONNECTIONS} connections of its creates; after ${BEFORE_S} s a 72 h clock advance; "before" is the ${BEFORE_S - 1} s just before it, "during" the sweep (from the advance to the first poll that finds none of the ${PENDING.toLocaleString("en-US")} pending). (A): callbacks to a receiver that answers 200 at once. (B): callbacks to a loopback port that refuses connections, with ${REFUSED.toLocaleString("en-US")} due deliveries there before the load starts.`,
     "",
     "| phase | advance answer | sweep | before: req/s | p50 | p99 | non-2xx | during: req/s | p50 | p99 | non-2xx | deliveries due at start / end | attempts during |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
