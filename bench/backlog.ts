@@ -19,7 +19,6 @@
 // drains for at most 240 s; what is left then (deliveries to the slow receiver) is ended as FAILED so that the next
 // round's (a) runs without a backlog. --write replaces the
 // "## Backlog and the API" section of docs/benchmarks.md.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -28,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, insertDueDeliveryCopies, runBenchmark, sampleBackends, startServiceBesideFloor } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const ROUNDS = numberArg("rounds", 2);
@@ -62,51 +61,17 @@ async function slowReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests: () => requests, close: () => server.close() };
 }
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-async function waitFor(url: string, ok: (status: number) => boolean) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if (ok((await fetch(url)).status)) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = os.loadavg();
   const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/db");
   const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
-  const { freePort } = await import("../scripts/db.mjs");
   const receiver = await slowReceiver();
   await setCallbackUrl(getDb(), { merchantId: seeded.merchantId, url: receiver.url });
   await getDb().$disconnect();
 
-  const [port, floorPort] = [await freePort(), await freePort()];
-  const profileArgs = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
-  const service = start([...profileArgs, "--max-old-space-size=256", "server.mjs"], {
-    NODE_ENV: "test",
-    CALLBACK_ALLOW_LOOPBACK: "1",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL,
-    RATE_LIMIT_PER_KEY: "100000000",
-    RATE_LIMIT_PER_IP: "100000000",
-  });
-  const floor = start(["bench/floor-server.mjs"], { PORT: String(floorPort), DATABASE_URL, FLOOR_MERCHANT_ID: seeded.merchantId });
-  process.once("exit", () => [service, floor].forEach((c) => c.kill("SIGTERM")));
-  const bases = { service: `http://127.0.0.1:${port}`, floor: `http://127.0.0.1:${floorPort}` };
-  await waitFor(`${bases.service}/v1/health-check-probe`, (s) => s === 404);
-  await waitFor(bases.floor, (s) => s > 0);
+  const { service, floor, bases } = await startServiceBesideFloor(DATABASE_URL, seeded.merchantId, CPU_PROF_DIR);
 
   const auth = { authorization: `Bearer ${seeded.keys.full}`, "content-type": "application/json" };
   const body = (reference: string) => JSON.stringify({ reference, amount: "112.35", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
@@ -156,24 +121,7 @@ async function main(): Promise<string> {
          AND c.period IN ('D:' || t.business_day, 'M:' || left(t.business_day, 7))`,
       [pendingTemplate.id, BACKLOG],
     );
-    await db.query(
-      `CREATE TEMP TABLE backlog_ids ON COMMIT DROP AS SELECT gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id FROM generate_series(1, $1::int)`,
-      [BACKLOG],
-    );
-    await db.query(
-      `INSERT INTO events
-       SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL))).*
-       FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = $1`,
-      [templateDelivery],
-    );
-    await db.query(
-      `INSERT INTO deliveries
-       SELECT (jsonb_populate_record(NULL::deliveries, to_jsonb(d) || jsonb_build_object(
-                 'id', b.delivery_id, 'event_id', b.event_id, 'state', 'PENDING', 'attempt_count', 0, 'next_attempt_at', now(),
-                 'lease_until', NULL, 'delivered_at', NULL, 'last_error', NULL))).*
-       FROM deliveries d, backlog_ids b WHERE d.id = $1`,
-      [templateDelivery],
-    );
+    await insertDueDeliveryCopies(db, templateDelivery!, BACKLOG);
     await db.query("COMMIT");
   };
 
@@ -189,25 +137,8 @@ async function main(): Promise<string> {
   // Profile of (b): every 100 ms, what each backend of the database is doing.
   const waits = new Map<string, number>();
   let profileSamples = 0;
-  let profiling = false;
   const sampler = new pg.Client({ connectionString: DATABASE_URL });
   await sampler.connect();
-  const profile = async () => {
-    while (profiling) {
-      const rows = (
-        await sampler.query(
-          `SELECT state, coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query
-           FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`,
-        )
-      ).rows as { state: string; wait: string; query: string }[];
-      profileSamples++;
-      for (const r of rows) {
-        const key = `${r.state} | ${r.wait} | ${r.query}`;
-        waits.set(key, (waits.get(key) ?? 0) + 1);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
 
   log("warm-up");
   await load(bases.floor, "/payments", { "content-type": "application/json" }, 3);
@@ -231,11 +162,9 @@ async function main(): Promise<string> {
     const deadline = Date.now() + 45_000;
     while ((await due()).payments >= seededDue.payments && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     const dueBefore = await due();
-    profiling = true;
-    const profiler = profile();
+    const sampling = sampleBackends(sampler, waits);
     const result = await load(bases.service, "/v1/payments", auth, SECONDS);
-    profiling = false;
-    await profiler;
+    profileSamples += await sampling.stop();
     rows.push({ round, name: "(b) service: create, with the backlog", ...result, dueBefore, dueAfter: await due() });
     log(JSON.stringify(rows.at(-1)));
     // Let the backlog drain before the next round (bounded).
@@ -253,7 +182,6 @@ async function main(): Promise<string> {
     ]);
     log(`after the round: due ${JSON.stringify(left)} (set aside)`);
   }
-  profiling = false;
   await sampler.end();
   await db.end();
   const serviceExited = new Promise((ok) => service.once("exit", ok));

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, runBenchmark, benchServiceEnv } from "./support";
+import { benchDatabaseUrl, freshSeededDatabase, numberArg, pollUntilNonePending, runBenchmark, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = process.argv.indexOf("--sizes");
@@ -111,20 +111,7 @@ async function main(): Promise<string> {
     const advanced = await post("/v1/sandbox/clock/advance", { by: "72h" });
     const answerMs = performance.now() - sent;
     log(`answer ${advanced.status} in ${Math.round(answerMs)} ms: due ${JSON.stringify(advanced.json.due)}`);
-    let allExpiredMs: number | null = null;
-    let pendingLeft = n;
-    const give = sent + MAX_WAIT_S * 1000;
-    while (performance.now() < give) {
-      pendingLeft = Number(
-        (await db.query(`SELECT count(*)::int AS n FROM payments WHERE reference LIKE $1 || '-%' AND status IN ('PENDING', 'PENDING_APPROVAL')`, [batch]))
-          .rows[0].n,
-      );
-      if (pendingLeft === 0) {
-        allExpiredMs = performance.now() - sent;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const { ms: allExpiredMs, left: pendingLeft } = await pollUntilNonePending(db, batch, sent, MAX_WAIT_S);
     log(`all expired: ${allExpiredMs === null ? `no, ${pendingLeft} left after ${MAX_WAIT_S} s` : `${Math.round(allExpiredMs)} ms`}`);
     const check = (
       await db.query(

@@ -1,7 +1,11 @@
 // Helpers shared by the benchmarks under bench/.
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { present } from "../scripts/harness/present";
+import type pg from "pg";
+
+const root = path.resolve(__dirname, "..");
 
 /** A numeric command-line option `--name <value>`, or `fallback`. */
 export function numberArg(name: string, fallback: number): number {
@@ -93,4 +97,125 @@ export function runBenchmark(main: () => Promise<string>): void {
       process.exit(1);
     },
   );
+}
+
+/** Starts `node <args>` in the project's folder with process.env and `env`: its stdout ignored, its stderr shown. */
+export function startNode(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/**
+ * Waits until `url` answers a status that `ok` accepts, trying every 200 ms.
+ * @throws Error when it has not within 60 s
+ */
+export async function waitForStatus(url: string, ok: (status: number) => boolean): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if (ok((await fetch(url)).status)) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Starts the built service (`node --max-old-space-size=256 server.mjs`, NODE_ENV=test with CALLBACK_ALLOW_LOOPBACK=1 so
+ * that a loopback callback address is taken, the API's rate limits lifted) and bench/floor-server.mjs for `merchantId`,
+ * both on `databaseUrl` and free ports, and waits until both answer. With `cpuProfDir` the service writes a V8 CPU
+ * profile there when it stops. Both are stopped when this process exits.
+ */
+export async function startServiceBesideFloor(databaseUrl: string, merchantId: string, cpuProfDir?: string) {
+  const { freePort } = await import("../scripts/db.mjs");
+  const [port, floorPort] = [await freePort(), await freePort()];
+  const profileArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [];
+  const service = startNode(
+    [...profileArgs, "--max-old-space-size=256", "server.mjs"],
+    benchServiceEnv(port, databaseUrl, { NODE_ENV: "test", CALLBACK_ALLOW_LOOPBACK: "1", NEXT_TELEMETRY_DISABLED: "1" }) as Record<string, string>,
+  );
+  const floor = startNode(["bench/floor-server.mjs"], { PORT: String(floorPort), DATABASE_URL: databaseUrl, FLOOR_MERCHANT_ID: merchantId });
+  process.once("exit", () => [service, floor].forEach((c) => c.kill("SIGTERM")));
+  const bases = { service: `http://127.0.0.1:${port}`, floor: `http://127.0.0.1:${floorPort}` };
+  await waitForStatus(`${bases.service}/v1/health-check-probe`, (s) => s === 404);
+  await waitForStatus(bases.floor, (s) => s > 0);
+  return { service, floor, bases };
+}
+
+/**
+ * Polls every 250 ms, for at most `maxWaitS` seconds from `since` (a performance.now() time), until none of the
+ * payments whose reference starts with `batch-` is PENDING or PENDING_APPROVAL.
+ * @returns the milliseconds from `since` to the poll that found none (null: not within the wait) and how many were left
+ */
+export async function pollUntilNonePending(db: pg.Client, batch: string, since: number, maxWaitS: number): Promise<{ ms: number | null; left: number }> {
+  let left = -1;
+  while (performance.now() < since + maxWaitS * 1000) {
+    left = Number(
+      (await db.query(`SELECT count(*)::int AS n FROM payments WHERE reference LIKE $1 || '-%' AND status IN ('PENDING', 'PENDING_APPROVAL')`, [batch])).rows[0]
+        .n,
+    );
+    if (left === 0) return { ms: performance.now() - since, left };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { ms: null, left };
+}
+
+/**
+ * In the caller's open transaction, inserts `n` due deliveries (PENDING, no attempt, due now), each with its own event:
+ * copies of the delivery `templateDeliveryId` and its event (the events without a payment). Each event takes its feed
+ * position at COMMIT, one row at a time: keep `n` to a few thousand a transaction.
+ */
+export async function insertDueDeliveryCopies(db: pg.Client, templateDeliveryId: string, n: number): Promise<void> {
+  await db.query(
+    `CREATE TEMP TABLE backlog_ids ON COMMIT DROP AS SELECT gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id FROM generate_series(1, $1::int)`,
+    [n],
+  );
+  await db.query(
+    `INSERT INTO events
+     SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL))).*
+     FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = $1`,
+    [templateDeliveryId],
+  );
+  await db.query(
+    `INSERT INTO deliveries
+     SELECT (jsonb_populate_record(NULL::deliveries, to_jsonb(d) || jsonb_build_object(
+               'id', b.delivery_id, 'event_id', b.event_id, 'state', 'PENDING', 'attempt_count', 0, 'next_attempt_at', now(),
+               'lease_until', NULL, 'delivered_at', NULL, 'last_error', NULL))).*
+     FROM deliveries d, backlog_ids b WHERE d.id = $1`,
+    [templateDeliveryId],
+  );
+}
+
+/**
+ * Samples pg_stat_activity of the client's database every 100 ms until `stop()`: each non-idle backend but the
+ * sampler's is counted in `waits` under "state | wait event (or CPU) | the statement's first 60 characters".
+ * @returns `stop`, which resolves with the number of samples taken
+ */
+export function sampleBackends(client: pg.Client, waits: Map<string, number>): { stop: () => Promise<number> } {
+  let sampling = true;
+  let samples = 0;
+  const done = (async () => {
+    while (sampling) {
+      const rows = (
+        await client.query(
+          `SELECT state, coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query
+           FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`,
+        )
+      ).rows as { state: string; wait: string; query: string }[];
+      samples++;
+      for (const r of rows) {
+        const key = `${r.state} | ${r.wait} | ${r.query}`;
+        waits.set(key, (waits.get(key) ?? 0) + 1);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      sampling = false;
+      await done;
+      return samples;
+    },
+  };
 }

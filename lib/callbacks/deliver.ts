@@ -14,6 +14,7 @@ import { injectChaos, pendingChaosPlan } from "@/lib/callbacks/chaos-delivery";
 import type { SendTarget } from "@/lib/callbacks/chaos-delivery";
 import { buildCallbackHeaders, signedHeaderValues } from "@/lib/events/signing";
 import { checkCallbackUrl } from "@/lib/callbacks/url-policy";
+import { recordAccepted, recordRefusal, refusingUntil } from "@/lib/callbacks/refusing-addresses";
 import { DeliveryState } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
 import { observeDelivery } from "@/lib/metrics/metrics";
@@ -174,7 +175,10 @@ async function claim(filter: Prisma.Sql, now: RealInstant, limit: number, leaseM
 
 /** What one send did: the address, the result, and what it was signed with (the signature debugger shows it). */
 type Sent =
-  { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null } | { notConfigured: true };
+  | { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null }
+  | { notConfigured: true }
+  /** Not sent: the address refused a connection and its deliveries wait until then (lib/callbacks/refusing-addresses.ts). */
+  | { waitUntil: RealInstant };
 
 /**
  * Sends one claimed delivery, outside any transaction: checks the merchant's address again (docs/callbacks.md:
@@ -204,7 +208,58 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
   return { url, result, signedTimestamp, signature, target };
 }
 
-/** One attempt that was sent (or found no address) and waits to be recorded by {@link settleBatch}. */
+/**
+ * Sends one claimed delivery ({@link send}) unless its address refuses connections (docs/callbacks.md "An address
+ * that refuses connections"): while an earlier refusal's wait lasts nothing is sent and the delivery waits until
+ * then; in a batch with several deliveries to one address the first is sent alone (the probe) and the others follow
+ * its outcome: sent when it connected, waiting when it was refused. `probes` holds each address's probe of this batch.
+ */
+async function sendUnlessRefusing(
+  c: Claimed,
+  now: RealInstant,
+  timeoutMs: number | undefined,
+  probes: Map<string, Promise<RealInstant | null>>,
+): Promise<Sent> {
+  const url = c.callbackUrl;
+  if (!url || !c.callbackSecret) return send(c, now, timeoutMs);
+  const waiting = refusingUntil(url, now);
+  if (waiting) return { waitUntil: waiting };
+  const probe = probes.get(url);
+  if (probe) {
+    const until = await probe;
+    return until ? { waitUntil: until } : send(c, now, timeoutMs);
+  }
+  let settleProbe!: (until: RealInstant | null) => void;
+  probes.set(url, new Promise((resolve) => (settleProbe = resolve)));
+  try {
+    const sent = await send(c, now, timeoutMs);
+    const result = "result" in sent ? sent.result : null;
+    if (result?.refused) settleProbe(recordRefusal(url, now, { fastRetries: c.fastRetries }));
+    else {
+      if (result?.statusCode != null) recordAccepted(url);
+      settleProbe(null);
+    }
+    return sent;
+  } catch (error) {
+    settleProbe(null);
+    throw error;
+  }
+}
+
+/**
+ * The other deliveries to an address that refused connections wait with the ones of this batch: every PENDING,
+ * unleased delivery of a merchant whose callback address is `url` and whose next attempt is before `until` is moved
+ * to `until`, in one statement (nothing is sent or recorded as an attempt; a later claim would only find them
+ * waiting). Real time, as every delivery time.
+ */
+async function waitWithAddress(url: string, until: RealInstant, now: RealInstant): Promise<void> {
+  await getDb().$executeRaw`
+    UPDATE deliveries d SET next_attempt_at = ${until}, updated_at = ${now}
+    FROM merchants m
+    WHERE m.id = d.merchant_id AND m.callback_url = ${url} AND d.state = 'PENDING' AND d.next_attempt_at < ${until}
+      AND (d.lease_until IS NULL OR d.lease_until <= ${now})`;
+}
+
 /** One sent attempt; its times are real time (deliveries keep the real clock: docs/architecture.md "Which clock a column holds"). */
 type SentAttempt = { claimed: Claimed; sent: Sent; startedAt: RealInstant; finishedAt: RealInstant };
 
@@ -218,6 +273,8 @@ type DeliveryChange = {
   deliveredAt: Date | null;
   /** Added to attemptCount: -1 gives back a claim that sent nothing. */
   attemptDelta: number;
+  /** The row keeps its lastError (nothing was sent). */
+  keepError: boolean;
   updatedAt: Date;
 };
 
@@ -236,6 +293,21 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
   const base = { deliveryId: claimed.id, eventId: claimed.eventId };
   const unchanged = { state: row.state, nextAttemptAt: row.nextAttemptAt };
 
+  if ("waitUntil" in sent) {
+    if (!ownLease) return { attempt: null, change: null, outcome: { ...base, attempt: null, statusCode: null, error: null, ...unchanged } };
+    const change = {
+      id: claimed.id,
+      state: "PENDING" as const,
+      nextAttemptAt: sent.waitUntil,
+      lastError: null,
+      deliveredAt: null,
+      attemptDelta: -1,
+      keepError: true,
+      updatedAt: finishedAt,
+    };
+    return { attempt: null, change, outcome: { ...base, attempt: null, state: "PENDING", statusCode: null, error: null, nextAttemptAt: sent.waitUntil } };
+  }
+
   if ("notConfigured" in sent) {
     if (!ownLease) return { attempt: null, change: null, outcome: { ...base, attempt: null, statusCode: null, error: null, ...unchanged } };
     const error = "no callback address configured";
@@ -246,6 +318,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
       lastError: error,
       deliveredAt: null,
       attemptDelta: -1,
+      keepError: false,
       updatedAt: finishedAt,
     };
     return { attempt: null, change, outcome: { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error, nextAttemptAt: null } };
@@ -274,6 +347,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
       lastError: null,
       deliveredAt: finishedAt,
       attemptDelta: 0,
+      keepError: false,
       updatedAt: finishedAt,
     };
     return { attempt, change, outcome: { ...outcome, state: "SUCCEEDED", nextAttemptAt: null } };
@@ -282,7 +356,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
   const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
   const nextAttemptAt = waitMs === null ? null : later(finishedAt, waitMs);
   const state = waitMs === null ? ("FAILED" as const) : ("PENDING" as const);
-  const change = { id: claimed.id, state, nextAttemptAt, lastError: result.error, deliveredAt: null, attemptDelta: 0, updatedAt: finishedAt };
+  const change = { id: claimed.id, state, nextAttemptAt, lastError: result.error, deliveredAt: null, attemptDelta: 0, keepError: false, updatedAt: finishedAt };
   return { attempt, change, outcome: { ...outcome, state, nextAttemptAt } };
 }
 
@@ -315,12 +389,13 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
       const iso = (d: Date | null) => d?.toISOString() ?? null;
       await tx.$executeRaw`
         UPDATE deliveries d
-        SET state = u.state::"DeliveryState", lease_until = NULL, next_attempt_at = u.next_attempt_at, last_error = u.last_error,
+        SET state = u.state::"DeliveryState", lease_until = NULL, next_attempt_at = u.next_attempt_at,
+            last_error = CASE WHEN u.keep_error THEN d.last_error ELSE u.last_error END,
             delivered_at = COALESCE(u.delivered_at, d.delivered_at), attempt_count = d.attempt_count + u.attempt_delta, updated_at = u.updated_at
         FROM unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.state)}::text[], ${column((c) => iso(c.nextAttemptAt))}::timestamptz[],
                     ${column((c) => c.lastError)}::text[], ${column((c) => iso(c.deliveredAt))}::timestamptz[], ${column((c) => c.attemptDelta)}::int[],
-                    ${column((c) => c.updatedAt.toISOString())}::timestamptz[])
-          AS u(id, state, next_attempt_at, last_error, delivered_at, attempt_delta, updated_at)
+                    ${column((c) => c.updatedAt.toISOString())}::timestamptz[], ${column((c) => c.keepError)}::boolean[])
+          AS u(id, state, next_attempt_at, last_error, delivered_at, attempt_delta, updated_at, keep_error)
         WHERE d.id = u.id`;
     }
     return new Map(settled.map((s) => [s.outcome.deliveryId, s.outcome]));
@@ -343,12 +418,15 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
  */
 function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promise<AttemptOutcome[]> {
   const slots = claimed.map((c) => ({ c, sent: deferred<SentAttempt | null>() }));
-  const settled = Promise.all(slots.map((s) => s.sent.promise)).then((items) =>
-    settleBatch(
-      items.filter((i): i is SentAttempt => i !== null),
-      opts.random ?? Math.random,
-    ),
-  );
+  const probes = new Map<string, Promise<RealInstant | null>>();
+  const settled = Promise.all(slots.map((s) => s.sent.promise)).then(async (items) => {
+    const recorded = items.filter((i): i is SentAttempt => i !== null);
+    const outcomes = await settleBatch(recorded, opts.random ?? Math.random);
+    const waiting = new Map<string, RealInstant>();
+    for (const { claimed: c, sent } of recorded) if ("waitUntil" in sent && c.callbackUrl) waiting.set(c.callbackUrl, sent.waitUntil);
+    for (const [url, until] of waiting) await waitWithAddress(url, until, opts.now ?? systemNow());
+    return outcomes;
+  });
   settled.catch(() => undefined); // every attempt that was sent awaits it and throws its error
   return Promise.all(
     slots.map(({ c, sent: slot }) => {
@@ -362,7 +440,7 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promis
           const delayMs = plan?.delayMs;
           if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
           const startedAt = opts.now ?? systemNow();
-          const sent = await send(c, startedAt, opts.timeoutMs);
+          const sent = await sendUnlessRefusing(c, startedAt, opts.timeoutMs, probes);
           item = { claimed: c, sent, startedAt, finishedAt: opts.now ?? systemNow() };
           slot.resolve(item);
         } catch (error) {
@@ -371,7 +449,8 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promis
         }
         const outcome = (await settled).get(c.id);
         if (!outcome) throw new Error(`delivery ${c.id} was attempted and its attempt not recorded`);
-        await afterAttempt(item, plan, outcome, opts);
+        // A delivery that waits for its refusing address was not attempted: no log line or metric of an attempt.
+        if (!("waitUntil" in item.sent)) await afterAttempt(item, plan, outcome, opts);
         span.setAttributes({ "sandpiper.attempt": outcome.attempt ?? undefined, "sandpiper.delivery_state": outcome.state });
         if (outcome.statusCode != null) span.setAttribute("http.response.status_code", outcome.statusCode);
         return outcome;

@@ -40,6 +40,8 @@ export interface SendCallbackResult {
   responseSnippet: string;
   /** True when the receiver answered 3xx (never followed). */
   redirected: boolean;
+  /** True when the address refused the connection (ECONNREFUSED: nothing listens there); absent otherwise. */
+  refused?: true;
 }
 
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
@@ -47,6 +49,11 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
     if (options?.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   }) as LookupFunction;
+}
+
+/** Whether a request's error is the address refusing the connection (nothing listens on the port). */
+function isRefusal(err: unknown): boolean {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === "ECONNREFUSED";
 }
 
 function describeError(err: unknown): string {
@@ -88,7 +95,7 @@ export function sendCallbackRequest(input: SendCallbackInput): Promise<SendCallb
     const kept: Buffer[] = [];
     let keptBytes = 0;
 
-    const finish = (error: string | null): void => {
+    const finish = (error: string | null, refused = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -101,6 +108,7 @@ export function sendCallbackRequest(input: SendCallbackInput): Promise<SendCallb
         error: ok ? null : (error ?? `HTTP ${statusCode ?? "no status"}`),
         responseSnippet: Buffer.concat(kept).toString("utf8").slice(0, RESPONSE_SNIPPET_CHARS),
         redirected,
+        ...(refused && statusCode === null ? { refused: true as const } : {}),
       });
     };
     const timer = setTimeout(() => finish(`timeout after ${timeoutMs} ms`), timeoutMs);
@@ -143,7 +151,7 @@ export function sendCallbackRequest(input: SendCallbackInput): Promise<SendCallb
         res.on("error", (err) => finish(describeError(err)));
         res.on("aborted", () => finish("response aborted"));
       });
-      req.on("error", (err) => finish(describeError(err)));
+      req.on("error", (err) => finish(describeError(err), isRefusal(err)));
       req.end(payload);
     } catch (err) {
       finish(describeError(err));

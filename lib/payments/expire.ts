@@ -1,9 +1,9 @@
-import { getDb, IdRow, parseRows, Prisma, withTransaction, type Tx } from "@/lib/db";
+import { getDb, withTransaction, type Tx } from "@/lib/db";
 import { applyLimitReleases, LimitReleases } from "@/lib/pricing/limits";
 import { sandboxNow, systemNow, type RealInstant, type SandboxInstant } from "@/lib/clock";
 import { yieldToRequests } from "@/lib/background";
-import { merchantFilter, movedClocks } from "@/lib/merchants/clock-offsets";
-import { applyTransitionToMany } from "@/lib/payments/transitions";
+import { movedClocks } from "@/lib/merchants/clock-offsets";
+import { applyTransitionToMany, claimAndExpireDue } from "@/lib/payments/transitions";
 import type { PaymentRow } from "@/lib/payments/serialize";
 
 /**
@@ -49,7 +49,7 @@ export async function expireStoreCheckouts(tx: Tx, paymentIds: readonly string[]
 }
 
 /** Payments one batch of the expiry sweep expires, in one short transaction of its own. */
-export const EXPIRY_BATCH_SIZE = 50;
+export const EXPIRY_BATCH_SIZE = 500;
 
 /** The id of the job that runs the sweep below (lib/jobs/registry.ts): a sandbox clock move wakes it. */
 export const EXPIRE_PAYMENTS_JOB_ID = "expire-due-payments";
@@ -101,22 +101,16 @@ async function sweep(now: SandboxInstant, batchSize: number, merchantId: string 
 }
 
 /**
- * One batch: claims up to `limit` due payments (FOR UPDATE SKIP LOCKED, oldest expiresAt first), expires each through
- * the transition table with its event, then gives their amounts back to the limit counters in one pass at the end.
+ * One batch: claims and expires up to `limit` due payments in one statement (FOR UPDATE SKIP LOCKED, oldest expiresAt
+ * first, the transition table's "expire": lib/payments/transitions.ts `claimAndExpireDue`), writes their events and
+ * deliveries in one statement each, expires their store checkouts, then gives their amounts back to the limit counters
+ * in one pass at the end: a few statements whatever the batch's size.
  */
 async function expireBatch(tx: Tx, now: Date, limit: number, merchantId: string | undefined, offsetMs: bigint | null): Promise<number> {
-  const due = parseRows(
-    IdRow,
-    await tx.$queryRaw<Record<string, unknown>[]>`
-    SELECT id FROM payments
-    WHERE status IN ('PENDING', 'PENDING_APPROVAL') AND expires_at IS NOT NULL AND expires_at <= ${now} ${merchantFilter(Prisma.sql`merchant_id`, merchantId)}
-    ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-  );
-  if (due.length === 0) return 0;
-  const ids = due.map((d) => d.id);
-  if (offsetMs !== null) await tx.$executeRaw`UPDATE payments SET clock_offset_ms = ${offsetMs} WHERE id = ANY(${ids}::uuid[])`;
   const releases = new LimitReleases();
-  await expireLockedPayments(tx, await tx.payment.findMany({ where: { id: { in: ids } }, include: { storeCheckout: true } }), now, releases);
+  const expired = await claimAndExpireDue(tx, { now, limit, merchantId, offsetMs, releases });
+  const store = expired.filter((p) => p.kind === "STORE").map((p) => p.id);
+  if (store.length > 0) await expireStoreCheckouts(tx, store, now);
   await applyLimitReleases(tx, releases);
-  return due.length;
+  return expired.length;
 }

@@ -1,4 +1,4 @@
-import { IdRow, parseRows, type Tx } from "@/lib/db";
+import { IdRow, parseRows, Prisma, type Tx } from "@/lib/db";
 import { apiError } from "@/lib/errors";
 import { recordEvents, type EventType } from "@/lib/events/outbox";
 import type { PaymentStatus } from "@/lib/generated/prisma/client";
@@ -8,6 +8,8 @@ import { releaseLimits, type LimitReleases } from "@/lib/pricing/limits";
 import { storedSnapshot } from "@/lib/pricing/snapshot";
 import { isUuid } from "@/lib/schemas/api/common";
 import type { FailureCode } from "@/lib/schemas/api/failure-codes";
+import { merchantFilter } from "@/lib/merchants/clock-offsets";
+import { PaymentRowSchema } from "@/lib/payments/payment-row";
 import { serializePayment, type PaymentRow } from "@/lib/payments/serialize";
 
 export type Trigger = "approve" | "succeed" | "fail" | "expire";
@@ -98,6 +100,46 @@ export async function applyTransitionToMany(tx: Tx, payments: readonly PaymentRo
     if (!row) throw new Error(`payment ${id} changed by the ${trigger} transition but not read back`);
     return row;
   });
+  await recordTransitionEffects(tx, t, updated, opts);
+  return updated;
+}
+
+/**
+ * Claims and applies the "expire" transition in one statement, in the caller's transaction (the expiry sweep's batch,
+ * docs/architecture.md "Jobs"): up to `limit` PENDING or PENDING_APPROVAL payments whose `expiresAt` is at or before
+ * `now` (sandbox time of their merchant), oldest `expiresAt` first, locked with FOR UPDATE SKIP LOCKED and moved to
+ * the table's `to` state from its `from` states only, then each one's event and limit release written as
+ * {@link applyTransitionToMany} writes them (the events in three statements, the releases gathered in `opts.releases`
+ * when given). `merchantId` narrows it to one merchant; `offsetMs` (a moved sandbox clock) is stored on each row.
+ * Their store checkouts are not touched: the caller expires them.
+ * @returns the updated payment rows (without their store checkouts), oldest `expiresAt` first
+ * @throws StoredDataError (lib/schemas/stored/parse.ts) when a stored snapshot does not match its schema (nothing written)
+ */
+export async function claimAndExpireDue(
+  tx: Tx,
+  input: { now: Date; limit: number; merchantId?: string; offsetMs: bigint | null; releases?: LimitReleases },
+): Promise<PaymentRow[]> {
+  const t = TRANSITIONS.expire;
+  const from = Prisma.sql`(${Prisma.join(t.from.map((s) => Prisma.sql`${s}::"PaymentStatus"`))})`;
+  const offset = input.offsetMs === null ? Prisma.empty : Prisma.sql`, clock_offset_ms = ${input.offsetMs}::bigint`;
+  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+    WITH due AS (
+      SELECT id FROM payments
+      WHERE status IN ${from} AND expires_at IS NOT NULL AND expires_at <= ${input.now} ${merchantFilter(Prisma.sql`merchant_id`, input.merchantId)}
+      ORDER BY expires_at LIMIT ${input.limit} FOR UPDATE SKIP LOCKED)
+    UPDATE payments p SET status = ${t.to}::"PaymentStatus", updated_at = ${input.now}, finalized_at = ${input.now} ${offset}
+    FROM due WHERE p.id = due.id AND p.status IN ${from}
+    RETURNING p.*`;
+  const updated = parseRows(PaymentRowSchema, rows).sort((a, b) => (a.expiresAt?.getTime() ?? 0) - (b.expiresAt?.getTime() ?? 0));
+  await recordTransitionEffects(tx, t, updated, { now: input.now, releases: input.releases });
+  return updated;
+}
+
+/**
+ * What a transition writes beside the rows' new state, in the caller's transaction: each one's ledger entry, outbox
+ * event and limit release, in that order (docs/architecture.md "Consistency": the limit counters are taken last).
+ */
+async function recordTransitionEffects(tx: Tx, t: Transition, updated: readonly PaymentRow[], opts: TransitionOptions): Promise<void> {
   for (const payment of updated) {
     if (t.ledger) {
       const pricing = storedSnapshot(payment.pricing);
@@ -136,7 +178,6 @@ export async function applyTransitionToMany(tx: Tx, payments: readonly PaymentRo
     if (opts.releases) opts.releases.add(payment.limitProfileId, payment.amountMinor, payment.businessDay);
     else await releaseLimits(tx, payment.limitProfileId, payment.amountMinor, payment.businessDay);
   }
-  return updated;
 }
 
 /**

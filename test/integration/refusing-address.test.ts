@@ -1,0 +1,86 @@
+import http from "node:http";
+import net from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { realInstant } from "@/lib/clock";
+import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
+import { requeueDeliveries } from "@/lib/callbacks/deliveries";
+import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { refusalWaitMs } from "@/lib/callbacks/refusing-addresses";
+import { db, depositBody, newMerchant } from "../support/fixtures";
+
+// docs/callbacks.md "An address that refuses connections", against a real loopback port nothing listens on. The
+// deliveries are parked as in callbacks.test.ts: written while the merchant has no address, then requeued due one day
+// ahead, so the running service's driver (real clock) never finds them due and only this test's worker sends them.
+
+const DAY = 86_400_000;
+const servers: http.Server[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((ok) => s.close(ok))));
+});
+
+/** A loopback port that nothing listens on (a server is opened on a free port and closed again). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+describe("deliveries to an address that refuses connections", () => {
+  it("one attempt is made and recorded; the rest wait without an attempt, then all are delivered once the address listens", async () => {
+    const m = await newMerchant();
+    for (let i = 0; i < 4; i++) {
+      const created = await m.api("/v1/payments", { body: depositBody() });
+      expect(created.status).toBe(201);
+      expect((await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+    }
+    const port = await closedPort();
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: `http://127.0.0.1:${port}/hook` });
+    const due = new Date(Date.now() + DAY);
+    expect(await requeueDeliveries(db, { merchantId: m.merchant.id, now: due })).toBe(4);
+    const pending = () => db.delivery.findMany({ where: { merchantId: m.merchant.id, state: "PENDING" }, include: { attempts: true } });
+    const deliveryIds = (await pending()).map((d) => d.id);
+    expect(deliveryIds).toHaveLength(4);
+    const ofRun = (rows: Awaited<ReturnType<typeof pending>>) => rows.filter((d) => deliveryIds.includes(d.id));
+
+    const first = await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(due) });
+    expect(first).toMatchObject({ claimed: 4, retrying: 4, succeeded: 0, failed: 0 });
+    const afterRefusal = ofRun(await pending());
+    const attempted = afterRefusal.filter((d) => d.attempts.length > 0);
+    expect(attempted).toHaveLength(1);
+    expect(attempted[0]!.attempts).toHaveLength(1);
+    expect(attempted[0]!.attempts[0]!.error).toContain("ECONNREFUSED");
+    expect(attempted[0]!.attemptCount).toBe(1);
+    // The probe follows the retry schedule (30 s, jitter); the others were not sent: no attempt, none counted, and
+    // they wait for the address's refusal wait.
+    const waitUntil = due.getTime() + refusalWaitMs(1);
+    for (const d of afterRefusal.filter((r) => r.attempts.length === 0)) {
+      expect(d.attemptCount).toBe(0);
+      expect(d.nextAttemptAt?.getTime()).toBe(waitUntil);
+    }
+
+    // While the wait lasts a run sends nothing (the probe's own retry may come due first: it waits too).
+    const during = await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(new Date(waitUntil - 1)) });
+    expect(during.outcomes.filter((o) => o.attempt !== null)).toEqual([]);
+    expect(await db.deliveryAttempt.count({ where: { deliveryId: { in: deliveryIds } } })).toBe(1);
+
+    // The address listens again: every delivery is sent and delivered.
+    let received = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        received++;
+        res.writeHead(200).end("ok");
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((ok) => server.listen(port, "127.0.0.1", ok));
+    const later = new Date(due.getTime() + 2 * refusalWaitMs(1) + 60_000);
+    await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(later) });
+    expect(received).toBe(4);
+    const delivered = await db.delivery.findMany({ where: { id: { in: deliveryIds } }, include: { attempts: true } });
+    expect(delivered.map((d) => d.state)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+    expect(delivered.map((d) => d.attempts.length).sort()).toEqual([1, 1, 1, 2]);
+  });
+});
