@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
 import { loopbackRefusal } from "./lib/callbacks/loopback-rule.mjs";
+import { directRoutes } from "./lib/http/direct-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
@@ -36,6 +37,7 @@ const SETTINGS = [
   "SHUTDOWN_DELAY_MS",
   "SHUTDOWN_DRAIN_MS",
   "METRICS_TOKEN",
+  "DIRECT_ROUTES",
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
@@ -381,6 +383,8 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const app = next({ dev, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  // docs/architecture.md "Hot paths": creates, reads by id and list pages of payments skip Next.js' request handling.
+  const direct = env.DIRECT_ROUTES ? await directRoutes(root, dev) : () => false;
   let inFlight = 0;
   let answering = 0;
   globalThis.__sandpiperRequestsInFlight = () => answering;
@@ -418,6 +422,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
       return void answerMetrics(req, res, env.METRICS_TOKEN);
     const refusal = earlyRefusal(req);
     if (refusal) return void afterBody(req, () => answerRefusal(res, refusal));
+    if (direct(req, res)) return;
     handle(req, res);
   });
   server.on("connection", (socket) => {
