@@ -3,7 +3,7 @@
 // database (BENCH_DATABASE_URL, default sandpiper_bench_7; run bench/load.ts once first), sends distinct creates (or
 // reads by id) for the duration and meanwhile samples, every 5 ms from a connection of its own, what each PostgreSQL
 // backend of that database is doing (pg_stat_activity: running, waiting on a row lock, on the WAL flush of a commit,
-// idle waiting for the service's next statement ...) and, every 100 ms, the API pool's queue (`/metrics`,
+// idle waiting for the service's next statement, idle inside a transaction after which statement ...) and, every 100 ms, the API pool's queue (`/metrics`,
 // `sandpiper_db_pool_connections{state="waiting"}`). Prints the shares as markdown; writes nothing.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -21,6 +21,7 @@ const METRICS_TOKEN = `waits-${randomUUID()}`;
 /** What a backend is doing in one sample: its state, and the wait event when it waits. */
 const SAMPLE = `SELECT CASE WHEN state = 'active' AND wait_event IS NULL THEN 'running (CPU)'
                             WHEN state = 'active' THEN 'active, waiting: ' || wait_event_type || '/' || wait_event
+                            WHEN state = 'idle in transaction' THEN 'idle in transaction after: ' || left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 60)
                             ELSE coalesce(state, '?') || CASE WHEN wait_event IS NULL THEN '' ELSE ': ' || wait_event END END AS what
                FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`;
 

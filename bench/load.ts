@@ -188,7 +188,7 @@ function report(
     "",
     `Peak RSS of the service: ${extra.rss.toFixed(0)} MiB (target <= 300 MiB per process: ${extra.rss <= 300 ? "met" : "MISSED"}; floor server: ${extra.floorRss.toFixed(0)} MiB).`,
     "",
-    `Reading the figures: with ${CONNECTIONS} connections always busy, latency is about ${CONNECTIONS} / throughput (Little's law), so a p99 of 20 ms needs at least ${Math.round((CONNECTIONS * 1000) / 20)} requests/s and a p99 of 50 ms at least ${Math.round((CONNECTIONS * 1000) / 50)}/s. The framework floor row (Next.js routing and the error envelope, no database) is the most this service process answers on this machine at this moment: ${framework ? `${framework.rps.toFixed(0)} requests/s, p99 ${ms(framework.p99)}` : "not measured"}.`,
+    `Reading the figures: with ${CONNECTIONS} connections always busy, latency is about ${CONNECTIONS} / throughput (Little's law), so a p99 of 20 ms needs at least ${Math.round((CONNECTIONS * 1000) / 20)} requests/s and a p99 of 50 ms at least ${Math.round((CONNECTIONS * 1000) / 50)}/s. The framework floor row (Next.js routing and the error envelope, no database) is the most this service process answers through Next.js on this machine at this moment (the hot payment routes skip Next.js' request handling: docs/architecture.md "Hot paths"): ${framework ? `${framework.rps.toFixed(0)} requests/s, p99 ${ms(framework.p99)}` : "not measured"}.`,
     "",
   ].join("\n");
 }
