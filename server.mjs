@@ -37,7 +37,6 @@ const SETTINGS = [
   "SHUTDOWN_DELAY_MS",
   "SHUTDOWN_DRAIN_MS",
   "METRICS_TOKEN",
-  "DIRECT_ROUTES",
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
@@ -384,7 +383,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const handle = app.getRequestHandler();
   await app.prepare();
   // docs/architecture.md "Hot paths": creates, reads by id and list pages of payments skip Next.js' request handling.
-  const direct = env.DIRECT_ROUTES ? await directRoutes(root, dev) : () => false;
+  const direct = await directRoutes(root, dev);
   let inFlight = 0;
   let answering = 0;
   globalThis.__sandpiperRequestsInFlight = () => answering;

@@ -141,7 +141,6 @@ export const VARIABLES = {
     "the most of the time background batches (sweeps, callback deliveries, handoffs) take while requests are being answered; 100: no pause",
   ),
   DB_PREPARED_STATEMENTS: flag(true, "0 sends the hot paths' statements whole instead of preparing them once per connection"),
-  DIRECT_ROUTES: flag(true, "0 sends the hot payment routes through Next.js' request handling like every other path"),
   // Job intervals (docs/architecture.md "Jobs"): the embedded driver reads them when it starts, the Inngest functions
   // when they are built, so under Inngest a changed value takes effect when the serving process restarts.
   EXPIRY_SWEEP_INTERVAL_MS: wholeNumber(50, 3_600_000, 30_000, "milliseconds", "expiry sweep period (both job drivers)"),
