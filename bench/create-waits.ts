@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchServiceEnv, numberArg } from "./support";
+import { benchServiceEnv, numberArg, waitForService } from "./support";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
 const DURATION = numberArg("duration", 10);
@@ -37,15 +37,7 @@ async function main() {
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ;) {
-    try {
-      if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("service did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForService(base);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   let n = 0;
   const request: autocannon.Request =

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { LIST_FILTERS, benchServiceEnv } from "./support";
+import { LIST_FILTERS, benchServiceEnv, waitForService } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
@@ -73,15 +73,7 @@ async function main() {
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ;) {
-    try {
-      if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("service did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForService(base);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const create = (req: autocannon.Request) => {
     const id = randomUUID();

@@ -102,3 +102,19 @@ export function runBenchmark(main: () => Promise<string>): void {
     },
   );
 }
+
+/**
+ * Waits until the service at `base` answers its unknown-path probe (`/v1/health-check-probe`, 404), polling every 200 ms.
+ * @throws Error "service did not start" after 60 s
+ */
+export async function waitForService(base: string): Promise<void> {
+  for (const deadline = Date.now() + 60_000; ;) {
+    try {
+      if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("service did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
