@@ -1,3 +1,5 @@
+import { STATIC_HEADERS } from "./lib/http/static-headers.mjs";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
@@ -22,13 +24,8 @@ const nextConfig = {
   ],
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test run
   async headers() {
-    // Every path: no framing, no content sniffing, no Referer leaving the site (bearer links in paths must never
-    // travel in a Referer). The Content-Security-Policy with a per-request nonce comes from proxy.ts.
-    const everywhere = [
-      { key: "X-Frame-Options", value: "DENY" },
-      { key: "X-Content-Type-Options", value: "nosniff" },
-      { key: "Referrer-Policy", value: "no-referrer" },
-    ];
+    // Every path (lib/http/static-headers.mjs). The Content-Security-Policy with a per-request nonce comes from proxy.ts.
+    const everywhere = Object.entries(STATIC_HEADERS).map(([key, value]) => ({ key, value }));
     const bearerPage = [{ key: "Cache-Control", value: "no-store" }];
     return [
       { source: "/:path*", headers: everywhere },

@@ -11,6 +11,7 @@ import os from "node:os";
 import next from "next";
 import { loopbackRefusal } from "./lib/callbacks/loopback-rule.mjs";
 import { configCheck } from "./scripts/compiled.mjs";
+import { directRoutes } from "./lib/http/direct-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
@@ -377,6 +378,8 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const app = next({ dev, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  // docs/architecture.md "Hot paths": creates, reads by id and list pages of payments skip Next.js' request handling.
+  const direct = await directRoutes(root, dev);
   let inFlight = 0;
   let answering = 0;
   // This process's state, shared with the service's modules (lib/process-state.ts: the one list of what it holds).
@@ -416,6 +419,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
       return void answerMetrics(req, res, env.METRICS_TOKEN);
     const refusal = earlyRefusal(req);
     if (refusal) return void afterBody(req, () => answerRefusal(res, refusal));
+    if (direct(req, res)) return;
     handle(req, res);
   });
   server.on("connection", (socket) => {

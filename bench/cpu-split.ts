@@ -1,8 +1,10 @@
 // Where the CPU of one request goes, by process: `node --import tsx bench/cpu-split.ts [--duration 10] [--scenarios floor,404,replay,create,read,list] [--workers 1]`.
 // For each scenario a fresh server (the built service as `npm start` runs it, or bench/floor-server.mjs) takes
-// 32 connections of load from autocannon in this process for a 3 s warm-up and then the duration; the user + system
-// CPU time of the server process (and its children), of every PostgreSQL process on the machine (/proc/<pid>/stat;
-// background ones such as autovacuum included, so run it on an otherwise idle database server) and of this process,
+// 32 connections (`--connections N`) of load from autocannon in this process for a 3 s warm-up and then the duration; the user + system
+// CPU time of the server process (and its children), of the PostgreSQL backends connected to the benchmark's
+// database (/proc/<pid>/stat of the pids pg_stat_activity names for it when the load ends: the pools keep their
+// connections, and other databases' work on a shared server is left out; `--all-postgres` counts every PostgreSQL
+// process on the machine instead, background ones such as the WAL writer included) and of this process,
 // divided by the requests answered. On a machine whose cores are all busy, throughput is about
 // (cores) / (CPU per request summed over the processes), so this shows which process to make cheaper.
 // Uses the load benchmark's database (BENCH_DATABASE_URL, default sandpiper_bench_7; run bench/load.ts once first).
@@ -13,12 +15,14 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
 import { LIST_FILTERS, numberArg, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sandpiper_bench_7";
 const DURATION = numberArg("duration", 10);
 const WORKERS = numberArg("workers", 1);
+const CONNECTIONS = numberArg("connections", 32);
 const scenariosAt = process.argv.indexOf("--scenarios");
 const SCENARIOS = (scenariosAt >= 0 ? process.argv[scenariosAt + 1]! : "floor,404,replay,create,read,list").split(",");
 
@@ -33,7 +37,20 @@ function cpuMs(pid: number): number {
 }
 
 const pids = (command: string) => execSync(`${command} || true`).toString().split("\n").filter(Boolean).map(Number);
-const postgresCpu = () => pids("pgrep -x postgres").reduce((sum, pid) => sum + cpuMs(pid), 0);
+const ALL_POSTGRES = process.argv.includes("--all-postgres");
+/** The PostgreSQL processes counted: every one on the machine (`--all-postgres`), or the backends of the benchmark's database. */
+async function postgresPids(): Promise<number[]> {
+  if (ALL_POSTGRES) return pids("pgrep -x postgres");
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    return rows.map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
+}
+const postgresCpu = (of: number[]) => of.reduce((sum, pid) => sum + cpuMs(pid), 0);
 const serverCpu = (server: ChildProcess) => [server.pid!, ...pids(`pgrep -P ${server.pid}`)].reduce((sum, pid) => sum + cpuMs(pid), 0);
 
 async function main() {
@@ -89,10 +106,12 @@ async function main() {
                   return { ...req, headers: { ...headers, "idempotency-key": key }, body: createBody(key) };
                 },
               };
-    await autocannon({ url: base, connections: 32, duration: 3, requests: [request] });
-    const [s0, p0, c0, t0] = [serverCpu(server), postgresCpu(), process.cpuUsage(), Date.now()];
-    const result = await autocannon({ url: base, connections: 32, duration: DURATION, requests: [request] });
-    const [s1, p1, c1, elapsed] = [serverCpu(server), postgresCpu(), process.cpuUsage(c0), Date.now() - t0];
+    await autocannon({ url: base, connections: CONNECTIONS, duration: 3, requests: [request] });
+    // The backends the warm-up opened are those of the measured load (the pools keep them).
+    const backends = await postgresPids();
+    const [s0, p0, c0, t0] = [serverCpu(server), postgresCpu(backends), process.cpuUsage(), Date.now()];
+    const result = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests: [request] });
+    const [s1, p1, c1, elapsed] = [serverCpu(server), postgresCpu(backends), process.cpuUsage(c0), Date.now() - t0];
     const exited = new Promise((r) => server.once("exit", r));
     server.kill("SIGTERM");
     await exited;
@@ -104,7 +123,7 @@ async function main() {
     );
     console.error(rows.at(-1));
   }
-  const heading = `| scenario (32 connections${WORKERS > 1 ? `, ${WORKERS} service workers` : ""}) | requests/s | server CPU per request | PostgreSQL CPU per request | load generator CPU per request | answers |`;
+  const heading = `| scenario (${CONNECTIONS} connections${WORKERS > 1 ? `, ${WORKERS} service workers` : ""}) | requests/s | server CPU per request | PostgreSQL CPU per request | load generator CPU per request | answers |`;
   console.log([heading, "|---|---|---|---|---|---|", ...rows].join("\n"));
   process.exit(0);
 }

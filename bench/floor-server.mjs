@@ -1,6 +1,8 @@
-// Floor server for the load benchmark: the least a payment create can cost on this machine. A bare node:http
-// server and a pg pool doing the same insert transaction as Sandpiper's create (advisory lock on the
-// idempotency key, one payment row, one idempotency row, commit) with none of the checks, pricing or framework.
+// Floor server for the load benchmark: the least a payment create or read can cost on this machine. A bare node:http
+// server and a pg pool, with none of the checks, pricing, authentication or framework:
+// - POST /payments: the same insert transaction as Sandpiper's create (advisory lock on the idempotency key, one
+//   payment row, one idempotency row, commit);
+// - GET /payments/<id>: the payment row by id and merchant (one statement), answered as JSON (404 when absent).
 // Env: PORT, DATABASE_URL, FLOOR_MERCHANT_ID, DB_POOL_MAX (default 10, Sandpiper's default).
 import http from "node:http";
 import { createHash, randomUUID } from "node:crypto";
@@ -55,7 +57,22 @@ async function createPayment(key, raw) {
   }
 }
 
+async function readPayment(id) {
+  const { rows } = await pool.query("SELECT * FROM payments WHERE id = $1 AND merchant_id = $2", [id, merchantId]);
+  return rows[0] ?? null;
+}
+
 const server = http.createServer((req, res) => {
+  if (req.method === "GET" && req.url?.startsWith("/payments/")) {
+    readPayment(req.url.slice("/payments/".length)).then(
+      (payment) =>
+        payment
+          ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(payment))
+          : res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not found" })),
+      (error) => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) })),
+    );
+    return;
+  }
   const chunks = [];
   req
     .on("data", (c) => chunks.push(c))

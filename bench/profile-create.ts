@@ -1,15 +1,16 @@
 // CPU profile of the service under the create scenario: `node --import tsx bench/profile-create.ts [--duration=15] [--scenario=list|read]`.
-// Starts the built service (`server.mjs`, NODE_ENV=production) with `node --cpu-prof` on the load benchmark's
-// database (BENCH_DATABASE_URL, default sandpiper_bench_7, with 1,000,000 payments as bench/load.ts prepares it), sends distinct creates at
-// 32 connections for the duration, stops the service (the profile is written at exit) and prints where the CPU
-// went: self time by package or project folder, and the 25 functions with the most self time. The .cpuprofile
-// file stays in tmp/profiles/ for Chrome DevTools or speedscope.
+// Starts the built service (`server.mjs`, NODE_ENV=production) on the load benchmark's database (BENCH_DATABASE_URL,
+// default sandpiper_bench_7, with 1,000,000 payments as bench/load.ts prepares it), sends distinct creates (or the
+// scenario's requests) at 32 connections for a 3 s warm-up and then the duration, profiling the service's CPU during
+// the duration only (bench/cpu-profile-preload.mjs: start-up and warm-up left out), and prints where the CPU went:
+// self time by package or project folder, and the 25 functions with the most self time. The .cpuprofile file stays
+// in tmp/profiles/ for Chrome DevTools or speedscope.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { LIST_FILTERS, benchServiceEnv } from "./support";
+import { LIST_FILTERS, benchServiceEnv, waitForService } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
@@ -59,24 +60,16 @@ async function main() {
   const { key, sampleIds } = await prepareDataset(DATABASE_URL, 1_000_000, (line: string) => console.log(`[profile] ${line}`));
   const dir = path.join(root, "tmp", "profiles");
   fs.mkdirSync(dir, { recursive: true });
-  const before = new Set(fs.readdirSync(dir));
+  const file = `create-${SCENARIO}-${Date.now()}.cpuprofile`;
   const { freePort } = await import("../scripts/db.mjs");
   const port = await freePort();
-  const service = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "server.mjs"], {
+  const service = spawn(process.execPath, ["--max-old-space-size=256", "--import", "./bench/cpu-profile-preload.mjs", "server.mjs"], {
     cwd: root,
-    env: benchServiceEnv(port, DATABASE_URL, { LOG_LEVEL: "info" }),
+    env: benchServiceEnv(port, DATABASE_URL, { LOG_LEVEL: "info", CPU_PROFILE_FILE: path.join(dir, file) }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ;) {
-    try {
-      if ((await fetch(`${base}/v1/health-check-probe`)).status === 404) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("service did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForService(base);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const create = (req: autocannon.Request) => {
     const id = randomUUID();
@@ -96,19 +89,25 @@ async function main() {
   };
   const request = requests[SCENARIO];
   if (!request) throw new Error(`--scenario=${SCENARIO}: use create, list or read`);
+  await autocannon({ url: base, connections: 32, duration: 3, requests: [request] });
+  service.kill("SIGUSR2"); // starts the profile
   const result = await autocannon({ url: base, connections: 32, duration: DURATION, requests: [request] });
+  service.kill("SIGUSR2"); // stops it and writes the file
+  for (const deadline = Date.now() + 30_000; !fs.existsSync(path.join(dir, file));) {
+    if (Date.now() > deadline) throw new Error("no profile written");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 500)); // the file is written in one call; let it finish
   const exited = new Promise((r) => service.once("exit", r));
   service.kill("SIGTERM");
   await exited;
-  const file = fs.readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".cpuprofile"));
-  if (!file) throw new Error("no profile written");
   const { total, areas, functions } = summarize(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Profile);
   const creates = result.requests.total;
   console.log(
     `profile: tmp/profiles/${file}; ${creates} ${SCENARIO === "create" ? "creates" : `${SCENARIO} requests`} (${result.non2xx} non-2xx) in ${DURATION} s, ${result.requests.average} req/s, p50 ${result.latency.p50} ms`,
   );
-  console.log(`sampled CPU ${total.toFixed(0)} ms = ${(total / creates).toFixed(2)} ms per create (idle included below)\n`);
-  console.log("| where | self ms | share | ms per create |\n|---|---|---|---|");
+  console.log(`sampled ${total.toFixed(0)} ms = ${(total / creates).toFixed(2)} ms per request (idle included below)\n`);
+  console.log("| where | self ms | share | ms per request |\n|---|---|---|---|");
   for (const [a, ms] of areas) console.log(`| ${a} | ${ms.toFixed(0)} | ${((ms / total) * 100).toFixed(1)}% | ${(ms / creates).toFixed(3)} |`);
   console.log("\n| function | self ms | share |\n|---|---|---|");
   for (const [f, ms] of functions) console.log(`| ${f} | ${ms.toFixed(0)} | ${((ms / total) * 100).toFixed(1)}% |`);

@@ -219,3 +219,11 @@ export function sampleBackends(client: pg.Client, waits: Map<string, number>): {
     },
   };
 }
+
+/**
+ * Waits until the service at `base` answers its unknown-path probe (`/v1/health-check-probe`, 404), polling every 200 ms.
+ * @throws Error when it has not within 60 s
+ */
+export function waitForService(base: string): Promise<void> {
+  return waitForStatus(`${base}/v1/health-check-probe`, (s) => s === 404);
+}
