@@ -50,7 +50,7 @@ describe("hot payment routes answered without Next.js' request handling", () => 
         ["referrer-policy", "no-referrer"],
         ["cache-control", "no-store"],
         ["content-type", "application/json; charset=utf-8"],
-      ])
+      ] as const)
         expect(res.headers[name], `chunked ${chunked}: ${name}`).toBe(value);
       expect(res.headers.vary).toMatch(/Accept-Encoding/);
       expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
@@ -67,7 +67,7 @@ describe("hot payment routes answered without Next.js' request handling", () => 
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.body.toString()).error.code).toBe("VALIDATION_ERROR");
     // The same members in the same order on both ways.
-    expect(Object.keys(created[0])).toEqual(Object.keys(created[1]));
+    expect(Object.keys(created[0] ?? {})).toEqual(Object.keys(created[1] ?? {}));
     for (const payment of created) {
       const read = await raw(baseUrl(), { method: "GET", path: `/v1/payments/${String(payment.id)}`, headers: auth });
       expect(read.status).toBe(200);
