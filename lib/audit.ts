@@ -11,6 +11,14 @@ export type AuditActor = { id: string | null; username: string };
 /** The service's own actor (sign-in lock-outs and other changes nobody clicked). */
 export const SYSTEM_ACTOR: AuditActor = { id: null, username: "system" };
 
+/**
+ * The audit actor of a change made with an API key: the key's owner, named by the key's public prefix as the console's
+ * API keys page shows it (`api key sk_sandbox_AbC123…`), never by its id or secret.
+ */
+export function apiKeyAuditActor(apiKey: { prefix: string; ownerId: string }): AuditActor {
+  return { id: apiKey.ownerId, username: `api key ${apiKey.prefix}…` };
+}
+
 export type AuditEntry = {
   /** Dotted verb of the change, e.g. "merchant.activate", "api_key.revoke". */
   action: string;

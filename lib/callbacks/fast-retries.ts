@@ -73,11 +73,3 @@ export async function switchFastRetries(
     return sandboxSettingsOf(input.enabled);
   });
 }
-
-/**
- * The audit actor of a change made with an API key: the key's owner, named by the key's public prefix as the console's
- * API keys page shows it (`api key sk_sandbox_AbC123…`), never by its id or secret.
- */
-export function apiKeyAuditActor(apiKey: { prefix: string; ownerId: string }): AuditActor {
-  return { id: apiKey.ownerId, username: `api key ${apiKey.prefix}…` };
-}

@@ -1,6 +1,6 @@
 import { systemNow } from "@/lib/clock";
 import { afterCommit, type Tx } from "@/lib/db";
-import { toJson } from "@/lib/http/respond";
+import { toJson } from "@/lib/json";
 import { EVENT_TYPES } from "@/lib/schemas/api/events";
 import { notifyFeed } from "@/lib/events/feed-notify";
 import { announce } from "@/lib/notify/announce";

@@ -33,7 +33,8 @@ import {
   type StoredResponse,
 } from "@/lib/http/idempotency";
 import { enforceIpRateLimit, enforceKeyRateLimit } from "@/lib/http/rate-limit";
-import { errorResponse, jsonResponse, toApiError, toJson } from "@/lib/http/respond";
+import { errorResponse, jsonResponse, toApiError } from "@/lib/http/respond";
+import { toJson } from "@/lib/json";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
 import { observeRequest } from "@/lib/metrics/metrics";

@@ -1,13 +1,9 @@
 import { transportSecurityHeaders } from "@/lib/http/security-headers";
 import { ApiError, apiError } from "@/lib/errors";
+import { toJson } from "@/lib/json";
 import { log } from "@/lib/log";
 import { redactText } from "@/lib/redaction/redact";
 import { classifyDbError, isTransientDbError, type UniqueKey } from "@/lib/db-errors";
-
-/** JSON.stringify that writes bigint as a string (money never becomes a JS number). */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
-}
 
 /** A JSON response with the request id and the extra headers; `serialized`: `body` is already JSON text. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, serialized = false): Response {

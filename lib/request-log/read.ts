@@ -6,12 +6,8 @@ import { apiError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pageOf, type Page } from "@/lib/pagination";
 import { isUuid } from "@/lib/schemas/api/common";
-import type { z } from "zod";
-import { RequestLogEntry, type ListRequestsQuery } from "@/lib/schemas/api/requests";
+import { RequestLogEntry, type ListRequestsQuery, type RequestLogView } from "@/lib/schemas/api/requests";
 import { parseStored } from "@/lib/schemas/stored/parse";
-
-/** One logged request as the API shows it (the RequestLogEntry schema of the OpenAPI document). */
-export type RequestLogView = z.output<typeof RequestLogEntry>;
 
 type Row = Prisma.RequestLogGetPayload<object>;
 

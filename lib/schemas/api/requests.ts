@@ -30,6 +30,9 @@ export const RequestLogEntry = z
   })
   .describe("One API request as the request log keeps it.");
 
+/** One logged request as the API shows it (`GET /v1/requests`, the console's Requests page, `sandpiper logs tail`). */
+export type RequestLogView = z.output<typeof RequestLogEntry>;
+
 export const RequestLogList = z.strictObject({
   items: z.array(RequestLogEntry).describe("This page's requests, newest first."),
   total: z.int().min(0).describe("requests matching the filters"),

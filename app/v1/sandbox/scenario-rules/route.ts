@@ -1,5 +1,5 @@
 // GET /v1/sandbox/scenario-rules - list the merchant's scenario rules; POST - add one (audited)
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS } from "@/lib/openapi/operations";

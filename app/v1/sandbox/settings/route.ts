@@ -1,5 +1,6 @@
 // GET /v1/sandbox/settings - read the merchant's sandbox settings; PUT - switch fast retries (audited)
-import { apiKeyAuditActor, getSandboxSettings, switchFastRetries } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
+import { getSandboxSettings, switchFastRetries } from "@/lib/callbacks/fast-retries";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS } from "@/lib/openapi/operations";

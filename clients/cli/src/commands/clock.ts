@@ -4,7 +4,9 @@ import { randomUUID } from "node:crypto";
 import { COMMON_HELP, HELP, choiceOf, connection, parseCommandLine, usage, type Connection, type Env } from "../args";
 import { Clock, ClockMove } from "../answers";
 import { request } from "../client";
-import { countOf } from "@/lib/console/words";
+
+/** "1 payment", "3 payments", "0 checkout sessions": the nouns this command counts all take a plain "s". */
+const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 export const CLOCK_HELP = `Usage: sandpiper clock <show | advance <duration> | reset> [options]
 

@@ -1,5 +1,5 @@
 // POST /v1/sandbox/callback-secret/end-overlap - the previous callback secret stops signing now (docs/callbacks.md "Rotating the secret")
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { endCallbackSecretOverlap } from "@/lib/callbacks/secret-rotation";
 import { systemNow } from "@/lib/clock";
 import { methodsNotAllowed } from "@/lib/http/fallback";

@@ -1,5 +1,5 @@
 // POST /v1/sandbox/callback-secret/rotate - a new callback secret, the old one signing for an overlap (docs/callbacks.md "Rotating the secret")
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { parseOverlap, rotateCallbackSecret } from "@/lib/callbacks/secret-rotation";
 import { systemNow } from "@/lib/clock";
 import { methodsNotAllowed } from "@/lib/http/fallback";

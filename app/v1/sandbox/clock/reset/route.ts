@@ -1,5 +1,5 @@
 // POST /v1/sandbox/clock/reset - back to the real time (docs/api.md "Sandbox clock")
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS } from "@/lib/openapi/operations";

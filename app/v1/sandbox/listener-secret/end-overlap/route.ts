@@ -1,5 +1,5 @@
 // POST /v1/sandbox/listener-secret/end-overlap - the previous listener secret stops signing now (docs/callbacks.md "Rotating the secret")
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { endListenerSecretOverlap } from "@/lib/callbacks/secret-rotation";
 import { systemNow } from "@/lib/clock";
 import { methodsNotAllowed } from "@/lib/http/fallback";

@@ -1,5 +1,5 @@
 // PATCH /v1/sandbox/scenario-rules/{id} - change a scenario rule; DELETE - delete it (both audited)
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS } from "@/lib/openapi/operations";

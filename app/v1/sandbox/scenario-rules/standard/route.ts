@@ -1,5 +1,5 @@
 // POST /v1/sandbox/scenario-rules/standard - add the standard set of scenario rules (docs/guides/test-every-path.md "Testing your integration")
-import { apiKeyAuditActor } from "@/lib/callbacks/fast-retries";
+import { apiKeyAuditActor } from "@/lib/audit";
 import { methodsNotAllowed } from "@/lib/http/fallback";
 import { merchantApi } from "@/lib/http/pipeline";
 import { OPERATIONS } from "@/lib/openapi/operations";
