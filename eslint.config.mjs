@@ -6,19 +6,19 @@ import nextTs from "eslint-config-next/typescript";
 const NOW_RULES = [
   {
     selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-    message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
+    message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/platform/clock.ts",
   },
   {
     selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-    message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/clock.ts",
+    message: "take `now` from the caller, or systemNow() / sandboxNow() from lib/platform/clock.ts",
   },
 ];
 
-// Times are formatted in one module, lib/time-format.ts (docs/operating.md "Times in the console"): the pages, the
+// Times are formatted in one module, lib/platform/time-format.ts (docs/operating.md "Times in the console"): the pages, the
 // components and the console's glue and reports show a time through it (or components/console/time.tsx), never
 // format one themselves. A bare toISOString() (JSON, <time dateTime>) is not display and stays allowed.
 const TIME_MESSAGE =
-  "format times with lib/time-format.ts (or <ConsoleTime>, components/console/time.tsx): Dubai for the console, the customer's zone named on customer pages";
+  "format times with lib/platform/time-format.ts (or <ConsoleTime>, components/console/time.tsx): Dubai for the console, the customer's zone named on customer pages";
 const TIME_FORMAT_RULES = [
   { selector: "CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]", message: `${TIME_MESSAGE} (a number: Intl.NumberFormat)` },
   { selector: "CallExpression[callee.property.name=/^(toUTCString|toDateString|toTimeString|toGMTString)$/]", message: TIME_MESSAGE },
@@ -51,9 +51,12 @@ const LAYER_IMPORTS = [
   { group: ["@/clients/*"], message: "the service does not import the merchant-side packages (clients/): they import the service's shared parts" },
   {
     group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom"],
-    message: "domain code is framework-free; the framework glue lives in app/ and lib/console",
+    message: "domain code is framework-free; the framework glue lives in app/ and lib/application/console",
   },
-  { group: ["@/lib/console/*"], message: "lib/console is the console's glue (session, actions, forms); domain code does not depend on it" },
+  {
+    group: ["@/lib/application/console/*"],
+    message: "lib/application/console is the console's glue (session, actions, forms); domain code does not depend on it",
+  },
 ];
 
 const QUERY_RULES = [
@@ -81,7 +84,7 @@ export default defineConfig([
   {
     // Service code says what it holds: no `any` (tests may use it for answers they inspect loosely).
     files: ["lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "components/**/*.tsx", "components/**/*.ts"],
-    ignores: ["**/*.test.ts", "lib/generated/**"],
+    ignores: ["**/*.test.ts", "lib/platform/generated/**"],
     rules: { "@typescript-eslint/no-explicit-any": "error" },
   },
   {
@@ -97,46 +100,50 @@ export default defineConfig([
     // Layers (docs/architecture.md "Layers and imports"): domain code in lib/ knows nothing of pages, components,
     // Next.js, React or the console's glue; it takes plain values and a transaction.
     files: ["lib/**/*.ts"],
-    ignores: ["lib/console/**", "**/*.test.ts"],
+    ignores: ["lib/application/console/**", "**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: LAYER_IMPORTS }] },
   },
   {
-    // One source of "now" for the domain (docs/decisions/0150-one-source-of-now.md): lib/clock.ts gives the real time
+    // One source of "now" for the domain (docs/decisions/0150-one-source-of-now.md): lib/platform/clock.ts gives the real time
     // and a merchant's sandbox time; every rule takes its `now` from a caller. The listener, the sandpiper command
     // and verify.ts (a receiver's code, copied by merchants) run on a developer's machine, outside the service's clocks:
     // they live in clients/cli/src, outside lib/.
     files: ["lib/**/*.ts"],
-    ignores: ["lib/clock.ts", "**/*.test.ts"],
+    ignores: ["lib/platform/clock.ts", "**/*.test.ts"],
     rules: { "no-restricted-syntax": ["error", ...NOW_RULES] },
   },
   {
-    // The console's glue and reports show times: they format them only through lib/time-format.ts (rules above kept,
+    // The console's glue and reports show times: they format them only through lib/platform/time-format.ts (rules above kept,
     // since a rule's options here replace those of the blocks before).
-    files: ["lib/console/**/*.ts", "lib/reports/**/*.ts"],
+    files: ["lib/application/console/**/*.ts", "lib/domain/reports/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-syntax": ["error", ...NOW_RULES, ...TIME_FORMAT_RULES] },
   },
   {
-    files: ["lib/console/**/*.ts"],
+    files: ["lib/application/console/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [TIME_LIBRARIES] }] },
   },
   {
-    files: ["lib/reports/**/*.ts"],
+    files: ["lib/domain/reports/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [...LAYER_IMPORTS, TIME_LIBRARIES] }] },
   },
   {
     // Pages, route handlers and components call services; they query nothing themselves.
     files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
-    // They show times only through lib/time-format.ts (TIME_FORMAT_RULES above).
+    // They show times only through lib/platform/time-format.ts (TIME_FORMAT_RULES above).
     rules: {
       "no-restricted-syntax": ["error", ...QUERY_RULES, ...TIME_FORMAT_RULES],
       "no-restricted-imports": [
         "error",
         {
           patterns: [
-            { group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" },
+            {
+              group: ["@/lib/platform/generated/*"],
+              allowTypeImports: true,
+              message: "pages use services and their types, never the database client's values",
+            },
             TIME_LIBRARIES,
           ],
         },
@@ -153,7 +160,11 @@ export default defineConfig([
         {
           patterns: [
             { group: ["@/app/*", "@/app"], message: "components do not import pages or Server Actions: take the action as a prop from the page" },
-            { group: ["@/lib/generated/*"], allowTypeImports: true, message: "pages use services and their types, never the database client's values" },
+            {
+              group: ["@/lib/platform/generated/*"],
+              allowTypeImports: true,
+              message: "pages use services and their types, never the database client's values",
+            },
             TIME_LIBRARIES,
           ],
         },
@@ -165,7 +176,7 @@ export default defineConfig([
     "out/**",
     "build/**",
     "next-env.d.ts",
-    "lib/generated/**",
+    "lib/platform/generated/**",
     "node_modules/**",
     "tmp/**",
     ".data/**",

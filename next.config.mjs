@@ -1,4 +1,4 @@
-import { STATIC_HEADERS } from "./lib/http/static-headers.mjs";
+import { STATIC_HEADERS } from "./lib/application/http/static-headers.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -24,7 +24,7 @@ const nextConfig = {
   ],
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test run
   async headers() {
-    // Every path (lib/http/static-headers.mjs). The Content-Security-Policy with a per-request nonce comes from proxy.ts.
+    // Every path (lib/application/http/static-headers.mjs). The Content-Security-Policy with a per-request nonce comes from proxy.ts.
     const everywhere = Object.entries(STATIC_HEADERS).map(([key, value]) => ({ key, value }));
     const bearerPage = [{ key: "Cache-Control", value: "no-store" }];
     return [

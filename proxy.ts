@@ -2,7 +2,7 @@
 // headers"): a Content-Security-Policy with a fresh script nonce (Next.js applies it to its own scripts), and
 // Strict-Transport-Security when the service is published over https. Static headers are in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy, transportSecurityHeaders } from "@/lib/http/security-headers";
+import { contentSecurityPolicy, transportSecurityHeaders } from "@/lib/application/http/security-headers";
 
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");

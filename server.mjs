@@ -9,19 +9,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
-import { loopbackRefusal } from "./lib/callbacks/loopback-rule.mjs";
+import { loopbackRefusal } from "./lib/domain/callbacks/loopback-rule.mjs";
 import { configCheck } from "./scripts/compiled.mjs";
-import { directRoutes } from "./lib/http/direct-routes.mjs";
+import { directRoutes } from "./lib/application/http/direct-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const PEER_HEADER = "x-sandpiper-peer";
-// The request target as it arrived (lib/http/json.ts requestQuery): Next.js rebuilds request.url from a parsed
+// The request target as it arrived (lib/application/http/json.ts requestQuery): Next.js rebuilds request.url from a parsed
 // query object and loses a parameter named "__proto__", which must reach validation as an unknown name.
 const TARGET_HEADER = "x-sandpiper-target";
-// X-Forwarded-For as the client sent it (lib/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
+// X-Forwarded-For as the client sent it (lib/domain/auth/ip.ts sourceIp): Next.js fills X-Forwarded-For with the socket
 // address when a request has none, so only this copy tells whether a proxy forwarded the request.
 const FORWARDED_HEADER = "x-sandpiper-forwarded-for";
-/** The variables of the one configuration (lib/config.ts, docs/operating.md "Environment") that this file and the scripts use. */
+/** The variables of the one configuration (lib/platform/config.ts, docs/operating.md "Environment") that this file and the scripts use. */
 const SETTINGS = [
   "DATABASE_URL",
   "PORT",
@@ -44,10 +44,10 @@ const checked = new Map();
 let configCheckFn = null;
 
 /**
- * Checks the configuration with `check(env, names)` from now on instead of the clone's compiled lib/config-values.ts
+ * Checks the configuration with `check(env, names)` from now on instead of the clone's compiled lib/platform/config-values.ts
  * (scripts/compiled.mjs): for a process that carries that module bundled, such as the @sandpiper/sandbox package's
  * (docs/guides/test-in-your-own-suite.md "How it works"). `check` answers `{ values, accepts }` and ends the process
- * with exit code 1 on a refused variable, as lib/config-values.ts `checkedValues` does.
+ * with exit code 1 on a refused variable, as lib/platform/config-values.ts `checkedValues` does.
  */
 export function useConfigCheck(check) {
   configCheckFn = check;
@@ -55,7 +55,7 @@ export function useConfigCheck(check) {
 }
 
 /**
- * The configuration as `env` holds it now, checked in this process by lib/config.ts (compiled to JavaScript by
+ * The configuration as `env` holds it now, checked in this process by lib/platform/config.ts (compiled to JavaScript by
  * scripts/compiled.mjs: no TypeScript loader in the serving process). Checked again only when one of SETTINGS has
  * changed since (the start sets NEXTAUTH_SECRET from the database and the embedded database's variables). A refused
  * variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to start:
@@ -107,7 +107,7 @@ export function settings(env = process.env) {
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
- * NODE_ENV=production (the one rule: lib/callbacks/loopback-rule.mjs; instrumentation.ts applies it again for
+ * NODE_ENV=production (the one rule: lib/domain/callbacks/loopback-rule.mjs; instrumentation.ts applies it again for
  * `next start`).
  */
 export function refuseUnsafeStart(env = process.env) {
@@ -127,7 +127,7 @@ export function dataDirectory() {
 /**
  * Console sessions and the listener's forward tokens need NEXTAUTH_SECRET (it signs and encrypts them), and every
  * instance of one database needs the same one (docs/operating.md "Scaling"). When the environment does not set it,
- * it is kept in the database (lib/db-connection.mjs sharedAuthSecret: made by the first instance, read by every other; an
+ * it is kept in the database (lib/platform/db-connection.mjs sharedAuthSecret: made by the first instance, read by every other; an
  * earlier version's `<dataDir>/nextauth-secret` is carried over, so its sessions survive). Without DATABASE_URL it is
  * read from that file, created with 32 random bytes (mode 0600). Exits with one line when the database cannot give it.
  */
@@ -138,7 +138,7 @@ export async function ensureAuthSecret(dataDir = dataDirectory()) {
   const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : null;
   let secret;
   if (databaseUrl) {
-    const { sharedAuthSecret, DatabaseUnusableError } = await import("./lib/db-connection.mjs");
+    const { sharedAuthSecret, DatabaseUnusableError } = await import("./lib/platform/db-connection.mjs");
     try {
       secret = await sharedAuthSecret(databaseUrl, existing);
     } catch (error) {
@@ -382,7 +382,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   const direct = await directRoutes(root, dev);
   let inFlight = 0;
   let answering = 0;
-  // This process's state, shared with the service's modules (lib/process-state.ts: the one list of what it holds).
+  // This process's state, shared with the service's modules (lib/platform/process-state.ts: the one list of what it holds).
   const processState = (globalThis.__sandpiper ??= {});
   processState.requestsInFlight = () => answering;
   let draining = false;
@@ -397,7 +397,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     if (req.headers["x-forwarded-for"] === undefined) delete req.headers[FORWARDED_HEADER];
     else req.headers[FORWARDED_HEADER] = req.headers["x-forwarded-for"];
     inFlight++;
-    // Event streams stay open for hours: they do not count as load that background batches yield to (lib/background.ts).
+    // Event streams stay open for hours: they do not count as load that background batches yield to (lib/platform/background.ts).
     const counted = !String(req.headers.accept ?? "").includes("text/event-stream");
     if (counted) answering++;
     const connection = connections.get(req.socket);
@@ -474,7 +474,7 @@ export async function startServer({ port, hostname, dev = false } = {}) {
       `${who} stopped: ${drained} requests answered since ${signal}, in ${Date.now() - startedAt} ms; ${idleClosed} idle connections closed, ` +
         `${cut} requests cut at SHUTDOWN_DRAIN_MS`,
     );
-    await processState.tracing?.shutdown(); // the spans not exported yet (lib/tracing/tracing.ts)
+    await processState.tracing?.shutdown(); // the spans not exported yet (lib/platform/tracing/tracing.ts)
   }
   return { server, url, close };
 }

@@ -65,8 +65,8 @@ async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = os.loadavg();
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
+  const { getDb } = await import("@/lib/platform/db");
+  const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
   const receiver = await slowReceiver();
   await setCallbackUrl(getDb(), { merchantId: seeded.merchantId, url: receiver.url });
   await getDb().$disconnect();

@@ -62,9 +62,9 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
 async function main() {
   const loadAtStart = Number(present(os.loadavg()[0], "os.loadavg()[0]").toFixed(1));
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
-  const { requeueDeliveries } = await import("@/lib/callbacks/deliveries");
+  const { getDb } = await import("@/lib/platform/db");
+  const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
+  const { requeueDeliveries } = await import("@/lib/domain/callbacks/deliveries");
   const { verifyCallback } = await import("@/clients/cli/src/verify");
   const db = getDb();
 

@@ -1,15 +1,15 @@
 // Benchmark dataset: a migrated, seeded database with one merchant holding 1,000,000 payments.
 import pg from "pg";
 import { randomBytes } from "node:crypto";
-import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser } from "@/lib/users/create-console-user";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
-import { dubaiDay } from "@/lib/money/dubai";
-import { computeSnapshot } from "@/lib/pricing/snapshot";
-import { compactPaymentCounts } from "@/lib/payments/counts";
+import { getDb } from "@/lib/platform/db";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/domain/pricing/seeded-rates";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { computeSnapshot } from "@/lib/domain/pricing/snapshot";
+import { compactPaymentCounts } from "@/lib/domain/payments/counts";
 import { recreateDatabase } from "../scripts/harness/service";
 
 export type Dataset = { merchantId: string; key: string; payments: number; sampleIds: string[] };

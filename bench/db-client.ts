@@ -37,7 +37,7 @@ async function main() {
   process.env.DATABASE_URL = DATABASE_URL;
   const { readyDatabase } = await import("./dataset");
   await readyDatabase(DATABASE_URL, false);
-  const { getDb } = await import("@/lib/db");
+  const { getDb } = await import("@/lib/platform/db");
   const db = getDb();
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
   const merchant = await db.merchant.findFirstOrThrow({ select: { id: true } });

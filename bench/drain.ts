@@ -30,7 +30,7 @@ type Row = { delay: number; stop: number; figures: Record<string, number>; payme
 async function main() {
   const loadAtStart = os.loadavg();
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
+  const { getDb } = await import("@/lib/platform/db");
   const db = getDb();
   const env = { DATABASE_URL, LOG_LEVEL: "warn", RATE_LIMIT_PER_KEY: "100000000", RATE_LIMIT_PER_IP: "100000000" };
   const second = await startService(env);

@@ -59,8 +59,8 @@ async function receiver(failFirst = 0) {
 async function main() {
   const loadAtStart = Math.round(present(os.loadavg()[0], "the load average") * 10) / 10;
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
+  const { getDb } = await import("@/lib/platform/db");
+  const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
   const { verifyCallback } = await import("@/clients/cli/src/verify");
   const db = getDb();
 

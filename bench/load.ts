@@ -260,7 +260,7 @@ async function main() {
   } finally {
     service.kill("SIGTERM");
     floor.kill("SIGTERM");
-    const { getDb } = await import("@/lib/db");
+    const { getDb } = await import("@/lib/platform/db");
     await getDb().$disconnect();
   }
 }

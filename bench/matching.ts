@@ -1,5 +1,5 @@
 /**
- * Micro-benchmark of store catalog matching (docs/api.md "Overview" item 6; lib/test-store/matching.ts).
+ * Micro-benchmark of store catalog matching (docs/api.md "Overview" item 6; lib/simulators/test-store/matching.ts).
  *
  * Run: node --import tsx bench/matching.ts
  *
@@ -12,9 +12,9 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { matchPreparedDetailed, prepareCatalog, type PreparedCatalog } from "../lib/test-store/matching";
-import { SEED_CATALOG } from "../lib/test-store/catalog-seed";
-import { randomBigInt, seededRandom, syntheticCatalog } from "../lib/test-store/catalog-synthetic";
+import { matchPreparedDetailed, prepareCatalog, type PreparedCatalog } from "../lib/simulators/test-store/matching";
+import { SEED_CATALOG } from "../lib/simulators/test-store/catalog-seed";
+import { randomBigInt, seededRandom, syntheticCatalog } from "../lib/simulators/test-store/catalog-synthetic";
 import { writeBenchmarkSection } from "./support";
 
 const TARGET_P99_MS = 50;
@@ -187,7 +187,7 @@ function main(): void {
     `Target p99 < ${TARGET_P99_MS} ms per match on the 10,000-product catalog: **${met ? "met" : "NOT met"}** (p99 ${ms(bench.p99)}).`,
     "",
     'Result quality (the discount is always the minimum; "fewest items proven" and "exact" are the',
-    "per-match proof flags of `matchPreparedDetailed`, see the guarantees in `lib/test-store/matching.ts`):",
+    "per-match proof flags of `matchPreparedDetailed`, see the guarantees in `lib/simulators/test-store/matching.ts`):",
     "",
     "| catalog | match types | zero discount | fewest items proven | exact (count and tie-break) | mean items | mean items above lower bound |",
     "|---|---|---|---|---|---|---|",

@@ -1,10 +1,10 @@
 // Console charts benchmark: `node --import tsx bench/overview.ts [--runs 300] [--moved 1000] [--write]`.
-// The chart services of the console (lib/reports) against the load benchmark's database (BENCH_DATABASE_URL,
+// The chart services of the console (lib/domain/reports) against the load benchmark's database (BENCH_DATABASE_URL,
 // default sandpiper_bench_7: one merchant with 1,000,000 payments over a year, created by bench/dataset.ts when
 // missing), called in this process as the pages and their SWR polls call them. Beside them, in the same run, the
 // floor: one `SELECT 1` round trip through the same client, the least any of them can take.
 import os from "node:os";
-import type { Db } from "@/lib/db";
+import type { Db } from "@/lib/platform/db";
 import { numberArg, percentile, writeBenchmarkSection } from "./support";
 import { assertPresent, present } from "../scripts/harness/present";
 
@@ -51,13 +51,13 @@ async function main() {
   await readyDatabase(DATABASE_URL, false);
   const data = await prepareDataset(DATABASE_URL, 1_000_000, log);
   log(`${data.payments} payments for merchant ${data.merchantId}`);
-  const { getDb } = await import("@/lib/db");
-  const { paymentsOverview } = await import("@/lib/reports/payments-overview");
-  const { callbacksOverview } = await import("@/lib/reports/callbacks-overview");
-  const { limitUsage } = await import("@/lib/reports/limit-usage");
-  const { listConsolePayments } = await import("@/lib/payments/payment-views");
-  const { ListPaymentsQuery } = await import("@/lib/schemas/api/payments");
-  const { dubaiDay } = await import("@/lib/money/dubai");
+  const { getDb } = await import("@/lib/platform/db");
+  const { paymentsOverview } = await import("@/lib/domain/reports/payments-overview");
+  const { callbacksOverview } = await import("@/lib/domain/reports/callbacks-overview");
+  const { limitUsage } = await import("@/lib/domain/reports/limit-usage");
+  const { listConsolePayments } = await import("@/lib/domain/payments/payment-views");
+  const { ListPaymentsQuery } = await import("@/lib/contract/schemas/api/payments");
+  const { dubaiDay } = await import("@/lib/contract/money/dubai");
   const db = getDb();
   const operator = { id: "00000000-0000-0000-0000-000000000000", username: "bench", role: "OPERATOR" as const, merchantId: null };
   const merchant = { ...operator, role: "MERCHANT" as const, merchantId: data.merchantId };

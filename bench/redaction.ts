@@ -1,19 +1,19 @@
 /**
- * Micro-benchmark of the one redaction rule (docs/operating.md "Secrets in logs and traces"; lib/redaction/redact.ts)
+ * Micro-benchmark of the one redaction rule (docs/operating.md "Secrets in logs and traces"; lib/platform/redaction/redact.ts)
  * on what each outlet passes it per request.
  *
  * Run: node --import tsx bench/redaction.ts [--rounds 5] [--calls 20000] [--write]
  *
  * Times, with process.hrtime.bigint, `--calls` calls of each case after a warm-up, `--rounds` times, and reports the
  * median microseconds per call: the stdout log's request line written by pino to /dev/null with and without the
- * redaction (lib/log.ts LOG_OPTIONS against plain pino), the request log's bodies and query, a Next.js request span's
+ * redaction (lib/platform/log.ts LOG_OPTIONS against plain pino), the request log's bodies and query, a Next.js request span's
  * attributes and an error message. Writes/replaces the section "## Redaction" in docs/benchmarks.md with --write.
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import pino from "pino";
-import { LOG_OPTIONS } from "../lib/log";
-import { redactBody, redactQuery, redactText, redactValue } from "../lib/redaction/redact";
+import { LOG_OPTIONS } from "../lib/platform/log";
+import { redactBody, redactQuery, redactText, redactValue } from "../lib/platform/redaction/redact";
 import { numberArg, runBenchmark } from "./support";
 import { present } from "../scripts/harness/present";
 
@@ -69,7 +69,7 @@ async function main(): Promise<string> {
   const redacting = pino({ ...LOG_OPTIONS, level: "info" }, sink);
   const rows: [string, number][] = [
     ["stdout log: the request line, plain pino", time(() => plain.info(requestLine, "request"))],
-    ["stdout log: the request line, redacted (lib/log.ts)", time(() => redacting.info(requestLine, "request"))],
+    ["stdout log: the request line, redacted (lib/platform/log.ts)", time(() => redacting.info(requestLine, "request"))],
     [`request log: a create body (${createBody.length} B)`, time(() => redactBody(createBody))],
     [`request log: a payment answer (${answer.length} B)`, time(() => redactBody(answer))],
     ["request log: a list query", time(() => redactQuery("limit=20&page=2&status=PENDING&search=order-1234"))],

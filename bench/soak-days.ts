@@ -69,7 +69,7 @@ async function main() {
     if (process.argv.includes("--write")) console.error(`written to ${writeBenchmarkSection(section)}`);
   } finally {
     await stopService(service.child);
-    const { getDb } = await import("@/lib/db");
+    const { getDb } = await import("@/lib/platform/db");
     await getDb().$disconnect();
   }
 }

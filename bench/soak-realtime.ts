@@ -120,8 +120,8 @@ async function main(): Promise<string> {
   await others.end();
   if (users > 0) throw new Error(`${users} connection(s) of other processes on ${name}: choose another BENCH_DATABASE_URL`);
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
+  const { getDb } = await import("@/lib/platform/db");
+  const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
   const { freePort } = await import("../scripts/db.mjs");
   const db = getDb();
   const direct = await receiver();

@@ -35,7 +35,7 @@ async function main() {
   const loadAtStart = os.loadavg()[0];
   assertPresent(loadAtStart, "loadAtStart");
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
+  const { getDb } = await import("@/lib/platform/db");
   const db = getDb();
   // Rate limits raised: the benchmark sends more than 300 requests a minute with one key.
   const service = await startService({ DATABASE_URL, LOG_LEVEL: "warn", RATE_LIMIT_PER_KEY: "1000000", RATE_LIMIT_PER_IP: "1000000" });

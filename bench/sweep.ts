@@ -95,8 +95,8 @@ async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" / ");
   const seeded = await freshSeededDatabase(DATABASE_URL);
-  const { getDb } = await import("@/lib/db");
-  const { setCallbackUrl } = await import("@/lib/callbacks/callback-config");
+  const { getDb } = await import("@/lib/platform/db");
+  const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
   const { freePort } = await import("../scripts/db.mjs");
   let received = 0;
   const receiver = http.createServer((req, res) => {
@@ -324,9 +324,9 @@ type StatementProfile = { work: string; items: number; statements: number; wallM
  * one, due now), then as many due deliveries (copies of its latest delivery) to its current address.
  */
 async function statementProfile(db: pg.Client, merchantId: string): Promise<StatementProfile[]> {
-  const { runAsBackgroundWork } = await import("@/lib/db");
-  const { expireDuePayments } = await import("@/lib/payments/expire");
-  const { deliverDueCallbacks } = await import("@/lib/callbacks/deliver");
+  const { runAsBackgroundWork } = await import("@/lib/platform/db");
+  const { expireDuePayments } = await import("@/lib/domain/payments/expire");
+  const { deliverDueCallbacks } = await import("@/lib/domain/callbacks/deliver");
   const template = (await db.query(`SELECT id FROM payments WHERE merchant_id = $1 AND status = 'PENDING' ORDER BY created_at DESC LIMIT 1`, [merchantId]))
     .rows[0]?.id as string;
   await db.query(

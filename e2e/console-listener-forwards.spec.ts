@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { listenerSecret } from "../lib/events/listener-secret";
+import { listenerSecret } from "../lib/contract/callbacks/listener-secret";
 import { streamForwardToken } from "../test/support/stream";
 import { api, base, libTask, signIn } from "./support/console";
 

@@ -1,14 +1,14 @@
 // npm run seed [-- --json]: idempotent bootstrap of the sandbox (see docs/guides/operate-sandpiper.md "Seeded sandbox").
-import { config, configOrExit } from "@/lib/config";
-import { getDb, transaction, type Tx } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser, randomPassword } from "@/lib/users/create-console-user";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { extendSeededRates, SEED_SETTING_KEY, SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { ApiError } from "@/lib/errors";
-import { SEED_CATALOG } from "@/lib/test-store/catalog-seed";
+import { config, configOrExit } from "@/lib/platform/config";
+import { getDb, transaction, type Tx } from "@/lib/platform/db";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
+import { createConsoleUser, randomPassword } from "@/lib/domain/users/create-console-user";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { extendSeededRates, SEED_SETTING_KEY, SEEDED_USD_DEPOSIT_TERMS } from "@/lib/domain/pricing/seeded-rates";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { ApiError } from "@/lib/contract/errors";
+import { SEED_CATALOG } from "@/lib/simulators/test-store/catalog-seed";
 
 // A refused variable (e.g. SEED_ALLOWED_IPS with a name instead of an address) ends the seed here, one line each.
 configOrExit(undefined, "npm run seed refused");
@@ -46,7 +46,7 @@ async function seedAmountEntryMerchant(tx: Tx, allowedIps: string[], operatorId:
   return { merchantId: merchant.id, userId: user.id, password: userPassword };
 }
 
-/** SEED_ALLOWED_IPS through the one configuration (lib/config.ts; default 127.0.0.1 and ::1). */
+/** SEED_ALLOWED_IPS through the one configuration (lib/platform/config.ts; default 127.0.0.1 and ::1). */
 const seedAllowedIps = () => config().SEED_ALLOWED_IPS;
 
 /** Creates everything of the sandbox in one transaction: a refused SEED_CALLBACK_URL leaves nothing behind. */

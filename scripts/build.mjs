@@ -6,7 +6,7 @@ import { compile, COMPILED } from "./compiled.mjs";
 import { generateClient, root } from "./db.mjs";
 
 // `--client-generated`: the caller has just generated the client (npm test, which type-checks beside this build:
-// generating it again here would rewrite lib/generated while tsc reads it).
+// generating it again here would rewrite lib/platform/generated while tsc reads it).
 if (!process.argv.includes("--client-generated")) generateClient();
 // The TypeScript that runs outside Next.js (the configuration check, the seed, the password reset), compiled now so a
 // start never needs esbuild or tsx (scripts/compiled.mjs).

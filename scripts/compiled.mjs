@@ -1,6 +1,6 @@
 // The TypeScript that runs outside Next.js, compiled to JavaScript (docs/architecture.md "Stack"): the configuration
-// check of server.mjs (lib/config-values.ts), the seed (prisma/seed.ts) and the console's password reset
-// (scripts/console-reset-password.ts). `npm run build` compiles them with esbuild into lib/generated/compiled/
+// check of server.mjs (lib/platform/config-values.ts), the seed (prisma/seed.ts) and the console's password reset
+// (scripts/console-reset-password.ts). `npm run build` compiles them with esbuild into lib/platform/generated/compiled/
 // (git-ignored, beside the Prisma client); a file whose sources changed since is compiled again on first use, and
 // a fresh clone (nothing built yet: `npm start` checks its configuration before it builds) compiles on first use
 // too. Nothing runs through tsx: the serving process checks its configuration in-process, in a few milliseconds,
@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 
 /** The entries this module compiles: project-relative source and the module format Node.js loads it as. */
 export const COMPILED = {
-  config: { entry: "lib/config-values.ts", format: "cjs" },
+  config: { entry: "lib/platform/config-values.ts", format: "cjs" },
   seed: { entry: "prisma/seed.ts", format: "esm" },
   resetPassword: { entry: "scripts/console-reset-password.ts", format: "esm" },
 };
@@ -134,7 +134,7 @@ export async function compiled(spec) {
 }
 
 /**
- * The configuration check of server.mjs, in this process: lib/config-values.ts `checkedValues(env, names)` as
+ * The configuration check of server.mjs, in this process: lib/platform/config-values.ts `checkedValues(env, names)` as
  * compiled (CommonJS, so loaded synchronously).
  * @throws Error as {@link compile}
  */

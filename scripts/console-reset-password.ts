@@ -24,9 +24,9 @@ async function main(): Promise<number> {
   }
   return withCommandDatabase(async (url, env, dataDir) => {
     Object.assign(process.env, env, { DATABASE_URL: url });
-    const { getDb, transaction } = await import("@/lib/db");
-    const { ApiError } = await import("@/lib/errors");
-    const { resetPassword } = await import("@/lib/users/manage-users");
+    const { getDb, transaction } = await import("@/lib/platform/db");
+    const { ApiError } = await import("@/lib/contract/errors");
+    const { resetPassword } = await import("@/lib/domain/users/manage-users");
     const db = getDb();
     try {
       const { user, password } = await transaction((tx) => resetPassword(tx, { username }));

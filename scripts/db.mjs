@@ -8,11 +8,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { COMPILED, compiled } from "./compiled.mjs";
-import { CONNECT_TIMEOUT_MS, connectionProblem, DatabaseUnusableError, databaseTarget, MissingDatabaseError } from "../lib/db-connection.mjs";
+import { CONNECT_TIMEOUT_MS, connectionProblem, DatabaseUnusableError, databaseTarget, MissingDatabaseError } from "../lib/platform/db-connection.mjs";
 
 // What a start needs to reach a database and read the shared console secret, without this module (server.mjs reads
 // them there: this module imports server.mjs).
-export { connectionProblem, DatabaseUnusableError, databaseTarget, MissingDatabaseError, sharedAuthSecret } from "../lib/db-connection.mjs";
+export { connectionProblem, DatabaseUnusableError, databaseTarget, MissingDatabaseError, sharedAuthSecret } from "../lib/platform/db-connection.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const prismaBin = path.join(root, "node_modules", ".bin", "prisma");

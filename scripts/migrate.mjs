@@ -1,7 +1,7 @@
 // npm run db:migrate: apply migrations and database guards to DATABASE_URL.
 import { ensureDatabaseOrExit, migrate } from "./db.mjs";
 
-// DATABASE_URL through the one configuration (lib/config.ts, checked by server.mjs `settings`): a refused value
+// DATABASE_URL through the one configuration (lib/platform/config.ts, checked by server.mjs `settings`): a refused value
 // ends here with one line and exit code 1.
 const { settings } = await import("../server.mjs");
 const databaseUrl = settings().DATABASE_URL;

@@ -25,9 +25,12 @@ const clientDir = path.join(root, "clients", "typescript");
 const cliDir = path.join(root, "clients", "cli");
 const sandboxDir = path.join(root, "clients", "sandbox");
 
-/** The service's OpenAPI document as it is served (plain JSON), built from lib/openapi/document.ts. */
+/** The service's OpenAPI document as it is served (plain JSON), built from lib/application/openapi/document.ts. */
 export async function contractDocument() {
-  const { openApiDocument } = await tsImport("../lib/openapi/document.ts", { parentURL: import.meta.url, tsconfig: path.join(root, "tsconfig.json") });
+  const { openApiDocument } = await tsImport("../lib/application/openapi/document.ts", {
+    parentURL: import.meta.url,
+    tsconfig: path.join(root, "tsconfig.json"),
+  });
   return JSON.parse(JSON.stringify(openApiDocument()));
 }
 

@@ -3,7 +3,7 @@
 // `pg` to migrate and seed, so that the served requests' queries have spans (docs/operating.md "Traces"). Synchronous
 // on purpose: the modules imported after this one are evaluated only once it has run.
 import { createRequire } from "node:module";
-import { registerPgInstrumentation } from "../lib/tracing/pg-instrumentation.mjs";
+import { registerPgInstrumentation } from "../lib/platform/tracing/pg-instrumentation.mjs";
 
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   const require = createRequire(import.meta.url);

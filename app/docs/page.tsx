@@ -1,7 +1,7 @@
 // /docs - readable API reference, server-rendered from the same OpenAPI document as /v1/openapi.json
 import type { Metadata } from "next";
-import { describeType, memberRows } from "@/lib/openapi/describe";
-import { CALLBACK_RULES, openApiDocument, type JsonSchema, type OperationObject, type ParameterObject } from "@/lib/openapi/document";
+import { describeType, memberRows } from "@/lib/application/openapi/describe";
+import { CALLBACK_RULES, openApiDocument, type JsonSchema, type OperationObject, type ParameterObject } from "@/lib/application/openapi/document";
 import { GUIDES } from "./guides";
 
 export const dynamic = "force-static";

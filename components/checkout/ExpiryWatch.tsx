@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useSyncExternalStore } from "react";
-import { browserTimeZone, formatCustomerTime } from "@/lib/time-format";
+import { browserTimeZone, formatCustomerTime } from "@/lib/platform/time-format";
 
 const noSubscription = () => () => {};
 

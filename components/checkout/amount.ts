@@ -1,5 +1,5 @@
 // Amount text helpers of the checkout page (pure; used in the browser and on the server).
-import { AMOUNT_PATTERN, toMinor } from "@/lib/money/currency";
+import { AMOUNT_PATTERN, toMinor } from "@/lib/contract/money/currency";
 
 /** "1000000.00" -> "1,000,000.00" (amount text stays text: money never becomes a JS number). */
 export function groupedAmount(amount: string): string {

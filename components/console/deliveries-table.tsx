@@ -1,13 +1,13 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
-import { ConsoleDeliveryPage } from "@/lib/schemas/console/views";
+import { ConsoleDeliveryPage } from "@/lib/contract/schemas/console/views";
 import Link from "next/link";
 import { ActionForm, Hidden, SubmitButton, type ConsoleFormAction } from "@/components/console/forms";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
-import type { DeliveryPage } from "@/lib/callbacks/manage-callbacks";
+import type { DeliveryPage } from "@/lib/domain/callbacks/manage-callbacks";
 import { ConsoleTime } from "@/components/console/time";
-import { countOf } from "@/lib/console/words";
+import { countOf } from "@/lib/application/console/words";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
 export function DeliveriesTable({

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useActionState, useContext, useEffect, useId, useRef, startTransition, type ReactNode } from "react";
-import type { ActionState } from "@/lib/console/action";
+import type { ActionState } from "@/lib/application/console/action";
 
 /**
  * A console Server Action as a form calls it (app/console/actions/*): the state before and the form's data in, the

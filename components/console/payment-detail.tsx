@@ -1,15 +1,15 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
-import { ConsolePaymentView } from "@/lib/schemas/console/views";
+import { ConsolePaymentView } from "@/lib/contract/schemas/console/views";
 import { ApproveButton } from "@/components/console/approve-button";
 import type { ConsoleFormAction } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
-import { formatBps } from "@/lib/console/format";
+import { formatBps } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { formatConsoleTime, formatRealTime, formatSandboxTime, type MerchantTimeText } from "@/lib/time-format";
-import type { PaymentView } from "@/lib/payments/payment-views";
-import { countOf } from "@/lib/console/words";
+import { formatConsoleTime, formatRealTime, formatSandboxTime, type MerchantTimeText } from "@/lib/platform/time-format";
+import type { PaymentView } from "@/lib/domain/payments/payment-views";
+import { countOf } from "@/lib/application/console/words";
 
 const SNAPSHOT_LABELS: [string, string][] = [
   ["ruleVersion", "Profile version"],

@@ -1,10 +1,10 @@
 "use client";
 
 import { usePolled } from "@/components/console/use-polled";
-import { ConsolePaymentPage } from "@/lib/schemas/console/views";
+import { ConsolePaymentPage } from "@/lib/contract/schemas/console/views";
 import Link from "next/link";
 import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console/ui";
-import type { listConsolePayments } from "@/lib/payments/payment-views";
+import type { listConsolePayments } from "@/lib/domain/payments/payment-views";
 import { ConsoleTime } from "@/components/console/time";
 
 type Page = Awaited<ReturnType<typeof listConsolePayments>>;

@@ -1,7 +1,7 @@
 "use client";
 
 import { ActionForm, Checkbox, Field, SubmitButton, type ConsoleFormAction } from "@/components/console/forms";
-import { CURRENCIES } from "@/lib/money/currency";
+import { CURRENCIES } from "@/lib/contract/money/currency";
 
 export type PricingDefaults = Record<string, string | boolean | undefined>;
 

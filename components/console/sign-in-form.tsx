@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { SIGN_IN_MESSAGES } from "@/lib/users/sign-in-messages";
+import { SIGN_IN_MESSAGES } from "@/lib/domain/users/sign-in-messages";
 
 /** User name + password form posting to next-auth's credentials provider (its CSRF token is sent along). */
 export function SignInForm({ next }: { next: string }) {

@@ -1,7 +1,7 @@
-import { formatConsoleTime, formatRelativeTime, formatRowTime, formatSandboxTime, isSandboxTime, isoOf, type TimeInput } from "@/lib/time-format";
+import { formatConsoleTime, formatRelativeTime, formatRowTime, formatSandboxTime, isSandboxTime, isoOf, type TimeInput } from "@/lib/platform/time-format";
 
 /**
- * A time in the console (docs/operating.md "Times in the console"): `<time>` with the text of lib/time-format.ts,
+ * A time in the console (docs/operating.md "Times in the console"): `<time>` with the text of lib/platform/time-format.ts,
  * "2026-11-26 23:57 Dubai", or under a moved sandbox clock (`recordedAt`, the real time the row was written, well
  * behind `at`) "2026-11-27 01:35 sandbox · 2026-11-26 23:35 Dubai". `sandbox` marks a time known to be a sandbox
  * clock's whose real time is not kept ("2026-11-27 01:50 sandbox": a moved-clock payment's acceptance end).

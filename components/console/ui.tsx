@@ -254,7 +254,7 @@ export function FilterButtons({ clearHref, className = "" }: { clearHref: string
 /**
  * The merchant select of an operator's GET form (the audit log, the request log, callbacks, the overview's charts):
  * "Any" (or `anyLabel`) or one merchant, sent as `merchant`.
- * @param merchants the options, `{ id, name }[]` (lib/merchants merchantOptions); `selected` a merchant id or undefined;
+ * @param merchants the options, `{ id, name }[]` (lib/domain/merchants merchantOptions); `selected` a merchant id or undefined;
  *   `label` the field's label (default "Merchant"); `className` the label's classes; `fill` see below.
  */
 export function MerchantFilter({

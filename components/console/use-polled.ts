@@ -5,7 +5,7 @@ import useSWR from "swr";
 import type { z } from "zod";
 
 /**
- * A console JSON route's answer parsed by `schema` (lib/schemas/console/views.ts): the typed data, or an Error saying
+ * A console JSON route's answer parsed by `schema` (lib/contract/schemas/console/views.ts): the typed data, or an Error saying
  * which member is not what the page expects (SWR keeps the last data and reports it).
  */
 export function parsePolled<T>(schema: z.ZodType<T>, json: unknown): T {

@@ -2,11 +2,11 @@
 // Run as `node --import tsx e2e/support/lib-task.ts <task> '<json args>'` with DATABASE_URL set; prints one JSON line.
 // (Playwright's loader cannot import the ESM Prisma client, so specs call this in a child process.)
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser } from "@/lib/users/create-console-user";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
+import { getDb } from "@/lib/platform/db";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
 
 const db = getDb();
 

@@ -2,12 +2,12 @@
 // allow-listing 127.0.0.1 and ::1, a MERCHANT console user owning a full-scope API key, one GATEWAY DEPOSIT
 // pricing profile charged in AED, and today's direct rate of that currency to AED.
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createConsoleUser } from "@/lib/users/create-console-user";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { dubaiDay } from "@/lib/money/dubai";
+import { getDb } from "@/lib/platform/db";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 
 export type E2eMerchant = {
   name: string;

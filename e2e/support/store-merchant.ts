@@ -4,8 +4,8 @@
 // and ::1, EUR gateway deposits charged in AED (markup 100 bps, buffer 50 bps, commission 250 bps), today's
 // EUR->AED rate 4.0000 (effective 4.0602), a full-scope API key, and its callback address (setCallbackUrl).
 // Prints {merchantId, key, callbackSecret} as JSON.
-import { getDb } from "@/lib/db";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { getDb } from "@/lib/platform/db";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { provisionE2eMerchant, runScript } from "./provision";
 
 runScript(async () => {

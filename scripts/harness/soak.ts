@@ -15,22 +15,22 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { approveFromConsole } from "@/lib/payments/payment-views";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { getDb, transaction } from "@/lib/db";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { CURRENCIES } from "@/lib/money/currency";
-import { dubaiDay, dubaiDayStart } from "@/lib/money/dubai";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
-import { pruneRequestLog, requestLogRetentionDays } from "@/lib/request-log/retention";
-import { addRiskRule } from "@/lib/risk/velocity-rules";
-import { createConsoleUser } from "@/lib/users/create-console-user";
+import { approveFromConsole } from "@/lib/domain/payments/payment-views";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { getDb, transaction } from "@/lib/platform/db";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
+import { CURRENCIES } from "@/lib/contract/money/currency";
+import { dubaiDay, dubaiDayStart } from "@/lib/contract/money/dubai";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/domain/pricing/seeded-rates";
+import { pruneRequestLog, requestLogRetentionDays } from "@/lib/application/request-log/retention";
+import { addRiskRule } from "@/lib/domain/risk/velocity-rules";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
 import { listen, waitForLine, type Running } from "./listener";
 import { startRobustReceiver } from "./robust-receiver";
-import { systemNow } from "@/lib/clock";
-import { seededRandom } from "@/lib/test-store/catalog-synthetic";
+import { systemNow } from "@/lib/platform/clock";
+import { seededRandom } from "@/lib/simulators/test-store/catalog-synthetic";
 import { waitUntil } from "./wait";
 import { assertPresent, present } from "./present";
 
@@ -139,7 +139,7 @@ async function until<T>(what: string, check: () => Promise<T | null | undefined 
   });
 }
 
-/** The counter key the velocity rules keep for an e-mail (lib/risk/velocity.ts: trimmed, lower-cased, hashed). */
+/** The counter key the velocity rules keep for an e-mail (lib/domain/risk/velocity.ts: trimmed, lower-cased, hashed). */
 const emailHash = (email: string) => createHash("sha256").update(`EMAIL:${email.trim().toLowerCase()}`).digest("hex");
 const minorText = (minor: bigint) => `${minor / 100n}.${String(minor % 100n).padStart(2, "0")}`;
 const amountText = (rand: () => number) => minorText(BigInt(1_000 + Math.floor(rand() * 49_000)));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { SCOPES } from "@/lib/keys/api-keys";
-import type { ErrorCode } from "@/lib/errors";
-import type { Operation } from "@/lib/openapi/operations";
+import { SCOPES } from "@/lib/domain/keys/api-keys";
+import type { ErrorCode } from "@/lib/contract/errors";
+import type { Operation } from "@/lib/application/openapi/operations";
 import { call, db, freshIp, issueApiKey, type TestMerchant } from "../support/fixtures";
 import { footprint, implementedOperations, merchantFor, pathOf, recordFor, validBody } from "../support/operations";
 

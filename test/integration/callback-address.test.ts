@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db, newMerchant } from "../support/fixtures";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import type { Resolver } from "@/lib/callbacks/url-policy";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import type { Resolver } from "@/lib/domain/callbacks/url-policy";
 
 // docs/callbacks.md address policy, exercised through the function the console calls when an address is saved.
 // Host names in the first table are resolved by the machine's real resolver; the DNS table stands in for

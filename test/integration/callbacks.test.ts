@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { realInstant } from "@/lib/clock";
+import { realInstant } from "@/lib/platform/clock";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import path from "node:path";
@@ -7,10 +7,10 @@ import { createInterface } from "node:readline";
 import { db, depositBody, eventually, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { startReceiver, type Received } from "../support/receiver";
 import { TEST_DATABASE_URL } from "../support/env";
-import { deliverDueCallbacks, INTERRUPTED_ERROR } from "@/lib/callbacks/deliver";
-import { listDeliveries, requeueDeliveries, sendTestEvent, TEST_EVENT_PAYMENT_ID } from "@/lib/callbacks/deliveries";
-import { removeCallbackUrl, setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { BASE_WAITS_SECONDS, MAX_ATTEMPTS } from "@/lib/callbacks/retry-schedule";
+import { deliverDueCallbacks, INTERRUPTED_ERROR } from "@/lib/domain/callbacks/deliver";
+import { listDeliveries, requeueDeliveries, sendTestEvent, TEST_EVENT_PAYMENT_ID } from "@/lib/domain/callbacks/deliveries";
+import { removeCallbackUrl, setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { BASE_WAITS_SECONDS, MAX_ATTEMPTS } from "@/lib/contract/callbacks/retry-schedule";
 import { verifyCallback } from "@/clients/cli/src/verify";
 import { assertPresent, present } from "../../scripts/harness/present";
 

@@ -3,9 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { db, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openPage, openSession, sideEffects, usdAedRateToday } from "../support/checkout-sessions";
-import { expireDueSessions } from "@/lib/checkout-sessions/expire";
-import { dubaiDay } from "@/lib/money/dubai";
-import { realInstant } from "@/lib/clock";
+import { expireDueSessions } from "@/lib/domain/checkout-sessions/expire";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { realInstant } from "@/lib/platform/clock";
 
 // The hosted customer page at customerCheckout.url and the two requests it sends (quote, confirm):
 // docs/api.md "Overview" 5; docs/api.md "Checkout sessions".
@@ -288,7 +288,7 @@ describe("expiry", () => {
     await usdAedRateToday();
     const m = await newMerchant({ amountEntryEnabled: true, minutes: { checkoutSession: 60 } });
     const s = await openSession(m);
-    const { serializeCheckoutSession } = await import("@/lib/checkout-sessions/serialize");
+    const { serializeCheckoutSession } = await import("@/lib/domain/checkout-sessions/serialize");
     const row = await db.checkoutSession.findUniqueOrThrow({ where: { id: s.id } });
     expect(serializeCheckoutSession(row, new Date()).state).toBe("AWAITING_AMOUNT");
     expect(serializeCheckoutSession(row, new Date(Date.now() + 61 * 60_000)).state).toBe("EXPIRED");

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { call, db, depositBody, LOG_POINTER, messageOf, newMerchant } from "../support/fixtures";
 import { sessionBody, sessionCustomer } from "../support/checkout-sessions";
 import { storeBody } from "../support/store";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { dubaiDay } from "@/lib/money/dubai";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 
 // Bad input gets the error a merchant can act on, and changes nothing (docs/api.md "Customer", "Store checkout",
 // "Errors"): blank customer members are missing members; a store charge the store cannot take is refused at

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { runCommand, type Run } from "../support/listener";
-import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/api/failure-codes";
+import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/contract/schemas/api/failure-codes";
 
 // `sandpiper simulate <helper> <id>` and `sandpiper scenarios list|add|add-standard|enable|disable|remove` (docs/guides/test-every-path.md
 // "Testing your integration") run as a user runs them: the clone's bin/sandpiper.mjs in a folder outside the clone, with only the

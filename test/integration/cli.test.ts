@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { Dedicated } from "../support/dedicated";
 import { listen, runCommand, waitForLine, type Run } from "../support/listener";
 import { startReceiver } from "../support/receiver";

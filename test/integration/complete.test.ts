@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import { db, depositBody, eventually, newMerchant, savePricingVersion, insertPendingPayment } from "../support/fixtures";
 import pg from "pg";
 import { TEST_DATABASE_URL } from "../support/env";
-import { postLedgerEntry } from "@/lib/ledger/post";
-import { approveWithdrawal } from "@/lib/payments/approve";
-import { transaction } from "@/lib/db";
-import { systemNow } from "@/lib/clock";
+import { postLedgerEntry } from "@/lib/domain/ledger/post";
+import { approveWithdrawal } from "@/lib/domain/payments/approve";
+import { transaction } from "@/lib/platform/db";
+import { systemNow } from "@/lib/platform/clock";
 import { present } from "../../scripts/harness/present";
 
 const complete = (m: Awaited<ReturnType<typeof newMerchant>>, id: string, outcome: string, idempotencyKey?: string) =>

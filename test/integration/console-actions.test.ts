@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { pricingForm } from "../support/console";
 import { actionId, actionIdsIn, consoleActions, getWithSession, newAuditRows, postAction, sessionOf, type ActionFields } from "../support/console-http";
-import { createConsoleUser } from "@/lib/users/create-console-user";
-import { createMerchant } from "@/lib/merchants/create-merchant";
-import { dubaiDay } from "@/lib/money/dubai";
-import { getSettings } from "@/lib/settings/service-settings";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { getSettings } from "@/lib/domain/settings/service-settings";
 
 // The console's Server Actions driven over real HTTP against the built service, as the browser sends them:
 // CSRF (Origin) and session checks, operator-only actions refused for MERCHANT users, merchant isolation, and

@@ -12,10 +12,10 @@ import {
   rejectAllowedIpRequest,
   removeAllowedIp,
   requestAllowedIp,
-} from "@/lib/merchants/allow-list";
-import type { ConsoleActor } from "@/lib/auth/actor";
-import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/merchants/manage-merchants";
-import { overview } from "@/lib/reports/overview";
+} from "@/lib/domain/merchants/allow-list";
+import type { ConsoleActor } from "@/lib/domain/auth/actor";
+import { activateMerchant, createMerchantFromConsole, getMerchant } from "@/lib/domain/merchants/manage-merchants";
+import { overview } from "@/lib/domain/reports/overview";
 import { present } from "../../scripts/harness/present";
 
 // docs/architecture.md "Console roles": MERCHANT users manage allow-list requests, operators approve them. The allow-list gates

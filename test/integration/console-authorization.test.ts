@@ -1,19 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditOf, actorOf, inTx, newOperator, pricingForm, refusal } from "../support/console";
 import { db, depositBody, newMerchant } from "../support/fixtures";
-import { assertMerchantAccess } from "@/lib/auth/actor";
-import { configureCallback, requeueFromConsole } from "@/lib/callbacks/manage-callbacks";
-import { getKey, listKeys, revokeKey } from "@/lib/keys/manage-keys";
-import { requestAllowedIp } from "@/lib/merchants/allow-list";
-import { getMerchant, activateMerchant } from "@/lib/merchants/manage-merchants";
-import { approvalQueue, approveFromConsole, getPaymentView, listConsolePayments } from "@/lib/payments/payment-views";
-import { saveProfileVersion, PricingVersionInput } from "@/lib/pricing/profile-versions";
-import { saveRate } from "@/lib/pricing/fx-rates";
-import { setIntake } from "@/lib/settings/intake";
-import { createUser } from "@/lib/users/manage-users";
-import { ListPaymentsQuery } from "@/lib/schemas/api/payments";
-import { dubaiDay } from "@/lib/money/dubai";
-import { realInstant, systemNow } from "@/lib/clock";
+import { assertMerchantAccess } from "@/lib/domain/auth/actor";
+import { configureCallback, requeueFromConsole } from "@/lib/domain/callbacks/manage-callbacks";
+import { getKey, listKeys, revokeKey } from "@/lib/domain/keys/manage-keys";
+import { requestAllowedIp } from "@/lib/domain/merchants/allow-list";
+import { getMerchant, activateMerchant } from "@/lib/domain/merchants/manage-merchants";
+import { approvalQueue, approveFromConsole, getPaymentView, listConsolePayments } from "@/lib/domain/payments/payment-views";
+import { saveProfileVersion, PricingVersionInput } from "@/lib/domain/pricing/profile-versions";
+import { saveRate } from "@/lib/domain/pricing/fx-rates";
+import { setIntake } from "@/lib/domain/settings/intake";
+import { createUser } from "@/lib/domain/users/manage-users";
+import { ListPaymentsQuery } from "@/lib/contract/schemas/api/payments";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { realInstant, systemNow } from "@/lib/platform/clock";
 
 const withdrawal = () => depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" });
 

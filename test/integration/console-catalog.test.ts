@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { actorOf, inTx, newOperator, refusal } from "../support/console";
 import { db, newMerchant } from "../support/fixtures";
-import { importCatalog, saveCatalogItem, switchCatalogItem } from "@/lib/test-store/catalog-changes";
+import { importCatalog, saveCatalogItem, switchCatalogItem } from "@/lib/simulators/test-store/catalog-changes";
 import { present } from "../../scripts/harness/present";
 
 // Items are created inactive-at-the-end with prices no store test uses, so parallel store tests are unaffected.

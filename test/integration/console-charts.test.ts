@@ -1,18 +1,18 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
-import type { ConsoleActor } from "@/lib/auth/actor";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { dubaiDay } from "@/lib/money/dubai";
-import { compactPaymentCounts } from "@/lib/payments/counts";
-import { listConsolePayments } from "@/lib/payments/payment-views";
-import { ListPaymentsQuery } from "@/lib/schemas/api/payments";
-import { callbacksOverview } from "@/lib/reports/callbacks-overview";
-import { limitUsage } from "@/lib/reports/limit-usage";
-import { paymentsOverview } from "@/lib/reports/payments-overview";
-import { ConsoleCallbacksOverview, ConsoleDeliveryPage, ConsoleLimitUsage, ConsolePaymentsOverview } from "@/lib/schemas/console/views";
+import type { ConsoleActor } from "@/lib/domain/auth/actor";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { DeliveryFilters, deliveryPage } from "@/lib/domain/callbacks/manage-callbacks";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { compactPaymentCounts } from "@/lib/domain/payments/counts";
+import { listConsolePayments } from "@/lib/domain/payments/payment-views";
+import { ListPaymentsQuery } from "@/lib/contract/schemas/api/payments";
+import { callbacksOverview } from "@/lib/domain/reports/callbacks-overview";
+import { limitUsage } from "@/lib/domain/reports/limit-usage";
+import { paymentsOverview } from "@/lib/domain/reports/payments-overview";
+import { ConsoleCallbacksOverview, ConsoleDeliveryPage, ConsoleLimitUsage, ConsolePaymentsOverview } from "@/lib/contract/schemas/console/views";
 import type { z } from "zod";
 
 /** What a chart's poll reads of `value` (components/console/use-polled.ts): its JSON through the page's schema. */

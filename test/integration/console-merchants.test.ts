@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { auditOf, actorOf, inTx, newOperator, refusal } from "../support/console";
 import { call, db, issueApiKey, newMerchant } from "../support/fixtures";
-import { createKey, revokeKey } from "@/lib/keys/manage-keys";
-import { addAllowedIp } from "@/lib/merchants/allow-list";
+import { createKey, revokeKey } from "@/lib/domain/keys/manage-keys";
+import { addAllowedIp } from "@/lib/domain/merchants/allow-list";
 import {
   activateMerchant,
   activationRefusal,
@@ -11,9 +11,9 @@ import {
   deactivateMerchant,
   updateMerchantPolicy,
   MerchantPolicyInput,
-} from "@/lib/merchants/manage-merchants";
-import { changeUserAccess, UserAccessInput } from "@/lib/users/manage-users";
-import { SCOPES } from "@/lib/keys/api-keys";
+} from "@/lib/domain/merchants/manage-merchants";
+import { changeUserAccess, UserAccessInput } from "@/lib/domain/users/manage-users";
+import { SCOPES } from "@/lib/domain/keys/api-keys";
 
 const HTTPS_CALLBACK = "https://merchant.example.com/sandpiper/callbacks";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { getWithSession, sessionOf } from "../support/console-http";
-import { ConsolePaymentPage, ConsolePaymentView } from "@/lib/schemas/console/views";
+import { ConsolePaymentPage, ConsolePaymentView } from "@/lib/contract/schemas/console/views";
 import { waitUntil } from "../../scripts/harness/wait";
 
 // The console's payment list and detail over HTTP as the pages poll them (SWR):

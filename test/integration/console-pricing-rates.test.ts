@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { auditOf, inTx, newOperator, pricingForm, refusal } from "../support/console";
 import { db, depositBody, newMerchant, savePricingVersion } from "../support/fixtures";
-import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
-import { missingRatesToday, RateInput, saveRate } from "@/lib/pricing/fx-rates";
-import { dubaiDay } from "@/lib/money/dubai";
+import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/domain/pricing/profile-versions";
+import { missingRatesToday, RateInput, saveRate } from "@/lib/domain/pricing/fx-rates";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 import { present } from "../../scripts/harness/present";
 
 const form = (merchantId: string, over: Record<string, string> = {}) =>

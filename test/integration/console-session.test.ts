@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { inTx, newOperator } from "../support/console";
 import { getWithSession, signIn, signOut } from "../support/console-http";
 import { baseUrl, createConsoleUser, db, depositBody, newMerchant } from "../support/fixtures";
-import { writeAudit } from "@/lib/audit";
-import { LOCK_MINUTES, MAX_FAILED_PER_ACCOUNT, MAX_FAILED_PER_IP, MAX_FAILED_SIGN_INS, SLOWDOWN_MS, verifyCredentials } from "@/lib/users/sign-in";
-import { changeUserAccess } from "@/lib/users/manage-users";
+import { writeAudit } from "@/lib/domain/audit";
+import { LOCK_MINUTES, MAX_FAILED_PER_ACCOUNT, MAX_FAILED_PER_IP, MAX_FAILED_SIGN_INS, SLOWDOWN_MS, verifyCredentials } from "@/lib/domain/users/sign-in";
+import { changeUserAccess } from "@/lib/domain/users/manage-users";
 
 const ip = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
 

@@ -1,8 +1,8 @@
 import { GUIDES } from "@/app/docs/guides";
 import { describe, expect, it } from "vitest";
-import { API_ERROR_CODES, ERROR_STATUS } from "@/lib/errors";
-import { OPERATION_LIST, OPERATIONS, operationErrors } from "@/lib/openapi/operations";
-import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/schemas/api/checkout-sessions";
+import { API_ERROR_CODES, ERROR_STATUS } from "@/lib/contract/errors";
+import { OPERATION_LIST, OPERATIONS, operationErrors } from "@/lib/application/openapi/operations";
+import { FORBIDDEN_SESSION_MEMBERS, SESSION_REQUIRED_CUSTOMER } from "@/lib/contract/schemas/api/checkout-sessions";
 import { assertMatchesContract, ContractViolation, contractDocument, validatorAt } from "../support/contract";
 import { amountEntryMerchant } from "../support/checkout-sessions";
 import { baseUrl, depositBody, newMerchant } from "../support/fixtures";
@@ -38,7 +38,7 @@ describe("published contract (/v1/openapi.json, /docs)", () => {
       expect(documented.responses[op.success.status].headers).toHaveProperty("X-Request-Id");
       if (documented.responses[429]) expect(documented.responses[429].headers).toHaveProperty("Retry-After");
     }
-    // Every code of lib/errors.ts with its status, in the table and in the Error schema's code enum.
+    // Every code of lib/contract/errors.ts with its status, in the table and in the Error schema's code enum.
     expect(served["x-error-codes"].map((e: { code: string; status: number }) => [e.code, e.status])).toEqual(API_ERROR_CODES.map((c) => [c, ERROR_STATUS[c]]));
     expect(served.components.schemas.ErrorCode.enum).toEqual(API_ERROR_CODES);
     const statuses = new Set(Object.values(served.paths).flatMap((m: any) => Object.values(m).flatMap((o: any) => Object.keys(o.responses))));

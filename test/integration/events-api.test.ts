@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { listenerSecret } from "@/lib/events/listener-secret";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { listenerSecret } from "@/lib/contract/callbacks/listener-secret";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { waitUntil } from "../../scripts/harness/wait";

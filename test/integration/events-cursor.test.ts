@@ -1,8 +1,8 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, expect, it } from "vitest";
-import { transaction } from "@/lib/db";
-import { recordEvent } from "@/lib/events/outbox";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { transaction } from "@/lib/platform/db";
+import { recordEvent } from "@/lib/domain/events/outbox";
+import { PrismaClient } from "@/lib/platform/generated/prisma/client";
 import { depositBody, newMerchant } from "../support/fixtures";
 import { TEST_DATABASE_URL } from "../support/env";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { realInstant } from "@/lib/clock";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { expireDuePayments } from "@/lib/payments/expire";
+import { realInstant } from "@/lib/platform/clock";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { expireDuePayments } from "@/lib/domain/payments/expire";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 
 // The expiry sweep's batch (docs/architecture.md "Jobs"): one statement claims and expires a batch through the

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { verifyCallback } from "@/clients/cli/src/verify";
-import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/schemas/api/failure-codes";
+import { FAILURE_CODE_NAMES, FAILURE_CODES } from "@/lib/contract/schemas/api/failure-codes";
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { getWithSession, sessionOf } from "../support/console-http";

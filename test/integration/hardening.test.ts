@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { luhnValid } from "@/lib/redaction/redact";
+import { luhnValid } from "@/lib/platform/redaction/redact";
 import { listenerForward } from "../support/stream";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
 import { assertPresent, present } from "../../scripts/harness/present";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/http/idempotency";
-import { MAX_BODY_BYTES } from "@/lib/http/body";
-import type { Operation } from "@/lib/openapi/operations";
+import { IDEMPOTENCY_KEY_PATTERN } from "@/lib/application/http/idempotency";
+import { MAX_BODY_BYTES } from "@/lib/application/http/body";
+import type { Operation } from "@/lib/application/openapi/operations";
 import { call, type TestMerchant } from "../support/fixtures";
 import { exampleBody, expectContractError, footprint, implementedOperations, merchantFor, pathOf, recordFor } from "../support/operations";
 import { assertPresent } from "../../scripts/harness/present";

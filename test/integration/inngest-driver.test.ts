@@ -7,7 +7,7 @@ import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../
 import { startReceiver } from "../support/receiver";
 import { TEST_DATABASE_URL } from "../support/env";
 import { startService } from "../support/global-setup";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 
 // Exactly one driver runs. A dedicated service instance (same database) is started with INNGEST_DEV
 // pointing at a stand-in for the Inngest dev server (the inngest-cli binary cannot be installed here): it

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
-import { createInngestFunctions } from "@/lib/jobs/inngest";
-import { POLLING_JOBS, type PollingJob } from "@/lib/jobs/registry";
+import { createInngestFunctions } from "@/lib/application/jobs/inngest";
+import { POLLING_JOBS, type PollingJob } from "@/lib/application/jobs/registry";
 import { mockedWaits } from "../support/inngest";
-import { realInstant } from "@/lib/clock";
+import { realInstant } from "@/lib/platform/clock";
 import { assertPresent } from "../../scripts/harness/present";
 
 // docs/architecture.md "Jobs": under Inngest every polling job of the registry runs at its interval. Each job's

@@ -2,13 +2,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { requeueDeliveries } from "@/lib/callbacks/deliveries";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { requeueDeliveries } from "@/lib/domain/callbacks/deliveries";
 import { verifyCallback } from "@/clients/cli/src/verify";
-import { DELIVERY_DUE_EVENT } from "@/lib/notify/inngest-client";
-import { createInngestFunctions } from "@/lib/jobs/inngest";
+import { DELIVERY_DUE_EVENT } from "@/lib/domain/notify/inngest-client";
+import { createInngestFunctions } from "@/lib/application/jobs/inngest";
 import { pollingWaits } from "../support/inngest";
-import { realInstant } from "@/lib/clock";
+import { realInstant } from "@/lib/platform/clock";
 import { assertPresent, present } from "../../scripts/harness/present";
 
 // The Inngest functions run in @inngest/test's engine against the real database and a real HTTP receiver.
@@ -164,7 +164,7 @@ describe("Inngest functions (@inngest/test)", () => {
 
 describe("one job registry", () => {
   it("every job of the registry has its Inngest function of the same id: a cron per polling job, the due event's per event-driven job", async () => {
-    const { JOBS } = await import("@/lib/jobs/registry");
+    const { JOBS } = await import("@/lib/application/jobs/registry");
     const fns = createInngestFunctions();
     expect(fns.map((f) => f.opts.id)).toEqual(JOBS.map((job) => job.id));
     for (const job of JOBS) {

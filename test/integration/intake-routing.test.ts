@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { depositBody } from "../support/fixtures";
 import { Dedicated, errorOf, type DedicatedMerchant } from "../support/dedicated";
-import { transaction } from "@/lib/db";
-import type { ConsoleActor } from "@/lib/auth/actor";
-import { setIntake } from "@/lib/settings/intake";
+import { transaction } from "@/lib/platform/db";
+import type { ConsoleActor } from "@/lib/domain/auth/actor";
+import { setIntake } from "@/lib/domain/settings/intake";
 
 // Intake pauses (503 PAYMENT_INTAKE_PAUSED) and bank-transfer routing (503 NO_ROUTE, BANK_CAPACITY) on
 // POST /v1/payments. Both are global to the service (operator settings, the service's bank accounts), so this

@@ -20,7 +20,7 @@ const advance = async (m: TestMerchant, by: string) => {
 };
 
 it("forwards of events made under a clock moved 2 h, then 35 days, are all recorded; the overview counts them as received", async () => {
-  const { overview } = await import("@/lib/reports/overview");
+  const { overview } = await import("@/lib/domain/reports/overview");
   const { actorOf } = await import("../support/console");
   const m = await newMerchant();
   const rx = await startRobustReceiver({ failFirst: 1 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { chaosPlan } from "@/lib/events/chaos";
+import { chaosPlan } from "@/lib/contract/callbacks/chaos";
 import { baseUrl, db, eventually, forwardTokenOf, issueApiKey, newMerchant } from "../support/fixtures";
 import { concludePayments, eventIdsOf, forwardReport, listen, waitForLine, type Running } from "../support/listener";
 import { startRobustReceiver } from "../../scripts/harness/robust-receiver";
@@ -176,7 +176,7 @@ it("chaos mode switched on and off reaches a running listener within 5 s, with a
   await waitForLine(run, /Chaos mode is OFF/, 5_000);
   expect(Date.now() - off).toBeLessThan(5_000);
   // Delayed chaos forwards and injections of earlier events may still be under way: wait for every one, then count.
-  // Each kind of an event's plan (keyed by its id and feed position, lib/events/feed.ts) prints one chaos line: the
+  // Each kind of an event's plan (keyed by its id and feed position, lib/domain/events/feed.ts) prints one chaos line: the
   // delay as a tag of the first attempt's line, the others as the injected requests' lines.
   const positions = await db.event.findMany({ where: { id: { in: chaosEvents } }, select: { id: true, position: true } });
   const expected = new Map(positions.map((e) => [e.id, chaosPlan(`${e.id}:${e.position}`, "listener").kinds.length]));
@@ -197,7 +197,7 @@ it("chaos mode switched on and off reaches a running listener within 5 s, with a
 }, 90_000);
 
 it("recorded forwards: idempotent by forward and attempt, another merchant's events refused, bad bodies 400; the overview counts a listener-delivered event as received", async () => {
-  const { overview } = await import("@/lib/reports/overview");
+  const { overview } = await import("@/lib/domain/reports/overview");
   const { actorOf } = await import("../support/console");
   const m = await newMerchant();
   const other = await newMerchant();

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { verifyCallback } from "@/clients/cli/src/verify";
-import { listenerSecret } from "@/lib/events/listener-secret";
+import { listenerSecret } from "@/lib/contract/callbacks/listener-secret";
 import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { listen, runCommand, waitForLine, type Running } from "../support/listener";
 import { startReceiver, type Received } from "../support/receiver";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
 import { verifyCallback } from "@/clients/cli/src/verify";
 import { Dedicated, type DedicatedMerchant } from "../support/dedicated";
 import { startService, stopService } from "../support/global-setup";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CONTRACT_VERSION } from "@/lib/openapi/document";
+import { CONTRACT_VERSION } from "@/lib/application/openapi/document";
 import { baseUrl, db, newMerchant } from "../support/fixtures";
 
 // The two packages as a new user meets them (docs/client.md "Install", docs/guides/command-line.md "The sandpiper command"): both

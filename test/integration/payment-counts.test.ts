@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
-import { compactPaymentCounts, VACUUM_AFTER_FOLDED } from "@/lib/payments/counts";
-import { POLLING_JOBS } from "@/lib/jobs/registry";
+import { compactPaymentCounts, VACUUM_AFTER_FOLDED } from "@/lib/domain/payments/counts";
+import { POLLING_JOBS } from "@/lib/application/jobs/registry";
 import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
-import { systemNow } from "@/lib/clock";
+import { systemNow } from "@/lib/platform/clock";
 import { assertPresent } from "../../scripts/harness/present";
 
 // GET /v1/payments `total` comes from payment counters (trigger-fed deltas folded by a job) instead of a

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { db, depositBody, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
 import { usdAedRateToday } from "../support/checkout-sessions";
-import { dubaiDay } from "@/lib/money/dubai";
-import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/domain/pricing/seeded-rates";
 import { present } from "../../scripts/harness/present";
 
 const minutes = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 60_000);

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { baseUrl, call, db, depositBody, newMerchant } from "../support/fixtures";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import { createPaymentLoad } from "@/lib/payments/create";
-import { listLoad, paymentLoad } from "@/lib/payments/read";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import { createPaymentLoad } from "@/lib/domain/payments/create";
+import { listLoad, paymentLoad } from "@/lib/domain/payments/read";
 
 const envelope = (res: { body: any; headers: Headers }) => {
   expect(res.body).toEqual({ error: { code: expect.any(String), message: expect.any(String), requestId: expect.any(String) } });

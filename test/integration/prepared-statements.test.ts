@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { OneQueryAtATimeClient, Prisma, query } from "@/lib/db";
+import { OneQueryAtATimeClient, Prisma, query } from "@/lib/platform/db";
 import { TEST_DATABASE_URL } from "../support/env";
 import { present } from "../../scripts/harness/present";
 
-// lib/db.ts `query` (docs/architecture.md "Hot paths"): statements are prepared once per connection, a refused
+// lib/platform/db.ts `query` (docs/architecture.md "Hot paths"): statements are prepared once per connection, a refused
 // statement keeps its connection (and so its prepared statements), a lost one is replaced, and a schema change that
 // alters a prepared statement's columns is answered by preparing it again. One connection, so every step meets the
 // same session unless it was replaced.

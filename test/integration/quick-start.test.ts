@@ -1,4 +1,4 @@
-import { dubaiDay } from "@/lib/money/dubai";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";

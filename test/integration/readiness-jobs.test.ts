@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readiness } from "@/lib/health/readiness";
+import { readiness } from "@/lib/application/health/readiness";
 
 // docs/operating.md "Health checks": /readyz never says ready while no job driver runs. This test process starts no
 // driver (the service's instrumentation hook does), so readiness here is that of a process whose driver did not

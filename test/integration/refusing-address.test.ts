@@ -1,11 +1,11 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { realInstant } from "@/lib/clock";
-import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
-import { requeueDeliveries } from "@/lib/callbacks/deliveries";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { refusalWaitMs } from "@/lib/callbacks/refusing-addresses";
+import { realInstant } from "@/lib/platform/clock";
+import { deliverDueCallbacks } from "@/lib/domain/callbacks/deliver";
+import { requeueDeliveries } from "@/lib/domain/callbacks/deliveries";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { refusalWaitMs } from "@/lib/domain/callbacks/refusing-addresses";
 import { db, depositBody, newMerchant } from "../support/fixtures";
 
 // docs/callbacks.md "An address that refuses connections", against a real loopback port nothing listens on. The

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
-import type { ConsoleActor } from "@/lib/auth/actor";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { addRiskRule } from "@/lib/risk/velocity-rules";
-import { transaction } from "@/lib/db";
-import { approveFromConsole } from "@/lib/payments/payment-views";
+import type { ConsoleActor } from "@/lib/domain/auth/actor";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { addRiskRule } from "@/lib/domain/risk/velocity-rules";
+import { transaction } from "@/lib/platform/db";
+import { approveFromConsole } from "@/lib/domain/payments/payment-views";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
-import { systemNow } from "@/lib/clock";
+import { systemNow } from "@/lib/platform/clock";
 import { present } from "../../scripts/harness/present";
 
 // docs/api.md "Sandbox clock" over real HTTP against the built service: a merchant moves its sandbox time ahead and
@@ -131,7 +131,7 @@ describe("the sandbox clock", () => {
     expect((await advance(m, "3d")).status).toBe(200);
     const w = (await m.api("/v1/payments", { body: depositBody({ method: "BANK_TRANSFER", direction: "WITHDRAWAL" }) })).body;
     const approver = { id: m.approver.id, username: m.approver.username, role: "MERCHANT" as const, merchantId: m.merchant.id };
-    // The console's action passes the real time (lib/console/action.ts); the approval moves it by the merchant's offset.
+    // The console's action passes the real time (lib/application/console/action.ts); the approval moves it by the merchant's offset.
     const approved = await transaction((tx) => approveFromConsole(tx, approver, { paymentId: w.id, now: systemNow() }));
     expect(approved.approvedAt!.getTime()).toBeGreaterThanOrEqual(Date.parse(w.createdAt));
     expect(approved.approvedAt!.getTime()).toBeGreaterThan(Date.now() + 71 * H);

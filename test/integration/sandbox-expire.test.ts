@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dubaiDay } from "@/lib/money/dubai";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 import { db, depositBody, messageOf, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, waitForCheckout } from "../support/store";
 import { present } from "../../scripts/harness/present";

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTRACT_VERSION } from "@/lib/openapi/document";
+import { CONTRACT_VERSION } from "@/lib/application/openapi/document";
 import type { Sandbox, SandboxOptions } from "../../clients/sandbox/types/index";
 import { assertMatchesContract } from "../support/contract";
 import { eventually } from "../support/fixtures";

@@ -5,17 +5,17 @@ import os from "node:os";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey, SCOPES } from "@/lib/keys/api-keys";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { createConsoleUser } from "@/lib/users/create-console-user";
-import { createMerchant } from "@/lib/merchants/create-merchant";
+import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { PrismaClient } from "@/lib/platform/generated/prisma/client";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
+import { createMerchant } from "@/lib/domain/merchants/create-merchant";
 import { TEST_DATABASE_URL } from "../support/env";
 import { recreateDatabase, stopService } from "../support/global-setup";
 import { startReceiver } from "../support/receiver";
 import { signIn } from "../support/console-http";
 import { listenerForward, streamForwardToken } from "../support/stream";
-import { MAX_FAILED_SIGN_INS } from "@/lib/users/sign-in";
+import { MAX_FAILED_SIGN_INS } from "@/lib/domain/users/sign-in";
 import { waitUntil } from "../../scripts/harness/wait";
 import { present } from "../../scripts/harness/present";
 
@@ -128,7 +128,7 @@ const deposit = () => ({ reference: `scale-${randomUUID()}`, amount: "25.00", cu
 describe("two instances, two workers each, one database", () => {
   it("failed sign-ins of one user name from one address count across both instances and their workers: the fifth locks it from that address on every one", async () => {
     // The first sign-ins of fresh workers: each creates its Redis client now, and what it counts while that client
-    // connects waits for the connection (lib/rate-limits/store.ts), so even these count in the shared budget.
+    // connects waits for the connection (lib/platform/rate-limits/store.ts), so even these count in the shared budget.
     const name = `nobody-${randomUUID().slice(0, 8)}`;
     const urls: string[] = [];
     for (let n = 0; n < MAX_FAILED_SIGN_INS; n++)

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { keyDisplayPrefix } from "@/lib/keys/api-keys";
-import { listAudit, writeAudit } from "@/lib/audit";
-import { transaction } from "@/lib/db";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
-import { approveWithdrawal } from "@/lib/payments/approve";
+import { keyDisplayPrefix } from "@/lib/domain/keys/api-keys";
+import { listAudit, writeAudit } from "@/lib/domain/audit";
+import { transaction } from "@/lib/platform/db";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { approveWithdrawal } from "@/lib/domain/payments/approve";
 import { db, depositBody, eventually, newMerchant, type TestMerchant } from "../support/fixtures";
-import { systemNow } from "@/lib/clock";
+import { systemNow } from "@/lib/platform/clock";
 import { present } from "../../scripts/harness/present";
 
 // docs/api.md "Scenario rules" over real HTTP against the built service: a rule concludes a matching new payment

@@ -7,10 +7,10 @@ import { baseUrl, db, depositBody, eventually, newMerchant, type TestMerchant } 
 import { listen, runCommand, waitForLine } from "../support/listener";
 import { docBlock } from "../support/readme";
 import { startReceiver, type Received } from "../support/receiver";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { verifyCallback } from "@/clients/cli/src/verify";
-import { listenerSecret } from "@/lib/events/listener-secret";
-import { standardWebhooksSecret } from "@/lib/events/signing";
+import { listenerSecret } from "@/lib/contract/callbacks/listener-secret";
+import { standardWebhooksSecret } from "@/lib/contract/callbacks/signing";
 import { present } from "../../scripts/harness/present";
 
 // Standard Webhooks headers beside the contract's, and rotating the callback secret with an overlap

@@ -92,7 +92,7 @@ describe("the service refuses CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production
   });
 });
 
-describe("a value lib/config.ts refuses stops the start with one line", () => {
+describe("a value lib/platform/config.ts refuses stops the start with one line", () => {
   const refusalLines = (output: string) => output.split("\n").filter((line) => line.includes("refuses to start"));
 
   it("node server.mjs with DELIVERY_POLL_INTERVAL_MS=abc exits 1 naming the variable, the value and what it accepts", async () => {
@@ -149,7 +149,7 @@ describe("npm run start:local", () => {
       await started.running();
       expect(started.output()).toMatch(/Local development: callbacks may go to http:\/\/localhost receivers/);
       const { PrismaPg } = await import("@prisma/adapter-pg");
-      const { PrismaClient } = await import("@/lib/generated/prisma/client");
+      const { PrismaClient } = await import("@/lib/platform/generated/prisma/client");
       const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }) });
       try {
         expect(await db.merchant.count()).toBeGreaterThan(0);

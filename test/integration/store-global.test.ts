@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient } from "@/lib/platform/generated/prisma/client";
 import { eventually } from "../support/fixtures";
 import { Dedicated, errorOf } from "../support/dedicated";
 import { storeBody } from "../support/store";
-import { authenticateRequest } from "@/lib/keys/api-keys";
-import { transaction } from "@/lib/db";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
-import { type NewMerchant } from "@/lib/merchants/create-merchant";
-import { dubaiDay } from "@/lib/money/dubai";
-import { updateSettings } from "@/lib/settings/service-settings";
-import { catalogVersion, storeCatalogProblem } from "@/lib/test-store/catalog-cache";
+import { authenticateRequest } from "@/lib/domain/keys/api-keys";
+import { transaction } from "@/lib/platform/db";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { type NewMerchant } from "@/lib/domain/merchants/create-merchant";
+import { dubaiDay } from "@/lib/contract/money/dubai";
+import { updateSettings } from "@/lib/domain/settings/service-settings";
+import { catalogVersion, storeCatalogProblem } from "@/lib/simulators/test-store/catalog-cache";
 import {
   deactivateCatalogItem,
   exportCatalogCsv,
@@ -18,9 +18,9 @@ import {
   listCatalogItems,
   setCatalogItemActive,
   upsertCatalogItem,
-} from "@/lib/test-store/catalog-admin";
-import type { CreateStorePayment } from "@/lib/schemas/api/store-payments";
-import { createStorePayment as createInProcess } from "@/lib/store/create-store-payment";
+} from "@/lib/simulators/test-store/catalog-admin";
+import type { CreateStorePayment } from "@/lib/contract/schemas/api/store-payments";
+import { createStorePayment as createInProcess } from "@/lib/simulators/store/create-store-payment";
 
 // Store state that is global to a service: the operator's store switches (503 STORE_DISABLED /
 // STORE_UNAVAILABLE), the store's catalog (503 NO_ROUTE when empty; admin functions; the catalog version

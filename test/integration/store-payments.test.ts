@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { call, db, freshIp, messageOf, newMerchant, savePricingVersion } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, storeBody, storeCustomer, waitForCheckout } from "../support/store";
-import { dubaiDay } from "@/lib/money/dubai";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 
 // POST /v1/store-payments (docs/api.md "Overview" 4, CreateStorePayment, the checkout object, the store-payment
 // customer profile rules, Endpoints rule 2, Errors; docs/decisions/0054-store-payment-check-order.md: 403

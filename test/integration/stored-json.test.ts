@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db, depositBody, newMerchant } from "../support/fixtures";
-import { getPayment } from "@/lib/payments/read";
-import { serializePayment } from "@/lib/payments/serialize";
-import { StoredDataError } from "@/lib/schemas/stored/parse";
+import { getPayment } from "@/lib/domain/payments/read";
+import { serializePayment } from "@/lib/domain/payments/serialize";
+import { StoredDataError } from "@/lib/contract/schemas/stored/parse";
 
 // docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md: a payment whose stored snapshot lost a member (written
 // by hand here, as older code or a manual fix could) is refused where it is read, with an error naming the column and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { keyDisplayPrefix } from "@/lib/keys/api-keys";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { keyDisplayPrefix } from "@/lib/domain/keys/api-keys";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { db, depositBody, eventually, messageOf, newMerchant, type TestMerchant } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, openSession } from "../support/checkout-sessions";
 import { startReceiver } from "../support/receiver";

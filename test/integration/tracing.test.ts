@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { TEST_DATABASE_URL } from "../support/env";
 import { call, db, depositBody, eventually, newMerchant } from "../support/fixtures";
 import { startService, stopService } from "../support/global-setup";

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { db, depositBody, newMerchant, type TestMerchant } from "../support/fixtures";
 import { sessionBody, sessionCustomer } from "../support/checkout-sessions";
 import { storeBody, storeCustomer } from "../support/store";
-import { pruneRiskCounters } from "@/lib/risk/velocity-rules";
-import { realInstant } from "@/lib/clock";
+import { pruneRiskCounters } from "@/lib/domain/risk/velocity-rules";
+import { realInstant } from "@/lib/platform/clock";
 
 // Velocity rules (docs/api.md "Errors": 403 RISK_REJECTED is a block-list entry or a velocity rule), against the
 // running service: the N-th payment passes, the N+1-th is refused, the window rolls over, concurrent creates never

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { dubaiDay } from "@/lib/money/dubai";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 import { assertCustomerPageContract } from "./contract";
 import { baseUrl, db, newMerchant, savePricingVersion } from "./fixtures";
-import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/pricing/seeded-rates";
-import type { NewMerchant } from "@/lib/merchants/create-merchant";
-import type { Scope } from "@/lib/keys/api-keys";
+import { SEEDED_USD_DEPOSIT_TERMS } from "@/lib/domain/pricing/seeded-rates";
+import type { NewMerchant } from "@/lib/domain/merchants/create-merchant";
+import type { Scope } from "@/lib/domain/keys/api-keys";
 
 /** A customer with every member a checkout session requires. */
 export function sessionCustomer(over: Record<string, unknown> = {}): Record<string, any> {

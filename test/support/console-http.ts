@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { ActionState } from "@/lib/console/action";
+import type { ActionState } from "@/lib/application/console/action";
 import { baseUrl, db } from "./fixtures";
 import { present } from "../../scripts/harness/present";
 
@@ -162,7 +162,7 @@ function formDataOf(fields: ActionFields): FormData {
 
 /**
  * Posts a console Server Action to the built service as a browser would. Console actions are
- * `(previousState, formData) => ActionState` (lib/console/action.ts consoleAction); "fetch" and "form" send the
+ * `(previousState, formData) => ActionState` (lib/application/console/action.ts consoleAction); "fetch" and "form" send the
  * idle state and `fields` as the form.
  */
 export async function postAction(name: string, fields: ActionFields, call: ActionCall = {}): Promise<ActionAnswer> {

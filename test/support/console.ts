@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { transaction, type Tx } from "@/lib/db";
-import type { ConsoleActor } from "@/lib/auth/actor";
-import { ApiError } from "@/lib/errors";
+import { transaction, type Tx } from "@/lib/platform/db";
+import type { ConsoleActor } from "@/lib/domain/auth/actor";
+import { ApiError } from "@/lib/contract/errors";
 import { createConsoleUser, db } from "./fixtures";
 
 /** A console actor for a user row. */

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { openApiDocument, type OpenApiDocument, type ResponseObject } from "@/lib/openapi/document";
+import { openApiDocument, type OpenApiDocument, type ResponseObject } from "@/lib/application/openapi/document";
 import { assertPresent } from "../../scripts/harness/present";
 
 // Every response the integration suite receives under /v1 is checked against the published OpenAPI document

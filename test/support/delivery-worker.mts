@@ -2,8 +2,8 @@
 // Options JSON: { merchantId, now (ISO), limit?, workerId? }. Prints "ready" once connected to the
 // database, waits for a line on stdin ("go"), runs deliverDueCallbacks once and prints its summary as JSON.
 import { createInterface } from "node:readline";
-import { getDb } from "@/lib/db";
-import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
+import { getDb } from "@/lib/platform/db";
+import { deliverDueCallbacks } from "@/lib/domain/callbacks/deliver";
 
 const opts = JSON.parse(process.argv[2]) as { merchantId: string; now: string; limit?: number; workerId?: string };
 await getDb().$queryRaw`SELECT 1`;

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
-import { getDb } from "@/lib/db";
-import { issueApiKey, SCOPES, type Scope } from "@/lib/keys/api-keys";
-import { createConsoleUser } from "@/lib/users/create-console-user";
-import { createMerchant, type NewMerchant } from "@/lib/merchants/create-merchant";
-import { savePricingVersion } from "@/lib/pricing/profile-versions";
+import { getDb } from "@/lib/platform/db";
+import { issueApiKey, SCOPES, type Scope } from "@/lib/domain/keys/api-keys";
+import { createConsoleUser } from "@/lib/domain/users/create-console-user";
+import { createMerchant, type NewMerchant } from "@/lib/domain/merchants/create-merchant";
+import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
 import { assertMatchesContract } from "./contract";
 
 import { streamForwardToken } from "./stream";
 import { waitUntil } from "../../scripts/harness/wait";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/platform/generated/prisma/client";
 
 export const db = getDb();
 export const baseUrl = () => inject("baseUrl");

@@ -1,7 +1,7 @@
 // Helpers for running Inngest functions in @inngest/test's engine: its sleeps never end by themselves, so every
 // `step.sleep` / `step.sleepUntil` a run reaches needs a mocked step.
-import { POLLING_JOBS } from "@/lib/jobs/registry";
-import { inngestSchedule } from "@/lib/jobs/schedule";
+import { POLLING_JOBS } from "@/lib/application/jobs/registry";
+import { inngestSchedule } from "@/lib/application/jobs/schedule";
 
 /** Mocked sleep steps `wait-1` .. `wait-<count>`; `onWait(n)` runs when the run reaches `wait-<n>` (e.g. to move a clock). */
 export function mockedWaits(count: number, onWait: (n: number) => unknown = () => null) {

@@ -2,15 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
-import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/openapi/operations";
-import type { Scope } from "@/lib/keys/api-keys";
-import { setCallbackUrl } from "@/lib/callbacks/callback-config";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/contract/errors";
+import { OPERATION_LIST, OPERATIONS, type Operation } from "@/lib/application/openapi/operations";
+import type { Scope } from "@/lib/domain/keys/api-keys";
+import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { db, eventually, forwardTokenOf, newMerchant, type ApiResponse, type TestMerchant } from "./fixtures";
 import { waitUntil } from "../../scripts/harness/wait";
 import { assertPresent, present } from "../../scripts/harness/present";
 
-// Table-driven helpers over the operations registry (lib/openapi/operations.ts): the access matrix and the
+// Table-driven helpers over the operations registry (lib/application/openapi/operations.ts): the access matrix and the
 // hostile-input properties iterate over every operation whose route file exists, so an endpoint added on
 // another branch is covered as soon as its route lands, with no test change.
 

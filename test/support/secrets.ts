@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { luhnValid } from "@/lib/redaction/redact";
+import { luhnValid } from "@/lib/platform/redaction/redact";
 
-// The secrets the redaction rule must catch (lib/redaction/redact.ts; docs/operating.md "Secrets in logs and traces"),
+// The secrets the redaction rule must catch (lib/platform/redaction/redact.ts; docs/operating.md "Secrets in logs and traces"),
 // generated in the variants it promises, and the check that none survives in a text that left the service.
 
 /** What a card number's digits may be separated by. */

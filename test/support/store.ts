@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { dubaiDay } from "@/lib/money/dubai";
+import { dubaiDay } from "@/lib/contract/money/dubai";
 import { assertCustomerPageContract } from "./contract";
 import { baseUrl, db, eventually, newMerchant, savePricingVersion, type TestMerchant } from "./fixtures";
-import type { NewMerchant } from "@/lib/merchants/create-merchant";
-import type { Scope } from "@/lib/keys/api-keys";
+import type { NewMerchant } from "@/lib/domain/merchants/create-merchant";
+import type { Scope } from "@/lib/domain/keys/api-keys";
 
 /** A store-payment customer with every member the store flow requires (username, firstName, lastName, email). */
 export function storeCustomer(over: Record<string, unknown> = {}): Record<string, any> {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openApiDocument } from "@/lib/openapi/document";
-import { CUSTOMER_OPERATION_LIST } from "@/lib/openapi/customer-operations";
+import { openApiDocument } from "@/lib/application/openapi/document";
+import { CUSTOMER_OPERATION_LIST } from "@/lib/application/openapi/customer-operations";
 import { merchantDocument } from "../../clients/typescript/scripts/generate.mjs";
 import { createClient, OPERATIONS, SandpiperError, type ListPath, type OperationId } from "../../clients/typescript/src/index";
 import { present } from "../../scripts/harness/present";

@@ -3,16 +3,27 @@
 // Checked by `tsc --noEmit` (npm run typecheck; tsconfig.json includes every .ts file) and never run: each
 // `@ts-expect-error` fails the type check when the line under it compiles.
 import { expectTypeOf } from "vitest";
-import { isBefore, later, msBetween, realAt, realInstant, sandboxInstant, sandboxNow, systemNow, type RealInstant, type SandboxInstant } from "@/lib/clock";
-import { checkForwardToken, issueForwardToken, type ForwardSession } from "@/lib/events/forward-token";
-import { lastDays } from "@/lib/reports/days";
-import { paymentsOverview } from "@/lib/reports/payments-overview";
-import { expireDuePayments } from "@/lib/payments/expire";
-import { deliverDueCallbacks } from "@/lib/callbacks/deliver";
-import type { ConsoleActor } from "@/lib/auth/actor";
-import type { Db } from "@/lib/db";
-import type { PaymentView } from "@/lib/payments/payment-views";
-import { formatRealTime, type MerchantTimeText } from "@/lib/time-format";
+import {
+  isBefore,
+  later,
+  msBetween,
+  realAt,
+  realInstant,
+  sandboxInstant,
+  sandboxNow,
+  systemNow,
+  type RealInstant,
+  type SandboxInstant,
+} from "@/lib/platform/clock";
+import { checkForwardToken, issueForwardToken, type ForwardSession } from "@/lib/domain/events/forward-token";
+import { lastDays } from "@/lib/domain/reports/days";
+import { paymentsOverview } from "@/lib/domain/reports/payments-overview";
+import { expireDuePayments } from "@/lib/domain/payments/expire";
+import { deliverDueCallbacks } from "@/lib/domain/callbacks/deliver";
+import type { ConsoleActor } from "@/lib/domain/auth/actor";
+import type { Db } from "@/lib/platform/db";
+import type { PaymentView } from "@/lib/domain/payments/payment-views";
+import { formatRealTime, type MerchantTimeText } from "@/lib/platform/time-format";
 import { present } from "../../scripts/harness/present";
 
 declare const db: Db;

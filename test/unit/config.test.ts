@@ -1,9 +1,9 @@
-// lib/config.ts: the schema refuses a bad value of every variable with its one line, fills the defaults, and agrees
+// lib/platform/config.ts: the schema refuses a bad value of every variable with its one line, fills the defaults, and agrees
 // with docs/operating.md "Environment" (docs/architecture.md "Layout").
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { config, ConfigError, parseConfig, VARIABLES, type VariableName } from "@/lib/config";
+import { config, ConfigError, parseConfig, VARIABLES, type VariableName } from "@/lib/platform/config";
 import { assertPresent } from "../../scripts/harness/present";
 
 /** A value each variable must refuse (typed: a variable added to the schema needs one here). */

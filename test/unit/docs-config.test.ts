@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseConfig, VARIABLES, type Config, type VariableName } from "@/lib/config";
+import { parseConfig, VARIABLES, type Config, type VariableName } from "@/lib/platform/config";
 import { markdownFiles } from "../support/markdown";
 import { assertPresent, present } from "../../scripts/harness/present";
 
-// The configuration's numbers are stated once in code (lib/config.ts: defaults and bounds) and repeated in words by
+// The configuration's numbers are stated once in code (lib/platform/config.ts: defaults and bounds) and repeated in words by
 // the README, the docs and the OpenAPI document's description. This test reads every such statement back and fails
 // when one says another number than the schema: the Environment table's defaults and bounds, "`NAME` (default N)"
 // anywhere, the rate limits, the request log's retention and the job intervals said in prose. It searches every
@@ -13,7 +13,7 @@ import { assertPresent, present } from "../../scripts/harness/present";
 const root = path.resolve(__dirname, "../..");
 const SOURCES = markdownFiles(root);
 /** Code whose text repeats configuration numbers to readers (the document's description). */
-const CODE_SOURCES = ["lib/openapi/document.ts"];
+const CODE_SOURCES = ["lib/application/openapi/document.ts"];
 const DEFAULTS: Config = parseConfig({});
 const NAMES = new Set(Object.keys(VARIABLES));
 const isVariable = (name: string): name is VariableName => NAMES.has(name);

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, JITTER, MAX_ATTEMPTS, MAX_WAIT_MS, MIN_WAIT_MS } from "@/lib/callbacks/retry-schedule";
+import { BASE_WAITS_SECONDS, FAST_RETRY_DIVISOR, JITTER, MAX_ATTEMPTS, MAX_WAIT_MS, MIN_WAIT_MS } from "@/lib/contract/callbacks/retry-schedule";
 import { markdownFiles } from "../support/markdown";
 import { present } from "../../scripts/harness/present";
 
-// The callback retry schedule is stated once in code (lib/callbacks/retry-schedule.ts) and repeated in words by the
+// The callback retry schedule is stated once in code (lib/contract/callbacks/retry-schedule.ts) and repeated in words by the
 // README, the docs and guides, the OpenAPI descriptions and the console. This test reads every such statement back and fails
 // when one says another schedule than the code: a list of waits, a row of a schedule table, "N attempts" next to
 // the callbacks, and the schedule's bounds ("30 s to 1 h", "0.5 s to 60 s").
@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, "../..");
 // README.md and every markdown file under docs/ at any depth, wherever the text moves.
 const SOURCES = markdownFiles(root);
 const CODE_SOURCES = [
-  ...fs.readdirSync(path.join(root, "lib/openapi/entries")).map((f) => `lib/openapi/entries/${f}`),
+  ...fs.readdirSync(path.join(root, "lib/application/openapi/entries")).map((f) => `lib/application/openapi/entries/${f}`),
   "app/console/actions/callbacks.ts",
   "app/console/(app)/callbacks/page.tsx",
 ];

@@ -1,9 +1,9 @@
-// lib/notify/due-events.ts and the registry's event-driven entries (docs/architecture.md "Jobs"): typed payloads,
+// lib/domain/notify/due-events.ts and the registry's event-driven entries (docs/architecture.md "Jobs"): typed payloads,
 // malformed ones refused, and every due event caught up by a polling job of the registry.
 import { describe, expect, it } from "vitest";
-import { announce } from "@/lib/notify/announce";
-import { DELIVERY_DUE, STORE_HANDOFF_DUE } from "@/lib/notify/due-events";
-import { EVENT_JOBS, JOBS, POLLING_JOBS } from "@/lib/jobs/registry";
+import { announce } from "@/lib/domain/notify/announce";
+import { DELIVERY_DUE, STORE_HANDOFF_DUE } from "@/lib/domain/notify/due-events";
+import { EVENT_JOBS, JOBS, POLLING_JOBS } from "@/lib/application/jobs/registry";
 
 const ID = "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
 

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CompleteSandboxPayment } from "@/lib/schemas/api/payments";
-import { FAILURE_CODE_NAMES, FAILURE_CODES, FailureCode, paymentFailure } from "@/lib/schemas/api/failure-codes";
-import { CreateScenarioRule, UpdateScenarioRule } from "@/lib/schemas/api/scenario-rules";
+import { CompleteSandboxPayment } from "@/lib/contract/schemas/api/payments";
+import { FAILURE_CODE_NAMES, FAILURE_CODES, FailureCode, paymentFailure } from "@/lib/contract/schemas/api/failure-codes";
+import { CreateScenarioRule, UpdateScenarioRule } from "@/lib/contract/schemas/api/scenario-rules";
 
-// docs/api.md "Failure codes": the one table in code (lib/schemas/api/failure-codes.ts) is what the docs list, row for
+// docs/api.md "Failure codes": the one table in code (lib/contract/schemas/api/failure-codes.ts) is what the docs list, row for
 // row, and what the request schemas accept.
 
 const api = fs.readFileSync(path.resolve(__dirname, "../../docs/api.md"), "utf8");

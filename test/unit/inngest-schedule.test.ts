@@ -1,6 +1,6 @@
-// lib/jobs/schedule.ts: how a polling job's interval is honoured under Inngest (docs/architecture.md "Jobs").
+// lib/application/jobs/schedule.ts: how a polling job's interval is honoured under Inngest (docs/architecture.md "Jobs").
 import { describe, expect, it } from "vitest";
-import { inngestSchedule, runsAt } from "@/lib/jobs/schedule";
+import { inngestSchedule, runsAt } from "@/lib/application/jobs/schedule";
 
 const MINUTE = 60_000;
 

@@ -3,22 +3,36 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { present } from "../../scripts/harness/present";
 
-// docs/architecture.md "Layers and imports": the folders of lib/ form layers, and no import runs back up. A folder
-// that imports another (a value or a type) is above it; two folders that import each other would be one layer in
-// two places, so every cycle between folders is listed here as a failure, with the files that make it. Files are
-// checked the same way: no file of lib/ or of the merchant-side package (clients/cli/src) is part of an import
-// circle, even inside one folder, and the service's lib/ imports nothing of clients/, app/ or components/.
+// docs/architecture.md "Layers and imports": lib/ is five rooms, each a folder of folders. The rooms are ranked
+// (ROOMS below, lowest first) and an import never runs from a room to one ranked above it. Inside and across rooms, the
+// folders form layers: a folder that imports another (a value or a type) is above it; two folders that import each
+// other would be one layer in two places, so every cycle between folders is listed here as a failure, with the files
+// that make it. Files are checked the same way: no file of lib/ or of the merchant-side package (clients/cli/src) is
+// part of an import circle, even inside one folder, and the service's lib/ imports nothing of clients/, app/ or
+// components/. The merchant-side command imports nothing of lib/ but the published contract (lib/contract).
+
+/** The rooms of lib/, lowest first: a room imports only itself and the rooms before it. */
+const ROOMS = ["platform", "contract", "domain", "simulators", "application"] as const;
 
 const root = path.resolve(__dirname, "../..");
 const lib = path.join(root, "lib");
 
-/** lib/<folder> of a module path `@/lib/...` (a file directly in lib/ is its own folder: `db`, `audit`, ...). */
-const folderOf = (modulePath: string) => present(modulePath.split("/")[0], 'modulePath.split("/")[0]').replace(/\.(ts|mjs)$/, "");
+/**
+ * The folder `<room>/<folder>` of a path under lib/ (a file directly in a room is its own folder: `platform/db`,
+ * `domain/audit`, ...).
+ */
+const folderOf = (modulePath: string) =>
+  modulePath
+    .split("/")
+    .slice(0, 2)
+    .join("/")
+    .replace(/\.(ts|mjs)$/, "");
+const roomOf = (folder: string) => folder.split("/")[0] ?? "";
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === "generated" ? [] : sources(full);
+    if (e.isDirectory()) return full === path.join(lib, "platform", "generated") ? [] : sources(full);
     return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
   });
 }
@@ -64,7 +78,7 @@ function folderImports(): Map<string, Map<string, string[]>> {
         : path.relative(lib, path.resolve(path.dirname(file), present(m[1], "m[1]")));
       if (target.startsWith("..")) continue; // outside lib/
       const to = folderOf(target);
-      if (to === from || to === "generated") continue;
+      if (to === from || to === "platform/generated") continue;
       const byTarget = edges.get(from) ?? new Map<string, string[]>();
       byTarget.set(to, [...(byTarget.get(to) ?? []), path.relative(root, file)]);
       edges.set(from, byTarget);
@@ -178,5 +192,26 @@ describe('lib/ layers (docs/architecture.md "Layers and imports")', () => {
       group.flatMap((from) => group.filter((to) => edges.get(from)?.has(to)).map((to) => `${from} -> ${to} (${edges.get(from)!.get(to)!.join(", ")})`)),
     );
     expect(found).toEqual([]);
+  });
+  it("lib/ holds the five rooms and nothing else, each with its README", () => {
+    const entries = fs.readdirSync(lib).sort();
+    expect(entries).toEqual([...ROOMS].sort());
+    for (const room of ROOMS) expect(fs.existsSync(path.join(lib, room, "README.md")), `lib/${room}/README.md`).toBe(true);
+  });
+
+  it("no import runs from a room to one ranked above it (platform, contract, domain, simulators, application)", () => {
+    const upward = [...folderImports()].flatMap(([from, targets]) =>
+      [...targets]
+        .filter(([to]) => ROOMS.indexOf(roomOf(to) as (typeof ROOMS)[number]) > ROOMS.indexOf(roomOf(from) as (typeof ROOMS)[number]))
+        .map(([to, files]) => `${from} -> ${to} (${files.join(", ")})`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("the merchant-side command (clients/cli/src) imports nothing of lib/ but the published contract", () => {
+    const outside = [...fileImports(["clients/cli/src"])].flatMap(([from, targets]) =>
+      [...targets.keys()].filter((to) => to.startsWith("lib/") && !to.startsWith("lib/contract/")).map((to) => `${from} -> ${to}`),
+    );
+    expect(outside).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fromMinor, toMinor } from "@/lib/money/currency";
-import { bpsOfMinor, convertMinor, displayRate, parseRate } from "@/lib/money/rates";
-import { dubaiDay, dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/money/dubai";
-import { computeSnapshot, type PricingTerms } from "@/lib/pricing/snapshot";
-import { canonicalJson } from "@/lib/http/idempotency";
-import { normalizeIp } from "@/lib/auth/ip";
+import { fromMinor, toMinor } from "@/lib/contract/money/currency";
+import { bpsOfMinor, convertMinor, displayRate, parseRate } from "@/lib/contract/money/rates";
+import { dubaiDay, dubaiDayEnd, dubaiDayStart, isValidDay } from "@/lib/contract/money/dubai";
+import { computeSnapshot, type PricingTerms } from "@/lib/domain/pricing/snapshot";
+import { canonicalJson } from "@/lib/application/http/idempotency";
+import { normalizeIp } from "@/lib/domain/auth/ip";
 
 describe("minor units", () => {
   it("parses and formats decimal amounts exactly", () => {

@@ -3,14 +3,14 @@
 // exactly the load its entry declares. Checked by `tsc --noEmit` (npm run typecheck; tsconfig.json includes every .ts
 // file) and never run: each `@ts-expect-error` fails the type check when the line under it compiles.
 import { expectTypeOf } from "vitest";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import type { Prisma, SelectOf, Tx } from "@/lib/db";
-import { createPaymentLoad, CreatePaymentLoaded } from "@/lib/payments/create";
-import { listLoad, paymentLoad, type ListLoaded } from "@/lib/payments/read";
-import type { PaymentRow } from "@/lib/payments/serialize";
-import type { Payment } from "@/lib/schemas/api/payment-resource";
-import type { FailureCode } from "@/lib/schemas/api/failure-codes";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import type { Prisma, SelectOf, Tx } from "@/lib/platform/db";
+import { createPaymentLoad, CreatePaymentLoaded } from "@/lib/domain/payments/create";
+import { listLoad, paymentLoad, type ListLoaded } from "@/lib/domain/payments/read";
+import type { PaymentRow } from "@/lib/domain/payments/serialize";
+import type { Payment } from "@/lib/contract/schemas/api/payment-resource";
+import type { FailureCode } from "@/lib/contract/schemas/api/failure-codes";
 
 declare const payment: Payment;
 declare const stream: ReadableStream<Uint8Array>;

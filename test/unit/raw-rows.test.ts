@@ -1,12 +1,12 @@
-// Raw reads check their rows with a zod schema (lib/db.ts parseRow): a column renamed in SQL and not in the schema, or
+// Raw reads check their rows with a zod schema (lib/platform/db.ts parseRow): a column renamed in SQL and not in the schema, or
 // back, is refused with an error naming the field, instead of reaching the code as undefined.
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { parseRow, parseRows } from "@/lib/db";
-import { ClaimRow } from "@/lib/callbacks/deliver";
-import { FeedRow } from "@/lib/events/feed";
-import { ActiveRulesRow } from "@/lib/risk/velocity";
-import { ClockOffsetRow } from "@/lib/sandbox-clock/clock";
+import { parseRow, parseRows } from "@/lib/platform/db";
+import { ClaimRow } from "@/lib/domain/callbacks/deliver";
+import { FeedRow } from "@/lib/domain/events/feed";
+import { ActiveRulesRow } from "@/lib/domain/risk/velocity";
+import { ClockOffsetRow } from "@/lib/simulators/sandbox-clock/clock";
 
 /** A feed row as the driver gives it (snake_case columns, int8 as BigInt, timestamptz as Date). */
 const feedRow = () => ({
@@ -46,7 +46,7 @@ function zodErrorOf(fn: () => unknown): ZodError {
   throw new Error("expected a ZodError, nothing was thrown");
 }
 
-describe("the feed's row schema (lib/events/feed.ts readFeed)", () => {
+describe("the feed's row schema (lib/domain/events/feed.ts readFeed)", () => {
   it("renames the columns and keeps their types", () => {
     expect(parseRow(FeedRow, feedRow())).toEqual({
       position: 7n,
@@ -71,7 +71,7 @@ describe("the feed's row schema (lib/events/feed.ts readFeed)", () => {
   });
 });
 
-describe("the delivery claim's row schema (lib/callbacks/deliver.ts)", () => {
+describe("the delivery claim's row schema (lib/domain/callbacks/deliver.ts)", () => {
   it("refuses the batch at a row without callback_secret", () => {
     const { callback_secret: _secret, ...withoutSecret } = claimRow();
     const error = zodErrorOf(() => parseRows(ClaimRow, [claimRow(), withoutSecret]));
@@ -94,7 +94,7 @@ const ruleJson = () => ({
   currency: "AED",
 });
 
-describe("the active velocity rules' row schema (lib/risk/velocity.ts consumeVelocity)", () => {
+describe("the active velocity rules' row schema (lib/domain/risk/velocity.ts consumeVelocity)", () => {
   it("checks the rules in the same parse, amounts as BigInt", () => {
     expect(parseRow(ActiveRulesRow, { rules: [ruleJson()] }).rules[0]).toMatchObject({ kind: "AMOUNT", maxAmountMinor: 500000n });
   });
@@ -110,7 +110,7 @@ describe("the active velocity rules' row schema (lib/risk/velocity.ts consumeVel
   });
 });
 
-describe("the sandbox clock's row schema (lib/sandbox-clock/clock.ts)", () => {
+describe("the sandbox clock's row schema (lib/simulators/sandbox-clock/clock.ts)", () => {
   it("refuses an offset read as a JS number (int8 must come back as BigInt)", () => {
     expect(parseRow(ClockOffsetRow, { offset: 7_200_000n })).toEqual({ offset: 7_200_000n });
     const error = zodErrorOf(() => parseRow(ClockOffsetRow, { offset: 7_200_000 }));

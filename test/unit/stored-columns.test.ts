@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AuditSnapshot } from "@/lib/audit";
+import { AuditSnapshot } from "@/lib/domain/audit";
 import { parsePolled } from "@/components/console/use-polled";
-import type { PricingProfileVersion, RequestLog, RiskRule } from "@/lib/generated/prisma/client";
-import { versionAsInput } from "@/lib/pricing/profile-versions";
-import { requestLogView } from "@/lib/request-log/read";
-import { riskRuleView } from "@/lib/risk/velocity-rules";
-import { ConsoleCallbacksOverview, ConsoleDeliveryPage } from "@/lib/schemas/console/views";
-import { parseStored, StoredDataError } from "@/lib/schemas/stored/parse";
+import type { PricingProfileVersion, RequestLog, RiskRule } from "@/lib/platform/generated/prisma/client";
+import { versionAsInput } from "@/lib/domain/pricing/profile-versions";
+import { requestLogView } from "@/lib/application/request-log/read";
+import { riskRuleView } from "@/lib/domain/risk/velocity-rules";
+import { ConsoleCallbacksOverview, ConsoleDeliveryPage } from "@/lib/contract/schemas/console/views";
+import { parseStored, StoredDataError } from "@/lib/contract/schemas/stored/parse";
 
 // Text columns read as unions, and JSON the console reads, go through their schemas
 // (docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md): a value outside the union is refused with an error

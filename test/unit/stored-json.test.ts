@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseStored, StoredDataError } from "@/lib/schemas/stored/parse";
-import { computeSnapshot, storedSnapshot } from "@/lib/pricing/snapshot";
-import { DEFAULT_SETTINGS, settingsOf } from "@/lib/settings/service-settings";
+import { parseStored, StoredDataError } from "@/lib/contract/schemas/stored/parse";
+import { computeSnapshot, storedSnapshot } from "@/lib/domain/pricing/snapshot";
+import { DEFAULT_SETTINGS, settingsOf } from "@/lib/domain/settings/service-settings";
 
 // docs/decisions/0153-stored-json-is-parsed-where-it-is-read.md.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { FULL_TURNS, SEGMENTS, TARGET_SEGMENT, wheelGeometry } from "@/components/store/wheel-geometry";
-import { fromMinor } from "@/lib/money/currency";
+import { fromMinor } from "@/lib/contract/money/currency";
 
 // The discount wheel lands on the computed discount: exactly one segment carries an amount, it is the
 // discount, and the final rotation brings that segment's centre under the pointer at the top.

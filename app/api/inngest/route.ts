@@ -3,10 +3,10 @@
 // either there is nothing to serve: 404 in the contract's envelope, logged as a structured line, and the Inngest SDK
 // is never loaded (docs/architecture.md "Jobs").
 import { randomUUID } from "node:crypto";
-import { apiError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/respond";
-import { log } from "@/lib/log";
-import { inngestServes } from "@/lib/notify/mode";
+import { apiError } from "@/lib/contract/errors";
+import { errorResponse } from "@/lib/application/http/respond";
+import { log } from "@/lib/platform/log";
+import { inngestServes } from "@/lib/domain/notify/mode";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +16,7 @@ let served: Promise<Served> | undefined;
 
 /** The SDK's serve handlers of the job functions, loaded and built on the first call Inngest makes. */
 function servedHandlers(): Promise<Served> {
-  served ??= Promise.all([import("inngest/next"), import("@/lib/notify/inngest-client"), import("@/lib/jobs/inngest")]).then(
+  served ??= Promise.all([import("inngest/next"), import("@/lib/domain/notify/inngest-client"), import("@/lib/application/jobs/inngest")]).then(
     ([{ serve }, { inngest }, { inngestFunctions }]) => serve({ client: inngest, functions: [...inngestFunctions] }) as unknown as Served,
   );
   return served;

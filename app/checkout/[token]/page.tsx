@@ -1,9 +1,9 @@
 // GET /checkout/{token} - the customer amount-entry page of a checkout session (bearer link)
-import { displayRate } from "@/lib/money/rates";
+import { displayRate } from "@/lib/contract/money/rates";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db";
-import { loadCustomerCheckout, type CustomerCheckoutView } from "@/lib/checkout-sessions/customer-view";
+import { getDb } from "@/lib/platform/db";
+import { loadCustomerCheckout, type CustomerCheckoutView } from "@/lib/domain/checkout-sessions/customer-view";
 import { AmountForm } from "@/components/checkout/AmountForm";
 import { ConfirmTotal } from "@/components/checkout/ConfirmTotal";
 import { ExpiryWatch } from "@/components/checkout/ExpiryWatch";

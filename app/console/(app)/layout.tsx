@@ -2,11 +2,11 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { ConsoleNav, type NavItem } from "@/components/console/nav";
 import { Notice } from "@/components/console/ui";
-import { merchantsInChaosMode } from "@/lib/callbacks/manage-callbacks";
-import { countAwaitingApproval } from "@/lib/payments/payment-views";
-import { merchantsWithMovedClock } from "@/lib/sandbox-clock/clock";
-import { requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
+import { merchantsInChaosMode } from "@/lib/domain/callbacks/manage-callbacks";
+import { countAwaitingApproval } from "@/lib/domain/payments/payment-views";
+import { merchantsWithMovedClock } from "@/lib/simulators/sandbox-clock/clock";
+import { requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sandpiper console" };

@@ -1,12 +1,12 @@
 import Link from "next/link";
 import { PaymentsCharts } from "@/components/console/charts/payments-charts";
 import { Card, MerchantFilter, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { overview } from "@/lib/reports/overview";
-import { reportMerchantParam } from "@/lib/reports/days";
-import { paymentsOverview } from "@/lib/reports/payments-overview";
-import { requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { overview } from "@/lib/domain/reports/overview";
+import { reportMerchantParam } from "@/lib/domain/reports/days";
+import { paymentsOverview } from "@/lib/domain/reports/payments-overview";
+import { requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

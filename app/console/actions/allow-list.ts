@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
+import { consoleAction } from "@/lib/application/console/action";
 import {
   addAllowedIp,
   AllowedIpInput,
@@ -12,8 +12,8 @@ import {
   RejectAllowedIpRequestInput,
   removeAllowedIp,
   requestAllowedIp,
-} from "@/lib/merchants/allow-list";
-import { uuidField } from "@/lib/schemas/forms/fields";
+} from "@/lib/domain/merchants/allow-list";
+import { uuidField } from "@/lib/contract/schemas/forms/fields";
 
 /** The allow-list form: an operator's address is added at once, a MERCHANT user's becomes a pending request. */
 export const addIp = consoleAction(AllowedIpInput, async ({ actor, tx, input, now }) => {

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
+import { consoleAction } from "@/lib/application/console/action";
 import {
   CallbackUrlInput,
   ChaosModeInput,
@@ -19,11 +19,11 @@ import {
   setChaosMode,
   setFastRetries,
   SignatureCheckInput,
-} from "@/lib/callbacks/manage-callbacks";
-import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
-import type { SignatureDiagnosis } from "@/lib/callbacks/signature-check";
-import { formatConsoleTime } from "@/lib/time-format";
-import { countOf } from "@/lib/console/words";
+} from "@/lib/domain/callbacks/manage-callbacks";
+import { optionalText, uuidField } from "@/lib/contract/schemas/forms/fields";
+import type { SignatureDiagnosis } from "@/lib/domain/callbacks/signature-check";
+import { formatConsoleTime } from "@/lib/platform/time-format";
+import { countOf } from "@/lib/application/console/words";
 
 /** Sets the callback address; the new signing secret is returned once. */
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {

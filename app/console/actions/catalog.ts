@@ -1,8 +1,15 @@
 "use server";
 
-import { consoleAction } from "@/lib/console/action";
-import { CatalogActiveInput, CatalogImportInput, CatalogItemInput, importCatalog, saveCatalogItem, switchCatalogItem } from "@/lib/test-store/catalog-changes";
-import { apiError } from "@/lib/errors";
+import { consoleAction } from "@/lib/application/console/action";
+import {
+  CatalogActiveInput,
+  CatalogImportInput,
+  CatalogItemInput,
+  importCatalog,
+  saveCatalogItem,
+  switchCatalogItem,
+} from "@/lib/simulators/test-store/catalog-changes";
+import { apiError } from "@/lib/contract/errors";
 
 /** Creates or updates a store catalog item (operator only; audited). */
 export const saveItem = consoleAction(CatalogItemInput, async ({ actor, tx, input }) => {

@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
-import { formatConsoleDay } from "@/lib/time-format";
-import { optionalText, uuidField } from "@/lib/schemas/forms/fields";
-import { createKey, NewKeyInput, revokeKey } from "@/lib/keys/manage-keys";
+import { consoleAction } from "@/lib/application/console/action";
+import { formatConsoleDay } from "@/lib/platform/time-format";
+import { optionalText, uuidField } from "@/lib/contract/schemas/forms/fields";
+import { createKey, NewKeyInput, revokeKey } from "@/lib/domain/keys/manage-keys";
 
 /** Creates an API key; the secret is returned once in the action state and never stored. */
 export const createKeyAction = consoleAction(NewKeyInput, async ({ actor, tx, input, now }) => {

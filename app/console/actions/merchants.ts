@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
-import { consoleAction } from "@/lib/console/action";
-import { optionalText, reasonField, uuidField } from "@/lib/schemas/forms/fields";
+import { callbackUrlPolicy } from "@/lib/domain/callbacks/callback-config";
+import { consoleAction } from "@/lib/application/console/action";
+import { optionalText, reasonField, uuidField } from "@/lib/contract/schemas/forms/fields";
 import {
   activateMerchant,
   createMerchantFromConsole,
@@ -11,7 +11,7 @@ import {
   MerchantPolicyInput,
   NewMerchantInput,
   updateMerchantPolicy,
-} from "@/lib/merchants/manage-merchants";
+} from "@/lib/domain/merchants/manage-merchants";
 
 export const createMerchantAction = consoleAction(NewMerchantInput, async ({ actor, tx, input, now }) => {
   const m = await createMerchantFromConsole(tx, actor, input, now);

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
-import { reasonField } from "@/lib/schemas/forms/fields";
-import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/pricing/profile-versions";
+import { consoleAction } from "@/lib/application/console/action";
+import { reasonField } from "@/lib/contract/schemas/forms/fields";
+import { PricingVersionInput, saveProfileVersion, setProfileEnabled } from "@/lib/domain/pricing/profile-versions";
 
 /** Saves a new immutable pricing profile version (operator only; reason required). */
 export const savePricing = consoleAction(PricingVersionInput, async ({ actor, tx, input, now }) => {

@@ -1,7 +1,7 @@
 "use server";
 
-import { consoleAction } from "@/lib/console/action";
-import { importRates, RateImportInput, RateInput, saveRate, type SavedRates } from "@/lib/pricing/fx-rates";
+import { consoleAction } from "@/lib/application/console/action";
+import { importRates, RateImportInput, RateInput, saveRate, type SavedRates } from "@/lib/domain/pricing/fx-rates";
 
 const days = (r: SavedRates) => (r.day === r.through ? `for ${r.day}` : `for ${r.day} to ${r.through}`);
 

@@ -1,7 +1,7 @@
 "use server";
 
-import { consoleAction } from "@/lib/console/action";
-import { addRiskRule, RemoveRiskRuleForm, removeRiskRule, RiskRuleForm } from "@/lib/risk/velocity-rules";
+import { consoleAction } from "@/lib/application/console/action";
+import { addRiskRule, RemoveRiskRuleForm, removeRiskRule, RiskRuleForm } from "@/lib/domain/risk/velocity-rules";
 
 /** Adds a velocity rule to a merchant (operators; audited with the reason). */
 export const addRiskRuleAction = consoleAction(RiskRuleForm, async ({ actor, tx, input, now }) => {

@@ -1,8 +1,8 @@
 "use server";
 
-import { consoleAction } from "@/lib/console/action";
-import { ClockForm, moveClockFromConsole } from "@/lib/sandbox-clock/clock";
-import { countOf } from "@/lib/console/words";
+import { consoleAction } from "@/lib/application/console/action";
+import { ClockForm, moveClockFromConsole } from "@/lib/simulators/sandbox-clock/clock";
+import { countOf } from "@/lib/application/console/words";
 
 /** Advances a merchant's sandbox clock by a duration, or resets it when none is given (docs/api.md "Sandbox clock"). */
 export const moveClockAction = consoleAction(ClockForm, async ({ actor, tx, input }) => {

@@ -1,6 +1,6 @@
 "use server";
 
-import { consoleAction } from "@/lib/console/action";
+import { consoleAction } from "@/lib/application/console/action";
 import {
   addRuleFromConsole,
   addStandardFromConsole,
@@ -10,8 +10,8 @@ import {
   ScenarioRuleSwitch,
   ScenarioRuleTarget,
   switchRuleFromConsole,
-} from "@/lib/scenarios/manage";
-import { countOf } from "@/lib/console/words";
+} from "@/lib/domain/scenarios/manage";
+import { countOf } from "@/lib/application/console/words";
 
 /** Adds a scenario rule (docs/api.md "Scenario rules"). */
 export const addScenarioRuleAction = consoleAction(ScenarioRuleForm, async ({ actor, tx, input, now }) => {

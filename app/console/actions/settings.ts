@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
-import { reasonField, uuidField } from "@/lib/schemas/forms/fields";
-import { IntakeInput, setIntake } from "@/lib/settings/intake";
-import { addBlockEntry, BlockEntryInput, removeBlockEntry } from "@/lib/risk/block-list-entries";
+import { consoleAction } from "@/lib/application/console/action";
+import { reasonField, uuidField } from "@/lib/contract/schemas/forms/fields";
+import { IntakeInput, setIntake } from "@/lib/domain/settings/intake";
+import { addBlockEntry, BlockEntryInput, removeBlockEntry } from "@/lib/domain/risk/block-list-entries";
 
 export const saveIntake = consoleAction(IntakeInput, async ({ actor, tx, input, now }) => {
   const s = await setIntake(tx, actor, input, now);

@@ -1,8 +1,8 @@
 "use server";
 
-import { consoleAction } from "@/lib/console/action";
-import { changeUserAccess, createUser, NewUserInput, UserAccessInput } from "@/lib/users/manage-users";
-import { countOf } from "@/lib/console/words";
+import { consoleAction } from "@/lib/application/console/action";
+import { changeUserAccess, createUser, NewUserInput, UserAccessInput } from "@/lib/domain/users/manage-users";
+import { countOf } from "@/lib/application/console/words";
 
 export const createUserAction = consoleAction(NewUserInput, async ({ actor, tx, input, now }) => {
   const u = await createUser(tx, actor, input, now);

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { currentActor } from "@/lib/console/session";
+import { currentActor } from "@/lib/application/console/session";
 import { SignInForm } from "@/components/console/sign-in-form";
 
 export const dynamic = "force-dynamic";

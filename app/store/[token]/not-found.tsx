@@ -1,5 +1,5 @@
 // The page of an unknown or malformed store checkout link (HTTP 404).
-import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/schemas/api/payment-resource";
+import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/contract/schemas/api/payment-resource";
 
 export default function StoreLinkNotFound() {
   return (

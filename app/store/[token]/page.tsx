@@ -2,8 +2,8 @@
 // AED total, original amount, and the store's sandbox test confirmation.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db";
-import { loadStoreCheckout, type StoreCheckoutView } from "@/lib/store/store-view";
+import { getDb } from "@/lib/platform/db";
+import { loadStoreCheckout, type StoreCheckoutView } from "@/lib/simulators/store/store-view";
 import { groupedAmount } from "@/components/checkout/amount";
 import { ExpiryWatch } from "@/components/checkout/ExpiryWatch";
 import { StateHeading } from "@/components/checkout/StateHeading";

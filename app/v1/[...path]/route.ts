@@ -1,5 +1,5 @@
 // Any method on an unknown /v1 path - 404 NOT_FOUND in the contract's error envelope.
-import { unknownRoute } from "@/lib/http/fallback";
+import { unknownRoute } from "@/lib/application/http/fallback";
 
 export const GET = unknownRoute;
 export const POST = unknownRoute;

@@ -1,9 +1,9 @@
 // POST /v1/checkout-sessions - open a customer amount-entry checkout session
-import { merchantApi } from "@/lib/http/pipeline";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { createCheckoutSession } from "@/lib/checkout-sessions/create";
-import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { createCheckoutSession } from "@/lib/domain/checkout-sessions/create";
+import { serializeCheckoutSession } from "@/lib/domain/checkout-sessions/serialize";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const POST = merchantApi(OPERATIONS.createCheckoutSession, async ({ tx, merchant, body, now }) => {
   const session = await createCheckoutSession(tx, { merchant, body, now });

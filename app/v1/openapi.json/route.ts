@@ -1,8 +1,8 @@
 // GET /v1/openapi.json - the machine-readable contract (OpenAPI 3.1), public: no API key needed
 import { randomUUID } from "node:crypto";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { jsonResponse } from "@/lib/http/respond";
-import { openApiDocument } from "@/lib/openapi/document";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { jsonResponse } from "@/lib/application/http/respond";
+import { openApiDocument } from "@/lib/application/openapi/document";
 
 export const dynamic = "force-static";
 

@@ -1,11 +1,11 @@
 // POST /v1/payments - create a sandbox deposit or withdrawal
 // GET  /v1/payments - list the merchant's payments
-import { merchantApi } from "@/lib/http/pipeline";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { createPayment, createPaymentLoad } from "@/lib/payments/create";
-import { listLoad, pageFromReads } from "@/lib/payments/read";
-import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { createPayment, createPaymentLoad } from "@/lib/domain/payments/create";
+import { listLoad, pageFromReads } from "@/lib/domain/payments/read";
+import { serializePayment } from "@/lib/domain/payments/serialize";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 // One statement reads (with the key) and one writes (docs/architecture.md "Hot paths"): the entry's
 // `idempotency: "statement"` gives the handler `commit`.

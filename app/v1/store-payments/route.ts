@@ -1,10 +1,10 @@
 // POST /v1/store-payments - create a fixed-amount store payment (checkout QUEUED; the url comes later by polling)
-import { merchantApi } from "@/lib/http/pipeline";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { getPayment } from "@/lib/payments/read";
-import { serializeStorePayment } from "@/lib/payments/serialize";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import { createStorePayment } from "@/lib/store/create-store-payment";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { getPayment } from "@/lib/domain/payments/read";
+import { serializeStorePayment } from "@/lib/domain/payments/serialize";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import { createStorePayment } from "@/lib/simulators/store/create-store-payment";
 
 export const POST = merchantApi(
   OPERATIONS.createStorePayment,

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildCallbackHeaders } from "@/lib/events/signing";
+import { buildCallbackHeaders } from "@/lib/contract/callbacks/signing";
 import { verifyCallback } from "./verify";
 
 const secret = "whsec_verify_test_secret";

@@ -13,7 +13,7 @@ import zlib from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
-import { checkedValues } from "@/lib/config-values";
+import { checkedValues } from "@/lib/platform/config-values";
 import type { ChildReply, ChildRequest, Prepared, ResolvedOptions, SandboxInfo } from "./protocol";
 
 /** The package's folders: this file is `<package>/app/sandbox-child.mjs`. */
@@ -181,8 +181,8 @@ async function start(options: ResolvedOptions): Promise<void> {
     // Loaded only here: most of a start's time is loading modules.
     const [{ PrismaPg }, { PrismaClient }, { setCallbackUrl }] = await Promise.all([
       import("@prisma/adapter-pg"),
-      import("@/lib/generated/prisma/client"),
-      import("@/lib/callbacks/callback-config"),
+      import("@/lib/platform/generated/prisma/client"),
+      import("@/lib/domain/callbacks/callback-config"),
     ]);
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }) });
     try {

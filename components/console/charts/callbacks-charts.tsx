@@ -6,8 +6,8 @@ import { Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { DailyChart, OutcomeBars, dayDot, latencyLabel, latencyScale, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
-import { ConsoleCallbacksOverview } from "@/lib/schemas/console/views";
-import type { CallbacksOverview } from "@/lib/reports/callbacks-overview";
+import { ConsoleCallbacksOverview } from "@/lib/contract/schemas/console/views";
+import type { CallbacksOverview } from "@/lib/domain/reports/callbacks-overview";
 
 const OUTCOMES = [
   {

@@ -6,8 +6,8 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { NBSP } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
-import { ConsoleLimitUsage } from "@/lib/schemas/console/views";
-import type { LimitUsage, ProfileUsage } from "@/lib/reports/limit-usage";
+import { ConsoleLimitUsage } from "@/lib/contract/schemas/console/views";
+import type { LimitUsage, ProfileUsage } from "@/lib/domain/reports/limit-usage";
 
 const pct = (ratio: number | null) => (ratio === null ? null : Math.round(ratio * 1000) / 10);
 /** The payments of a profile (merchant, currency, channel and direction) created from `from` to `to` (Dubai days). */

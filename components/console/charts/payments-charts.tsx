@@ -6,9 +6,9 @@ import { Bar, Line, YAxis } from "recharts";
 import { ChartCard, FiguresTable } from "@/components/console/charts/chart-card";
 import { compactNumber, DailyChart, OutcomeBars, dayDot, NBSP, Y_AXIS_WIDTH } from "@/components/console/charts/daily-chart";
 import { usePolled } from "@/components/console/use-polled";
-import { ConsolePaymentsOverview } from "@/lib/schemas/console/views";
-import type { PaymentsOverview } from "@/lib/reports/payments-overview";
-import { againstLastWeek } from "@/lib/console/words";
+import { ConsolePaymentsOverview } from "@/lib/contract/schemas/console/views";
+import type { PaymentsOverview } from "@/lib/domain/reports/payments-overview";
+import { againstLastWeek } from "@/lib/application/console/words";
 
 /** Outcome series: colour, label, and the payments-list status filter a click opens. */
 const OUTCOMES = [

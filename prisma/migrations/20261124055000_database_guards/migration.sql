@@ -46,9 +46,9 @@ CREATE TRIGGER pricing_versions_no_change BEFORE UPDATE OR DELETE ON pricing_pro
 -- Payment counts (GET /v1/payments `total`): every statement that inserts, updates or deletes payments adds
 -- its count changes to payment_count_deltas, grouped by merchant, Dubai (UTC+4) day of created_at, status,
 -- method, direction and currency, in the same transaction. Append-only: concurrent payments never wait on a
--- shared counter row. lib/payments/counts.ts compacts deltas into payment_counts (per day, and all-time under
+-- shared counter row. lib/domain/payments/counts.ts compacts deltas into payment_counts (per day, and all-time under
 -- day '*') and sums both.
--- The Dubai (UTC+4, no daylight saving) calendar day of an instant, as lib/money/dubai.ts computes it.
+-- The Dubai (UTC+4, no daylight saving) calendar day of an instant, as lib/contract/money/dubai.ts computes it.
 CREATE OR REPLACE FUNCTION dubai_day(instant timestamptz) RETURNS text AS $$
   SELECT to_char((instant AT TIME ZONE 'UTC') + interval '4 hours', 'YYYY-MM-DD')
 $$ LANGUAGE sql IMMUTABLE;

@@ -1,7 +1,7 @@
 // GET /api/console/deliveries - the console's callback deliveries (state, merchant, page), polled by SWR
-import { DeliveryFilters, deliveryPage } from "@/lib/callbacks/manage-callbacks";
-import { consoleJson } from "@/lib/console/json";
-import { getDb } from "@/lib/db";
+import { DeliveryFilters, deliveryPage } from "@/lib/domain/callbacks/manage-callbacks";
+import { consoleJson } from "@/lib/application/console/json";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

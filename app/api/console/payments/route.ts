@@ -1,9 +1,9 @@
 // GET /api/console/payments - the console's payment list (same filters as GET /v1/payments), polled by SWR
-import { consoleJson } from "@/lib/console/json";
-import { parsePaymentFilters } from "@/lib/console/payment-filters";
-import { listConsolePayments } from "@/lib/payments/payment-views";
-import { getDb } from "@/lib/db";
-import { apiError } from "@/lib/errors";
+import { consoleJson } from "@/lib/application/console/json";
+import { parsePaymentFilters } from "@/lib/application/console/payment-filters";
+import { listConsolePayments } from "@/lib/domain/payments/payment-views";
+import { getDb } from "@/lib/platform/db";
+import { apiError } from "@/lib/contract/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -3,12 +3,12 @@ import type { ReactNode } from "react";
 import { approvePayment } from "@/app/console/actions/payments";
 import { ApproveButton } from "@/components/console/approve-button";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { pageParam } from "@/lib/console/format";
+import { pageParam } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { formatConsoleTime } from "@/lib/time-format";
-import { approvalQueue, approvedWithdrawal } from "@/lib/payments/payment-views";
-import { requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
+import { formatConsoleTime } from "@/lib/platform/time-format";
+import { approvalQueue, approvedWithdrawal } from "@/lib/domain/payments/payment-views";
+import { requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 import { Card, EmptyState, FilterButtons, MerchantFilter, PageHeader, Pager } from "@/components/console/ui";
-import { listAudit, type AuditSnapshot } from "@/lib/audit";
-import { pageParam, param } from "@/lib/console/format";
+import { listAudit, type AuditSnapshot } from "@/lib/domain/audit";
+import { pageParam, param } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { isUuid } from "@/lib/schemas/api/common";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { isUuid } from "@/lib/contract/schemas/api/common";
 
 export const dynamic = "force-dynamic";
 

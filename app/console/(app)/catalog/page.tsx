@@ -1,12 +1,12 @@
 import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, EmptyState, Notice, PageHeader, Pager, Table, Td } from "@/components/console/ui";
 import { importItems, saveItem, switchItem } from "@/app/console/actions/catalog";
-import { param } from "@/lib/console/format";
+import { param } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { listCatalogItems } from "@/lib/test-store/catalog-admin";
-import { storeCatalogProblem } from "@/lib/test-store/catalog-cache";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { listCatalogItems } from "@/lib/simulators/test-store/catalog-admin";
+import { storeCatalogProblem } from "@/lib/simulators/test-store/catalog-cache";
 
 export const dynamic = "force-dynamic";
 

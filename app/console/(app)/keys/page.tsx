@@ -2,15 +2,15 @@ import Link from "next/link";
 import { ActionForm, CheckboxGroup, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, PageHeader, Pager, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { createKeyAction } from "@/app/console/actions/keys";
-import { pageParam, param } from "@/lib/console/format";
+import { pageParam, param } from "@/lib/application/console/format";
 import { RelativeTime } from "@/components/console/time";
-import { formatConsoleDay } from "@/lib/time-format";
-import { keyState, listKeys } from "@/lib/keys/manage-keys";
-import { requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/keys/api-keys";
-import { isUuid } from "@/lib/schemas/api/common";
-import { systemNow } from "@/lib/clock";
+import { formatConsoleDay } from "@/lib/platform/time-format";
+import { keyState, listKeys } from "@/lib/domain/keys/manage-keys";
+import { requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/domain/keys/api-keys";
+import { isUuid } from "@/lib/contract/schemas/api/common";
+import { systemNow } from "@/lib/platform/clock";
 
 export const dynamic = "force-dynamic";
 

@@ -2,11 +2,11 @@ import Link from "next/link";
 import { ActionForm, CheckboxGroup, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, PageHeader, Pager, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { createMerchantAction } from "@/app/console/actions/merchants";
-import { formatBps, pageParam } from "@/lib/console/format";
-import { listMerchants } from "@/lib/merchants/manage-merchants";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { CURRENCIES } from "@/lib/money/currency";
+import { formatBps, pageParam } from "@/lib/application/console/format";
+import { listMerchants } from "@/lib/domain/merchants/manage-merchants";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { CURRENCIES } from "@/lib/contract/money/currency";
 
 export const dynamic = "force-dynamic";
 

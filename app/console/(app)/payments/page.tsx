@@ -1,11 +1,11 @@
 import { PaymentsTable } from "@/components/console/payments-table";
 import { Card, FilterButtons, Notice, PageHeader, Pager } from "@/components/console/ui";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { parsePaymentFilters } from "@/lib/console/payment-filters";
-import { listConsolePayments } from "@/lib/payments/payment-views";
-import { requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { CURRENCIES } from "@/lib/money/currency";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { parsePaymentFilters } from "@/lib/application/console/payment-filters";
+import { listConsolePayments } from "@/lib/domain/payments/payment-views";
+import { requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { CURRENCIES } from "@/lib/contract/money/currency";
 
 export const dynamic = "force-dynamic";
 

@@ -1,19 +1,19 @@
 import Link from "next/link";
 import { LimitUsageChart } from "@/components/console/charts/limit-usage-chart";
-import { reportMerchantParam } from "@/lib/reports/days";
-import { limitUsage } from "@/lib/reports/limit-usage";
+import { reportMerchantParam } from "@/lib/domain/reports/days";
+import { limitUsage } from "@/lib/domain/reports/limit-usage";
 import { savePricing } from "@/app/console/actions/pricing";
 import { PricingForm, type PricingDefaults } from "@/components/console/pricing-form";
 import { Badge, Card, EmptyState, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
-import { formatBps, pageParam, param } from "@/lib/console/format";
-import { formatConsoleDay } from "@/lib/time-format";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { listProfiles, profileHistory, versionAsInput } from "@/lib/pricing/profile-versions";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { ApiError } from "@/lib/errors";
-import { fromMinor } from "@/lib/money/currency";
-import { isUuid } from "@/lib/schemas/api/common";
+import { formatBps, pageParam, param } from "@/lib/application/console/format";
+import { formatConsoleDay } from "@/lib/platform/time-format";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { listProfiles, profileHistory, versionAsInput } from "@/lib/domain/pricing/profile-versions";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { ApiError } from "@/lib/contract/errors";
+import { fromMinor } from "@/lib/contract/money/currency";
+import { isUuid } from "@/lib/contract/schemas/api/common";
 
 export const dynamic = "force-dynamic";
 

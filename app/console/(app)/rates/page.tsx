@@ -2,14 +2,14 @@ import Link from "next/link";
 import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Table, Td } from "@/components/console/ui";
 import { enterRate, importRatesAction } from "@/app/console/actions/rates";
-import { param } from "@/lib/console/format";
+import { param } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { MAX_DAYS_AHEAD, missingRatesToday, rateDays, ratesOfDay } from "@/lib/pricing/fx-rates";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { CURRENCIES } from "@/lib/money/currency";
-import { dubaiDay, isValidDay } from "@/lib/money/dubai";
-import { countOf } from "@/lib/console/words";
+import { MAX_DAYS_AHEAD, missingRatesToday, rateDays, ratesOfDay } from "@/lib/domain/pricing/fx-rates";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { CURRENCIES } from "@/lib/contract/money/currency";
+import { dubaiDay, isValidDay } from "@/lib/contract/money/dubai";
+import { countOf } from "@/lib/application/console/words";
 
 export const dynamic = "force-dynamic";
 

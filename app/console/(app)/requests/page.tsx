@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { Badge, Card, EmptyState, FilterButtons, MerchantFilter, PageHeader, Pager, type Tone } from "@/components/console/ui";
-import { requireActor } from "@/lib/console/session";
-import { pageParam, param } from "@/lib/console/format";
+import { requireActor } from "@/lib/application/console/session";
+import { pageParam, param } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { getDb } from "@/lib/db";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { consoleRequestPage } from "@/lib/request-log/read";
-import { isUuid } from "@/lib/schemas/api/common";
-import { ListRequestsQuery } from "@/lib/schemas/api/requests";
+import { getDb } from "@/lib/platform/db";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { consoleRequestPage } from "@/lib/application/request-log/read";
+import { isUuid } from "@/lib/contract/schemas/api/common";
+import { ListRequestsQuery } from "@/lib/contract/schemas/api/requests";
 
 export const dynamic = "force-dynamic";
 

@@ -1,15 +1,15 @@
 import { ActionForm, Checkbox, CheckboxGroup, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, Notice, PageHeader, Pager, RecordItem, RecordList } from "@/components/console/ui";
 import { addBlock, removeBlock, saveIntake } from "@/app/console/actions/settings";
-import { pageParam } from "@/lib/console/format";
-import { formatConsoleTime } from "@/lib/time-format";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { CHANNELS } from "@/lib/settings/intake";
-import { listBlockEntries } from "@/lib/risk/block-list-entries";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { BLOCK_KINDS } from "@/lib/risk/block-list";
-import { getSettings } from "@/lib/settings/service-settings";
+import { pageParam } from "@/lib/application/console/format";
+import { formatConsoleTime } from "@/lib/platform/time-format";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { CHANNELS } from "@/lib/domain/settings/intake";
+import { listBlockEntries } from "@/lib/domain/risk/block-list-entries";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { BLOCK_KINDS } from "@/lib/domain/risk/block-list";
+import { getSettings } from "@/lib/domain/settings/service-settings";
 
 export const dynamic = "force-dynamic";
 

@@ -2,12 +2,12 @@ import Link from "next/link";
 import { ActionForm, Field, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, PageHeader, Pager, Table, Td, linkClass } from "@/components/console/ui";
 import { createUserAction } from "@/app/console/actions/users";
-import { pageParam } from "@/lib/console/format";
-import { formatConsoleDay } from "@/lib/time-format";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { requireOperatorPage } from "@/lib/console/session";
-import { listUsers, MIN_PASSWORD_LENGTH } from "@/lib/users/manage-users";
-import { getDb } from "@/lib/db";
+import { pageParam } from "@/lib/application/console/format";
+import { formatConsoleDay } from "@/lib/platform/time-format";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { listUsers, MIN_PASSWORD_LENGTH } from "@/lib/domain/users/manage-users";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 // GET /v1/checkout-sessions/{id} - read a checkout session (a confirmed amount is not payment success)
-import { merchantApi } from "@/lib/http/pipeline";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { getCheckoutSession } from "@/lib/checkout-sessions/read";
-import { serializeCheckoutSession } from "@/lib/checkout-sessions/serialize";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { getCheckoutSession } from "@/lib/domain/checkout-sessions/read";
+import { serializeCheckoutSession } from "@/lib/domain/checkout-sessions/serialize";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const GET = merchantApi(OPERATIONS.getCheckoutSession, async ({ db, merchant, params, now }) => {
   const session = await getCheckoutSession(db, merchant.id, params.id);

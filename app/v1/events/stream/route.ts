@@ -1,11 +1,11 @@
 // GET /v1/events/stream - new events and redeliveries after a cursor, for listeners (server-sent events or JSON)
-import type { EventType } from "@/lib/events/outbox";
-import { feedPage, streamFeed } from "@/lib/events/stream";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { acquireStreamPlace } from "@/lib/http/rate-limit";
-import { SSE_HEADERS, sseStream } from "@/lib/http/sse";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import type { EventType } from "@/lib/domain/events/outbox";
+import { feedPage, streamFeed } from "@/lib/domain/events/stream";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { acquireStreamPlace } from "@/lib/application/http/rate-limit";
+import { SSE_HEADERS, sseStream } from "@/lib/platform/sse";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const dynamic = "force-dynamic";
 

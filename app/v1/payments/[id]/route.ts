@@ -1,9 +1,9 @@
 // GET /v1/payments/{id} - one payment with checkout and customer detail
-import { merchantApi } from "@/lib/http/pipeline";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { getPayment, paymentLoad } from "@/lib/payments/read";
-import { serializePayment } from "@/lib/payments/serialize";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { getPayment, paymentLoad } from "@/lib/domain/payments/read";
+import { serializePayment } from "@/lib/domain/payments/serialize";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 // The payment is read in the key's statement (docs/architecture.md "Hot paths").
 export const GET = merchantApi(OPERATIONS.getPayment, { load: paymentLoad }, async ({ db, merchant, params, loaded }) => {

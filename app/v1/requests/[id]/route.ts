@@ -1,9 +1,9 @@
 // GET /v1/requests/{id} - one logged API request by its requestId
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import { getRequest } from "@/lib/request-log/read";
-import { flushRequestLog } from "@/lib/request-log/writer";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import { getRequest } from "@/lib/application/request-log/read";
+import { flushRequestLog } from "@/lib/application/request-log/writer";
 
 export const GET = merchantApi(OPERATIONS.getRequest, async ({ db, merchant, params }) => {
   await flushRequestLog();

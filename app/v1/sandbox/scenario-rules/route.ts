@@ -1,9 +1,9 @@
 // GET /v1/sandbox/scenario-rules - list the merchant's scenario rules; POST - add one (audited)
-import { apiKeyAuditActor } from "@/lib/audit";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import { createScenarioRule, listScenarioRules } from "@/lib/scenarios/rules";
+import { apiKeyAuditActor } from "@/lib/domain/audit";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import { createScenarioRule, listScenarioRules } from "@/lib/domain/scenarios/rules";
 
 export const GET = merchantApi(OPERATIONS.listScenarioRules, async ({ db, merchant }) => {
   return { status: 200, body: await listScenarioRules(db, merchant.id) };

@@ -1,9 +1,9 @@
 // GET /v1/sandbox/settings - read the merchant's sandbox settings; PUT - switch fast retries (audited)
-import { apiKeyAuditActor } from "@/lib/audit";
-import { getSandboxSettings, switchFastRetries } from "@/lib/callbacks/fast-retries";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { apiKeyAuditActor } from "@/lib/domain/audit";
+import { getSandboxSettings, switchFastRetries } from "@/lib/domain/callbacks/fast-retries";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const GET = merchantApi(OPERATIONS.getSandboxSettings, async ({ db, merchant }) => {
   return { status: 200, body: await getSandboxSettings(db, merchant.id) };

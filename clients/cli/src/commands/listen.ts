@@ -1,8 +1,8 @@
 // `sandpiper listen` (docs/callbacks.md "sandpiper listen"): checks the key with one request, then runs the Listener;
 // `--print-secret` only prints the listener secret.
 import { z } from "zod";
-import { listenerSecret } from "@/lib/events/listener-secret";
-import { standardWebhooksSecret } from "@/lib/events/signing";
+import { listenerSecret } from "@/lib/contract/callbacks/listener-secret";
+import { standardWebhooksSecret } from "@/lib/contract/callbacks/signing";
 import type { ListenerSigning } from "../listen/messages";
 import { Listener } from "../listen/listener";
 import type { Route } from "../listen/routes";
@@ -175,7 +175,7 @@ const ListenerSecretAnswer = z.object({ generation: z.int().min(0), previousGene
  * Runs the listener until SIGINT or SIGTERM. The key is checked first with `GET /v1/sandbox/listener-secret`, which
  * also gives the generation the listener secret is derived from (docs/callbacks.md "Rotating the secret"): a key the
  * service refuses ends the command (exit 1) before the listener secret is printed. With --print-secret: prints the
- * secret (lib/events/listener-secret.ts) as one line on stdout and returns 0.
+ * secret (lib/contract/callbacks/listener-secret.ts) as one line on stdout and returns 0.
  * @returns the exit code: 0 after a signal, 1 when the service refuses the key or cannot be reached
  * @throws ServiceError when the key check fails (the dispatcher prints it)
  */

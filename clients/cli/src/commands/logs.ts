@@ -1,7 +1,7 @@
 // `sandpiper logs tail` (docs/api.md "Request log"): follows the merchant's request log from the command line,
 // one line per API request as it is answered.
 import { COMMON_HELP, HELP, connection, intOption, parseCommandLine, usage, type Connection, type Env } from "../args";
-import type { RequestLogView } from "@/lib/schemas/api/requests";
+import type { RequestLogView } from "@/lib/contract/schemas/api/requests";
 import { RequestLogList } from "../answers";
 import { request } from "../client";
 

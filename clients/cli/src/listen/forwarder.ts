@@ -3,8 +3,8 @@
 // without holding later items back. Imports node:crypto and the signing code only (the listener is a small
 // process of its own).
 import { randomBytes, randomUUID } from "node:crypto";
-import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "@/lib/events/chaos";
-import { buildCallbackHeaders, signedHeaderValues } from "@/lib/events/signing";
+import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "@/lib/contract/callbacks/chaos";
+import { buildCallbackHeaders, signedHeaderValues } from "@/lib/contract/callbacks/signing";
 import type { ItemMessage } from "./messages";
 
 /** One item of the service's event stream (the FeedItem of the Events API), as clients/cli/src/listen/messages.ts parses it. */

@@ -1,9 +1,9 @@
 // `sandpiper listen`: follows a merchant's event stream and forwards each event to a receiver on the developer's
 // machine as the real callback request (docs/callbacks.md "sandpiper listen"). Imports nothing of the service
 // but the signing code and the chaos plan (node:crypto only), so it runs as a small separate process.
-import { listenerSecret } from "@/lib/events/listener-secret";
-import { MAX_ATTEMPTS, nextAttemptDelayMs, retryWaitsSeconds, type RetrySpeed } from "@/lib/callbacks/retry-schedule";
-import { standardWebhooksSecret } from "@/lib/events/signing";
+import { listenerSecret } from "@/lib/contract/callbacks/listener-secret";
+import { MAX_ATTEMPTS, nextAttemptDelayMs, retryWaitsSeconds, type RetrySpeed } from "@/lib/contract/callbacks/retry-schedule";
+import { standardWebhooksSecret } from "@/lib/contract/callbacks/signing";
 import { Forwarder } from "./forwarder";
 import { ByeMessage, ChaosMessage, ItemMessage, ListenerSigningMessage, parseMessage, ReadyMessage, type ListenerSigning } from "./messages";
 import { Reporter } from "./reporter";

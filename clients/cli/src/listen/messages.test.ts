@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventStreamPage } from "@/lib/schemas/api/events";
+import { EventStreamPage } from "@/lib/contract/schemas/api/events";
 import { ItemMessage, parseMessage, ReadyMessage, StateFile } from "./messages";
 
 const item = {

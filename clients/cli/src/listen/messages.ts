@@ -3,7 +3,7 @@
 // (z.object, not strict) and checks only the ones it uses. Relative imports only: the sandpiper command loads
 // this module through tsx from any folder.
 import { z } from "zod";
-import { CHAOS_KINDS } from "@/lib/events/chaos";
+import { CHAOS_KINDS } from "@/lib/contract/callbacks/chaos";
 
 /** A feed position: decimal digits (a bigint on the service). */
 const Cursor = z.string().regex(/^\d{1,18}$/, { message: "expected a feed position (decimal digits)" });

@@ -1,7 +1,7 @@
 // GET /api/console/payments/{id} - one payment's console view (404 for another merchant's), polled by SWR
-import { consoleJson } from "@/lib/console/json";
-import { getPaymentView } from "@/lib/payments/payment-views";
-import { getDb } from "@/lib/db";
+import { consoleJson } from "@/lib/application/console/json";
+import { getPaymentView } from "@/lib/domain/payments/payment-views";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

@@ -2,13 +2,13 @@ import Link from "next/link";
 import { checkForwardSignatureAction, checkSignatureAction } from "@/app/console/actions/callbacks";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, PageHeader, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
-import { deliveryDetail } from "@/lib/callbacks/manage-callbacks";
+import { deliveryDetail } from "@/lib/domain/callbacks/manage-callbacks";
 import { ConsoleTime } from "@/components/console/time";
-import { formatConsoleTime } from "@/lib/time-format";
-import { orNotFound, requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { callbackHeaderNames } from "@/lib/events/signing";
-import { forwardAttemptsOf } from "@/lib/events/listener-forwards";
+import { formatConsoleTime } from "@/lib/platform/time-format";
+import { orNotFound, requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { callbackHeaderNames } from "@/lib/contract/callbacks/signing";
+import { forwardAttemptsOf } from "@/lib/domain/events/listener-forwards";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card } from "@/components/console/ui";
 import { endOverlapAction, requeueAction, rotateSecretAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
-import { callbackAddressRule, savedAddressNote } from "@/lib/callbacks/callback-config";
-import { systemNow } from "@/lib/clock";
-import { formatConsoleTime } from "@/lib/time-format";
+import { callbackAddressRule, savedAddressNote } from "@/lib/domain/callbacks/callback-config";
+import { systemNow } from "@/lib/platform/clock";
+import { formatConsoleTime } from "@/lib/platform/time-format";
 
-/** What the address card shows of a merchant's callback settings (lib/callbacks/manage-callbacks.ts callbackSettings). */
+/** What the address card shows of a merchant's callback settings (lib/domain/callbacks/manage-callbacks.ts callbackSettings). */
 export type CallbackAddressSettings = { id: string; name: string; callbackUrl: string | null; previousCallbackSecretUntil: Date | null };
 
 /**

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { DELIVERY_STATES } from "@/lib/callbacks/deliveries";
+import { DELIVERY_STATES } from "@/lib/domain/callbacks/deliveries";
 
 /** The merchant's links that narrow the deliveries list to one state (or all). */
 export function DeliveryStateFilter({ state }: { state?: string }) {

@@ -1,7 +1,7 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card } from "@/components/console/ui";
 import { moveClockAction } from "@/app/console/actions/sandbox-clock";
-import { formatOffset } from "@/lib/clock";
+import { formatOffset } from "@/lib/platform/clock";
 
 /**
  * The Callbacks page's sandbox clock card (docs/api.md "Sandbox clock"): how far the merchant's clock runs ahead, the

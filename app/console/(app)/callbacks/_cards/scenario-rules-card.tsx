@@ -6,8 +6,8 @@ import {
   deleteScenarioRuleAction,
   switchScenarioRuleAction,
 } from "@/app/console/actions/scenario-rules";
-import type { ScenarioRuleResource } from "@/lib/schemas/api/scenario-rules";
-import { FAILURE_CODE_NAMES } from "@/lib/schemas/api/failure-codes";
+import type { ScenarioRuleResource } from "@/lib/contract/schemas/api/scenario-rules";
+import { FAILURE_CODE_NAMES } from "@/lib/contract/schemas/api/failure-codes";
 
 const select = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
 

@@ -2,10 +2,10 @@ import Link from "next/link";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, Notice, PageHeader, StatusBadge, linkClass } from "@/components/console/ui";
 import { revokeKeyAction } from "@/app/console/actions/keys";
-import { formatConsoleTime } from "@/lib/time-format";
-import { getKey, keyState } from "@/lib/keys/manage-keys";
-import { orNotFound, requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
+import { formatConsoleTime } from "@/lib/platform/time-format";
+import { getKey, keyState } from "@/lib/domain/keys/manage-keys";
+import { orNotFound, requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

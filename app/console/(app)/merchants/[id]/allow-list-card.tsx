@@ -1,8 +1,8 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, RecordItem, RecordList, StatusBadge } from "@/components/console/ui";
 import { addIp, approveIpRequest, cancelIpRequest, rejectIpRequest, removeIp } from "@/app/console/actions/allow-list";
-import type { AllowedIpRequestView } from "@/lib/merchants/allow-list";
-import { formatConsoleTime } from "@/lib/time-format";
+import type { AllowedIpRequestView } from "@/lib/domain/merchants/allow-list";
+import { formatConsoleTime } from "@/lib/platform/time-format";
 
 type Props = {
   merchantId: string;

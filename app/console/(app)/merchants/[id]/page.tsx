@@ -4,14 +4,14 @@ import { Card, DefinitionList, EmptyState, Notice, PageHeader, StatusBadge, link
 import { activate, deactivate, updatePolicy } from "@/app/console/actions/merchants";
 import { AllowListCard } from "./allow-list-card";
 import { RiskRulesCard } from "./risk-rules-card";
-import { listAllowedIpRequests } from "@/lib/merchants/allow-list";
-import { formatBps } from "@/lib/console/format";
-import { CUSTOMER_FIELDS, getMerchant } from "@/lib/merchants/manage-merchants";
-import { orNotFound, requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { CURRENCIES } from "@/lib/money/currency";
-import { listRiskRules } from "@/lib/risk/velocity-rules";
-import { callbackUrlPolicy } from "@/lib/callbacks/callback-config";
+import { listAllowedIpRequests } from "@/lib/domain/merchants/allow-list";
+import { formatBps } from "@/lib/application/console/format";
+import { CUSTOMER_FIELDS, getMerchant } from "@/lib/domain/merchants/manage-merchants";
+import { orNotFound, requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { CURRENCIES } from "@/lib/contract/money/currency";
+import { listRiskRules } from "@/lib/domain/risk/velocity-rules";
+import { callbackUrlPolicy } from "@/lib/domain/callbacks/callback-config";
 
 export const dynamic = "force-dynamic";
 

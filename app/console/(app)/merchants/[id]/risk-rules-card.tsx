@@ -1,10 +1,10 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, EmptyState, RecordItem, RecordList } from "@/components/console/ui";
 import { addRiskRuleAction, removeRiskRuleAction } from "@/app/console/actions/risk";
-import { formatConsoleTime } from "@/lib/time-format";
-import { CURRENCIES } from "@/lib/money/currency";
-import { RISK_SUBJECTS } from "@/lib/risk/velocity";
-import type { RiskRuleView } from "@/lib/risk/velocity-rules";
+import { formatConsoleTime } from "@/lib/platform/time-format";
+import { CURRENCIES } from "@/lib/contract/money/currency";
+import { RISK_SUBJECTS } from "@/lib/domain/risk/velocity";
+import type { RiskRuleView } from "@/lib/domain/risk/velocity-rules";
 
 /** "30 minutes", "1 hour", "2 days": a window in the largest whole unit. */
 function windowText(seconds: number): string {

@@ -2,9 +2,9 @@ import Link from "next/link";
 import { approvePayment } from "@/app/console/actions/payments";
 import { PaymentDetail } from "@/components/console/payment-detail";
 import { PageHeader, linkClass } from "@/components/console/ui";
-import { getPaymentView } from "@/lib/payments/payment-views";
-import { orNotFound, requireActor } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
+import { getPaymentView } from "@/lib/domain/payments/payment-views";
+import { orNotFound, requireActor } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
 
 export const dynamic = "force-dynamic";
 

@@ -2,13 +2,13 @@ import Link from "next/link";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Badge, Card, PageHeader, Table, Td, linkClass } from "@/components/console/ui";
 import { toggleProfile } from "@/app/console/actions/pricing";
-import { formatBps } from "@/lib/console/format";
+import { formatBps } from "@/lib/application/console/format";
 import { ConsoleTime } from "@/components/console/time";
-import { profileHistory } from "@/lib/pricing/profile-versions";
-import { orNotFound, requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { fromMinor } from "@/lib/money/currency";
-import { countOf } from "@/lib/console/words";
+import { profileHistory } from "@/lib/domain/pricing/profile-versions";
+import { orNotFound, requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { fromMinor } from "@/lib/contract/money/currency";
+import { countOf } from "@/lib/application/console/words";
 
 export const dynamic = "force-dynamic";
 

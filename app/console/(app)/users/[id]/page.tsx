@@ -3,11 +3,11 @@ import { notFound } from "next/navigation";
 import { ActionForm, Checkbox, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, Notice, PageHeader, linkClass } from "@/components/console/ui";
 import { changeAccess } from "@/app/console/actions/users";
-import { merchantOptions } from "@/lib/merchants/manage-merchants";
-import { getUser } from "@/lib/users/manage-users";
-import { requireOperatorPage } from "@/lib/console/session";
-import { getDb } from "@/lib/db";
-import { countOf } from "@/lib/console/words";
+import { merchantOptions } from "@/lib/domain/merchants/manage-merchants";
+import { getUser } from "@/lib/domain/users/manage-users";
+import { requireOperatorPage } from "@/lib/application/console/session";
+import { getDb } from "@/lib/platform/db";
+import { countOf } from "@/lib/application/console/words";
 
 export const dynamic = "force-dynamic";
 

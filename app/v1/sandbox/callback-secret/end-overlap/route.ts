@@ -1,10 +1,10 @@
 // POST /v1/sandbox/callback-secret/end-overlap - the previous callback secret stops signing now (docs/callbacks.md "Rotating the secret")
-import { apiKeyAuditActor } from "@/lib/audit";
-import { endCallbackSecretOverlap } from "@/lib/callbacks/secret-rotation";
-import { systemNow } from "@/lib/clock";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { apiKeyAuditActor } from "@/lib/domain/audit";
+import { endCallbackSecretOverlap } from "@/lib/domain/callbacks/secret-rotation";
+import { systemNow } from "@/lib/platform/clock";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const POST = merchantApi(OPERATIONS.endCallbackSecretOverlap, async ({ tx, apiKey, merchant }) => {
   const state = await endCallbackSecretOverlap(

@@ -1,10 +1,10 @@
 // POST /v1/sandbox/callback-secret/rotate - a new callback secret, the old one signing for an overlap (docs/callbacks.md "Rotating the secret")
-import { apiKeyAuditActor } from "@/lib/audit";
-import { parseOverlap, rotateCallbackSecret } from "@/lib/callbacks/secret-rotation";
-import { systemNow } from "@/lib/clock";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { apiKeyAuditActor } from "@/lib/domain/audit";
+import { parseOverlap, rotateCallbackSecret } from "@/lib/domain/callbacks/secret-rotation";
+import { systemNow } from "@/lib/platform/clock";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const POST = merchantApi(OPERATIONS.rotateCallbackSecret, async ({ tx, apiKey, merchant, body }) => {
   const overlapMs = parseOverlap(body.overlap);

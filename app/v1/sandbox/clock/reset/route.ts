@@ -1,9 +1,9 @@
 // POST /v1/sandbox/clock/reset - back to the real time (docs/api.md "Sandbox clock")
-import { apiKeyAuditActor } from "@/lib/audit";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import { moveSandboxClock } from "@/lib/sandbox-clock/clock";
+import { apiKeyAuditActor } from "@/lib/domain/audit";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import { moveSandboxClock } from "@/lib/simulators/sandbox-clock/clock";
 
 export const POST = merchantApi(OPERATIONS.resetSandboxClock, async ({ tx, apiKey, merchant }) => {
   const moved = await moveSandboxClock(tx, apiKeyAuditActor(apiKey), { merchantId: merchant.id, by: null, reason: "POST /v1/sandbox/clock/reset" });

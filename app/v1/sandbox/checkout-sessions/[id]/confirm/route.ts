@@ -1,8 +1,8 @@
 // POST /v1/sandbox/checkout-sessions/{id}/confirm - test helper: the customer confirms the quoted total
-import { confirmAsCustomer, serializeQuotedSession } from "@/lib/checkout-sessions/test-helpers";
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
+import { confirmAsCustomer, serializeQuotedSession } from "@/lib/domain/checkout-sessions/test-helpers";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
 
 export const POST = merchantApi(OPERATIONS.confirmSandboxCheckoutSession, async ({ tx, merchant, params, body, now }) => {
   const session = await confirmAsCustomer(tx, { merchantId: merchant.id, sessionId: params.id, choice: body, now });

@@ -1,9 +1,9 @@
 // POST /v1/sandbox/store-payments/{id}/confirm - test helper: the store's test confirmation (Pay or Decline)
-import { methodsNotAllowed } from "@/lib/http/fallback";
-import { merchantApi } from "@/lib/http/pipeline";
-import { OPERATIONS } from "@/lib/openapi/operations";
-import { serializeStorePayment } from "@/lib/payments/serialize";
-import { confirmStorePaymentAsStore } from "@/lib/store/confirm";
+import { methodsNotAllowed } from "@/lib/application/http/fallback";
+import { merchantApi } from "@/lib/application/http/pipeline";
+import { OPERATIONS } from "@/lib/application/openapi/operations";
+import { serializeStorePayment } from "@/lib/domain/payments/serialize";
+import { confirmStorePaymentAsStore } from "@/lib/simulators/store/confirm";
 
 export const POST = merchantApi(OPERATIONS.confirmSandboxStorePayment, async ({ tx, merchant, params, body, now }) => {
   const payment = await confirmStorePaymentAsStore(tx, { merchantId: merchant.id, paymentId: params.id, outcome: body.outcome, now });

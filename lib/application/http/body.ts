@@ -1,0 +1,41 @@
+import { apiError } from "@/lib/contract/errors";
+
+/** docs/api.md "Limits": request body at most 32 KiB. */
+export const MAX_BODY_BYTES = 32 * 1024;
+
+/**
+ * Reads the raw body, counting bytes as they arrive (also without Content-Length).
+ * @throws ApiError 413 PAYLOAD_TOO_LARGE past `maxBytes`.
+ */
+export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(maxBytes: number) {
+  return apiError("PAYLOAD_TOO_LARGE", `request body is larger than ${maxBytes / 1024} KiB`);
+}
+
+/** True when the Content-Type is application/json (parameters such as charset allowed). */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(";").map((s) => s.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  const charset = params.find((p) => p.startsWith("charset="));
+  return !charset || charset === "charset=utf-8" || charset === 'charset="utf-8"';
+}

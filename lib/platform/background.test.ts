@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_PAUSE_MS, pauseAfterBatch, requestsInFlight, yieldToRequests } from "@/lib/platform/background";
+import { processState } from "@/lib/platform/process-state";
+
+const state = processState();
+
+afterEach(() => {
+  delete state.requestsInFlight;
+  delete process.env.BACKGROUND_SHARE_PERCENT;
+});
+
+describe("background work yields to requests", () => {
+  it("pauses four times a batch's length at the default 20% share while requests are in flight", () => {
+    expect(pauseAfterBatch(50, 3)).toBe(200);
+    expect(pauseAfterBatch(12.4, 1)).toBe(50);
+  });
+
+  it("does not pause when no request is in flight, so an idle service drains a backlog at full speed", () => {
+    expect(pauseAfterBatch(500, 0)).toBe(0);
+  });
+
+  it("follows BACKGROUND_SHARE_PERCENT: 50% pauses as long as the batch ran, 100% never pauses", () => {
+    process.env.BACKGROUND_SHARE_PERCENT = "50";
+    expect(pauseAfterBatch(80, 2)).toBe(80);
+    process.env.BACKGROUND_SHARE_PERCENT = "100";
+    expect(pauseAfterBatch(80, 2)).toBe(0);
+  });
+
+  it("never pauses longer than MAX_PAUSE_MS, so a backlog still moves under unbroken load", () => {
+    expect(pauseAfterBatch(60_000, 5)).toBe(MAX_PAUSE_MS);
+  });
+
+  it("reads the requests in flight that server.mjs counts, and 0 outside the server", () => {
+    expect(requestsInFlight()).toBe(0);
+    state.requestsInFlight = () => 7;
+    expect(requestsInFlight()).toBe(7);
+    expect(pauseAfterBatch(10)).toBe(40);
+  });
+
+  it("yieldToRequests waits out the pause while requests are in flight, and only one turn without them", async () => {
+    const idleStart = performance.now();
+    await yieldToRequests(performance.now() - 100);
+    expect(performance.now() - idleStart).toBeLessThan(300);
+
+    state.requestsInFlight = () => 1;
+    const busyStart = performance.now();
+    await yieldToRequests(performance.now() - 100);
+    expect(performance.now() - busyStart).toBeGreaterThanOrEqual(395);
+  });
+});

@@ -1,0 +1,40 @@
+// The share of time background batches take while this process answers requests (docs/architecture.md "Jobs",
+// "Background work never stalls the API"): the cost-based pause of a sweep or catch-up between two batches.
+import { config } from "@/lib/platform/config";
+import { processState } from "@/lib/platform/process-state";
+
+/** The longest pause between two batches, milliseconds: a backlog still moves under unbroken load. */
+export const MAX_PAUSE_MS = 2_000;
+
+const state = processState();
+
+/**
+ * Requests this process is answering now, long-lived event streams aside (server.mjs counts them); 0 in a process
+ * that serves no HTTP (a test calling a job body, a script).
+ */
+export function requestsInFlight(): number {
+  return state.requestsInFlight?.() ?? 0;
+}
+
+/**
+ * How long to pause after a batch of background work that ran `batchMs` milliseconds, so that while requests are in
+ * flight the batches take at most BACKGROUND_SHARE_PERCENT of the time: `batchMs × (100 / share − 1)`, at most
+ * {@link MAX_PAUSE_MS}; 0 when no request is in flight (an idle service drains a backlog at full speed) or the share
+ * is 100.
+ * @returns milliseconds, a whole number
+ */
+export function pauseAfterBatch(batchMs: number, inFlight: number = requestsInFlight()): number {
+  const share = config().BACKGROUND_SHARE_PERCENT;
+  if (inFlight === 0 || share >= 100 || batchMs <= 0) return 0;
+  return Math.min(MAX_PAUSE_MS, Math.round(batchMs * (100 / share - 1)));
+}
+
+/**
+ * Call between two batches of a sweep or catch-up, with the `performance.now()` at which the batch started: gives
+ * the event loop to requests for {@link pauseAfterBatch} milliseconds, or for one turn when none are in flight.
+ * Never throws.
+ */
+export async function yieldToRequests(batchStartedMs: number): Promise<void> {
+  const pauseMs = pauseAfterBatch(performance.now() - batchStartedMs);
+  await new Promise((resolve) => (pauseMs > 0 ? setTimeout(resolve, pauseMs) : setImmediate(resolve)));
+}
