@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = path.join(root, "lib", "generated", "compiled");
+const outDir = path.join(root, "lib", "platform", "generated", "compiled");
 const require = createRequire(import.meta.url);
 
 /** The entries this module compiles: project-relative source and the module format Node.js loads it as. */
