@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
 import { loopbackRefusal } from "./lib/domain/callbacks/loopback-rule.mjs";
-import { configCheck } from "./scripts/compiled.mjs";
+import { configCheck } from "./lib/platform/compiled.mjs";
 import { directRoutes } from "./lib/application/http/direct-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -45,7 +45,7 @@ let configCheckFn = null;
 
 /**
  * Checks the configuration with `check(env, names)` from now on instead of the clone's compiled lib/platform/config-values.ts
- * (scripts/compiled.mjs): for a process that carries that module bundled, such as the @sandpiper/sandbox package's
+ * (lib/platform/compiled.mjs): for a process that carries that module bundled, such as the @sandpiper/sandbox package's
  * (docs/guides/test-in-your-own-suite.md "How it works"). `check` answers `{ values, accepts }` and ends the process
  * with exit code 1 on a refused variable, as lib/platform/config-values.ts `checkedValues` does.
  */
@@ -56,7 +56,7 @@ export function useConfigCheck(check) {
 
 /**
  * The configuration as `env` holds it now, checked in this process by lib/platform/config.ts (compiled to JavaScript by
- * scripts/compiled.mjs: no TypeScript loader in the serving process). Checked again only when one of SETTINGS has
+ * lib/platform/compiled.mjs: no TypeScript loader in the serving process). Checked again only when one of SETTINGS has
  * changed since (the start sets NEXTAUTH_SECRET from the database and the embedded database's variables). A refused
  * variable ends the process with exit code 1 after one line per variable on stderr (`Sandpiper refuses to start:
  * NAME: got "value"; expected ...`, a secret's value never printed); a check that cannot load at all (not compiled,

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { COMPILED, compiled } from "./compiled.mjs";
+import { COMPILED, compiled } from "../lib/platform/compiled.mjs";
 import { CONNECT_TIMEOUT_MS, connectionProblem, DatabaseUnusableError, databaseTarget, MissingDatabaseError } from "../lib/platform/db-connection.mjs";
 
 // What a start needs to reach a database and read the shared console secret, without this module (server.mjs reads
@@ -247,7 +247,7 @@ export async function isEmpty(databaseUrl) {
   }
 }
 
-/** Runs the seed script (prisma/seed.ts as compiled by scripts/compiled.mjs: no tsx); resolves with its stdout. */
+/** Runs the seed script (prisma/seed.ts as compiled by lib/platform/compiled.mjs: no tsx); resolves with its stdout. */
 export async function seed(databaseUrl, args = [], env = {}) {
   return run(process.execPath, [await compiled(COMPILED.seed), ...args], { DATABASE_URL: databaseUrl, ...env });
 }

@@ -1,8 +1,8 @@
-// `node scripts/run-compiled.mjs <name> [args...]`: runs one of the clone's TypeScript commands (scripts/compiled.mjs
+// `node scripts/run-compiled.mjs <name> [args...]`: runs one of the clone's TypeScript commands (lib/platform/compiled.mjs
 // COMPILED, e.g. `resetPassword` for npm run console:reset-password) as compiled JavaScript, in a child process with
 // the same arguments, standard streams and exit code; no tsx.
 import { spawnSync } from "node:child_process";
-import { COMPILED, compiled } from "./compiled.mjs";
+import { COMPILED, compiled } from "../lib/platform/compiled.mjs";
 
 const [name, ...args] = process.argv.slice(2);
 const spec = Object.hasOwn(COMPILED, name) ? COMPILED[name] : null;

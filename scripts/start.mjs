@@ -21,7 +21,7 @@ process.env.NODE_ENV ??= "production";
 const terminal = Boolean(process.stdout.isTTY);
 if (terminal && !process.env.LOG_LEVEL) process.env.LOG_LEVEL = "warn";
 // Without DATABASE_URL the embedded database serves, over one connection: said before the configuration is checked,
-// which then runs once (scripts/compiled.mjs: in this process). Only whether it is set is looked at here
+// which then runs once (lib/platform/compiled.mjs: in this process). Only whether it is set is looked at here
 // (empty counts as unset, as in lib/platform/config.ts); its value is read through the check below.
 if (!process.env.DATABASE_URL) {
   process.env.DB_POOL_MAX = "1";
@@ -29,7 +29,7 @@ if (!process.env.DATABASE_URL) {
 }
 const { dataDirectory, refuseTakenPort, refuseUnsafeStart, serve, setChecked, settings, workerCount } = await import("../server.mjs");
 // A variable lib/platform/config.ts refuses stops the start here, before building or migrating (one line per variable; the
-// service process checks again in instrumentation.ts). server.mjs checks it in this process (lib/platform/config.ts compiled by scripts/compiled.mjs).
+// service process checks again in instrumentation.ts). server.mjs checks it in this process (lib/platform/config.ts compiled by lib/platform/compiled.mjs).
 refuseUnsafeStart();
 /** The checked DATABASE_URL (docs/operating.md "Environment"); the embedded database's once it runs. */
 let databaseUrl = settings().DATABASE_URL;

@@ -1,5 +1,5 @@
 // What server.mjs's configuration check answers (docs/operating.md "Environment"): the typed values of the variables
-// it asks for and what each accepts. server.mjs loads it compiled by scripts/compiled.mjs, in its own process; the @sandpiper/sandbox
+// it asks for and what each accepts. server.mjs loads it compiled by lib/platform/compiled.mjs, in its own process; the @sandpiper/sandbox
 // package, which carries this module compiled to JavaScript, answers it in its own process
 // (docs/guides/test-in-your-own-suite.md "How it works").
 import { configOrExit, VARIABLES, type VariableName } from "./config";

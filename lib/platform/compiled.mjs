@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const outDir = path.join(root, "lib", "platform", "generated", "compiled");
 const require = createRequire(import.meta.url);
 
@@ -92,7 +92,7 @@ function esbuildFor(spec) {
  */
 function writeOutputs(result, outputs) {
   // This module is an input too: a change to how it compiles compiles everything again.
-  const sources = ["scripts/compiled.mjs", ...Object.keys(result.metafile.inputs).filter((rel) => !rel.includes("node_modules/"))];
+  const sources = ["lib/platform/compiled.mjs", ...Object.keys(result.metafile.inputs).filter((rel) => !rel.includes("node_modules/"))];
   const inputs = Object.fromEntries(sources.map((rel) => [rel, fileHash(path.join(root, rel))]));
   fs.mkdirSync(outDir, { recursive: true });
   const writeWhole = (file, text) => {
