@@ -191,7 +191,7 @@ async function pendingPayments(m: TestMerchant, count: number): Promise<void> {
   expect(template.status).toBe(201);
   const columns = (
     await db.$queryRaw<{ name: string }[]>`
-      SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'payments' ORDER BY ordinal_position`
+      SELECT column_name::text AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'payments' ORDER BY ordinal_position`
   ).map((c) => c.name);
   const copy = columns.map((c) => (c === "id" ? "gen_random_uuid()" : c === "reference" ? `reference || '-' || i` : `p."${c}"`)).join(", ");
   await db.$executeRawUnsafe(
