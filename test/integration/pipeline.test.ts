@@ -96,7 +96,9 @@ describe("request pipeline (docs/architecture.md 'Request pipeline', docs/api.md
       merchantApi(OPERATIONS.completeSandboxPayment, handler),
     ];
     for (const route of routes) {
-      const response = await route(new Request("http://127.0.0.1/v1/payments", { headers: { authorization: "Bearer sk_sandbox_not_a_key" } }));
+      // The path parameters Next.js gives a route of /v1/payments/{id} (the others ignore them).
+      const context = { params: Promise.resolve({ id: randomUUID() }) };
+      const response = await route(new Request("http://127.0.0.1/v1/payments", { headers: { authorization: "Bearer sk_sandbox_not_a_key" } }), context);
       expect(response.status).toBe(401);
       const body = await response.json();
       expect(body).toEqual({ error: { code: "INVALID_API_KEY", message: expect.any(String), requestId: response.headers.get("x-request-id") } });
