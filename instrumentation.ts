@@ -30,5 +30,8 @@ export async function register() {
     startJobDriver();
     const { startMetrics } = await import("./lib/platform/metrics/metrics");
     startMetrics();
+    // The hot routes answered without Next.js (lib/application/http/direct-routes.mjs) wait for this start-up.
+    const { processState } = await import("./lib/platform/process-state");
+    processState().startedUp = true;
   }
 }

@@ -43,6 +43,11 @@ export interface ProcessState {
   jobsIdle?: () => Promise<void>;
   /** Set by server.mjs on SIGTERM: no job run starts, event streams end, /readyz answers 503 (docs/operating.md "Stopping"). */
   shuttingDown?: boolean;
+  /**
+   * Set by instrumentation.ts once the start-up it runs (configuration check, tracing, the seeded FX rates, the job driver)
+   * has ended: until then lib/application/http/direct-routes.mjs leaves every request to Next.js, which awaits that start-up.
+   */
+  startedUp?: boolean;
   /** Set by server.mjs: requests it is answering now, event streams aside (lib/platform/background.ts paces background batches by it). */
   requestsInFlight?: () => number;
   /** The wake-ups of this process's catch-up jobs by name (lib/domain/notify/wake.ts): a route handler's instance wakes the driver's. */

@@ -54,6 +54,8 @@ export async function directRoutes(root, dev) {
     loaded.push({ ...route, handler });
   }
   return (req, res) => {
+    // Until instrumentation.ts has run its start-up (seeded FX rates, job driver), Next.js answers: it awaits that start-up.
+    if (!globalThis.__sandpiper?.startedUp) return false;
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
