@@ -110,7 +110,7 @@ beforeAll(async () => {
     ".package-lock.json",
     "@sandpiper",
   ]);
-  ({ startSandpiper } = await import(pathToFileURL(path.join(installed, "index.js")).href));
+  ({ startSandpiper } = await import(pathToFileURL(path.join(installed, pkg.main)).href));
 }, 300_000);
 
 afterAll(async () => {
