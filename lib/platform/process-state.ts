@@ -45,7 +45,8 @@ export interface ProcessState {
   shuttingDown?: boolean;
   /**
    * Set by instrumentation.ts once the start-up it runs (configuration check, tracing, the seeded FX rates, the job driver)
-   * has ended: until then lib/application/http/direct-routes.mjs leaves every request to Next.js, which awaits that start-up.
+   * has ended; until then the hot routes leave every request to Next.js, which awaits that start-up
+   * (lib/application/http/direct-routes.mjs).
    */
   startedUp?: boolean;
   /** Set by server.mjs: requests it is answering now, event streams aside (lib/platform/background.ts paces background batches by it). */

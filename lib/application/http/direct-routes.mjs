@@ -53,9 +53,11 @@ export async function directRoutes(root, dev) {
     if (typeof handler !== "function") throw new Error(`${route.module} has no ${route.method} handler`);
     loaded.push({ ...route, handler });
   }
+  // This process's state (lib/platform/process-state.ts), shared with the service's modules.
+  const state = (globalThis.__sandpiper ??= {});
   return (req, res) => {
     // Until instrumentation.ts has run its start-up (seeded FX rates, job driver), Next.js answers: it awaits that start-up.
-    if (!globalThis.__sandpiper?.startedUp) return false;
+    if (!state.startedUp) return false;
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
