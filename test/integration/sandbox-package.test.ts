@@ -70,7 +70,7 @@ const sandboxFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => /^sand
 
 /** The ids of the processes running the installed package's sandbox process. */
 function sandboxProcesses(): number[] {
-  const entry = path.join(project, "node_modules", "@sandpiper", "sandbox", "app", "sandbox-child.mjs");
+  const entry = path.join(project, "node_modules", "@sandpiper", "sandbox", "dist", "app", "sandbox-child.mjs");
   return fs
     .readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))

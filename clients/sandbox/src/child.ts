@@ -16,7 +16,7 @@ import pg from "pg";
 import { checkedValues } from "@/lib/platform/config-values";
 import type { ChildReply, ChildRequest, Prepared, ResolvedOptions, SandboxInfo } from "./protocol";
 
-/** The package's folders: this file is `<package>/app/sandbox-child.mjs`. */
+/** The package's folders: this file is `<package>/dist/app/sandbox-child.mjs`. */
 const app = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.dirname(app);
 /** Where the sandbox keeps its copies of the seeded rows that reset() puts back. */
