@@ -292,8 +292,10 @@ describe("retention of events", () => {
     };
     const old = await concluded();
     const recent = await concluded();
-    // A receiver that never answers: the delivery stays PENDING, its first attempt recorded.
-    await setCallbackUrl(db, { merchantId: m.merchant.id, url: "http://127.0.0.1:9/callbacks" });
+    // A receiver that never answers: the delivery stays PENDING, its first attempt recorded. An address of its own: the
+    // service makes deliveries to an address that refused a connection wait without an attempt (docs/callbacks.md
+    // "An address that refuses connections"), and other tests of the suite's service use this port too.
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: `http://127.0.0.1:9/callbacks/${randomUUID()}` });
     const pending = await concluded();
     await eventually(
       async () => (await db.deliveryAttempt.count({ where: { deliveryId: present(pending.deliveries[0], "pending.deliveries[0]").id } })) > 0,

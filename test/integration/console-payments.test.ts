@@ -60,8 +60,12 @@ describe("console payments over HTTP", () => {
 
   it("the detail carries the pricing snapshot, the ledger entry, and each event with its delivery attempts", async () => {
     const m = await newMerchant();
-    // Port 9 (discard) on loopback: every attempt fails at once and is recorded.
-    await db.merchant.update({ where: { id: m.merchant.id }, data: { callbackUrl: "http://127.0.0.1:9/hook", callbackSecret: "whsec_fixture" } });
+    // Port 9 (discard) on loopback: every attempt fails at once and is recorded. A path of its own: the service makes
+    // deliveries to an address that refused a connection wait (docs/callbacks.md "An address that refuses connections").
+    await db.merchant.update({
+      where: { id: m.merchant.id },
+      data: { callbackUrl: `http://127.0.0.1:9/hook/${randomUUID()}`, callbackSecret: "whsec_fixture" },
+    });
     const cookie = await sessionOf(m.owner, OWNER_PASSWORD);
     const p = (await m.api("/v1/payments", { body: depositBody({ amount: "1123.52" }) })).body;
     await m.api(`/v1/sandbox/payments/${p.id}/complete`, { body: { outcome: "SUCCEEDED" } });
