@@ -163,8 +163,8 @@ export async function pollUntilNonePending(db: pg.Client, batch: string, since: 
 
 /**
  * In the caller's open transaction, inserts `n` due deliveries (PENDING, no attempt, due now), each with its own event:
- * copies of the delivery `templateDeliveryId` and its event (the events without a payment). Each event takes its feed
- * position at COMMIT, one row at a time: keep `n` to a few thousand a transaction.
+ * copies of the delivery `templateDeliveryId` and its event (the events without a payment), marked as inserted by this
+ * transaction, so that they take their feed positions together at COMMIT.
  */
 export async function insertDueDeliveryCopies(db: pg.Client, templateDeliveryId: string, n: number): Promise<void> {
   await db.query(
@@ -173,7 +173,8 @@ export async function insertDueDeliveryCopies(db: pg.Client, templateDeliveryId:
   );
   await db.query(
     `INSERT INTO events
-     SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL))).*
+     SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL, 'position', NULL,
+               'feed_tx', txid_current(), 'feed_order', nextval('feed_insert_order')))).*
      FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = $1`,
     [templateDeliveryId],
   );

@@ -5,9 +5,10 @@
 //   node scripts/build.mjs
 //   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sandpiper_bench_sweep \
 //     node --import tsx bench/sweep.ts [--pending 15000] [--refused 50000] [--before 10] [--max-wait 120] \
-//       [--cpu-prof-dir DIR] [--write]
+//       [--phases=A,B] [--cpu-prof-dir DIR] [--write]
 //
-// The database is recreated, migrated and seeded. The built service (`node --max-old-space-size=256 server.mjs`,
+// Each phase runs on a database of its own, recreated, migrated and seeded (so one phase's payments and callbacks
+// are not the next one's work), with a service of its own. The built service (`node --max-old-space-size=256 server.mjs`,
 // embedded job driver with its defaults; NODE_ENV=test with CALLBACK_ALLOW_LOOPBACK=1, since production refuses a
 // loopback callback address) and bench/floor-server.mjs (5 s of creates first, for reference). Two phases:
 // (A) receiving: the merchant's callback address is a local receiver that answers 200 at once;
@@ -50,6 +51,10 @@ const MAX_WAIT_S = numberArg("max-wait", 120);
 const CONNECTIONS = 32;
 /** --statements-only: skip the two phases, run only the statement count (after one pending payment and one delivery are made through the API). */
 const STATEMENTS_ONLY = process.argv.includes("--statements-only");
+/** --phases A,B (the default): which phases run, each on a fresh database. */
+const PHASES = (["(A) receiving", "(B) refusing"] as const).filter((name) =>
+  (process.argv.find((a) => a.startsWith("--phases="))?.split("=")[1] ?? "A,B").split(",").includes(name.charAt(1)),
+);
 /** --cpu-prof-dir DIR: the service writes a V8 CPU profile there when it stops (node --cpu-prof). */
 const CPU_PROF_DIR = process.argv.includes("--cpu-prof-dir") ? process.argv[process.argv.indexOf("--cpu-prof-dir") + 1] : undefined;
 const DATABASE_URL = benchDatabaseUrl();
@@ -94,7 +99,6 @@ function window(answers: { at: number; ms: number; ok: boolean }[], from: number
 async function main(): Promise<string> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build: run `node scripts/build.mjs` first");
   const loadBefore = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" / ");
-  const seeded = await freshSeededDatabase(DATABASE_URL);
   const { getDb } = await import("@/lib/platform/db");
   const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
   const { freePort } = await import("../scripts/db.mjs");
@@ -109,27 +113,45 @@ async function main(): Promise<string> {
   await new Promise<void>((ok) => receiver.listen(0, "127.0.0.1", ok));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   const refusingUrl = `http://127.0.0.1:${await freePort()}/hook`; // nothing listens there
-  await setCallbackUrl(getDb(), { merchantId: seeded.merchantId, url: receiverUrl });
 
-  const { service, floor, bases } = await startServiceBesideFloor(DATABASE_URL, seeded.merchantId, CPU_PROF_DIR);
+  // Each phase on a database of its own, so that one phase's payments and callbacks are not the next one's work.
+  let seeded!: Awaited<ReturnType<typeof freshSeededDatabase>>;
+  let running!: Awaited<ReturnType<typeof startServiceBesideFloor>>;
+  let db: pg.Client | null = null;
+  const begin = async () => {
+    if (db) await db.end();
+    await getDb().$disconnect();
+    seeded = await freshSeededDatabase(DATABASE_URL);
+    await setCallbackUrl(getDb(), { merchantId: seeded.merchantId, url: receiverUrl });
+    running = await startServiceBesideFloor(DATABASE_URL, seeded.merchantId, CPU_PROF_DIR);
+    db = new pg.Client({ connectionString: DATABASE_URL });
+    await db.connect();
+    return db;
+  };
+  const stopService = async () => {
+    const serviceExited = new Promise((ok) => running.service.once("exit", ok));
+    running.service.kill("SIGTERM");
+    running.floor.kill("SIGTERM");
+    await serviceExited;
+  };
 
-  const auth = { authorization: `Bearer ${seeded.keys.full}`, "content-type": "application/json" };
+  const auth = () => ({ authorization: `Bearer ${seeded.keys.full}`, "content-type": "application/json" });
   const body = (reference: string) => JSON.stringify({ reference, amount: "112.35", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
   const post = async (p: string, payload: string) => {
-    const res = await fetch(bases.service + p, { method: "POST", headers: { ...auth, "idempotency-key": `t-${randomUUID()}` }, body: payload });
+    const res = await fetch(running.bases.service + p, { method: "POST", headers: { ...auth(), "idempotency-key": `t-${randomUUID()}` }, body: payload });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
-  const db = new pg.Client({ connectionString: DATABASE_URL });
-  await db.connect();
+  const phaseDb = () => {
+    if (!db) throw new Error("no phase database");
+    return db;
+  };
+  const query = (text: string, values?: unknown[]) => phaseDb().query(text, values);
   const dueDeliveries = async () =>
     Number(
-      (
-        await db.query(`SELECT count(*)::int AS n FROM deliveries WHERE merchant_id = $1 AND state = 'PENDING' AND next_attempt_at <= now()`, [
-          seeded.merchantId,
-        ])
-      ).rows[0].n,
+      (await query(`SELECT count(*)::int AS n FROM deliveries WHERE merchant_id = $1 AND state = 'PENDING' AND next_attempt_at <= now()`, [seeded.merchantId]))
+        .rows[0].n,
     );
-  const attempts = async () => Number((await db.query(`SELECT count(*)::int AS n FROM delivery_attempts`)).rows[0].n);
+  const attempts = async () => Number((await query(`SELECT count(*)::int AS n FROM delivery_attempts`)).rows[0].n);
 
   const fresh = (headers: Record<string, string>) => (req: autocannon.Request) => {
     const id = randomUUID();
@@ -148,8 +170,8 @@ async function main(): Promise<string> {
   };
 
   log("warm-up and floor");
-  if (!STATEMENTS_ONLY) await run(bases.service, "/v1/payments", auth, 5).done;
-  const floorRun = run(bases.floor, "/payments", { "content-type": "application/json" }, STATEMENTS_ONLY ? 1 : 5);
+  await begin();
+  const floorRun = run(running.bases.floor, "/payments", { "content-type": "application/json" }, STATEMENTS_ONLY ? 1 : 5);
   const floorStarted = performance.now();
   await floorRun.done;
   const floorWindow = window(floorRun.answers, floorStarted, performance.now());
@@ -161,7 +183,13 @@ async function main(): Promise<string> {
     await post(`/v1/sandbox/payments/${String(completed.json.id)}/complete`, JSON.stringify({ outcome: "SUCCEEDED" }));
     await post("/v1/payments", body(`template-${randomUUID()}`));
   }
-  for (const name of STATEMENTS_ONLY ? [] : (["(A) receiving", "(B) refusing"] as const)) {
+  for (const name of STATEMENTS_ONLY ? [] : PHASES) {
+    if (phases.length > 0) {
+      await stopService();
+      await begin();
+    }
+    const db = phaseDb();
+    await run(running.bases.service, "/v1/payments", auth(), 5).done; // warm-up
     if (name.startsWith("(B)")) {
       await setCallbackUrl(getDb(), { merchantId: seeded.merchantId, url: refusingUrl });
       // A completed payment's event and delivery, copied REFUSED times as due deliveries to the refusing address.
@@ -198,7 +226,7 @@ async function main(): Promise<string> {
     const deliveriesDueBefore = await dueDeliveries();
     log(`${name}: ${PENDING} pending payments in place, ${deliveriesDueBefore} deliveries due; load for ${BEFORE_S} s, then the advance`);
 
-    const load = run(bases.service, "/v1/payments", auth, BEFORE_S + MAX_WAIT_S + 5);
+    const load = run(running.bases.service, "/v1/payments", auth(), BEFORE_S + MAX_WAIT_S + 5);
     const loadStarted = performance.now();
     await new Promise((r) => setTimeout(r, BEFORE_S * 1000));
     const attemptsBefore = await attempts();
@@ -252,17 +280,11 @@ async function main(): Promise<string> {
     });
     void loadStarted;
     log(JSON.stringify({ ...phases.at(-1), waits: undefined }));
-    // The next phase starts from a quiet service: what is still due is left to drain for at most 30 s.
-    for (const until = Date.now() + 30_000; Date.now() < until && name.startsWith("(A)") && (await dueDeliveries()) > 0;)
-      await new Promise((r) => setTimeout(r, 500));
   }
-  const serviceExited = new Promise((ok) => service.once("exit", ok));
-  service.kill("SIGTERM");
-  floor.kill("SIGTERM");
-  await serviceExited;
+  await stopService();
   receiver.close();
-  const statements = await statementProfile(db, seeded.merchantId);
-  await db.end();
+  const statements = await statementProfile(phaseDb(), seeded.merchantId);
+  await phaseDb().end();
   await getDb().$disconnect();
   const loadAfter = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" / ");
 

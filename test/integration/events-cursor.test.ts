@@ -110,3 +110,45 @@ it("listener cursors count each merchant's own events from 1, commit order kept,
   // A cursor past the merchant's newest position starts at its newest (and says so).
   expect(await page(b, "999999")).toEqual({ items: [], cursor: "2" });
 }, 60_000);
+
+it("a transaction's events and redeliveries take their positions together at COMMIT, in the order they were inserted", async () => {
+  const [a, b] = [await newMerchant(), await newMerchant()];
+  const ids = Array.from({ length: 7 }, () => crypto.randomUUID());
+  // Interleaved merchants, a redelivery between events, and one row copied with another transaction's id (a row
+  // made by hand): each must be numbered once, none skipped.
+  const order: { table: "events" | "event_redeliveries"; id: string; merchantId: string; foreignTx?: boolean }[] = [
+    { table: "events", id: ids[0]!, merchantId: a.merchant.id },
+    { table: "events", id: ids[1]!, merchantId: b.merchant.id },
+    { table: "events", id: ids[2]!, merchantId: a.merchant.id },
+    { table: "event_redeliveries", id: ids[3]!, merchantId: b.merchant.id },
+    { table: "events", id: ids[4]!, merchantId: a.merchant.id, foreignTx: true },
+    { table: "events", id: ids[5]!, merchantId: b.merchant.id },
+    { table: "event_redeliveries", id: ids[6]!, merchantId: a.merchant.id },
+  ];
+  await writers.$transaction(async (tx) => {
+    for (const row of order) {
+      if (row.table === "events") {
+        await tx.$executeRaw`INSERT INTO events (id, merchant_id, type, body) VALUES (${row.id}::uuid, ${row.merchantId}::uuid, 'test.ordered', '{}')`;
+        if (row.foreignTx) await tx.$executeRaw`UPDATE events SET feed_tx = 1 WHERE id = ${row.id}::uuid`;
+      } else {
+        const of = order.find((r) => r.table === "events" && r.merchantId === row.merchantId)!;
+        await tx.$executeRaw`INSERT INTO event_redeliveries (id, event_id, merchant_id) VALUES (${row.id}::uuid, ${of.id}::uuid, ${row.merchantId}::uuid)`;
+      }
+    }
+  });
+  const numbered = await writers.$queryRaw<{ id: string; seq: bigint; position: bigint; merchant_id: string }[]>`
+    SELECT id::text, seq, position, merchant_id::text FROM events WHERE id = ANY(${ids}::uuid[])
+    UNION ALL SELECT id::text, seq, position, merchant_id::text FROM event_redeliveries WHERE id = ANY(${ids}::uuid[])`;
+  const byId = new Map(numbered.map((r) => [r.id, r]));
+  const rows = order.map((r) => byId.get(r.id)!);
+  // The row copied with another transaction's id is numbered by its own firing, after the others; the rest in insertion order.
+  const expected = [...order.filter((r) => !r.foreignTx), ...order.filter((r) => r.foreignTx)];
+  // Contiguous: the global row stays locked from the first firing to the commit, whatever other tests commit meanwhile.
+  const seqs = expected.map((r) => byId.get(r.id)!.seq);
+  expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + BigInt(i)));
+  for (const m of [a, b]) {
+    const mine = expected.filter((r) => r.merchantId === m.merchant.id).map((r) => byId.get(r.id)!.position);
+    expect(mine).toEqual(mine.map((_, i) => BigInt(i + 1)));
+  }
+  expect(rows.every((r) => r.seq !== null && r.position !== null)).toBe(true);
+});
