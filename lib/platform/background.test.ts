@@ -47,4 +47,14 @@ describe("background work yields to requests", () => {
     await yieldToRequests(performance.now() - 100);
     expect(performance.now() - busyStart).toBeGreaterThanOrEqual(395);
   });
+
+  it("two jobs pausing together share one budget: each waits out both pauses, not only its own", async () => {
+    state.requestsInFlight = () => 1;
+    const started = performance.now();
+    const ended: number[] = [];
+    // Two batches of 100 ms ending together: 400 ms owed by each, 800 ms in all before either runs again.
+    await Promise.all([yieldToRequests(started - 100), yieldToRequests(started - 100)].map((p) => p.then(() => ended.push(performance.now() - started))));
+    expect(ended).toHaveLength(2);
+    for (const ms of ended) expect(ms).toBeGreaterThanOrEqual(795);
+  });
 });

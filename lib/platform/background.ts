@@ -32,9 +32,21 @@ export function pauseAfterBatch(batchMs: number, inFlight: number = requestsInFl
 /**
  * Call between two batches of a sweep or catch-up, with the `performance.now()` at which the batch started: gives
  * the event loop to requests for {@link pauseAfterBatch} milliseconds, or for one turn when none are in flight.
- * Never throws.
+ * The pauses of all jobs of this process add up on one schedule (its `backgroundResumeAt`): a batch's pause starts
+ * where the pauses already owed end, and every job waits until the last one owed has passed, so the expiry sweep and
+ * the callback catch-up at work together take BACKGROUND_SHARE_PERCENT of the time between them, not each
+ * (docs/architecture.md "Jobs"). Never throws.
  */
 export async function yieldToRequests(batchStartedMs: number): Promise<void> {
-  const pauseMs = pauseAfterBatch(performance.now() - batchStartedMs);
-  await new Promise((resolve) => (pauseMs > 0 ? setTimeout(resolve, pauseMs) : setImmediate(resolve)));
+  const now = performance.now();
+  const pauseMs = pauseAfterBatch(now - batchStartedMs);
+  if (pauseMs === 0) {
+    await new Promise((resolve) => setImmediate(resolve));
+    return;
+  }
+  state.backgroundResumeAt = Math.max(state.backgroundResumeAt ?? 0, now) + pauseMs;
+  // Another job's batch may push the schedule further while this one waits.
+  for (let wait = state.backgroundResumeAt - now; wait > 0; wait = (state.backgroundResumeAt ?? 0) - performance.now()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_PAUSE_MS)));
+  }
 }

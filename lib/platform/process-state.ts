@@ -51,6 +51,11 @@ export interface ProcessState {
   startedUp?: boolean;
   /** Set by server.mjs: requests it is answering now, event streams aside (lib/platform/background.ts paces background batches by it). */
   requestsInFlight?: () => number;
+  /**
+   * When the next background batch of this process may start (`performance.now()` milliseconds): every job's batches
+   * share this one budget (lib/platform/background.ts), so two jobs at work together take one share, not two.
+   */
+  backgroundResumeAt?: number;
   /** The wake-ups of this process's catch-up jobs by name (lib/domain/notify/wake.ts): a route handler's instance wakes the driver's. */
   wake?: Map<string, () => void>;
   /** The console sign-in budgets (lib/domain/users/sign-in.ts): one limiter set, or each module instance would count apart. */
