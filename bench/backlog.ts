@@ -27,7 +27,16 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, insertDueDeliveryCopies, runBenchmark, sampleBackends, startServiceBesideFloor } from "./support";
+import {
+  addCopiesToLimitCounters,
+  benchDatabaseUrl,
+  freshSeededDatabase,
+  numberArg,
+  insertDueDeliveryCopies,
+  runBenchmark,
+  sampleBackends,
+  startServiceBesideFloor,
+} from "./support";
 
 const root = path.resolve(__dirname, "..");
 const ROUNDS = numberArg("rounds", 2);
@@ -115,12 +124,7 @@ async function main(): Promise<string> {
        FROM payments t, generate_series(1, $2::int) WHERE t.id = $1`,
       [pendingTemplate.id, BACKLOG],
     );
-    await db.query(
-      `UPDATE limit_counters c SET used_minor = c.used_minor + $2::bigint * t.amount_minor
-       FROM payments t WHERE t.id = $1 AND c.profile_id = t.limit_profile_id
-         AND c.period IN ('D:' || t.business_day, 'M:' || left(t.business_day, 7))`,
-      [pendingTemplate.id, BACKLOG],
-    );
+    await addCopiesToLimitCounters(db, pendingTemplate.id, BACKLOG);
     await insertDueDeliveryCopies(db, templateDelivery!, BACKLOG);
     await db.query("COMMIT");
   };

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { benchDatabaseUrl, freshSeededDatabase, numberArg, pollUntilNonePending, runBenchmark, benchServiceEnv } from "./support";
+import { addCopiesToLimitCounters, benchDatabaseUrl, freshSeededDatabase, numberArg, pollUntilNonePending, runBenchmark, benchServiceEnv } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const arg = process.argv.indexOf("--sizes");
@@ -96,11 +96,7 @@ async function main(): Promise<string> {
        FROM payments t, generate_series(1, $2::int) AS i WHERE t.id = $1`,
       [templateId, n - 1, batch],
     );
-    await db.query(
-      `UPDATE limit_counters c SET used_minor = c.used_minor + $2::bigint * t.amount_minor
-       FROM payments t WHERE t.id = $1 AND c.profile_id = t.limit_profile_id AND c.period IN ('D:' || t.business_day, 'M:' || left(t.business_day, 7))`,
-      [templateId, n - 1],
-    );
+    await addCopiesToLimitCounters(db, templateId, n - 1);
     await db.query("UPDATE payments SET reference = $2 || '-0' WHERE id = $1", [templateId, batch]);
     await db.query("COMMIT");
     await db.query("ANALYZE payments");

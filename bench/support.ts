@@ -162,6 +162,22 @@ export async function pollUntilNonePending(db: pg.Client, batch: string, since: 
 }
 
 /**
+ * In the caller's open transaction, adds `copies` times the amount of the payment `templateId` to its profile's limit
+ * counters of its day and month, as that many creates would have (minor units). It adds to slot 0, creating the row
+ * when the template's usage sits in other slots: a counter is the sum of its slots (lib/domain/pricing/limits.ts).
+ */
+export async function addCopiesToLimitCounters(db: pg.Client, templateId: string, copies: number): Promise<void> {
+  await db.query(
+    `INSERT INTO limit_counters AS c (profile_id, period, slot, used_minor)
+     SELECT t.limit_profile_id, v.period, 0, $2::bigint * t.amount_minor
+     FROM payments t, LATERAL (VALUES ('D:' || t.business_day), ('M:' || left(t.business_day, 7))) AS v(period)
+     WHERE t.id = $1 AND t.limit_profile_id IS NOT NULL
+     ON CONFLICT (profile_id, period, slot) DO UPDATE SET used_minor = c.used_minor + EXCLUDED.used_minor`,
+    [templateId, copies],
+  );
+}
+
+/**
  * In the caller's open transaction, inserts `n` due deliveries (PENDING, no attempt, due now), each with its own event:
  * copies of the delivery `templateDeliveryId` and its event (the events without a payment), marked as inserted by this
  * transaction, so that they take their feed positions together at COMMIT.

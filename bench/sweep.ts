@@ -32,6 +32,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import {
+  addCopiesToLimitCounters,
   benchDatabaseUrl,
   freshSeededDatabase,
   insertDueDeliveryCopies,
@@ -214,11 +215,7 @@ async function main(): Promise<string> {
        FROM payments t, generate_series(1, $2::int) AS i WHERE t.id = $1`,
       [template.json.id, PENDING - 1, batch],
     );
-    await db.query(
-      `UPDATE limit_counters c SET used_minor = c.used_minor + $2::bigint * t.amount_minor
-       FROM payments t WHERE t.id = $1 AND c.profile_id = t.limit_profile_id AND c.period IN ('D:' || t.business_day, 'M:' || left(t.business_day, 7))`,
-      [template.json.id, PENDING - 1],
-    );
+    await addCopiesToLimitCounters(db, String(template.json.id), PENDING - 1);
     await db.query("UPDATE payments SET reference = $2 || '-0' WHERE id = $1", [template.json.id, batch]);
     await db.query("COMMIT");
     await db.query("ANALYZE payments");

@@ -759,7 +759,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     check(order.approved === 0n, `${order.approved} withdrawals approved before they were created`);
     check(order.finalized === 0n, `${order.finalized} payments concluded before they were created`);
 
-    // Limit counters = the amounts of the pending and succeeded payments of their profile, day and month.
+    // Limit counters (their slots' sums) = the amounts of the pending and succeeded payments of their profile, day and month.
     const limits = await db.$queryRaw<Record<string, unknown>[]>`
       WITH used AS (
         SELECT p.limit_profile_id AS profile_id, v.period, sum(p.amount_minor) AS used FROM payments p,
@@ -767,7 +767,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         WHERE p.merchant_id = ANY(${ids}::uuid[]) AND p.limit_profile_id IS NOT NULL AND p.status IN ('PENDING', 'PENDING_APPROVAL', 'SUCCEEDED')
         GROUP BY 1, 2),
       counters AS (
-        SELECT c.profile_id, c.period, c.used_minor FROM limit_counters c JOIN pricing_profiles pp ON pp.id = c.profile_id WHERE pp.merchant_id = ANY(${ids}::uuid[]))
+        -- a counter is the sum of its slots, clamped at 0 (lib/domain/pricing/limits.ts limitUsedSql)
+        SELECT c.profile_id, c.period, GREATEST(sum(c.used_minor), 0) AS used_minor FROM limit_counters c JOIN pricing_profiles pp ON pp.id = c.profile_id
+        WHERE pp.merchant_id = ANY(${ids}::uuid[]) GROUP BY 1, 2)
       SELECT profile_id::text, period, used::text, used_minor::text FROM used FULL JOIN counters USING (profile_id, period)
       WHERE coalesce(used, 0) <> coalesce(used_minor, 0)`;
     check(limits.length === 0, `limit counters differ from a recount: ${JSON.stringify(limits.slice(0, 5))}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dubaiDay } from "@/lib/contract/money/dubai";
-import { db, depositBody, messageOf, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
+import { db, depositBody, limitUsed, messageOf, newMerchant, savePricingVersion, type TestMerchant } from "../support/fixtures";
 import { createStorePayment, eurStoreMerchant, waitForCheckout } from "../support/store";
 import { present } from "../../scripts/harness/present";
 
@@ -11,8 +11,7 @@ const expire = (m: TestMerchant, id: string, idempotencyKey?: string | null) => 
 
 /** Today's use of the daily limit of the profile that priced `payment` (its pricing.ruleId), in minor units. */
 async function usedToday(payment: { pricing: { ruleId: string } }): Promise<bigint> {
-  const counter = await db.limitCounter.findUnique({ where: { profileId_period: { profileId: payment.pricing.ruleId, period: `D:${dubaiDay()}` } } });
-  return counter?.usedMinor ?? 0n;
+  return limitUsed(payment.pricing.ruleId, `D:${dubaiDay()}`);
 }
 
 describe("POST /v1/sandbox/payments/{id}/expire", () => {

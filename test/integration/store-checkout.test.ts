@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { base64url, decodeJwt } from "jose";
 import { InngestTestEngine } from "@inngest/test";
-import { db, newMerchant, type TestMerchant } from "../support/fixtures";
+import { db, limitUsed, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { createStorePayment, eurStoreMerchant, openStorePage, storeAction, storeBody, waitForCheckout } from "../support/store";
 import { authenticateRequest } from "@/lib/domain/keys/api-keys";
@@ -251,8 +251,7 @@ describe("handoff job", () => {
       data: { id: p.id, status: "FAILED", amount: "0.25", currency: "EUR" },
     });
     const profile = await db.pricingProfile.findFirstOrThrow({ where: { merchantId: m.merchant.id, currency: "EUR" } });
-    const counter = await db.limitCounter.findUniqueOrThrow({ where: { profileId_period: { profileId: profile.id, period: `D:${dubaiDay()}` } } });
-    expect(counter.usedMinor).toBe(0n);
+    expect(await limitUsed(profile.id, `D:${dubaiDay()}`)).toBe(0n);
     expect(await db.ledgerEntry.count({ where: { paymentId: p.id } })).toBe(0);
   });
 });

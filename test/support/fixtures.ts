@@ -5,11 +5,12 @@ import { issueApiKey, SCOPES, type Scope } from "@/lib/domain/keys/api-keys";
 import { createConsoleUser } from "@/lib/domain/users/create-console-user";
 import { createMerchant, type NewMerchant } from "@/lib/domain/merchants/create-merchant";
 import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
+import { limitUsedSql } from "@/lib/domain/pricing/limits";
 import { assertMatchesContract } from "./contract";
 
 import { streamForwardToken } from "./stream";
 import { waitUntil } from "../../scripts/harness/wait";
-import type { Prisma } from "@/lib/platform/generated/prisma/client";
+import { Prisma } from "@/lib/platform/generated/prisma/client";
 
 export const db = getDb();
 export const baseUrl = () => inject("baseUrl");
@@ -114,6 +115,15 @@ export function insertPendingPayment(merchantId: string, over: Partial<Prisma.Pa
       ...over,
     },
   });
+}
+
+/**
+ * A limit counter's usage in minor units: the sum of the slots of the profile's period (`D:<day>` or `M:<month>`),
+ * clamped at 0, as every reader counts it (lib/domain/pricing/limits.ts `limitUsedSql`); 0n when it has no row.
+ */
+export async function limitUsed(profileId: string, period: string): Promise<bigint> {
+  const [row] = await db.$queryRaw<{ used: bigint }[]>`SELECT ${limitUsedSql(Prisma.sql`${profileId}::uuid`, period)} AS used`;
+  return row?.used ?? 0n;
 }
 
 /** A valid CreatePayment body with a unique reference. */

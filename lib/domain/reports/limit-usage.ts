@@ -5,10 +5,11 @@ import { z } from "zod";
 import { parseRow, type Db } from "@/lib/platform/db";
 import { fromMinor } from "@/lib/contract/money/currency";
 import { dubaiDay, dubaiMonth } from "@/lib/contract/money/dubai";
+import { limitUsedSql } from "@/lib/domain/pricing/limits";
 
 // The pricing page's limit chart (docs/guides/console-for-operators.md "Console tour"): each pricing profile's daily and monthly limit against what
 // pending and succeeded payments use of it now, from the limit counters the create path keeps (limit_counters,
-// period "D:<Dubai day>" and "M:<Dubai month>").
+// period "D:<Dubai day>" and "M:<Dubai month>", the sum of the period's slots clamped at 0: limitUsedSql).
 
 /** Used and limit as decimal text in the profile's currency; `ratio` used/limit (0..1+), null when unlimited. */
 export type LimitFigure = { used: string; limit: string | null; ratio: number | null };
@@ -59,8 +60,7 @@ export async function limitUsage(db: Db, actor: ConsoleActor, opts: { merchantId
   const raw = await db.$queryRaw<Record<string, unknown>[]>`
     SELECT p.id AS "profileId", p.merchant_id AS "merchantId", m.name AS "merchantName", p.currency, p.channel::text AS channel, p.direction::text AS direction,
            v.daily_limit_minor AS daily, v.monthly_limit_minor AS monthly,
-           COALESCE((SELECT used_minor FROM limit_counters WHERE profile_id = p.id AND period = ${`D:${day}`}), 0)::bigint AS "usedDay",
-           COALESCE((SELECT used_minor FROM limit_counters WHERE profile_id = p.id AND period = ${`M:${month}`}), 0)::bigint AS "usedMonth"
+           ${limitUsedSql(Prisma.sql`p.id`, `D:${day}`)} AS "usedDay", ${limitUsedSql(Prisma.sql`p.id`, `M:${month}`)} AS "usedMonth"
     FROM pricing_profiles p
     JOIN merchants m ON m.id = p.merchant_id
     JOIN LATERAL (SELECT daily_limit_minor, monthly_limit_minor FROM pricing_profile_versions WHERE profile_id = p.id ORDER BY version DESC LIMIT 1) v ON true
