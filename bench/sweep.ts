@@ -25,8 +25,7 @@
 // docs/benchmarks.md.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -62,6 +61,21 @@ const DATABASE_URL = benchDatabaseUrl();
 process.env.CALLBACK_ALLOW_LOOPBACK = "1";
 process.env.LOG_LEVEL ??= "warn";
 const log = (s: string) => console.log(`[sweep] ${new Date().toISOString().slice(11, 19)} ${s}`);
+
+/** The callback receiver of phase (A): answers 200 at once, counts what it received (GET /count), prints its port. */
+const RECEIVER_SOURCE = `
+const http = require("node:http");
+let received = 0;
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    if (req.url === "/count") return res.end(String(received));
+    received++;
+    res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
+  });
+});
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+`;
 
 /** Creates answered in a window: rate, latency percentiles, non-2xx. */
 type Window = { count: number; seconds: number; rps: number; p50: number; p99: number; non2xx: number };
@@ -103,16 +117,12 @@ async function main(): Promise<string> {
   const { getDb } = await import("@/lib/platform/db");
   const { setCallbackUrl } = await import("@/lib/domain/callbacks/callback-config");
   const { freePort } = await import("../scripts/db.mjs");
-  let received = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      received++;
-      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
-    });
-  });
-  await new Promise<void>((ok) => receiver.listen(0, "127.0.0.1", ok));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  // (A)'s receiver runs in a process of its own, as a merchant's server would: inside this process it would answer only
+  // when autocannon's load generation let its event loop, and its slowness would be counted as the service's.
+  const receiver = spawn(process.execPath, ["-e", RECEIVER_SOURCE], { stdio: ["ignore", "pipe", "inherit"] });
+  process.once("exit", () => receiver.kill("SIGTERM"));
+  const receiverPort = await new Promise<number>((ok) => receiver.stdout?.once("data", (d: Buffer) => ok(Number(String(d).trim()))));
+  const receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
   const refusingUrl = `http://127.0.0.1:${await freePort()}/hook`; // nothing listens there
 
   // Each phase on a database of its own, so that one phase's payments and callbacks are not the next one's work.
@@ -279,7 +289,8 @@ async function main(): Promise<string> {
     log(JSON.stringify({ ...phases.at(-1), waits: undefined }));
   }
   await stopService();
-  receiver.close();
+  const received = Number(await (await fetch(`http://127.0.0.1:${receiverPort}/count`)).text());
+  receiver.kill("SIGTERM");
   const statements = await statementProfile(phaseDb(), seeded.merchantId);
   await phaseDb().end();
   await getDb().$disconnect();

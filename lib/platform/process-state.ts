@@ -56,6 +56,11 @@ export interface ProcessState {
    * share this one budget (lib/platform/background.ts), so two jobs at work together take one share, not two.
    */
   backgroundResumeAt?: number;
+  /**
+   * The sandbox clock offsets (milliseconds) last seen per API key whose merchant's clock is moved, by a SHA-256 of the
+   * key's header (lib/application/http/pipeline.ts): the reads of a request are built at that time in its first statement.
+   */
+  clockOffsetByKey?: Map<string, bigint>;
   /** The wake-ups of this process's catch-up jobs by name (lib/domain/notify/wake.ts): a route handler's instance wakes the driver's. */
   wake?: Map<string, () => void>;
   /** The console sign-in budgets (lib/domain/users/sign-in.ts): one limiter set, or each module instance would count apart. */

@@ -126,3 +126,30 @@ describe("database round trips per request", () => {
     expect(readTrips).toBe(1);
   });
 });
+
+describe("under a moved sandbox clock", () => {
+  it("the first create after a move reads again at the merchant's sandbox time (three), the next ones two; the same after a reset", async () => {
+    const moved = await newMerchant();
+    const as = (path: string, opts: { body?: Record<string, unknown> } = {}) => call(path, { base: svc.url, key: moved.key, ip: moved.ip, ...opts });
+    expect((await as("/v1/payments?limit=1")).status).toBe(200); // the key's last use is written once a minute
+    const create = () => counted(() => as("/v1/payments", { body: depositBody() }));
+    const sandboxAhead = (payment: { createdAt: string }) => Date.parse(payment.createdAt) - Date.now();
+
+    expect((await as("/v1/sandbox/clock/advance", { body: { by: "3d" } })).status).toBe(200);
+    const [first, firstTrips] = await create();
+    expect(first.status, first.text).toBe(201);
+    expect(firstTrips).toBe(3);
+    const [second, secondTrips] = await create();
+    expect(second.status, second.text).toBe(201);
+    expect(secondTrips).toBe(2);
+    for (const made of [first, second]) expect(sandboxAhead(made.body)).toBeGreaterThan(3 * 86_400_000 - 60_000);
+
+    expect((await as("/v1/sandbox/clock/reset", { body: {} })).status).toBe(200);
+    const [third, thirdTrips] = await create();
+    expect(third.status, third.text).toBe(201);
+    expect(thirdTrips).toBe(3);
+    const [fourth, fourthTrips] = await create();
+    expect(fourthTrips).toBe(2);
+    for (const made of [third, fourth]) expect(Math.abs(sandboxAhead(made.body))).toBeLessThan(60_000);
+  });
+});

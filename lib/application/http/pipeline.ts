@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { z as zod } from "zod";
 import { authenticateRequest, keyDisplayPrefix, readLoad, type AuthenticatedKey } from "@/lib/domain/keys/api-keys";
 import { sandboxNow, systemNow } from "@/lib/platform/clock";
@@ -40,6 +40,7 @@ import { log } from "@/lib/platform/log";
 import { observeRequest } from "@/lib/platform/metrics/metrics";
 import { inSpan } from "@/lib/platform/tracing/tracing";
 import { recordRequest, withLogPointer } from "@/lib/application/request-log/writer";
+import { processState } from "@/lib/platform/process-state";
 
 /**
  * Writes a first answer together with the endpoint's effects in one statement (lib/application/http/idempotency.ts
@@ -231,7 +232,11 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     const input = checkInput(bytes, request);
     const idempotencyHeader = idempotent ? attempt(() => requireIdempotencyKey(request.headers.get("idempotency-key"))) : null;
     const params = await resolveParams(route, endpoint);
-    const load = input.ok && parts.load ? parts.load.sql({ body: input.value.body, query: input.value.query, params, now }) : null;
+    // The endpoint's reads are made at the merchant's sandbox time, known only once the key is read: they are built
+    // with the offset this key's merchant had last time, and made again below only if it has changed since.
+    const guess = clockGuess(request.headers.get("authorization"));
+    const loadAt = guess.offsetMs === 0n ? now : sandboxNow(guess.offsetMs, now);
+    const load = input.ok && parts.load ? parts.load.sql({ body: input.value.body, query: input.value.query, params, now: loadAt }) : null;
     const idempotencyColumn = idempotencyHeader?.ok ? [idempotencyRecordColumn(idempotencyHeader.value)] : [];
     // docs/api.md "Limits": the source address's budget counts what its keys' budgets admitted and every request
     // without a valid key; a request its own key's budget refused spends nothing of the address's, so one key's
@@ -260,9 +265,10 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
     if (!input.ok) throw input.error;
     const { body, query, parsedBody } = input.value;
     // A merchant whose sandbox clock is moved works at its sandbox time, and the endpoint's reads are made for it.
-    const moved = apiKey.merchant.clockOffsetMs !== 0n;
-    const at = moved ? sandboxNow(apiKey.merchant.clockOffsetMs, now) : now;
-    const reload = moved && parts.load ? parts.load.sql({ body, query, params, now: at }) : null;
+    const offsetMs = apiKey.merchant.clockOffsetMs;
+    guess.remember(offsetMs);
+    const at = offsetMs === 0n ? now : sandboxNow(offsetMs, now);
+    const reload = offsetMs !== guess.offsetMs && parts.load ? parts.load.sql({ body, query, params, now: at }) : null;
     const row = reload ? await readLoad(apiKey.merchant.id, reload) : load ? auth.row : {};
     const base = {
       requestId,
@@ -325,6 +331,37 @@ export function merchantApi(endpoint: Endpoint, partsOrHandler: object, lastHand
       return { body, query, parsedBody };
     });
   }
+}
+
+/** Keys whose merchant's sandbox clock was last seen moved, at most this many (beyond it the guesses start over). */
+const CLOCK_GUESSES_MAX = 10_000;
+
+/**
+ * The sandbox clock offset (milliseconds) the merchant of the key in `authorization` had when this process last
+ * authenticated it: 0 for a key not seen with a moved clock. Only a guess, checked against the key's statement on
+ * every request (docs/architecture.md "Hot paths"); `remember` records what that statement read. Keys are kept as a
+ * SHA-256 of the header, never the header itself, and only while their merchant's clock is moved, so a process
+ * whose merchants never move their clocks hashes nothing.
+ */
+function clockGuess(authorization: string | null): { offsetMs: bigint; remember: (offsetMs: bigint) => void } {
+  const guesses = (processState().clockOffsetByKey ??= new Map<string, bigint>());
+  let id: string | null = null;
+  const keyId = () =>
+    (id ??= createHash("sha256")
+      .update(authorization ?? "")
+      .digest("base64url"));
+  const offsetMs = authorization && guesses.size > 0 ? (guesses.get(keyId()) ?? 0n) : 0n;
+  return {
+    offsetMs,
+    remember: (seen) => {
+      if (seen === offsetMs || !authorization) return;
+      if (seen === 0n) guesses.delete(keyId());
+      else {
+        if (guesses.size >= CLOCK_GUESSES_MAX) guesses.clear();
+        guesses.set(keyId(), seen);
+      }
+    },
+  };
 }
 
 /** The value of `fn`, or the error it threw, to be thrown later. */

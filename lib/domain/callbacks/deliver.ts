@@ -402,6 +402,9 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
   });
 }
 
+/** When the last attempt of a batch had its answer (`performance.now()` ms), filled in by {@link attemptBatch}. */
+type BatchTiming = { sendsEndedAt?: number };
+
 /** A promise with its resolve function outside. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
@@ -411,15 +414,16 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 
 /**
  * One attempt of each claimed delivery: all sent concurrently, outside any transaction, then recorded together in one
- * transaction ({@link settleBatch}). Each attempt is a trace span "callback attempt" (docs/operating.md "Traces":
+ * transaction ({@link settleBatch}); `timing.sendsEndedAt` is set when the last answer came. Each attempt is a trace span "callback attempt" (docs/operating.md "Traces":
  * delivery, event and merchant ids, the attempt's number, the delivery's state after it and the receiver's status).
  * @returns the outcomes, in the order claimed
  * @throws database errors (a chaos plan's read, the record); send failures never throw.
  */
-function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions): Promise<AttemptOutcome[]> {
+function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions, timing: BatchTiming = {}): Promise<AttemptOutcome[]> {
   const slots = claimed.map((c) => ({ c, sent: deferred<SentAttempt | null>() }));
   const probes = new Map<string, Promise<RealInstant | null>>();
   const settled = Promise.all(slots.map((s) => s.sent.promise)).then(async (items) => {
+    timing.sendsEndedAt = performance.now();
     const recorded = items.filter((i): i is SentAttempt => i !== null);
     const outcomes = await settleBatch(recorded, opts.random ?? Math.random);
     const waiting = new Map<string, RealInstant>();
@@ -517,7 +521,9 @@ export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<De
   for (;;) {
     const started = performance.now();
     const claimed = await claim(filter, opts.now ?? systemNow(), limit, opts.leaseMs ?? DEFAULT_LEASE_MS);
-    const outcomes = await attemptBatch(claimed, opts);
+    const sending = performance.now();
+    const timing: BatchTiming = {};
+    const outcomes = await attemptBatch(claimed, opts, timing);
     summary.claimed += claimed.length;
     for (const o of outcomes) {
       summary.outcomes.push(o);
@@ -527,7 +533,9 @@ export async function deliverDueCallbacks(opts: DeliverOptions = {}): Promise<De
       else summary.notConfigured++;
     }
     if (claimed.length < limit) return summary;
-    await yieldToRequests(started);
+    // The time the receivers took to answer is spent on their side, not this process's: it does not count against
+    // the background share (docs/architecture.md "Jobs").
+    await yieldToRequests(started + ((timing.sendsEndedAt ?? sending) - sending));
   }
 }
 
