@@ -15,7 +15,8 @@
 // (B) refusing: its address is a loopback port nothing listens on (connections refused), and `--refused` due
 //     deliveries are pending to it (copies of a completed payment's event and delivery, inserted in bulk).
 // In each phase `--pending` pending payments of the merchant (bulk copies of one made through the API, their
-// amounts added to the limit counters as creates would) are in place; 32 connections of POST /v1/payments (distinct
+// amounts added to the limit counters as creates would, expiring an hour before the merchant's other pending
+// payments, so that the sweep, oldest first, takes them first) are in place; 32 connections of POST /v1/payments (distinct
 // keys) run for `--before` seconds, then, with the load still running, `POST /v1/sandbox/clock/advance {"by":"72h"}`
 // is sent, and the N payments are polled every 250 ms until none is PENDING ("sweep": from sending the advance to
 // that poll, at most --max-wait s). The load stops there. "Before" is the creates answered in the `--before` s just
@@ -221,12 +222,13 @@ async function main(): Promise<string> {
     await db.query("BEGIN");
     await db.query(
       `INSERT INTO payments
-       SELECT (jsonb_populate_record(NULL::payments, to_jsonb(t) || jsonb_build_object('id', gen_random_uuid(), 'reference', $3 || '-' || i))).*
+       SELECT (jsonb_populate_record(NULL::payments, to_jsonb(t) || jsonb_build_object('id', gen_random_uuid(), 'reference', $3 || '-' || i,
+                 'expires_at', to_jsonb(t.expires_at - interval '1 hour')))).*
        FROM payments t, generate_series(1, $2::int) AS i WHERE t.id = $1`,
       [template.json.id, PENDING - 1, batch],
     );
     await addCopiesToLimitCounters(db, String(template.json.id), PENDING - 1);
-    await db.query("UPDATE payments SET reference = $2 || '-0' WHERE id = $1", [template.json.id, batch]);
+    await db.query("UPDATE payments SET reference = $2 || '-0', expires_at = expires_at - interval '1 hour' WHERE id = $1", [template.json.id, batch]);
     await db.query("COMMIT");
     await db.query("ANALYZE payments");
     await db.query("ANALYZE deliveries");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_PAUSE_MS, pauseAfterBatch, requestsInFlight, yieldToRequests } from "@/lib/platform/background";
+import { ITEMS_PER_TURN, mapInTurns, MAX_PAUSE_MS, pauseAfterBatch, requestsInFlight, yieldToRequests } from "@/lib/platform/background";
 import { processState } from "@/lib/platform/process-state";
 
 const state = processState();
@@ -56,5 +56,24 @@ describe("background work yields to requests", () => {
     await Promise.all([yieldToRequests(started - 100), yieldToRequests(started - 100)].map((p) => p.then(() => ended.push(performance.now() - started))));
     expect(ended).toHaveLength(2);
     for (const ms of ended) expect(ms).toBeGreaterThanOrEqual(795);
+  });
+
+  it("mapInTurns maps in order and gives the event loop a turn between two turns of items, none within one", async () => {
+    const items = Array.from({ length: ITEMS_PER_TURN * 2 + 1 }, (_, i) => i);
+    const seen: string[] = [];
+    let turns = 0;
+    const ticker = setInterval(() => undefined, 1); // keeps the loop turning
+    const counter = () => setImmediate(() => (turns++, turns < 10 && counter()));
+    counter();
+    const mapped = await mapInTurns(items, (i) => {
+      if (i % ITEMS_PER_TURN === 0) seen.push(`item ${i} after ${turns} turns`);
+      return i * 2;
+    });
+    clearInterval(ticker);
+    expect(mapped).toEqual(items.map((i) => i * 2));
+    // The first turn of items runs at once; each later one after at least one more turn of the loop.
+    expect(seen).toEqual(["item 0 after 0 turns", expect.stringMatching(new RegExp(`^item ${ITEMS_PER_TURN} after [1-9]`)),
+      expect.stringMatching(new RegExp(`^item ${ITEMS_PER_TURN * 2} after [2-9]`)),]);
+    expect(await mapInTurns([], (i: number) => i)).toEqual([]);
   });
 });

@@ -50,3 +50,22 @@ export async function yieldToRequests(batchStartedMs: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_PAUSE_MS)));
   }
 }
+
+/** Items {@link mapInTurns} maps between two turns of the event loop. */
+export const ITEMS_PER_TURN = 100;
+
+/**
+ * `items.map(fn)`, in turns of {@link ITEMS_PER_TURN} items with one turn of the event loop given to requests between
+ * two (setImmediate), so a batch of background work never holds the event loop for long (docs/architecture.md "Jobs").
+ * Up to ITEMS_PER_TURN items are mapped at once, without a pause.
+ * @returns the mapped items, in order
+ * @throws whatever `fn` throws
+ */
+export async function mapInTurns<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += ITEMS_PER_TURN) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const item of items.slice(i, i + ITEMS_PER_TURN)) out.push(fn(item));
+  }
+  return out;
+}

@@ -57,6 +57,16 @@ export interface ProcessState {
    */
   backgroundResumeAt?: number;
   /**
+   * Request bodies the hot routes (lib/application/http/direct-routes.mjs) have read, by the Request they made without a
+   * body stream: the pipeline's body reader (lib/application/http/body.ts) takes them from here.
+   */
+  requestBodies?: WeakMap<Request, Buffer>;
+  /**
+   * The JSON text of the API's answers by their Response (lib/application/http/respond.ts), so the hot routes
+   * (lib/application/http/direct-routes.mjs) write the text without reading the Response's body stream back.
+   */
+  responseTexts?: WeakMap<Response, string>;
+  /**
    * The sandbox clock offsets (milliseconds) last seen per API key whose merchant's clock is moved, by a SHA-256 of the
    * key's header (lib/application/http/pipeline.ts): the reads of a request are built at that time in its first statement.
    */

@@ -1,4 +1,5 @@
 import { apiError } from "@/lib/contract/errors";
+import { processState } from "@/lib/platform/process-state";
 
 /** docs/api.md "Limits": request body at most 32 KiB. */
 export const MAX_BODY_BYTES = 32 * 1024;
@@ -10,6 +11,12 @@ export const MAX_BODY_BYTES = 32 * 1024;
 export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
+  // Read already by server.mjs's hot routes (docs/architecture.md "Hot paths"), which hand it over without a stream.
+  const read = processState().requestBodies?.get(request);
+  if (read) {
+    if (read.length > maxBytes) throw tooLarge(maxBytes);
+    return read;
+  }
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -14,6 +14,8 @@ const gzipAsync = promisify(gzip);
 const BODY_MAX = 32 * 1024;
 /** Answers from this size on are gzipped for a client that accepts it, as Next.js' compression does (bytes). */
 const COMPRESS_FROM = 1024;
+/** This process's state (lib/platform/process-state.ts), shared with the service's modules. */
+const state = (globalThis.__sandpiper ??= {});
 const UUID_SEGMENT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /**
@@ -53,8 +55,6 @@ export async function directRoutes(root, dev) {
     if (typeof handler !== "function") throw new Error(`${route.module} has no ${route.method} handler`);
     loaded.push({ ...route, handler });
   }
-  // This process's state (lib/platform/process-state.ts), shared with the service's modules.
-  const state = (globalThis.__sandpiper ??= {});
   return (req, res) => {
     // Until instrumentation.ts has run its start-up (seeded FX rates, job driver), Next.js answers: it awaits that start-up.
     if (!state.startedUp) return false;
@@ -95,7 +95,9 @@ async function answer(handler, params, req, res) {
       else headers.set(name, req.headers[name]);
     }
     const host = req.headers.host ?? "localhost";
-    const request = new Request(`http://${host}${req.url}`, { method: req.method, headers, body, signal: aborted.signal });
+    // The body is handed to the pipeline as read (lib/application/http/body.ts), not as a stream to read again.
+    const request = new Request(`http://${host}${req.url}`, { method: req.method, headers, signal: aborted.signal });
+    if (body) (state.requestBodies ??= new WeakMap()).set(request, body);
     const response = await handler(request, { params: Promise.resolve(params) });
     await writeResponse(req, res, response);
   } catch (error) {
@@ -136,7 +138,9 @@ async function writeResponse(req, res, response) {
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  // The API's JSON answers leave their text beside the Response (lib/application/http/respond.ts); others are read.
+  const text = state.responseTexts?.get(response);
+  let body = text !== undefined ? Buffer.from(text, "utf8") : response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body && body.length >= COMPRESS_FROM && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
     body = await gzipAsync(body);
     headers["Content-Encoding"] = "gzip";

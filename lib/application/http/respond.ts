@@ -1,3 +1,4 @@
+import { processState } from "@/lib/platform/process-state";
 import { transportSecurityHeaders } from "@/lib/application/http/security-headers";
 import { ApiError, apiError } from "@/lib/contract/errors";
 import { toJson } from "@/lib/contract/json";
@@ -7,10 +8,14 @@ import { classifyDbError, isTransientDbError, type UniqueKey } from "@/lib/platf
 
 /** A JSON response with the request id and the extra headers; `serialized`: `body` is already JSON text. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, serialized = false): Response {
-  return new Response(serialized ? (body as string) : toJson(body), {
+  const text = serialized ? (body as string) : toJson(body);
+  const response = new Response(text, {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", ...transportSecurityHeaders(), ...headers },
   });
+  // server.mjs's hot routes write this text instead of reading the body stream back (docs/architecture.md "Hot paths").
+  (processState().responseTexts ??= new WeakMap()).set(response, text);
+  return response;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { systemNow } from "@/lib/platform/clock";
+import { mapInTurns } from "@/lib/platform/background";
 import { afterCommit, type Tx } from "@/lib/platform/db";
 import { toJson } from "@/lib/contract/json";
 import { EVENT_TYPES } from "@/lib/contract/schemas/api/events";
@@ -27,7 +28,9 @@ export async function recordEvent(tx: Tx, input: EventInput): Promise<RecordedEv
 
 /**
  * Writes outbox events and one delivery each in the caller's transaction (docs/architecture.md "Consistency",
- * "Callbacks"), in three statements whatever their number (an expiry batch records one per payment). Each envelope
+ * "Callbacks"), in three statements whatever their number (an expiry batch records one per payment). The events take
+ * their feed positions as they are inserted (`insert_numbered_events`), so every transaction that records events
+ * holds the feed's one lock from then to its commit: record them late in a transaction. Each envelope
  * `{id, type, createdAt, data}` (docs/callbacks.md) is frozen as text here: these exact bytes are signed and sent on
  * every attempt. A delivery is PENDING (due now) when its merchant has a callback address, else NOT_CONFIGURED.
  * PENDING deliveries are announced after commit (Inngest events or an embedded-driver wake-up), never inside the
@@ -43,7 +46,7 @@ export async function recordEvents(tx: Tx, inputs: readonly EventInput[]): Promi
   const configured = new Set(merchants.filter((m) => m.callbackUrl).map((m) => m.id));
   // Deliveries run on the real clock, whatever the merchant's sandbox clock (docs/decisions/0150-one-source-of-now.md).
   const due = systemNow();
-  const recorded = inputs.map((input) => {
+  const recorded = await mapInTurns(inputs, (input) => {
     const { merchantId, paymentId, type, data, now } = input;
     const id = crypto.randomUUID();
     const state: RecordedEvent["state"] = configured.has(merchantId) ? "PENDING" : "NOT_CONFIGURED";
@@ -52,12 +55,13 @@ export async function recordEvents(tx: Tx, inputs: readonly EventInput[]): Promi
       delivery: { id: crypto.randomUUID(), eventId: id, merchantId, state, nextAttemptAt: state === "PENDING" ? due : null, createdAt: now },
     };
   });
-  // One INSERT of arrays each (unnest): a batch of 500 is two statements, with no per-row work in the client.
+  // One statement of arrays each (unnest): a batch of 1,000 is two statements, with no per-row work in the client.
   const events = recorded.map((r) => r.event);
   const deliveries = recorded.map((r) => r.delivery);
+  // Numbered as they are inserted, in insertion order (docs/callbacks.md "Commit order"): the feed's lock is held from
+  // here to the commit.
   await tx.$executeRaw`
-    INSERT INTO events (id, merchant_id, payment_id, type, body, created_at)
-    SELECT * FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.merchantId)}::uuid[], ${events.map((e) => e.paymentId)}::uuid[],
+    SELECT insert_numbered_events(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.merchantId)}::uuid[], ${events.map((e) => e.paymentId)}::uuid[],
       ${events.map((e) => e.type)}::text[], ${events.map((e) => e.body)}::text[], ${events.map((e) => e.createdAt.toISOString())}::timestamptz[])`;
   await tx.$executeRaw`
     INSERT INTO deliveries (id, event_id, merchant_id, state, next_attempt_at, created_at, updated_at)

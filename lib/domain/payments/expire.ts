@@ -48,8 +48,8 @@ export async function expireStoreCheckouts(tx: Tx, paymentIds: readonly string[]
   });
 }
 
-/** Payments one batch of the expiry sweep expires, in one short transaction of its own. */
-export const EXPIRY_BATCH_SIZE = 500;
+/** Payments one batch of the expiry sweep expires, in one short transaction of its own (docs/decisions/0194-background-work-in-one-share-and-short-turns.md). */
+export const EXPIRY_BATCH_SIZE = 1000;
 
 /** The id of the job that runs the sweep below (lib/application/jobs/registry.ts): a sandbox clock move wakes it. */
 export const EXPIRE_PAYMENTS_JOB_ID = "expire-due-payments";

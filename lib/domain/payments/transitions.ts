@@ -1,4 +1,5 @@
-import { IdRow, parseRows, Prisma, type Tx } from "@/lib/platform/db";
+import { IdRow, parseRow, parseRows, Prisma, type Tx } from "@/lib/platform/db";
+import { mapInTurns } from "@/lib/platform/background";
 import { apiError } from "@/lib/contract/errors";
 import { recordEvents, type EventType } from "@/lib/domain/events/outbox";
 import type { PaymentStatus } from "@/lib/platform/generated/prisma/client";
@@ -130,7 +131,9 @@ export async function claimAndExpireDue(
     UPDATE payments p SET status = ${t.to}::"PaymentStatus", updated_at = ${input.now}, finalized_at = ${input.now} ${offset}
     FROM due WHERE p.id = due.id AND p.status IN ${from}
     RETURNING p.*`;
-  const updated = parseRows(PaymentRowSchema, rows).sort((a, b) => (a.expiresAt?.getTime() ?? 0) - (b.expiresAt?.getTime() ?? 0));
+  const updated = (await mapInTurns(rows, (row) => parseRow(PaymentRowSchema, row))).sort(
+    (a, b) => (a.expiresAt?.getTime() ?? 0) - (b.expiresAt?.getTime() ?? 0),
+  );
   await recordTransitionEffects(tx, t, updated, { now: input.now, releases: input.releases });
   return updated;
 }
@@ -162,7 +165,7 @@ async function recordTransitionEffects(tx: Tx, t: Transition, updated: readonly 
   if (event) {
     await recordEvents(
       tx,
-      updated.map((payment) => ({
+      await mapInTurns(updated, (payment) => ({
         merchantId: payment.merchantId,
         paymentId: payment.id,
         type: event,

@@ -87,3 +87,42 @@ BEGIN
   RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
+
+-- Events written by the service itself (lib/domain/events/outbox.ts `recordEvents`: transitions, the expiry sweep)
+-- take their numbers as they are inserted, through this function, in one round trip: the global row is locked first
+-- (then the merchants' rows, in merchant order, as above) and stays locked until the commit is visible, so commit
+-- order holds exactly as with the trigger, and the rows are written once instead of inserted and then updated (half
+-- the write-ahead log of an expiry batch's events). The triggers below fire only for rows inserted without a number
+-- (redeliveries, copies made by hand).
+CREATE OR REPLACE FUNCTION insert_numbered_events(ids uuid[], merchant_ids uuid[], payment_ids uuid[], types text[], bodies text[], created timestamptz[])
+RETURNS void AS $$
+DECLARE
+  total bigint := cardinality(ids);
+  base bigint;
+BEGIN
+  IF total = 0 THEN
+    RETURN;
+  END IF;
+  UPDATE event_sequence SET last = last + total WHERE id = 1 RETURNING last - total INTO base;
+  WITH input AS (
+    SELECT i.*, row_number() OVER (PARTITION BY i.merchant_id ORDER BY i.n) AS k, count(*) OVER (PARTITION BY i.merchant_id) AS of_merchant
+    FROM unnest(ids, merchant_ids, payment_ids, types, bodies, created) WITH ORDINALITY AS i(id, merchant_id, payment_id, type, body, created_at, n)
+  ), positions AS (
+    INSERT INTO event_feed_positions AS p (merchant_id, last)
+    SELECT merchant_id, count(*) FROM input GROUP BY merchant_id ORDER BY merchant_id
+    ON CONFLICT (merchant_id) DO UPDATE SET last = p.last + EXCLUDED.last
+    RETURNING merchant_id, last
+  )
+  INSERT INTO events (id, merchant_id, payment_id, type, body, created_at, seq, position)
+  SELECT i.id, i.merchant_id, i.payment_id, i.type, i.body, i.created_at, base + i.n, pos.last - i.of_merchant + i.k
+  FROM input i JOIN positions pos ON pos.merchant_id = i.merchant_id
+  ORDER BY i.n;
+END;
+$$ LANGUAGE plpgsql;
+
+DROP TRIGGER IF EXISTS event_feed_seq ON events;
+CREATE CONSTRAINT TRIGGER event_feed_seq AFTER INSERT ON events
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.seq IS NULL) EXECUTE FUNCTION event_feed_assign_seq();
+DROP TRIGGER IF EXISTS event_redelivery_feed_seq ON event_redeliveries;
+CREATE CONSTRAINT TRIGGER event_redelivery_feed_seq AFTER INSERT ON event_redeliveries
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.seq IS NULL) EXECUTE FUNCTION event_feed_assign_seq();
