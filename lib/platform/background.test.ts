@@ -72,8 +72,11 @@ describe("background work yields to requests", () => {
     clearInterval(ticker);
     expect(mapped).toEqual(items.map((i) => i * 2));
     // The first turn of items runs at once; each later one after at least one more turn of the loop.
-    expect(seen).toEqual(["item 0 after 0 turns", expect.stringMatching(new RegExp(`^item ${ITEMS_PER_TURN} after [1-9]`)),
-      expect.stringMatching(new RegExp(`^item ${ITEMS_PER_TURN * 2} after [2-9]`)),]);
+    expect(seen).toEqual([
+      "item 0 after 0 turns",
+      expect.stringMatching(new RegExp(`^item ${ITEMS_PER_TURN} after [1-9]`)),
+      expect.stringMatching(new RegExp(`^item ${ITEMS_PER_TURN * 2} after [2-9]`)),
+    ]);
     expect(await mapInTurns([], (i: number) => i)).toEqual([]);
   });
 });
