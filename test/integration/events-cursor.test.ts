@@ -113,6 +113,12 @@ it("listener cursors count each merchant's own events from 1, commit order kept,
 
 it("a transaction's events and redeliveries take their positions together at COMMIT, in the order they were inserted", async () => {
   const [a, b] = [await newMerchant(), await newMerchant()];
+  // A real event of each merchant, whose envelope the rows below copy (under their own ids): every reader of the
+  // feed can read them.
+  for (const m of [a, b]) {
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    expect((await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+  }
   const ids = Array.from({ length: 7 }, () => crypto.randomUUID());
   // Interleaved merchants, a redelivery between events, and one row copied with another transaction's id (a row
   // made by hand): each must be numbered once, none skipped.
@@ -128,7 +134,10 @@ it("a transaction's events and redeliveries take their positions together at COM
   await writers.$transaction(async (tx) => {
     for (const row of order) {
       if (row.table === "events") {
-        await tx.$executeRaw`INSERT INTO events (id, merchant_id, type, body) VALUES (${row.id}::uuid, ${row.merchantId}::uuid, 'test.ordered', '{}')`;
+        await tx.$executeRaw`
+          INSERT INTO events (id, merchant_id, type, body)
+          SELECT ${row.id}::uuid, merchant_id, type, jsonb_set(body::jsonb, '{id}', to_jsonb(${row.id}::text))::text
+          FROM events WHERE merchant_id = ${row.merchantId}::uuid AND payment_id IS NOT NULL LIMIT 1`;
         if (row.foreignTx) await tx.$executeRaw`UPDATE events SET feed_tx = 1 WHERE id = ${row.id}::uuid`;
       } else {
         const of = order.find((r) => r.table === "events" && r.merchantId === row.merchantId)!;
@@ -148,7 +157,8 @@ it("a transaction's events and redeliveries take their positions together at COM
   expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + BigInt(i)));
   for (const m of [a, b]) {
     const mine = expected.filter((r) => r.merchantId === m.merchant.id).map((r) => byId.get(r.id)!.position);
-    expect(mine).toEqual(mine.map((_, i) => BigInt(i + 1)));
+    // After the merchant's one real event: its next positions, in insertion order.
+    expect(mine).toEqual(mine.map((_, i) => BigInt(i + 2)));
   }
   expect(rows.every((r) => r.seq !== null && r.position !== null)).toBe(true);
 });
