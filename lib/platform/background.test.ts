@@ -6,6 +6,7 @@ const state = processState();
 
 afterEach(() => {
   delete state.requestsInFlight;
+  delete state.backgroundResumeAt;
   delete process.env.BACKGROUND_SHARE_PERCENT;
 });
 
@@ -56,6 +57,18 @@ describe("background work yields to requests", () => {
     await Promise.all([yieldToRequests(started - 100), yieldToRequests(started - 100)].map((p) => p.then(() => ended.push(performance.now() - started))));
     expect(ended).toHaveLength(2);
     for (const ms of ended) expect(ms).toBeGreaterThanOrEqual(795);
+  });
+
+  it("a process that is stopping does not wait out the schedule: its jobs finish what they hold while it drains", async () => {
+    state.requestsInFlight = () => 1;
+    state.shuttingDown = true;
+    try {
+      const started = performance.now();
+      await yieldToRequests(started - 400); // 1,600 ms owed
+      expect(performance.now() - started).toBeLessThan(400);
+    } finally {
+      delete state.shuttingDown;
+    }
   });
 
   it("mapInTurns maps in order and gives the event loop a turn between two turns of items, none within one", async () => {

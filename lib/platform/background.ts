@@ -45,8 +45,9 @@ export async function yieldToRequests(batchStartedMs: number): Promise<void> {
     return;
   }
   state.backgroundResumeAt = Math.max(state.backgroundResumeAt ?? 0, now) + pauseMs;
-  // Another job's batch may push the schedule further while this one waits.
-  for (let wait = state.backgroundResumeAt - now; wait > 0; wait = (state.backgroundResumeAt ?? 0) - performance.now()) {
+  // Another job's batch may push the schedule further while this one waits; a process that is stopping waits no more
+  // (docs/operating.md "Stopping": its jobs finish what they hold while it drains).
+  for (let wait = state.backgroundResumeAt - now; wait > 0 && !state.shuttingDown; wait = (state.backgroundResumeAt ?? 0) - performance.now()) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_PAUSE_MS)));
   }
 }

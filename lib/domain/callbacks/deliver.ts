@@ -414,8 +414,9 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 
 /**
  * One attempt of each claimed delivery: all sent concurrently, outside any transaction, then recorded together in one
- * transaction ({@link settleBatch}); `timing.sendsEndedAt` is set when the last answer came. Each attempt is a trace span "callback attempt" (docs/operating.md "Traces":
- * delivery, event and merchant ids, the attempt's number, the delivery's state after it and the receiver's status).
+ * transaction ({@link settleBatch}); `timing.sendsEndedAt` is set when the last answer came. Each attempt is a trace
+ * span "callback attempt" (docs/operating.md "Traces": delivery, event and merchant ids, the attempt's number, the
+ * delivery's state after it and the receiver's status).
  * @returns the outcomes, in the order claimed
  * @throws database errors (a chaos plan's read, the record); send failures never throw.
  */
