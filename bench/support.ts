@@ -133,7 +133,12 @@ export async function startServiceBesideFloor(databaseUrl: string, merchantId: s
   const profileArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [];
   const service = startNode(
     [...profileArgs, "--max-old-space-size=256", "server.mjs"],
-    benchServiceEnv(port, databaseUrl, { NODE_ENV: "test", CALLBACK_ALLOW_LOOPBACK: "1", NEXT_TELEMETRY_DISABLED: "1" }) as Record<string, string>,
+    benchServiceEnv(port, databaseUrl, {
+      NODE_ENV: "test",
+      CALLBACK_ALLOW_LOOPBACK: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      METRICS_TOKEN: BENCH_METRICS_TOKEN,
+    }) as Record<string, string>,
   );
   const floor = startNode(["bench/floor-server.mjs"], { PORT: String(floorPort), DATABASE_URL: databaseUrl, FLOOR_MERCHANT_ID: merchantId });
   process.once("exit", () => [service, floor].forEach((c) => c.kill("SIGTERM")));
@@ -141,6 +146,19 @@ export async function startServiceBesideFloor(databaseUrl: string, merchantId: s
   await waitForStatus(`${bases.service}/v1/health-check-probe`, (s) => s === 404);
   await waitForStatus(bases.floor, (s) => s > 0);
   return { service, floor, bases };
+}
+
+/** The METRICS_TOKEN of a service started by {@link startServiceBesideFloor} (a bench's own service, never a secret). */
+export const BENCH_METRICS_TOKEN = "bench-metrics-token-of-this-service-only";
+
+/**
+ * The service's event-loop delay since the previous call (prom-client's `nodejs_eventloop_lag_*` gauges, whose
+ * histogram each scrape of GET /metrics resets), in milliseconds: p50, p99 and max.
+ */
+export async function eventLoopLag(base: string): Promise<{ p50: number; p99: number; max: number }> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+  const read = (name: string) => Number(text.match(new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)$`, "m"))?.[1] ?? NaN) * 1000;
+  return { p50: read("p50"), p99: read("p99"), max: read("max") };
 }
 
 /**

@@ -22,8 +22,9 @@
 // that poll, at most --max-wait s). The load stops there. "Before" is the creates answered in the `--before` s just
 // before the advance was sent, "during" those answered within the sweep; each request counts at its answer's time.
 // Then every payment is checked: EXPIRED, exactly one payment.expired event and one delivery each. While the sweep
-// runs pg_stat_activity is sampled every 100 ms. --write replaces the "## Sweep and the API" section of
-// docs/benchmarks.md.
+// runs pg_stat_activity is sampled every 100 ms, and the service's event-loop delay (GET /metrics, prom-client's
+// nodejs_eventloop_lag_*) is logged for the "before" window and for the sweep. --write replaces the "## Sweep and the
+// API" section of docs/benchmarks.md.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { spawn } from "node:child_process";
@@ -34,6 +35,7 @@ import pg from "pg";
 import {
   addCopiesToLimitCounters,
   benchDatabaseUrl,
+  eventLoopLag,
   freshSeededDatabase,
   insertDueDeliveryCopies,
   numberArg,
@@ -237,7 +239,9 @@ async function main(): Promise<string> {
 
     const load = run(running.bases.service, "/v1/payments", auth(), BEFORE_S + MAX_WAIT_S + 5);
     const loadStarted = performance.now();
+    await eventLoopLag(running.bases.service);
     await new Promise((r) => setTimeout(r, BEFORE_S * 1000));
+    const lagBefore = await eventLoopLag(running.bases.service);
     const attemptsBefore = await attempts();
     const sent = performance.now();
     const advanced = await post("/v1/sandbox/clock/advance", JSON.stringify({ by: "72h" }));
@@ -252,6 +256,10 @@ async function main(): Promise<string> {
 
     const { ms: sweepMs, left: pendingLeft } = await pollUntilNonePending(db, batch, sent, MAX_WAIT_S);
     const ended = performance.now();
+    const lagDuring = await eventLoopLag(running.bases.service);
+    log(
+      `${name}: event-loop delay p50/p99/max before ${[lagBefore.p50, lagBefore.p99, lagBefore.max].map((v) => v.toFixed(1)).join("/")} ms, during ${[lagDuring.p50, lagDuring.p99, lagDuring.max].map((v) => v.toFixed(1)).join("/")} ms`,
+    );
     const samples = await sampling.stop();
     await sampler.end();
     load.instance.stop();

@@ -43,10 +43,18 @@ function slotOfCaller(): PoolSlot {
 export class OneQueryAtATimeClient extends pg.Client {
   private running = 0;
   private last: Promise<unknown> = Promise.resolve();
+  /** How many times the pool took this connection back ({@link getPool}): a transaction's connection is its own while this stays the same. */
+  leases = 0;
 
   // One signature over pg's overloads: the arguments are handed to pg as they came.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg.Client.query's overloads take and give `any`; this override hands them through unchanged
   override query(...args: any[]): any {
+    // The BEGIN sent while transaction() opens its transaction is that transaction's (see batchQuery).
+    const opening = txConnectionOpening.getStore();
+    if (opening && opening.client === null && (typeof args[0] === "string" ? args[0] : args[0]?.text) === "BEGIN") {
+      opening.client = this;
+      opening.lease = this.leases;
+    }
     const pgQuery = super.query as (...a: unknown[]) => unknown;
     const callback = typeof args.at(-1) === "function" ? (args.pop() as (error: Error | null, result?: unknown) => void) : undefined;
     if (args[0] && typeof args[0].submit === "function") return pgQuery.apply(this, callback ? [...args, callback] : args);
@@ -89,6 +97,9 @@ export function getPool(): pg.Pool {
     // An idle connection that drops (a database restart) is discarded by the pool; without a listener it would
     // end the process. The next query opens a new one.
     pool.on("error", (error: Error) => log.warn({ err: error.message }, "database connection lost; reconnecting on the next query"));
+    pool.on("release", (_error: Error | undefined, client: pg.PoolClient) => {
+      if (client instanceof OneQueryAtATimeClient) client.leases++;
+    });
     slot.pool = pool;
     slot.prisma = undefined;
   }
@@ -132,7 +143,7 @@ const TYPES = {
  * prepared statement returns, it is prepared again under new names and run once more.
  * @throws the driver's error (a pg DatabaseError with `code`, `constraint`) as it comes
  */
-export async function query(statement: Prisma.Sql, client: pg.Pool | pg.PoolClient = getPool()): Promise<Record<string, unknown>[]> {
+export async function query(statement: Prisma.Sql, client: pg.Pool | pg.ClientBase = getPool()): Promise<Record<string, unknown>[]> {
   const run = async () => {
     const config = { name: preparedName(statement.text), text: statement.text, values: statement.values as unknown[], types: TYPES };
     if (!(client instanceof pg.Pool)) return (await client.query(config)).rows;
@@ -200,6 +211,34 @@ export const TX_OPTIONS = { maxWait: 15_000, timeout: 20_000 } as const;
 type CommitHook = () => unknown;
 const commitHooks = new WeakMap<Tx, CommitHook[]>();
 
+/** The pool connection a transaction opened by {@link transaction} runs on: the one that sent its BEGIN (null until then), and its lease count then. */
+type TxConnection = { client: OneQueryAtATimeClient | null; lease: number };
+/** Set while {@link transaction} opens its transaction, so {@link OneQueryAtATimeClient} can say which connection sent the BEGIN. */
+const txConnectionOpening = new AsyncLocalStorage<TxConnection>();
+const txConnections = new WeakMap<Tx, TxConnection>();
+
+/** Rows from which a statement is worth {@link batchQuery}'s extra check: below it, Prisma's own path costs less. */
+export const BULK_ROWS = 100;
+
+/**
+ * Runs one statement of a batch that carries or returns `rows` rows (the expiry sweep's 1,000 payments, their events
+ * and deliveries; a callback batch's claims and attempts) in the transaction `tx`. From {@link BULK_ROWS} rows on it
+ * goes straight to the transaction's connection through node-postgres ({@link query}), without Prisma: Prisma hands a
+ * statement's values and rows through its query compiler and back, about a megabyte for 1,000 events, and holds the
+ * event loop for tens of milliseconds to do it (docs/architecture.md "Jobs"). That connection is the one that sent
+ * the transaction's BEGIN while {@link transaction} opened it, as long as the pool has not taken it back since (a
+ * commit, a rollback, Prisma's timeout): the statement then runs inside the transaction. Fewer rows, a transaction
+ * not opened by {@link transaction}, or a connection given back: Prisma runs it as before (and refuses a closed
+ * transaction). Rows come back as {@link query} gives them either way for the columns the project reads (check them
+ * with {@link parseRow}).
+ * @throws what Prisma throws for a closed transaction, or the database's error for the statement
+ */
+export async function batchQuery(tx: Tx, rows: number, statement: Prisma.Sql): Promise<Record<string, unknown>[]> {
+  const noted = rows >= BULK_ROWS ? txConnections.get(tx) : undefined;
+  if (noted?.client && noted.client.leases === noted.lease) return query(statement, noted.client);
+  return tx.$queryRaw<Record<string, unknown>[]>(statement);
+}
+
 /**
  * Runs `fn` in one READ COMMITTED transaction on `opts.db` (default the one client). Hooks registered
  * with {@link afterCommit} run after the commit, never inside the transaction; a rollback drops them; a hook that
@@ -209,12 +248,17 @@ const commitHooks = new WeakMap<Tx, CommitHook[]>();
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { db?: PrismaClient; maxWait?: number; timeout?: number } = {}): Promise<T> {
   const { db = getDb(), ...options } = opts;
   const hooks: CommitHook[] = [];
-  const result = await db.$transaction(
-    async (tx) => {
-      commitHooks.set(tx, hooks);
-      return fn(tx);
-    },
-    { ...TX_OPTIONS, ...options },
+  const connection: TxConnection = { client: null, lease: 0 };
+  const result = await txConnectionOpening.run(connection, () =>
+    db.$transaction(
+      async (tx) => {
+        commitHooks.set(tx, hooks);
+        txConnections.set(tx, connection);
+        // Statements sent from here on are the transaction's own or, on other connections, its callers'.
+        return txConnectionOpening.exit(() => fn(tx));
+      },
+      { ...TX_OPTIONS, ...options },
+    ),
   );
   for (const hook of hooks) {
     // Fire and forget: a hook is a notification (e.g. "delivery due"); background jobs catch up on failure, which is

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { realInstant } from "@/lib/platform/clock";
-import { deliverDueCallbacks } from "@/lib/domain/callbacks/deliver";
+import { deliverDueCallbacks, WAIT_CHUNK } from "@/lib/domain/callbacks/deliver";
 import { requeueDeliveries } from "@/lib/domain/callbacks/deliveries";
 import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
 import { refusalWaitMs } from "@/lib/domain/callbacks/refusing-addresses";
@@ -82,5 +82,40 @@ describe("deliveries to an address that refuses connections", () => {
     const delivered = await db.delivery.findMany({ where: { id: { in: deliveryIds } }, include: { attempts: true } });
     expect(delivered.map((d) => d.state)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
     expect(delivered.map((d) => d.attempts.length).sort()).toEqual([1, 1, 1, 2]);
+  });
+
+  it("a backlog larger than one statement's share all waits: every delivery not sent is moved to the wait's end, in turns", async () => {
+    const m = await newMerchant();
+    const created = await m.api("/v1/payments", { body: depositBody() });
+    expect((await m.api(`/v1/sandbox/payments/${created.body.id}/complete`, { body: { outcome: "SUCCEEDED" } })).status).toBe(200);
+    const port = await closedPort();
+    await setCallbackUrl(db, { merchantId: m.merchant.id, url: `http://127.0.0.1:${port}/hook` });
+    const due = new Date(Date.now() + DAY);
+    expect(await requeueDeliveries(db, { merchantId: m.merchant.id, now: due })).toBe(1);
+    const [template] = await db.delivery.findMany({ where: { merchantId: m.merchant.id } });
+    if (!template) throw new Error("no delivery to copy");
+    // Copies of the event and its delivery (as bench/support.ts insertDueDeliveryCopies makes them), due at `due`.
+    const copies = WAIT_CHUNK + 1_234;
+    await db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(
+        `CREATE TEMP TABLE backlog_ids ON COMMIT DROP AS SELECT gen_random_uuid() AS event_id, gen_random_uuid() AS delivery_id FROM generate_series(1, ${copies})`,
+      );
+      await tx.$executeRawUnsafe(
+        `INSERT INTO events SELECT (jsonb_populate_record(NULL::events, to_jsonb(e) || jsonb_build_object('id', b.event_id, 'payment_id', NULL, 'seq', NULL,
+           'position', NULL, 'feed_tx', txid_current(), 'feed_order', nextval('feed_insert_order')))).*
+         FROM deliveries d JOIN events e ON e.id = d.event_id, backlog_ids b WHERE d.id = '${template.id}'`,
+      );
+      await tx.$executeRawUnsafe(
+        `INSERT INTO deliveries SELECT (jsonb_populate_record(NULL::deliveries, to_jsonb(d) || jsonb_build_object('id', b.delivery_id, 'event_id', b.event_id))).*
+         FROM deliveries d, backlog_ids b WHERE d.id = '${template.id}'`,
+      );
+    });
+
+    await deliverDueCallbacks({ merchantId: m.merchant.id, now: realInstant(due) });
+    const waitUntil = new Date(due.getTime() + refusalWaitMs(1));
+    const unsent = { merchantId: m.merchant.id, state: "PENDING" as const, attemptCount: 0 };
+    expect(await db.delivery.count({ where: { ...unsent, nextAttemptAt: waitUntil } })).toBe(copies);
+    expect(await db.delivery.count({ where: { ...unsent, NOT: { nextAttemptAt: waitUntil } } })).toBe(0);
+    expect(await db.deliveryAttempt.count({ where: { delivery: { merchantId: m.merchant.id } } })).toBe(1);
   });
 });

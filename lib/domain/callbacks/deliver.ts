@@ -5,7 +5,7 @@
 import { later, systemNow, type RealInstant } from "@/lib/platform/clock";
 import { yieldToRequests } from "@/lib/platform/background";
 import { z } from "zod";
-import { getDb, parseRows, Prisma, transaction, type Tx } from "@/lib/platform/db";
+import { batchQuery, getDb, parseRows, Prisma, transaction, type Tx } from "@/lib/platform/db";
 import { callbackUrlPolicy } from "@/lib/domain/callbacks/callback-config";
 import { MAX_ATTEMPTS, nextAttemptDelayMs } from "@/lib/contract/callbacks/retry-schedule";
 import { sendCallbackRequest, type SendCallbackResult } from "@/lib/domain/callbacks/send";
@@ -94,6 +94,20 @@ export const ClaimRow = z.object({
   previousCallbackSecret: z.string().nullable(),
 });
 
+/** One recorded attempt as {@link settleBatch} inserts it (its id is the database's). */
+type AttemptRow = {
+  deliveryId: string;
+  number: number;
+  url: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+  signedTimestamp: string | null;
+  signature: string | null;
+};
+
 /** A claimed delivery as {@link settleBatch} locks it again: its state and lease now, and the attempts recorded so far. */
 const SettleRow = z.object({
   id: z.string(),
@@ -121,12 +135,16 @@ async function claim(filter: Prisma.Sql, now: RealInstant, limit: number, leaseM
   return transaction(async (tx) => {
     const due = parseRows(
       ClaimRow,
-      await tx.$queryRaw<Record<string, unknown>[]>`
+      await batchQuery(
+        tx,
+        limit,
+        Prisma.sql`
       SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret,
         CASE WHEN m.previous_callback_secret_until > ${now} THEN m.previous_callback_secret END AS previous_callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
       ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED`,
+      ),
     );
     const claimed: Claimed[] = [];
     for (const row of due) {
@@ -246,18 +264,29 @@ async function sendUnlessRefusing(
   }
 }
 
+/** Deliveries {@link waitWithAddress} moves in one statement: a backlog of 65,000 is moved in turns, not in one burst of writes. */
+export const WAIT_CHUNK = 5_000;
+
 /**
  * The other deliveries to an address that refused connections wait with the ones of this batch: every PENDING,
  * unleased delivery of a merchant whose callback address is `url` and whose next attempt is before `until` is moved
- * to `until`, in one statement (nothing is sent or recorded as an attempt; a later claim would only find them
- * waiting). Real time, as every delivery time.
+ * to `until` (nothing is sent or recorded as an attempt; a later claim would only find them waiting), in statements of
+ * {@link WAIT_CHUNK} rows with the background share's pause between two (docs/architecture.md "Jobs"). A delivery not
+ * moved yet that a claim takes meanwhile waits as part of that claim's batch. Real time, as every delivery time.
  */
 async function waitWithAddress(url: string, until: RealInstant, now: RealInstant): Promise<void> {
-  await getDb().$executeRaw`
-    UPDATE deliveries d SET next_attempt_at = ${until}, updated_at = ${now}
-    FROM merchants m
-    WHERE m.id = d.merchant_id AND m.callback_url = ${url} AND d.state = 'PENDING' AND d.next_attempt_at < ${until}
-      AND (d.lease_until IS NULL OR d.lease_until <= ${now})`;
+  for (;;) {
+    const started = performance.now();
+    const moved = await getDb().$executeRaw`
+      UPDATE deliveries SET next_attempt_at = ${until}, updated_at = ${now}
+      WHERE id IN (
+        SELECT d.id FROM deliveries d JOIN merchants m ON m.id = d.merchant_id
+        WHERE m.callback_url = ${url} AND d.state = 'PENDING' AND d.next_attempt_at < ${until}
+          AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+        LIMIT ${WAIT_CHUNK})`;
+    if (moved < WAIT_CHUNK) return;
+    await yieldToRequests(started);
+  }
 }
 
 /** One sent attempt; its times are real time (deliveries keep the real clock: docs/architecture.md "Which clock a column holds"). */
@@ -279,7 +308,7 @@ type DeliveryChange = {
 };
 
 /** What recording one attempt writes: its attempt row (null: nothing was sent), its delivery's change (null: none), its outcome. */
-type Settlement = { attempt: Prisma.DeliveryAttemptCreateManyInput | null; change: DeliveryChange | null; outcome: AttemptOutcome };
+type Settlement = { attempt: AttemptRow | null; change: DeliveryChange | null; outcome: AttemptOutcome };
 
 /**
  * The rules of recording one attempt against its delivery as locked now (`row`): 2xx -> SUCCEEDED (deliveredAt);
@@ -371,9 +400,13 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
   return transaction(async (tx) => {
     const locked = parseRows(
       SettleRow,
-      await tx.$queryRaw<Record<string, unknown>[]>`
+      await batchQuery(
+        tx,
+        items.length,
+        Prisma.sql`
       SELECT id, state, lease_until, next_attempt_at, (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS recorded
       FROM deliveries d WHERE id = ANY(${items.map((i) => i.claimed.id)}::uuid[]) ORDER BY id FOR UPDATE`,
+      ),
     );
     const rows = new Map(locked.map((r) => [r.id, r]));
     const settled = items.map((item) => {
@@ -383,11 +416,28 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
     });
     const attempts = settled.flatMap((s) => (s.attempt ? [s.attempt] : []));
     const changes = settled.flatMap((s) => (s.change ? [s.change] : []));
-    if (attempts.length > 0) await tx.deliveryAttempt.createMany({ data: attempts });
+    const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+    if (attempts.length > 0) {
+      const column = <T>(f: (a: AttemptRow) => T) => attempts.map(f);
+      await batchQuery(
+        tx,
+        attempts.length,
+        Prisma.sql`
+        INSERT INTO delivery_attempts (id, delivery_id, number, url, started_at, duration_ms, status_code, error, response_snippet, signed_timestamp, signature)
+        SELECT gen_random_uuid(), a.*
+        FROM unnest(${column((a) => a.deliveryId)}::uuid[], ${column((a) => a.number)}::int[], ${column((a) => a.url)}::text[],
+                    ${column((a) => iso(a.startedAt))}::timestamptz[], ${column((a) => a.durationMs)}::int[], ${column((a) => a.statusCode)}::int[],
+                    ${column((a) => a.error)}::text[], ${column((a) => a.responseSnippet)}::text[], ${column((a) => a.signedTimestamp)}::text[],
+                    ${column((a) => a.signature)}::text[])
+          AS a(delivery_id, number, url, started_at, duration_ms, status_code, error, response_snippet, signed_timestamp, signature)`,
+      );
+    }
     if (changes.length > 0) {
       const column = <T>(f: (c: DeliveryChange) => T) => changes.map(f);
-      const iso = (d: Date | null) => d?.toISOString() ?? null;
-      await tx.$executeRaw`
+      await batchQuery(
+        tx,
+        changes.length,
+        Prisma.sql`
         UPDATE deliveries d
         SET state = u.state::"DeliveryState", lease_until = NULL, next_attempt_at = u.next_attempt_at,
             last_error = CASE WHEN u.keep_error THEN d.last_error ELSE u.last_error END,
@@ -396,7 +446,8 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
                     ${column((c) => c.lastError)}::text[], ${column((c) => iso(c.deliveredAt))}::timestamptz[], ${column((c) => c.attemptDelta)}::int[],
                     ${column((c) => c.updatedAt.toISOString())}::timestamptz[], ${column((c) => c.keepError)}::boolean[])
           AS u(id, state, next_attempt_at, last_error, delivered_at, attempt_delta, updated_at, keep_error)
-        WHERE d.id = u.id`;
+        WHERE d.id = u.id`,
+      );
     }
     return new Map(settled.map((s) => [s.outcome.deliveryId, s.outcome]));
   });

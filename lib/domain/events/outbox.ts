@@ -1,6 +1,6 @@
 import { systemNow } from "@/lib/platform/clock";
 import { mapInTurns } from "@/lib/platform/background";
-import { afterCommit, type Tx } from "@/lib/platform/db";
+import { afterCommit, batchQuery, Prisma, type Tx } from "@/lib/platform/db";
 import { toJson } from "@/lib/contract/json";
 import { EVENT_TYPES } from "@/lib/contract/schemas/api/events";
 import { notifyFeed } from "@/lib/domain/events/feed-notify";
@@ -28,7 +28,7 @@ export async function recordEvent(tx: Tx, input: EventInput): Promise<RecordedEv
 
 /**
  * Writes outbox events and one delivery each in the caller's transaction (docs/architecture.md "Consistency",
- * "Callbacks"), in three statements whatever their number (an expiry batch records one per payment). The events take
+ * "Callbacks"), in two statements whatever their number (an expiry batch records one per payment). The events take
  * their feed positions as they are inserted (`insert_numbered_events`), so every transaction that records events
  * holds the feed's one lock from then to its commit: record them late in a transaction. Each envelope
  * `{id, type, createdAt, data}` (docs/callbacks.md) is frozen as text here: these exact bytes are signed and sent on
@@ -59,16 +59,22 @@ export async function recordEvents(tx: Tx, inputs: readonly EventInput[]): Promi
   const events = recorded.map((r) => r.event);
   const deliveries = recorded.map((r) => r.delivery);
   // Numbered as they are inserted, in insertion order (docs/callbacks.md "Commit order"): the feed's lock is held from
-  // here to the commit.
-  await tx.$executeRaw`
-    SELECT insert_numbered_events(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.merchantId)}::uuid[], ${events.map((e) => e.paymentId)}::uuid[],
-      ${events.map((e) => e.type)}::text[], ${events.map((e) => e.body)}::text[], ${events.map((e) => e.createdAt.toISOString())}::timestamptz[])`;
-  await tx.$executeRaw`
+  // here to the commit. A batch's events and deliveries go in one statement, straight on the transaction's connection
+  // when they are many (lib/platform/db.ts batchQuery), so the lock is held for one round trip less. The bodies go as
+  // one JSON array of strings, unpacked to exactly these texts: the driver writes one text as it is, where a text[]
+  // value would be escaped element by element on the event loop (a megabyte for 1,000 events).
+  const statement = Prisma.sql`
+    WITH numbered AS (
+      SELECT insert_numbered_events(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.merchantId)}::uuid[], ${events.map((e) => e.paymentId)}::uuid[],
+        ${events.map((e) => e.type)}::text[],
+        ARRAY(SELECT b FROM json_array_elements_text(${JSON.stringify(events.map((e) => e.body))}::json) WITH ORDINALITY AS t(b, n) ORDER BY n),
+        ${events.map((e) => e.createdAt.toISOString())}::timestamptz[]))
     INSERT INTO deliveries (id, event_id, merchant_id, state, next_attempt_at, created_at, updated_at)
     SELECT d.id, d.event_id, d.merchant_id, d.state::"DeliveryState", d.next_attempt_at, d.created_at, ${due}
-    FROM unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.eventId)}::uuid[], ${deliveries.map((d) => d.merchantId)}::uuid[],
+    FROM numbered, unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.eventId)}::uuid[], ${deliveries.map((d) => d.merchantId)}::uuid[],
       ${deliveries.map((d) => d.state)}::text[], ${deliveries.map((d) => d.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
       ${deliveries.map((d) => d.createdAt.toISOString())}::timestamptz[]) AS d(id, event_id, merchant_id, state, next_attempt_at, created_at)`;
+  await batchQuery(tx, inputs.length, statement);
   const pending = recorded.filter((r) => r.delivery.state === "PENDING").map((r) => ({ deliveryId: r.delivery.id }));
   if (pending.length) afterCommit(tx, () => announce(DELIVERY_DUE, pending));
   afterCommit(tx, notifyFeed);

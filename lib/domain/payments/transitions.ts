@@ -1,4 +1,4 @@
-import { IdRow, parseRow, parseRows, Prisma, type Tx } from "@/lib/platform/db";
+import { batchQuery, IdRow, parseRow, parseRows, Prisma, type Tx } from "@/lib/platform/db";
 import { mapInTurns } from "@/lib/platform/background";
 import { apiError } from "@/lib/contract/errors";
 import { recordEvents, type EventType } from "@/lib/domain/events/outbox";
@@ -123,7 +123,7 @@ export async function claimAndExpireDue(
   const t = TRANSITIONS.expire;
   const from = Prisma.sql`(${Prisma.join(t.from.map((s) => Prisma.sql`${s}::"PaymentStatus"`))})`;
   const offset = input.offsetMs === null ? Prisma.empty : Prisma.sql`, clock_offset_ms = ${input.offsetMs}::bigint`;
-  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+  const claim = Prisma.sql`
     WITH due AS (
       SELECT id FROM payments
       WHERE status IN ${from} AND expires_at IS NOT NULL AND expires_at <= ${input.now} ${merchantFilter(Prisma.sql`merchant_id`, input.merchantId)}
@@ -131,6 +131,8 @@ export async function claimAndExpireDue(
     UPDATE payments p SET status = ${t.to}::"PaymentStatus", updated_at = ${input.now}, finalized_at = ${input.now} ${offset}
     FROM due WHERE p.id = due.id AND p.status IN ${from}
     RETURNING p.*`;
+  // A sweep's batch of rows comes back without Prisma (lib/platform/db.ts batchQuery).
+  const rows = await batchQuery(tx, input.limit, claim);
   const updated = (await mapInTurns(rows, (row) => parseRow(PaymentRowSchema, row))).sort(
     (a, b) => (a.expiresAt?.getTime() ?? 0) - (b.expiresAt?.getTime() ?? 0),
   );
