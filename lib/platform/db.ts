@@ -217,7 +217,7 @@ type TxConnection = { client: OneQueryAtATimeClient | null; lease: number };
 const txConnectionOpening = new AsyncLocalStorage<TxConnection>();
 const txConnections = new WeakMap<Tx, TxConnection>();
 
-/** Rows from which a statement is worth {@link batchQuery}'s extra check: below it, Prisma's own path costs less. */
+/** Rows from which {@link batchQuery} sends a statement past Prisma: below it Prisma's cost is small, and its statements stay in Prisma's traces. */
 export const BULK_ROWS = 100;
 
 /**
