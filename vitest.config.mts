@@ -1,11 +1,14 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
+import SlowFilesFirst from "./test/support/sequencer.mjs";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 
 export default defineConfig({
   resolve: { alias },
   test: {
+    // The longest integration files start first (test/support/sequencer.mjs).
+    sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
         resolve: { alias },
