@@ -151,4 +151,21 @@ describe("redaction, property: no secret survives whatever its placement or enco
       expect(redactText(kept)).toBe(kept);
     }
   });
+
+  it("ids and times skip the scans and are kept; a time that is not one of those is still searched", () => {
+    for (const kept of [
+      "0f8fad5b-d9cb-469f-a165-70867728950e",
+      "0F8FAD5B-D9CB-469F-A165-70867728950E",
+      "2026-11-28T14:43:00Z",
+      "2026-11-28T14:43:00.123456+04:00",
+    ]) {
+      expect(redactText(kept)).toBe(kept);
+      expect(redactValue({ id: kept })).toEqual({ id: kept });
+    }
+    // Nine fraction digits and an offset: "00.123456788-04" is 13 digits joined by separators and passes Luhn.
+    expect(redactText("2026-11-28T14:43:00.123456788-04:00")).toBe("2026-11-28T14:43:[redacted: card number]:00");
+    // A UUID followed by more text is not a whole id: a card number after it is still found.
+    expect(redactText("0f8fad5b-d9cb-469f-a165-70867728950e 4242424242424242")).toBe("0f8fad5b-d9cb-469f-a165-70867728950e [redacted: card number]");
+    expect(redactText("BEARER abc.def")).toBe("[redacted: bearer token]");
+  });
 });

@@ -71,6 +71,7 @@ function asciiDigits(group: string): string {
  * standing after `7-` in `sec-a4cfe7-4242424242424242` is found; from each start the longest is taken.
  */
 function redactRun(run: string): string {
+  if (digitsUpTo(run, 13) < 13) return run;
   const groups = [...run.matchAll(DIGIT_GROUP)].map((m) => ({ start: m.index, end: m.index + m[0].length, digits: asciiDigits(m[0]) }));
   if (groups.reduce((n, g) => n + g.digits.length, 0) < 13) return run;
   let kept = "";
@@ -101,19 +102,36 @@ function digitsUpTo(text: string, enough: number): number {
   return count;
 }
 
+/**
+ * Matches in any text that holds an assignment ({@link ASSIGNMENT}: `=` or `"`) or one of {@link SECRET_PATTERNS}
+ * (case aside); a text it does not match holds neither, so its one scan stands for theirs in the common case (an id,
+ * a time, an amount, a member name).
+ */
+const MAY_HOLD_WORDS = /[="]|sk_sandbox_|whsec_|bearer|\/(?:checkout|store)\//i;
+
 /** `text` with the patterns, secret-named assignments and card numbers replaced (no decoding). */
 function redactPlain(text: string): string {
   let kept = text;
-  if (kept.includes("=") || kept.includes('"')) {
-    kept = kept.replace(ASSIGNMENT, (whole, quoted: string | undefined, _value, name: string | undefined, value: string | undefined) => {
-      if (quoted !== undefined) return isSecretName(quoted) ? `"${quoted}":"${REDACTED}"` : whole;
-      return name !== undefined && value !== "" && isSecretName(name) ? `${name}=${REDACTED}` : whole;
-    });
+  if (MAY_HOLD_WORDS.test(kept)) {
+    if (kept.includes("=") || kept.includes('"')) {
+      kept = kept.replace(ASSIGNMENT, (whole, quoted: string | undefined, _value, name: string | undefined, value: string | undefined) => {
+        if (quoted !== undefined) return isSecretName(quoted) ? `"${quoted}":"${REDACTED}"` : whole;
+        return name !== undefined && value !== "" && isSecretName(name) ? `${name}=${REDACTED}` : whole;
+      });
+    }
+    for (const [pattern, label, mayHold] of SECRET_PATTERNS) if (mayHold(kept)) kept = kept.replace(pattern, label);
   }
-  for (const [pattern, label, mayHold] of SECRET_PATTERNS) if (mayHold(kept)) kept = kept.replace(pattern, label);
   if (digitsUpTo(kept, 13) < 13) return kept;
   return kept.replace(UUID_OR_DIGIT_RUN, (run, uuid: string | undefined) => (uuid === undefined ? redactRun(run) : run));
 }
+
+/**
+ * A whole text that holds nothing {@link redactText} replaces, whatever the rules: a UUID (kept whole by the card
+ * search) or an ISO-8601 time with at most 6 fraction digits (no run of digits and separators in it reaches 13
+ * digits). The ids and times of every answer and log line skip the scans.
+ */
+const PLAIN_VALUE =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-]\d{2}:\d{2}))$/i;
 
 /** `text` percent-decoded as a query component ("+" is a space); null when it is not valid encoding or has none. */
 function decoded(text: string): string | null {
@@ -134,6 +152,7 @@ function decoded(text: string): string | null {
  * secret once decoded is returned decoded and redacted.
  */
 export function redactText(text: string): string {
+  if (PLAIN_VALUE.test(text)) return text;
   const plain = redactPlain(text);
   // Decoded after the first pass: a secret-named parameter's whole value is already gone (its %20 kept it one word).
   const unescaped = decoded(plain);
