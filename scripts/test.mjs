@@ -1,5 +1,5 @@
-// npm test: lint, format check, type-check, build, unit + integration tests (vitest) and end-to-end tests
-// (Playwright in Debian chromium). Ends with a table of each step's time, the ten slowest test files, and one line
+// npm test: lint, format check, type-check, build, then unit + integration tests (vitest) and end-to-end tests
+// (Playwright in Debian chromium) side by side. Ends with a table of each step's time, the ten slowest test files, and one line
 // "N passed, N failed" for the whole suite (docs/guides/work-on-sandpiper.md "Tests").
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -20,16 +20,18 @@ let failed = 0;
  * that run side by side do not interleave their lines); otherwise it streams to this terminal.
  * @returns true when it exited 0; its wall time is recorded for the step table.
  */
-function step(name, cmd, args, { buffered = false } = {}) {
+function step(name, cmd, args, { buffered = false, printAfter = null } = {}) {
   const started = performance.now();
   if (!buffered) console.log(`\n=== ${name} ===`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child = spawn(cmd, args, { cwd: root, env: { ...env }, stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit" });
     const chunks = [];
     if (buffered) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => chunks.push(chunk));
-    child.on("close", (code) => {
+    child.on("close", async (code) => {
       const seconds = (performance.now() - started) / 1000;
       steps.push({ name, seconds, ok: code === 0 });
+      // A step beside a streaming one prints once that one has ended, so their lines do not interleave.
+      if (printAfter) await printAfter;
       if (buffered) process.stdout.write(`\n=== ${name} (${seconds.toFixed(1)} s) ===\n${Buffer.concat(chunks).toString("utf8")}`);
       resolve(code === 0);
     });
@@ -60,13 +62,25 @@ check("build (next build)", built);
 const vitestJson = path.join(out, "vitest.json");
 fs.rmSync(vitestJson, { force: true });
 const projects = built ? [] : ["--project", "unit"];
-await step("unit and integration tests (vitest)", bin("vitest"), [
+// Vitest and Playwright run side by side (docs/guides/work-on-sandpiper.md "Tests"): each has its own database and
+// service on its own port, and the integration tests leave part of the two cores idle while they wait on the
+// service; Vitest's output streams, Playwright's is printed when both have ended.
+const vitestDone = step("unit and integration tests (vitest)", bin("vitest"), [
   "run",
   ...projects,
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${vitestJson}`,
 ]);
+const e2e = built && !process.argv.includes("--no-e2e");
+const pwJson = path.join(out, "playwright.json");
+fs.rmSync(pwJson, { force: true });
+env.PLAYWRIGHT_JSON_OUTPUT_NAME = pwJson;
+const e2eDone = e2e
+  ? step("end-to-end tests (Playwright, Debian chromium)", bin("playwright"), ["test", "--reporter=list,json"], { buffered: true, printAfter: vitestDone })
+  : Promise.resolve(false);
+await Promise.all([vitestDone, e2eDone]);
+
 let vitestReport = null;
 if (fs.existsSync(vitestJson)) {
   vitestReport = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
@@ -77,11 +91,7 @@ if (fs.existsSync(vitestJson)) {
 }
 
 let playwrightReport = null;
-if (built && !process.argv.includes("--no-e2e")) {
-  const pwJson = path.join(out, "playwright.json");
-  fs.rmSync(pwJson, { force: true });
-  env.PLAYWRIGHT_JSON_OUTPUT_NAME = pwJson;
-  await step("end-to-end tests (Playwright, Debian chromium)", bin("playwright"), ["test", "--reporter=list,json"]);
+if (e2e) {
   if (fs.existsSync(pwJson)) {
     playwrightReport = JSON.parse(fs.readFileSync(pwJson, "utf8"));
     const stats = playwrightReport.stats ?? {};
