@@ -17,7 +17,8 @@ let failed = 0;
 
 /**
  * Runs one step as a child process. `buffered` collects its output and prints it in one piece when it ends (steps
- * that run side by side do not interleave their lines); otherwise it streams to this terminal.
+ * that run side by side do not interleave their lines); otherwise it streams to this terminal. `printAfter`: a promise
+ * (a streaming step's) that the buffered output waits for before it is printed.
  * @returns true when it exited 0; its wall time is recorded for the step table.
  */
 function step(name, cmd, args, { buffered = false, printAfter = null } = {}) {
