@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { PrismaClient } from "@/lib/platform/generated/prisma/client";
+import { Prisma, PrismaClient } from "@/lib/platform/generated/prisma/client";
 import { eventually } from "../support/fixtures";
 import { Dedicated, errorOf } from "../support/dedicated";
 import { storeBody } from "../support/store";
@@ -9,7 +9,8 @@ import { transaction } from "@/lib/platform/db";
 import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
 import { type NewMerchant } from "@/lib/domain/merchants/create-merchant";
 import { dubaiDay } from "@/lib/contract/money/dubai";
-import { updateSettings } from "@/lib/domain/settings/service-settings";
+import { settingsOf, updateSettings } from "@/lib/domain/settings/service-settings";
+import { storeClosure, storeOpenSql } from "@/lib/simulators/store/availability";
 import { catalogVersion, storeCatalogProblem } from "@/lib/simulators/test-store/catalog-cache";
 import {
   deactivateCatalogItem,
@@ -136,14 +137,25 @@ describe("store switches (global settings; dedicated service)", () => {
     }
   });
 
-  it("STORE_UNAVAILABLE at handoff time keeps the checkout QUEUED (no attempt counted); it is handed off once the store is back", async () => {
+  it("STORE_UNAVAILABLE at handoff time keeps the checkout QUEUED (no attempt counted), also when the job read the switches just before they closed; it is handed off once the store is back", async () => {
     const m = await merchant();
     const apiKey = (await authenticateRequest(`Bearer ${m.key}`, new Date(), {}, dedicated.pool)).apiKey;
-    // The payment and the switch commit together, so the service never sees this checkout with the store open.
+    // The payment and the switch commit together. Before they do, the service's handoff job must have read the
+    // switches (still on) and be waiting to claim: the table lock holds its claim until the commit, so the claim
+    // itself must see the store closed (its own snapshot holds both the checkout and the switch).
+    const claimWaiting = async () => {
+      const { rows } = await dedicated.pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%handoff_attempts = sc.handoff_attempts + 1%'`,
+      );
+      return rows[0].n > 0;
+    };
     const payment = await transaction(
       async (tx) => {
+        await tx.$executeRaw`LOCK TABLE store_checkouts IN SHARE MODE`;
         const p = await createInProcess(tx, { apiKey, body: storeBody() as CreateStorePayment, now: new Date() });
         await updateSettings(tx, { storeAvailable: false });
+        await eventually(claimWaiting, 10_000);
         return p;
       },
       { db },
@@ -163,6 +175,23 @@ describe("store switches (global settings; dedicated service)", () => {
     const ready = await waitFor(m, payment.id, "READY");
     expect(ready.url).toMatch(/\/store\//);
     expect((await db.storeCheckout.findUniqueOrThrow({ where: { paymentId: payment.id } })).handoffAttempts).toBe(1);
+  });
+});
+
+describe("the store switches in SQL", () => {
+  it("the handoff claim's condition (storeOpenSql) agrees with storeClosure for every stored form of the switches", async () => {
+    const forms = [undefined, true, false] as const;
+    const values: (Record<string, boolean> | null)[] = [null];
+    for (const storeEnabled of forms) {
+      for (const storeAvailable of forms) {
+        values.push({ ...(storeEnabled === undefined ? {} : { storeEnabled }), ...(storeAvailable === undefined ? {} : { storeAvailable }) });
+      }
+    }
+    for (const value of values) {
+      const json = value === null ? null : JSON.stringify(value);
+      const [row] = await db.$queryRaw<{ open: boolean }[]>`SELECT ${storeOpenSql(Prisma.sql`${json}::jsonb`)} AS open`;
+      expect({ value, open: row?.open }).toEqual({ value, open: storeClosure(settingsOf(value)) === null });
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { log } from "@/lib/platform/log";
 import { fromMinor } from "@/lib/contract/money/currency";
 import { applyTransition, lockPayment } from "@/lib/domain/payments/transitions";
 import { getSettings } from "@/lib/domain/settings/service-settings";
-import { storeClosure } from "@/lib/simulators/store/availability";
+import { storeClosure, storeOpenSql } from "@/lib/simulators/store/availability";
 import type { StoredLines } from "@/lib/simulators/store/store-view";
 import {
   MAX_DISCOUNT_BPS,
@@ -60,6 +60,8 @@ const ClaimedCheckout = z.object({ paymentId: z.string(), handoffAttempts: z.num
  * (docs/api.md "Sandbox clock": a checkout created under a moved clock carries that clock's times), so a checkout
  * created under a clock moved ahead is due at once, as under the real clock. Each claim counts an attempt and
  * leases the row for 30 s (nextHandoffAt = the merchant's now + lease); the attempt number is the claim's token.
+ * Nothing is claimed while the operator's store switches are off, read in the claim's own snapshot: a checkout
+ * committed together with the switch that closes the store is never seen with the store open.
  */
 async function claimDue(now: Date, limit: number, paymentId?: string): Promise<Claim[]> {
   const only = paymentId ?? null;
@@ -75,6 +77,7 @@ async function claimDue(now: Date, limit: number, paymentId?: string): Promise<C
         AND (c.next_handoff_at IS NULL OR c.next_handoff_at <= ${now}::timestamptz + m.clock_offset_ms * interval '1 millisecond')
         AND p.status = 'PENDING' AND p.expires_at > ${now}::timestamptz + m.clock_offset_ms * interval '1 millisecond'
         AND (${only}::uuid IS NULL OR c.payment_id = ${only}::uuid)
+        AND ${storeOpenSql()}
       ORDER BY c.next_handoff_at NULLS FIRST LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED
     ) due
