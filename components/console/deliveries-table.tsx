@@ -8,6 +8,8 @@ import { EmptyState, Notice, StatusBadge, Table, Td } from "@/components/console
 import type { DeliveryPage } from "@/lib/domain/callbacks/manage-callbacks";
 import { ConsoleTime } from "@/components/console/time";
 import { countOf } from "@/lib/application/console/words";
+import { addressWaitText } from "@/lib/contract/callbacks/retry-schedule";
+import { formatConsoleTime } from "@/lib/platform/time-format";
 
 /** Callback deliveries, refreshed every 2 s while one is PENDING; FAILED and NOT CONFIGURED rows can be requeued. */
 export function DeliveriesTable({
@@ -59,6 +61,11 @@ export function DeliveriesTable({
             </Td>
             <Td wrap className="min-w-[6rem]">
               {d.state === "PENDING" ? <ConsoleTime at={d.nextAttemptAt} zone={false} /> : "—"}
+              {d.state === "PENDING" && d.waitingSince ? (
+                <span className="block text-xs text-amber-800" data-testid="delivery-waiting">
+                  waiting: {addressWaitText(formatConsoleTime(d.waitingSince))}
+                </span>
+              ) : null}
             </Td>
             <Td>
               {d.state === "FAILED" || d.state === "NOT_CONFIGURED" ? (

@@ -585,6 +585,22 @@ const CASES: ActionCase[] = [
     }),
   },
   {
+    action: "callbacks.attemptNowAction",
+    by: "OWNER",
+    merchant: merchantWithDelivery,
+    prepare: async (m) => {
+      // A PENDING delivery whose next attempt is a day away: "Attempt now" makes it due now and asks for it.
+      const due = new Date(Date.now() + 86_400_000);
+      await db.delivery.update({ where: { id: m.deliveryId }, data: { state: "PENDING", nextAttemptAt: due } });
+      const eventId = (await db.delivery.findUniqueOrThrow({ where: { id: m.deliveryId } })).eventId;
+      return {
+        fields: { deliveryId: m.deliveryId! },
+        state: () => db.delivery.findUnique({ where: { id: m.deliveryId }, select: { nextAttemptAt: true } }),
+        audit: { action: "delivery.attempt_now", entity: "delivery", entityId: m.deliveryId, merchantId: m.merchant.id, before: null, after: { eventId } },
+      };
+    },
+  },
+  {
     action: "callbacks.sendTestAction",
     by: "OWNER",
     prepare: async (m) => {

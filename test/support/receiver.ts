@@ -8,10 +8,11 @@ export type Received = { method: string; path: string; headers: http.IncomingHtt
 export type Reply = { status?: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number; hang?: boolean };
 
 /**
- * A merchant's callback receiver on loopback (real node:http server on a free port). `reply` decides each
- * answer from the request and its 0-based index; default 200 `{"received":true}`.
+ * A merchant's callback receiver on loopback (real node:http server on a free port, or on `port`: a receiver that
+ * comes back where it listened before). `reply` decides each answer from the request and its 0-based index; default
+ * 200 `{"received":true}`.
  */
-export async function startReceiver(reply: (r: Received, index: number) => Reply | Promise<Reply> = () => ({})) {
+export async function startReceiver(reply: (r: Received, index: number) => Reply | Promise<Reply> = () => ({}), port = 0) {
   const received: Received[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -31,11 +32,11 @@ export async function startReceiver(reply: (r: Received, index: number) => Reply
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((ok) => server.listen(port, "127.0.0.1", ok));
+  const listening = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/callbacks`,
-    origin: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}/callbacks`,
+    origin: `http://127.0.0.1:${listening}`,
     received,
     /** Waits until at least `count` requests have arrived (polling), or fails after timeoutMs. */
     async waitFor(count: number, timeoutMs = 15_000): Promise<Received[]> {

@@ -33,6 +33,7 @@ const claimRow = () => ({
   callback_url: "https://merchant.example/callbacks",
   callback_secret: "whsec_test",
   previous_callback_secret: null,
+  attempt_asked: false,
 });
 
 /** The ZodError `fn` throws (fails the test when it throws nothing or something else). */

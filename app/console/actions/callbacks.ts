@@ -15,6 +15,7 @@ import {
   ForwardSignatureCheckInput,
   FastRetriesInput,
   requeueFromConsole,
+  attemptNowFromConsole,
   sendTestFromConsole,
   setChaosMode,
   setFastRetries,
@@ -61,6 +62,12 @@ export const requeueAction = consoleAction(
     };
   },
 );
+
+/** Sends a PENDING delivery's next attempt now, even while its address is known to refuse connections; audited. */
+export const attemptNowAction = consoleAction(z.object({ deliveryId: uuidField }), async ({ actor, tx, input, now }) => {
+  await attemptNowFromConsole(tx, actor, input, now);
+  return { message: "The next attempt is being sent now; this page shows it in a moment." };
+});
 
 export const sendTestAction = consoleAction(z.object({ merchantId: uuidField }), async ({ actor, tx, input, now }) => {
   const sent = await sendTestFromConsole(tx, actor, input, now);

@@ -1210,6 +1210,8 @@ export interface components {
                      * @enum {string}
                      */
                     state: "PENDING" | "SUCCEEDED" | "FAILED" | "NOT_CONFIGURED";
+                    /** @description present only while this PENDING delivery waits for its callback address: `address refused connections since <time>` (ISO 8601, UTC, real clock). Nothing is sent while the address refuses; the service probes it every second and sends this delivery at once (or at its own retry time, when that is later) when it accepts connections again. POST /v1/sandbox/deliveries/{id}/attempt sends it now. */
+                    waiting?: string;
                 }[];
                 /**
                  * @description state of the latest delivery to the configured callback address

@@ -74,3 +74,13 @@ export function nextAttemptDelayMs(attemptNumber: number, random: () => number =
   const ms = Math.round((base * 1000 * factor) / divisor);
   return Math.min(Math.max(ms, MIN_WAIT_MS / divisor), MAX_WAIT_MS / divisor);
 }
+
+/**
+ * What a delivery that waits for its callback address says (GET /v1/events/{id} `waiting`, the console), docs/callbacks.md
+ * "An address that refuses connections": `address refused connections since <since>`.
+ * @param since the real time the address's refusals in a row began, as the caller shows times (ISO 8601 in the API,
+ *   the console's Dubai time there)
+ */
+export function addressWaitText(since: string): string {
+  return `address refused connections since ${since}`;
+}

@@ -14,7 +14,9 @@ import { injectChaos, pendingChaosPlan } from "@/lib/domain/callbacks/chaos-deli
 import type { SendTarget } from "@/lib/domain/callbacks/chaos-delivery";
 import { buildCallbackHeaders, signedHeaderValues } from "@/lib/contract/callbacks/signing";
 import { checkCallbackUrl } from "@/lib/domain/callbacks/url-policy";
-import { recordAccepted, recordRefusal, refusingUntil } from "@/lib/domain/callbacks/refusing-addresses";
+import { recordAccepted, recordRefusal, refusingUntil, type AddressWait, type ProbeTarget } from "@/lib/domain/callbacks/refusing-addresses";
+import { announce } from "@/lib/domain/notify/announce";
+import { DELIVERY_DUE } from "@/lib/domain/notify/due-events";
 import { DeliveryState } from "@/lib/platform/generated/prisma/enums";
 import { log } from "@/lib/platform/log";
 import { observeDelivery } from "@/lib/platform/metrics/metrics";
@@ -73,6 +75,8 @@ type Claimed = {
   callbackSecret: string | null;
   /** The secret a rotation replaced, while its overlap lasts at claim time (docs/callbacks.md "Rotating the secret"). */
   previousCallbackSecret: string | null;
+  /** An attempt now was asked for (test helper, console): sent even while its address is known to refuse connections. */
+  asked: boolean;
 };
 /**
  * A due delivery as {@link claim} reads it (checked with `parseRow`, lib/platform/db.ts): the delivery, its event's frozen body
@@ -92,6 +96,7 @@ export const ClaimRow = z.object({
   callbackUrl: z.string().nullable(),
   callbackSecret: z.string().nullable(),
   previousCallbackSecret: z.string().nullable(),
+  attemptAsked: z.boolean(),
 });
 
 /** One recorded attempt as {@link settleBatch} inserts it (its id is the database's). */
@@ -139,7 +144,7 @@ async function claim(filter: Prisma.Sql, now: RealInstant, limit: number, leaseM
         tx,
         limit,
         Prisma.sql`
-      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, e.body, e.payment_id, m.callback_url, m.callback_secret,
+      SELECT d.id, d.event_id, d.merchant_id, m.chaos_mode, m.fast_retries, d.attempt_count, d.lease_until, d.attempt_asked, e.body, e.payment_id, m.callback_url, m.callback_secret,
         CASE WHEN m.previous_callback_secret_until > ${now} THEN m.previous_callback_secret END AS previous_callback_secret
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN merchants m ON m.id = d.merchant_id
       WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${now} AND (d.lease_until IS NULL OR d.lease_until <= ${now}) ${filter}
@@ -180,6 +185,7 @@ async function claim(filter: Prisma.Sql, now: RealInstant, limit: number, leaseM
         callbackUrl: row.callbackUrl,
         callbackSecret: row.callbackSecret,
         previousCallbackSecret: row.previousCallbackSecret,
+        asked: row.attemptAsked,
       });
     }
     if (claimed.length > 0) {
@@ -195,8 +201,8 @@ async function claim(filter: Prisma.Sql, now: RealInstant, limit: number, leaseM
 type Sent =
   | { url: string; result: SendCallbackResult; signedTimestamp: string | null; signature: string | null; target: SendTarget | null }
   | { notConfigured: true }
-  /** Not sent: the address refused a connection and its deliveries wait until then (lib/domain/callbacks/refusing-addresses.ts). */
-  | { waitUntil: RealInstant };
+  /** Not sent: the address refused a connection since `since` and its deliveries wait until then (lib/domain/callbacks/refusing-addresses.ts). */
+  | { waitUntil: RealInstant; since: RealInstant };
 
 /**
  * Sends one claimed delivery, outside any transaction: checks the merchant's address again (docs/callbacks.md:
@@ -226,34 +232,46 @@ async function send(claimed: Claimed, now: Date, timeoutMs: number | undefined):
   return { url, result, signedTimestamp, signature, target };
 }
 
+/** Where a probe of a refused send's address connects: the address connected to and the URL's port. */
+function probeTarget(target: SendTarget | null): ProbeTarget | null {
+  if (!target) return null;
+  const port = Number(target.url.port) || (target.url.protocol === "https:" ? 443 : 80);
+  return { address: target.address, family: target.family, port };
+}
+
 /**
  * Sends one claimed delivery ({@link send}) unless its address refuses connections (docs/callbacks.md "An address
- * that refuses connections"): while an earlier refusal's wait lasts nothing is sent and the delivery waits until
- * then; in a batch with several deliveries to one address the first is sent alone (the probe) and the others follow
- * its outcome: sent when it connected, waiting when it was refused. `probes` holds each address's probe of this batch.
+ * that refuses connections"): while an earlier refusal's wait lasts nothing is sent and the delivery waits (until the
+ * wait ends or a probe finds the address listening); in a batch with several deliveries to one address the first is
+ * sent alone (the probe) and the others follow its outcome: sent when it connected, waiting when it was refused. A
+ * delivery whose attempt was asked for now is sent whatever the address did before. `probes` holds each address's
+ * probe of this batch.
  */
 async function sendUnlessRefusing(
   c: Claimed,
   now: RealInstant,
   timeoutMs: number | undefined,
-  probes: Map<string, Promise<RealInstant | null>>,
+  probes: Map<string, Promise<AddressWait | null>>,
 ): Promise<Sent> {
   const url = c.callbackUrl;
   if (!url || !c.callbackSecret) return send(c, now, timeoutMs);
-  const waiting = refusingUntil(url, now);
-  if (waiting) return { waitUntil: waiting };
-  const probe = probes.get(url);
+  const waiting = c.asked ? null : refusingUntil(url, now);
+  if (waiting) return { waitUntil: waiting.until, since: waiting.since };
+  const probe = c.asked ? undefined : probes.get(url);
   if (probe) {
-    const until = await probe;
-    return until ? { waitUntil: until } : send(c, now, timeoutMs);
+    const wait = await probe;
+    return wait ? { waitUntil: wait.until, since: wait.since } : send(c, now, timeoutMs);
   }
-  let settleProbe!: (until: RealInstant | null) => void;
-  probes.set(url, new Promise((resolve) => (settleProbe = resolve)));
+  let settleProbe!: (wait: AddressWait | null) => void;
+  if (!c.asked) probes.set(url, new Promise((resolve) => (settleProbe = resolve)));
+  else settleProbe = () => undefined;
   try {
     const sent = await send(c, now, timeoutMs);
     const result = "result" in sent ? sent.result : null;
-    if (result?.refused) settleProbe(recordRefusal(url, now, { fastRetries: c.fastRetries }));
-    else {
+    if (result?.refused) {
+      const target = "target" in sent ? probeTarget(sent.target) : null;
+      settleProbe(recordRefusal(url, now, { fastRetries: c.fastRetries }, target, releaseWaiting));
+    } else {
       if (result?.statusCode != null) recordAccepted(url);
       settleProbe(null);
     }
@@ -264,28 +282,67 @@ async function sendUnlessRefusing(
   }
 }
 
-/** Deliveries {@link waitWithAddress} moves in one statement: a backlog of 65,000 is moved in turns, not in one burst of writes. */
+/** Deliveries {@link waitWithAddress} and {@link releaseWaiting} move in one statement: a backlog of 65,000 is moved in turns, not in one burst of writes. */
 export const WAIT_CHUNK = 5_000;
 
 /**
  * The other deliveries to an address that refused connections wait with the ones of this batch: every PENDING,
- * unleased delivery of a merchant whose callback address is `url` and whose next attempt is before `until` is moved
- * to `until` (nothing is sent or recorded as an attempt; a later claim would only find them waiting), in statements of
- * {@link WAIT_CHUNK} rows with the background share's pause between two (docs/architecture.md "Jobs"). A delivery not
- * moved yet that a claim takes meanwhile waits as part of that claim's batch. Real time, as every delivery time.
+ * unleased delivery of a merchant whose callback address is `url` and whose next attempt is before `wait.until` is
+ * moved to `wait.until`, keeping its own schedule's time (`own_attempt_at`) and since when its address refuses
+ * (`waiting_since`): nothing is sent or recorded as an attempt. In statements of {@link WAIT_CHUNK} rows with the
+ * background share's pause between two (docs/architecture.md "Jobs"); it stops as soon as a probe has found the
+ * address listening (the probe's release then frees what was moved). A delivery not moved yet that a claim takes
+ * meanwhile waits as part of that claim's batch. Real time, as every delivery time.
  */
-async function waitWithAddress(url: string, until: RealInstant, now: RealInstant): Promise<void> {
-  for (;;) {
+async function waitWithAddress(url: string, wait: AddressWait, now: RealInstant): Promise<void> {
+  while (refusingUntil(url, now)) {
     const started = performance.now();
     const moved = await getDb().$executeRaw`
-      UPDATE deliveries SET next_attempt_at = ${until}, updated_at = ${now}
+      UPDATE deliveries SET own_attempt_at = COALESCE(own_attempt_at, next_attempt_at), waiting_since = COALESCE(waiting_since, ${wait.since}),
+        next_attempt_at = ${wait.until}, updated_at = ${now}
       WHERE id IN (
         SELECT d.id FROM deliveries d JOIN merchants m ON m.id = d.merchant_id
-        WHERE m.callback_url = ${url} AND d.state = 'PENDING' AND d.next_attempt_at < ${until}
+        WHERE m.callback_url = ${url} AND d.state = 'PENDING' AND d.next_attempt_at < ${wait.until} AND NOT d.attempt_asked
           AND (d.lease_until IS NULL OR d.lease_until <= ${now})
         LIMIT ${WAIT_CHUNK})`;
     if (moved < WAIT_CHUNK) return;
     await yieldToRequests(started);
+  }
+}
+
+/** A delivery {@link releaseWaiting} released: its id when it is due now, null when its own schedule is later. */
+const ReleasedRow = z.object({ id: z.string().nullable() });
+
+/**
+ * Ends the wait of every delivery waiting for `url`, now that a probe connected to it (docs/callbacks.md "An address
+ * that refuses connections"): each PENDING delivery of a merchant whose callback address is `url` with a
+ * `waiting_since` becomes due at its own schedule's time, or now when that has passed, and no longer waits; those due
+ * now are announced (the delivery job sends them at once). In statements of {@link WAIT_CHUNK} rows with the
+ * background share's pause between two. Real time.
+ * @throws never: a database error is logged (the deliveries then wait until their wait ends, as without a probe).
+ */
+export async function releaseWaiting(url: string): Promise<void> {
+  try {
+    for (;;) {
+      const started = performance.now();
+      const now = systemNow();
+      const released = parseRows(
+        ReleasedRow,
+        await getDb().$queryRaw<Record<string, unknown>[]>`
+        UPDATE deliveries SET next_attempt_at = GREATEST(COALESCE(own_attempt_at, ${now}), ${now}), own_attempt_at = NULL, waiting_since = NULL, updated_at = ${now}
+        WHERE id IN (
+          SELECT d.id FROM deliveries d JOIN merchants m ON m.id = d.merchant_id
+          WHERE m.callback_url = ${url} AND d.waiting_since IS NOT NULL AND d.state = 'PENDING'
+          LIMIT ${WAIT_CHUNK})
+        RETURNING CASE WHEN next_attempt_at <= ${now} THEN id END AS id`,
+      );
+      const due = released.flatMap((r) => (r.id ? [{ deliveryId: r.id }] : []));
+      announce(DELIVERY_DUE, due);
+      if (released.length < WAIT_CHUNK) return;
+      await yieldToRequests(started);
+    }
+  } catch (error) {
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, "waiting deliveries not released; they are sent when their wait ends");
   }
 }
 
@@ -304,6 +361,8 @@ type DeliveryChange = {
   attemptDelta: number;
   /** The row keeps its lastError (nothing was sent). */
   keepError: boolean;
+  /** Set while the delivery waits for its address (since when the address refuses); null: it no longer waits. */
+  waitingSince: Date | null;
   updatedAt: Date;
 };
 
@@ -332,6 +391,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
       deliveredAt: null,
       attemptDelta: -1,
       keepError: true,
+      waitingSince: sent.since,
       updatedAt: finishedAt,
     };
     return { attempt: null, change, outcome: { ...base, attempt: null, state: "PENDING", statusCode: null, error: null, nextAttemptAt: sent.waitUntil } };
@@ -348,6 +408,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
       deliveredAt: null,
       attemptDelta: -1,
       keepError: false,
+      waitingSince: null,
       updatedAt: finishedAt,
     };
     return { attempt: null, change, outcome: { ...base, attempt: null, state: "NOT_CONFIGURED", statusCode: null, error, nextAttemptAt: null } };
@@ -377,6 +438,7 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
       deliveredAt: finishedAt,
       attemptDelta: 0,
       keepError: false,
+      waitingSince: null,
       updatedAt: finishedAt,
     };
     return { attempt, change, outcome: { ...outcome, state: "SUCCEEDED", nextAttemptAt: null } };
@@ -385,7 +447,17 @@ function settlement({ claimed, sent, startedAt, finishedAt }: SentAttempt, row: 
   const waitMs = nextAttemptDelayMs(claimed.attemptCount, random, { fastRetries: claimed.fastRetries });
   const nextAttemptAt = waitMs === null ? null : later(finishedAt, waitMs);
   const state = waitMs === null ? ("FAILED" as const) : ("PENDING" as const);
-  const change = { id: claimed.id, state, nextAttemptAt, lastError: result.error, deliveredAt: null, attemptDelta: 0, keepError: false, updatedAt: finishedAt };
+  const change = {
+    id: claimed.id,
+    state,
+    nextAttemptAt,
+    lastError: result.error,
+    deliveredAt: null,
+    attemptDelta: 0,
+    keepError: false,
+    waitingSince: null,
+    updatedAt: finishedAt,
+  };
   return { attempt, change, outcome: { ...outcome, state, nextAttemptAt } };
 }
 
@@ -441,11 +513,15 @@ async function settleBatch(items: readonly SentAttempt[], random: () => number):
         UPDATE deliveries d
         SET state = u.state::"DeliveryState", lease_until = NULL, next_attempt_at = u.next_attempt_at,
             last_error = CASE WHEN u.keep_error THEN d.last_error ELSE u.last_error END,
-            delivered_at = COALESCE(u.delivered_at, d.delivered_at), attempt_count = d.attempt_count + u.attempt_delta, updated_at = u.updated_at
+            delivered_at = COALESCE(u.delivered_at, d.delivered_at), attempt_count = d.attempt_count + u.attempt_delta, updated_at = u.updated_at,
+            waiting_since = CASE WHEN u.waiting_since IS NULL THEN NULL ELSE COALESCE(d.waiting_since, u.waiting_since) END,
+            own_attempt_at = CASE WHEN u.waiting_since IS NULL THEN NULL ELSE COALESCE(d.own_attempt_at, d.next_attempt_at) END,
+            attempt_asked = false
         FROM unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.state)}::text[], ${column((c) => iso(c.nextAttemptAt))}::timestamptz[],
                     ${column((c) => c.lastError)}::text[], ${column((c) => iso(c.deliveredAt))}::timestamptz[], ${column((c) => c.attemptDelta)}::int[],
-                    ${column((c) => c.updatedAt.toISOString())}::timestamptz[], ${column((c) => c.keepError)}::boolean[])
-          AS u(id, state, next_attempt_at, last_error, delivered_at, attempt_delta, updated_at, keep_error)
+                    ${column((c) => c.updatedAt.toISOString())}::timestamptz[], ${column((c) => c.keepError)}::boolean[],
+                    ${column((c) => iso(c.waitingSince))}::timestamptz[])
+          AS u(id, state, next_attempt_at, last_error, delivered_at, attempt_delta, updated_at, keep_error, waiting_since)
         WHERE d.id = u.id`,
       );
     }
@@ -473,14 +549,20 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
  */
 function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions, timing: BatchTiming = {}): Promise<AttemptOutcome[]> {
   const slots = claimed.map((c) => ({ c, sent: deferred<SentAttempt | null>() }));
-  const probes = new Map<string, Promise<RealInstant | null>>();
+  const probes = new Map<string, Promise<AddressWait | null>>();
   const settled = Promise.all(slots.map((s) => s.sent.promise)).then(async (items) => {
     timing.sendsEndedAt = performance.now();
     const recorded = items.filter((i): i is SentAttempt => i !== null);
     const outcomes = await settleBatch(recorded, opts.random ?? Math.random);
-    const waiting = new Map<string, RealInstant>();
-    for (const { claimed: c, sent } of recorded) if ("waitUntil" in sent && c.callbackUrl) waiting.set(c.callbackUrl, sent.waitUntil);
-    for (const [url, until] of waiting) await waitWithAddress(url, until, opts.now ?? systemNow());
+    const waiting = new Map<string, AddressWait>();
+    for (const { claimed: c, sent } of recorded)
+      if ("waitUntil" in sent && c.callbackUrl) waiting.set(c.callbackUrl, { until: sent.waitUntil, since: sent.since });
+    for (const [url, wait] of waiting) {
+      await waitWithAddress(url, wait, opts.now ?? systemNow());
+      // A probe that connected while this batch recorded its waits released what was written before it: what this
+      // batch wrote since is released here (a wait is never left behind an address that listens again).
+      if (!refusingUntil(url, opts.now ?? systemNow())) await releaseWaiting(url);
+    }
     return outcomes;
   });
   settled.catch(() => undefined); // every attempt that was sent awaits it and throws its error

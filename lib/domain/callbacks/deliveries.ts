@@ -50,6 +50,8 @@ export type DeliveryRow = {
   /** Attempts recorded over the delivery's whole life (all rounds). */
   attempts: number;
   nextAttemptAt: Date | null;
+  /** While the delivery waits for its address: the real time the address's refusals in a row began (docs/callbacks.md). */
+  waitingSince: Date | null;
   lastError: string | null;
   deliveredAt: Date | null;
   /** The merchant's clock when the event happened (a sandbox time under a moved clock). */
@@ -132,6 +134,7 @@ export async function listDeliveries(
     attemptCount: d.attemptCount,
     attempts: d._count.attempts,
     nextAttemptAt: d.nextAttemptAt,
+    waitingSince: d.state === "PENDING" ? d.waitingSince : null,
     lastError: d.lastError,
     deliveredAt: d.deliveredAt,
     createdAt: d.createdAt,
@@ -230,9 +233,10 @@ const NO_NEXT_ATTEMPT: Partial<Record<DeliveryState, string>> = {
 };
 
 /**
- * Test helper `POST /v1/sandbox/deliveries/{id}/attempt` (docs/api.md "Test helpers"): runs the next attempt of a
- * PENDING delivery (first attempt or a retry) now instead of at its scheduled time. In the caller's transaction
- * the row is locked and made due now, exactly as a requeue makes a delivery due, and the delivery worker is told
+ * Test helper `POST /v1/sandbox/deliveries/{id}/attempt` and the console's "Attempt now" (docs/api.md "Test helpers"):
+ * runs the next attempt of a PENDING delivery (first attempt or a retry) now instead of at its scheduled time, even
+ * while its address is known to refuse connections (docs/callbacks.md "An address that refuses connections"). In the
+ * caller's transaction the row is locked and made due now, exactly as a requeue makes a delivery due, and the delivery worker is told
  * after commit (`announce(DELIVERY_DUE, ...)`); the attempt itself is the worker's (lib/domain/callbacks/deliver.ts), with its
  * signing, address checks, attempt record and retry schedule. An attempt already running (leased) is left to end.
  * @returns the delivery as it is now (state PENDING, nextAttemptAt now)
@@ -253,9 +257,10 @@ export async function attemptDeliveryNow(tx: Tx, input: { merchantId: string; de
   if (!locked) throw apiError("NOT_FOUND", "delivery not found");
   const refusal = NO_NEXT_ATTEMPT[locked.state];
   if (refusal) throw apiError("INVALID_STATE", refusal.replace("{eventId}", locked.eventId));
-  if (locked.nextAttemptAt === null || locked.nextAttemptAt > now) {
-    await tx.delivery.update({ where: { id: deliveryId }, data: { nextAttemptAt: now, updatedAt: now } });
-  }
+  // Asked for: the next claim sends it even while its address is known to refuse connections, and it no longer
+  // waits for that address (docs/callbacks.md "An address that refuses connections").
+  const dueNow = locked.nextAttemptAt === null || locked.nextAttemptAt > now ? { nextAttemptAt: now } : {};
+  await tx.delivery.update({ where: { id: deliveryId }, data: { ...dueNow, attemptAsked: true, waitingSince: null, ownAttemptAt: null, updatedAt: now } });
   afterCommit(tx, () => announce(DELIVERY_DUE, [{ deliveryId }]));
   const d = await tx.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { merchant: { select: { fastRetries: true } } } } } });
   return {

@@ -7,7 +7,7 @@ import { auditMerchant } from "@/lib/domain/merchants/manage-merchants";
 import { parseRows, type Db, type Tx } from "@/lib/platform/db";
 import { apiError } from "@/lib/contract/errors";
 import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
-import { DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/domain/callbacks/deliveries";
+import { attemptDeliveryNow, DELIVERY_STATES, getDelivery, listDeliveries, requeueDeliveries, sendTestEvent } from "@/lib/domain/callbacks/deliveries";
 import { switchFastRetries } from "@/lib/domain/callbacks/fast-retries";
 import { endCallbackSecretOverlap, listenerSecretStateOf, parseOverlap, rotateCallbackSecret, signingSecrets } from "@/lib/domain/callbacks/secret-rotation";
 import { listenerSecretFromKeyHash } from "@/lib/contract/callbacks/listener-secret";
@@ -85,6 +85,29 @@ export async function requeueFromConsole(
 }
 
 /**
+ * "Attempt now" on a PENDING delivery's console page: its next attempt is sent at once, even while its address is known
+ * to refuse connections (lib/domain/callbacks/deliveries.ts `attemptDeliveryNow`; docs/callbacks.md "An address that
+ * refuses connections"). Same scope as a requeue: a MERCHANT user its merchant's deliveries, an operator all. Audited.
+ * @returns the delivery as it is now (PENDING, due now)
+ * @throws ApiError 404 NOT_FOUND for a delivery the actor cannot see; 409 INVALID_STATE for one that is not PENDING
+ */
+export async function attemptNowFromConsole(tx: Tx, actor: ConsoleActor, input: { deliveryId: string }, now = systemNow()) {
+  const scope = merchantScope(actor);
+  const found = isUuid(input.deliveryId)
+    ? await tx.delivery.findFirst({ where: { id: input.deliveryId, ...(scope ? { merchantId: scope } : {}) }, select: { merchantId: true } })
+    : null;
+  if (!found) throw apiError("NOT_FOUND", "delivery not found");
+  const delivery = await attemptDeliveryNow(tx, { merchantId: found.merchantId, deliveryId: input.deliveryId });
+  await writeAudit(
+    tx,
+    auditActor(actor),
+    { action: "delivery.attempt_now", entity: "delivery", entityId: input.deliveryId, merchantId: found.merchantId, after: { eventId: delivery.eventId } },
+    now,
+  );
+  return delivery;
+}
+
+/**
  * Sends a signed test event to the merchant's callback address (lib/domain/callbacks/deliveries.ts `sendTestEvent`); audited.
  * @throws ApiError 404 NOT_FOUND, 409 INVALID_STATE (no address set)
  */
@@ -123,6 +146,7 @@ export async function deliveryPage(db: Db, actor: ConsoleActor, q: z.output<type
   const items = page.items.map((r) => ({
     ...r,
     nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+    waitingSince: r.waitingSince?.toISOString() ?? null,
     deliveredAt: r.deliveredAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
     recordedAt: r.recordedAt?.toISOString() ?? null,

@@ -10,6 +10,7 @@ import { apiError } from "@/lib/contract/errors";
 import { chaosPlan, type ChaosPlan } from "@/lib/contract/callbacks/chaos";
 import type { EventType } from "@/lib/domain/events/outbox";
 import { EVENT_TYPES, EventEnvelope as EventEnvelopeSchema } from "@/lib/contract/schemas/api/events";
+import { addressWaitText } from "@/lib/contract/callbacks/retry-schedule";
 import { parseStored } from "@/lib/contract/schemas/stored/parse";
 import { notifyFeed } from "@/lib/domain/events/feed-notify";
 import { forwardsOf, type ListenerForwardView } from "@/lib/domain/events/listener-forwards";
@@ -35,6 +36,8 @@ export type EventDelivery = {
   createdAt: string;
   deliveredAt: string | null;
   nextAttemptAt: string | null;
+  /** Present while the delivery waits for its address: `address refused connections since <time>` (docs/callbacks.md). */
+  waiting?: string;
   attempts: EventAttempt[];
 };
 
@@ -147,6 +150,7 @@ export async function getEvent(db: Db, merchantId: string, id: string): Promise<
     createdAt: d.createdAt.toISOString(),
     deliveredAt: d.deliveredAt?.toISOString() ?? null,
     nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    ...(d.state === "PENDING" && d.waitingSince ? { waiting: addressWaitText(d.waitingSince.toISOString()) } : {}),
     attempts: d.attempts.map((a) => ({
       number: a.number,
       startedAt: a.startedAt.toISOString(),

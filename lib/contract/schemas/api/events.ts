@@ -38,6 +38,12 @@ const Delivery = z.strictObject({
   createdAt: Timestamp.describe("When the delivery was created (ISO 8601, UTC)."),
   deliveredAt: Timestamp.nullable().describe("when the receiver answered 2xx"),
   nextAttemptAt: Timestamp.nullable().describe("when the next attempt is due; null when none is scheduled"),
+  waiting: z
+    .string()
+    .optional()
+    .describe(
+      "present only while this PENDING delivery waits for its callback address: `address refused connections since <time>` (ISO 8601, UTC, real clock). Nothing is sent while the address refuses; the service probes it every second and sends this delivery at once (or at its own retry time, when that is later) when it accepts connections again. POST /v1/sandbox/deliveries/{id}/attempt sends it now.",
+    ),
   attempts: z.array(Attempt).describe("attempts of this delivery, oldest first"),
 });
 

@@ -80,6 +80,7 @@ export const ConsoleDeliveryPage = z.object({
       attemptCount: z.int(),
       attempts: z.int(),
       nextAttemptAt: Time.nullable(),
+      waitingSince: Time.nullable(),
       lastError: z.string().nullable(),
       deliveredAt: Time.nullable(),
       createdAt: Time,

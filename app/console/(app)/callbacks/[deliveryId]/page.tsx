@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { checkForwardSignatureAction, checkSignatureAction } from "@/app/console/actions/callbacks";
+import { attemptNowAction, checkForwardSignatureAction, checkSignatureAction } from "@/app/console/actions/callbacks";
+import { addressWaitText } from "@/lib/contract/callbacks/retry-schedule";
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card, DefinitionList, EmptyState, PageHeader, StatusBadge, Table, Td, linkClass } from "@/components/console/ui";
 import { deliveryDetail } from "@/lib/domain/callbacks/manage-callbacks";
@@ -55,6 +56,17 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
                   ? `${formatConsoleTime(d.nextAttemptAt)} (real clock)${d.event.merchant.fastRetries ? " (fast retries: waits 0.5 s to 60 s)" : " (waits 30 s to 1 h)"}`
                   : "—",
               ],
+              ...(d.state === "PENDING" && d.waitingSince
+                ? [
+                    [
+                      "Waiting",
+                      <span
+                        key="w"
+                        data-testid="delivery-waiting"
+                      >{`${addressWaitText(formatConsoleTime(d.waitingSince))}; sent as soon as it accepts connections`}</span>,
+                    ] satisfies [string, React.ReactNode],
+                  ]
+                : []),
               ["Delivered", formatConsoleTime(d.deliveredAt)],
               ["Last error", d.lastError ?? "—"],
               [
@@ -69,6 +81,12 @@ export default async function DeliveryPage({ params }: { params: Promise<{ deliv
               ],
             ]}
           />
+          {d.state === "PENDING" ? (
+            <ActionForm action={attemptNowAction} label="Attempt now" className="mt-4">
+              <Hidden name="deliveryId" value={d.id} />
+              <SubmitButton variant="secondary">Attempt now</SubmitButton>
+            </ActionForm>
+          ) : null}
         </Card>
         <Card title="Attempts">
           {d.attempts.length === 0 ? (
