@@ -14,7 +14,7 @@ import { injectChaos, pendingChaosPlan } from "@/lib/domain/callbacks/chaos-deli
 import type { SendTarget } from "@/lib/domain/callbacks/chaos-delivery";
 import { buildCallbackHeaders, signedHeaderValues } from "@/lib/contract/callbacks/signing";
 import { checkCallbackUrl } from "@/lib/domain/callbacks/url-policy";
-import { recordAccepted, recordRefusal, refusingUntil, type AddressWait, type ProbeTarget } from "@/lib/domain/callbacks/refusing-addresses";
+import { recordAccepted, recordRefusal, refusingUntil, stillRefuses, type AddressWait, type ProbeTarget } from "@/lib/domain/callbacks/refusing-addresses";
 import { announce } from "@/lib/domain/notify/announce";
 import { DELIVERY_DUE } from "@/lib/domain/notify/due-events";
 import { DeliveryState } from "@/lib/platform/generated/prisma/enums";
@@ -272,7 +272,8 @@ async function sendUnlessRefusing(
       const target = "target" in sent ? probeTarget(sent.target) : null;
       settleProbe(recordRefusal(url, now, { fastRetries: c.fastRetries }, target, releaseWaiting));
     } else {
-      if (result?.statusCode != null) recordAccepted(url);
+      // An attempt asked for now connected while the address's wait lasted: what waits for it is released too.
+      if (result?.statusCode != null && recordAccepted(url, now)) void releaseWaiting(url);
       settleProbe(null);
     }
     return sent;
@@ -295,7 +296,7 @@ export const WAIT_CHUNK = 5_000;
  * meanwhile waits as part of that claim's batch. Real time, as every delivery time.
  */
 async function waitWithAddress(url: string, wait: AddressWait, now: RealInstant): Promise<void> {
-  while (refusingUntil(url, now)) {
+  while (stillRefuses(url)) {
     const started = performance.now();
     const moved = await getDb().$executeRaw`
       UPDATE deliveries SET own_attempt_at = COALESCE(own_attempt_at, next_attempt_at), waiting_since = COALESCE(waiting_since, ${wait.since}),
@@ -560,8 +561,9 @@ function attemptBatch(claimed: readonly Claimed[], opts: DeliverOptions, timing:
     for (const [url, wait] of waiting) {
       await waitWithAddress(url, wait, opts.now ?? systemNow());
       // A probe that connected while this batch recorded its waits released what was written before it: what this
-      // batch wrote since is released here (a wait is never left behind an address that listens again).
-      if (!refusingUntil(url, opts.now ?? systemNow())) await releaseWaiting(url);
+      // batch wrote since is released here (a wait is never left behind an address that listens again). A wait that
+      // merely ran out needs no release: its deliveries are due at its end.
+      if (!stillRefuses(url)) await releaseWaiting(url);
     }
     return outcomes;
   });

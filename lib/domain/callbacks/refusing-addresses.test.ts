@@ -82,10 +82,11 @@ describe("the probe of a refusing address", () => {
     const at = realInstant(Date.now());
     recordRefusal(url, at, { fastRetries: false }, null, async () => undefined);
     recordRefusal(url, at, { fastRetries: false }, null, async () => undefined);
-    recordAccepted(url);
+    expect(recordAccepted(url, at)).toBe(true);
     expect(refusingUntil(url, at)).toBeNull();
     const again = recordRefusal(url, at, { fastRetries: false }, null, async () => undefined);
     expect(again.until.getTime() - at.getTime()).toBe(refusalWaitMs(1));
-    recordAccepted(url);
+    // Accepted after the wait has ended: nothing is left to release.
+    expect(recordAccepted(url, realInstant(again.until.getTime() + 1))).toBe(false);
   });
 });

@@ -80,9 +80,22 @@ export function recordRefusal(url: string, now: RealInstant, speed: RetrySpeed, 
   return { since, until };
 }
 
-/** Records that `url` accepted a connection (whatever it answered): its deliveries are sent again at once. */
-export function recordAccepted(url: string): void {
+/**
+ * Whether `url`'s refusals in a row are still on record: true from its refusal until a connection to it is accepted
+ * (a probe or an attempt), also after its wait has run out; false once it accepted one (or it never refused).
+ */
+export function stillRefuses(url: string): boolean {
+  return refusing.has(url);
+}
+
+/**
+ * Records that `url` accepted a connection (whatever it answered): its deliveries are sent again at once.
+ * @returns true when this ended a wait that still lasted (the caller releases the deliveries that wait for `url`)
+ */
+export function recordAccepted(url: string, now: RealInstant): boolean {
+  const entry = refusing.get(url);
   refusing.delete(url);
+  return entry !== undefined && isBefore(now, entry.until);
 }
 
 /**
