@@ -9,7 +9,6 @@ const nextConfig = {
   serverExternalPackages: [
     "inngest",
     "pino",
-    "@node-rs/argon2",
     "@electric-sql/pglite",
     "@electric-sql/pglite-socket",
     "pg",

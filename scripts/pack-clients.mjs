@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
+import { generateClient } from "./db.mjs";
 import { buildSandbox, esbuildBase, packSandbox } from "./pack-sandbox.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
@@ -25,8 +26,13 @@ const clientDir = path.join(root, "clients", "typescript");
 const cliDir = path.join(root, "clients", "cli");
 const sandboxDir = path.join(root, "clients", "sandbox");
 
-/** The service's OpenAPI document as it is served (plain JSON), built from lib/application/openapi/document.ts. */
+/**
+ * The service's OpenAPI document as it is served (plain JSON), built from lib/application/openapi/document.ts. The
+ * document's modules import the generated Prisma client's types and enums: on a fresh clone, where `npm ci` has
+ * generated nothing, it is generated first (`prisma generate`, as `npm run build` does).
+ */
 export async function contractDocument() {
+  if (!fs.existsSync(path.join(root, "lib", "platform", "generated", "prisma", "client.ts"))) generateClient();
   const { openApiDocument } = await tsImport("../lib/application/openapi/document.ts", {
     parentURL: import.meta.url,
     tsconfig: path.join(root, "tsconfig.json"),

@@ -111,10 +111,15 @@ function copyApp(files, app) {
   fs.writeFileSync(path.join(app, "package.json"), `${JSON.stringify({ name: "sandpiper-sandbox-app", private: true }, null, 2)}\n`);
 }
 
-/** Copies a whole package from the clone's node_modules into `dest`/node_modules, less what no sandbox loads. */
-function copyPackage(name, dest) {
+/**
+ * Copies a whole package from the clone's node_modules into `dest`/node_modules, less what no sandbox loads.
+ * `declarations`: keep its type declarations (.d.ts), for the packages the typed client's own declarations import (a
+ * merchant's strict project type-checks them: docs/guides/test-in-your-own-suite.md "Install").
+ */
+function copyPackage(name, dest, { declarations = false } = {}) {
   const from = fs.realpathSync(path.join(root, "node_modules", name));
-  fs.cpSync(from, path.join(dest, "node_modules", name), { recursive: true, filter: (src) => !never(path.relative(root, src)) });
+  const skip = (rel) => (declarations && /\.d\.[cm]?ts$/.test(rel) ? false : never(rel));
+  fs.cpSync(from, path.join(dest, "node_modules", name), { recursive: true, filter: (src) => !skip(path.relative(root, src)) });
 }
 
 /**
@@ -250,7 +255,7 @@ export async function buildSandbox(dir, clientDir) {
   copyApp(traced, path.join(dist, "app"));
   for (const name of ["@electric-sql/pglite", "@electric-sql/pglite-socket"]) copyPackage(name, path.join(dist, "app"));
   fs.cpSync(path.join(clientDir, "dist"), path.join(dist, "client"), { recursive: true });
-  for (const name of ["openapi-fetch", "openapi-typescript-helpers"]) copyPackage(name, path.join(dist, "client"));
+  for (const name of ["openapi-fetch", "openapi-typescript-helpers"]) copyPackage(name, path.join(dist, "client"), { declarations: true });
   await prepareDatabase(path.join(dist, "db"));
   const missing = SANDBOX_BUILT.filter((file) => !fs.existsSync(path.join(dir, file)));
   if (missing.length > 0) throw new Error(`the sandbox build made no ${missing.join(", ")}`);

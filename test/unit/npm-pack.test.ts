@@ -28,6 +28,9 @@ describe("plain npm pack in clients/", () => {
     const folder = path.join(root, "clients", "sandbox");
     const pkg = JSON.parse(fs.readFileSync(path.join(folder, "package.json"), "utf8"));
     expect(pkg.scripts.prepack).toBe("node ../../scripts/pack-clients.mjs --prepare sandbox");
+    // Every platform (docs/guides/test-in-your-own-suite.md "Platforms"): npm would refuse the package elsewhere.
+    expect(pkg.os, "os").toBeUndefined();
+    expect(pkg.cpu, "cpu").toBeUndefined();
     const named = namedFiles(pkg);
     expect(named.length).toBeGreaterThan(0);
     expect(

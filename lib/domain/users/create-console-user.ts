@@ -1,14 +1,7 @@
-import { hash } from "@node-rs/argon2";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/platform/db";
 import { processState } from "@/lib/platform/process-state";
-
-/**
- * Hashes a console password with argon2id (OWASP parameters: 19 MiB, 2 iterations).
- */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-}
+import { hashPassword } from "@/lib/domain/users/password-hash";
 
 /** A new random console password: 16 characters of base64url (96 random bits), above MIN_PASSWORD_LENGTH. */
 export function randomPassword(): string {

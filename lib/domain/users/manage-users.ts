@@ -7,7 +7,8 @@ import { revokeKeysOf } from "@/lib/domain/keys/manage-keys";
 import { isUuid } from "@/lib/contract/schemas/api/common";
 import type { Db, Tx } from "@/lib/platform/db";
 import { apiError } from "@/lib/contract/errors";
-import { createConsoleUser, hashPassword, randomPassword } from "@/lib/domain/users/create-console-user";
+import { createConsoleUser, randomPassword } from "@/lib/domain/users/create-console-user";
+import { hashPassword } from "@/lib/domain/users/password-hash";
 import { pageOf } from "@/lib/contract/pagination";
 
 /** Minimum console password length. */

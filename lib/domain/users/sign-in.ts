@@ -1,11 +1,11 @@
 import { systemNow } from "@/lib/platform/clock";
-import { verify } from "@node-rs/argon2";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { createRateLimiter } from "@/lib/platform/rate-limits/store";
 import { SYSTEM_ACTOR, writeAudit } from "@/lib/domain/audit";
 import type { ConsoleUser, PrismaClient } from "@/lib/platform/generated/prisma/client";
 import type { ConsoleActor } from "@/lib/domain/auth/actor";
 import { actorOf } from "@/lib/domain/users/sessions";
+import { verifyPassword } from "@/lib/domain/users/password-hash";
 import { LOCK_MINUTES } from "@/lib/domain/users/sign-in-messages";
 import { processState, type SignInLimiters } from "@/lib/platform/process-state";
 
@@ -125,7 +125,7 @@ export async function verifyCredentials(db: PrismaClient, input: { username: str
   if (await isBlocked(`${nameKey} ${ip}`, byNameAndIp, MAX_FAILED_SIGN_INS)) return { ok: false, reason: "locked" };
   const found = username ? await db.consoleUser.findUnique({ where: { username } }) : null;
   const user = found?.active ? found : null;
-  const passwordOk = await verify(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
+  const passwordOk = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, input.password).catch(() => false);
   if (!user || !passwordOk) return { ok: false, reason: (await countFailure(db, nameKey, ip, user, now)) ? "locked" : "invalid" };
   await byNameAndIp.delete(`${nameKey} ${ip}`);
   // Counts kept on the row before the limits moved to the store: cleared, never read.
