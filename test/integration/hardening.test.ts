@@ -14,7 +14,9 @@ import { assertPresent, present } from "../../scripts/harness/present";
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
 // merchant's key on the same address (docs/api.md "Limits"); a stream ends with its key's authority
 // (docs/callbacks.md "sandpiper listen"); the request log keeps no secret or card number (docs/api.md "Request
-// log"); /api/inngest without Inngest configured answers 404 in the contract's envelope.
+// log"); /api/inngest without Inngest configured answers 404 in the contract's envelope. The HTTP front
+// (docs/operating.md "The HTTP front"): page POSTs bounded before anything decodes them, a path that cannot be decoded,
+// a client's broken or aborted body, slow clients, X-Forwarded-Host only from a trusted proxy.
 
 /** Sends `total` requests, `parallel` at a time; returns how many answered each status. */
 async function flood(total: number, parallel: number, send: () => Promise<Response>): Promise<Record<number, number>> {
