@@ -3,7 +3,8 @@
  * variable, exit code 1) and an unsafe environment (CALLBACK_ALLOW_LOOPBACK=1 with NODE_ENV=production: the
  * process exits with a clear message), starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operating.md
  * "Traces"), extends the seeded sandbox's FX rates (lib/domain/pricing/seeded-rates.ts), then starts the embedded job driver
- * when Inngest is not configured, and registers the metrics when METRICS_TOKEN is set.
+ * when Inngest is not configured, registers the metrics when METRICS_TOKEN is set, and gives server.mjs the log and the
+ * page POST budget (lib/application/http/front-services.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -30,6 +31,9 @@ export async function register() {
     startJobDriver();
     const { startMetrics } = await import("./lib/platform/metrics/metrics");
     startMetrics();
+    // server.mjs's log and page POST budget (docs/operating.md "The HTTP front").
+    const { registerFrontServices } = await import("./lib/application/http/front-services");
+    registerFrontServices();
     // The hot routes answered without Next.js (lib/application/http/direct-routes.mjs) wait for this start-up.
     const { processState } = await import("./lib/platform/process-state");
     processState().startedUp = true;

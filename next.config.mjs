@@ -22,6 +22,9 @@ const nextConfig = {
     "@opentelemetry/instrumentation-pg",
   ],
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test run
+  // A console form's body without a Content-Length is bounded as Next.js reads it; server.mjs refuses a declared one
+  // past the same size before Next.js sees it (lib/application/http/front.mjs CONSOLE_POST_MAX, docs/operating.md "The HTTP front").
+  experimental: { serverActions: { bodySizeLimit: "64kb" } },
   async headers() {
     // Every path (lib/application/http/static-headers.mjs). The Content-Security-Policy with a per-request nonce comes from proxy.ts.
     const everywhere = Object.entries(STATIC_HEADERS).map(([key, value]) => ({ key, value }));

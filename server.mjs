@@ -12,8 +12,20 @@ import next from "next";
 import { loopbackRefusal } from "./lib/domain/callbacks/loopback-rule.mjs";
 import { configCheck } from "./lib/platform/compiled.mjs";
 import { directRoutes } from "./lib/application/http/direct-routes.mjs";
+import {
+  dropUntrustedForwardedHost,
+  hasConsoleSession,
+  malformedPath,
+  pagePost,
+  pagePostSizeRefusal,
+  secureAnswers,
+  sessionRefusal,
+  trustedProxies,
+} from "./lib/application/http/front.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+/** This process's state (lib/platform/process-state.ts), shared with the service's modules: its log and page POST budget once start-up ran. */
+const shared = (globalThis.__sandpiper ??= {});
 const PEER_HEADER = "x-sandpiper-peer";
 // The request target as it arrived (lib/application/http/json.ts requestQuery): Next.js rebuilds request.url from a parsed
 // query object and loses a parameter named "__proto__", which must reach validation as an unknown name.
@@ -37,6 +49,8 @@ const SETTINGS = [
   "SHUTDOWN_DELAY_MS",
   "SHUTDOWN_DRAIN_MS",
   "METRICS_TOKEN",
+  "TRUSTED_PROXIES",
+  "PUBLIC_BASE_URL",
 ];
 /** Checked configurations by the values of SETTINGS they were checked with (the start sets some of them as it goes). */
 const checked = new Map();
@@ -252,8 +266,7 @@ function afterBody(req, answer) {
 }
 
 /** Writes `refusal` ({@link earlyRefusal}) as the contract's error envelope, with a request id and no caching. */
-function answerRefusal(res, refusal) {
-  const requestId = randomUUID();
+function answerRefusal(res, refusal, requestId = randomUUID()) {
   res.writeHead(refusal.status, {
     "Content-Type": "application/json; charset=utf-8",
     "Cache-Control": "no-store",
@@ -262,6 +275,101 @@ function answerRefusal(res, refusal) {
   });
   res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message, requestId } }));
 }
+
+/**
+ * One line of the stdout log from this file: through the service's log (lib/application/http/front-services.ts, its
+ * redaction rule) once start-up has set it; before that, a JSON line of the same shape without `fields` beyond the
+ * request id (a path may hold a bearer link, which only the redaction rule may write).
+ */
+function frontLog(level, fields, message) {
+  const log = shared.frontLog;
+  if (log) return log(level, fields, message);
+  console.log(JSON.stringify({ level: level === "warn" ? 40 : 30, time: Date.now(), service: "sandpiper", requestId: fields.requestId, msg: message }));
+}
+
+/**
+ * Answers a request whose path cannot be percent-decoded (`/v1/payments/%`): 400 VALIDATION_ERROR in the contract's
+ * envelope with X-Request-Id under /v1 (docs/api.md "Errors"), a plain 400 page elsewhere; one log line either way.
+ */
+function answerMalformedPath(req, res) {
+  const requestId = randomUUID();
+  const api = /^\/v1(\/|$|%)/.test(req.url ?? "");
+  frontLog(
+    "warn",
+    { requestId, method: req.method, path: (req.url ?? "").split("?")[0], status: 400 },
+    "request refused: its path is not valid percent-encoding",
+  );
+  const message = "the request path is not valid percent-encoding: write a literal % as %25 and every other escape as % and two hex digits";
+  afterBody(req, () => {
+    if (api) return answerRefusal(res, { status: 400, code: "VALIDATION_ERROR", message, headers: {} }, requestId);
+    res.writeHead(400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId });
+    res.end(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>Bad request</title><h1>Bad request</h1><p>This address is not valid: ${message}.</p></html>`,
+    );
+  });
+}
+
+/**
+ * Bounds a page POST before Next.js decodes it (docs/operating.md "The HTTP front"): 413 past its size
+ * (lib/application/http/front.mjs pagePostSizeRefusal), a console one without a session is sent to sign in
+ * (sessionRefusal), and one past its address's budget gets 429 RATE_LIMITED with Retry-After. Answers and returns
+ * true when refused; false to serve it.
+ */
+async function refusePagePost(req, res, kind, secret, decode) {
+  const tooLarge = pagePostSizeRefusal(req, kind);
+  if (tooLarge) return refuse(req, res, tooLarge);
+  const origin = earlyRefusal(req);
+  if (origin) return refuse(req, res, origin);
+  if (kind === "console" && !(await hasConsoleSession(req, secret, decode))) return refuse(req, res, sessionRefusal(req));
+  const limit = shared.pagePostLimit;
+  const retryAfter = limit ? await limit(req.socket.remoteAddress ?? "", req.headers["x-forwarded-for"]) : null;
+  if (retryAfter === null) return false;
+  return refuse(req, res, {
+    status: 429,
+    code: "RATE_LIMITED",
+    message: `too many form posts from this address; wait ${retryAfter} seconds and try again`,
+    headers: { "Retry-After": String(retryAfter) },
+  });
+}
+
+/** Answers `refusal` once the body is read and discarded ({@link afterBody}); returns true. */
+function refuse(req, res, refusal) {
+  afterBody(req, () => answerRefusal(res, refusal));
+  return true;
+}
+
+/**
+ * Answers a client whose request the HTTP parser refused (a broken chunked body, a bare LF, headers too large, headers
+ * or the whole request not sent within their time-out; docs/operating.md "The HTTP front"), as Node.js would but in
+ * the contract's envelope: while nothing of an answer has been written on its connection, 400 VALIDATION_ERROR (408
+ * for a time-out, 431 for headers too large) with X-Request-Id; then the connection closes. A request already under
+ * way on it fails to read its body and is answered and logged by its own pipeline (400, counted under 400); otherwise
+ * this writes the one log line. Nothing goes to stderr.
+ */
+function answerClientError(error, socket) {
+  const requestId = randomUUID();
+  const code = String(error.code ?? "");
+  const status = code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const underWay = socket._httpMessage;
+  // A connection that never sent a byte (a client's spare connection) is closed as an idle one is: no answer, no line.
+  if (!underWay && socket.bytesRead === 0) return void socket.destroy();
+  if (!underWay)
+    frontLog("warn", { requestId, status, reason: code || error.message }, "request refused: the client sent what HTTP cannot read, or too slowly");
+  if (socket.writable && (!underWay || !underWay.headersSent)) {
+    const reason = status === 408 ? "the request was not sent in time" : status === 431 ? "the request headers are too large" : "the request is not valid HTTP";
+    const body = JSON.stringify({ error: { code: "VALIDATION_ERROR", message: `${reason}; send it again`, requestId } });
+    const text = status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nX-Request-Id: ${requestId}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** Time-outs of a client's request (docs/operating.md "The HTTP front"), milliseconds: its headers, and the whole request with its body. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * The one line that says why the service cannot listen on `host`:`port` and what to do instead (port in use, a port
@@ -402,7 +510,13 @@ export async function startServer({ port, hostname, dev = false } = {}) {
   let drained = 0;
   /** Open connections: socket -> requests under way on it, when its last one ended (ms, Date.now()), whether it carried one. */
   const connections = new Map();
-  const server = http.createServer((req, res) => {
+  const trusted = trustedProxies(env.TRUSTED_PROXIES);
+  const https = [env.PUBLIC_BASE_URL, env.NEXTAUTH_URL].some((u) => typeof u === "string" && u.startsWith("https://"));
+  const { decode } = await import("next-auth/jwt");
+  // Time-outs checked every second, so a slow client is cut within a second of its time-out (Node.js checks every 30 s by default).
+  const serverOptions = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 };
+  const server = http.createServer(serverOptions, (req, res) => {
+    secureAnswers(res, https);
     // Only the socket tells the source address; client-sent values of the internal headers are overwritten.
     req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
     req.headers[TARGET_HEADER] = req.url ?? "";
@@ -429,17 +543,30 @@ export async function startServer({ port, hostname, dev = false } = {}) {
     closeIfBodyUnread(req, res, () => draining);
     if (env.METRICS_TOKEN && req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?")))
       return void answerMetrics(req, res, env.METRICS_TOKEN);
+    dropUntrustedForwardedHost(req, trusted);
+    if (malformedPath(req.url)) return answerMalformedPath(req, res);
+    const page = pagePost(req);
+    if (page) {
+      const secret = settings().NEXTAUTH_SECRET;
+      return void refusePagePost(req, res, page, secret, decode).then(
+        (refused) => refused || handle(req, res),
+        (error) => {
+          frontLog("warn", { err: error instanceof Error ? error.message : String(error) }, "page POST could not be checked; answered 503");
+          refuse(req, res, { status: 503, code: "SERVICE_UNAVAILABLE", message: "this form could not be checked; send it again in a moment", headers: {} });
+        },
+      );
+    }
     const refusal = earlyRefusal(req);
     if (refusal) return void afterBody(req, () => answerRefusal(res, refusal));
     if (direct(req, res)) return;
     handle(req, res);
   });
+  server.on("clientError", answerClientError);
   server.on("connection", (socket) => {
     connections.set(socket, { active: 0, idleSince: Date.now(), used: false });
     socket.once("close", () => connections.delete(socket));
   });
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 30_000;
   await new Promise((resolve) => {
     server.once("error", (error) => {
       console.error(listenRefusal(error, hostname, port));

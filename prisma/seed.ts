@@ -160,6 +160,7 @@ async function main() {
     lines.push(`  console operator     ${users.operator.username} / ${users.operator.password}`);
     lines.push(`  console merchant     ${users.merchant.username} / ${users.merchant.password}   (owns the API keys)`);
     lines.push(`  console approver     ${users.approver.username} / ${users.approver.password}   (approves withdrawals)`);
+    lines.push(`  console second       ${users.second.username} / ${users.second.password}   (the second merchant)`);
   }
   if (amountEntryUser) lines.push(`  console amount-entry ${amountEntryUser.username} / ${amountEntryUser.password}   (the amount-entry merchant)`);
   if (created?.callbackSecret) lines.push(`  callback secret      ${created.callbackSecret}`);

@@ -16,8 +16,8 @@ export type PoolSlot = { pool?: pg.Pool; prisma?: PrismaClient };
 /** What the embedded job driver knows of one polling job: its interval, the end of its last run, whether one runs now. */
 export type JobState = { id: string; intervalMs: number; lastRunAt: Date; running: Promise<void> | null };
 
-/** The console sign-in budgets (lib/domain/users/sign-in.ts): by name and address, by name, by address. */
-export type SignInLimiters = { byNameAndIp: RateLimiterAbstract; byName: RateLimiterAbstract; byIp: RateLimiterAbstract };
+/** The console sign-in budgets (lib/domain/users/sign-in.ts): by name and address, by name, by address, and the pace of paced attempts. */
+export type SignInLimiters = { byNameAndIp: RateLimiterAbstract; byName: RateLimiterAbstract; byIp: RateLimiterAbstract; pace: RateLimiterAbstract };
 
 /**
  * The types of the slots whose shape belongs to the module that fills them, added there with
@@ -75,8 +75,18 @@ export interface ProcessState {
   wake?: Map<string, () => void>;
   /** The console sign-in budgets (lib/domain/users/sign-in.ts): one limiter set, or each module instance would count apart. */
   signInLimiters?: SignInLimiters;
-  /** The sign-in attempts waiting their turn by user name (lib/domain/users/sign-in.ts): one queue per name across instances. */
-  signInQueues?: Map<string, Promise<void>>;
+  /** Paced sign-in attempts waiting for their turn now (lib/domain/users/sign-in.ts): bounded per process, across instances. */
+  signInWaiting?: number;
+  /**
+   * The stdout log for server.mjs (lib/application/http/front-services.ts, set at start by instrumentation.ts): one line
+   * through the redaction rule. Until it is set, server.mjs writes its own JSON line.
+   */
+  frontLog?: (level: "info" | "warn", fields: Record<string, unknown>, message: string) => void;
+  /**
+   * The page POST budget per source address for server.mjs (lib/application/http/front-services.ts): resolves null when
+   * admitted, else the seconds to wait. Unset until start-up ran: page POSTs are admitted.
+   */
+  pagePostLimit?: (peer: string, forwardedFor: string | undefined) => Promise<number | null>;
   /** The untrusted proxies already warned about (lib/domain/auth/ip.ts): one log line per address per process. */
   untrustedProxiesWarned?: Set<string>;
   /** The tracer provider once tracing started (lib/platform/tracing/tracing.ts); server.mjs flushes it on the way out. */

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL } from "../support/env";
+import { signIn } from "../support/console-http";
 import { recreateDatabase, stopService } from "../support/global-setup";
 import { spawnCollected, waitForOutput } from "../../scripts/harness/process";
 
@@ -48,6 +49,12 @@ describe("the first start's credentials", () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const kept = fs.readFileSync(file, "utf8");
     expect(kept).toMatch(/console operator\s+operator \/ \S+/);
+    // Every seeded console user's password is there, and signs in.
+    for (const username of ["operator", "merchant", "approver", "second", "amountentry"]) {
+      const password = new RegExp(`console [\\w-]+\\s+${username} / (\\S+)`).exec(kept)?.[1];
+      expect(password, username).toBeDefined();
+      expect((await signIn(username, password!, undefined, base)).cookie, username).not.toBeNull();
+    }
     const key = /API key \(all scopes\) (sk_sandbox_\S+)/.exec(kept)![1];
     expect((await fetch(`${base}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   }, 200_000);

@@ -143,6 +143,28 @@ describe("faults", () => {
     }, 120_000);
   }
 
+  it("a network partition from PostgreSQL heals: /readyz answers 200 within a second of the database answering again", async () => {
+    const { proxy, svc } = await serviceBehindProxy();
+    const ready = async () => (await fetch(`${svc.url}/readyz`)).status;
+    await waitUntil(async () => (await ready()) === 200, { what: "the service ready before the partition" });
+    proxy.partition(); // every packet dropped: the open connections stay silent for good, as after a long partition
+    await waitUntil(async () => (await ready()) === 503, { what: "/readyz not ready during the partition", timeoutMs: 15_000 });
+    proxy.restore();
+    const healedAt = Date.now();
+    // A balancer's probes: one every 100 ms, each on its own, as probes are.
+    let readyAt = 0;
+    const probes: Promise<void>[] = [];
+    while (!readyAt && Date.now() - healedAt < 10_000) {
+      probes.push(ready().then((status) => void (status === 200 && !readyAt && (readyAt = Date.now()))));
+      // waits on purpose: the probes' interval
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await Promise.all(probes);
+    expect(readyAt, "ready again").toBeGreaterThan(0);
+    // Within a second on a quiet machine (docs/benchmarks.md); generous here for a loaded 2-core machine.
+    expect(readyAt - healedAt, "ready after the database answers again").toBeLessThan(2_000);
+  }, 60_000);
+
   it("graceful shutdown: SIGTERM drains in-flight requests (slowed by the proxy), refuses new connections and exits 0", async () => {
     const { proxy, svc } = await serviceBehindProxy();
     const m = await newMerchant();

@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { describe, expect, it } from "vitest";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actionId } from "../support/console-http";
+import { TEST_DATABASE_URL } from "../support/env";
+import { startService, stopService, type StartedService } from "../support/global-setup";
+import { waitUntil } from "../../scripts/harness/wait";
 import { luhnValid } from "@/lib/platform/redaction/redact";
 import { listenerForward } from "../support/stream";
 import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
@@ -9,7 +14,9 @@ import { assertPresent, present } from "../../scripts/harness/present";
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
 // merchant's key on the same address (docs/api.md "Limits"); a stream ends with its key's authority
 // (docs/callbacks.md "sandpiper listen"); the request log keeps no secret or card number (docs/api.md "Request
-// log"); /api/inngest without Inngest configured answers 404 in the contract's envelope.
+// log"); /api/inngest without Inngest configured answers 404 in the contract's envelope. The HTTP front
+// (docs/operating.md "The HTTP front"): page POSTs bounded before anything decodes them, a path that cannot be decoded,
+// a client's broken or aborted body, slow clients, X-Forwarded-Host only from a trusted proxy.
 
 /** Sends `total` requests, `parallel` at a time; returns how many answered each status. */
 async function flood(total: number, parallel: number, send: () => Promise<Response>): Promise<Record<number, number>> {
@@ -315,4 +322,198 @@ describe("forward records need a listener session of a key that may make them", 
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.recorded).toBe(1);
   });
+});
+
+describe("page POSTs are bounded before anything decodes them", () => {
+  // The body Next.js would decode as a Server Action's arguments: a deeply nested array, 1 MB.
+  const nested = "[".repeat(500_000) + "]".repeat(500_000);
+  const postPage = (page: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${baseUrl()}${page}`, {
+      method: "POST",
+      headers: {
+        origin: baseUrl(),
+        "next-action": actionId("settings.addBlock"),
+        accept: "text/x-component",
+        "content-type": "text/plain;charset=UTF-8",
+        ...headers,
+      },
+      body,
+    });
+
+  it("a 1 MB nested body with a real action id and a matching Origin answers 413 at once, on any page; 8 at once leave /healthz answering", async () => {
+    for (const page of ["/console/settings", "/console/sign-in", `/checkout/${"a".repeat(32)}`, "/"]) {
+      const started = Date.now();
+      const res = await postPage(page, nested);
+      const took = Date.now() - started;
+      expect(res.status, page).toBe(413);
+      expect((await res.json()).error.code, page).toBe("PAYLOAD_TOO_LARGE");
+      // Generous for a loaded 2-core machine: decoding it took 0.65 to 1.6 s (docs/benchmarks.md has the figures).
+      expect(took, page).toBeLessThan(1_000);
+    }
+    const flood = Array.from({ length: 8 }, () => postPage("/console/settings", nested).then((r) => r.status));
+    const started = Date.now();
+    const health = await fetch(`${baseUrl()}/healthz`);
+    const took = Date.now() - started;
+    expect(health.status).toBe(200);
+    expect(took, "/healthz while 8 bodies are refused").toBeLessThan(1_000);
+    expect(await Promise.all(flood)).toEqual(Array(8).fill(413));
+  });
+
+  it("a console form without a session is sent to sign in before its body is decoded; a page outside the console takes at most 1 KiB", async () => {
+    const signedOut = await postPage("/console/settings", '["$K1"]');
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.headers.get("x-action-redirect")).toBe("/console/sign-in;replace");
+    expect((await signedOut.json()).error.code).toBe("SESSION_REQUIRED");
+    const forged = await postPage("/console/settings", '["$K1"]', { cookie: "next-auth.session-token=not-a-session" });
+    expect(forged.status).toBe(401);
+    const form = await fetch(`${baseUrl()}/console/settings`, {
+      method: "POST",
+      headers: { origin: baseUrl(), "content-type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+      redirect: "manual",
+    });
+    expect([form.status, form.headers.get("location")]).toEqual([303, "/console/sign-in"]);
+    expect((await postPage(`/checkout/${"b".repeat(32)}`, "x".repeat(1025))).status).toBe(413);
+  });
+});
+
+describe("malformed requests", () => {
+  it("a path that is not valid percent-encoding answers 400: in the contract's envelope with X-Request-Id on /v1, a plain page elsewhere", async () => {
+    const api = await fetch(`${baseUrl()}/v1/payments/%`);
+    expect(api.status).toBe(400);
+    const body = await api.json();
+    expect(body.error).toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringMatching(/percent-encoding/) });
+    expect(body.error.requestId).toBe(api.headers.get("x-request-id"));
+    for (const path of ["/checkout/%ZZ", "/console/payments/%"]) {
+      const page = await fetch(`${baseUrl()}${path}`);
+      expect(page.status, path).toBe(400);
+      expect(page.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(page.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("GET of the credentials sign-in callback answers 405, never 500", async () => {
+    const res = await fetch(`${baseUrl()}/api/auth/callback/credentials`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect((await res.json()).error.code).toBe("METHOD_NOT_ALLOWED");
+  });
+});
+
+/** Writes `head` on a raw connection, then `chunks` one every `everyMs`; resolves what came back and when the connection closed (ms after the start). */
+function rawExchange(url: string, head: string, chunks: string[] = [], everyMs = 1_000): Promise<{ text: string; closedAfterMs: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let text = "";
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(head);
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i >= chunks.length || socket.destroyed) return clearInterval(timer);
+        socket.write(chunks[i++]!);
+      }, everyMs);
+      socket.once("close", () => clearInterval(timer));
+    });
+    socket.setEncoding("utf8").on("data", (d: string) => (text += d));
+    socket.on("error", () => undefined);
+    socket.once("close", () => resolve({ text, closedAfterMs: Date.now() - started }));
+  });
+}
+
+describe("the HTTP front with a service of its own (no trusted proxy, published over https)", () => {
+  let service: StartedService;
+  beforeAll(async () => {
+    service = await startService(
+      {
+        DATABASE_URL: TEST_DATABASE_URL,
+        JOBS_DISABLED: "1",
+        TRUSTED_PROXIES: "",
+        PUBLIC_BASE_URL: "https://sandbox.example.com",
+        METRICS_TOKEN: "m".repeat(32),
+        LOG_LEVEL: "info",
+      },
+      { capture: true },
+    );
+  }, 90_000);
+  afterAll(async () => {
+    if (service) await stopService(service.child);
+  });
+  const metrics = async () =>
+    (await (await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${"m".repeat(32)}` } })).text())
+      .split("\n")
+      .filter((l) => l.startsWith("sandpiper_http_requests_total{"));
+
+  it("a client's broken or aborted body is a 400 (or nothing), counted under 400, never as a database outage; one JSON line, nothing else", async () => {
+    const { port } = new URL(service.url);
+    const seen = service.output.length;
+    const head = (extra: string) => `POST /v1/payments HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+    // A chunk extension followed by a bare LF: not valid chunked encoding.
+    const broken = await rawExchange(service.url, head("Transfer-Encoding: chunked\r\n") + "7;a\nb");
+    expect(broken.text === "" || /^HTTP\/1\.1 400 /.test(broken.text), broken.text).toBe(true);
+    // A body cut off by the client: 10 bytes of 100, then the connection ends.
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(Number(port), "127.0.0.1", () => {
+        socket.write(head("Content-Length: 100\r\n") + '{"amount":');
+        setTimeout(() => (socket.destroy(), resolve()), 300);
+      });
+      socket.on("error", () => undefined);
+    });
+    await waitUntil(async () => (await metrics()).some((l) => l.includes('status="400"')), { what: "the broken body counted under 400" });
+    const counted = await metrics();
+    expect(counted.filter((l) => l.includes('status="503"'))).toEqual([]);
+    // waits on purpose: lines written after the answers (a late stack trace) would be caught here
+    await new Promise((r) => setTimeout(r, 500));
+    const lines = service.output.slice(seen);
+    expect(lines.filter((l) => /database unavailable|Error: aborted|^\s+at /.test(l))).toEqual([]);
+    expect(
+      lines.filter((l) => !l.startsWith("{")),
+      "every line is a JSON log line",
+    ).toEqual([]);
+    // One line each: the request's own, under 400.
+    expect(lines.filter((l) => l.includes('"path":"/v1/payments"')).map((l) => JSON.parse(l).status)).toEqual([400, 400]);
+  });
+
+  it("X-Forwarded-Host counts only from a trusted proxy: another site's form saying it is this host is refused 403", async () => {
+    const res = await fetch(`${service.url}/console/settings`, {
+      method: "POST",
+      headers: { origin: "http://evil.example", "x-forwarded-host": "evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+      redirect: "manual",
+    });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe("FORBIDDEN");
+    // The suite's service trusts loopback as a proxy: there the same header is believed (and the form then needs a session).
+    const trusted = await fetch(`${baseUrl()}/console/settings`, {
+      method: "POST",
+      headers: { origin: "http://evil.example", "x-forwarded-host": "evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+      redirect: "manual",
+    });
+    expect(trusted.status).toBe(303);
+  });
+
+  it("the path that cannot be decoded is logged once; slow clients are cut at the documented time-outs (headers 10 s, whole request 30 s)", async () => {
+    const requestId = (await fetch(`${service.url}/v1/payments/%`)).headers.get("x-request-id")!;
+    await waitUntil(() => service.output.some((l) => l.includes(requestId) && l.includes("percent-encoding")), { what: "the log line of the malformed path" });
+    const { port } = new URL(service.url);
+    const host = `Host: 127.0.0.1:${port}\r\n`;
+    // Headers one line a second, never finished; a body of 100 bytes, one a second.
+    const slowHeaders = rawExchange(
+      service.url,
+      `GET /healthz HTTP/1.1\r\n`,
+      Array.from({ length: 60 }, (_, i) => `X-Slow-${i}: 1\r\n`),
+    );
+    const slowBody = rawExchange(
+      service.url,
+      `POST /v1/payments HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+      Array.from({ length: 100 }, () => " "),
+    );
+    const [headers, body] = await Promise.all([slowHeaders, slowBody]);
+    expect(headers.closedAfterMs, headers.text).toBeGreaterThanOrEqual(9_000);
+    expect(headers.closedAfterMs, headers.text).toBeLessThan(13_000);
+    expect(headers.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(body.closedAfterMs, body.text).toBeGreaterThanOrEqual(29_000);
+    expect(body.closedAfterMs, body.text).toBeLessThan(33_000);
+  }, 60_000);
 });

@@ -6,10 +6,10 @@ import { getWithSession, sessionOf } from "../support/console-http";
 import { startService, stopService } from "../support/global-setup";
 import { waitUntil } from "../../scripts/harness/wait";
 
-// Security headers of every route family (docs/guides/operate-sandpiper.md "Security headers"): nosniff and Referrer-Policy everywhere; a
-// Content-Security-Policy with a fresh script nonce (no 'unsafe-inline' scripts) on the console and the customer
-// pages, whose scripts carry that nonce; no-store on payment lists; HSTS only when the service is published over
-// https.
+// Security headers of every route family (docs/guides/operate-sandpiper.md "Security headers"): nosniff, Referrer-Policy and
+// Permissions-Policy everywhere; a Content-Security-Policy with a fresh script nonce (no 'unsafe-inline' scripts) on the
+// console and the customer pages, whose scripts carry that nonce, and a CSP on every other HTML page; no year-long
+// shared cache on HTML; no-store on payment lists; HSTS on every answer only when the service is published over https.
 
 const cspOf = (res: Response) => res.headers.get("content-security-policy") ?? "";
 const nonceOf = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
@@ -31,13 +31,21 @@ describe("security headers", () => {
       ["/api/console", getWithSession("/api/console/payments", cookie)],
       ["checkout page", fetch(`${baseUrl()}/checkout/${randomBytes(24).toString("base64url")}`)],
       ["store page", fetch(`${baseUrl()}/store/${randomBytes(24).toString("base64url")}`)],
+      ["404 page", fetch(`${baseUrl()}/no-such-page`)],
+      ["/healthz", fetch(`${baseUrl()}/healthz`)],
+      ["refused method", fetch(`${baseUrl()}/v1/payments`, { method: "PROPFIND" })],
     ];
     for (const [family, pending] of families) {
       const res = await pending;
       expect(res.headers.get("x-content-type-options"), family).toBe("nosniff");
       expect(res.headers.get("referrer-policy"), family).toBe("no-referrer");
+      expect(res.headers.get("permissions-policy"), family).toMatch(/camera=\(\)/);
       expect(res.headers.get("strict-transport-security"), `${family}: plain http on localhost`).toBeNull();
       const html = (res.headers.get("content-type") ?? "").startsWith("text/html") ? await res.text() : "";
+      if ((res.headers.get("content-type") ?? "").startsWith("text/html")) {
+        expect(cspOf(res), `${family}: every HTML page has a CSP`).toContain("frame-ancestors 'none'");
+        expect(res.headers.get("cache-control") ?? "", `${family}: no year-long shared cache on HTML`).not.toMatch(/s-maxage=31536000/);
+      }
       if (/console|checkout|store/.test(family)) {
         const csp = cspOf(res);
         expect(csp, family).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
@@ -85,7 +93,9 @@ describe("security headers", () => {
       );
       expect(warnings, "logged once per proxy address").toHaveLength(1);
       expect(warnings[0]).toContain('"peer":"127.0.0.1"');
-      for (const path of ["/v1/nothing-here", "/console/sign-in"]) {
+      const asset = /\/_next\/static\/[^"]+\.js/.exec(await (await fetch(`${service.url}/`)).text())?.[0];
+      expect(asset).toBeDefined();
+      for (const path of ["/v1/nothing-here", "/console/sign-in", "/", "/docs", "/no-such-page", "/healthz", asset!]) {
         const res = await fetch(`${service.url}${path}`);
         expect(res.headers.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
       }

@@ -4,7 +4,8 @@ import net from "node:net";
  * A TCP proxy on a loopback port in front of PostgreSQL, for fault tests that must not touch the shared
  * server: `cut()` drops every connection and refuses new ones (what a database restart looks like to the
  * service), `restore()` lets connections through again, `latencyMs` delays every chunk in both directions,
- * and `trap()` holds the traffic of one connection at a chosen point of a transaction.
+ * `trap()` holds the traffic of one connection at a chosen point of a transaction, and `partition()` drops every
+ * packet (connections open at the time stay silent for good, as TCP's retransmissions back off for minutes).
  */
 export class TcpProxy {
   latencyMs = 0;
@@ -16,6 +17,9 @@ export class TcpProxy {
   /** Statement texts the clients sent to be parsed (extended-protocol Parse, 'P'), since the start or the last reset. */
   parsed: string[] = [];
   private cutOff = false;
+  private partitioned = false;
+  /** Connections that lived through a partition: nothing they send is forwarded any more. */
+  private readonly silenced = new WeakSet<net.Socket>();
   private readonly sockets = new Set<net.Socket>();
   private armed: { pattern: string; when: "before" | "after"; fire: () => void } | null = null;
 
@@ -47,8 +51,18 @@ export class TcpProxy {
     this.sockets.clear();
   }
 
+  /**
+   * A network partition: every packet is dropped until restore(). Open connections never carry a byte again (their
+   * peers see no error, only silence); connections opened meanwhile are accepted and stay silent too.
+   */
+  partition(): void {
+    this.partitioned = true;
+    for (const socket of this.sockets) this.silenced.add(socket);
+  }
+
   restore(): void {
     this.cutOff = false;
+    this.partitioned = false;
   }
 
   /**
@@ -69,6 +83,7 @@ export class TcpProxy {
     if (this.cutOff) return void client.destroy();
     const upstream = net.connect(target.port, target.host);
     this.sockets.add(client).add(upstream);
+    if (this.partitioned) this.silenced.add(client).add(upstream);
     let state: "flowing" | "holdingRequest" | "awaitingAnswer" | "holdingAnswer" = "flowing";
     let fire: (() => void) | null = null;
     const queues = { up: Promise.resolve(), down: Promise.resolve() };
@@ -81,7 +96,7 @@ export class TcpProxy {
     };
     const count = messageReader({ roundTrip: () => this.roundTrips++, parse: (text) => this.parsed.push(text) });
     client.on("data", (chunk) => {
-      if (state === "holdingRequest") return;
+      if (state === "holdingRequest" || this.silenced.has(client)) return;
       count(chunk);
       const trap = this.armed;
       if (state === "flowing" && trap && chunk.includes(trap.pattern)) {
@@ -96,7 +111,7 @@ export class TcpProxy {
       send("up", upstream, chunk);
     });
     upstream.on("data", (chunk) => {
-      if (state === "holdingAnswer") return;
+      if (state === "holdingAnswer" || this.silenced.has(upstream)) return;
       if (state === "awaitingAnswer") {
         state = "holdingAnswer";
         return fire?.();

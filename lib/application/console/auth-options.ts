@@ -42,7 +42,7 @@ export const authOptions: NextAuthOptions = {
         for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
         const result = await verifyCredentials(getDb(), { username, password, ip: sourceIp(headers) });
         if (!result.ok) {
-          // next-auth passes the message to the client as `error`; "locked" and "invalid" are the only values.
+          // next-auth passes the message to the client as `error`; "invalid", "locked" and "busy" are the only values.
           throw new Error(result.reason);
         }
         return { id: result.actor.id, name: result.actor.username, sessionEpoch: result.sessionEpoch };

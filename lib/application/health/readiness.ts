@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/platform/config";
 import { systemNow } from "@/lib/platform/clock";
+import pg from "pg";
 import { getPool } from "@/lib/platform/db";
 import { apiError } from "@/lib/contract/errors";
 import { jsonResponse } from "@/lib/application/http/respond";
@@ -57,15 +58,50 @@ function committedMigrations(): string[] {
   return committed;
 }
 
-/** The database answers and has applied every committed migration: one query of Prisma's `_prisma_migrations`. */
+const APPLIED_MIGRATIONS = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
+
+/** The probe's own connection between checks (PostgreSQL only), when the last check on it succeeded. */
+let probeClient: pg.Client | null = null;
+
+/**
+ * The applied migrations' names, asked on a connection of the probe's own, never one of the pool's: a connection that
+ * went silent (a network partition; TCP retries it for minutes) is not asked twice, so the first check after the
+ * database answers again opens a fresh connection and is ready at once (docs/operating.md "Health checks"). The
+ * connection is kept for the next check while it answers, and destroyed on any failure. The embedded database serves
+ * one session: its check runs on the pool.
+ */
+async function appliedMigrations(): Promise<string[]> {
+  const { DATABASE_URL: connectionString, SANDPIPER_EMBEDDED: embedded } = config();
+  if (embedded || !connectionString) {
+    const { rows } = await withinTimeout(getPool().query<{ migration_name: string }>(APPLIED_MIGRATIONS), "the database");
+    return rows.map((r) => r.migration_name);
+  }
+  let client = probeClient;
+  probeClient = null; // a check at the same time opens its own
+  try {
+    if (!client) {
+      const fresh = new pg.Client({ connectionString, connectionTimeoutMillis: CHECK_TIMEOUT_MS });
+      fresh.on("error", () => undefined); // a lost connection fails its query; the client is dropped below
+      client = fresh;
+      await withinTimeout(fresh.connect(), "the database");
+    }
+    const { rows } = await withinTimeout(client.query<{ migration_name: string }>(APPLIED_MIGRATIONS), "the database");
+    if (probeClient) void client.end().catch(() => undefined);
+    else probeClient = client;
+    return rows.map((r) => r.migration_name);
+  } catch (error) {
+    const failedClient = client as (pg.Client & { connection?: { stream?: { destroy(): void } } }) | null;
+    failedClient?.connection?.stream?.destroy();
+    void failedClient?.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The database answers and has applied every committed migration: one query of Prisma's `_prisma_migrations` ({@link appliedMigrations}). */
 async function checkDatabase(): Promise<Pick<Readiness["checks"], "database" | "migrations">> {
   let applied: Set<string>;
   try {
-    const { rows } = await withinTimeout(
-      getPool().query<{ migration_name: string }>("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL"),
-      "the database",
-    );
-    applied = new Set(rows.map((r) => r.migration_name));
+    applied = new Set(await appliedMigrations());
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { database: failed(`no answer: ${message.slice(0, 200)}`), migrations: failed("unknown while the database does not answer") };

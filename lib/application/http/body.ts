@@ -6,7 +6,8 @@ export const MAX_BODY_BYTES = 32 * 1024;
 
 /**
  * Reads the raw body, counting bytes as they arrive (also without Content-Length).
- * @throws ApiError 413 PAYLOAD_TOO_LARGE past `maxBytes`.
+ * @throws ApiError 413 PAYLOAD_TOO_LARGE past `maxBytes`; 400 VALIDATION_ERROR when the client's body breaks off or
+ *   is not valid HTTP (docs/operating.md "The HTTP front": counted under 400, never as a database outage).
  */
 export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -22,7 +23,14 @@ export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): 
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client broke its own body (an aborted upload, malformed chunked encoding): its fault, not the service's.
+      throw unreadable();
+    }
+    const { done, value } = next;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -32,6 +40,11 @@ export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): 
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/** The answer to a body the client broke: it never reached its end. */
+export function unreadable() {
+  return apiError("VALIDATION_ERROR", "request body: it broke off before its end (an aborted upload or malformed chunked encoding); send the request again");
 }
 
 function tooLarge(maxBytes: number) {

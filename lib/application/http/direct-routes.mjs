@@ -85,8 +85,16 @@ async function answer(handler, params, req, res) {
   res.once("close", () => {
     if (!res.writableFinished) aborted.abort();
   });
+  let body;
+  let broken = null;
   try {
-    const body = req.method === "POST" ? await readBody(req) : undefined;
+    body = req.method === "POST" ? await readBody(req) : undefined;
+  } catch (error) {
+    // The client broke its own body off (docs/operating.md "The HTTP front"): the handler gets a body that fails as it
+    // is read, so its pipeline answers 400 and counts it under 400, as through Next.js.
+    broken = error instanceof Error ? error : new Error(String(error));
+  }
+  try {
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     // server.mjs set its internal headers on req.headers (the peer, the target, the forwarded-for copy): those values count.
@@ -96,7 +104,13 @@ async function answer(handler, params, req, res) {
     }
     const host = req.headers.host ?? "localhost";
     // The body is handed to the pipeline as read (lib/application/http/body.ts), not as a stream to read again.
-    const request = new Request(`http://${host}${req.url}`, { method: req.method, headers, signal: aborted.signal });
+    const failing = broken && new ReadableStream({ start: (controller) => controller.error(broken) });
+    const request = new Request(`http://${host}${req.url}`, {
+      method: req.method,
+      headers,
+      signal: aborted.signal,
+      ...(failing ? { body: failing, duplex: "half" } : {}),
+    });
     if (body) (state.requestBodies ??= new WeakMap()).set(request, body);
     const response = await handler(request, { params: Promise.resolve(params) });
     await writeResponse(req, res, response);

@@ -49,6 +49,21 @@ export async function enforceCustomerActionLimits(ip: string | null, token: stri
   await consume(customerPerLink, createHash("sha256").update(token).digest("hex"), tooMany);
 }
 
+/**
+ * Page POSTs (the console's forms, Server Actions) per source IP: the API's per-IP budget (RATE_LIMIT_PER_IP per
+ * RATE_LIMIT_WINDOW_SECONDS), counted apart. server.mjs spends one before Next.js reads a page POST's body
+ * (docs/operating.md "The HTTP front").
+ */
+const pagePostsPerIp = createRateLimiter("page-ip", config().RATE_LIMIT_PER_IP, apiWindowSeconds);
+
+/**
+ * Consumes one page POST of the source IP `ip` (null: unknown).
+ * @throws ApiError 429 RATE_LIMITED with Retry-After (whole seconds) when its budget is spent.
+ */
+export function enforcePagePostLimit(ip: string | null): Promise<void> {
+  return consume(pagePostsPerIp, ip ?? "unknown", (seconds) => `too many form posts from this address; wait ${seconds} seconds and try again`);
+}
+
 /** docs/api.md "Limits": event streams open at once per API key and per merchant. */
 export const MAX_STREAMS_PER_KEY = 10;
 export const MAX_STREAMS_PER_MERCHANT = 50;

@@ -98,7 +98,10 @@ export async function saveRate(tx: Tx, actor: ConsoleActor, input: RateInput, no
 }
 
 /** The console's CSV import of rates: the file's text and one reason for every entry in it. */
-export const RateImportInput = z.object({ csv: z.string().max(200_000, { message: "at most 200,000 characters" }), reason: reasonField });
+export const RateImportInput = z.object({
+  csv: z.string().max(20_000, { message: "at most 20,000 characters: import more rates in parts" }),
+  reason: reasonField,
+});
 
 /** The header of a rates CSV file: a pair, its first and last Dubai day, and the rate (`through` may be empty: one day). */
 export const RATE_CSV_HEADER = ["base", "quote", "from", "through", "rate"] as const;

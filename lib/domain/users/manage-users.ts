@@ -57,7 +57,8 @@ export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<ty
 }
 
 /**
- * Changes a user's access: role, merchant, active flag (operator only). Any real change revokes every API key
+ * Changes a user's access: role, merchant, active flag (operator only). Deactivation ends every session of the user
+ * (the session epoch moves on; docs/operating.md "Console sessions"), so reactivating never revives one. Any real change revokes every API key
  * the user owns (docs/api.md "Authentication" 5: changing the key holder's access revokes the related keys), in the
  * same transaction, and the audit row lists the revoked keys. Re-activating never brings keys back.
  * Operators cannot change their own access (no one locks themself out by accident).
@@ -74,7 +75,13 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
   if (before.role === input.role && before.merchantId === merchantId && before.active === input.active) {
     throw apiError("INVALID_STATE", "nothing changed");
   }
-  const after = await tx.consoleUser.update({ where: { id: before.id }, data: { role: input.role, merchantId, active: input.active, updatedAt: now } });
+  // Deactivation ends every session of the user (the session epoch moves on, as at sign-out): reactivating later does
+  // not bring an old session cookie back.
+  const endsSessions = before.active && !input.active;
+  const after = await tx.consoleUser.update({
+    where: { id: before.id },
+    data: { role: input.role, merchantId, active: input.active, updatedAt: now, ...(endsSessions ? { sessionEpoch: { increment: 1 } } : {}) },
+  });
   const revoked = await revokeKeysOf(tx, { ownerId: before.id }, now);
   await writeAudit(
     tx,
@@ -85,7 +92,14 @@ export async function changeUserAccess(tx: Tx, actor: ConsoleActor, input: z.out
       entityId: before.id,
       merchantId: before.merchantId ?? merchantId,
       before: { username: before.username, role: before.role, merchantId: before.merchantId, active: before.active },
-      after: { username: after.username, role: after.role, merchantId: after.merchantId, active: after.active, revokedApiKeys: revoked },
+      after: {
+        username: after.username,
+        role: after.role,
+        merchantId: after.merchantId,
+        active: after.active,
+        revokedApiKeys: revoked,
+        ...(endsSessions ? { sessionsEnded: true } : {}),
+      },
       reason: input.reason,
     },
     now,

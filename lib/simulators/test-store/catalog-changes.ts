@@ -16,7 +16,10 @@ export const CatalogItemInput = z.object({
 export const CatalogActiveInput = z.object({ sku: z.string().min(1), active: z.enum(["true", "false"]) });
 
 export const CatalogImportInput = z.object({
-  csv: z.string().min(1, "paste the CSV text (header sku,name,kind,price)").max(2_000_000),
+  csv: z
+    .string()
+    .min(1, "paste the CSV text (header sku,name,kind,price)")
+    .max(20_000, "at most 20,000 characters (about 450 items): import a larger catalog in parts"),
   deactivateMissing: z.literal("on").optional(),
 });
 
