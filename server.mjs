@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
-import { loopbackRefusal } from "./lib/domain/callbacks/loopback-rule.mjs";
+import { loopbackRefusal } from "./lib/domain/addresses/loopback-rule.mjs";
 import { configCheck } from "./lib/platform/compiled.mjs";
 import { directRoutes } from "./lib/application/http/direct-routes.mjs";
 
@@ -107,7 +107,7 @@ export function settings(env = process.env) {
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
- * NODE_ENV=production (the one rule: lib/domain/callbacks/loopback-rule.mjs; instrumentation.ts applies it again for
+ * NODE_ENV=production (the one rule: lib/domain/addresses/loopback-rule.mjs; instrumentation.ts applies it again for
  * `next start`).
  */
 export function refuseUnsafeStart(env = process.env) {
