@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import next from "next";
-import { loopbackRefusal } from "./lib/domain/callbacks/loopback-rule.mjs";
+import { loopbackRefusal } from "./lib/domain/addresses/loopback-rule.mjs";
 import { configCheck } from "./lib/platform/compiled.mjs";
 import { directRoutes } from "./lib/application/http/direct-routes.mjs";
 import {
@@ -133,7 +133,7 @@ export function sandboxTokenRefusal(env = process.env) {
 
 /**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
- * NODE_ENV=production (the one rule: lib/domain/callbacks/loopback-rule.mjs; instrumentation.ts applies it again for
+ * NODE_ENV=production (the one rule: lib/domain/addresses/loopback-rule.mjs; instrumentation.ts applies it again for
  * `next start`), or a sandbox token under NODE_ENV=production ({@link sandboxTokenRefusal}).
  */
 export function refuseUnsafeStart(env = process.env) {

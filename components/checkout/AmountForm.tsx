@@ -13,10 +13,12 @@ type Props = {
   defaultAmount?: string | null;
   defaultCurrency?: string | null;
   submitLabel: string;
+  /** A secondary button ("Update total" beside the primary "Confirm total"). */
+  secondary?: boolean;
 };
 
 /** The customer's amount and currency form; posting it quotes the session (-> QUOTED) and reloads the page. */
-export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, defaultCurrency, submitLabel }: Props) {
+export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, defaultCurrency, submitLabel, secondary = false }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const id = useId();
@@ -76,7 +78,7 @@ export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, de
         Between {groupedAmount(minAmount)} and {groupedAmount(maxAmount)}, at most 2 decimals.
       </p>
       {error && <ErrorAlert id={errorId}>{error}</ErrorAlert>}
-      <PrimaryButton type="submit" busy={busy} busyLabel="Calculating…">
+      <PrimaryButton type="submit" busy={busy} busyLabel="Calculating…" secondary={secondary}>
         {submitLabel}
       </PrimaryButton>
     </form>

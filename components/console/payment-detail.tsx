@@ -55,12 +55,27 @@ function paymentClock(p: PaymentView["payment"]): PaymentClock {
   return (at) => (p.sandboxClock ? formatSandboxTime(at) : formatConsoleTime(at));
 }
 
-/** What the scenario rule that matched a payment did or will do (docs/api.md "Scenario rules"). */
-function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>, time: PaymentClock): string {
+/** What the scenario rule that matched a payment did or will do (docs/api.md "Scenario rules"); the rule's name isolated. */
+function scenarioText(s: NonNullable<PaymentView["payment"]["scenario"]>, time: PaymentClock): React.ReactNode {
   const outcome = s.failureCode ? `${s.outcome} ${s.failureCode}` : s.outcome;
-  if (s.concludedAt) return `Concluded by scenario rule ${s.name} (${outcome}) at ${time(s.concludedAt)}`;
-  if (s.outcome === "EXPIRE") return `Scenario rule ${s.name}: left to expire at ${time(s.dueAt)}`;
-  return `Scenario rule ${s.name}: ${outcome} ${s.dueAt ? `due ${time(s.dueAt)}` : "after approval"} (unless concluded otherwise first)`;
+  const name = <bdi>{s.name}</bdi>;
+  if (s.concludedAt)
+    return (
+      <>
+        Concluded by scenario rule {name} ({outcome}) at {time(s.concludedAt)}
+      </>
+    );
+  if (s.outcome === "EXPIRE")
+    return (
+      <>
+        Scenario rule {name}: left to expire at {time(s.dueAt)}
+      </>
+    );
+  return (
+    <>
+      Scenario rule {name}: {outcome} {s.dueAt ? `due ${time(s.dueAt)}` : "after approval"} (unless concluded otherwise first)
+    </>
+  );
 }
 
 /** One payment: summary, approval, pricing snapshot, ledger and callbacks; refreshed every 3 s while it can change. */
@@ -85,11 +100,12 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
           items={[
             [
               "Reference",
-              <span key="r" className="font-medium">
+              // Merchant text is isolated wherever it is shown (docs/decisions/0206-merchant-text-without-direction-controls.md).
+              <bdi key="r" className="font-medium" data-testid="payment-reference">
                 {p.reference}
-              </span>,
+              </bdi>,
             ],
-            ["Merchant", v.merchantName],
+            ["Merchant", <bdi key="m">{v.merchantName}</bdi>],
             ["Amount", `${p.amount} ${p.currency}`],
             ["Fee", `${p.fee} ${p.currency}`],
             ["Kind", `${p.direction === "DEPOSIT" ? "Deposit" : "Withdrawal"} by ${p.method === "GATEWAY" ? "gateway" : "bank transfer"}`],
@@ -110,7 +126,7 @@ export function PaymentDetail({ initial, approve }: { initial: PaymentView; appr
               </code>,
             ],
             ...(p.checkout ? [["Store checkout", `${p.checkout.state} · charge ${p.checkout.chargeAmount} AED`] as [string, string]] : []),
-            ...(v.payment.description ? [["Description", v.payment.description] as [string, string]] : []),
+            ...(v.payment.description ? [["Description", <bdi key="d">{v.payment.description}</bdi>] as [string, React.ReactNode]] : []),
             ...(p.failure
               ? [
                   [

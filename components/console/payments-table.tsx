@@ -26,7 +26,7 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
           <li key={p.id}>
             <Link href={`/console/payments/${p.id}`} className="block rounded-lg border border-slate-200 px-3 py-2 hover:border-indigo-300">
               <span className="flex items-start justify-between gap-2">
-                <span className="min-w-0 break-all font-medium text-indigo-700">{p.reference}</span>
+                <bdi className="min-w-0 break-all font-medium text-indigo-700">{p.reference}</bdi>
                 <span className="shrink-0">
                   <StatusBadge status={p.status} />
                 </span>
@@ -41,7 +41,12 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
               </span>
               <span className="block text-xs text-slate-500">
                 <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} />
-                {showMerchant ? ` · ${p.merchantName}` : ""}
+                {showMerchant ? (
+                  <>
+                    {" · "}
+                    <bdi>{p.merchantName}</bdi>
+                  </>
+                ) : null}
               </span>
             </Link>
           </li>
@@ -57,7 +62,7 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
               {/* A long reference breaks onto more lines rather than pushing the last columns out of view. */}
               <Td wrap className="min-w-[10rem]">
                 <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">
-                  {p.reference}
+                  <bdi>{p.reference}</bdi>
                 </Link>
               </Td>
               <Td>
@@ -65,7 +70,7 @@ export function PaymentsTable({ initial, query, showMerchant, filtered }: { init
               </Td>
               {showMerchant ? (
                 <Td wrap className="min-w-[7rem]">
-                  {p.merchantName}
+                  <bdi>{p.merchantName}</bdi>
                 </Td>
               ) : null}
               <Td className="text-right tabular-nums">

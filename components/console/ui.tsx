@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 
 /** Page title with an optional description and actions on the right. */
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">
@@ -139,7 +139,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 }
 
 /** A notice: warning (amber), error (red), info (blue) or success (green). */
-export function Notice({ tone = "info", title, children }: { tone?: "info" | "warning" | "error" | "success"; title?: string; children?: ReactNode }) {
+export function Notice({ tone = "info", title, children }: { tone?: "info" | "warning" | "error" | "success"; title?: ReactNode; children?: ReactNode }) {
   const styles = {
     info: "border-sky-200 bg-sky-50 text-sky-900",
     warning: "border-amber-300 bg-amber-50 text-amber-900",

@@ -3,10 +3,7 @@
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { postCheckoutAction } from "@/components/checkout/post-action";
-import { ErrorAlert, PrimaryButton } from "@/components/checkout/ui";
-
-const DECLINE_BUTTON =
-  "w-full rounded-lg border border-slate-500 bg-white px-4 py-3 text-base font-semibold text-slate-900 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 disabled:cursor-wait disabled:opacity-70";
+import { ErrorAlert, PrimaryButton, SECONDARY_BUTTON } from "@/components/checkout/ui";
 
 /**
  * The store's sandbox test confirmation: Pay (checkout SUCCEEDED, payment SUCCEEDED) or Decline (both
@@ -41,7 +38,7 @@ export function StoreConfirmation({ total }: { total: string }) {
       <PrimaryButton type="button" onClick={() => confirm("pay")} busy={busy === "pay"} busyLabel="Paying…" disabled={busy !== null}>
         {`Pay AED ${total}`}
       </PrimaryButton>
-      <button type="button" onClick={() => confirm("decline")} disabled={busy !== null} aria-busy={busy === "decline"} className={DECLINE_BUTTON}>
+      <button type="button" onClick={() => confirm("decline")} disabled={busy !== null} aria-busy={busy === "decline"} className={SECONDARY_BUTTON}>
         {busy === "decline" ? "Declining…" : "Decline"}
       </button>
     </section>

@@ -288,7 +288,7 @@ function buildOperation(op: Operation, nameOf: Map<z.ZodType, string>): Operatio
 
 const DESCRIPTION = `Sandbox payment orchestration: deposits, withdrawals, fixed-amount store checkout and customer amount-entry sessions. Sandbox only: no real charge or money movement ever occurs; every payment has environment = sandbox.
 
-Requests and responses are application/json, UTF-8 (request bodies at most 32 KiB, member names unique, strings well-formed Unicode without NUL). Amounts are decimal strings, never JSON numbers. Timestamps are ISO 8601 in UTC. Record identifiers are UUIDs. All paths of the merchant API carry the prefix /v1; the customer pages' own actions (tag Customer pages, under /checkout and /store) take no API key: the link's token in their path is the credential.
+Requests and responses are application/json, UTF-8 (request bodies at most 32 KiB, member names unique, strings well-formed Unicode without NUL; references, names and descriptions also without bidirectional control characters U+202A to U+202E and U+2066 to U+2069 or the separators U+2028 and U+2029). Amounts are decimal strings, never JSON numbers. Timestamps are ISO 8601 in UTC. Record identifiers are UUIDs. All paths of the merchant API carry the prefix /v1; the customer pages' own actions (tag Customer pages, under /checkout and /store) take no API key: the link's token in their path is the credential.
 
 Authentication: Authorization: Bearer <API_KEY> with a server-side sandbox key (sk_sandbox_...). A key is bound to one merchant, valid 90 days, and carries scopes payments:read, payments:create and sandbox:simulate. POST /v1/store-payments and POST /v1/checkout-sessions also require an approved merchant server IP address.
 

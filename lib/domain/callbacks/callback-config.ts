@@ -7,7 +7,8 @@ import { isUuid } from "@/lib/contract/schemas/api/common";
 import { checkCallbackUrl, type CheckCallbackUrlOptions, type Resolver } from "@/lib/domain/callbacks/url-policy";
 import { runtimeEnv } from "@/lib/platform/runtime-env";
 import { config } from "@/lib/platform/config";
-import { loopbackAllowed, loopbackRefusal } from "@/lib/domain/callbacks/loopback-rule.mjs";
+import { loopbackRefusal } from "@/lib/domain/addresses/loopback-rule.mjs";
+import { loopbackAddressesAllowed } from "@/lib/domain/addresses/loopback";
 
 /** Longest callback address accepted, in characters. */
 export const MAX_CALLBACK_URL_LENGTH = 2048;
@@ -20,7 +21,7 @@ export const CALLBACK_SECRET_PREFIX = "whsec_";
 
 /**
  * Why the service must not start with this environment, or null when it may: `CALLBACK_ALLOW_LOOPBACK=1`
- * together with `NODE_ENV=production` is refused (the one rule: lib/domain/callbacks/loopback-rule.mjs). Read at run time
+ * together with `NODE_ENV=production` is refused (the one rule: lib/domain/addresses/loopback-rule.mjs). Read at run time
  * (see lib/platform/runtime-env.ts).
  */
 export function loopbackAllowanceRefusal(): string | null {
@@ -33,7 +34,7 @@ export function loopbackAllowanceRefusal(): string | null {
  * again at send time.
  */
 export function callbackUrlPolicy(): CheckCallbackUrlOptions {
-  return { allowLoopback: loopbackAllowed(config().CALLBACK_ALLOW_LOOPBACK, runtimeEnv("NODE_ENV")) };
+  return { allowLoopback: loopbackAddressesAllowed() };
 }
 
 /**

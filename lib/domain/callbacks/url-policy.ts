@@ -1,8 +1,9 @@
 // Callback target URL policy (SSRF protection). docs/callbacks.md (first paragraph), docs/architecture.md "Callbacks".
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
-import { loopbackAllowed } from "@/lib/domain/callbacks/loopback-rule.mjs";
+import type ipaddr from "ipaddr.js";
+import { loopbackAllowed } from "@/lib/domain/addresses/loopback-rule.mjs";
+import { ipLiteral, isLoopbackAddress, isLoopbackHost, parseIp } from "@/lib/domain/addresses/loopback";
 import { runtimeEnv } from "@/lib/platform/runtime-env";
 
 /** One resolved address of a host name. */
@@ -31,15 +32,6 @@ const defaultResolve: Resolver = async (host) => {
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-function parseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  if (!ipaddr.isValid(ip)) return null;
-  const parsed = ipaddr.parse(ip);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed;
-}
-
 /**
  * True only for a public unicast address a callback may be sent to.
  *
@@ -63,17 +55,6 @@ export function isPublicAddress(ip: string): boolean {
   const v6 = addr as ipaddr.IPv6;
   const [high = 0] = v6.parts;
   return v6.range() === "unicast" && (high & 0xe000) === 0x2000 && !v6.zoneId;
-}
-
-function isLoopbackAddress(ip: string): boolean {
-  const addr = parseIp(ip);
-  return addr !== null && addr.range() === "loopback";
-}
-
-/** The URL's host as an IP literal without brackets, or null for a DNS name. */
-function ipLiteral(hostname: string): string | null {
-  const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  return isIP(bare) !== 0 || ipaddr.isValid(bare) ? bare : null;
 }
 
 /** Whether `list` has a first element (its type then says so). */
@@ -138,10 +119,8 @@ export async function checkCallbackUrl(url: string, opts: CheckCallbackUrlOption
   }
 
   const literal = ipLiteral(parsed.hostname);
-  const host = parsed.hostname.replace(/\.$/, "").toLowerCase();
-  const loopbackHost = literal !== null ? isLoopbackAddress(literal) : host === "localhost";
-  if (opts.allowLoopback && loopbackHost) {
-    // Checked again here, at every send, by the one rule (lib/domain/callbacks/loopback-rule.mjs).
+  if (opts.allowLoopback && isLoopbackHost(parsed)) {
+    // Checked again here, at every send, by the one rule (lib/domain/addresses/loopback-rule.mjs).
     if (!loopbackAllowed(true, runtimeEnv("NODE_ENV"))) {
       return { ok: false, reason: "loopback callback addresses are refused when NODE_ENV=production" };
     }

@@ -25,7 +25,14 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       />
       {approved ? (
         <div className="mb-4" data-testid="approved-notice">
-          <Notice tone="success" title={`Approved withdrawal ${approved.reference} (${approved.amount} ${approved.currency})`}>
+          <Notice
+            tone="success"
+            title={
+              <>
+                Approved withdrawal <bdi>{approved.reference}</bdi> ({approved.amount} {approved.currency})
+              </>
+            }
+          >
             It is now {approved.status}. Complete it through the API (POST /v1/sandbox/payments/&#123;id&#125;/complete)
             {approved.expiresAt ? ` before ${formatConsoleTime(approved.expiresAt)}` : ""}.{" "}
             <Link className="font-medium underline" href={`/console/payments/${approved.id}`}>
@@ -50,14 +57,18 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                     <Link href={`/console/payments/${p.id}`} className="break-all font-medium text-indigo-700 hover:underline">
-                      {p.reference}
+                      <bdi>{p.reference}</bdi>
                     </Link>
                     <span className="text-sm font-semibold tabular-nums text-slate-900">
                       {p.amount} {p.currency}
                     </span>
                   </p>
                   <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm min-[480px]:grid-cols-2 xl:grid-cols-4">
-                    {actor.role === "OPERATOR" ? <Detail label="Merchant">{p.merchantName}</Detail> : null}
+                    {actor.role === "OPERATOR" ? (
+                      <Detail label="Merchant">
+                        <bdi>{p.merchantName}</bdi>
+                      </Detail>
+                    ) : null}
                     <Detail label="Created by">{p.createdBy ?? "—"}</Detail>
                     <Detail label="Created (Dubai)">
                       <ConsoleTime at={p.createdAt} recordedAt={p.recordedAt} zone={false} />

@@ -1,6 +1,29 @@
 import { z } from "zod";
 import { AMOUNT_PATTERN, CURRENCIES } from "@/lib/contract/money/currency";
 
+/**
+ * Characters that change how the text around them is read without being seen: the bidirectional embeddings,
+ * overrides and isolates (U+202A to U+202E, U+2066 to U+2069) and the line and paragraph separators (U+2028,
+ * U+2029). docs/api.md "Conventions" (text members) and docs/decisions/0206-merchant-text-without-direction-controls.md.
+ */
+export const MISLEADING_TEXT = /[\u202A-\u202E\u2066-\u2069\u2028\u2029]/;
+
+/** What a refused member's error says (after the member's name: "reference: must not contain ..."). */
+export const MISLEADING_TEXT_MESSAGE =
+  "must not contain bidirectional control characters (U+202A to U+202E, U+2066 to U+2069) or line or paragraph separators (U+2028, U+2029); send the text without them";
+
+/**
+ * The one refinement of every merchant-supplied free text member of a request body (references, names,
+ * descriptions): `text` as given, refused when it holds a character of {@link MISLEADING_TEXT}, so that what the
+ * customer pages and the console show reads as it was written. Used as `merchantText(z.string().max(120))`.
+ * @param schema a string schema (its other checks stay as they are).
+ * @returns the same schema with the refinement; a refused value is a 400 VALIDATION_ERROR naming the member
+ *   (lib/application/http/validation.ts), like NUL and lone surrogates (docs/decisions/0047-*.md).
+ */
+export function merchantText<T extends z.ZodString>(schema: T): T {
+  return schema.refine((text) => !MISLEADING_TEXT.test(text), { message: MISLEADING_TEXT_MESSAGE }) as T;
+}
+
 /** A customer member sent blank ("" or only white space): the same as not sent (docs/api.md "Customer"). */
 const Blank = z.string().regex(/^\s*$/, { message: "blank" });
 /** A customer member with a format: the format, or blank (= missing; a required one answers CUSTOMER_PROFILE_REQUIRED). */
@@ -12,7 +35,7 @@ const formatted = <T extends z.ZodType>(schema: T) => z.union([schema, Blank]).o
  * is left out.
  */
 export const Customer = z.strictObject({
-  id: z.string().max(120).optional().describe("Your stable customer identifier (merchant UID), at most 120 characters."),
+  id: merchantText(z.string().max(120)).optional().describe("Your stable customer identifier (merchant UID), at most 120 characters."),
   email: formatted(z.email({ message: "must be a valid e-mail address" }).max(254, { message: "must be at most 254 characters" })).describe(
     "E-mail address, at most 254 characters. Malformed: 400 INVALID_EMAIL.",
   ),
@@ -25,13 +48,11 @@ export const Customer = z.strictObject({
   country: formatted(z.string().regex(/^[A-Z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code, e.g. AE" })).describe(
     "ISO 3166-1 alpha-2 country code, e.g. AE (your declaration; not verified).",
   ),
-  username: z
-    .string()
-    .max(120)
+  username: merchantText(z.string().max(120))
     .optional()
     .describe("The customer's user name with you, at most 120 characters; a store payment's stable customer reference when id is absent."),
-  firstName: z.string().max(120).optional().describe("Given name, at most 120 characters."),
-  lastName: z.string().max(120).optional().describe("Family name, at most 120 characters."),
+  firstName: merchantText(z.string().max(120)).optional().describe("Given name, at most 120 characters."),
+  lastName: merchantText(z.string().max(120)).optional().describe("Family name, at most 120 characters."),
 });
 export type Customer = z.infer<typeof Customer>;
 
@@ -44,9 +65,12 @@ export const Amount = z
   })
   .regex(AMOUNT_PATTERN, { message: 'must be a decimal string with up to 10 integer digits and 2 decimals, e.g. "1123.52"' });
 export const CurrencyCode = z.enum(CURRENCIES);
-export const Reference = z.string().min(1).max(120);
-export const Description = z.string().max(500);
+/** A merchant's reference (order id), 1 to 120 characters, without the characters of {@link MISLEADING_TEXT}. */
+export const Reference = merchantText(z.string().min(1).max(120));
+/** A merchant's free description, at most 500 characters, without the characters of {@link MISLEADING_TEXT}. */
+export const Description = merchantText(z.string().max(500));
 export const Uuid = z.uuid();
+
 
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, CurrencyText, Timestamp } from "@/lib/contract/schemas/api/common";
+import { Amount, CurrencyCode, CurrencyText, merchantText, Timestamp } from "@/lib/contract/schemas/api/common";
 import { FailureCode, failureCodeOnlyWithFailed } from "@/lib/contract/schemas/api/failure-codes";
 
 // Requests and responses of the scenario rules (docs/api.md "Scenario rules"): the published schemas and the types
@@ -16,7 +16,7 @@ const MatchMembers = {
   amount: Amount.refine((text) => /[1-9]/.test(text), { message: 'must be above zero, e.g. "13.13"' }).describe(
     'The exact amount, above zero, decimal text in the payment\'s currency, whichever it is ("13.13" matches 13.13 USD and 13.13 AED).',
   ),
-  referencePrefix: z.string().min(1).max(64).describe('The reference starts with this text (case-sensitive), e.g. "fail-".'),
+  referencePrefix: merchantText(z.string().min(1).max(64)).describe('The reference starts with this text (case-sensitive), e.g. "fail-".'),
   method: z.enum(["BANK_TRANSFER", "GATEWAY"]).describe("Only payments of this method."),
   direction: z.enum(["DEPOSIT", "WITHDRAWAL"]).describe("Only deposits or only withdrawals."),
   currency: CurrencyCode.describe("Only payments in this currency."),
@@ -42,7 +42,7 @@ const Delay = z
   .min(0)
   .max(MAX_SCENARIO_DELAY_MS)
   .describe("Milliseconds from creation (for a withdrawal: from approval) to the conclusion, 0 to 3600000. Ignored for EXPIRE.");
-const Name = z.string().trim().min(1).max(100).describe("A name shown on the payments the rule concludes.");
+const Name = merchantText(z.string().trim().min(1).max(100)).describe("A name shown on the payments the rule concludes.");
 const RuleFailureCode = 'Only with outcome FAILED: the failure code the payments the rule fails show as `failure: {code, message}` (docs: "Failure codes").';
 
 /** `POST /v1/sandbox/scenario-rules` body. */

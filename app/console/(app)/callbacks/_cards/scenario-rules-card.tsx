@@ -13,16 +13,18 @@ const select = "mt-1 block w-full rounded-md border border-slate-300 bg-white px
 
 /** docs/api.md "Scenario rules": the merchant's rules, each with Enable/Disable and Delete, the standard set and a new rule. */
 export function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; rules: ScenarioRuleResource[] }) {
-  const matchText = (r: ScenarioRuleResource) =>
-    [
-      r.match.amount ? `amount ${r.match.amount}` : null,
-      r.match.referencePrefix ? `reference starts with "${r.match.referencePrefix}"` : null,
-      r.match.method,
-      r.match.direction,
-      r.match.currency,
-    ]
-      .filter(Boolean)
-      .join(", ");
+  const matchText = (r: ScenarioRuleResource) => {
+    const others = [r.match.method, r.match.direction, r.match.currency];
+    const text = [r.match.amount ? `amount ${r.match.amount}` : null, ...others].filter(Boolean).join(", ");
+    // The prefix is merchant text: isolated (docs/decisions/0206-merchant-text-without-direction-controls.md).
+    if (!r.match.referencePrefix) return text;
+    return (
+      <>
+        {r.match.amount ? `amount ${r.match.amount}, ` : ""}reference starts with &quot;<bdi>{r.match.referencePrefix}</bdi>&quot;
+        {others.filter(Boolean).length > 0 ? `, ${others.filter(Boolean).join(", ")}` : ""}
+      </>
+    );
+  };
   return (
     <Card
       id="scenario-rules"
@@ -45,7 +47,7 @@ export function ScenarioRulesCard({ merchantId, rules }: { merchantId: string; r
             <li key={r.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-center sm:justify-between" data-testid="scenario-rule">
               <div className="text-sm">
                 <span className="font-medium">
-                  {r.position}. {r.name}
+                  {r.position}. <bdi>{r.name}</bdi>
                 </span>{" "}
                 <span className={r.enabled ? "text-emerald-700" : "text-slate-500"}>({r.enabled ? "on" : "off"})</span>
                 <div className="text-slate-600">

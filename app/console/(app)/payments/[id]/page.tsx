@@ -19,7 +19,19 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
           ← Payments
         </Link>
       </p>
-      <PageHeader title={`Payment ${view.payment.reference}`} description={`${view.payment.amount} ${view.payment.currency} · ${view.merchantName}`} />
+      {/* Merchant text is isolated wherever it is shown (docs/decisions/0206-merchant-text-without-direction-controls.md). */}
+      <PageHeader
+        title={
+          <>
+            Payment <bdi data-testid="payment-title-reference">{view.payment.reference}</bdi>
+          </>
+        }
+        description={
+          <>
+            {view.payment.amount} {view.payment.currency} · <bdi>{view.merchantName}</bdi>
+          </>
+        }
+      />
       <PaymentDetail initial={view} approve={approvePayment} />
     </>
   );

@@ -1,7 +1,8 @@
-// The one rule on loopback callback receivers (docs/operating.md "Environment", CALLBACK_ALLOW_LOOPBACK): allowed only with
-// CALLBACK_ALLOW_LOOPBACK=1 and NODE_ENV other than production; that variable under production stops the start.
-// Plain JavaScript, so that server.mjs applies it before Next.js loads; lib/domain/callbacks/callback-config.ts applies it
-// to every address it checks and instrumentation.ts again at `next start`.
+// The one rule on loopback addresses (docs/operating.md "Environment", CALLBACK_ALLOW_LOOPBACK): callback receivers and
+// the customer pages' return addresses on this machine are allowed only with CALLBACK_ALLOW_LOOPBACK=1 and NODE_ENV other
+// than production; that variable under production stops the start. Plain JavaScript, so that server.mjs applies it before
+// Next.js loads; lib/domain/addresses/loopback.ts applies it to every address checked and instrumentation.ts again at
+// `next start`.
 
 /**
  * Whether loopback callback receivers are allowed.
