@@ -1,8 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { expectAccessible } from "./support/axe";
+import { amountEntryMerchant } from "./support/customer-merchants";
 import { sql } from "./support/db";
 import { saveScreenshot } from "./support/screenshots";
 import { assertPresent, present } from "../scripts/harness/present";
@@ -17,17 +16,6 @@ const shot = (page: Page, name: string) => saveScreenshot(page, `checkout-${name
 
 // A customer in New York: the page names the time zone of every time it shows, the browser's.
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, timezoneId: "America/New_York" });
-
-/** A fresh amount-entry merchant and its key, provisioned by e2e/support/amount-entry-merchant.ts. */
-function amountEntryMerchant(): { merchantId: string; headers: Record<string, string> } {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/amount-entry-merchant.ts"], {
-    cwd: path.join(__dirname, ".."),
-    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL },
-    encoding: "utf8",
-  });
-  const { merchantId, key } = JSON.parse(out.trim().split("\n").pop()!);
-  return { merchantId, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } };
-}
 
 const expireAt = (id: string, at: Date) => sql("UPDATE checkout_sessions SET expires_at = $2 WHERE id = $1", [id, at]);
 const count = async (table: "payments" | "events", merchantId: string) =>

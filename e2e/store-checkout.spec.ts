@@ -1,10 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { contrastRatio, expectAccessible } from "./support/axe";
+import { pollUntilReady, storeMerchant } from "./support/customer-merchants";
 import { sql } from "./support/db";
 import { saveScreenshot } from "./support/screenshots";
 import { verifyCallback } from "../clients/cli/src/verify";
@@ -42,17 +41,6 @@ async function startReceiver() {
   };
 }
 
-/** A fresh store merchant whose callbacks go to `callbackUrl`, provisioned by e2e/support/store-merchant.ts. */
-function storeMerchant(callbackUrl: string): { merchantId: string; headers: Record<string, string>; callbackSecret: string } {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/store-merchant.ts", callbackUrl], {
-    cwd: path.join(__dirname, ".."),
-    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL, CALLBACK_ALLOW_LOOPBACK: "1", NODE_ENV: "test" },
-    encoding: "utf8",
-  });
-  const { merchantId, key, callbackSecret } = JSON.parse(out.trim().split("\n").pop()!);
-  return { merchantId, callbackSecret, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } };
-}
-
 /** The merchant server creates a store payment (201, checkout QUEUED, url null). */
 async function createStorePayment(request: APIRequestContext, headers: Record<string, string>, amount: string) {
   const reference = `oryx-${randomUUID().slice(0, 8)}`;
@@ -78,24 +66,6 @@ async function createStorePayment(request: APIRequestContext, headers: Record<st
     checkout: { state: "QUEUED", url: null, chargeCurrency: "AED" },
   });
   return payment as { id: string; reference: string; checkout: { chargeAmount: string } };
-}
-
-/** docs/api.md "Store checkout": poll GET /v1/payments/{id} every 3 s; QUEUED keeps polling, READY with a url redirects. */
-async function pollUntilReady(request: APIRequestContext, headers: Record<string, string>, id: string) {
-  let ready: any = null;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`${base()}/v1/payments/${id}`, { headers });
-        const payment = await res.json();
-        expect(payment.status).toBe("PENDING"); // QUEUED and READY are not success
-        if (payment.checkout.state === "READY" && payment.checkout.url) ready = payment;
-        return payment.checkout.state;
-      },
-      { intervals: [3_000], timeout: 30_000 },
-    )
-    .toBe("READY");
-  return ready as { id: string; checkout: { url: string; chargeAmount: string; subtotal: string; discount: string; matchType: string } };
 }
 
 /** The segment under the wheel's pointer: the element just below the pointer's tip. */

@@ -205,7 +205,7 @@ describe("the customer page", () => {
     expect(page.headers.get("cache-control")).toContain("no-store");
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(page.html).toContain("How much do you want to pay?");
-    expect(page.html).toContain(`Pay ${m.merchant.name}`);
+    expect(page.html).toContain(`Pay <bdi>${m.merchant.name}</bdi>`);
     expect(page.html).toContain(s.reference);
     expect(page.html).toMatch(/<label[^>]*for="[^"]+"[^>]*>Amount<\/label>/);
     expect(page.html).toMatch(/<label[^>]*for="[^"]+"[^>]*>Currency<\/label>/);

@@ -568,6 +568,22 @@ const CASES: ActionCase[] = [
     }),
   },
   {
+    action: "callbacks.setReturnUrlAction",
+    by: "OWNER",
+    prepare: async (m) => ({
+      fields: { merchantId: m.merchant.id, url: "https://shop.example/orders" },
+      state: () => db.merchant.findUnique({ where: { id: m.merchant.id }, select: { returnUrl: true } }),
+      audit: {
+        action: "merchant.return_url",
+        entity: "merchant",
+        entityId: m.merchant.id,
+        merchantId: m.merchant.id,
+        before: { returnUrl: null },
+        after: { returnUrl: "https://shop.example/orders" },
+      },
+    }),
+  },
+  {
     action: "callbacks.requeueAction",
     by: "OWNER",
     merchant: merchantWithDelivery,

@@ -2,16 +2,34 @@
 import { displayRate } from "@/lib/contract/money/rates";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { getDb } from "@/lib/platform/db";
 import { loadCustomerCheckout, type CustomerCheckoutView } from "@/lib/domain/checkout-sessions/customer-view";
 import { AmountForm } from "@/components/checkout/AmountForm";
 import { ConfirmTotal } from "@/components/checkout/ConfirmTotal";
 import { ExpiryWatch } from "@/components/checkout/ExpiryWatch";
+import { customerPageMetadata } from "@/components/checkout/page-title";
+import { ReturnLink } from "@/components/checkout/ReturnLink";
 import { StateHeading } from "@/components/checkout/StateHeading";
 import { groupedAmount } from "@/components/checkout/amount";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Checkout · Sandpiper sandbox", robots: { index: false, follow: false } };
+
+/** The tab's title in each state: it names the state, so a customer who comes back to the tab sees where the checkout stands. */
+const TITLES: Record<CustomerCheckoutView["state"], string> = {
+  AWAITING_AMOUNT: "Enter the amount",
+  QUOTED: "Your total",
+  AWAITING_VERIFICATION: "Total confirmed",
+  EXPIRED: "Link expired",
+};
+
+/** The page's view of a token, read once per request (the title and the page share it). */
+const loadView = cache(async (token: string) => loadCustomerCheckout(getDb(), token, new Date()));
+
+export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
+  const view = await loadView((await params).token);
+  return customerPageMetadata(view ? TITLES[view.state] : "Link not found", "Checkout");
+}
 
 type Quote = NonNullable<CustomerCheckoutView["quote"]>;
 
@@ -94,7 +112,9 @@ function ChooseAmount({ view }: { view: CustomerCheckoutView }) {
       {view.currencies.length > 0 ? (
         <AmountForm currencies={view.currencies} minAmount={view.minAmount} maxAmount={view.maxAmount} submitLabel="Show total" />
       ) : (
-        <p className="text-slate-700">No currency is available for this checkout right now. Please try again later or contact {view.merchantName}.</p>
+        <p className="text-slate-700">
+          No currency is available for this checkout right now. Please try again later or contact <bdi>{view.merchantName}</bdi>.
+        </p>
       )}
     </Card>
   );
@@ -111,7 +131,7 @@ function Quoted({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
         <ConfirmTotal amount={view.amount!} currency={view.currency!} label={`Confirm total of ${groupedAmount(view.amount!)} ${view.currency}`} />
       </Card>
       <details className="group rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-        <summary className="cursor-pointer rounded font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
+        <summary className="cursor-pointer rounded py-3 font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
           Change amount or currency
         </summary>
         <div className="mt-4">
@@ -122,6 +142,7 @@ function Quoted({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
             defaultAmount={view.amount}
             defaultCurrency={view.currency}
             submitLabel="Update total"
+            secondary
           />
         </div>
       </details>
@@ -141,6 +162,7 @@ function Confirmed({ view, quote }: { view: CustomerCheckoutView; quote: Quote |
           this page.
         </p>
       </div>
+      <ReturnLink href={view.links.done} merchantName={view.merchantName} />
     </Card>
   );
 }
@@ -150,23 +172,30 @@ function Expired({ view }: { view: CustomerCheckoutView }) {
     <Card labelledBy="expired">
       <StateHeading id="expired">This checkout link has expired</StateHeading>
       <p className="text-slate-700">
-        For your security, checkout links are valid for a limited time. Nothing was charged. Please ask {view.merchantName} for a new link.
+        For your security, checkout links are valid for a limited time. Nothing was charged. Please ask <bdi>{view.merchantName}</bdi> for a new link.
       </p>
+      <ReturnLink href={view.links.leave} merchantName={view.merchantName} />
     </Card>
   );
 }
 
 export default async function CheckoutPage({ params }: { params: Promise<{ token: string }> }) {
-  const view = await loadCustomerCheckout(getDb(), (await params).token, new Date());
+  const view = await loadView((await params).token);
   if (!view) notFound();
   const open = view.state === "AWAITING_AMOUNT" || view.state === "QUOTED";
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
       <header className="space-y-1">
         <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-950">Sandbox · no real money moves</p>
-        <h1 className="pt-2 text-2xl font-semibold text-slate-900">{`Pay ${view.merchantName}`}</h1>
+        {/* Merchant text is isolated wherever it is shown (docs/decisions/0206-merchant-text-without-direction-controls.md). */}
+        <h1 className="pt-2 text-2xl font-semibold text-slate-900">
+          Pay <bdi>{view.merchantName}</bdi>
+        </h1>
         <p className="text-sm text-slate-600">
-          Order reference <span className="font-medium text-slate-900 break-all">{view.reference}</span>
+          Order reference{" "}
+          <bdi className="font-medium text-slate-900 break-all" data-testid="reference">
+            {view.reference}
+          </bdi>
         </p>
         {open ? <ExpiryWatch expiresAt={view.expiresAt} /> : null}
       </header>
@@ -174,6 +203,7 @@ export default async function CheckoutPage({ params }: { params: Promise<{ token
       {view.state === "QUOTED" && view.quote && <Quoted view={view} quote={view.quote} />}
       {view.state === "AWAITING_VERIFICATION" && <Confirmed view={view} quote={view.quote} />}
       {view.state === "EXPIRED" && <Expired view={view} />}
+      {open ? <ReturnLink href={view.links.leave} merchantName={view.merchantName} label="Leave without paying and return to" /> : null}
       <footer className="mt-auto pt-4 text-center text-xs text-slate-600">Sandpiper sandbox checkout</footer>
     </main>
   );

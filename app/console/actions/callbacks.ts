@@ -22,6 +22,7 @@ import {
   SignatureCheckInput,
 } from "@/lib/domain/callbacks/manage-callbacks";
 import { optionalText, uuidField } from "@/lib/contract/schemas/forms/fields";
+import { ReturnUrlInput, setDefaultReturnUrl } from "@/lib/domain/merchants/return-address";
 import type { SignatureDiagnosis } from "@/lib/domain/callbacks/signature-check";
 import { formatConsoleTime } from "@/lib/platform/time-format";
 import { countOf } from "@/lib/application/console/words";
@@ -30,6 +31,12 @@ import { countOf } from "@/lib/application/console/words";
 export const setCallbackAction = consoleAction(CallbackUrlInput, async ({ actor, tx, input, now }) => {
   const secret = await configureCallback(tx, actor, input, now);
   return { message: "Saved the callback address and generated a new signing secret.", shownOnce: { "Signing secret": secret } };
+});
+
+/** Sets or removes the merchant's default return address of the customer pages (docs/api.md "Returning to your site"). */
+export const setReturnUrlAction = consoleAction(ReturnUrlInput, async ({ actor, tx, input, now }) => {
+  const saved = await setDefaultReturnUrl(tx, actor, input, now);
+  return { message: saved ? "Saved the return address." : "Removed the return address: the customer pages show no return link unless a payment gives one." };
 });
 
 /** Rotates the signing secret, keeping the address; the old one signs beside it for the chosen overlap. */

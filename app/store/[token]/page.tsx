@@ -2,16 +2,36 @@
 // AED total, original amount, and the store's sandbox test confirmation.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { getDb } from "@/lib/platform/db";
 import { loadStoreCheckout, type StoreCheckoutView } from "@/lib/simulators/store/store-view";
 import { groupedAmount } from "@/components/checkout/amount";
 import { ExpiryWatch } from "@/components/checkout/ExpiryWatch";
+import { customerPageMetadata } from "@/components/checkout/page-title";
+import { ReturnLink } from "@/components/checkout/ReturnLink";
 import { StateHeading } from "@/components/checkout/StateHeading";
 import { DiscountWheel } from "@/components/store/DiscountWheel";
 import { StoreConfirmation } from "@/components/store/StoreConfirmation";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Store checkout · Sandpiper sandbox", robots: { index: false, follow: false } };
+
+/** The tab's title in each state: it names the state, so a customer who comes back to the tab sees where the payment stands. */
+const TITLES: Record<StoreCheckoutView["state"], string> = {
+  QUEUED: "Store checkout",
+  REJECTED: "Store checkout",
+  READY: "Ready to pay",
+  SUCCEEDED: "Payment confirmed",
+  FAILED: "Payment declined",
+  EXPIRED: "Checkout expired",
+};
+
+/** The page's view of a token, read once per request (the title and the page share it). */
+const loadView = cache(async (token: string) => loadStoreCheckout(getDb(), token, new Date()));
+
+export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
+  const view = await loadView((await params).token);
+  return customerPageMetadata(view ? TITLES[view.state] : "Link not found", "Store checkout");
+}
 
 const aed = (amount: string) => `AED ${groupedAmount(amount)}`;
 
@@ -65,7 +85,7 @@ function OriginalAmount({ view }: { view: StoreCheckoutView }) {
         : ".";
   return (
     <p className="text-sm text-slate-700" data-testid="original-amount">
-      Your order with {view.merchantName}:{" "}
+      Your order with <bdi>{view.merchantName}</bdi>:{" "}
       <strong className="whitespace-nowrap tabular-nums text-slate-900">{`${groupedAmount(view.originalAmount)} ${view.originalCurrency}`}</strong>
       {note}
     </p>
@@ -93,6 +113,7 @@ function Ready({ view }: { view: StoreCheckoutView }) {
         <OriginalAmount view={view} />
       </Card>
       <StoreConfirmation total={groupedAmount(view.total)} />
+      <ReturnLink href={view.links.leave} merchantName={view.merchantName} label="Leave without paying and return to" />
     </>
   );
 }
@@ -109,12 +130,15 @@ function Outcome({ view }: { view: StoreCheckoutView }) {
         {paid ? (
           <>
             The sandbox test payment of <span className="whitespace-nowrap font-semibold">{aed(view.total)}</span> was confirmed. No real money moved.{" "}
+            <bdi>{view.merchantName}</bdi>
             {view.merchantNotified
-              ? `${view.merchantName} is notified and updates your order.`
-              : `${view.merchantName} has not set up automatic notifications, so it sees the payment when it checks your order; contact it if your order does not update.`}
+              ? " is notified and updates your order."
+              : " has not set up automatic notifications, so it sees the payment when it checks your order; contact it if your order does not update."}
           </>
         ) : (
-          `The sandbox test payment was declined. Nothing was charged. Ask ${view.merchantName} for a new payment if you want to try again.`
+          <>
+            The sandbox test payment was declined. Nothing was charged. Ask <bdi>{view.merchantName}</bdi> for a new payment if you want to try again.
+          </>
         )}
       </p>
       <Basket view={view} />
@@ -124,6 +148,7 @@ function Outcome({ view }: { view: StoreCheckoutView }) {
         <Row label={paid ? "Total paid" : "Total"} value={aed(view.total)} strong />
       </dl>
       <OriginalAmount view={view} />
+      <ReturnLink href={paid ? view.links.done : view.links.leave} merchantName={view.merchantName} />
     </Card>
   );
 }
@@ -133,14 +158,16 @@ function Expired({ view }: { view: StoreCheckoutView }) {
     <Card labelledBy="expired">
       <StateHeading id="expired">This checkout has expired</StateHeading>
       <p className="text-slate-700">
-        For your security, store checkouts are valid for a limited time. Nothing was charged. Please return to {view.merchantName} and start the payment again.
+        For your security, store checkouts are valid for a limited time. Nothing was charged. Please return to <bdi>{view.merchantName}</bdi> and start the
+        payment again.
       </p>
+      <ReturnLink href={view.links.leave} merchantName={view.merchantName} />
     </Card>
   );
 }
 
 export default async function StoreCheckoutPage({ params }: { params: Promise<{ token: string }> }) {
-  const view = await loadStoreCheckout(getDb(), (await params).token, new Date());
+  const view = await loadView((await params).token);
   if (!view) notFound();
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
@@ -149,7 +176,11 @@ export default async function StoreCheckoutPage({ params }: { params: Promise<{ 
         <h1 className="pt-2 text-2xl font-semibold text-slate-900">{view.store}</h1>
         <p className="text-sm text-slate-600">{view.legalName}</p>
         <p className="text-sm text-slate-600">
-          Order reference <span className="break-all font-medium text-slate-900">{view.reference}</span>
+          {/* Merchant text is isolated wherever it is shown (docs/decisions/0206-merchant-text-without-direction-controls.md). */}
+          Order reference{" "}
+          <bdi className="break-all font-medium text-slate-900" data-testid="reference">
+            {view.reference}
+          </bdi>
         </p>
         {view.state === "READY" ? <ExpiryWatch expiresAt={view.expiresAt} /> : null}
       </header>

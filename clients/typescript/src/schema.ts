@@ -902,6 +902,8 @@ export interface components {
             buffer?: unknown;
             /** @description Forbidden: not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile). */
             bufferBps?: unknown;
+            /** @description Where the customer leaves to without paying (declined, expired, or left from the open page); returnUrl when absent: https (http on this machine only in local mode), at most 2,048 characters. A customer's return through it is no proof of payment and carries no status: confirm the result by a verified callback or an authenticated read. */
+            cancelUrl?: string;
             /** @description Forbidden: not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile). */
             chargeAmount?: unknown;
             /** @description Forbidden: not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile). */
@@ -953,6 +955,8 @@ export interface components {
             reserve?: unknown;
             /** @description Forbidden: not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile). */
             reserveBps?: unknown;
+            /** @description Where "Return to <your name>" on the customer's ending page leads (your console's default when absent): https (http on this machine only in local mode), at most 2,048 characters. A customer's return through it is no proof of payment and carries no status: confirm the result by a verified callback or an authenticated read. */
+            returnUrl?: string;
             /** @description Forbidden: not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile). */
             settlementCurrency?: unknown;
             /** @description Forbidden: not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile). */
@@ -1013,6 +1017,8 @@ export interface components {
         CreateStorePayment: {
             /** @description The order amount, decimal text in currency (up to 10 integer digits, 2 decimals); its AED charge must be AED 0.01 to 9,999,999,999.99. */
             amount: string;
+            /** @description Where the customer leaves to without paying (declined, expired, or left from the open page); returnUrl when absent: https (http on this machine only in local mode), at most 2,048 characters. A customer's return through it is no proof of payment and carries no status: confirm the result by a verified callback or an authenticated read. */
+            cancelUrl?: string;
             /**
              * @description ISO 4217 code, enabled for your merchant; other than AED it needs a profile charging AED and today's direct rate.
              * @enum {string}
@@ -1024,6 +1030,8 @@ export interface components {
             description?: string;
             /** @description Your order id, 1 to 120 characters, unique among your payments (409 DUPLICATE_REFERENCE). */
             reference: string;
+            /** @description Where "Return to <your name>" on the customer's ending page leads (your console's default when absent): https (http on this machine only in local mode), at most 2,048 characters. A customer's return through it is no proof of payment and carries no status: confirm the result by a verified callback or an authenticated read. */
+            returnUrl?: string;
         };
         Customer: {
             /** @description ISO 3166-1 alpha-2 country code, e.g. AE (your declaration; not verified). */

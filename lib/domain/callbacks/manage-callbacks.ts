@@ -387,6 +387,15 @@ export async function callbackSettings(db: Db, actor: ConsoleActor, merchantId: 
   if (scope && scope !== merchantId) return null;
   return db.merchant.findUnique({
     where: { id: merchantId },
-    select: { id: true, name: true, callbackUrl: true, chaosMode: true, fastRetries: true, clockOffsetMs: true, previousCallbackSecretUntil: true },
+    select: {
+      id: true,
+      name: true,
+      callbackUrl: true,
+      returnUrl: true,
+      chaosMode: true,
+      fastRetries: true,
+      clockOffsetMs: true,
+      previousCallbackSecretUntil: true,
+    },
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AuthenticatedKey } from "@/lib/domain/keys/api-keys";
 import type { Tx } from "@/lib/platform/db";
 import { apiError } from "@/lib/contract/errors";
+import { returnUrlOrThrow } from "@/lib/domain/addresses/return-url";
 import type { CheckoutSession } from "@/lib/platform/generated/prisma/client";
 import { customerProfile } from "@/lib/domain/customers/profile";
 import { consumeVelocity } from "@/lib/domain/risk/velocity";
@@ -17,7 +18,8 @@ export function newSessionToken(): string {
  * `POST /v1/checkout-sessions` (docs/api.md) (docs/api.md "Overview" 5): opens a customer amount-entry session in
  * AWAITING_AMOUNT, in the caller's (idempotency) transaction. Expires after the merchant's
  * checkoutSessionMinutes (default 30). Creates no payment, store handoff or event.
- * @throws ApiError 403 AMOUNT_ENTRY_NOT_ENABLED (merchant without the flow), 400 CUSTOMER_PROFILE_REQUIRED
+ * The optional returnUrl and cancelUrl are kept for the page's "Return to" link (docs/api.md "Returning to your site").
+ * @throws ApiError 400 VALIDATION_ERROR naming returnUrl or cancelUrl when one is refused, 403 AMOUNT_ENTRY_NOT_ENABLED (merchant without the flow), 400 CUSTOMER_PROFILE_REQUIRED
  *   (a required customer member missing or blank), 403 RISK_REJECTED (block list), 409 DUPLICATE_REFERENCE
  *   (reference already used by one of the merchant's sessions)
  */
@@ -32,6 +34,9 @@ export async function createCheckoutSession(
       "customer amount-entry checkout is not enabled for this merchant: an operator switches it on in the console (Merchants, the merchant's page, \"Customer amount-entry flow\"); use a key of a merchant that has it, such as the seeded amount-entry merchant's",
     );
   }
+  // docs/api.md "Returning to your site": checked before anything is read or written.
+  const returnUrl = returnUrlOrThrow("returnUrl", body.returnUrl);
+  const cancelUrl = returnUrlOrThrow("cancelUrl", body.cancelUrl);
   const customer = customerProfile(body.customer, SESSION_REQUIRED_CUSTOMER);
   await assertNotBlocked(tx, merchant.id, customer);
   // A session is a payment attempt for COUNT rules; it has no amount yet, so AMOUNT rules do not apply.
@@ -48,6 +53,8 @@ export async function createCheckoutSession(
       customer,
       state: "AWAITING_AMOUNT",
       token: newSessionToken(),
+      returnUrl,
+      cancelUrl,
       createdAt: now,
       updatedAt: now,
       expiresAt: new Date(now.getTime() + merchant.checkoutSessionMinutes * 60_000),

@@ -5,6 +5,7 @@ import { getSettings } from "@/lib/domain/settings/service-settings";
 import { quotableCurrencies, storedQuote, type SessionQuote } from "@/lib/domain/checkout-sessions/quote";
 import { findSessionByToken } from "@/lib/domain/checkout-sessions/read";
 import { effectiveState } from "@/lib/domain/checkout-sessions/transitions";
+import { returnLinks, type ReturnLinks } from "@/lib/domain/addresses/return-url";
 
 /**
  * What the customer page at customerCheckout.url shows. Deliberately without the token, the customer's
@@ -24,6 +25,8 @@ export type CustomerCheckoutView = {
   /** The global amount limit (decimal text). */
   minAmount: string;
   maxAmount: string;
+  /** Where "Return to <merchant>" leads (docs/api.md "Returning to your site"); both null when nothing is set. */
+  links: ReturnLinks;
 };
 
 /** The part of a session's quote the customer sees: no account id, no pricing snapshot. */
@@ -66,5 +69,6 @@ export async function loadCustomerCheckout(db: Db, token: string, now: Date): Pr
     currencies,
     minAmount: settings?.globalMinAmount ?? "",
     maxAmount: settings?.globalMaxAmount ?? "",
+    links: returnLinks(session, merchant.returnUrl),
   };
 }

@@ -43,6 +43,8 @@ const checkout: StoreCheckout = {
   state: "QUEUED",
   chargeMinor: 25000n,
   token: null,
+  returnUrl: null,
+  cancelUrl: null,
   subtotalMinor: null,
   discountMinor: null,
   matchType: null,

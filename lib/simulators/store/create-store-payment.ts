@@ -1,4 +1,5 @@
 import type { AuthenticatedKey } from "@/lib/domain/keys/api-keys";
+import { returnUrlOrThrow } from "@/lib/domain/addresses/return-url";
 import { afterCommit, type Tx } from "@/lib/platform/db";
 import { apiError } from "@/lib/contract/errors";
 import { fromMinor, toMinor } from "@/lib/contract/money/currency";
@@ -62,7 +63,10 @@ export function storeRequiredCustomer(merchant: Pick<AuthenticatedKey["merchant"
  * (the connected store must have an active catalog item). The checkout's chargeAmount is the snapshot's
  * `gateway` figure (AED fils); payment and checkout expire after merchant.storeCheckoutMinutes (default 30).
  *
- * @throws ApiError 403 LEGACY_FLOW_DISABLED (merchant with customer amount-entry), 503 STORE_DISABLED /
+ * The optional returnUrl and cancelUrl are kept on the checkout for its page's "Return to" link (docs/api.md
+ * "Returning to your site"; lib/domain/addresses/return-url.ts).
+ *
+ * @throws ApiError 400 VALIDATION_ERROR naming returnUrl or cancelUrl when one is refused, 403 LEGACY_FLOW_DISABLED (merchant with customer amount-entry), 503 STORE_DISABLED /
  *   STORE_UNAVAILABLE, 400 CUSTOMER_PROFILE_REQUIRED, 409 PROVIDER_CURRENCY_MISMATCH (no profile charging AED
  *   for a non-AED currency), 409 FX_RATE_MISSING, 503 NO_ROUTE, and everything admitPayment and pricePayment throw.
  */
@@ -75,6 +79,9 @@ export async function createStorePayment(tx: Tx, input: { apiKey: AuthenticatedK
       "POST /v1/store-payments is the legacy store flow and is unavailable once customer amount-entry is enabled; use POST /v1/checkout-sessions",
     );
   }
+  // docs/api.md "Returning to your site": checked before anything is read or written.
+  const returnUrl = returnUrlOrThrow("returnUrl", body.returnUrl);
+  const cancelUrl = returnUrlOrThrow("cancelUrl", body.cancelUrl);
   const closed = storeClosure(await getSettings(tx));
   if (closed) throw closed;
   const amountMinor = toMinor(body.amount);
@@ -115,7 +122,7 @@ export async function createStorePayment(tx: Tx, input: { apiKey: AuthenticatedK
     customer,
     acceptanceMinutes: merchant.storeCheckoutMinutes,
     now,
-    storeCheckout: { state: "QUEUED", chargeMinor: BigInt(priced.snapshot.gateway), nextHandoffAt: now },
+    storeCheckout: { state: "QUEUED", chargeMinor: BigInt(priced.snapshot.gateway), nextHandoffAt: now, returnUrl, cancelUrl },
   });
   afterCommit(tx, () => announce(STORE_HANDOFF_DUE, [{ paymentId: payment.id }]));
   return payment;

@@ -5,6 +5,7 @@ import { fromMinor } from "@/lib/contract/money/currency";
 import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/contract/schemas/api/payment-resource";
 import { parseStored } from "@/lib/contract/schemas/stored/parse";
 import { STORE_TOKEN_PATTERN } from "@/lib/simulators/test-store/connector";
+import { returnLinks, type ReturnLinks } from "@/lib/domain/addresses/return-url";
 
 /** One basket line as the store page shows it (AED decimal text). */
 export type StoreViewLine = { sku: string; name: string; kind: "PRODUCT" | "PACKAGE"; quantity: number; unitPrice: string; lineTotal: string };
@@ -32,6 +33,8 @@ export type StoreCheckoutView = {
   originalAmount: string;
   originalCurrency: string;
   expiresAt: string;
+  /** Where "Return to <merchant>" leads (docs/api.md "Returning to your site"); both null when nothing is set. */
+  links: ReturnLinks;
 };
 
 /** A checkout's stored basket (`store_checkouts.lines`, written by lib/simulators/store/handoff.ts): unit prices in AED minor units as integer text. */
@@ -49,7 +52,7 @@ export async function loadStoreCheckout(db: Db, token: string, now: Date): Promi
   if (!STORE_TOKEN_PATTERN.test(token)) return null;
   const checkout = await db.storeCheckout.findUnique({
     where: { token },
-    include: { payment: { include: { merchant: { select: { name: true, callbackUrl: true } } } } },
+    include: { payment: { include: { merchant: { select: { name: true, callbackUrl: true, returnUrl: true } } } } },
   });
   if (!checkout) return null;
   const { payment } = checkout;
@@ -74,5 +77,6 @@ export async function loadStoreCheckout(db: Db, token: string, now: Date): Promi
     originalAmount: fromMinor(payment.amountMinor),
     originalCurrency: payment.currency,
     expiresAt: checkout.expiresAt.toISOString(),
+    links: returnLinks(checkout, payment.merchant.returnUrl),
   };
 }

@@ -13,7 +13,7 @@ import { retryWaitsSeconds } from "@/lib/contract/callbacks/retry-schedule";
 import { formatRetryWaits } from "@/lib/application/console/format";
 import { callbacksOverview } from "@/lib/domain/reports/callbacks-overview";
 import { scenarioRulesFor } from "@/lib/domain/scenarios/manage";
-import { CallbackAddressCard } from "./_cards/callback-address-card";
+import { CallbackAddressCard, ReturnAddressCard } from "./_cards/callback-address-card";
 import { DeliveryStateFilter } from "./_cards/delivery-state-filter";
 import { SandboxClockCard } from "./_cards/sandbox-clock-card";
 import { ScenarioRulesCard } from "./_cards/scenario-rules-card";
@@ -94,6 +94,7 @@ export default async function CallbacksPage({ searchParams }: { searchParams: Pr
           </Card>
         ) : null}
         {merchant ? <CallbackAddressCard merchant={merchant} showName={actor.role === "OPERATOR"} /> : null}
+        {merchant ? <ReturnAddressCard merchant={merchant} showName={actor.role === "OPERATOR"} /> : null}
         {merchant ? (
           <>
             <SwitchCard

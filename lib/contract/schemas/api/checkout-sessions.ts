@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, Customer, Reference } from "@/lib/contract/schemas/api/common";
+import { Amount, CurrencyCode, Customer, Reference, ReturnAddresses } from "@/lib/contract/schemas/api/common";
 
 const CUSTOMER_CHOOSES = (what: string) => `not accepted on this endpoint; the customer chooses the ${what} on the checkout page`;
 const NO_PRICING = "not accepted on this endpoint; merchant-supplied pricing parameters are not accepted (pricing comes from the merchant's pricing profile)";
@@ -62,6 +62,7 @@ export const CreateCheckoutSession = z
     customer: Customer.required(requiredMembers).describe(
       "id, firstName, lastName, email and phone (international format with the country code) are required. A missing or blank one answers 400 CUSTOMER_PROFILE_REQUIRED naming it.",
     ),
+    ...ReturnAddresses,
     ...forbidden,
   })
   .describe(
@@ -78,7 +79,7 @@ export const CreateCheckoutSession = z
  */
 export const CreateCheckoutSessionRequest = CreateCheckoutSession.extend({ customer: Customer.optional() });
 /** A body that passed `CreateCheckoutSessionRequest` (customer members still to be checked by the domain code). */
-export type CreateCheckoutSessionRequest = { reference: string; customer?: Customer };
+export type CreateCheckoutSessionRequest = { reference: string; customer?: Customer; returnUrl?: string; cancelUrl?: string };
 
 /**
  * Body of the customer page's quote and confirm requests (POST /checkout/{token}/quote and /confirm):

@@ -71,6 +71,25 @@ export const Reference = merchantText(z.string().min(1).max(120));
 export const Description = merchantText(z.string().max(500));
 export const Uuid = z.uuid();
 
+/** What every return address's description ends with (docs/api.md "Returning to your site"). */
+const NO_PROOF =
+  "https (http on this machine only in local mode), at most 2,048 characters. A customer's return through it is no proof of payment and carries no status: confirm the result by a verified callback or an authenticated read.";
+/**
+ * The customer pages' return addresses (docs/api.md "Returning to your site"): checked by the domain
+ * (lib/domain/addresses/return-url.ts, 400 VALIDATION_ERROR naming the member), never read from a query string.
+ */
+export const ReturnAddresses = {
+  returnUrl: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe(`Where "Return to <your name>" on the customer's ending page leads (your console's default when absent): ${NO_PROOF}`),
+  cancelUrl: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe(`Where the customer leaves to without paying (declined, expired, or left from the open page); returnUrl when absent: ${NO_PROOF}`),
+};
 
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Amount, CurrencyCode, Customer, Description, Reference } from "@/lib/contract/schemas/api/common";
+import { Amount, CurrencyCode, Customer, Description, Reference, ReturnAddresses } from "@/lib/contract/schemas/api/common";
 
 /**
  * docs/api.md "Store checkout" (request body of POST /v1/store-payments; unknown properties rejected):
@@ -17,6 +17,7 @@ export const CreateStorePayment = z
     currency: CurrencyCode.describe("ISO 4217 code, enabled for your merchant; other than AED it needs a profile charging AED and today's direct rate."),
     description: Description.optional().describe("Free text for you, at most 500 characters; stored, not returned."),
     customer: Customer.optional().describe("username, firstName, lastName and email required (country when your merchant is set up so); id optional."),
+    ...ReturnAddresses,
   })
   .describe(
     "The store charges in AED; another merchant currency needs a pricing profile with AED charge and a direct rate. customer.username, firstName, lastName and email are required (country when merchant policy says so): missing ones answer 400 CUSTOMER_PROFILE_REQUIRED.",

@@ -1,12 +1,18 @@
 import { ActionForm, Field, Hidden, SubmitButton } from "@/components/console/forms";
 import { Card } from "@/components/console/ui";
-import { endOverlapAction, requeueAction, rotateSecretAction, sendTestAction, setCallbackAction } from "@/app/console/actions/callbacks";
+import { endOverlapAction, requeueAction, rotateSecretAction, sendTestAction, setCallbackAction, setReturnUrlAction } from "@/app/console/actions/callbacks";
 import { callbackAddressRule, savedAddressNote } from "@/lib/domain/callbacks/callback-config";
 import { systemNow } from "@/lib/platform/clock";
 import { formatConsoleTime } from "@/lib/platform/time-format";
 
 /** What the address card shows of a merchant's callback settings (lib/domain/callbacks/manage-callbacks.ts callbackSettings). */
-export type CallbackAddressSettings = { id: string; name: string; callbackUrl: string | null; previousCallbackSecretUntil: Date | null };
+export type CallbackAddressSettings = {
+  id: string;
+  name: string;
+  callbackUrl: string | null;
+  returnUrl: string | null;
+  previousCallbackSecretUntil: Date | null;
+};
 
 /**
  * The Callbacks page's address card (docs/callbacks.md): the saved address and the form that sets it (a new signing
@@ -18,23 +24,12 @@ export function CallbackAddressCard({ merchant, showName }: { merchant: Callback
       title={`Callback address${showName ? ` of ${merchant.name}` : ""}`}
       description={`${callbackAddressRule()} Saving generates a new signing secret, shown only once.`}
     >
-      <p className="mb-3 text-sm text-slate-700">
-        Current:{" "}
-        {merchant.callbackUrl ? (
-          <>
-            <code className="break-all font-mono text-xs" data-testid="callback-url">
-              {merchant.callbackUrl}
-            </code>
-            {savedAddressNote(merchant.callbackUrl) ? (
-              <span className="ml-1 text-slate-600" data-testid="callback-url-note">
-                ({savedAddressNote(merchant.callbackUrl)})
-              </span>
-            ) : null}
-          </>
-        ) : (
-          <span className="text-amber-800">not set</span>
-        )}
-      </p>
+      <SavedAddress
+        url={merchant.callbackUrl}
+        testId="callback-url"
+        note={savedAddressNote(merchant.callbackUrl)}
+        unset={<span className="text-amber-800">not set</span>}
+      />
       <ActionForm
         action={setCallbackAction}
         label="Set the callback address"
@@ -62,6 +57,51 @@ export function CallbackAddressCard({ merchant, showName }: { merchant: Callback
           </SubmitButton>
         </ActionForm>
       </div>
+    </Card>
+  );
+}
+
+/** "Current: <address> (<note>)" of an address card, or `unset` when there is none. */
+function SavedAddress({ url, testId, note = null, unset }: { url: string | null; testId: string; note?: string | null; unset: React.ReactNode }) {
+  return (
+    <p className="mb-3 text-sm text-slate-700">
+      Current:{" "}
+      {url ? (
+        <>
+          <code className="break-all font-mono text-xs" data-testid={testId}>
+            {url}
+          </code>
+          {note ? (
+            <span className="ml-1 text-slate-600" data-testid={`${testId}-note`}>
+              ({note})
+            </span>
+          ) : null}
+        </>
+      ) : (
+        unset
+      )}
+    </p>
+  );
+}
+
+/**
+ * The merchant's default return address (docs/api.md "Returning to your site"): where "Return to <merchant>" on the
+ * customer pages leads when a store payment or checkout session gives none. Empty removes it.
+ */
+export function ReturnAddressCard({ merchant, showName }: { merchant: CallbackAddressSettings; showName: boolean }) {
+  return (
+    <Card
+      title={`Return address${showName ? ` of ${merchant.name}` : ""}`}
+      description="Where the customer pages' ending pages (paid, declined, expired, confirmed) link back to, unless the store payment or checkout session gives its own returnUrl or cancelUrl. An https address; an address on this machine only in local mode. A customer's return is no proof of payment and carries no status: confirm payments by a verified callback or an authenticated read."
+    >
+      <SavedAddress url={merchant.returnUrl} testId="return-url" unset={<span className="text-slate-600">not set (the pages show no return link)</span>} />
+      <ActionForm action={setReturnUrlAction} label="Set the return address" className="flex flex-col gap-3 sm:flex-row sm:items-start">
+        <Hidden name="merchantId" value={merchant.id} />
+        <Field name="url" label="Return address (empty removes it)" placeholder="https://shop.example.com/orders" className="flex-1" />
+        <div className="sm:pt-6">
+          <SubmitButton>Save return address</SubmitButton>
+        </div>
+      </ActionForm>
     </Card>
   );
 }
