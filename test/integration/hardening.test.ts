@@ -2,13 +2,24 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actionId } from "../support/console-http";
+import { actionId, postAction, signIn } from "../support/console-http";
 import { TEST_DATABASE_URL } from "../support/env";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 import { waitUntil } from "../../scripts/harness/wait";
 import { luhnValid } from "@/lib/platform/redaction/redact";
 import { listenerForward } from "../support/stream";
-import { baseUrl, db, depositBody, eventually, forwardTokenOf, freshIp, issueApiKey, newMerchant, type TestMerchant } from "../support/fixtures";
+import {
+  baseUrl,
+  createConsoleUser,
+  db,
+  depositBody,
+  eventually,
+  forwardTokenOf,
+  freshIp,
+  issueApiKey,
+  newMerchant,
+  type TestMerchant,
+} from "../support/fixtures";
 import { assertPresent, present } from "../../scripts/harness/present";
 
 // The newest surfaces hardened, over real HTTP against the built service: one key's flood never refuses another
@@ -422,6 +433,8 @@ function rawExchange(url: string, head: string, chunks: string[] = [], everyMs =
 }
 
 describe("the HTTP front with a service of its own (no trusted proxy, published over https)", () => {
+  /** The per-address budgets of this service (the API's, and the page POSTs' of the same size). */
+  const PER_IP = 30;
   let service: StartedService;
   beforeAll(async () => {
     service = await startService(
@@ -432,6 +445,7 @@ describe("the HTTP front with a service of its own (no trusted proxy, published 
         PUBLIC_BASE_URL: "https://sandbox.example.com",
         METRICS_TOKEN: "m".repeat(32),
         LOG_LEVEL: "info",
+        RATE_LIMIT_PER_IP: String(PER_IP),
       },
       { capture: true },
     );
@@ -472,6 +486,20 @@ describe("the HTTP front with a service of its own (no trusted proxy, published 
     ).toEqual([]);
     // One line each: the request's own, under 400.
     expect(lines.filter((l) => l.includes('"path":"/v1/payments"')).map((l) => JSON.parse(l).status)).toEqual([400, 400]);
+  });
+
+  it("page POSTs with a session spend a per-address budget: past it, 429 with Retry-After before the body is decoded", async () => {
+    const user = await createConsoleUser(db, { username: `posts-${randomUUID().slice(0, 8)}`, password: "operator-password-1", role: "OPERATOR" });
+    const { cookie } = await signIn(user.username, "operator-password-1", undefined, service.url);
+    expect(cookie).not.toBeNull();
+    const fields = { kind: "EMAIL", value: "", merchantId: "", reason: "" }; // refused by the form's check: nothing changes
+    const statuses: number[] = [];
+    for (let i = 0; i < PER_IP; i++) statuses.push((await postAction("settings.addBlock", fields, { cookie, base: service.url })).status);
+    expect(statuses).toEqual(Array(PER_IP).fill(200));
+    const refused = await postAction("settings.addBlock", fields, { cookie, base: service.url });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(JSON.parse(refused.text).error.code).toBe("RATE_LIMITED");
   });
 
   it("X-Forwarded-Host counts only from a trusted proxy: another site's form saying it is this host is refused 403", async () => {

@@ -21,22 +21,32 @@ function signInIp(): string {
 
 export type SignInAnswer = { cookie: string | null; status: number; body: any; setCookie: string[] };
 
-/**
- * Signs in through next-auth's credentials endpoint over HTTP (CSRF token first, as the sign-in form does).
- * `ip` is sent as X-Forwarded-For (the test service trusts loopback as a proxy); default: a fresh TEST-NET-3
- * address; `base` another service than the suite's. Returns the session cookie ("name=value") or null, with the
- * status, JSON body and Set-Cookie lines.
- */
-export async function signIn(username: string, password: string, ip = signInIp(), base = baseUrl()): Promise<SignInAnswer> {
+/** next-auth's CSRF token and the cookies it set: what the sign-in form holds before it posts ({@link signIn}). */
+export type SignInForm = { base: string; csrfToken: string; cookies: string };
+
+/** Opens the sign-in form as a browser does: next-auth's CSRF token and cookie from `base` (default the suite's service). */
+export async function signInForm(base = baseUrl()): Promise<SignInForm> {
   const csrf = await fetch(`${base}/api/auth/csrf`);
-  const csrfCookies = csrf.headers
+  const cookies = csrf.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
   const { csrfToken } = await csrf.json();
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+  return { base, csrfToken, cookies };
+}
+
+/**
+ * Signs in through next-auth's credentials endpoint over HTTP (CSRF token first, as the sign-in form does).
+ * `ip` is sent as X-Forwarded-For (the test service trusts loopback as a proxy); default: a fresh TEST-NET-3
+ * address; `base` another service than the suite's; `form` a sign-in form opened before ({@link signInForm}), so that
+ * only the credentials POST is made now. Returns the session cookie ("name=value") or null, with the status, JSON body
+ * and Set-Cookie lines.
+ */
+export async function signIn(username: string, password: string, ip = signInIp(), base = baseUrl(), form?: SignInForm): Promise<SignInAnswer> {
+  const { csrfToken, cookies } = form ?? (await signInForm(base));
+  const res = await fetch(`${form?.base ?? base}/api/auth/callback/credentials`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies, "x-forwarded-for": ip },
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies, "x-forwarded-for": ip },
     body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
     redirect: "manual",
   });

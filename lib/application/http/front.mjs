@@ -3,7 +3,7 @@
 // cannot be decoded, the forwarded host of an untrusted peer, and the bounds of page POSTs (Server Actions), which
 // Next.js would otherwise decode, up to 1 MB, before any sign-in check. Plain JavaScript: server.mjs imports it.
 import ipaddr from "ipaddr.js";
-import { STATIC_HEADERS } from "./static-headers.mjs";
+import { STATIC_HEADERS, pagePolicy } from "./static-headers.mjs";
 
 /**
  * The most a console page POST (a Server Action's body) may carry, in bytes. The largest console forms are the catalog
@@ -24,18 +24,7 @@ export const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), pay
  * build time (`/`, `/docs`) and the 404 page. Their inline scripts are the build's own, so scripts are allowed from
  * this origin and inline; nothing else loads from elsewhere, no plugin, no framing, forms post here only.
  */
-export const STATIC_PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const STATIC_PAGE_CSP = pagePolicy("'self' 'unsafe-inline'");
 
 /** How long a shared cache may keep an HTML page rendered at build time (seconds; Next.js would say a year). */
 const HTML_CACHE_CONTROL = "public, max-age=0, must-revalidate";

@@ -2,6 +2,7 @@
 // NEXTAUTH_URL). The static ones (nosniff, Referrer-Policy, X-Frame-Options) are set for every path in
 // next.config.mjs; the Content-Security-Policy with a per-request nonce is set by proxy.ts.
 import { config, type Config } from "@/lib/platform/config";
+import { pagePolicy } from "@/lib/application/http/static-headers.mjs";
 
 /** The two settings that tell whether the service is published over https. */
 type PublicUrls = Pick<Config, "PUBLIC_BASE_URL" | "NEXTAUTH_URL">;
@@ -24,17 +25,5 @@ export function transportSecurityHeaders(env: PublicUrls = config()): Record<str
  * @param nonce a fresh random value per request (base64).
  */
 export function contentSecurityPolicy(nonce: string, https = servedOverHttps()): string {
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    ...(https ? ["upgrade-insecure-requests"] : []),
-  ].join("; ");
+  return pagePolicy(`'self' 'nonce-${nonce}' 'strict-dynamic'`, { https, img: "'self' data: blob:" });
 }

@@ -58,7 +58,7 @@ export async function createUser(tx: Tx, actor: ConsoleActor, input: z.output<ty
 
 /**
  * Changes a user's access: role, merchant, active flag (operator only). Deactivation ends every session of the user
- * (the session epoch moves on; docs/operating.md "Console sessions"), so reactivating never revives one. Any real change revokes every API key
+ * (the session epoch moves on; docs/operating.md "Console sign-in limits"), so reactivating never revives one. Any real change revokes every API key
  * the user owns (docs/api.md "Authentication" 5: changing the key holder's access revokes the related keys), in the
  * same transaction, and the audit row lists the revoked keys. Re-activating never brings keys back.
  * Operators cannot change their own access (no one locks themself out by accident).
