@@ -19,6 +19,7 @@ import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
 import { buildSandbox, esbuildBase, packSandbox } from "./pack-sandbox.mjs";
+import { packPython } from "./pack-python.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const clientDir = path.join(root, "clients", "typescript");
@@ -101,7 +102,7 @@ export async function packClients(out = path.join(root, "dist-packages")) {
   fs.mkdirSync(out, { recursive: true });
   const client = npmPack(clientDir, out, version);
   const cli = npmPack(cliDir, out, version);
-  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir) };
+  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir), python: packPython(out, version) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--prepare") {
@@ -114,4 +115,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);
   console.log(`@sandpiper/cli ${packed.version}: ${packed.cli}`);
   console.log(`@sandpiper/sandbox ${packed.version}: ${packed.sandbox}`);
+  if (packed.python) console.log(`sandpiper (Python) ${packed.version}: ${packed.python}`);
 }
