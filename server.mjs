@@ -106,12 +106,24 @@ export function settings(env = process.env) {
 }
 
 /**
+ * Why this process must not serve with `env`, or null: a sandbox token (the process state's sandboxToken, set only by
+ * the @sandpiper/sandbox package's process before it starts the service: lib/application/http/sandbox-token.ts) under
+ * NODE_ENV=production (docs/decisions/0198-a-merchant-per-test-over-a-sandbox-token.md).
+ */
+export function sandboxTokenRefusal(env = process.env) {
+  const state = (globalThis.__sandpiper ??= {});
+  return state.sandboxToken !== undefined && env.NODE_ENV === "production"
+    ? "a sandbox token is set under NODE_ENV=production: POST /v1/sandbox/merchants makes merchants without an API key and exists only in the @sandpiper/sandbox package"
+    : null;
+}
+
+/**
  * Exits with a clear message when the environment is unsafe to serve: CALLBACK_ALLOW_LOOPBACK=1 with
  * NODE_ENV=production (the one rule: lib/domain/callbacks/loopback-rule.mjs; instrumentation.ts applies it again for
- * `next start`).
+ * `next start`), or a sandbox token under NODE_ENV=production ({@link sandboxTokenRefusal}).
  */
 export function refuseUnsafeStart(env = process.env) {
-  const refusal = loopbackRefusal(settings(env).CALLBACK_ALLOW_LOOPBACK, env.NODE_ENV);
+  const refusal = loopbackRefusal(settings(env).CALLBACK_ALLOW_LOOPBACK, env.NODE_ENV) ?? sandboxTokenRefusal(env);
   if (refusal) {
     console.error(`Sandpiper refuses to start: ${refusal}`);
     process.exit(1);

@@ -4,10 +4,10 @@ import { getDb, transaction, type Tx } from "@/lib/platform/db";
 import { issueApiKey, SCOPES } from "@/lib/domain/keys/api-keys";
 import { createConsoleUser, randomPassword } from "@/lib/domain/users/create-console-user";
 import { createMerchant } from "@/lib/domain/merchants/create-merchant";
-import { savePricingVersion } from "@/lib/domain/pricing/profile-versions";
-import { extendSeededRates, SEED_SETTING_KEY, SEEDED_USD_DEPOSIT_TERMS } from "@/lib/domain/pricing/seeded-rates";
-import { setCallbackUrl } from "@/lib/domain/callbacks/callback-config";
+import { extendSeededRates, SEED_SETTING_KEY } from "@/lib/domain/pricing/seeded-rates";
+import { systemNow } from "@/lib/platform/clock";
 import { ApiError } from "@/lib/contract/errors";
+import { issueSandboxKeys, makeSandboxMerchant } from "@/lib/simulators/sandbox-merchants/make-merchant";
 import { SEED_CATALOG } from "@/lib/simulators/test-store/catalog-seed";
 
 // A refused variable (e.g. SEED_ALLOWED_IPS with a name instead of an address) ends the seed here, one line each.
@@ -34,16 +34,16 @@ type SeedIds = {
  * profile charged in AED so the customer page can quote USD as well as AED.
  */
 async function seedAmountEntryMerchant(tx: Tx, allowedIps: string[], operatorId: string | null) {
-  const merchant = await createMerchant(tx, { name: "Amount-entry Merchant", defaultCommissionBps: 150, allowedIps, amountEntryEnabled: true });
   const userPassword = password();
-  const user = await createConsoleUser(tx, { username: "amountentry", password: userPassword, role: "MERCHANT", merchantId: merchant.id });
-  await savePricingVersion(tx, {
-    merchantId: merchant.id,
-    ...SEEDED_USD_DEPOSIT_TERMS,
-    reason: "seed: USD amount-entry quotes charged in AED",
-    createdById: operatorId,
+  const made = await makeSandboxMerchant(tx, {
+    name: "Amount-entry Merchant",
+    allowedIps,
+    amountEntry: true,
+    owner: { username: "amountentry", password: userPassword },
+    pricing: { reason: "seed: USD amount-entry quotes charged in AED", createdById: operatorId },
+    now: systemNow(),
   });
-  return { merchantId: merchant.id, userId: user.id, password: userPassword };
+  return { merchantId: made.merchantId, userId: made.ownerId, password: userPassword };
 }
 
 /** SEED_ALLOWED_IPS through the one configuration (lib/platform/config.ts; default 127.0.0.1 and ::1). */
@@ -52,22 +52,21 @@ const seedAllowedIps = () => config().SEED_ALLOWED_IPS;
 /** Creates everything of the sandbox in one transaction: a refused SEED_CALLBACK_URL leaves nothing behind. */
 async function firstSeed(tx: Tx) {
   const allowedIps = seedAllowedIps();
-  const merchant = await createMerchant(tx, { name: "Sandbox Merchant", defaultCommissionBps: 150, allowedIps });
-  // The same address policy and secret as a console save (a loopback receiver needs CALLBACK_ALLOW_LOOPBACK=1).
-  const callbackUrl = config().SEED_CALLBACK_URL;
-  const callbackSecret = callbackUrl ? (await setCallbackUrl(tx, { merchantId: merchant.id, url: callbackUrl })).secret : null;
-  const second = await createMerchant(tx, { name: "Second Sandbox Merchant", defaultCommissionBps: 200, allowedIps });
   const passwords = { operator: password(), merchant: password(), approver: password(), second: password() };
   const operator = await createConsoleUser(tx, { username: "operator", password: passwords.operator, role: "OPERATOR" });
-  const merchantUser = await createConsoleUser(tx, { username: "merchant", password: passwords.merchant, role: "MERCHANT", merchantId: merchant.id });
-  const approver = await createConsoleUser(tx, { username: "approver", password: passwords.approver, role: "MERCHANT", merchantId: merchant.id });
-  const secondUser = await createConsoleUser(tx, { username: "second", password: passwords.second, role: "MERCHANT", merchantId: second.id });
-  await savePricingVersion(tx, {
-    merchantId: merchant.id,
-    ...SEEDED_USD_DEPOSIT_TERMS,
-    reason: "seed: USD gateway deposits charged in AED",
-    createdById: operator.id,
+  // The same address policy and secret as a console save (a loopback receiver needs CALLBACK_ALLOW_LOOPBACK=1).
+  const merchant = await makeSandboxMerchant(tx, {
+    name: "Sandbox Merchant",
+    allowedIps,
+    callbackUrl: config().SEED_CALLBACK_URL,
+    owner: { username: "merchant", password: passwords.merchant },
+    pricing: { reason: "seed: USD gateway deposits charged in AED", createdById: operator.id },
+    now: systemNow(),
   });
+  const callbackSecret = merchant.callbackSecret;
+  const second = await createMerchant(tx, { name: "Second Sandbox Merchant", defaultCommissionBps: 200, allowedIps });
+  const approver = await createConsoleUser(tx, { username: "approver", password: passwords.approver, role: "MERCHANT", merchantId: merchant.merchantId });
+  const secondUser = await createConsoleUser(tx, { username: "second", password: passwords.second, role: "MERCHANT", merchantId: second.id });
   const amountEntry = await seedAmountEntryMerchant(tx, allowedIps, operator.id);
   // The seeded pairs' rates for a window of days around today (docs/guides/operate-sandpiper.md "Seeded sandbox"; the service's job keeps it ahead).
   await extendSeededRates(tx, { force: true });
@@ -85,9 +84,9 @@ async function firstSeed(tx: Tx) {
     skipDuplicates: true,
   });
   const ids: SeedIds = {
-    merchantId: merchant.id,
+    merchantId: merchant.merchantId,
     secondMerchantId: second.id,
-    merchantUserId: merchantUser.id,
+    merchantUserId: merchant.ownerId,
     approverUserId: approver.id,
     secondUserId: secondUser.id,
     amountEntryMerchantId: amountEntry.merchantId,
@@ -115,8 +114,7 @@ async function main() {
     addedAmountEntryPassword = added.password;
   }
   // API keys are shown once: every seed run issues fresh ones (older keys stay valid).
-  const full = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: SCOPES, name: "seed: full" });
-  const readOnly = await issueApiKey(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, scopes: ["payments:read"], name: "seed: read-only" });
+  const { full, readOnly } = await issueSandboxKeys(db, { merchantId: ids.merchantId, ownerId: ids.merchantUserId, label: "seed" });
   const second = await issueApiKey(db, { merchantId: ids.secondMerchantId, ownerId: ids.secondUserId, scopes: SCOPES, name: "seed: second merchant" });
   const amountEntry = await issueApiKey(db, {
     merchantId: ids.amountEntryMerchantId!,
@@ -140,7 +138,7 @@ async function main() {
         merchantId: ids.merchantId,
         secondMerchantId: ids.secondMerchantId,
         amountEntryMerchantId: ids.amountEntryMerchantId,
-        keys: { full: full.key, readOnly: readOnly.key, secondMerchant: second.key, amountEntry: amountEntry.key },
+        keys: { full, readOnly, secondMerchant: second.key, amountEntry: amountEntry.key },
         users: users || amountEntryUser ? { ...users, ...(amountEntryUser ? { amountEntry: amountEntryUser } : {}) } : null,
         ...(created?.callbackSecret ? { callbackSecret: created.callbackSecret } : {}),
       }),
@@ -153,8 +151,8 @@ async function main() {
       ? "Seeded the sandbox (keep these: the database keeps only hashes of the keys and passwords):"
       : "Sandbox already seeded; new API keys issued (older keys stay valid):",
     `  merchant id          ${ids.merchantId}`,
-    `  API key (all scopes) ${full.key}`,
-    `  API key (read only)  ${readOnly.key}`,
+    `  API key (all scopes) ${full}`,
+    `  API key (read only)  ${readOnly}`,
     `  second merchant key  ${second.key}`,
     `  amount-entry key     ${amountEntry.key}   (merchant with customer amount-entry: POST /v1/checkout-sessions)`,
   ];

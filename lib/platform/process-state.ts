@@ -103,6 +103,19 @@ export interface ProcessState {
   handoffKey?: Buffer;
   /** The prepared matching index of the store's catalog (lib/simulators/test-store/catalog-cache.ts): built once per catalog version, not per instance. */
   catalog?: OwnedSlotTypes["catalog"];
+  /** The password hash of console users made without a password (lib/domain/users/create-console-user.ts): one argon2 hash per process. */
+  noPasswordHash?: Promise<string>;
+  /**
+   * The bearer token of POST /v1/sandbox/merchants (lib/application/http/sandbox-token.ts), set only by the
+   * @sandpiper/sandbox package's process before it starts the service (clients/sandbox/src/child.ts); in every other
+   * start it is absent and the route answers 404 as an unknown one (docs/guides/test-in-your-own-suite.md "A merchant per test").
+   */
+  sandboxToken?: string;
+  /**
+   * Set while the sandbox package's reset() empties the tables (clients/sandbox/src/child.ts): the embedded job driver
+   * starts no run (lib/application/jobs/driver.ts), so none records work on rows the reset removes.
+   */
+  jobsPaused?: boolean;
   /** The readiness last logged (lib/application/health/readiness.ts): a change is logged once per process. */
   readiness?: string;
 }

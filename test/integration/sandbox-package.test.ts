@@ -1,19 +1,15 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTRACT_VERSION } from "@/lib/application/openapi/document";
 import type { Sandbox, SandboxOptions } from "../../clients/sandbox/types/index";
-import { assertMatchesContract } from "../support/contract";
 import { eventually } from "../support/fixtures";
 import { docBlock } from "../support/readme";
 import { startReceiver } from "../support/receiver";
+import { installSandboxPackage, listening, sandboxApi, sandboxFolders, shellEnv } from "../support/sandbox-package";
 import { assertPresent, present } from "../../scripts/harness/present";
 
 // @sandpiper/sandbox as a merchant's test suite meets it (docs/guides/test-in-your-own-suite.md): the tarball that
@@ -25,9 +21,6 @@ const root = path.resolve(__dirname, "../..");
 const GUIDE = "docs/guides/test-in-your-own-suite.md";
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sandbox-pkg-"));
 const project = path.join(scratch, "project");
-/** The environment a shell gives: none of the test run's npm variables (npm_config_*, npm_package_*). */
-const shellEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
-  ({ ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_"))), ...extra }) as NodeJS.ProcessEnv;
 let startSandpiper: (options?: SandboxOptions) => Promise<Sandbox>;
 const started: Sandbox[] = [];
 
@@ -39,34 +32,9 @@ async function start(options?: SandboxOptions): Promise<Sandbox> {
 }
 
 /** One API call to `sandbox` as its merchant, its answer checked against the OpenAPI document. */
-async function api(sandbox: Sandbox, method: string, route: string, body?: unknown, key = sandbox.apiKey) {
-  const res = await fetch(sandbox.url + route, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(method === "GET" ? {} : { "idempotency-key": randomUUID() }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = { method, path: route.split("?")[0] ?? route, status: res.status, headers: res.headers, body: await res.json() };
-  assertMatchesContract(answer);
-  return answer;
-}
+const api = (sandbox: Sandbox, method: string, route: string, body?: unknown, key = sandbox.apiKey) => sandboxApi(sandbox.url, key, method, route, body);
 
 const deposit = (reference: string, amount = "10.00") => ({ reference, amount, currency: "USD", method: "GATEWAY", direction: "DEPOSIT" });
-
-/** Whether something accepts connections on 127.0.0.1:`port`. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-}
-
-/** The sandboxes' temporary folders (their database files) under the system's temporary folder. */
-const sandboxFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => /^sandpiper-sandbox-[A-Za-z0-9]{6}$/.test(name));
 
 /** The ids of the processes running the installed package's sandbox process. */
 function sandboxProcesses(): number[] {
@@ -85,32 +53,7 @@ function sandboxProcesses(): number[] {
 }
 
 beforeAll(async () => {
-  // The tarball, as `npm run pack:clients` makes it (a tarball of the same inputs packed earlier in the run is reused).
-  const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], {
-    cwd: root,
-    env: shellEnv(),
-    encoding: "utf8",
-  });
-  const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1] ?? "";
-  expect(path.basename(tarball)).toBe(`sandpiper-sandbox-${CONTRACT_VERSION}.tgz`);
-  // An empty project outside the clone; the registry switched off: the tarball alone installs.
-  fs.mkdirSync(project);
-  execFileSync("npm", ["init", "-y"], { cwd: project, env: shellEnv(), stdio: "ignore" });
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], {
-    cwd: project,
-    env: shellEnv({ npm_config_offline: "true" }),
-    stdio: "pipe",
-  });
-  const installed = path.join(project, "node_modules", "@sandpiper", "sandbox");
-  const pkg = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
-  expect(pkg).toMatchObject({ name: "@sandpiper/sandbox", version: CONTRACT_VERSION, dependencies: {} });
-  expect(pkg.scripts).toBeUndefined();
-  expect(fs.readdirSync(path.join(project, "node_modules")).sort(), "nothing but the package is installed").toEqual([
-    ".bin",
-    ".package-lock.json",
-    "@sandpiper",
-  ]);
-  ({ startSandpiper } = await import(pathToFileURL(path.join(installed, pkg.main)).href));
+  ({ startSandpiper } = await installSandboxPackage(scratch));
 }, 300_000);
 
 afterAll(async () => {
@@ -284,7 +227,7 @@ describe("nothing left behind", () => {
       child.once("exit", (code) => reject(new Error(`sandpiper-sandbox ended with ${code}`)));
     });
     const info = JSON.parse(line);
-    expect(Object.keys(info).sort()).toEqual(["apiKey", "callbackSecret", "console", "keys", "merchantId", "url"]);
+    expect(Object.keys(info).sort()).toEqual(["apiKey", "callbackSecret", "console", "keys", "merchantId", "sandboxToken", "url"]);
     expect(info.console.users.operator).toMatchObject({ username: "operator", password: expect.any(String) });
     const res = await fetch(`${info.url}/v1/payments`, { headers: { authorization: `Bearer ${info.apiKey}` } });
     expect(res.status).toBe(200);

@@ -14,6 +14,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
 import { checkedValues } from "@/lib/platform/config-values";
+import { processState } from "@/lib/platform/process-state";
 import type { ChildReply, ChildRequest, Prepared, ResolvedOptions, SandboxInfo } from "./protocol";
 
 /** The package's folders: this file is `<package>/dist/app/sandbox-child.mjs`. */
@@ -21,6 +22,8 @@ const app = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.dirname(app);
 /** Where the sandbox keeps its copies of the seeded rows that reset() puts back. */
 const SNAPSHOT_SCHEMA = "sandbox_snapshot";
+/** The longest reset() waits for the job runs under way (ms): a callback attempt's timeout and a margin. */
+const JOBS_IDLE_WAIT_MS = 6_000;
 
 /** A free port on 127.0.0.1. */
 function freePort(): Promise<number> {
@@ -34,15 +37,65 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The file in a sandbox's temporary folder that names the process owning it (its pid, decimal). */
+const OWNER_FILE = "owner.pid";
+/** A folder without {@link OWNER_FILE} this old (ms) is left by an earlier version or a start that died at once. */
+const UNOWNED_AFTER_MS = 60_000;
+
+/** Whether a process of id `pid` runs (one of another user's counts). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary folders of sandboxes whose process is gone (killed with SIGKILL, or the machine stopped, so its
+ * exit hook never ran): `sandpiper-sandbox-*` folders whose owner file names no running process, or that have none
+ * and are older than a minute. A folder another user owns, or that goes meanwhile, is left alone.
+ */
+function removeAbandonedFolders(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!/^sandpiper-sandbox-[A-Za-z0-9]{6}$/.test(name)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    try {
+      const owner = fs.existsSync(path.join(dir, OWNER_FILE)) ? Number(fs.readFileSync(path.join(dir, OWNER_FILE), "utf8")) : null;
+      const abandoned = owner === null ? Date.now() - fs.statSync(dir).mtimeMs > UNOWNED_AFTER_MS : !running(owner);
+      if (abandoned) fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another user's folder, or removed by another start meanwhile
+    }
+  }
+}
+
 /** This sandbox's temporary folder (the database's files), made on first use and removed when the process ends. */
 let work: string | null = null;
 function workDir(): string {
   if (!work) {
+    removeAbandonedFolders();
     work = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sandbox-"));
+    fs.writeFileSync(path.join(work, OWNER_FILE), String(process.pid));
     const folder = work;
     process.once("exit", () => fs.rmSync(folder, { recursive: true, force: true }));
   }
   return work;
+}
+
+/**
+ * Refuses a `port` that another process holds on 127.0.0.1, before anything starts, with what to do instead.
+ * @throws Error "port N on 127.0.0.1 is in use by another process; pass `port: 0` or another port"
+ */
+async function refuseTakenPort(port: number): Promise<void> {
+  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", resolve);
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(null)));
+  });
+  if (error?.code === "EADDRINUSE") throw new Error(`port ${port} on 127.0.0.1 is in use by another process; pass \`port: 0\` or another port`);
+  if (error) throw new Error(`cannot listen on port ${port} of 127.0.0.1 (${error.code ?? error.message}); pass \`port: 0\` or another port`);
 }
 
 /**
@@ -163,6 +216,7 @@ async function call(info: SandboxInfo, method: string, route: string, body?: unk
 
 /** Starts the sandbox as `options` say and tells the parent; afterwards answers its requests until it stops. */
 async function start(options: ResolvedOptions): Promise<void> {
+  if (options.port !== 0) await refuseTakenPort(options.port);
   const prepared = JSON.parse(fs.readFileSync(path.join(packageRoot, "db", "seed.json"), "utf8")) as Prepared;
   const dataDir = path.join(workDir(), "pglite");
   extractTar(zlib.gunzipSync(fs.readFileSync(path.join(packageRoot, "db", "seed.tar.gz"))), dataDir);
@@ -192,6 +246,9 @@ async function start(options: ResolvedOptions): Promise<void> {
     }
   }
 
+  // The bearer token of POST /v1/sandbox/merchants, new at each start; the route answers 404 in any process without one.
+  const sandboxToken = `sbt_${randomBytes(32).toString("base64url")}`;
+  processState().sandboxToken = sandboxToken;
   const server = await import(/* webpackIgnore: true */ path.join(app, "server.mjs"));
   server.useConfigCheck(checkedValues);
   const service = await server.startServer({ port, hostname: "127.0.0.1" });
@@ -201,6 +258,7 @@ async function start(options: ResolvedOptions): Promise<void> {
     keys: prepared.keys,
     merchantId: prepared.merchantId,
     callbackSecret,
+    sandboxToken,
     console: { url: `${url}/console`, users: prepared.users },
   };
   // The packed database has fast retries on (clients/sandbox/src/prepare.ts).
@@ -210,6 +268,21 @@ async function start(options: ResolvedOptions): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const resetStatement = await takeSnapshot(client);
+
+  /**
+   * Empties the tables and puts the start's rows back, with the job driver paused and its runs under way ended first
+   * (at most a callback's 5 s timeout): a run that had claimed a row the reset removes would fail recording it.
+   */
+  const reset = async () => {
+    const state = processState();
+    state.jobsPaused = true;
+    try {
+      await Promise.race([state.jobsIdle?.(), new Promise((resolve) => setTimeout(resolve, JOBS_IDLE_WAIT_MS))]);
+      await client.query(resetStatement);
+    } finally {
+      state.jobsPaused = false;
+    }
+  };
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -224,7 +297,7 @@ async function start(options: ResolvedOptions): Promise<void> {
     })());
   process.on("message", async (message: ChildRequest) => {
     try {
-      if (message.type === "reset") await client.query(resetStatement);
+      if (message.type === "reset") await reset();
       if (message.type === "stop") await stop();
       reply({ type: "done", id: message.id });
     } catch (error) {
@@ -254,7 +327,7 @@ endWithParent();
 process.once("message", (message: ChildRequest) => {
   if (message.type !== "start") return;
   start(message.options).catch((error: unknown) => {
-    reply({ type: "failed", id: 0, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    reply({ type: "failed", id: 0, message: error instanceof Error ? error.message : String(error) });
     process.exit(1);
   });
 });

@@ -7,6 +7,7 @@ export type ResolvedOptions = {
   scenarioRules: "none" | "standard";
   fastRetries: boolean;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  startTimeoutMs: number;
 };
 
 /** A seeded console user. */
@@ -26,6 +27,8 @@ export type SandboxInfo = {
   keys: Prepared["keys"];
   merchantId: string;
   callbackSecret: string | null;
+  /** The bearer token of POST /v1/sandbox/merchants, new at each start. */
+  sandboxToken: string;
   console: { url: string; users: Record<string, ConsoleUser> };
 };
 

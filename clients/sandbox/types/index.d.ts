@@ -18,7 +18,42 @@ export type SandboxOptions = {
   fastRetries?: boolean;
   /** The service's log level (its JSON log lines go to this process's stderr); default `"warn"`. */
   logLevel?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /**
+   * How long the start may take, in milliseconds (a whole number from 1000), counted from when its turn comes (at most
+   * as many sandboxes of one process start at once as the machine has cores); default 60000.
+   */
+  startTimeoutMs?: number;
 };
+
+/** Options of {@link Sandbox.merchant}: those of {@link SandboxOptions} that belong to a merchant; any other member is refused with a TypeError. */
+export type MerchantOptions = Pick<SandboxOptions, "callbackUrl" | "scenarioRules" | "fastRetries">;
+
+/** The clock of one merchant's sandbox time. */
+export interface SandboxClock {
+  /**
+   * Moves the merchant's sandbox clock ahead by `by` (milliseconds, a whole number of seconds, or a duration such as
+   * `"2h"`, `"72h"`, `"35d"`), and resolves once what the move made due is done: payments and checkout sessions
+   * expired, their callbacks queued. Throws after the sandbox's stop().
+   */
+  advance(by: number | string): Promise<void>;
+  /** Back to the real clock. Throws after the sandbox's stop(). */
+  reset(): Promise<void>;
+}
+
+/** A merchant made for one test by {@link Sandbox.merchant}: nothing of it is shared with another merchant. */
+export interface SandboxMerchant {
+  readonly merchantId: string;
+  /** Its key with every scope (`keys.full`). */
+  readonly apiKey: string;
+  /** Its keys: `full` (every scope) and `readOnly` (payments:read). */
+  readonly keys: { full: string; readOnly: string };
+  /** The `whsec_...` secret its callbacks are signed with; null without a `callbackUrl`. */
+  readonly callbackSecret: string | null;
+  /** The typed client, pointed at the sandbox with `apiKey`. */
+  readonly client: SandpiperClient;
+  /** This merchant's sandbox clock. */
+  readonly clock: SandboxClock;
+}
 
 /** A seeded console user. */
 export type ConsoleUser = { username: string; password: string };
@@ -41,17 +76,21 @@ export interface Sandbox {
   readonly client: SandpiperClient;
   /** The console's URL and the seeded console users (`operator`, `merchant`, `approver`, `second`, `amountEntry`). */
   readonly console: { url: string; users: Record<string, ConsoleUser> };
-  readonly clock: {
-    /**
-     * Moves the merchant's sandbox clock ahead by `by` (milliseconds, a whole number of seconds, or a duration such as
-     * `"2h"`, `"72h"`, `"35d"`), and resolves once what the move made due is done: payments and checkout sessions
-     * expired, their callbacks queued.
-     */
-    advance(by: number | string): Promise<void>;
-    /** Back to the real clock. */
-    reset(): Promise<void>;
-  };
-  /** Back to the state right after the start: no payments, events, deliveries or request log; rules, clock, keys and secrets as started. */
+  /** The seeded merchant's sandbox clock. */
+  readonly clock: SandboxClock;
+  /** The bearer token of `POST <url>/v1/sandbox/merchants` (other languages make merchants with it); new at each start. */
+  readonly sandboxToken: string;
+  /**
+   * Makes a new merchant in this sandbox, as the seeded one is made (keys of every scope, the USD gateway-deposit
+   * pricing), with its own payments, events, deliveries, request log, sandbox clock, scenario rules and settings: a
+   * merchant per test. Takes milliseconds.
+   * @throws TypeError for an unknown option or a value it does not take; Error after stop()
+   */
+  merchant(options?: MerchantOptions): Promise<SandboxMerchant>;
+  /**
+   * Back to the state right after the start: no payments, events, deliveries or request log, no merchant made by
+   * {@link Sandbox.merchant}; rules, clock, keys and secrets as started. Throws after stop().
+   */
   reset(): Promise<void>;
   /** Stops the sandbox: its process ends and its ports close. */
   stop(): Promise<void>;

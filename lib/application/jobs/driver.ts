@@ -28,7 +28,7 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
       do {
         again = false;
         await runAsBackgroundWork(() => inSpan(`job ${job.id}`, { "sandpiper.job": job.id }, () => job.run()));
-      } while (again && !proc.shuttingDown);
+      } while (again && !proc.shuttingDown && !proc.jobsPaused);
     } catch (error) {
       failed = true;
       log.warn({ job: job.id, err: error instanceof Error ? error.message : String(error) }, "job run failed");
@@ -39,7 +39,8 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
     }
   };
   const tick = (): void => {
-    if (proc.shuttingDown) return;
+    // Paused while the sandbox package's reset() empties the tables (lib/platform/process-state.ts jobsPaused).
+    if (proc.shuttingDown || proc.jobsPaused) return;
     if (state.running) {
       again = true;
       return;
@@ -57,7 +58,8 @@ function jobLoop(job: PollingJob, state: JobState): NodeJS.Timeout {
  * The registry's event-driven jobs have no loop here: an announcement of their due event wakes the catch-up job
  * the event names (lib/domain/notify/announce.ts), which runs every due item. Exactly one driver runs: nothing starts
  * when Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV) or JOBS_DISABLED=1. After SIGTERM no run starts
- * (no row is claimed) and `processState().jobsIdle()` resolves when the runs under way have ended.
+ * (no row is claimed) and `processState().jobsIdle()` resolves when the runs under way have ended; while
+ * `processState().jobsPaused` is set (the @sandpiper/sandbox package's reset()) no run starts either.
  */
 export function startJobDriver(): void {
   if (proc.jobDriver || inngestConfigured() || config().JOBS_DISABLED) return;

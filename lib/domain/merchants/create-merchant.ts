@@ -11,6 +11,8 @@ export type NewMerchant = {
   callbackSecret?: string | null;
   allowedIps?: string[];
   amountEntryEnabled?: boolean;
+  /** Fast callback retries (docs/callbacks.md "Fast retries"); default off. */
+  fastRetries?: boolean;
   requiredCustomerFields?: string[];
   storeRequiresCountry?: boolean;
   minutes?: Partial<Record<"bankTransferDeposit" | "gatewayDeposit" | "withdrawalApproval" | "storeCheckout" | "checkoutSession", number>>;
@@ -33,6 +35,7 @@ export async function createMerchant(db: Db, input: NewMerchant) {
       callbackUrl: input.callbackUrl ?? null,
       callbackSecret: input.callbackSecret ?? null,
       amountEntryEnabled: input.amountEntryEnabled ?? false,
+      fastRetries: input.fastRetries ?? false,
       requiredCustomerFields: input.requiredCustomerFields ?? [],
       storeRequiresCountry: input.storeRequiresCountry ?? false,
       bankTransferDepositMinutes: m.bankTransferDeposit ?? 60,
