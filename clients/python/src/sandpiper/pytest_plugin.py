@@ -4,7 +4,7 @@ wheel is all it takes (docs/guides/test-in-your-own-suite.md "Python").
 Fixtures:
 
 - ``sandpiper`` (session): one sandbox for the test process, started on first use by the sandbox command
-  (``SANDPIPER_SANDBOX_COMMAND``, else ``npx --no sandpiper-sandbox`` in the current folder) and stopped when the
+  (``SANDPIPER_SANDBOX_COMMAND``, else ``npx --no -- sandpiper-sandbox`` in the current folder) and stopped when the
   session ends, whatever the tests did. A :class:`sandpiper.Sandbox`: ``url``, ``sandbox_token``, ``info``,
   ``merchant(**options)``, ``reset()``.
 - ``sandpiper_merchant`` (function): a new merchant for each test, made in that sandbox: a :class:`sandpiper.Merchant`

@@ -30,7 +30,7 @@ __all__ = ["Merchant", "Sandbox", "SandboxError", "sandbox_command"]
 
 #: The default command: the package installed in the current folder's node_modules. ``--no`` keeps npx from
 #: fetching a package of that name from a registry when none is installed.
-DEFAULT_COMMAND = "npx --no sandpiper-sandbox"
+DEFAULT_COMMAND = "npx --no -- sandpiper-sandbox"
 #: Seconds a start may take (the command's own limit); ``SANDPIPER_START_TIMEOUT`` changes it.
 DEFAULT_START_TIMEOUT = 120.0
 #: Seconds a ``reset`` or a request to the sandbox may take.
@@ -46,7 +46,7 @@ def sandbox_command(environ: Optional[Dict[str, str]] = None) -> List[str]:
     """The command that starts a sandbox, as a list of arguments.
 
     ``SANDPIPER_SANDBOX_COMMAND`` (a command line, split as a POSIX shell would, without running a shell) when set and
-    not blank, else ``npx --no sandpiper-sandbox``: the package installed in the current folder.
+    not blank, else ``npx --no -- sandpiper-sandbox``: the package installed in the current folder.
 
     :raises SandboxError: when the command line cannot be split (an unclosed quote).
     """

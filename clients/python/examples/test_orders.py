@@ -1,5 +1,5 @@
-# test_payments.py - pytest with the sandpiper plugin, in a folder where @sandpiper/sandbox is installed
-# (docs/guides/test-in-your-own-suite.md "Python"): python -m pytest test_payments.py, or with -n 2 (pytest-xdist).
+# test_orders.py - pytest with the sandpiper plugin, in a folder where @sandpiper/sandbox is installed
+# (docs/guides/test-in-your-own-suite.md "Python"): python -m pytest test_orders.py, or with -n 2 (pytest-xdist).
 import http.server
 import threading
 import time
