@@ -1,7 +1,7 @@
 """Receiver-side verification of a Sandpiper callback.
 
-Implements receiver rule 1 of docs/guides/receive-and-verify-callbacks.md ("The signing rule, exactly", "Rules for
-your receiver") and docs/callbacks.md, with the same checks, in the same order, as the Node.js ``verifyCallback``
+Implements the signing rule and the first of the rules for your receiver in docs/guides/receive-and-verify-callbacks.md
+(docs/callbacks.md has the full reference), with the same checks, in the same order, as the Node.js ``verifyCallback``
 (clients/cli/src/verify.ts). Only the standard library is used: copy this file into your own server if you like.
 """
 
