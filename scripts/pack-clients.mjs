@@ -20,6 +20,7 @@ import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
 import { generateClient } from "./db.mjs";
 import { buildSandbox, esbuildBase, packSandbox } from "./pack-sandbox.mjs";
+import { packPython } from "./pack-python.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const clientDir = path.join(root, "clients", "typescript");
@@ -107,7 +108,7 @@ export async function packClients(out = path.join(root, "dist-packages")) {
   fs.mkdirSync(out, { recursive: true });
   const client = npmPack(clientDir, out, version);
   const cli = npmPack(cliDir, out, version);
-  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir) };
+  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir), python: packPython(out, version) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--prepare") {
@@ -120,4 +121,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);
   console.log(`@sandpiper/cli ${packed.version}: ${packed.cli}`);
   console.log(`@sandpiper/sandbox ${packed.version}: ${packed.sandbox}`);
+  if (packed.python) console.log(`sandpiper (Python) ${packed.version}: ${packed.python}`);
 }
