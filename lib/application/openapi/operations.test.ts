@@ -50,7 +50,11 @@ describe("createCheckoutSession: published schema and validator cannot drift", (
     for (const [member, reason] of Object.entries(FORBIDDEN_SESSION_MEMBERS)) {
       expect(schema.properties[member], member).toEqual({ not: {}, description: `Forbidden: ${reason}.` });
     }
-    expect(Object.keys(schema.properties).sort()).toEqual(["customer", "reference", ...Object.keys(FORBIDDEN_SESSION_MEMBERS)].sort());
+    // Besides the contract's members, the optional return addresses (docs/api.md "Returning to your site").
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      ["cancelUrl", "customer", "reference", "returnUrl", ...Object.keys(FORBIDDEN_SESSION_MEMBERS)].sort(),
+    );
+    expect(schema.required).not.toContain("returnUrl");
   });
 
   it("the validator differs only in leaving customer members to the domain check (CUSTOMER_PROFILE_REQUIRED)", () => {
