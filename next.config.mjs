@@ -9,6 +9,9 @@ const nextConfig = {
   serverExternalPackages: [
     "inngest",
     "pino",
+    // Loaded at run time where installed (the service); the sandbox package leaves it out and hashes in WebAssembly
+    // (lib/domain/users/password-hash.ts).
+    "@node-rs/argon2",
     "@electric-sql/pglite",
     "@electric-sql/pglite-socket",
     "pg",

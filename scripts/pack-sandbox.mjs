@@ -33,6 +33,9 @@ const NEVER = [
   /(^|\/)node_modules\/(@img|sharp|@next\/swc-[^/]+|typescript|@types)\//,
   // server.mjs compiles the clone's configuration check with esbuild; the sandbox's process brings its own check.
   /(^|\/)node_modules\/(esbuild|@esbuild)\//,
+  // The native argon2 binding: the sandbox hashes passwords in WebAssembly (lib/domain/users/password-hash.ts), so the
+  // tarball carries no native binary and installs on every platform.
+  /(^|\/)node_modules\/@node-rs\//,
   /(^|\/)node_modules\/next\/dist\/docs\//,
   /(^|\/)node_modules\/@prisma\/client\/runtime\/.*(cockroachdb|mysql|sqlserver|sqlite)/,
   /(^|\/)node_modules\/@prisma\/client\/runtime\/(query_engine|binary|library|edge|wasm-engine|react-native)/,
@@ -93,6 +96,9 @@ function copyApp(files, app) {
   for (const top of fs.existsSync(links) ? fs.readdirSync(links) : []) {
     const names = top.startsWith("@") ? fs.readdirSync(path.join(links, top)).map((n) => path.join(top, n)) : [top];
     for (const name of names) {
+      // A link to a package no sandbox ships (the native argon2 binding) is left out whole: loading it fails and
+      // the service falls back (lib/domain/users/password-hash.ts).
+      if (never(path.join("node_modules", name, "package.json"))) continue;
       const target = fs.realpathSync(path.join(links, name));
       for (const file of files) {
         if (file.startsWith(target + path.sep) && !never(path.relative(root, file)))
