@@ -22,6 +22,13 @@ const app = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.dirname(app);
 /** Where the sandbox keeps its copies of the seeded rows that reset() puts back. */
 const SNAPSHOT_SCHEMA = "sandbox_snapshot";
+/**
+ * The jobs (lib/application/jobs/registry.ts) whose runs reset() need not wait for: each of their statements stands
+ * alone (a fold of counters and a VACUUM, prunes, the seeded rates), so the reset's TRUNCATE just waits for the one
+ * under way. Every other job claims rows and records its work on them later (a callback attempt, a conclusion, an
+ * expiry, a handoff): its run under way ends before the tables are emptied. A job not named here is waited for.
+ */
+const STANDALONE_JOBS = new Set(["compact-payment-counts", "prune-risk-counters", "prune-request-log", "prune-events", "extend-seeded-rates"]);
 /** The longest reset() waits for the job runs under way (ms): a callback attempt's timeout and a margin. */
 const JOBS_IDLE_WAIT_MS = 6_000;
 
@@ -270,14 +277,16 @@ async function start(options: ResolvedOptions): Promise<void> {
   const resetStatement = await takeSnapshot(client);
 
   /**
-   * Empties the tables and puts the start's rows back, with the job driver paused and its runs under way ended first
-   * (at most a callback's 5 s timeout): a run that had claimed a row the reset removes would fail recording it.
+   * Empties the tables and puts the start's rows back, with the job driver paused and the runs under way of the jobs
+   * that claim rows ended first (at most a callback's 5 s timeout): a run that had claimed a row the reset removes
+   * would fail recording it.
    */
   const reset = async () => {
     const state = processState();
     state.jobsPaused = true;
     try {
-      await Promise.race([state.jobsIdle?.(), new Promise((resolve) => setTimeout(resolve, JOBS_IDLE_WAIT_MS))]);
+      const claiming = (state.jobStates ?? []).filter((job) => !STANDALONE_JOBS.has(job.id)).map((job) => job.running);
+      await Promise.race([Promise.all(claiming), new Promise((resolve) => setTimeout(resolve, JOBS_IDLE_WAIT_MS))]);
       await client.query(resetStatement);
     } finally {
       state.jobsPaused = false;
