@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxMerchant } from "@/lib/contract/schemas/api/sandbox-merchants";
 import type { Sandbox, SandboxMerchant as MadeMerchant, SandboxOptions } from "../../clients/sandbox/types/index";
 import { baseUrl } from "../support/fixtures";
+import { docBlock } from "../support/readme";
 import { startReceiver, type Received } from "../support/receiver";
 import { installSandboxPackage, sandboxApi, sandboxFolders, shellEnv } from "../support/sandbox-package";
 import { present } from "../../scripts/harness/present";
@@ -270,4 +271,31 @@ describe("a start that fails, and a stopped sandbox", () => {
     await expect(another.reset()).rejects.toThrow(/the sandbox is stopped: reset\(\)/);
     await expect(another.merchant()).rejects.toThrow(/the sandbox is stopped: merchant\(\)/);
   }, 60_000);
+});
+
+describe("the vitest pattern of docs/guides/test-in-your-own-suite.md, as written", () => {
+  it("one sandbox in globalSetup, handed to two test files in parallel workers with provide/inject, a merchant per file", () => {
+    const guide = "docs/guides/test-in-your-own-suite.md";
+    const run = path.join(project, "vitest-run");
+    fs.mkdirSync(run);
+    for (const name of ["vitest.config.mjs", "sandpiper.setup.mjs"]) fs.writeFileSync(path.join(run, name), docBlock(guide, `// ${name}`));
+    const file = docBlock(guide, "// deposits.test.mjs");
+    fs.writeFileSync(path.join(run, "deposits.test.mjs"), file);
+    fs.writeFileSync(path.join(run, "deposits-again.test.mjs"), file);
+    // The project's own test runner: vitest, as a merchant's project has it installed beside the tarball.
+    fs.symlinkSync(path.join(root, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
+    try {
+      const result = spawnSync(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", run, "--maxWorkers", "2"], {
+        cwd: run,
+        env: shellEnv({ NO_COLOR: "1", FORCE_COLOR: "0" }),
+        encoding: "utf8",
+        timeout: 150_000,
+      });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Test Files\s+2 passed/);
+      expect(result.stdout).toMatch(/Tests\s+6 passed/);
+    } finally {
+      fs.rmSync(path.join(project, "node_modules", "vitest"));
+    }
+  }, 180_000);
 });

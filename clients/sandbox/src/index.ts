@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "../../typescript/src/index";
-import type { MerchantOptions, Sandbox, SandboxMerchant, SandboxOptions } from "../types/index";
+import type { MerchantOptions, Sandbox, SandboxConnection, SandboxMerchant, SandboxOptions } from "../types/index";
 import type { ChildReply, ChildRequest, ResolvedOptions, SandboxInfo } from "./protocol";
 
 /** The sandbox's process entry: `<package>/app/sandbox-child.mjs` beside this file's `<package>/index.js`. */
@@ -189,6 +189,39 @@ function clockOf(url: string, apiKey: string, stopped: () => boolean): Sandbox["
   };
 }
 
+/** newMerchant (types/index.d.ts): POST /v1/sandbox/merchants with the sandbox token, and the merchant's client and clock. */
+export function newMerchant(sandbox: SandboxConnection, options?: MerchantOptions): Promise<SandboxMerchant> {
+  return makeMerchant(sandbox, options, () => false);
+}
+
+/** A merchant of `sandbox` as `options` ask; `stopped`: whether the sandbox was stopped (its clock then throws). */
+async function makeMerchant(sandbox: SandboxConnection, options: MerchantOptions | undefined, stopped: () => boolean): Promise<SandboxMerchant> {
+  const body = merchantOptions(options);
+  if (typeof sandbox?.url !== "string" || typeof sandbox.sandboxToken !== "string")
+    throw new TypeError("newMerchant: pass the sandbox's { url, sandboxToken } (what startSandpiper() answers, or vitest's inject())");
+  let res: Response;
+  try {
+    res = await fetch(`${sandbox.url}/v1/sandbox/merchants`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sandbox.sandboxToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Error(`the sandbox at ${sandbox.url} did not answer (${error instanceof Error ? error.message : String(error)}); is it stopped?`);
+  }
+  const answer = (await res.json()) as Omit<SandboxMerchant, "client" | "clock"> & { error?: { message: string } };
+  if (res.status !== 201) throw new Error(`the sandbox could not make a merchant: ${answer.error?.message ?? res.status}`);
+  const { merchantId, apiKey, keys, callbackSecret } = answer;
+  return {
+    merchantId,
+    apiKey,
+    keys,
+    callbackSecret,
+    client: createClient({ baseUrl: sandbox.url, apiKey }),
+    clock: clockOf(sandbox.url, apiKey, stopped),
+  };
+}
+
 /** startSandpiper (types/index.d.ts). */
 export async function startSandpiper(options?: SandboxOptions): Promise<Sandbox> {
   const resolved = resolveOptions(options);
@@ -271,33 +304,11 @@ function sandboxOf({ child, info, waiting, state, exit }: Awaited<ReturnType<typ
       child.send({ type, id } satisfies ChildRequest);
     });
 
-  /** sandbox.merchant(): POST /v1/sandbox/merchants with the sandbox token. */
-  const merchant = async (options?: MerchantOptions): Promise<SandboxMerchant> => {
-    const body = merchantOptions(options);
-    if (isStopped()) throw stoppedError("merchant()");
-    const res = await fetch(`${info.url}/v1/sandbox/merchants`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${info.sandboxToken}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answer = (await res.json()) as Omit<SandboxMerchant, "client" | "clock"> & { error?: { message: string } };
-    if (res.status !== 201) throw new Error(`the sandbox could not make a merchant: ${answer.error?.message ?? res.status}`);
-    const { merchantId, apiKey, keys, callbackSecret } = answer;
-    return {
-      merchantId,
-      apiKey,
-      keys,
-      callbackSecret,
-      client: createClient({ baseUrl: info.url, apiKey }),
-      clock: clockOf(info.url, apiKey, isStopped),
-    };
-  };
-
   return {
     ...info,
     client: createClient({ baseUrl: info.url, apiKey: info.apiKey }),
     clock: clockOf(info.url, info.apiKey, isStopped),
-    merchant,
+    merchant: (options?: MerchantOptions) => (isStopped() ? Promise.reject(stoppedError("merchant()")) : makeMerchant(info, options, isStopped)),
     reset: () => (isStopped() ? Promise.reject(stoppedError("reset()")) : ask("reset")),
     stop: () =>
       (stopped ??= (async () => {

@@ -96,5 +96,17 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
+/** What another process or worker needs to make merchants in a running sandbox: its `url` and `sandboxToken` (plain data, e.g. for vitest's provide/inject). */
+export type SandboxConnection = { url: string; sandboxToken: string };
+
+/**
+ * Makes a merchant in the running sandbox `sandbox` (its `url` and `sandboxToken`), as {@link Sandbox.merchant} does,
+ * from any process or worker: a vitest `globalSetup` starts the sandbox and provides these two, each test file makes
+ * its merchants with them (docs/guides/test-in-your-own-suite.md "One sandbox for the run in vitest").
+ * @throws TypeError for an unknown option or a value it does not take, or a `sandbox` without `url` and `sandboxToken`;
+ *   Error when the sandbox does not answer or refuses
+ */
+export declare function newMerchant(sandbox: SandboxConnection, options?: MerchantOptions): Promise<SandboxMerchant>;
+
 /** Starts a sandbox and resolves once it serves. @throws TypeError for an option it does not know or a value it does not take. */
 export declare function startSandpiper(options?: SandboxOptions): Promise<Sandbox>;
