@@ -4,6 +4,7 @@
 // configured index: in the Python that runs `python3` when hatchling is installed there, else in pip's isolated build
 // environment. Nothing in the clone changes: the package is built from a staging copy.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +35,15 @@ export function packPython(out, version) {
     console.log(`sandpiper (Python): skipped, ${python()} with pip is not on this machine (install python3 and python3-pip to build the wheel)`);
     return null;
   }
+  // A wheel built from the same sources before is reused (a test run packs several times): the wheel is made of
+  // them alone, with fixed file times.
+  const cached = path.join(root, "node_modules", ".cache", "sandpiper-python", `${version}-${sourcesHash()}`, wheelName(version));
+  const wheel = path.join(out, wheelName(version));
+  if (fs.existsSync(cached)) {
+    fs.mkdirSync(out, { recursive: true });
+    fs.copyFileSync(cached, wheel);
+    return wheel;
+  }
   const stage = path.join(out, ".stage-python");
   fs.rmSync(stage, { recursive: true, force: true });
   for (const name of SOURCES)
@@ -41,7 +51,6 @@ export function packPython(out, version) {
   const pyproject = fs.readFileSync(path.join(stage, "pyproject.toml"), "utf8");
   if (!/^version = "[^"]*"$/m.test(pyproject)) throw new Error('clients/python/pyproject.toml has no line version = "..."');
   fs.writeFileSync(path.join(stage, "pyproject.toml"), pyproject.replace(/^version = "[^"]*"$/m, `version = "${version}"`));
-  const wheel = path.join(out, wheelName(version));
   fs.rmSync(wheel, { force: true });
   // hatchling already installed: no isolated environment to install (a second, offline); else pip installs it there.
   const isolated = spawnSync(python(), ["-c", "import hatchling.build"], { stdio: "ignore" }).status !== 0;
@@ -56,5 +65,21 @@ export function packPython(out, version) {
     const output = `${built.stdout ?? ""}${built.stderr ?? ""}`.trim().split("\n").slice(-25).join("\n");
     throw new Error(`the Python wheel did not build (${python()} -m pip wheel, exit ${built.status ?? built.error?.message}):\n${output}`);
   }
+  fs.mkdirSync(path.dirname(cached), { recursive: true });
+  fs.copyFileSync(wheel, cached);
   return wheel;
+}
+
+/** A hash of the files the wheel is built from (their paths and bytes; compiled Python left out), hex. */
+function sourcesHash() {
+  const hash = createHash("sha256");
+  for (const name of SOURCES) {
+    const full = path.join(pythonDir, name);
+    const files = fs.statSync(full).isDirectory() ? fs.readdirSync(full, { recursive: true }).map((rel) => path.join(name, String(rel))) : [name];
+    for (const rel of files.sort()) {
+      if (/__pycache__|\.pyc$/.test(rel) || !fs.statSync(path.join(pythonDir, rel)).isFile()) continue;
+      hash.update(rel).update(fs.readFileSync(path.join(pythonDir, rel)));
+    }
+  }
+  return hash.digest("hex").slice(0, 16);
 }

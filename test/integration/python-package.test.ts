@@ -71,7 +71,7 @@ beforeAll(async () => {
   const example = docBlock(GUIDE, "# test_orders.py");
   expect(example, `${GUIDE} shows ${EXAMPLE} as it is`).toBe(fs.readFileSync(path.join(root, EXAMPLE), "utf8"));
   fs.writeFileSync(path.join(project, "test_orders.py"), example);
-}, 600_000);
+}, 900_000); // the tarball is packed first when no earlier file of the run packed it: minutes on a busy machine
 
 afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
