@@ -139,7 +139,7 @@ describe("the sizes the docs give", () => {
     const [, tarballMB, installedMB] = /the tarball is ([\d.]+) MB and takes ([\d.]+) MB installed/.exec(guide) ?? [];
     const benchmarks = fs.readFileSync(path.join(root, "docs/benchmarks.md"), "utf8");
     const row = /^\| after: [^|]+\| ([\d.]+) MB [^|]*\| ([\d.]+) MB \|$/m.exec(benchmarks);
-    expect([row?.[1], row?.[2]], 'docs/benchmarks.md "The tarball\'s size", the after row').toEqual([tarballMB, installedMB]);
+    expect([row?.[1], row?.[2]], "the after row of the size table in docs/benchmarks.md").toEqual([tarballMB, installedMB]);
     const near = (actual: number, documented: number) => Math.abs(actual - documented) / documented <= 0.05;
     const tarball = fs.statSync(tarballs.sandbox).size / 1e6;
     const installed = bytesUnder(path.join(project, "node_modules", "@sandpiper")) / 1e6;
