@@ -277,11 +277,52 @@ export async function packSandbox(out, version, clientDir) {
   const inputs = isBuildCurrent(root) ? sandboxInputsHash() : null;
   const cached = inputs && path.join(root, "node_modules", ".cache", "sandpiper-sandbox", `${version}-${inputs}.tgz`);
   const tarball = path.join(out, `sandpiper-sandbox-${version}.tgz`);
-  if (cached && fs.existsSync(cached)) {
+  const reuse = () => {
     fs.mkdirSync(out, { recursive: true });
     fs.copyFileSync(cached, tarball);
     return tarball;
+  };
+  if (cached && fs.existsSync(cached)) return reuse();
+  // One process packs the same inputs at a time (test files of one run start side by side): the others wait for its
+  // tarball instead of packing it again beside it.
+  const release = cached ? await packLock(`${cached}.lock`) : () => undefined;
+  try {
+    if (cached && fs.existsSync(cached)) return reuse();
+    return await packAnew(out, version, clientDir);
+  } finally {
+    release();
   }
+}
+
+/**
+ * Takes the lock file `file` (created exclusively, holding this process's pid), waiting while a live process holds it;
+ * a lock left by a process that is gone is taken over.
+ * @returns the function that gives it back
+ */
+async function packLock(file) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (;;) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+      return () => fs.rmSync(file, { force: true });
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    const holder = Number(fs.readFileSync(file, "utf8")) || 0;
+    let alive = holder > 0;
+    try {
+      if (alive) process.kill(holder, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) fs.rmSync(file, { force: true });
+    // waits on purpose: another process is packing; its lock file going away is what is awaited, polled each second
+    else await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Packs the sandbox tarball from scratch into `out` (see {@link packSandbox}); keeps a copy for reuse. */
+async function packAnew(out, version, clientDir) {
   const stage = path.join(out, ".stage", "sandbox");
   fs.rmSync(stage, { recursive: true, force: true });
   fs.mkdirSync(stage, { recursive: true });
@@ -298,7 +339,9 @@ export async function packSandbox(out, version, clientDir) {
   const packed = path.join(out, JSON.parse(json)[0].filename);
   const kept = path.join(root, "node_modules", ".cache", "sandpiper-sandbox", `${version}-${sandboxInputsHash()}.tgz`);
   fs.mkdirSync(path.dirname(kept), { recursive: true });
-  fs.copyFileSync(packed, kept);
+  // Written whole under another name first: a process that finds the kept tarball finds it complete.
+  fs.copyFileSync(packed, `${kept}.${process.pid}`);
+  fs.renameSync(`${kept}.${process.pid}`, kept);
   return packed;
 }
 

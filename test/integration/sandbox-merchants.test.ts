@@ -219,6 +219,8 @@ describe("the sandpiper-sandbox command", () => {
       expect((await next()).error.message).toMatch(/unknown option "port"/);
       child.stdin.write("launch\n");
       expect((await next()).error.message).toMatch(/unknown command "launch"/);
+      // waits on purpose: the delayed callback's attempt, in flight during the reset, ends meanwhile; a warning would be
+      // written then, and nothing marks that none was
       await new Promise((r) => setTimeout(r, 1_000));
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.stdin.end();

@@ -10,10 +10,15 @@ import { BaseSequencer } from "vitest/node";
  * @type {readonly string[]} paths from the repository's root
  */
 export const SLOW_FILES = [
+  // Packs the sandbox tarball first; the other files that install it (sandbox-merchants, sandbox-platforms,
+  // python-package) start later and reuse it (scripts/pack-sandbox.mjs packs one at a time).
+  "test/integration/sandbox-package.test.ts", // 36 s
   "test/integration/hostile.test.ts", // 94 s
   "test/integration/soak-days.test.ts", // 77 s
+  "test/integration/python-package.test.ts", // 180 s or more (a virtual environment, three pytest runs)
+  "test/integration/sandbox-merchants.test.ts", // 170 s
+  "test/integration/sandbox-platforms.test.ts", // 120 s or more (three Node.js majors, npm publish --dry-run)
   "test/integration/cli.test.ts", // 42 s
-  "test/integration/sandbox-package.test.ts", // 36 s
   "test/integration/listen-delivery.test.ts", // 34 s
   "test/integration/calendar.test.ts", // 33 s
   "test/integration/faults.test.ts", // 33 s

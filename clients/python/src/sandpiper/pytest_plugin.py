@@ -12,7 +12,7 @@ Fixtures:
   ``advance(by)`` (its sandbox clock). Its options come from the ``sandpiper_merchant_options`` fixture (override it
   to give, for example, your receiver's ``callback_url``) and then the test's ``sandpiper_merchant`` marker.
 
-With pytest-xdist each worker is a process of its own and so starts its own sandbox (docs/decisions/0210-*.md).
+With pytest-xdist each worker is a process of its own and so starts its own sandbox (docs/decisions/0208-*.md).
 """
 
 from __future__ import annotations
