@@ -5,7 +5,14 @@ import { clockDuration, resolveOptions } from "../../clients/sandbox/src/index";
 // before anything starts for an option it does not know or a value it does not take.
 describe("startSandpiper options", () => {
   it("defaults: a free port, fast retries on, no rules, warn, no callback address", () => {
-    expect(resolveOptions(undefined)).toEqual({ callbackUrl: null, port: 0, scenarioRules: "none", fastRetries: true, logLevel: "warn", startTimeoutMs: 60_000 });
+    expect(resolveOptions(undefined)).toEqual({
+      callbackUrl: null,
+      port: 0,
+      scenarioRules: "none",
+      fastRetries: true,
+      logLevel: "warn",
+      startTimeoutMs: 60_000,
+    });
     expect(resolveOptions({ callbackUrl: "http://127.0.0.1:4000/cb", port: 4100, scenarioRules: "standard", fastRetries: false, logLevel: "silent" })).toEqual({
       callbackUrl: "http://127.0.0.1:4000/cb",
       port: 4100,
