@@ -15,6 +15,7 @@ import { directRoutes } from "./lib/application/http/direct-routes.mjs";
 import {
   dropUntrustedForwardedHost,
   hasConsoleSession,
+  isCustomerAction,
   malformedPath,
   pagePost,
   pagePostSizeRefusal,
@@ -208,7 +209,7 @@ const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTION
 /**
  * A request answered before Next.js sees it, in the contract's error envelope (docs/api.md "Errors"), or null:
  * a method the service does not serve (405 METHOD_NOT_ALLOWED with `Allow`; Next.js would answer 500 and log a
- * stack), and a POST to a page (a console or customer page's Server Action) whose `Origin` is another site's or
+ * stack), and a POST to a page (a console or customer page's Server Action; not a customer action, {@link isCustomerAction}) whose `Origin` is another site's or
  * `null` (403 FORBIDDEN; Next.js refuses it too, with a 500). The Origin is compared with `X-Forwarded-Host` or `Host`,
  * as Next.js does; nothing is read or changed.
  * @returns `{ status, code, message, headers }` or null
@@ -219,7 +220,7 @@ export function earlyRefusal(req) {
     return { status: 405, code: "METHOD_NOT_ALLOWED", message: `method ${req.method} is not served; use ${allow}`, headers: { Allow: allow } };
   }
   const origin = req.headers.origin;
-  if (req.method !== "POST" || origin === undefined || /^\/(v1|api)(\/|$)/.test(req.url ?? "")) return null;
+  if (req.method !== "POST" || origin === undefined || /^\/(v1|api)(\/|$)/.test(req.url ?? "") || isCustomerAction(req)) return null;
   const host = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
     .split(",")[0]
     .trim();

@@ -1,7 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/axe";
-import { amountEntryMerchant } from "./support/customer-merchants";
+import { amountEntryMerchant, openSession } from "./support/customer-merchants";
 import { sql } from "./support/db";
 import { saveScreenshot } from "./support/screenshots";
 import { assertPresent, present } from "../scripts/harness/present";
@@ -25,18 +24,6 @@ const count = async (table: "payments" | "events", merchantId: string) =>
       "(await sql<{ n: string }>(`SELECT count(*) AS n FROM ${ta...",
     ).n,
   );
-
-async function openSession(request: APIRequestContext, headers: Record<string, string>) {
-  const reference = `order-${randomUUID().slice(0, 8)}`;
-  const res = await request.post(`${base()}/v1/checkout-sessions`, {
-    headers: { ...headers, "idempotency-key": `open-${reference}` },
-    data: { reference, customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } },
-  });
-  expect(res.status()).toBe(201);
-  const session = await res.json();
-  expect(session).toMatchObject({ reference, state: "AWAITING_AMOUNT", amount: null, currency: null, paymentId: null, storeCheckoutUrl: null });
-  return session as { id: string; reference: string; customerCheckout: { url: string; expiresAt: string } };
-}
 
 test("the customer chooses an amount on a phone, sees the warning and the account, confirms; the merchant reads AWAITING_VERIFICATION", async ({
   page,
@@ -81,8 +68,13 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
   await expect(total).toBeVisible();
   await expect(total).toBeFocused();
   await expect(page.getByText("The amount charged may differ from what your bank shows")).toBeVisible();
-  await expect(page.getByRole("note")).toContainText("4,208.96 AED");
-  await expect(page.getByText(/1 USD = 3\.74623 AED/)).toBeVisible();
+  await expect(page.getByRole("note")).toContainText("AED 4,208.96");
+  // What is charged first, then what it is for, the rate against the reference rate and its Dubai day.
+  await expect(page.getByTestId("charged-total")).toHaveText("AED 4,208.96");
+  await expect(page.getByTestId("entered-amount")).toHaveText("for USD 1,123.52");
+  await expect(page.getByTestId("rate")).toHaveText(
+    /^1 USD = 3\.74623 AED, 2\.01% above the reference rate of 3\.6725 \(rate of \d{1,2} [A-Z][a-z]+ \d{4}, Dubai business day; rounded for display\)\.$/,
+  );
   const [account] = await sql<{ holder: string; bank_name: string; iban: string }>(
     "SELECT holder, bank_name, iban FROM bank_accounts WHERE active ORDER BY created_at, id LIMIT 1",
   );
@@ -96,12 +88,15 @@ test("the customer chooses an amount on a phone, sees the warning and the accoun
 
   // Tab from the focused heading reaches the confirm button; Enter confirms.
   await page.keyboard.press("Tab");
-  const confirm = page.getByRole("button", { name: "Confirm total of 1,123.52 USD" });
+  const confirm = page.getByRole("button", { name: "Confirm total of AED 4,208.96" });
   await expect(confirm).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: "Total confirmed" })).toBeVisible();
   await expect(page.getByText("No payment was created and nothing was charged")).toBeVisible();
   await expect(page.getByText("Customer verification is not configured")).toBeVisible();
+  await expect(page.getByTestId("next-step")).toHaveText(
+    "Next, go back to Falcon Outfitters: it sees the total you confirmed and tells you how your order continues.",
+  );
   await shot(page, "confirmed");
   await expectAccessible(page, "the confirmed page");
 

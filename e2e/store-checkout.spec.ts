@@ -1,9 +1,8 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { contrastRatio, expectAccessible } from "./support/axe";
-import { pollUntilReady, storeMerchant } from "./support/customer-merchants";
+import { createStorePayment, pollUntilReady, storeMerchant } from "./support/customer-merchants";
 import { sql } from "./support/db";
 import { saveScreenshot } from "./support/screenshots";
 import { verifyCallback } from "../clients/cli/src/verify";
@@ -39,33 +38,6 @@ async function startReceiver() {
     received,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
-}
-
-/** The merchant server creates a store payment (201, checkout QUEUED, url null). */
-async function createStorePayment(request: APIRequestContext, headers: Record<string, string>, amount: string) {
-  const reference = `oryx-${randomUUID().slice(0, 8)}`;
-  const res = await request.post(`${base()}/v1/store-payments`, {
-    headers: { ...headers, "idempotency-key": `store-${reference}` },
-    data: {
-      reference,
-      amount,
-      currency: "EUR",
-      description: "Order from Oryx Home Goods",
-      customer: { username: "layla.h", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", country: "AE" },
-    },
-  });
-  expect(res.status()).toBe(201);
-  const payment = await res.json();
-  expect(payment).toMatchObject({
-    reference,
-    amount,
-    currency: "EUR",
-    method: "GATEWAY",
-    direction: "DEPOSIT",
-    status: "PENDING",
-    checkout: { state: "QUEUED", url: null, chargeCurrency: "AED" },
-  });
-  return payment as { id: string; reference: string; checkout: { chargeAmount: string } };
 }
 
 /** The segment under the wheel's pointer: the element just below the pointer's tip. */
@@ -117,7 +89,9 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     const response = await page.goto(ready.checkout.url);
     expect(response?.status()).toBe(200);
     expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
-    await expect(page.getByRole("heading", { name: "Sandpiper Test Store", level: 1 })).toBeVisible();
+    // The merchant first, then the store that sells the basket; the order's own amount beside the charged total.
+    await expect(page.getByRole("heading", { name: "Pay Oryx Home Goods", level: 1 })).toBeVisible();
+    await expect(page.getByText("Sold through Sandpiper Test Store")).toBeVisible();
     await expect(page.getByText("Sandpiper Sandbox Store FZ-LLC").first()).toBeVisible();
     await expect(page.getByTestId("basket-line")).toHaveCount(2);
     await expect(page.getByTestId("basket-line").nth(0)).toContainText("Balloon Pack, 20");
@@ -136,7 +110,8 @@ test("pay: API -> poll to READY -> store page, the wheel lands on the discount -
     await expect.poll(() => labelUnderPointer(page)).toBe("0.34");
     await expect(page.getByTestId("discount-value")).toHaveText("− AED 0.34");
     await expect(page.getByTestId("total")).toHaveText("AED 10.15");
-    await expect(page.getByTestId("original-amount")).toContainText("2.50 EUR");
+    await expect(page.getByTestId("order-amount")).toHaveText("Your order: EUR 2.50");
+    await expect(page.getByTestId("original-amount")).toContainText("EUR 2.50");
     await expect(page.getByRole("heading", { name: "Sandbox test confirmation — no real charge" })).toBeVisible();
     await shot(page, "ready");
     // axe cannot see SVG backgrounds: each wheel segment's text is measured against the segment's fill here.

@@ -3,7 +3,7 @@
 import { usePathname, useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { checkAmount, groupedAmount } from "@/components/checkout/amount";
-import { postCheckoutAction } from "@/components/checkout/post-action";
+import { postCheckoutAction, showNewState } from "@/components/checkout/post-action";
 import { ErrorAlert, Field, FIELD_CONTROL, PrimaryButton } from "@/components/checkout/ui";
 
 type Props = {
@@ -15,16 +15,24 @@ type Props = {
   submitLabel: string;
   /** A secondary button ("Update total" beside the primary "Confirm total"). */
   secondary?: boolean;
+  /** The words of a refusal of this form sent without the script (components/checkout/problems.ts), shown until the next try. */
+  problem?: string | null;
 };
 
-/** The customer's amount and currency form; posting it quotes the session (-> QUOTED) and reloads the page. */
-export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, defaultCurrency, submitLabel, secondary = false }: Props) {
+/**
+ * The customer's amount and currency form; sending it quotes the session (-> QUOTED) and shows the total. An HTML form
+ * posting `amount` and `currency` to `/checkout/{token}/quote`, so it works before this script has loaded and without
+ * it: the answer is the page of the new state, or the page again with the refusal and the amount as typed
+ * (docs/decisions/0211-customer-forms-post-to-their-action-routes.md). Once the script runs it checks the amount first
+ * and sends the same action itself, without a reload.
+ */
+export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, defaultCurrency, submitLabel, secondary = false, problem = null }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const id = useId();
   const [amount, setAmount] = useState(defaultAmount ?? "");
   const [currency, setCurrency] = useState(defaultCurrency && currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(problem);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -39,13 +47,13 @@ export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, de
     const outcome = await postCheckoutAction(pathname, "quote", { amount: checked.amount, currency });
     setBusy(false);
     if (!outcome.ok) setError(outcome.message);
-    if (outcome.ok || outcome.code === "INVALID_STATE") router.refresh();
+    if (outcome.ok || outcome.code === "INVALID_STATE") showNewState(router, pathname);
   }
 
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form method="post" action={`${pathname}/quote`} onSubmit={submit} noValidate className="space-y-4">
       <div className="grid grid-cols-[1fr_auto] gap-3">
         <Field id={`${id}-amount`} label="Amount">
           <input

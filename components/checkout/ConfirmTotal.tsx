@@ -2,34 +2,42 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { postCheckoutAction } from "@/components/checkout/post-action";
+import { postCheckoutAction, showNewState } from "@/components/checkout/post-action";
 import { ErrorAlert, PrimaryButton } from "@/components/checkout/ui";
 
 /**
  * The "Confirm total" button: confirms exactly the quoted amount and currency shown on the page
- * (session -> AWAITING_VERIFICATION) and reloads the page.
+ * (session -> AWAITING_VERIFICATION). An HTML form posting `amount` and `currency` to `/checkout/{token}/confirm`, so
+ * it works before this script has loaded and without it (the answer is the page of the new state;
+ * docs/decisions/0211-customer-forms-post-to-their-action-routes.md); once the script runs it sends the same action
+ * itself and shows the result without a reload.
+ * @param label the button's words, naming the charged amount ("Confirm total of AED 5,619.34").
+ * @param problem the words of a refusal of this form (components/checkout/problems.ts), shown until the next try.
  */
-export function ConfirmTotal({ amount, currency, label }: { amount: string; currency: string; label: string }) {
+export function ConfirmTotal({ amount, currency, label, problem = null }: { amount: string; currency: string; label: string; problem?: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(problem);
   const [busy, setBusy] = useState(false);
 
-  async function confirm() {
+  async function confirm(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
     setBusy(true);
     setError(null);
     const outcome = await postCheckoutAction(pathname, "confirm", { amount, currency });
     setBusy(false);
     if (!outcome.ok) setError(outcome.message);
-    if (outcome.ok || outcome.code === "INVALID_STATE") router.refresh();
+    if (outcome.ok || outcome.code === "INVALID_STATE") showNewState(router, pathname);
   }
 
   return (
-    <div className="space-y-3">
+    <form method="post" action={`${pathname}/confirm`} onSubmit={confirm} className="space-y-3">
+      <input type="hidden" name="amount" value={amount} />
+      <input type="hidden" name="currency" value={currency} />
       {error && <ErrorAlert>{error}</ErrorAlert>}
-      <PrimaryButton type="button" onClick={confirm} busy={busy} busyLabel="Confirming…">
+      <PrimaryButton type="submit" busy={busy} busyLabel="Confirming…">
         {label}
       </PrimaryButton>
-    </div>
+    </form>
   );
 }

@@ -6,9 +6,10 @@ export type ActionOutcome = { ok: true } | { ok: false; code: string; message: s
 let focusAfterUpdate = false;
 
 /**
- * Posts a JSON body to an action endpoint of a bearer-link page, derived from the current path so the
- * token is never copied into the page's markup or scripts: `{amount, currency}` to
- * `/checkout/{token}/quote` or `/confirm`, `{}` to `/store/{token}/pay` or `/decline`.
+ * Posts a JSON body to an action endpoint of a bearer-link page, derived from the current path:
+ * `{amount, currency}` to `/checkout/{token}/quote` or `/confirm`, `{}` to `/store/{token}/pay` or `/decline`. The
+ * same endpoints take the page's forms when they are sent before this script runs
+ * (docs/decisions/0211-customer-forms-post-to-their-action-routes.md).
  */
 export async function postCheckoutAction(pathname: string, action: "quote" | "confirm" | "pay" | "decline", body: object = {}): Promise<ActionOutcome> {
   try {
@@ -28,6 +29,16 @@ export async function postCheckoutAction(pathname: string, action: "quote" | "co
   } catch {
     return { ok: false, code: "NETWORK", message: "The connection failed. Check your connection and try again." };
   }
+}
+
+/**
+ * Shows the page's new state after an action, without a reload: a refresh of the server's page, or, when the page
+ * was opened with a form refusal's query (`?problem=...`, components/checkout/problems.ts), the page's own path
+ * without it, so that an old refusal is not shown again.
+ */
+export function showNewState(router: { refresh(): void; replace(href: string, options?: { scroll?: boolean }): void }, pathname: string): void {
+  if (window.location.search) router.replace(pathname, { scroll: false });
+  else router.refresh();
 }
 
 /** True once after an action succeeded: the heading of the new state takes the focus. */

@@ -41,26 +41,38 @@ function Segment({ segment }: { segment: WheelSegment }) {
  * wheel"). An SVG wheel of six segments; exactly one carries the computed discount and the spin always
  * lands on it under the pointer (the other segments carry symbols, never other amounts: the discount is
  * fixed by the basket, the wheel only reveals it, and the page says so). The spin is a 4.2 s CSS
- * transition; with prefers-reduced-motion the wheel starts on the result without spinning. When it
- * lands, the discount row below and a polite live region announce the amount.
+ * transition, started by the page's script: the server's page (and a browser without JavaScript, or before the script
+ * has loaded) shows the wheel landed on the result and the discount below it; with prefers-reduced-motion the wheel
+ * stays there without spinning. When it lands, the discount row below and a polite live region announce the amount.
  * @param discount AED decimal text, e.g. "3.42" (> 0)
+ * @param labels the words shown: the discount as the page formats it, e.g. "AED 3.42", and the spinning placeholder.
  */
-export function DiscountWheel({ discount }: { discount: string }) {
+export function DiscountWheel({ discount, labels }: { discount: string; labels: { amount: string; spinning: string; caption: string } }) {
   const geometry = wheelGeometry(discount);
   const reduced = useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => false);
-  const [phase, setPhase] = useState<"resting" | "spinning" | "landed">("resting");
+  // "landed" first: what the server renders, so the page without its script shows the result.
+  const [phase, setPhase] = useState<"resting" | "spinning" | "landed">("landed");
+  const [spun, setSpun] = useState(false);
 
   useEffect(() => {
-    if (reduced) return;
-    // Start on the next frame so the browser paints the resting wheel first and then transitions.
-    const frame = requestAnimationFrame(() => setPhase((p) => (p === "resting" ? "spinning" : p)));
+    if (reduced || spun) return;
+    let next = 0;
+    // Back to the resting wheel on the next frame, then spin from there on the one after, so the transition runs.
+    const frame = requestAnimationFrame(() => {
+      setPhase("resting");
+      next = requestAnimationFrame(() => setPhase((p) => (p === "resting" ? "spinning" : p)));
+    });
     // transitionend may not fire (tab in the background); land at the end of the spin regardless.
-    const timer = setTimeout(() => setPhase("landed"), SPIN_MS + 100);
+    const timer = setTimeout(() => {
+      setPhase("landed");
+      setSpun(true);
+    }, SPIN_MS + 100);
     return () => {
       cancelAnimationFrame(frame);
+      cancelAnimationFrame(next);
       clearTimeout(timer);
     };
-  }, [reduced]);
+  }, [reduced, spun]);
 
   const landed = reduced || phase === "landed";
   const rotation = phase === "spinning" ? geometry.finalRotation : 0;
@@ -73,12 +85,15 @@ export function DiscountWheel({ discount }: { discount: string }) {
           viewBox="-105 -118 210 223"
           className="h-auto w-full"
           role="img"
-          aria-label={landed ? `Discount wheel showing AED ${groupedAmount(discount)}` : "Discount wheel spinning"}
+          aria-label={landed ? `Discount wheel showing ${labels.amount}` : "Discount wheel spinning"}
           data-testid="discount-wheel"
           data-landed={landed ? "true" : "false"}
         >
           <g
-            onTransitionEnd={() => setPhase("landed")}
+            onTransitionEnd={() => {
+              setPhase("landed");
+              setSpun(true);
+            }}
             style={{
               transform: landed ? "none" : `rotate(${rotation}deg)`,
               transformOrigin: "0px 0px",
@@ -97,17 +112,17 @@ export function DiscountWheel({ discount }: { discount: string }) {
           <path d="M -11 -116 L 11 -116 L 0 -94 Z" fill="#b91c1c" stroke="#ffffff" strokeWidth={2} data-testid="wheel-pointer" />
         </svg>
         <figcaption id="wheel-caption" className="mt-2 text-center text-xs text-slate-600">
-          Your discount is set by the store for this basket; the wheel only reveals it.
+          {labels.caption}
         </figcaption>
       </figure>
       <div className="flex items-baseline justify-between gap-4 rounded-lg bg-emerald-50 px-3 py-2 text-emerald-950">
         <span className="font-medium">Order discount</span>
         <span className="font-semibold tabular-nums" data-testid="discount-value">
-          {landed ? `− AED ${groupedAmount(discount)}` : "spinning…"}
+          {landed ? `− ${labels.amount}` : labels.spinning}
         </span>
       </div>
       <p className="sr-only" aria-live="polite">
-        {landed ? `Your order discount is AED ${groupedAmount(discount)}.` : ""}
+        {landed && (spun || reduced) ? `Your order discount is ${labels.amount}.` : ""}
       </p>
     </div>
   );

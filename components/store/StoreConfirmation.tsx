@@ -2,45 +2,61 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { postCheckoutAction } from "@/components/checkout/post-action";
+import { postCheckoutAction, showNewState } from "@/components/checkout/post-action";
 import { ErrorAlert, PrimaryButton, SECONDARY_BUTTON } from "@/components/checkout/ui";
+
+/** The words of the store's test confirmation (the page's own words are in app/store/[token]/page.tsx). */
+const TEXT = {
+  heading: "Sandbox test confirmation — no real charge",
+  intro: "This is a sandbox store. Choose the result this test payment should have; no card is asked for and no money moves.",
+  paying: "Paying…",
+  decline: "Decline",
+  declining: "Declining…",
+};
 
 /**
  * The store's sandbox test confirmation: Pay (checkout SUCCEEDED, payment SUCCEEDED) or Decline (both
- * FAILED). Posts to `/store/{token}/pay` or `/decline`, derived from the page's own path, then reloads
- * the page to show the result. Both buttons are disabled while a request runs, so one click sends one
+ * FAILED). Each is an HTML form posting to `/store/{token}/pay` or `/decline` (the page's own path), so a tap before
+ * this script has loaded, or without it, is sent and answered with the page of the new state
+ * (docs/decisions/0211-customer-forms-post-to-their-action-routes.md). Once the script runs it sends the same action
+ * itself and shows the result without a reload. Both buttons are disabled while a request runs, so one click sends one
  * request; the service refuses a second payment in any case.
+ * @param payLabel the Pay button's words, naming the charged amount ("Pay AED 10.15").
+ * @param problem the words of a refusal of the page's form (components/checkout/problems.ts), shown until the next try.
  */
-export function StoreConfirmation({ total }: { total: string }) {
+export function StoreConfirmation({ payLabel, problem = null }: { payLabel: string; problem?: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const [busy, setBusy] = useState<"pay" | "decline" | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(problem);
 
-  async function confirm(action: "pay" | "decline") {
+  async function confirm(event: React.FormEvent<HTMLFormElement>, action: "pay" | "decline") {
+    event.preventDefault();
     setBusy(action);
     setError(null);
     const outcome = await postCheckoutAction(pathname, action);
     setBusy(null);
     if (!outcome.ok) setError(outcome.message);
-    if (outcome.ok || outcome.code === "INVALID_STATE") router.refresh();
+    if (outcome.ok || outcome.code === "INVALID_STATE") showNewState(router, pathname);
   }
 
   return (
     <section aria-labelledby="test-confirmation" className="space-y-3 rounded-2xl border-2 border-dashed border-amber-500 bg-amber-50 p-5">
       <h2 id="test-confirmation" className="text-base font-semibold text-amber-950">
-        Sandbox test confirmation — no real charge
+        {TEXT.heading}
       </h2>
-      <p className="text-sm text-amber-950">
-        This is a sandbox store. Choose the result this test payment should have; no card is asked for and no money moves.
-      </p>
+      <p className="text-sm text-amber-950">{TEXT.intro}</p>
       {error && <ErrorAlert>{error}</ErrorAlert>}
-      <PrimaryButton type="button" onClick={() => confirm("pay")} busy={busy === "pay"} busyLabel="Paying…" disabled={busy !== null}>
-        {`Pay AED ${total}`}
-      </PrimaryButton>
-      <button type="button" onClick={() => confirm("decline")} disabled={busy !== null} aria-busy={busy === "decline"} className={SECONDARY_BUTTON}>
-        {busy === "decline" ? "Declining…" : "Decline"}
-      </button>
+      <form method="post" action={`${pathname}/pay`} onSubmit={(e) => confirm(e, "pay")}>
+        <PrimaryButton type="submit" busy={busy === "pay"} busyLabel={TEXT.paying} disabled={busy !== null}>
+          {payLabel}
+        </PrimaryButton>
+      </form>
+      <form method="post" action={`${pathname}/decline`} onSubmit={(e) => confirm(e, "decline")}>
+        <button type="submit" disabled={busy !== null} aria-busy={busy === "decline"} className={SECONDARY_BUTTON}>
+          {busy === "decline" ? TEXT.declining : TEXT.decline}
+        </button>
+      </form>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 
 // The merchants of the customer page specs, provisioned with the project's own code (e2e/support/store-merchant.ts,
@@ -47,4 +48,44 @@ export async function pollUntilReady(request: APIRequestContext, headers: Mercha
     )
     .toBe("READY");
   return ready as { id: string; checkout: { url: string; chargeAmount: string; subtotal: string; discount: string; matchType: string } };
+}
+
+/** The merchant server creates a store payment (201, checkout QUEUED, url null). */
+export async function createStorePayment(request: APIRequestContext, headers: Record<string, string>, amount: string) {
+  const reference = `oryx-${randomUUID().slice(0, 8)}`;
+  const res = await request.post(`${base()}/v1/store-payments`, {
+    headers: { ...headers, "idempotency-key": `store-${reference}` },
+    data: {
+      reference,
+      amount,
+      currency: "EUR",
+      description: "Order from Oryx Home Goods",
+      customer: { username: "layla.h", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", country: "AE" },
+    },
+  });
+  expect(res.status()).toBe(201);
+  const payment = await res.json();
+  expect(payment).toMatchObject({
+    reference,
+    amount,
+    currency: "EUR",
+    method: "GATEWAY",
+    direction: "DEPOSIT",
+    status: "PENDING",
+    checkout: { state: "QUEUED", url: null, chargeCurrency: "AED" },
+  });
+  return payment as { id: string; reference: string; checkout: { chargeAmount: string } };
+}
+
+/** The merchant server opens an amount-entry checkout session (201, AWAITING_AMOUNT). */
+export async function openSession(request: APIRequestContext, headers: Record<string, string>) {
+  const reference = `order-${randomUUID().slice(0, 8)}`;
+  const res = await request.post(`${base()}/v1/checkout-sessions`, {
+    headers: { ...headers, "idempotency-key": `open-${reference}` },
+    data: { reference, customer: { id: "cust-42", firstName: "Layla", lastName: "Haddad", email: "layla@example.com", phone: "+971501234567" } },
+  });
+  expect(res.status()).toBe(201);
+  const session = await res.json();
+  expect(session).toMatchObject({ reference, state: "AWAITING_AMOUNT", amount: null, currency: null, paymentId: null, storeCheckoutUrl: null });
+  return session as { id: string; reference: string; customerCheckout: { url: string; expiresAt: string } };
 }

@@ -183,3 +183,13 @@ export function formatCustomerTime(value: TimeInput, timeZone: string): string {
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+
+/**
+ * A calendar day as the customer pages show it ("2026-11-28" -> "28 November 2026"): a Dubai business day such as a
+ * rate's (docs/api.md "Pricing"), formatted as written, in no time zone's reckoning.
+ * @param day ISO date text (YYYY-MM-DD); @param locale the page's language (BCP 47).
+ */
+export function formatCalendarDay(day: string, locale = "en-GB"): string {
+  const [y = 1970, m = 1, d = 1] = day.split("-").map(Number);
+  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+}

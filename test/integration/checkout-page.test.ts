@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { db, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
+import { baseUrl, db, eventually, newMerchant, savePricingVersion } from "../support/fixtures";
 import { amountEntryMerchant, customerAction, NO_SIDE_EFFECTS, openPage, openSession, sideEffects, usdAedRateToday } from "../support/checkout-sessions";
 import { expireDueSessions } from "@/lib/domain/checkout-sessions/expire";
 import { dubaiDay } from "@/lib/contract/money/dubai";
@@ -293,5 +293,64 @@ describe("expiry", () => {
     expect(serializeCheckoutSession(row, new Date()).state).toBe("AWAITING_AMOUNT");
     expect(serializeCheckoutSession(row, new Date(Date.now() + 61 * 60_000)).state).toBe("EXPIRED");
     expect(row.state).toBe("AWAITING_AMOUNT");
+  });
+});
+
+describe("the page's forms, sent before its script has loaded or without it", () => {
+  it("quote and confirm forms answer 303 to the page of the new state (Origin null, as under no-referrer); a refused form keeps the amount and says why", async () => {
+    const m = await amountEntryMerchant();
+    const s = await openSession(m);
+    const path = new URL(s.customerCheckout.url).pathname;
+    // A browser's form post from a page sent with Referrer-Policy: no-referrer says Origin: null.
+    const form = (action: "quote" | "confirm", body: string) =>
+      fetch(`${baseUrl()}${path}/${action}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: "null" },
+        body,
+        redirect: "manual",
+      });
+    const page = async (location: string | null) => (await fetch(`${baseUrl()}${location}`)).text();
+
+    const bad = await form("quote", "amount=12.345&currency=USD");
+    expect([bad.status, bad.headers.get("location"), bad.headers.get("cache-control")]).toEqual([
+      303,
+      `${path}?problem=VALIDATION_ERROR&action=quote&amount=12.345&currency=USD`,
+      "no-store",
+    ]);
+    expect(await stateOf(s.id)).toBe("AWAITING_AMOUNT");
+    const refused = await page(bad.headers.get("location"));
+    expect(refused).toContain("Enter an amount in digits with at most 2 decimals, for example 150.00.");
+    expect(refused).toContain('value="12.345"');
+    expect(refused).toContain('aria-invalid="true"');
+
+    // The decimal comma is read as the script reads it.
+    const quoted = await form("quote", "amount=1123%2C52&currency=USD");
+    expect([quoted.status, quoted.headers.get("location")]).toEqual([303, path]);
+    expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: s.id } })).toMatchObject({ state: "QUOTED", amountMinor: 112352n, currency: "USD" });
+    const total = await page(path);
+    for (const text of [
+      "AED\u00a04,208.96",
+      "for USD\u00a01,123.52",
+      "2.01% above the reference rate of 3.6725",
+      "Dubai business day",
+      "Confirm total of AED\u00a04,208.96",
+    ]) {
+      expect(total, text).toContain(text);
+    }
+
+    const confirmed = await form("confirm", "amount=1123.52&currency=USD");
+    expect([confirmed.status, confirmed.headers.get("location")]).toEqual([303, path]);
+    expect(await stateOf(s.id)).toBe("AWAITING_VERIFICATION");
+    expect(await page(path)).toContain("it sees the total you confirmed and tells you how your order continues.");
+
+    // A late form is refused without a change, and the page says so in its own words.
+    const late = await form("quote", "amount=10&currency=AED");
+    expect(late.headers.get("location")).toBe(`${path}?problem=INVALID_STATE&action=quote&amount=10&currency=AED`);
+    expect(await stateOf(s.id)).toBe("AWAITING_VERIFICATION");
+    expect(await page(late.headers.get("location"))).toContain("This checkout had already moved on, so nothing more was done.");
+    // The query's text is never the page's: an unknown code gets the general words.
+    const forged = await page(`${path}?problem=${encodeURIComponent("Call +1 555 0100 now")}`);
+    expect(forged).not.toContain("Call +1 555 0100 now");
+    expect(forged).toContain("That did not go through. Please try again in a moment.");
   });
 });

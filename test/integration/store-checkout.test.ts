@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { base64url, decodeJwt } from "jose";
 import { InngestTestEngine } from "@inngest/test";
-import { db, limitUsed, newMerchant, type TestMerchant } from "../support/fixtures";
+import { baseUrl, db, limitUsed, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startReceiver } from "../support/receiver";
 import { createStorePayment, eurStoreMerchant, openStorePage, storeAction, storeBody, waitForCheckout } from "../support/store";
 import { authenticateRequest } from "@/lib/domain/keys/api-keys";
@@ -438,14 +438,20 @@ describe("the store page", () => {
       p.reference,
       "Balloon Pack, 20",
       "Lip Balm",
-      "AED 5.99",
-      "AED 4.50",
-      "AED 10.49",
-      "AED 10.15",
-      "2.50 EUR",
+      // Intl.NumberFormat's currency style: the code, a no-break space, the amount.
+      "AED\u00a05.99",
+      "AED\u00a04.50",
+      "AED\u00a010.49",
+      "AED\u00a010.15",
+      "Your order: EUR\u00a02.50",
+      "Pay <bdi>",
       'data-testid="discount-wheel"',
       "Sandbox test confirmation — no real charge",
-      "Pay AED 10.15",
+      "Pay AED\u00a010.15",
+      // The forms that work before the script has loaded, and the discount shown by the server.
+      `action="${new URL(ready.checkout.url).pathname}/pay"`,
+      `action="${new URL(ready.checkout.url).pathname}/decline"`,
+      "− AED\u00a00.34",
       "Decline",
     ]) {
       expect(page.html, text).toContain(text);
@@ -455,6 +461,25 @@ describe("the store page", () => {
     expect(page.html.match(/data-label="[^"]+"/g)).toEqual(['data-label="0.34"']);
     // No customer data on the page.
     expect(page.html).not.toContain("layla@example.com");
+
+    // Pay as the form sends it before the script has loaded (Origin null under no-referrer): 303 to the page of the result.
+    const path = new URL(ready.checkout.url).pathname;
+    const form = (action: "pay" | "decline") =>
+      fetch(`${baseUrl()}${path}/${action}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: "null" },
+        body: "",
+        redirect: "manual",
+      });
+    const paid = await form("pay");
+    expect([paid.status, paid.headers.get("location")]).toEqual([303, path]);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("SUCCEEDED");
+    expect((await openStorePage(ready.checkout.url)).html).toContain("Payment confirmed");
+    // A second tap is refused without a change; the page says so in its own words.
+    const again = await form("decline");
+    expect(again.headers.get("location")).toBe(`${path}?problem=INVALID_STATE&action=decline`);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("SUCCEEDED");
+    expect(await (await fetch(`${baseUrl()}${again.headers.get("location")}`)).text()).toContain("This checkout had already moved on");
   });
 });
 

@@ -1,5 +1,5 @@
 // GET /checkout/{token} - the customer amount-entry page of a checkout session (bearer link)
-import { displayRate } from "@/lib/contract/money/rates";
+import { displayRate, rateDifference } from "@/lib/contract/money/rates";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -11,7 +11,10 @@ import { ExpiryWatch } from "@/components/checkout/ExpiryWatch";
 import { customerPageMetadata } from "@/components/checkout/page-title";
 import { ReturnLink } from "@/components/checkout/ReturnLink";
 import { StateHeading } from "@/components/checkout/StateHeading";
-import { groupedAmount } from "@/components/checkout/amount";
+import { checkAmount, money, percent } from "@/components/checkout/amount";
+import { formatCalendarDay } from "@/lib/platform/time-format";
+import { pageProblem, type PageProblem } from "@/components/checkout/problems";
+import { ErrorAlert } from "@/components/checkout/ui";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +26,41 @@ const TITLES: Record<CustomerCheckoutView["state"], string> = {
   EXPIRED: "Link expired",
 };
 
+/** Every other word of the page, in one place (shared pieces keep theirs in components/checkout/*). */
+const TEXT = {
+  sandboxBadge: "Sandbox · no real money moves",
+  pay: "Pay",
+  orderReference: "Order reference",
+  chooseHeading: "How much do you want to pay?",
+  showTotal: "Show total",
+  noCurrency: ["No currency is available for this checkout right now. Please try again later or contact ", "."] as const,
+  totalHeading: "Your total",
+  youPay: "You pay",
+  forAmount: (amount: string) => `for ${amount}`,
+  rate: (from: string, rate: string, to: string) => `1 ${from} = ${rate} ${to}`,
+  rateAgainstReference: (difference: string, direction: "above" | "below" | "equal", reference: string) =>
+    direction === "equal" ? `, the reference rate` : `, ${difference} ${direction} the reference rate of ${reference}`,
+  rateDay: (day: string) => ` (rate of ${day}, Dubai business day; rounded for display).`,
+  fxWarningTitle: "The amount charged may differ from what your bank shows",
+  fxWarning: (charged: string, entered: string, currency: string) =>
+    `You are charged ${charged}, converted from ${entered}. If your account is in another currency, your bank converts the ${currency} amount at its own rate and may add fees, so your statement can show a different amount.`,
+  transferTo: "The transfer goes to",
+  holder: "Account holder",
+  bank: "Bank",
+  iban: "IBAN",
+  confirm: (charged: string) => `Confirm total of ${charged}`,
+  change: "Change amount or currency",
+  update: "Update total",
+  confirmedHeading: "Total confirmed",
+  nothingCharged: "Nothing was charged",
+  notConfigured: "Customer verification is not configured in this sandbox, so this checkout stops here. No payment was created and nothing was charged.",
+  nextStep: ["Next, go back to ", ": it sees the total you confirmed and tells you how your order continues."] as const,
+  expiredHeading: "This checkout link has expired",
+  expiredText: ["For your security, checkout links are valid for a limited time. Nothing was charged. Please ask ", " for a new link."] as const,
+  leave: "Leave without paying and return to",
+  footer: "Sandpiper sandbox checkout",
+};
+
 /** The page's view of a token, read once per request (the title and the page share it). */
 const loadView = cache(async (token: string) => loadCustomerCheckout(getDb(), token, new Date()));
 
@@ -32,6 +70,7 @@ export async function generateMetadata({ params }: { params: Promise<{ token: st
 }
 
 type Quote = NonNullable<CustomerCheckoutView["quote"]>;
+type Query = Promise<Record<string, string | string[] | undefined>>;
 
 /** "AE070331234567890123456" -> "AE07 0331 2345 6789 0123 456" (the way IBANs are printed). */
 const printedIban = (iban: string) => iban.replace(/(.{4})(?=.)/g, "$1 ");
@@ -48,26 +87,19 @@ function FxWarning({ view, quote }: { view: CustomerCheckoutView; quote: Quote }
   return (
     <div role="note" aria-labelledby="fx-warning-title" className="rounded-xl border border-amber-400 bg-amber-50 p-4 text-sm text-amber-950">
       <p id="fx-warning-title" className="font-semibold">
-        The amount charged may differ from what your bank shows
+        {TEXT.fxWarningTitle}
       </p>
-      <p className="mt-1">
-        You are charged{" "}
-        <strong>
-          {groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}
-        </strong>
-        , converted from {groupedAmount(view.amount!)} {view.currency} at today&apos;s rate. If your account is in another currency, your bank converts the{" "}
-        {quote.chargeCurrency} amount at its own rate and may add fees, so your statement can show a different amount.
-      </p>
+      <p className="mt-1">{TEXT.fxWarning(money(quote.chargeAmount, quote.chargeCurrency), money(view.amount!, view.currency!), quote.chargeCurrency)}</p>
     </div>
   );
 }
 
 function ReceivingAccount({ quote }: { quote: Quote }) {
   const rows: [string, React.ReactNode][] = [
-    ["Account holder", quote.bankAccount.holder],
-    ["Bank", quote.bankAccount.bankName],
+    [TEXT.holder, quote.bankAccount.holder],
+    [TEXT.bank, quote.bankAccount.bankName],
     [
-      "IBAN",
+      TEXT.iban,
       <span key="iban" className="font-mono break-all">
         {printedIban(quote.bankAccount.iban)}
       </span>,
@@ -75,7 +107,7 @@ function ReceivingAccount({ quote }: { quote: Quote }) {
   ];
   return (
     <div>
-      <h3 className="text-sm font-semibold text-slate-900">The transfer goes to</h3>
+      <h3 className="text-sm font-semibold text-slate-900">{TEXT.transferTo}</h3>
       <dl className="mt-2 divide-y divide-slate-200 rounded-xl border border-slate-200 text-sm">
         {rows.map(([label, value]) => (
           <div key={label} className="flex flex-col gap-0.5 px-3 py-2 sm:flex-row sm:justify-between sm:gap-4">
@@ -88,61 +120,97 @@ function ReceivingAccount({ quote }: { quote: Quote }) {
   );
 }
 
+/** The rate shown, how it differs from the reference (base) rate in percent, and its Dubai business day. */
+function RateLine({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
+  const difference = rateDifference(quote.effectiveRate, quote.baseRate);
+  const direction = Number(difference) === 0 ? "equal" : difference.startsWith("-") ? "below" : "above";
+  return (
+    <p className="mt-2 text-sm text-slate-700" data-testid="rate">
+      {TEXT.rate(view.currency!, displayRate(quote.effectiveRate), quote.chargeCurrency)}
+      {TEXT.rateAgainstReference(percent(difference), direction, displayRate(quote.baseRate))}
+      {TEXT.rateDay(formatCalendarDay(quote.rateDay))}
+    </p>
+  );
+}
+
+/** What the customer pays, first: the charged amount and currency as the headline, then what it is for and at which rate. */
 function Total({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
   return (
     <div>
-      <p className="text-3xl font-semibold tabular-nums text-slate-900">
-        {groupedAmount(view.amount!)} <span className="text-xl">{view.currency}</span>
+      <p className="text-sm font-medium text-slate-700">{TEXT.youPay}</p>
+      <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="charged-total">
+        {money(quote.chargeAmount, quote.chargeCurrency)}
       </p>
-      <p className="mt-1 text-sm text-slate-700">
-        Charged as{" "}
-        <strong className="tabular-nums">
-          {groupedAmount(quote.chargeAmount)} {quote.chargeCurrency}
-        </strong>{" "}
-        at 1 {view.currency} = {displayRate(quote.effectiveRate)} {quote.chargeCurrency} (rate of {quote.rateDay}, Dubai time; rounded for display).
+      <p className="mt-1 text-slate-700" data-testid="entered-amount">
+        {TEXT.forAmount(money(view.amount!, view.currency!))}
       </p>
+      <RateLine view={view} quote={quote} />
     </div>
   );
 }
 
-function ChooseAmount({ view }: { view: CustomerCheckoutView }) {
+/** The words of a refusal of the amount form: the amount's own check when the customer's amount fails it, else the code's words. */
+function amountProblem(view: CustomerCheckoutView, problem: PageProblem | null): string | null {
+  if (!problem || problem.action !== "quote") return null;
+  const checked = problem.amount === null ? null : checkAmount(problem.amount, view.minAmount, view.maxAmount);
+  return checked && "message" in checked ? checked.message : problem.message;
+}
+
+function ChooseAmount({ view, problem }: { view: CustomerCheckoutView; problem: PageProblem | null }) {
   return (
     <Card labelledBy="choose-amount">
-      <StateHeading id="choose-amount">How much do you want to pay?</StateHeading>
+      <StateHeading id="choose-amount">{TEXT.chooseHeading}</StateHeading>
       {view.currencies.length > 0 ? (
-        <AmountForm currencies={view.currencies} minAmount={view.minAmount} maxAmount={view.maxAmount} submitLabel="Show total" />
+        <AmountForm
+          currencies={view.currencies}
+          minAmount={view.minAmount}
+          maxAmount={view.maxAmount}
+          defaultAmount={problem?.amount}
+          defaultCurrency={problem?.currency}
+          submitLabel={TEXT.showTotal}
+          problem={amountProblem(view, problem)}
+        />
       ) : (
         <p className="text-slate-700">
-          No currency is available for this checkout right now. Please try again later or contact <bdi>{view.merchantName}</bdi>.
+          {TEXT.noCurrency[0]}
+          <bdi>{view.merchantName}</bdi>
+          {TEXT.noCurrency[1]}
         </p>
       )}
     </Card>
   );
 }
 
-function Quoted({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
+function Quoted({ view, quote, problem }: { view: CustomerCheckoutView; quote: Quote; problem: PageProblem | null }) {
+  const updateProblem = amountProblem(view, problem);
   return (
     <>
       <Card labelledBy="your-total">
-        <StateHeading id="your-total">Your total</StateHeading>
+        <StateHeading id="your-total">{TEXT.totalHeading}</StateHeading>
         <Total view={view} quote={quote} />
         <FxWarning view={view} quote={quote} />
         <ReceivingAccount quote={quote} />
-        <ConfirmTotal amount={view.amount!} currency={view.currency!} label={`Confirm total of ${groupedAmount(view.amount!)} ${view.currency}`} />
+        <ConfirmTotal
+          amount={view.amount!}
+          currency={view.currency!}
+          label={TEXT.confirm(money(quote.chargeAmount, quote.chargeCurrency))}
+          problem={problem && problem.action !== "quote" ? problem.message : null}
+        />
       </Card>
-      <details className="group rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <details className="group rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200" open={updateProblem !== null}>
         <summary className="cursor-pointer rounded py-3 font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
-          Change amount or currency
+          {TEXT.change}
         </summary>
         <div className="mt-4">
           <AmountForm
             currencies={view.currencies}
             minAmount={view.minAmount}
             maxAmount={view.maxAmount}
-            defaultAmount={view.amount}
-            defaultCurrency={view.currency}
-            submitLabel="Update total"
+            defaultAmount={updateProblem !== null ? problem!.amount : view.amount}
+            defaultCurrency={updateProblem !== null ? problem!.currency : view.currency}
+            submitLabel={TEXT.update}
             secondary
+            problem={updateProblem}
           />
         </div>
       </details>
@@ -153,15 +221,17 @@ function Quoted({ view, quote }: { view: CustomerCheckoutView; quote: Quote }) {
 function Confirmed({ view, quote }: { view: CustomerCheckoutView; quote: Quote | null }) {
   return (
     <Card labelledBy="confirmed">
-      <StateHeading id="confirmed">Total confirmed</StateHeading>
+      <StateHeading id="confirmed">{TEXT.confirmedHeading}</StateHeading>
       {quote ? <Total view={view} quote={quote} /> : null}
       <div className="rounded-xl border border-slate-300 bg-slate-50 p-4 text-slate-900">
-        <p className="font-semibold">Nothing was charged</p>
-        <p className="mt-1 text-sm">
-          Customer verification is not configured in this sandbox, so this checkout stops here. No payment was created and nothing was charged. You can close
-          this page.
-        </p>
+        <p className="font-semibold">{TEXT.nothingCharged}</p>
+        <p className="mt-1 text-sm">{TEXT.notConfigured}</p>
       </div>
+      <p className="font-medium text-slate-900" data-testid="next-step">
+        {TEXT.nextStep[0]}
+        <bdi>{view.merchantName}</bdi>
+        {TEXT.nextStep[1]}
+      </p>
       <ReturnLink href={view.links.done} merchantName={view.merchantName} />
     </Card>
   );
@@ -170,41 +240,47 @@ function Confirmed({ view, quote }: { view: CustomerCheckoutView; quote: Quote |
 function Expired({ view }: { view: CustomerCheckoutView }) {
   return (
     <Card labelledBy="expired">
-      <StateHeading id="expired">This checkout link has expired</StateHeading>
+      <StateHeading id="expired">{TEXT.expiredHeading}</StateHeading>
       <p className="text-slate-700">
-        For your security, checkout links are valid for a limited time. Nothing was charged. Please ask <bdi>{view.merchantName}</bdi> for a new link.
+        {TEXT.expiredText[0]}
+        <bdi>{view.merchantName}</bdi>
+        {TEXT.expiredText[1]}
       </p>
       <ReturnLink href={view.links.leave} merchantName={view.merchantName} />
     </Card>
   );
 }
 
-export default async function CheckoutPage({ params }: { params: Promise<{ token: string }> }) {
+export default async function CheckoutPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Query }) {
   const view = await loadView((await params).token);
   if (!view) notFound();
+  // A refusal of the page's form sent without its script (components/checkout/problems.ts).
+  const problem = pageProblem(await searchParams);
   const open = view.state === "AWAITING_AMOUNT" || view.state === "QUOTED";
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
       <header className="space-y-1">
-        <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-950">Sandbox · no real money moves</p>
+        <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-950">{TEXT.sandboxBadge}</p>
         {/* Merchant text is isolated wherever it is shown (docs/decisions/0206-merchant-text-without-direction-controls.md). */}
         <h1 className="pt-2 text-2xl font-semibold text-slate-900">
-          Pay <bdi>{view.merchantName}</bdi>
+          {`${TEXT.pay} `}
+          <bdi>{view.merchantName}</bdi>
         </h1>
         <p className="text-sm text-slate-600">
-          Order reference{" "}
+          {TEXT.orderReference}{" "}
           <bdi className="font-medium text-slate-900 break-all" data-testid="reference">
             {view.reference}
           </bdi>
         </p>
         {open ? <ExpiryWatch expiresAt={view.expiresAt} /> : null}
       </header>
-      {view.state === "AWAITING_AMOUNT" && <ChooseAmount view={view} />}
-      {view.state === "QUOTED" && view.quote && <Quoted view={view} quote={view.quote} />}
+      {problem && !open ? <ErrorAlert>{problem.message}</ErrorAlert> : null}
+      {view.state === "AWAITING_AMOUNT" && <ChooseAmount view={view} problem={problem} />}
+      {view.state === "QUOTED" && view.quote && <Quoted view={view} quote={view.quote} problem={problem} />}
       {view.state === "AWAITING_VERIFICATION" && <Confirmed view={view} quote={view.quote} />}
       {view.state === "EXPIRED" && <Expired view={view} />}
-      {open ? <ReturnLink href={view.links.leave} merchantName={view.merchantName} label="Leave without paying and return to" /> : null}
-      <footer className="mt-auto pt-4 text-center text-xs text-slate-600">Sandpiper sandbox checkout</footer>
+      {open ? <ReturnLink href={view.links.leave} merchantName={view.merchantName} label={TEXT.leave} /> : null}
+      <footer className="mt-auto pt-4 text-center text-xs text-slate-600">{TEXT.footer}</footer>
     </main>
   );
 }

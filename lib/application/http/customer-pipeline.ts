@@ -9,11 +9,54 @@ import { enforceCustomerActionLimits } from "@/lib/application/http/rate-limit";
 import { errorResponse, jsonResponse, toApiError } from "@/lib/application/http/respond";
 import { parseOrThrow } from "@/lib/application/http/validation";
 import { log } from "@/lib/platform/log";
+import { enteredAmount } from "@/lib/contract/money/currency";
+import { transportSecurityHeaders } from "@/lib/application/http/security-headers";
 
 /** A customer's requests carry at most two short members; anything longer is not one of them. */
 const MAX_CUSTOMER_BODY_BYTES = 1024;
 
 type RouteContext = { params: Promise<{ token: string }> };
+
+/** A form the browser sends itself (no script): `application/x-www-form-urlencoded`, with or without parameters. */
+const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** The longest text of a form field sent back to the page after a refusal (characters): an amount and a currency are far shorter. */
+const ECHO_MAX_CHARS = 32;
+
+/** True when the request is a form the page posted without its script (docs/decisions/0211-customer-forms-post-to-their-action-routes.md). */
+export function isFormPost(request: Request): boolean {
+  return FORM_CONTENT_TYPE.test(request.headers.get("content-type") ?? "");
+}
+
+/**
+ * The fields of a form post as the action's body schema reads them: each field's text, the amount read as the page's
+ * script reads it ({@link enteredAmount}). A field sent twice keeps its last value.
+ */
+export function formFields(raw: Buffer): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(raw.toString("utf8"))) fields[name] = name === "amount" ? enteredAmount(value) : value.trim();
+  return fields;
+}
+
+/**
+ * Where a form post's answer sends the browser (303 See Other): the action's page (`/store/{token}/pay` -> `/store/{token}`),
+ * after a refusal with `problem=<error code>`, `action=<the action's name>` and the fields the customer sent (`amount`, `currency`), each cut to
+ * {@link ECHO_MAX_CHARS}, so the page says what went wrong and keeps what was typed. Never a message: the page words it.
+ */
+export function formAnswerLocation(requestUrl: string, problem?: { code: string; fields: Record<string, string> }): string {
+  const page = new URL(requestUrl).pathname.replace(/\/[^/]*$/, "");
+  if (!problem) return page;
+  const query = new URLSearchParams({ problem: problem.code, action: new URL(requestUrl).pathname.replace(/^.*\//, "") });
+  for (const [name, value] of Object.entries(problem.fields)) query.set(name, value.slice(0, ECHO_MAX_CHARS));
+  return `${page}?${query}`;
+}
+
+function seeOther(location: string, requestId: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { Location: location, "X-Request-Id": requestId, "Cache-Control": "no-store", ...transportSecurityHeaders() },
+  });
+}
 
 /**
  * What the customer pipeline runs a customer page's action with: the part of its entry in
@@ -39,6 +82,11 @@ export type CustomerAnswer<E extends CustomerEndpoint = CustomerEndpoint> = { bo
  * `logMessage`, with `run`'s log fields and never the token. `endpoint` is the action's registry entry (a route passes
  * `CUSTOMER_OPERATIONS.x` of lib/application/openapi/customer-operations.ts), so the OpenAPI document publishes the schemas parsed
  * and answered here; the handler's body and answer are typed from it.
+ *
+ * The same action also takes the page's own HTML form, sent before the page's script has loaded or without it
+ * (`application/x-www-form-urlencoded`, the same fields, the same limits and the same `run`): it is answered 303 to
+ * the page, which shows the new state, or after a refusal 303 to the page with `problem=<code>` and the fields sent
+ * ({@link formAnswerLocation}; docs/decisions/0211-customer-forms-post-to-their-action-routes.md).
  */
 export function customerAction<E extends CustomerEndpoint>(
   endpoint: E,
@@ -47,19 +95,30 @@ export function customerAction<E extends CustomerEndpoint>(
   const opts = endpoint;
   return async (request: Request, route: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
+    const form = isFormPost(request);
+    let fields: Record<string, string> = {};
     try {
       const { token } = await route.params;
       await enforceCustomerActionLimits(sourceIp(request.headers), token);
       let body: unknown = undefined;
       if (opts.body) {
-        if (!isJsonContentType(request.headers.get("content-type"))) throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
-        body = parseOrThrow(opts.body, parseJsonBody(await readRawBody(request, MAX_CUSTOMER_BODY_BYTES)), "body");
+        if (form) {
+          fields = formFields(await readRawBody(request, MAX_CUSTOMER_BODY_BYTES));
+          body = parseOrThrow(opts.body, fields, "body");
+        } else {
+          if (!isJsonContentType(request.headers.get("content-type")))
+            throw apiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json (or the page's form, application/x-www-form-urlencoded)");
+          body = parseOrThrow(opts.body, parseJsonBody(await readRawBody(request, MAX_CUSTOMER_BODY_BYTES)), "body");
+        }
       }
       const answer = await run({ token, body: body as CustomerBody<E>, now: systemNow(), requestId });
-      log.info({ requestId, ...answer.log }, opts.logMessage);
+      log.info({ requestId, form, ...answer.log }, opts.logMessage);
+      if (form) return seeOther(formAnswerLocation(request.url), requestId);
       return jsonResponse(200, answer.body, { "X-Request-Id": requestId, "Cache-Control": "no-store" });
     } catch (error) {
-      return errorResponse(toApiError(error, requestId), requestId);
+      const apiErr = toApiError(error, requestId);
+      if (form) return seeOther(formAnswerLocation(request.url, { code: apiErr.code, fields }), requestId);
+      return errorResponse(apiErr, requestId);
     }
   };
 }

@@ -102,8 +102,30 @@ export function dropUntrustedForwardedHost(req, trusted) {
   return true;
 }
 
-/** Paths that are not pages: the API, Next.js' routes, health, metrics, and the customer pages' JSON actions. */
-const NOT_PAGES = /^\/(?:(?:v1|api|_next)(?:\/|$)|(?:healthz|readyz|metrics)(?:$|\/)|checkout\/[^/]+\/(?:quote|confirm)$|store\/[^/]+\/(?:pay|decline)$)/;
+/**
+ * The customer pages' actions (`/checkout/{token}/quote`, `/confirm`, `/store/{token}/pay`, `/decline`): route handlers
+ * whose only credential is the token in their path (docs/decisions/0028-customer-actions-are-route-handlers-outside-v1.md).
+ */
+const CUSTOMER_ACTIONS = /^\/(?:checkout\/[^/]+\/(?:quote|confirm)|store\/[^/]+\/(?:pay|decline))$/;
+
+/** Paths that are not pages: the API, Next.js' routes, health, metrics, and the customer pages' actions. */
+const NOT_PAGES = /^\/(?:(?:v1|api|_next)(?:\/|$)|(?:healthz|readyz|metrics)(?:$|\/))/;
+
+/** The request target's path, without its query. */
+function pathOf(req) {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/**
+ * True for a POST to a customer page's action. It carries no cookie or key, so its `Origin` is not checked: the pages
+ * send `Referrer-Policy: no-referrer`, under which a browser's form post says `Origin: null`, and a foreign site that
+ * knows the token could post it itself (docs/decisions/0211-customer-forms-post-to-their-action-routes.md).
+ */
+export function isCustomerAction(req) {
+  return req.method === "POST" && CUSTOMER_ACTIONS.test(pathOf(req));
+}
 
 /**
  * What a POST to a page is (a Server Action, or a form post Next.js would decode as one): "console" under /console,
@@ -111,10 +133,8 @@ const NOT_PAGES = /^\/(?:(?:v1|api|_next)(?:\/|$)|(?:healthz|readyz|metrics)(?:$
  */
 export function pagePost(req) {
   if (req.method !== "POST") return null;
-  const url = req.url ?? "/";
-  const q = url.indexOf("?");
-  const pathname = q < 0 ? url : url.slice(0, q);
-  if (NOT_PAGES.test(pathname)) return null;
+  const pathname = pathOf(req);
+  if (NOT_PAGES.test(pathname) || CUSTOMER_ACTIONS.test(pathname)) return null;
   return pathname === "/console" || pathname.startsWith("/console/") ? "console" : "other";
 }
 

@@ -6,6 +6,16 @@ export type Currency = (typeof CURRENCIES)[number];
 export const AMOUNT_PATTERN = /^\d{1,10}(\.\d{1,2})?$/;
 
 /**
+ * The amount a customer typed, as the API reads it: trimmed, and a decimal comma with one or two decimals sent as a
+ * point ("150,5" -> "150.5"). Anything else is returned as typed for the amount's own check to refuse
+ * (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout": the page's script and its form without
+ * JavaScript read the field the same way).
+ */
+export function enteredAmount(raw: string): string {
+  return raw.trim().replace(/^(\d+),(\d{1,2})$/, "$1.$2");
+}
+
+/**
  * Decimal amount text -> bigint minor units ("1123.52" -> 112352n).
  * @throws Error when the text does not match AMOUNT_PATTERN.
  */

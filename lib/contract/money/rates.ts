@@ -29,6 +29,15 @@ export function displayRate(rate: string): string {
   return formatRate(new D(rate).toSignificantDigits(6, Decimal.ROUND_HALF_UP));
 }
 
+/**
+ * How far a rate is from its reference rate, as a fraction of the reference rounded half up to 4 decimals, signed
+ * ("3.74623", "3.6725" -> "0.0201"; a lower rate gives a negative fraction, an equal one "0"). For display: the
+ * customer page says the difference in percent (docs/guides/amount-entry-checkout.md).
+ */
+export function rateDifference(rate: string, reference: string): string {
+  return formatRate(new D(rate).div(new D(reference)).minus(1).toDecimalPlaces(4, Decimal.ROUND_HALF_UP));
+}
+
 /** (1 + bps / 10000) as an exact decimal; 250 bps -> 1.025. */
 export function bpsFactor(bps: number): Decimal {
   return new D(bps).div(10_000).plus(1);

@@ -29,8 +29,8 @@ export type CustomerCheckoutView = {
   links: ReturnLinks;
 };
 
-/** The part of a session's quote the customer sees: no account id, no pricing snapshot. */
-export type CustomerQuote = Pick<SessionQuote, "rateDay" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
+/** The part of a session's quote the customer sees: no account id, no pricing snapshot; the base rate, to say how the rate shown differs from it. */
+export type CustomerQuote = Pick<SessionQuote, "rateDay" | "baseRate" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
   bankAccount: Omit<SessionQuote["bankAccount"], "id">;
 };
 
@@ -39,6 +39,7 @@ export function customerQuote(quote: SessionQuote | null): CustomerQuote | null 
   return (
     quote && {
       rateDay: quote.rateDay,
+      baseRate: quote.baseRate,
       effectiveRate: quote.effectiveRate,
       chargeCurrency: quote.chargeCurrency,
       chargeAmount: quote.chargeAmount,
