@@ -4,7 +4,7 @@ import { amountEntryMerchant, createStorePayment, openSession, pollUntilReady, s
 import { sql } from "./support/db";
 
 // The customer pages work before and without their JavaScript (docs/guides/store-checkout.md, docs/guides/amount-entry-checkout.md;
-// docs/decisions/0211-customer-forms-post-to-their-action-routes.md): every action is an HTML form posted to the action's
+// docs/decisions/0209-customer-forms-post-to-their-action-routes.md): every action is an HTML form posted to the action's
 // route, answered 303 with the page of the new state. Both flows are completed with JavaScript switched off, and Pay is
 // tapped while the page's scripts are held back.
 

@@ -23,7 +23,7 @@ type Props = {
  * The customer's amount and currency form; sending it quotes the session (-> QUOTED) and shows the total. An HTML form
  * posting `amount` and `currency` to `/checkout/{token}/quote`, so it works before this script has loaded and without
  * it: the answer is the page of the new state, or the page again with the refusal and the amount as typed
- * (docs/decisions/0211-customer-forms-post-to-their-action-routes.md). Once the script runs it checks the amount first
+ * (docs/decisions/0209-customer-forms-post-to-their-action-routes.md). Once the script runs it checks the amount first
  * and sends the same action itself, without a reload.
  */
 export function AmountForm({ currencies, minAmount, maxAmount, defaultAmount, defaultCurrency, submitLabel, secondary = false, problem = null }: Props) {

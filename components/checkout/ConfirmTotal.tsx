@@ -9,7 +9,7 @@ import { ErrorAlert, PrimaryButton } from "@/components/checkout/ui";
  * The "Confirm total" button: confirms exactly the quoted amount and currency shown on the page
  * (session -> AWAITING_VERIFICATION). An HTML form posting `amount` and `currency` to `/checkout/{token}/confirm`, so
  * it works before this script has loaded and without it (the answer is the page of the new state;
- * docs/decisions/0211-customer-forms-post-to-their-action-routes.md); once the script runs it sends the same action
+ * docs/decisions/0209-customer-forms-post-to-their-action-routes.md); once the script runs it sends the same action
  * itself and shows the result without a reload.
  * @param label the button's words, naming the charged amount ("Confirm total of AED 5,619.34").
  * @param problem the words of a refusal of this form (components/checkout/problems.ts), shown until the next try.

@@ -9,7 +9,7 @@ let focusAfterUpdate = false;
  * Posts a JSON body to an action endpoint of a bearer-link page, derived from the current path:
  * `{amount, currency}` to `/checkout/{token}/quote` or `/confirm`, `{}` to `/store/{token}/pay` or `/decline`. The
  * same endpoints take the page's forms when they are sent before this script runs
- * (docs/decisions/0211-customer-forms-post-to-their-action-routes.md).
+ * (docs/decisions/0209-customer-forms-post-to-their-action-routes.md).
  */
 export async function postCheckoutAction(pathname: string, action: "quote" | "confirm" | "pay" | "decline", body: object = {}): Promise<ActionOutcome> {
   try {

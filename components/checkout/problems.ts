@@ -1,6 +1,6 @@
 // What the customer pages say after their form was refused before the page's script had loaded (or without it): the
 // action route answers 303 to the page with `problem=<error code>` (lib/application/http/customer-pipeline.ts
-// formAnswerLocation; docs/decisions/0211-customer-forms-post-to-their-action-routes.md). The page words the code
+// formAnswerLocation; docs/decisions/0209-customer-forms-post-to-their-action-routes.md). The page words the code
 // itself: a link's query never puts its own text on the page. Pure; used on the server.
 
 /** The words for each error code a customer action answers (docs/api.md "Errors"); any other code gets {@link OTHER}. */

@@ -18,7 +18,7 @@ const TEXT = {
  * The store's sandbox test confirmation: Pay (checkout SUCCEEDED, payment SUCCEEDED) or Decline (both
  * FAILED). Each is an HTML form posting to `/store/{token}/pay` or `/decline` (the page's own path), so a tap before
  * this script has loaded, or without it, is sent and answered with the page of the new state
- * (docs/decisions/0211-customer-forms-post-to-their-action-routes.md). Once the script runs it sends the same action
+ * (docs/decisions/0209-customer-forms-post-to-their-action-routes.md). Once the script runs it sends the same action
  * itself and shows the result without a reload. Both buttons are disabled while a request runs, so one click sends one
  * request; the service refuses a second payment in any case.
  * @param payLabel the Pay button's words, naming the charged amount ("Pay AED 10.15").

@@ -7,7 +7,7 @@ import { isCustomerAction, pagePost } from "@/lib/application/http/front.mjs";
 import { rateDifference } from "@/lib/contract/money/rates";
 import { formatCalendarDay } from "@/lib/platform/time-format";
 
-// The customer pages' forms sent without their script (docs/decisions/0211-customer-forms-post-to-their-action-routes.md)
+// The customer pages' forms sent without their script (docs/decisions/0209-customer-forms-post-to-their-action-routes.md)
 // and the figures the amount-entry page says first (docs/guides/amount-entry-checkout.md).
 
 const post = (url: string, contentType?: string) =>

@@ -23,7 +23,7 @@ const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 /** The longest text of a form field sent back to the page after a refusal (characters): an amount and a currency are far shorter. */
 const ECHO_MAX_CHARS = 32;
 
-/** True when the request is a form the page posted without its script (docs/decisions/0211-customer-forms-post-to-their-action-routes.md). */
+/** True when the request is a form the page posted without its script (docs/decisions/0209-customer-forms-post-to-their-action-routes.md). */
 export function isFormPost(request: Request): boolean {
   return FORM_CONTENT_TYPE.test(request.headers.get("content-type") ?? "");
 }
@@ -86,7 +86,7 @@ export type CustomerAnswer<E extends CustomerEndpoint = CustomerEndpoint> = { bo
  * The same action also takes the page's own HTML form, sent before the page's script has loaded or without it
  * (`application/x-www-form-urlencoded`, the same fields, the same limits and the same `run`): it is answered 303 to
  * the page, which shows the new state, or after a refusal 303 to the page with `problem=<code>` and the fields sent
- * ({@link formAnswerLocation}; docs/decisions/0211-customer-forms-post-to-their-action-routes.md).
+ * ({@link formAnswerLocation}; docs/decisions/0209-customer-forms-post-to-their-action-routes.md).
  */
 export function customerAction<E extends CustomerEndpoint>(
   endpoint: E,

@@ -121,7 +121,7 @@ function pathOf(req) {
 /**
  * True for a POST to a customer page's action. It carries no cookie or key, so its `Origin` is not checked: the pages
  * send `Referrer-Policy: no-referrer`, under which a browser's form post says `Origin: null`, and a foreign site that
- * knows the token could post it itself (docs/decisions/0211-customer-forms-post-to-their-action-routes.md).
+ * knows the token could post it itself (docs/decisions/0209-customer-forms-post-to-their-action-routes.md).
  */
 export function isCustomerAction(req) {
   return req.method === "POST" && CUSTOMER_ACTIONS.test(pathOf(req));

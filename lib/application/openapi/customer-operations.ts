@@ -39,7 +39,7 @@ const SESSION_TOKEN =
 const STORE_TOKEN =
   "The store checkout's link token (the last segment of checkout.url): a bearer credential, the only one this action takes. Never log or publish it. A malformed or unknown token answers 404 NOT_FOUND.";
 const NO_KEY =
-  "No API key: the token in the path is the credential (a bearer link). The page's own HTML form may send the same action as application/x-www-form-urlencoded (before the page's script has loaded, or without it): the same members and limits, answered 303 See Other to the page, after a refusal with ?problem=<error code> (docs/decisions/0211-customer-forms-post-to-their-action-routes.md).";
+  "No API key: the token in the path is the credential (a bearer link). The page's own HTML form may send the same action as application/x-www-form-urlencoded (before the page's script has loaded, or without it): the same members and limits, answered 303 See Other to the page, after a refusal with ?problem=<error code> (docs/decisions/0209-customer-forms-post-to-their-action-routes.md).";
 
 /** The actions the customer pages send (docs/guides/amount-entry-checkout.md "Customer amount-entry checkout", docs/guides/store-checkout.md "Fixed-amount store checkout"). */
 export const CUSTOMER_OPERATIONS = {
