@@ -235,7 +235,9 @@ describe("request log: no secret or card number is stored, whatever the placemen
       expect(text).not.toContain("hunter2");
       expect(text).not.toContain("whsec_");
       expect(text).not.toMatch(/"cvv":"123"/);
-      for (const run of text.match(/(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g) ?? []) {
+      // Ids (UUIDs) are kept whole by the redaction rule: a run of digit-only groups inside one is no card number.
+      const withoutIds = text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<id>");
+      for (const run of withoutIds.match(/(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g) ?? []) {
         expect(luhnValid(run.replace(/[ -]/g, "")), run).toBe(false);
       }
     }
