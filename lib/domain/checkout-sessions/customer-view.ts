@@ -19,7 +19,7 @@ export type CustomerCheckoutView = {
   expiresAt: string;
   amount: string | null;
   currency: string | null;
-  quote: CustomerQuote | null;
+  quote: PageQuote | null;
   /** Currencies the customer can choose (lib/domain/checkout-sessions/quote.ts quotableCurrencies). */
   currencies: string[];
   /** The global amount limit (decimal text). */
@@ -29,23 +29,30 @@ export type CustomerCheckoutView = {
   links: ReturnLinks;
 };
 
-/** The part of a session's quote the customer sees: no account id, no pricing snapshot; the base rate, to say how the rate shown differs from it. */
-export type CustomerQuote = Pick<SessionQuote, "rateDay" | "baseRate" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
+/** The part of a session's quote the customer sees (the test helper's answer in /v1 too): no account id, no pricing snapshot. */
+export type CustomerQuote = Pick<SessionQuote, "rateDay" | "effectiveRate" | "chargeCurrency" | "chargeAmount"> & {
   bankAccount: Omit<SessionQuote["bankAccount"], "id">;
 };
+/** What the page shows of a quote: the customer's part and the base rate, to say how the rate shown differs from it (not in /v1 answers). */
+export type PageQuote = CustomerQuote & Pick<SessionQuote, "baseRate">;
 
 /** What the customer sees of a stored quote (the page and the test helpers show the same), or null before one. */
 export function customerQuote(quote: SessionQuote | null): CustomerQuote | null {
   return (
     quote && {
       rateDay: quote.rateDay,
-      baseRate: quote.baseRate,
       effectiveRate: quote.effectiveRate,
       chargeCurrency: quote.chargeCurrency,
       chargeAmount: quote.chargeAmount,
       bankAccount: { holder: quote.bankAccount.holder, bankName: quote.bankAccount.bankName, iban: quote.bankAccount.iban },
     }
   );
+}
+
+/** What the page shows of a stored quote ({@link PageQuote}), or null before one. */
+function pageQuote(quote: SessionQuote | null): PageQuote | null {
+  const shown = customerQuote(quote);
+  return quote && shown && { ...shown, baseRate: quote.baseRate };
 }
 
 /**
@@ -66,7 +73,7 @@ export async function loadCustomerCheckout(db: Db, token: string, now: Date): Pr
     expiresAt: session.expiresAt.toISOString(),
     amount: session.amountMinor === null ? null : fromMinor(session.amountMinor),
     currency: session.currency,
-    quote: customerQuote(storedQuote(session.quote)),
+    quote: pageQuote(storedQuote(session.quote)),
     currencies,
     minAmount: settings?.globalMinAmount ?? "",
     maxAmount: settings?.globalMaxAmount ?? "",
