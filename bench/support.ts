@@ -62,7 +62,9 @@ export const percentile = (sorted: number[], p: number): number => sorted[Math.m
 
 /**
  * Writes `section` (markdown starting with its "## " heading line) into docs/benchmarks.md: replaces the
- * section of the same heading, up to the next "## " heading, or appends it; other sections are kept.
+ * section of the same heading, up to its first "### " subsection or the next "## " heading, or appends it; other
+ * sections are kept, and so are the section's "### " subsections (earlier rounds, written by hand: a benchmark's own
+ * text has none).
  * @returns the path of the file written
  */
 export function writeBenchmarkSection(section: string): string {
@@ -73,7 +75,7 @@ export function writeBenchmarkSection(section: string): string {
   const start = lines.findIndex((l) => l.trim() === body[0]);
   if (start < 0) lines.push("", ...body);
   else {
-    const end = lines.findIndex((l, i) => i > start && l.startsWith("## "));
+    const end = lines.findIndex((l, i) => i > start && (l.startsWith("## ") || l.startsWith("### ")));
     lines.splice(start, (end < 0 ? lines.length : end) - start, ...body, ...(end < 0 ? [] : [""]));
   }
   fs.writeFileSync(file, `${lines.join("\n")}\n`);
