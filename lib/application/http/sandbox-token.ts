@@ -3,12 +3,11 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { systemNow } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
-import { transaction } from "@/lib/platform/db";
 import { log } from "@/lib/platform/log";
 import { processState } from "@/lib/platform/process-state";
 import { apiError } from "@/lib/contract/errors";
 import { MakeSandboxMerchant, SandboxMerchant } from "@/lib/contract/schemas/api/sandbox-merchants";
-import { issueSandboxKeys, makeSandboxMerchant } from "@/lib/simulators/sandbox-merchants/make-merchant";
+import { makeSandboxMerchant } from "@/lib/simulators/sandbox-merchants/make-merchant";
 import { isJsonContentType, readRawBody } from "@/lib/application/http/body";
 import { unknownRoute } from "@/lib/application/http/fallback";
 import { parseJsonBody } from "@/lib/application/http/json";
@@ -29,7 +28,7 @@ export function presentsToken(authorization: string | null, token: string): bool
 }
 
 /**
- * Makes one merchant as the seed makes its own (lib/simulators/sandbox-merchants), in one transaction, with its two
+ * Makes one merchant as the seed makes its own (lib/simulators/sandbox-merchants), in one statement, with its two
  * keys. Its console user, who owns the keys, has no password. `options`: the body as {@link MakeSandboxMerchant} parsed it.
  * @returns the 201 answer ({@link SandboxMerchant})
  * @throws ApiError 400 VALIDATION_ERROR for a callback address the policy refuses (nothing is made)
@@ -37,20 +36,20 @@ export function presentsToken(authorization: string | null, token: string): bool
 export async function makeMerchantForTest(options: z.output<typeof MakeSandboxMerchant>): Promise<z.input<typeof SandboxMerchant>> {
   const now = systemNow();
   const label = `test merchant ${randomUUID().slice(0, 8)}`;
-  return transaction(async (tx) => {
-    const made = await makeSandboxMerchant(tx, {
-      name: label,
-      allowedIps: config().SEED_ALLOWED_IPS,
-      owner: { username: label.replaceAll(" ", "-"), password: null },
-      callbackUrl: options.callbackUrl ?? null,
-      fastRetries: options.fastRetries ?? true,
-      standardRules: options.scenarioRules === "standard",
-      pricing: { reason: "@sandpiper/sandbox: a merchant per test", createdById: null },
-      now,
-    });
-    const keys = await issueSandboxKeys(tx, { merchantId: made.merchantId, ownerId: made.ownerId, label: "sandbox" });
-    return { merchantId: made.merchantId, apiKey: keys.full, keys, callbackSecret: made.callbackSecret };
+  const made = await makeSandboxMerchant(null, {
+    name: label,
+    allowedIps: config().SEED_ALLOWED_IPS,
+    owner: { username: label.replaceAll(" ", "-"), password: null },
+    callbackUrl: options.callbackUrl ?? null,
+    fastRetries: options.fastRetries ?? true,
+    standardRules: options.scenarioRules === "standard",
+    pricing: { reason: "@sandpiper/sandbox: a merchant per test", createdById: null },
+    keysLabel: "sandbox",
+    now,
   });
+  const keys = made.keys;
+  if (keys === null) throw new Error("a sandbox merchant is made with its keys");
+  return { merchantId: made.merchantId, apiKey: keys.full, keys, callbackSecret: made.callbackSecret };
 }
 
 /**

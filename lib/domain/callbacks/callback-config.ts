@@ -96,7 +96,23 @@ export function newCallbackSecret(): string {
  */
 export async function setCallbackUrl(db: Db, input: { merchantId: string; url: string }, opts: { resolve?: Resolver } = {}): Promise<{ secret: string }> {
   if (!isUuid(input.merchantId)) throw apiError("NOT_FOUND", "merchant not found");
-  const url = typeof input.url === "string" ? input.url.trim() : "";
+  const { url, secret } = await checkedCallbackAddress(input.url, opts);
+  const changed = await db.merchant.updateMany({
+    where: { id: input.merchantId },
+    data: { callbackUrl: url, callbackSecret: secret, previousCallbackSecret: null, previousCallbackSecretUntil: null },
+  });
+  if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
+  return { secret };
+}
+
+/**
+ * A callback address as {@link setCallbackUrl} saves it: `url` trimmed and checked by the address policy, with a new
+ * secret. The one check of a console save and of a merchant the sandbox makes (lib/simulators/sandbox-merchants).
+ * @returns `{ url, secret }`: the checked address as stored, and its new `whsec_` secret
+ * @throws ApiError 400 VALIDATION_ERROR "callbackUrl: <policy reason>" when the address is refused
+ */
+export async function checkedCallbackAddress(input: unknown, opts: { resolve?: Resolver } = {}): Promise<{ url: string; secret: string }> {
+  const url = typeof input === "string" ? input.trim() : "";
   if (url === "") throw fieldError("callbackUrl", "an address is required");
   if (url.length > MAX_CALLBACK_URL_LENGTH) {
     throw fieldError("callbackUrl", `at most ${MAX_CALLBACK_URL_LENGTH} characters`);
@@ -109,13 +125,7 @@ export async function setCallbackUrl(db: Db, input: { merchantId: string; url: s
       : "";
     throw fieldError("callbackUrl", `${check.reason}${hint}`);
   }
-  const secret = newCallbackSecret();
-  const changed = await db.merchant.updateMany({
-    where: { id: input.merchantId },
-    data: { callbackUrl: check.url.toString(), callbackSecret: secret, previousCallbackSecret: null, previousCallbackSecretUntil: null },
-  });
-  if (changed.count !== 1) throw apiError("NOT_FOUND", "merchant not found");
-  return { secret };
+  return { url: check.url.toString(), secret: newCallbackSecret() };
 }
 
 /**

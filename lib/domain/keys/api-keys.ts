@@ -58,23 +58,28 @@ export async function issueApiKey(
   db: Db,
   input: { merchantId: string; ownerId: string; scopes: readonly Scope[]; name?: string; now?: Date },
 ): Promise<{ id: string; key: string; prefix: string; expiresAt: Date }> {
+  const { key, values } = newApiKey(input);
+  const row = await db.apiKey.create({ data: { merchantId: input.merchantId, ownerId: input.ownerId, ...values } });
+  return { id: row.id, key, prefix: values.prefix, expiresAt: values.expiresAt };
+}
+
+/**
+ * A new key's secret and the columns stored of it (Prisma's field names; docs/api.md "Authentication"): its scopes,
+ * name, display prefix, SHA-256 hash, and its expiry {@link API_KEY_VALIDITY_DAYS} days after `now` (real time,
+ * default the system clock's). The one recipe of {@link issueApiKey} and of the sandbox's one-statement merchant make.
+ */
+export function newApiKey(input: { scopes: readonly Scope[]; name?: string; now?: Date }) {
   const key = API_KEY_PREFIX + base62(randomBytes(32));
   const now = input.now ?? systemNow();
-  const expiresAt = new Date(now.getTime() + API_KEY_VALIDITY_DAYS * 24 * 3600 * 1000);
-  const prefix = keyDisplayPrefix(key);
-  const row = await db.apiKey.create({
-    data: {
-      merchantId: input.merchantId,
-      ownerId: input.ownerId,
-      scopes: [...input.scopes],
-      name: input.name ?? "",
-      prefix,
-      hash: hashApiKey(key),
-      expiresAt,
-      createdAt: now,
-    },
-  });
-  return { id: row.id, key, prefix, expiresAt };
+  const values = {
+    scopes: [...input.scopes],
+    name: input.name ?? "",
+    prefix: keyDisplayPrefix(key),
+    hash: hashApiKey(key),
+    expiresAt: new Date(now.getTime() + API_KEY_VALIDITY_DAYS * 24 * 3600 * 1000),
+    createdAt: now,
+  };
+  return { key, values };
 }
 
 /**

@@ -18,16 +18,22 @@ export type NewMerchant = {
   minutes?: Partial<Record<"bankTransferDeposit" | "gatewayDeposit" | "withdrawalApproval" | "storeCheckout" | "checkoutSession", number>>;
 };
 
-/** Creates a merchant with its server IP allow-list (addresses normalised; an invalid one throws). */
-export async function createMerchant(db: Db, input: NewMerchant) {
+/**
+ * A new merchant's columns (Prisma's field names) with every default applied, and its server IP allow-list
+ * normalised and without repeats: the one recipe of {@link createMerchant} and of the sandbox's one-statement make
+ * (lib/simulators/sandbox-merchants).
+ * @throws Error "not an exact IP address: <ip>" for an allow-list entry that is not one
+ */
+export function newMerchantValues(input: NewMerchant) {
   const addresses = (input.allowedIps ?? []).map((ip) => {
     const normalized = normalizeIp(ip);
     if (!normalized) throw new Error(`not an exact IP address: ${ip}`);
     return normalized;
   });
   const m = input.minutes ?? {};
-  return db.merchant.create({
-    data: {
+  return {
+    addresses: [...new Set(addresses)],
+    values: {
       name: input.name,
       status: input.status ?? "ACTIVE",
       enabledCurrencies: input.enabledCurrencies ?? [...CURRENCIES],
@@ -43,7 +49,12 @@ export async function createMerchant(db: Db, input: NewMerchant) {
       withdrawalApprovalMinutes: m.withdrawalApproval ?? 1440,
       storeCheckoutMinutes: m.storeCheckout ?? 30,
       checkoutSessionMinutes: m.checkoutSession ?? 30,
-      allowedIps: { create: [...new Set(addresses)].map((address) => ({ address })) },
     },
-  });
+  };
+}
+
+/** Creates a merchant with its server IP allow-list (addresses normalised; an invalid one throws). */
+export async function createMerchant(db: Db, input: NewMerchant) {
+  const { addresses, values } = newMerchantValues(input);
+  return db.merchant.create({ data: { ...values, allowedIps: { create: addresses.map((address) => ({ address })) } } });
 }

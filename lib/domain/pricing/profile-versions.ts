@@ -198,31 +198,30 @@ export async function profileHistory(db: Db, profileId: string) {
   return { profile, versions: profile.versions.map((v) => ({ ...v, createdBy: v.createdById ? (author.get(v.createdById) ?? null) : null })) };
 }
 
+/** A pricing version's terms as a caller gives them (amounts in minor units, rates in basis points); defaults in {@link pricingVersionValues}. */
+export type NewPricingTerms = {
+  chargeCurrency: string;
+  settlementCurrency: string;
+  markupBps?: number;
+  bufferBps?: number;
+  commissionBps?: number | null;
+  commissionFixedMinor?: bigint | null;
+  reserveBps?: number;
+  delayDays?: number;
+  reserveDays?: number;
+  minAmountMinor?: bigint | null;
+  maxAmountMinor?: bigint | null;
+  dailyLimitMinor?: bigint | null;
+  monthlyLimitMinor?: bigint | null;
+  enabled?: boolean;
+  reason: string;
+  createdById?: string | null;
+};
+
 /** Saves a new immutable pricing profile version (creating the profile on first use); version = last + 1. */
 export async function savePricingVersion(
   db: Db,
-  input: {
-    merchantId: string;
-    currency: string;
-    channel: "BANK_TRANSFER" | "GATEWAY";
-    direction: "DEPOSIT" | "WITHDRAWAL";
-    chargeCurrency: string;
-    settlementCurrency: string;
-    markupBps?: number;
-    bufferBps?: number;
-    commissionBps?: number | null;
-    commissionFixedMinor?: bigint | null;
-    reserveBps?: number;
-    delayDays?: number;
-    reserveDays?: number;
-    minAmountMinor?: bigint | null;
-    maxAmountMinor?: bigint | null;
-    dailyLimitMinor?: bigint | null;
-    monthlyLimitMinor?: bigint | null;
-    enabled?: boolean;
-    reason: string;
-    createdById?: string | null;
-  },
+  input: NewPricingTerms & { merchantId: string; currency: string; channel: "BANK_TRANSFER" | "GATEWAY"; direction: "DEPOSIT" | "WITHDRAWAL" },
 ) {
   const profile = await db.pricingProfile.upsert({
     where: {
@@ -237,27 +236,34 @@ export async function savePricingVersion(
     update: {},
     include: { versions: { orderBy: { version: "desc" }, take: 1 } },
   });
-  const fixed = input.commissionFixedMinor ?? null;
   return db.pricingProfileVersion.create({
-    data: {
-      profileId: profile.id,
-      version: (profile.versions[0]?.version ?? 0) + 1,
-      chargeCurrency: input.chargeCurrency,
-      settlementCurrency: input.settlementCurrency,
-      markupBps: input.markupBps ?? 0,
-      bufferBps: input.bufferBps ?? 0,
-      commissionBps: fixed === null ? (input.commissionBps ?? 0) : null,
-      commissionFixedMinor: fixed,
-      reserveBps: input.reserveBps ?? 0,
-      delayDays: input.delayDays ?? 0,
-      reserveDays: input.reserveDays ?? 0,
-      minAmountMinor: input.minAmountMinor ?? null,
-      maxAmountMinor: input.maxAmountMinor ?? null,
-      dailyLimitMinor: input.dailyLimitMinor ?? null,
-      monthlyLimitMinor: input.monthlyLimitMinor ?? null,
-      enabled: input.enabled ?? true,
-      reason: input.reason,
-      createdById: input.createdById ?? null,
-    },
+    data: { profileId: profile.id, version: (profile.versions[0]?.version ?? 0) + 1, ...pricingVersionValues(input) },
   });
+}
+
+/**
+ * A new pricing profile version's terms (Prisma's field names) with every default applied: a fixed commission
+ * (`commissionFixedMinor`, minor units) replaces the percentage one. The one recipe of {@link savePricingVersion} and of
+ * the sandbox's one-statement merchant make (lib/simulators/sandbox-merchants).
+ */
+export function pricingVersionValues(input: NewPricingTerms) {
+  const fixed = input.commissionFixedMinor ?? null;
+  return {
+    chargeCurrency: input.chargeCurrency,
+    settlementCurrency: input.settlementCurrency,
+    markupBps: input.markupBps ?? 0,
+    bufferBps: input.bufferBps ?? 0,
+    commissionBps: fixed === null ? (input.commissionBps ?? 0) : null,
+    commissionFixedMinor: fixed,
+    reserveBps: input.reserveBps ?? 0,
+    delayDays: input.delayDays ?? 0,
+    reserveDays: input.reserveDays ?? 0,
+    minAmountMinor: input.minAmountMinor ?? null,
+    maxAmountMinor: input.maxAmountMinor ?? null,
+    dailyLimitMinor: input.dailyLimitMinor ?? null,
+    monthlyLimitMinor: input.monthlyLimitMinor ?? null,
+    enabled: input.enabled ?? true,
+    reason: input.reason,
+    createdById: input.createdById ?? null,
+  };
 }

@@ -17,6 +17,14 @@ function noPasswordHash(): Promise<string> {
 }
 
 /**
+ * The stored hash of a new console user's password (argon2id), or for `null` the hash of a random secret no one
+ * knows (made once a process): a user who cannot sign in until an operator sets a password.
+ */
+export function consolePasswordHash(password: string | null): Promise<string> {
+  return password === null ? noPasswordHash() : hashPassword(password);
+}
+
+/**
  * Creates a console user with an argon2id password hash. `password: null` makes a user who cannot sign in until an
  * operator sets a password (its console password reset): the API key owner of a merchant made
  * for one test (lib/simulators/sandbox-merchants).
@@ -28,7 +36,7 @@ export async function createConsoleUser(
   return db.consoleUser.create({
     data: {
       username: input.username,
-      passwordHash: await (input.password === null ? noPasswordHash() : hashPassword(input.password)),
+      passwordHash: await consolePasswordHash(input.password),
       role: input.role,
       merchantId: input.role === "MERCHANT" ? (input.merchantId ?? null) : null,
       ...(input.createdAt ? { createdAt: input.createdAt } : {}),
