@@ -10,6 +10,7 @@ import { listenerSecret as serviceListenerSecret } from "@/lib/contract/callback
 import { signCallback } from "@/lib/contract/callbacks/signing";
 import { createClient, listenerSecret, requiresIdempotencyKey, SandpiperError, verifyCallback } from "../../clients/typescript/src/index";
 import { generate } from "../../clients/typescript/scripts/generate.mjs";
+import { generatedFrom } from "../../clients/python/scripts/generate.mjs";
 import { baseUrl, db, depositBody, eventually, LOG_POINTER, newMerchant, type TestMerchant } from "../support/fixtures";
 import { startService, stopService, type StartedService } from "../support/global-setup";
 import { TEST_DATABASE_URL } from "../support/env";
@@ -52,6 +53,16 @@ describe("the client's types", () => {
         `clients/typescript/src/${name} is stale: run npm run generate in clients/typescript against a running service`,
       ).toBe(text);
     }
+  });
+});
+
+describe("the Python package's typed client", () => {
+  it("was generated from the running service's document (the hash its generation recorded)", async () => {
+    const doc = await (await fetch(`${baseUrl()}/v1/openapi.json`)).json();
+    expect(
+      fs.readFileSync(path.resolve(__dirname, "../../clients/python/src/sandpiper/api_client/GENERATED_FROM"), "utf8"),
+      "clients/python/src/sandpiper/api_client is stale: run node clients/python/scripts/generate.mjs against a running service (needs openapi-python-client)",
+    ).toBe(generatedFrom(doc));
   });
 });
 

@@ -3,10 +3,23 @@
 import http.server
 import threading
 import time
+import uuid
 
 import pytest
 
 from sandpiper import InvalidCallback, verify_callback
+from sandpiper.api_client.api.payments import create_payment, get_payment
+from sandpiper.api_client.api.sandbox import complete_sandbox_payment
+from sandpiper.api_client.models import (
+    CompleteSandboxPayment,
+    CompleteSandboxPaymentOutcome,
+    CreatePayment,
+    CreatePaymentCurrency,
+    CreatePaymentDirection,
+    CreatePaymentMethod,
+    Payment,
+    PaymentStatus,
+)
 
 
 class Receiver(http.server.ThreadingHTTPServer):
@@ -59,20 +72,28 @@ def deposit(reference, amount="10.00"):
 
 
 def test_a_concluded_payment_sends_a_signed_callback(sandpiper_merchant, receiver):
-    client = sandpiper_merchant.client
-    created = client.post("/v1/payments", json=deposit("order-1"))
-    assert created.status_code == 201, created.text
-    payment = created.json()
-    assert payment["status"] == "PENDING"
+    # The typed client (sandpiper.api_client, generated from the OpenAPI document): models in, models out.
+    api = sandpiper_merchant.api_client
+    body = CreatePayment(
+        reference="order-1",
+        amount="10.00",
+        currency=CreatePaymentCurrency.USD,
+        method=CreatePaymentMethod.GATEWAY,
+        direction=CreatePaymentDirection.DEPOSIT,
+    )
+    payment = create_payment.sync(client=api, body=body, idempotency_key=str(uuid.uuid4()))
+    assert isinstance(payment, Payment), payment  # otherwise an Error: payment.error.code says which
+    assert payment.status == PaymentStatus.PENDING
 
-    done = client.post(f"/v1/sandbox/payments/{payment['id']}/complete", json={"outcome": "SUCCEEDED"})
-    assert done.status_code == 200, done.text
-    assert done.json()["status"] == "SUCCEEDED"
+    outcome = CompleteSandboxPayment(outcome=CompleteSandboxPaymentOutcome.SUCCEEDED)
+    done = complete_sandbox_payment.sync(payment.id, client=api, body=outcome, idempotency_key=str(uuid.uuid4()))
+    assert isinstance(done, Payment), done
+    assert get_payment.sync(payment.id, client=api).status == PaymentStatus.SUCCEEDED
 
     [(headers, body)] = receiver.wait_for(1)
     event = verify_callback(body, headers, sandpiper_merchant.callback_secret)
     assert event["type"] == "payment.succeeded"
-    assert event["data"]["id"] == payment["id"]
+    assert event["data"]["id"] == str(payment.id)
     with pytest.raises(InvalidCallback) as refused:
         verify_callback(body.replace(b"order-1", b"order-2"), headers, sandpiper_merchant.callback_secret)
     assert refused.value.reason == "BAD_SIGNATURE"

@@ -26,6 +26,8 @@ from typing import Any, Deque, Dict, List, Optional, Sequence, Union
 
 import httpx
 
+from .api_client import AuthenticatedClient
+
 __all__ = ["Merchant", "Sandbox", "SandboxError", "sandbox_command"]
 
 #: The default command: the package installed in the current folder's node_modules. ``--no`` keeps npx from
@@ -113,7 +115,9 @@ class Merchant:
     Attributes: ``merchant_id``; ``api_key`` (its key with every scope, ``keys["full"]``); ``keys`` (``full`` and
     ``readOnly``); ``callback_secret`` (the ``whsec_...`` secret its callbacks are signed with, None without a
     callback address); ``url`` (the sandbox's base URL); ``client``, an ``httpx.Client`` with ``base_url`` the
-    sandbox and ``Authorization: Bearer <api_key>``, which gives each POST without an ``Idempotency-Key`` a random one.
+    sandbox and ``Authorization: Bearer <api_key>``, which gives each POST without an ``Idempotency-Key`` a random one;
+    ``api_client``, the typed client generated from the OpenAPI document (:mod:`sandpiper.api_client`) for the same
+    key: pass it as ``client=`` to an operation, e.g. ``create_payment.sync(client=merchant.api_client, ...)``.
     """
 
     def __init__(self, url: str, made: Dict[str, Any]) -> None:
@@ -128,6 +132,7 @@ class Merchant:
             timeout=REQUEST_TIMEOUT,
             event_hooks={"request": [_add_idempotency_key]},
         )
+        self.api_client: AuthenticatedClient = AuthenticatedClient(base_url=url, token=self.api_key, timeout=httpx.Timeout(REQUEST_TIMEOUT))
 
     def __repr__(self) -> str:
         return f"<sandpiper.Merchant {self.merchant_id} at {self.url}>"
@@ -165,8 +170,9 @@ class Merchant:
         return response.json()
 
     def close(self) -> None:
-        """Closes ``client``. The merchant stays in the sandbox until its ``reset()`` or stop."""
+        """Closes ``client`` and ``api_client``. The merchant stays in the sandbox until its ``reset()`` or stop."""
         self.client.close()
+        self.api_client.get_httpx_client().close()
 
 
 class Sandbox:

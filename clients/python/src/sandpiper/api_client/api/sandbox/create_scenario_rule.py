@@ -1,0 +1,236 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.create_scenario_rule import CreateScenarioRule
+from ...models.error import Error
+from ...models.scenario_rule import ScenarioRule
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: CreateScenarioRule,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/sandbox/scenario-rules",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ScenarioRule | None:
+    if response.status_code == 201:
+        response_201 = ScenarioRule.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ScenarioRule]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateScenarioRule,
+    idempotency_key: str,
+) -> Response[Error | ScenarioRule]:
+    """Scenario rules: add one
+
+     Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a
+    method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules.
+    Audited.
+
+    Args:
+        idempotency_key (str):
+        body (CreateScenarioRule): A new scenario rule.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ScenarioRule]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateScenarioRule,
+    idempotency_key: str,
+) -> Error | ScenarioRule | None:
+    """Scenario rules: add one
+
+     Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a
+    method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules.
+    Audited.
+
+    Args:
+        idempotency_key (str):
+        body (CreateScenarioRule): A new scenario rule.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ScenarioRule
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateScenarioRule,
+    idempotency_key: str,
+) -> Response[Error | ScenarioRule]:
+    """Scenario rules: add one
+
+     Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a
+    method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules.
+    Audited.
+
+    Args:
+        idempotency_key (str):
+        body (CreateScenarioRule): A new scenario rule.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ScenarioRule]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateScenarioRule,
+    idempotency_key: str,
+) -> Error | ScenarioRule | None:
+    """Scenario rules: add one
+
+     Adds a rule matching an exact amount (any currency) or a reference prefix, optionally only for a
+    method, direction or currency. Off unless `enabled` is true. A merchant has at most 100 rules.
+    Audited.
+
+    Args:
+        idempotency_key (str):
+        body (CreateScenarioRule): A new scenario rule.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ScenarioRule
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

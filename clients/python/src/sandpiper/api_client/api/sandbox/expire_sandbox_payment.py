@@ -1,0 +1,242 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.payment import Payment
+from ...types import Response
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/sandbox/payments/{id}/expire".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Payment | None:
+    if response.status_code == 200:
+        response_200 = Payment.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Payment]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Response[Error | Payment]:
+    """Expire a pending test payment now (test helper)
+
+     Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep
+    does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is
+    recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED
+    too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment
+    is answered as it is (nothing is written twice); a payment that ended otherwise answers 409
+    INVALID_STATE. No money moves.
+
+    Args:
+        id (UUID):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Payment]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Error | Payment | None:
+    """Expire a pending test payment now (test helper)
+
+     Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep
+    does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is
+    recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED
+    too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment
+    is answered as it is (nothing is written twice); a payment that ended otherwise answers 409
+    INVALID_STATE. No money moves.
+
+    Args:
+        id (UUID):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Payment
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Response[Error | Payment]:
+    """Expire a pending test payment now (test helper)
+
+     Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep
+    does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is
+    recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED
+    too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment
+    is answered as it is (nothing is written twice); a payment that ended otherwise answers 409
+    INVALID_STATE. No money moves.
+
+    Args:
+        id (UUID):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Payment]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Error | Payment | None:
+    """Expire a pending test payment now (test helper)
+
+     Test helper: moves a PENDING or PENDING_APPROVAL payment to EXPIRED now, exactly as the expiry sweep
+    does once expiresAt has passed: the amount goes back to the limits, a payment.expired event is
+    recorded and delivered, and a store checkout waiting for its handoff or its customer becomes EXPIRED
+    too. expiresAt keeps the deadline the payment was given. Send no body (or `{}`). An EXPIRED payment
+    is answered as it is (nothing is written twice); a payment that ended otherwise answers 409
+    INVALID_STATE. No money moves.
+
+    Args:
+        id (UUID):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Payment
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,204 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.sandbox_clock_move import SandboxClockMove
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/sandbox/clock/reset",
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | SandboxClockMove | None:
+    if response.status_code == 200:
+        response_200 = SandboxClockMove.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | SandboxClockMove]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Response[Error | SandboxClockMove]:
+    """Test helper: put the merchant's sandbox clock back to the real time
+
+     The merchant's requests work at the real time again. Nothing is expired or moved back: times already
+    given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.
+
+    Args:
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SandboxClockMove]
+    """
+
+    kwargs = _get_kwargs(
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Error | SandboxClockMove | None:
+    """Test helper: put the merchant's sandbox clock back to the real time
+
+     The merchant's requests work at the real time again. Nothing is expired or moved back: times already
+    given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.
+
+    Args:
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SandboxClockMove
+    """
+
+    return sync_detailed(
+        client=client,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Response[Error | SandboxClockMove]:
+    """Test helper: put the merchant's sandbox clock back to the real time
+
+     The merchant's requests work at the real time again. Nothing is expired or moved back: times already
+    given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.
+
+    Args:
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SandboxClockMove]
+    """
+
+    kwargs = _get_kwargs(
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str,
+) -> Error | SandboxClockMove | None:
+    """Test helper: put the merchant's sandbox clock back to the real time
+
+     The merchant's requests work at the real time again. Nothing is expired or moved back: times already
+    given (a payment's createdAt and expiresAt) are kept. Written to the audit log. Send no body.
+
+    Args:
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SandboxClockMove
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.callback_secret_rotation import CallbackSecretRotation
+from ...models.error import Error
+from ...models.rotate_secret import RotateSecret
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: RotateSecret,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/sandbox/callback-secret/rotate",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CallbackSecretRotation | Error | None:
+    if response.status_code == 200:
+        response_200 = CallbackSecretRotation.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CallbackSecretRotation | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RotateSecret,
+    idempotency_key: str,
+) -> Response[CallbackSecretRotation | Error]:
+    r"""Rotate the callback secret, with an overlap
+
+     Makes a new callback secret and answers it this once; the callback address stays. For `overlap`
+    (default 24h, at most 7d; 0s for none) the secret it replaces keeps signing: X-Service-Signature is
+    still made with the old secret, and webhook-signature carries a signature by each, so a receiver
+    holding either secret verifies every delivery while you deploy the new one. Then the old secret
+    stops; POST /v1/sandbox/callback-secret/end-overlap ends the overlap early. A rotation during an
+    overlap drops the oldest secret at once (two at most). Overlaps run on the real clock, not the
+    sandbox clock. Written to the audit log, never the secret. See docs/callbacks.md \"Rotating the
+    secret\".
+
+    Args:
+        idempotency_key (str):
+        body (RotateSecret): How to rotate a secret.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CallbackSecretRotation | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RotateSecret,
+    idempotency_key: str,
+) -> CallbackSecretRotation | Error | None:
+    r"""Rotate the callback secret, with an overlap
+
+     Makes a new callback secret and answers it this once; the callback address stays. For `overlap`
+    (default 24h, at most 7d; 0s for none) the secret it replaces keeps signing: X-Service-Signature is
+    still made with the old secret, and webhook-signature carries a signature by each, so a receiver
+    holding either secret verifies every delivery while you deploy the new one. Then the old secret
+    stops; POST /v1/sandbox/callback-secret/end-overlap ends the overlap early. A rotation during an
+    overlap drops the oldest secret at once (two at most). Overlaps run on the real clock, not the
+    sandbox clock. Written to the audit log, never the secret. See docs/callbacks.md \"Rotating the
+    secret\".
+
+    Args:
+        idempotency_key (str):
+        body (RotateSecret): How to rotate a secret.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CallbackSecretRotation | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RotateSecret,
+    idempotency_key: str,
+) -> Response[CallbackSecretRotation | Error]:
+    r"""Rotate the callback secret, with an overlap
+
+     Makes a new callback secret and answers it this once; the callback address stays. For `overlap`
+    (default 24h, at most 7d; 0s for none) the secret it replaces keeps signing: X-Service-Signature is
+    still made with the old secret, and webhook-signature carries a signature by each, so a receiver
+    holding either secret verifies every delivery while you deploy the new one. Then the old secret
+    stops; POST /v1/sandbox/callback-secret/end-overlap ends the overlap early. A rotation during an
+    overlap drops the oldest secret at once (two at most). Overlaps run on the real clock, not the
+    sandbox clock. Written to the audit log, never the secret. See docs/callbacks.md \"Rotating the
+    secret\".
+
+    Args:
+        idempotency_key (str):
+        body (RotateSecret): How to rotate a secret.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CallbackSecretRotation | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RotateSecret,
+    idempotency_key: str,
+) -> CallbackSecretRotation | Error | None:
+    r"""Rotate the callback secret, with an overlap
+
+     Makes a new callback secret and answers it this once; the callback address stays. For `overlap`
+    (default 24h, at most 7d; 0s for none) the secret it replaces keeps signing: X-Service-Signature is
+    still made with the old secret, and webhook-signature carries a signature by each, so a receiver
+    holding either secret verifies every delivery while you deploy the new one. Then the old secret
+    stops; POST /v1/sandbox/callback-secret/end-overlap ends the overlap early. A rotation during an
+    overlap drops the oldest secret at once (two at most). Overlaps run on the real clock, not the
+    sandbox clock. Written to the audit log, never the secret. See docs/callbacks.md \"Rotating the
+    secret\".
+
+    Args:
+        idempotency_key (str):
+        body (RotateSecret): How to rotate a secret.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CallbackSecretRotation | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class EventDataMethod(StrEnum):
+    BANK_TRANSFER = "BANK_TRANSFER"
+    GATEWAY = "GATEWAY"
+
+    def __str__(self) -> str:
+        return str(self.value)

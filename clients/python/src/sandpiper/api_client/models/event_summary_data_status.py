@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class EventSummaryDataStatus(StrEnum):
+    CANCELLED = "CANCELLED"
+    EXPIRED = "EXPIRED"
+    FAILED = "FAILED"
+    PENDING = "PENDING"
+    PENDING_APPROVAL = "PENDING_APPROVAL"
+    SUCCEEDED = "SUCCEEDED"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class PaymentSummaryDirection(StrEnum):
+    DEPOSIT = "DEPOSIT"
+    WITHDRAWAL = "WITHDRAWAL"
+
+    def __str__(self) -> str:
+        return str(self.value)

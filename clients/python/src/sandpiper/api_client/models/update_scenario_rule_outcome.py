@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class UpdateScenarioRuleOutcome(StrEnum):
+    EXPIRE = "EXPIRE"
+    FAILED = "FAILED"
+    SUCCEEDED = "SUCCEEDED"
+
+    def __str__(self) -> str:
+        return str(self.value)
