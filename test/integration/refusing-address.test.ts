@@ -1,6 +1,6 @@
 import http from "node:http";
-import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/db.mjs";
 import { realInstant } from "@/lib/platform/clock";
 import { deliverDueCallbacks, WAIT_CHUNK } from "@/lib/domain/callbacks/deliver";
 import { requeueDeliveries } from "@/lib/domain/callbacks/deliveries";
@@ -21,14 +21,8 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
 });
 
-/** A loopback port that nothing listens on (a server is opened on a free port and closed again). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
+/** A loopback port that nothing listens on: a free one, opened and closed again (scripts/db.mjs). */
+const closedPort = async (): Promise<number> => (await freePort()) as number;
 
 describe("deliveries to an address that refuses connections", () => {
   it("one attempt is made and recorded; the rest wait without an attempt, then all are delivered once the address listens", async () => {

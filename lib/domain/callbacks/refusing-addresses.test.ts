@@ -1,5 +1,6 @@
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "@/scripts/db.mjs";
 import { realInstant } from "@/lib/platform/clock";
 import { waitUntil } from "@/scripts/harness/wait";
 import { MAX_REFUSAL_WAIT_MS, probeConnects, recordAccepted, recordRefusal, refusalWaitMs, refusingUntil } from "@/lib/domain/callbacks/refusing-addresses";
@@ -12,14 +13,8 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((ok) => s.close(ok))));
 });
 
-/** A loopback port that nothing listens on (opened on a free port and closed again). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
+/** A loopback port that nothing listens on: a free one, opened and closed again (scripts/db.mjs). */
+const closedPort = async (): Promise<number> => (await freePort()) as number;
 
 async function listenOn(port: number): Promise<net.Server> {
   const server = net.createServer((socket) => socket.destroy());
