@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/scripts/db.mjs";
 import { realInstant } from "@/lib/platform/clock";
 import { waitUntil } from "@/scripts/harness/wait";
-import { MAX_REFUSAL_WAIT_MS, probeConnects, recordAccepted, recordRefusal, refusalWaitMs, refusingUntil } from "@/lib/domain/callbacks/refusing-addresses";
+import { probeConnects } from "@/lib/contract/callbacks/address-probe";
+import { MAX_REFUSAL_WAIT_MS, recordAccepted, recordRefusal, refusalWaitMs, refusingUntil } from "@/lib/domain/callbacks/refusing-addresses";
 
 // docs/callbacks.md "An address that refuses connections": the wait after refusals in a row, and the probe that ends
 // it, against real loopback ports.

@@ -3,21 +3,17 @@
 // docs/decisions/0197-a-probe-ends-an-address-s-wait-as-soon-as-it-listens.md).
 // Kept in this process's memory: the wait itself is written on the deliveries (next_attempt_at, waiting_since), which
 // every process reads, so a process without the entry still finds them not yet due.
-import net from "node:net";
 import { isBefore, later, systemNow, type RealInstant } from "@/lib/platform/clock";
 import { FAST_RETRY_DIVISOR, MIN_WAIT_MS, type RetrySpeed } from "@/lib/contract/callbacks/retry-schedule";
+import { PROBE_INTERVAL_MS, probeConnects, type ProbeTarget } from "@/lib/contract/callbacks/address-probe";
 
 /** The longest wait of an address that keeps refusing, milliseconds (fast retries: divided by FAST_RETRY_DIVISOR). */
 export const MAX_REFUSAL_WAIT_MS = 300_000;
-/** How often a refusing address is probed, milliseconds: at most once a second per address per process. */
-export const PROBE_INTERVAL_MS = 1_000;
-/** How long a probe's connect may take before it counts as not accepted, milliseconds. */
-export const PROBE_TIMEOUT_MS = 1_000;
 /** Addresses kept at most; past it the one whose refusals began longest ago is forgotten (its deliveries keep their wait). */
 export const MAX_REFUSING_ADDRESSES = 10_000;
 
 /** Where a probe connects: the address a refused attempt connected to (after the address rule's DNS check) and its port. */
-export type ProbeTarget = { address: string; family: 4 | 6; port: number };
+export type { ProbeTarget };
 
 /**
  * What ends a wait: called once when a probe of `url` connects, after the entry is gone (new deliveries are sent at
@@ -96,23 +92,6 @@ export function recordAccepted(url: string, now: RealInstant): boolean {
   const entry = refusing.get(url);
   refusing.delete(url);
   return entry !== undefined && isBefore(now, entry.until);
-}
-
-/**
- * One TCP connect to `target`, nothing sent: true when the connection was accepted within {@link PROBE_TIMEOUT_MS}
- * (the socket is closed at once), false on a refusal, any other error or the time-out. Never throws.
- */
-export function probeConnects(target: ProbeTarget, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: target.address, port: target.port, family: target.family });
-    const done = (accepted: boolean) => {
-      socket.destroy();
-      resolve(accepted);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once("connect", () => done(true));
-    socket.once("error", () => done(false));
-  });
 }
 
 /** Starts the probe loop of this process if it is not running: one timer, not holding the process open. */

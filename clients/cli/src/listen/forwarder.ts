@@ -1,8 +1,10 @@
 // How `sandpiper listen` brings one feed item to the developer's receiver (docs/callbacks.md "sandpiper listen",
 // "Delivery to your receiver"): at least once, retried with backoff and jitter until the receiver answers 2xx,
-// without holding later items back. Imports node:crypto and the signing code only (the listener is a small
-// process of its own).
+// without holding later items back; a forward address that refuses connections is probed every second and gets its
+// waiting items as soon as it listens. Imports node:crypto, node:net and the contract's callback code only (the
+// listener is a small process of its own).
 import { randomBytes, randomUUID } from "node:crypto";
+import { PROBE_INTERVAL_MS, probeConnects } from "@/lib/contract/callbacks/address-probe";
 import { STALE_TIMESTAMP_AGE_SECONDS, type ChaosKind } from "@/lib/contract/callbacks/chaos";
 import { buildCallbackHeaders, signedHeaderValues } from "@/lib/contract/callbacks/signing";
 import type { ItemMessage } from "./messages";
@@ -116,6 +118,9 @@ export class Forwarder {
   /** Forwards not yet delivered, by event id (a redelivery that gets through settles them all). */
   private readonly open = new Map<string, Set<Forward>>();
   private stopped = false;
+  /** Since when the forward address refuses connections (its probe runs), or null. */
+  private refusedSince: Date | null = null;
+  private probe: NodeJS.Timeout | null = null;
   readonly counts = { delivered: 0, retries: 0, givenUp: 0, injected: 0 };
 
   constructor(private readonly opts: ForwarderOptions) {}
@@ -145,6 +150,7 @@ export class Forwarder {
   /** Cancels every scheduled retry and waits (at most `graceMs`) for the requests under way. */
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
+    this.endWait();
     for (const set of this.open.values()) for (const f of set) if (f.timer) clearTimeout(f.timer);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all([this.chain, ...this.inFlight]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
@@ -197,6 +203,8 @@ export class Forwarder {
     if (forward.attempts === 1) {
       for (const kind of item.chaos?.kinds ?? []) if (kind !== "delay") await this.inject(item, kind);
     }
+    if (delivered) this.endWait();
+    else if (result.error === "ECONNREFUSED" && !exhausted) this.startWait();
     if (delivered) {
       this.counts.delivered++;
       this.settleEvent(item.eventId);
@@ -210,6 +218,54 @@ export class Forwarder {
     } else if (!this.stopped) {
       this.counts.retries++;
       forward.timer = setTimeout(() => this.track(this.attempt(forward)), waitMs!);
+    }
+  }
+
+  /**
+   * The forward address refused a connection: says so once (`waiting: <address> refused connections since <time>`)
+   * and probes it every {@link PROBE_INTERVAL_MS} with a TCP connect, nothing sent (docs/callbacks.md "An address
+   * that refuses connections"). When a probe connects, every forward waiting for a retry is sent at once, in feed
+   * order, instead of at its retry time.
+   */
+  private startWait(): void {
+    if (this.refusedSince || this.stopped) return;
+    const since = (this.refusedSince = new Date());
+    this.opts.print(
+      `${since.toISOString()}  waiting: ${this.opts.forwardTo} refused connections since ${since.toISOString()}; probing it every second, the waiting events go as soon as it listens`,
+    );
+    const url = new URL(this.opts.forwardTo);
+    const target = { address: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) };
+    let probing = false;
+    this.probe = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      void probeConnects(target).then((accepted) => {
+        probing = false;
+        if (accepted && this.refusedSince === since) this.releaseWaiting();
+      });
+    }, PROBE_INTERVAL_MS);
+    this.probe.unref();
+  }
+
+  /** Ends the address's wait (it answered, or the forwarder stops): no more probes. */
+  private endWait(): void {
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
+    this.refusedSince = null;
+  }
+
+  /** The address listens again: the forwards waiting for a retry are sent now, oldest position first. */
+  private releaseWaiting(): void {
+    this.endWait();
+    const waiting = [...this.open.values()]
+      .flatMap((set) => [...set])
+      .filter((f) => f.timer !== null && f.attempts > 0 && !f.done)
+      .sort((a, b) => (a.cursor < b.cursor ? -1 : a.cursor > b.cursor ? 1 : 0));
+    this.opts.print(`${new Date().toISOString()}  ${this.opts.forwardTo} accepts connections again: forwarding the ${waiting.length} waiting now`);
+    for (const f of waiting) {
+      clearTimeout(f.timer!);
+      f.timer = null;
+      this.chain = this.chain.then(() => this.attempt(f));
     }
   }
 
