@@ -37,3 +37,12 @@ describe("the customer pages' language", () => {
     expect(text).toContain("التوقيت العالمي المنسق");
   });
 });
+
+describe("the message files", () => {
+  it("give every word in both languages", async () => {
+    const keys = (o: object, at = ""): string[] =>
+      Object.entries(o).flatMap(([k, v]) => (typeof v === "object" && v !== null ? keys(v as object, `${at}${k}.`) : [`${at}${k}`]));
+    const [en, ar] = await Promise.all([import("@/messages/en.json"), import("@/messages/ar.json")]);
+    expect(keys(ar.default).sort()).toEqual(keys(en.default).sort());
+  });
+});
