@@ -1,9 +1,9 @@
 import createNextIntlPlugin from "next-intl/plugin";
 import { STATIC_HEADERS } from "./lib/application/http/static-headers.mjs";
 
-// The customer pages' words in Arabic and English: next-intl, configured per request by lib/application/i18n/request.ts
+// The customer pages' words in Arabic and English: next-intl, configured per request by app/i18n/request.ts
 // (docs/decisions/0210-customer-pages-in-arabic-and-english.md).
-const withNextIntl = createNextIntlPlugin("./lib/application/i18n/request.ts");
+const withNextIntl = createNextIntlPlugin("./app/i18n/request.ts");
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

@@ -156,7 +156,10 @@ test("the switch goes from Arabic to English and back, the choice sticks on relo
 });
 
 test.describe("JavaScript switched off", () => {
-  test("the switch is a link: Arabic to English and back without a script; amounts in Arabic-Indic digits are sent by the form", async ({ browser, request }) => {
+  test("the switch is a link: Arabic to English and back without a script; amounts in Arabic-Indic digits are sent by the form", async ({
+    browser,
+    request,
+  }) => {
     const page = await customerPage(browser, "ar", false);
     const { headers } = amountEntryMerchant();
     const session = await openSession(request, headers);

@@ -26,7 +26,11 @@ export type AmountWords = Record<AmountTextProblem | "range", string>;
  * @param bounds.min, bounds.max the checkout's bounds (decimal text); bounds.currency the chosen currency
  * @returns the amount text to send ("1500.00"), or the words of why not
  */
-export function checkAmount(raw: string, bounds: { min: string; max: string; currency?: string | null }, words: AmountWords): { amount: string } | { message: string } {
+export function checkAmount(
+  raw: string,
+  bounds: { min: string; max: string; currency?: string | null },
+  words: AmountWords,
+): { amount: string } | { message: string } {
   const read = readEnteredAmount(raw, bounds.currency ?? undefined);
   if ("problem" in read) return { message: words[read.problem] };
   const minor = toMinor(read.amount);

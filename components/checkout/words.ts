@@ -1,6 +1,6 @@
 // The customer pages' words and formats in the page's language, for their server components (docs/guides/
 // amount-entry-checkout.md "Languages"; docs/decisions/0210-customer-pages-in-arabic-and-english.md): next-intl's
-// messages (messages/*.json, chosen per request by lib/application/i18n/request.ts), resolved here, on the server,
+// messages (messages/*.json, chosen per request by app/i18n/request.ts), resolved here, on the server,
 // and handed to the pages' client components as plain text, so no message catalogue is sent to the browser.
 import { getLocale, getTranslations } from "next-intl/server";
 import { groupedAmount, money, percent, type AmountWords } from "@/components/checkout/amount";

@@ -39,7 +39,8 @@ describe("checkout page amount helpers", () => {
     expect(check("1000000.00")).toEqual({ amount: "1000000.00" });
     expect(check("")).toEqual({ message: "Enter an amount." });
     expect(check("USD 150", "AED")).toEqual({ message: en.customer.amount.currency });
-    for (const ambiguous of ["150,5", "150,50", "1,50", "1,5000", "15,00.00"]) expect(check(ambiguous), ambiguous).toEqual({ message: en.customer.amount.ambiguous });
+    for (const ambiguous of ["150,5", "150,50", "1,50", "1,5000", "15,00.00"])
+      expect(check(ambiguous), ambiguous).toEqual({ message: en.customer.amount.ambiguous });
     for (const bad of ["1.234", "-5", "1e3", "abc", "1 500", "XYZ 150"])
       expect(check(bad), bad).toHaveProperty("message", expect.stringContaining("at most 2 decimals"));
     for (const out of ["0", "0.00", "1000000.01"]) expect(check(out), out).toEqual({ message: "range" });

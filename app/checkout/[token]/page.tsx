@@ -137,7 +137,11 @@ function amountProblem(view: CustomerCheckoutView, problem: PageProblem | null, 
   const checked =
     problem.amount === null
       ? null
-      : checkAmount(problem.amount, { min: view.minAmount, max: view.maxAmount, currency: problem.currency }, w.amountForm(view.minAmount, view.maxAmount).refusals);
+      : checkAmount(
+          problem.amount,
+          { min: view.minAmount, max: view.maxAmount, currency: problem.currency },
+          w.amountForm(view.minAmount, view.maxAmount).refusals,
+        );
   return checked && "message" in checked ? checked.message : problem.message;
 }
 

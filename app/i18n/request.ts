@@ -9,6 +9,6 @@ import { localeOfRequest } from "@/lib/platform/locale";
 
 export default getRequestConfig(async () => {
   const locale = localeOfRequest(await headers());
-  const messages = (await import(`../../../messages/${locale}.json`)) as { default: Record<string, unknown> };
+  const messages = (await import(`../../messages/${locale}.json`)) as { default: Record<string, unknown> };
   return { locale, messages: messages.default };
 });
