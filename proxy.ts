@@ -12,11 +12,14 @@ import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S, LOCALE_HEADER, LOCALE
 const CUSTOMER_PAGE = /^\/(?:checkout|store)\//;
 
 /**
- * The answer to a customer page's language switch (`GET /checkout/{token}?lang=ar`): 303 to the page's own path (no
- * query, so nothing of the link goes anywhere else) with the choice kept a year in {@link LOCALE_COOKIE}.
+ * The answer to a customer page's language switch (`GET /checkout/{token}?lang=ar`): 303 to the page's own address
+ * on this origin, without the query, with the choice kept a year in {@link LOCALE_COOKIE}.
  */
 function keepLanguage(request: NextRequest, locale: string): NextResponse {
-  const response = new NextResponse(null, { status: 303, headers: { Location: request.nextUrl.pathname, "Cache-Control": "no-store" } });
+  const page = request.nextUrl.clone();
+  page.search = "";
+  const response = NextResponse.redirect(page, 303);
+  response.headers.set("Cache-Control", "no-store");
   response.cookies.set(LOCALE_COOKIE, locale, {
     path: "/",
     maxAge: LOCALE_COOKIE_MAX_AGE_S,

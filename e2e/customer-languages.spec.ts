@@ -175,7 +175,6 @@ test.describe("JavaScript switched off", () => {
     await page.getByLabel(AR.amount, { exact: true }).fill("USD ١٬٥٠٠٫٠٠");
     await page.getByRole("button", { name: AR.showTotal }).click();
     await expect(page.getByTestId("entered-amount")).toContainText("1,500.00\u00a0USD");
-    await expectAccessible(page, "the Arabic total without a script");
     await page.context().close();
   });
 });
