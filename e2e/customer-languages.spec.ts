@@ -91,7 +91,7 @@ for (const lang of ["ar", "en"] as const) {
     await page.goto(session.customerCheckout.url);
     await expectLanguage(page, lang, lang === "ar" ? AR.choose : "How much do you want to pay?");
     const amount = page.getByLabel(lang === "ar" ? AR.amount : "Amount", { exact: true });
-    await page.getByLabel(lang === "ar" ? AR.currency : "Currency").selectOption("USD");
+    await page.getByLabel(lang === "ar" ? AR.currency : "Currency", { exact: true }).selectOption("USD");
     // Arabic-Indic digits are read, and the page says what it understood.
     await amount.fill("١٥٠");
     await expect(page.getByTestId("amount-understood")).toContainText(lang === "ar" ? "150.00\u00a0USD" : "USD 150.00");
@@ -171,7 +171,7 @@ test.describe("JavaScript switched off", () => {
     await expectLanguage(page, "en", "How much do you want to pay?");
     await page.getByTestId("language-switch").click();
     await expectLanguage(page, "ar", AR.choose);
-    await page.getByLabel(AR.currency).selectOption("USD");
+    await page.getByLabel(AR.currency, { exact: true }).selectOption("USD");
     await page.getByLabel(AR.amount, { exact: true }).fill("USD ١٬٥٠٠٫٠٠");
     await page.getByRole("button", { name: AR.showTotal }).click();
     await expect(page.getByTestId("entered-amount")).toContainText("1,500.00\u00a0USD");

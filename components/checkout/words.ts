@@ -38,11 +38,11 @@ export async function customerWords() {
     amountForm(min: string, max: string): AmountFormWords {
       const bounds = { min: groupedAmount(min, format), max: groupedAmount(max, format) };
       const refusals: AmountWords = {
-        empty: t("amount.empty"),
-        digits: t("amount.digits"),
-        ambiguous: t("amount.ambiguous"),
-        currency: t("amount.currency"),
-        range: t("amount.range", bounds),
+        empty: t("amount.refusals.empty"),
+        digits: t("amount.refusals.digits"),
+        ambiguous: t("amount.refusals.ambiguous"),
+        currency: t("amount.refusals.currency"),
+        range: t("amount.refusals.range", bounds),
       };
       return {
         label: t("amount.label"),

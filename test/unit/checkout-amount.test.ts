@@ -7,7 +7,7 @@ import en from "@/messages/en.json";
 // The amount field (docs/guides/amount-entry-checkout.md "The amount field"): one reading for the page's script and
 // its form without JavaScript.
 
-const words: AmountWords = { ...en.customer.amount, range: "range" };
+const words: AmountWords = { ...en.customer.amount.refusals, range: "range" };
 const check = (raw: string, currency?: string) => checkAmount(raw, { min: "0.01", max: "1000000.00", currency }, words);
 
 /** Latin digits written in another script: Arabic-Indic (U+0660) or Eastern Arabic-Indic (U+06F0). */
@@ -38,9 +38,9 @@ describe("checkout page amount helpers", () => {
     expect(check("\u200f1,500.00 USD", "USD")).toEqual({ amount: "1500.00" });
     expect(check("1000000.00")).toEqual({ amount: "1000000.00" });
     expect(check("")).toEqual({ message: "Enter an amount." });
-    expect(check("USD 150", "AED")).toEqual({ message: en.customer.amount.currency });
+    expect(check("USD 150", "AED")).toEqual({ message: en.customer.amount.refusals.currency });
     for (const ambiguous of ["150,5", "150,50", "1,50", "1,5000", "15,00.00"])
-      expect(check(ambiguous), ambiguous).toEqual({ message: en.customer.amount.ambiguous });
+      expect(check(ambiguous), ambiguous).toEqual({ message: en.customer.amount.refusals.ambiguous });
     for (const bad of ["1.234", "-5", "1e3", "abc", "1 500", "XYZ 150"])
       expect(check(bad), bad).toHaveProperty("message", expect.stringContaining("at most 2 decimals"));
     for (const out of ["0", "0.00", "1000000.01"]) expect(check(out), out).toEqual({ message: "range" });

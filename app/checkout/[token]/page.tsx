@@ -103,7 +103,9 @@ function RateLine({ view, quote, w }: { view: CustomerCheckoutView; quote: Quote
   const direction = Number(difference) === 0 ? "equal" : difference.startsWith("-") ? "below" : "above";
   return (
     <p className="mt-2 text-sm text-slate-700" data-testid="rate">
-      {w.c(`rate.${direction}`, {
+      {w.c.rich(`rate.${direction}`, {
+        // The equation reads left to right in both languages.
+        eq: (chunks) => <bdi dir="ltr">{chunks}</bdi>,
         from: view.currency!,
         rate: w.figure(displayRate(quote.effectiveRate)),
         to: quote.chargeCurrency,
