@@ -1,4 +1,9 @@
+import createNextIntlPlugin from "next-intl/plugin";
 import { STATIC_HEADERS } from "./lib/application/http/static-headers.mjs";
+
+// The customer pages' words in Arabic and English: next-intl, configured per request by app/i18n/request.ts
+// (docs/decisions/0210-customer-pages-in-arabic-and-english.md).
+const withNextIntl = createNextIntlPlugin("./app/i18n/request.ts");
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -40,4 +45,4 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);

@@ -1,5 +1,8 @@
 import Link from "next/link";
 
+// Built once: it reads no request (the root layout reads the customer pages' language header, which a static page has not).
+export const dynamic = "force-static";
+
 const link = "font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900";
 
 /** The service's front page: what it is and where each kind of user goes next. */

@@ -51,8 +51,13 @@ test.describe("JavaScript switched off", () => {
     await expect(page.getByLabel("Amount", { exact: true })).toHaveValue("12.345");
     await expect(page.getByLabel("Currency")).toHaveValue("USD");
 
-    // A decimal comma is read as the script reads it.
+    // A comma that is not a thousands separator is ambiguous: refused with the reason, as the script refuses it.
     await page.getByLabel("Amount", { exact: true }).fill("150,5");
+    await page.getByRole("button", { name: "Show total" }).click();
+    await expect(page.locator("form").getByRole("alert")).toContainText("A comma is only read between groups of three digits");
+    await expect(page.getByLabel("Amount", { exact: true })).toHaveValue("150,5");
+    // Arabic-Indic digits with the Arabic decimal separator are read as the script reads them.
+    await page.getByLabel("Amount", { exact: true }).fill("١٥٠٫٥");
     await page.getByRole("button", { name: "Show total" }).click();
     await expect(page.getByRole("heading", { name: "Your total" })).toBeVisible();
     // 150.50 USD x 3.7462254375 = 563.81 AED (half up).

@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { postCheckoutAction, showNewState } from "@/components/checkout/post-action";
+import { postCheckoutAction, showNewState, type ActionWords } from "@/components/checkout/post-action";
 import { ErrorAlert, PrimaryButton } from "@/components/checkout/ui";
 
 /**
@@ -13,8 +13,21 @@ import { ErrorAlert, PrimaryButton } from "@/components/checkout/ui";
  * itself and shows the result without a reload.
  * @param label the button's words, naming the charged amount ("Confirm total of AED 5,619.34").
  * @param problem the words of a refusal of this form (components/checkout/problems.ts), shown until the next try.
+ * @param words the button's words while it runs and how a refusal is worded, in the page's language.
  */
-export function ConfirmTotal({ amount, currency, label, problem = null }: { amount: string; currency: string; label: string; problem?: string | null }) {
+export function ConfirmTotal({
+  amount,
+  currency,
+  label,
+  words,
+  problem = null,
+}: {
+  amount: string;
+  currency: string;
+  label: string;
+  words: { confirming: string; action: ActionWords };
+  problem?: string | null;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const [error, setError] = useState<string | null>(problem);
@@ -24,7 +37,7 @@ export function ConfirmTotal({ amount, currency, label, problem = null }: { amou
     event.preventDefault();
     setBusy(true);
     setError(null);
-    const outcome = await postCheckoutAction(pathname, "confirm", { amount, currency });
+    const outcome = await postCheckoutAction(pathname, "confirm", { amount, currency }, words.action);
     setBusy(false);
     if (!outcome.ok) setError(outcome.message);
     if (outcome.ok || outcome.code === "INVALID_STATE") showNewState(router, pathname);
@@ -35,7 +48,7 @@ export function ConfirmTotal({ amount, currency, label, problem = null }: { amou
       <input type="hidden" name="amount" value={amount} />
       <input type="hidden" name="currency" value={currency} />
       {error && <ErrorAlert>{error}</ErrorAlert>}
-      <PrimaryButton type="submit" busy={busy} busyLabel="Confirming…">
+      <PrimaryButton type="submit" busy={busy} busyLabel={words.confirming}>
         {label}
       </PrimaryButton>
     </form>

@@ -6,7 +6,8 @@ import type { Metadata } from "next";
  * payment stands; the bearer-link pages are never indexed.
  * @param state the state's words ("Payment confirmed", "Link not found").
  * @param page the page's name ("Store checkout", "Checkout").
+ * @param site the service's name ("Sandpiper sandbox"); all three in the page's language.
  */
-export function customerPageMetadata(state: string, page: string): Metadata {
-  return { title: `${state} · ${page} · Sandpiper sandbox`, robots: { index: false, follow: false } };
+export function customerPageMetadata(state: string, page: string, site: string): Metadata {
+  return { title: `${state} · ${page} · ${site}`, robots: { index: false, follow: false } };
 }

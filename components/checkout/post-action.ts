@@ -1,5 +1,14 @@
 "use client";
 
+import { problemText, type ProblemWords } from "@/components/checkout/problems";
+
+/**
+ * How a client component words a refused action: the refusals' words in the page's language and whether the
+ * service's own message is shown instead (English pages: the service's messages are English; an Arabic page words
+ * the code itself, components/checkout/problems.ts).
+ */
+export type ActionWords = { problems: ProblemWords; serviceMessages: boolean };
+
 /** Outcome of a customer action request: ok, or the service's error code and message. */
 export type ActionOutcome = { ok: true } | { ok: false; code: string; message: string };
 
@@ -10,8 +19,14 @@ let focusAfterUpdate = false;
  * `{amount, currency}` to `/checkout/{token}/quote` or `/confirm`, `{}` to `/store/{token}/pay` or `/decline`. The
  * same endpoints take the page's forms when they are sent before this script runs
  * (docs/decisions/0209-customer-forms-post-to-their-action-routes.md).
+ * @param words how a refusal is worded ({@link ActionWords})
  */
-export async function postCheckoutAction(pathname: string, action: "quote" | "confirm" | "pay" | "decline", body: object = {}): Promise<ActionOutcome> {
+export async function postCheckoutAction(
+  pathname: string,
+  action: "quote" | "confirm" | "pay" | "decline",
+  body: object,
+  words: ActionWords,
+): Promise<ActionOutcome> {
   try {
     const res = await fetch(`${pathname.replace(/\/$/, "")}/${action}`, {
       method: "POST",
@@ -24,10 +39,12 @@ export async function postCheckoutAction(pathname: string, action: "quote" | "co
       return { ok: true };
     }
     const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    const message = data?.error?.message ?? "Something went wrong. Please try again.";
-    return { ok: false, code: data?.error?.code ?? "ERROR", message: message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith(".") ? "" : ".") };
+    const code = data?.error?.code ?? "ERROR";
+    if (!words.serviceMessages) return { ok: false, code, message: code === "ERROR" ? words.problems.ERROR : problemText(code, words.problems) };
+    const message = data?.error?.message ?? words.problems.ERROR;
+    return { ok: false, code, message: message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith(".") ? "" : ".") };
   } catch {
-    return { ok: false, code: "NETWORK", message: "The connection failed. Check your connection and try again." };
+    return { ok: false, code: "NETWORK", message: words.problems.NETWORK };
   }
 }
 

@@ -14,7 +14,7 @@ function subscribeReducedMotion(onChange: () => void): () => void {
 }
 const prefersReducedMotion = () => window.matchMedia(REDUCED_MOTION).matches;
 
-function Segment({ segment }: { segment: WheelSegment }) {
+function Segment({ segment, locale }: { segment: WheelSegment; locale: string }) {
   return (
     <g data-segment={segment.index} data-label={segment.label ?? ""}>
       <path d={segment.path} fill={segment.fill} stroke="#ffffff" strokeWidth={1.5} />
@@ -24,7 +24,7 @@ function Segment({ segment }: { segment: WheelSegment }) {
             AED
           </tspan>
           <tspan x={0} dy={segment.fontSize + 1}>
-            {groupedAmount(segment.label)}
+            {groupedAmount(segment.label, locale)}
           </tspan>
         </text>
       ) : (
@@ -45,9 +45,17 @@ function Segment({ segment }: { segment: WheelSegment }) {
  * has loaded) shows the wheel landed on the result and the discount below it; with prefers-reduced-motion the wheel
  * stays there without spinning. When it lands, the discount row below and a polite live region announce the amount.
  * @param discount AED decimal text, e.g. "3.42" (> 0)
- * @param labels the words shown: the discount as the page formats it, e.g. "AED 3.42", and the spinning placeholder.
+ * @param labels the words shown, in the page's language: the discount as the page formats it, e.g. "AED 3.42", the
+ * spinning placeholder, the caption, the discount row's label, the wheel's names landed ("{amount}" where the discount
+ * goes) and turning, and the announcement ("{amount}" too); `locale` formats the segment's figure (BCP 47).
  */
-export function DiscountWheel({ discount, labels }: { discount: string; labels: { amount: string; spinning: string; caption: string } }) {
+export function DiscountWheel({
+  discount,
+  labels,
+}: {
+  discount: string;
+  labels: { amount: string; spinning: string; caption: string; discount: string; showing: string; turning: string; announce: string; locale: string };
+}) {
   const geometry = wheelGeometry(discount);
   const reduced = useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => false);
   // "landed" first: what the server renders, so the page without its script shows the result.
@@ -85,7 +93,7 @@ export function DiscountWheel({ discount, labels }: { discount: string; labels: 
           viewBox="-105 -118 210 223"
           className="h-auto w-full"
           role="img"
-          aria-label={landed ? `Discount wheel showing ${labels.amount}` : "Discount wheel spinning"}
+          aria-label={landed ? labels.showing.replace("{amount}", labels.amount) : labels.turning}
           data-testid="discount-wheel"
           data-landed={landed ? "true" : "false"}
         >
@@ -103,7 +111,7 @@ export function DiscountWheel({ discount, labels }: { discount: string; labels: 
           >
             <circle r={101} fill="#0f172a" />
             {drawn.segments.map((s) => (
-              <Segment key={s.index} segment={s} />
+              <Segment key={s.index} segment={s} locale={labels.locale} />
             ))}
             <circle r={14} fill="#0f172a" />
             <circle r={5} fill="#fbbf24" />
@@ -116,13 +124,13 @@ export function DiscountWheel({ discount, labels }: { discount: string; labels: 
         </figcaption>
       </figure>
       <div className="flex items-baseline justify-between gap-4 rounded-lg bg-emerald-50 px-3 py-2 text-emerald-950">
-        <span className="font-medium">Order discount</span>
+        <span className="font-medium">{labels.discount}</span>
         <span className="font-semibold tabular-nums" data-testid="discount-value">
           {landed ? `− ${labels.amount}` : labels.spinning}
         </span>
       </div>
       <p className="sr-only" aria-live="polite">
-        {landed && (spun || reduced) ? `Your order discount is ${labels.amount}.` : ""}
+        {landed && (spun || reduced) ? labels.announce.replace("{amount}", labels.amount) : ""}
       </p>
     </div>
   );

@@ -2,17 +2,11 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { postCheckoutAction, showNewState } from "@/components/checkout/post-action";
+import { postCheckoutAction, showNewState, type ActionWords } from "@/components/checkout/post-action";
 import { ErrorAlert, PrimaryButton, SECONDARY_BUTTON } from "@/components/checkout/ui";
 
-/** The words of the store's test confirmation (the page's own words are in app/store/[token]/page.tsx). */
-const TEXT = {
-  heading: "Sandbox test confirmation — no real charge",
-  intro: "This is a sandbox store. Choose the result this test payment should have; no card is asked for and no money moves.",
-  paying: "Paying…",
-  decline: "Decline",
-  declining: "Declining…",
-};
+/** The words of the store's test confirmation in the page's language (messages/*.json `store.confirmation`), resolved on the server. */
+export type ConfirmationWords = { heading: string; intro: string; paying: string; decline: string; declining: string; action: ActionWords };
 
 /**
  * The store's sandbox test confirmation: Pay (checkout SUCCEEDED, payment SUCCEEDED) or Decline (both
@@ -23,8 +17,10 @@ const TEXT = {
  * request; the service refuses a second payment in any case.
  * @param payLabel the Pay button's words, naming the charged amount ("Pay AED 10.15").
  * @param problem the words of a refusal of the page's form (components/checkout/problems.ts), shown until the next try.
+ * @param words the section's words ({@link ConfirmationWords}).
  */
-export function StoreConfirmation({ payLabel, problem = null }: { payLabel: string; problem?: string | null }) {
+export function StoreConfirmation({ payLabel, words, problem = null }: { payLabel: string; words: ConfirmationWords; problem?: string | null }) {
+  const TEXT = words;
   const router = useRouter();
   const pathname = usePathname();
   const [busy, setBusy] = useState<"pay" | "decline" | null>(null);
@@ -34,7 +30,7 @@ export function StoreConfirmation({ payLabel, problem = null }: { payLabel: stri
     event.preventDefault();
     setBusy(action);
     setError(null);
-    const outcome = await postCheckoutAction(pathname, action);
+    const outcome = await postCheckoutAction(pathname, action, {}, words.action);
     setBusy(null);
     if (!outcome.ok) setError(outcome.message);
     if (outcome.ok || outcome.code === "INVALID_STATE") showNewState(router, pathname);

@@ -12,8 +12,31 @@ export const LATEST_DIR = path.join(root, "test-results", "screenshots");
 /** Where the curated screenshots are kept in git. */
 export const KEPT_DIR = path.join(root, "e2e", "screenshots");
 
-/** The screenshots kept in git (file names): the pages that document the product best; the docs link only these. */
+/**
+ * The customer pages' states shown in both languages (e2e/customer-languages.spec.ts), kept for review at 390x844
+ * as `customer-<state>-<en|ar>.png` (docs/decisions/0210-customer-pages-in-arabic-and-english.md).
+ */
+export const LANGUAGE_STATES = [
+  "store-ready",
+  "store-paid",
+  "store-declined",
+  "store-expired",
+  "store-not-found",
+  "checkout-amount",
+  "checkout-quoted",
+  "checkout-confirmed",
+  "checkout-expired",
+  "checkout-not-found",
+] as const;
+
+/** The file name of a customer page's state in a language ("customer-store-ready-ar.png"). */
+export function languageScreenshot(state: (typeof LANGUAGE_STATES)[number], lang: "en" | "ar"): string {
+  return `customer-${state}-${lang}.png`;
+}
+
+/** The screenshots kept in git (file names): the pages that document the product best, and the customer pages in both languages. */
 export const KEPT_SCREENSHOTS: ReadonlySet<string> = new Set([
+  ...LANGUAGE_STATES.flatMap((state) => [languageScreenshot(state, "en"), languageScreenshot(state, "ar")]),
   "console-overview-charts.png",
   "console-callbacks-charts.png",
   "console-pricing-limit-use.png",

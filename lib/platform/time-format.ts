@@ -171,11 +171,26 @@ export function browserTimeZone(): string {
 }
 
 /**
- * An instant for a customer, in their zone and naming it: "26 Nov 2026, 15:57 New York time" (24-hour; "UTC" for UTC).
+ * An instant for a customer, in their zone and naming it: in English "26 Nov 2026, 15:57 New York time" (24-hour;
+ * "UTC" for UTC); in another language Intl.DateTimeFormat's own words for the date and the zone's long name
+ * (ar-AE: "26 نوفمبر 2026، 15:57 التوقيت الرسمي الشرقي لأمريكا الشمالية", Latin digits). docs/guides/amount-entry-checkout.md "Languages".
  * @param timeZone an IANA zone, the browser's ({@link browserTimeZone}) or "UTC" before the page runs in one
+ * @param locale the page's formatting language (BCP 47, lib/platform/locale.ts formattingLocale); English by default
  * @throws RangeError for an unknown zone or text that is not a time
  */
-export function formatCustomerTime(value: TimeInput, timeZone: string): string {
+export function formatCustomerTime(value: TimeInput, timeZone: string, locale = "en-GB"): string {
+  if (!locale.startsWith("en")) {
+    return new Intl.DateTimeFormat(locale, {
+      timeZone,
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "long",
+    }).format(toDate(value));
+  }
   const p = partsIn(value, timeZone);
   const month = MONTHS[Number(p.month) - 1];
   const zone = zoneName(timeZone);

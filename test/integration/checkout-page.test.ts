@@ -323,8 +323,11 @@ describe("the page's forms, sent before its script has loaded or without it", ()
     expect(refused).toContain('value="12.345"');
     expect(refused).toContain('aria-invalid="true"');
 
-    // The decimal comma is read as the script reads it.
-    const quoted = await form("quote", "amount=1123%2C52&currency=USD");
+    // A grouping comma and the currency's code are read as the script reads them; a comma that groups nothing is refused.
+    const ambiguous = await form("quote", "amount=1123%2C52&currency=USD");
+    expect(ambiguous.status).toBe(303);
+    expect(await page(ambiguous.headers.get("location"))).toContain("A comma is only read between groups of three digits");
+    const quoted = await form("quote", "amount=1%2C123.52+USD&currency=USD");
     expect([quoted.status, quoted.headers.get("location")]).toEqual([303, path]);
     expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: s.id } })).toMatchObject({ state: "QUOTED", amountMinor: 112352n, currency: "USD" });
     const total = await page(path);

@@ -6,6 +6,8 @@ import { formAnswerLocation, formFields, isFormPost } from "@/lib/application/ht
 import { isCustomerAction, pagePost } from "@/lib/application/http/front.mjs";
 import { rateDifference } from "@/lib/contract/money/rates";
 import { formatCalendarDay } from "@/lib/platform/time-format";
+import en from "@/messages/en.json";
+import ar from "@/messages/ar.json";
 
 // The customer pages' forms sent without their script (docs/decisions/0209-customer-forms-post-to-their-action-routes.md)
 // and the figures the amount-entry page says first (docs/guides/amount-entry-checkout.md).
@@ -23,8 +25,12 @@ describe("customer forms", () => {
     expect(isFormPost(post("/store/t/pay"))).toBe(false);
   });
 
-  it("reads the form's fields as the script sends them: trimmed, a decimal comma as a point, the last of a repeated field", () => {
-    expect(formFields(Buffer.from("amount=+150%2C5+&currency=USD"))).toEqual({ amount: "150.5", currency: "USD" });
+  it("reads the form's fields as the script sends them: trimmed, Arabic-Indic digits, grouping commas, the last of a repeated field", () => {
+    expect(formFields(Buffer.from(`amount=${encodeURIComponent(" ١٥٠ ")}&currency=USD`))).toEqual({ amount: "150", currency: "USD" });
+    expect(formFields(Buffer.from("amount=1%2C500.00+USD&currency=USD"))).toEqual({ amount: "1500.00", currency: "USD" });
+    // An amount it cannot read is sent on as typed, for the schema to refuse and the page to word why.
+    expect(formFields(Buffer.from("amount=+150%2C5+&currency=USD"))).toEqual({ amount: "150,5", currency: "USD" });
+    expect(formFields(Buffer.from("amount=AED+150&currency=USD"))).toEqual({ amount: "AED 150", currency: "USD" });
     expect(formFields(Buffer.from("amount=1&amount=2&currency=%20AED"))).toEqual({ amount: "2", currency: "AED" });
     expect(formFields(Buffer.from(""))).toEqual({});
   });
@@ -40,14 +46,16 @@ describe("customer forms", () => {
   });
 
   it("words a refusal on the page from its code only; the query's own text is never shown", () => {
-    expect(pageProblem({})).toBeNull();
-    expect(pageProblem({ problem: "RATE_LIMITED", action: "pay" })).toEqual({
+    expect(pageProblem({}, en.customer.problems)).toBeNull();
+    expect(pageProblem({ problem: "RATE_LIMITED", action: "pay" }, ar.customer.problems)?.message).toBe(ar.customer.problems.RATE_LIMITED);
+    expect(pageProblem({ problem: "NETWORK" }, en.customer.problems)?.message).toBe(en.customer.problems.OTHER);
+    expect(pageProblem({ problem: "RATE_LIMITED", action: "pay" }, en.customer.problems)).toEqual({
       message: "Too many tries from this connection. Wait a minute, then try again.",
       action: "pay",
       amount: null,
       currency: null,
     });
-    const forged = pageProblem({ problem: "Your card was stolen, call +1 555", action: "steal", amount: "150", currency: "USD" });
+    const forged = pageProblem({ problem: "Your card was stolen, call +1 555", action: "steal", amount: "150", currency: "USD" }, en.customer.problems);
     expect(forged?.message).toBe("That did not go through. Please try again in a moment.");
     expect(forged?.action).toBeNull();
     expect(forged?.amount).toBe("150");
@@ -83,5 +91,11 @@ describe("what the customer pays, said first", () => {
     expect(rateDifference("3.6725", "3.6725")).toBe("0");
     expect(formatCalendarDay("2026-11-28")).toBe("28 November 2026");
     expect(formatCalendarDay("2027-01-01")).toBe("1 January 2027");
+  });
+
+  it("formats them in Arabic with Intl in ar-AE, Latin digits (docs/decisions/0210-customer-pages-in-arabic-and-english.md)", () => {
+    expect(money("1500", "USD", "ar-AE")).toBe("\u200f1,500.00\u00a0USD");
+    expect(percent("0.0201", "ar-AE")).toMatch(/^2\.01.?%.?$/);
+    expect(formatCalendarDay("2026-11-28", "ar-AE")).toBe("28 نوفمبر 2026");
   });
 });

@@ -1,23 +1,27 @@
-// The page of an unknown or malformed store checkout link (HTTP 404).
+// The page of an unknown or malformed store checkout link (HTTP 404), in the customer's language.
+import { getTranslations } from "next-intl/server";
+import { LanguageSwitch } from "@/components/checkout/LanguageSwitch";
 import { STORE_LEGAL_NAME, STORE_NAME } from "@/lib/contract/schemas/api/payment-resource";
 
-export default function StoreLinkNotFound() {
+export default async function StoreLinkNotFound() {
+  const t = await getTranslations("customer");
+  const s = await getTranslations("store.notFound");
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-6 sm:py-10">
       <header className="space-y-1">
-        <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-950">Sandbox · no real money moves</p>
+        <div className="flex items-center justify-between gap-3">
+          <p className="inline-block rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-950">{t("sandboxBadge")}</p>
+          <LanguageSwitch />
+        </div>
         <p className="pt-2 text-sm text-slate-600">
           {STORE_NAME} · {STORE_LEGAL_NAME}
         </p>
       </header>
       <section aria-labelledby="not-found" className="space-y-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
         <h1 id="not-found" className="text-2xl font-semibold text-slate-900">
-          Store checkout not found
+          {s("heading")}
         </h1>
-        <p className="text-slate-700">
-          This store link is not valid. Open the complete link from the merchant&apos;s site, or return to the merchant and start the payment again. Nothing was
-          charged.
-        </p>
+        <p className="text-slate-700">{s("text")}</p>
       </section>
     </main>
   );

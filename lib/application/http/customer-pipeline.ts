@@ -30,11 +30,13 @@ export function isFormPost(request: Request): boolean {
 
 /**
  * The fields of a form post as the action's body schema reads them: each field's text, the amount read as the page's
- * script reads it ({@link enteredAmount}). A field sent twice keeps its last value.
+ * script reads it, against the currency sent beside it ({@link enteredAmount}: "١٥٠", "1,500.00", "AED 150"). A field
+ * sent twice keeps its last value.
  */
 export function formFields(raw: Buffer): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(raw.toString("utf8"))) fields[name] = name === "amount" ? enteredAmount(value) : value.trim();
+  for (const [name, value] of new URLSearchParams(raw.toString("utf8"))) fields[name] = name === "amount" ? value : value.trim();
+  if (fields.amount !== undefined) fields.amount = enteredAmount(fields.amount, fields.currency);
   return fields;
 }
 
