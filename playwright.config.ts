@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/harness/chromium";
 
 // End-to-end tests in Debian's Chromium (never `npx playwright install`).
 export default defineConfig({
@@ -11,18 +12,7 @@ export default defineConfig({
   globalSetup: "./e2e/support/global-setup.ts",
   use: {
     browserName: "chromium",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: "off",
     screenshot: "only-on-failure",
   },

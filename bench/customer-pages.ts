@@ -18,21 +18,14 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/harness/chromium";
 import { benchDatabaseUrl, benchServiceEnv, freshSeededDatabase, numberArg, runBenchmark, startNode, waitForStatus } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const RUNS = numberArg("runs", 3);
 const LIGHTHOUSE_VERSION = "12.8.2";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
+const CHROMIUM = CHROMIUM_PATH;
+const CHROMIUM_FLAGS = CHROMIUM_ARGS;
 const log = (s: string) => console.log(`[pages] ${new Date().toISOString().slice(11, 19)} ${s}`);
 
 /** The Lighthouse command, installed once into the user's cache from the npm registry (never a dependency of the project). */

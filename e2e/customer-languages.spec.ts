@@ -34,6 +34,25 @@ async function review(page: Page, state: (typeof LANGUAGE_STATES)[number], lang:
   await saveScreenshot(page, languageScreenshot(state, lang), { fullPage: true });
 }
 
+/**
+ * The two endings every customer page has, reviewed in `lang`: its link once `expire()` has made it expired (the
+ * heading `expired`), then an unknown token's page (the heading `notFound`); the page's context is closed after.
+ */
+async function endings(
+  page: Page,
+  lang: Lang,
+  e: { page: "store" | "checkout"; expire: () => Promise<unknown>; url: string; expired: string; notFound: string },
+) {
+  await e.expire();
+  await page.goto(e.url);
+  await expect(page.getByRole("heading", { name: e.expired })).toBeVisible();
+  await review(page, `${e.page}-expired`, lang);
+  await page.goto(`${base()}/${e.page}/not-a-token`);
+  await expectLanguage(page, lang, e.notFound);
+  await review(page, `${e.page}-not-found`, lang);
+  await page.context().close();
+}
+
 const AR = {
   badge: "بيئة تجريبية · لا تنتقل أموال حقيقية",
   basket: "سلّتك",
@@ -73,15 +92,13 @@ for (const lang of ["ar", "en"] as const) {
     await review(page, "store-declined", lang);
 
     const expired = await pollUntilReady(request, headers, (await createStorePayment(request, headers, "2.70")).id);
-    await sql("UPDATE payments SET expires_at = $2 WHERE id = $1", [expired.id, new Date(Date.now() - 1000)]);
-    await page.goto(expired.checkout.url);
-    await expect(page.getByRole("heading", { name: lang === "ar" ? AR.storeExpired : "This checkout has expired" })).toBeVisible();
-    await review(page, "store-expired", lang);
-
-    await page.goto(`${base()}/store/not-a-token`);
-    await expectLanguage(page, lang, lang === "ar" ? AR.storeNotFound : "Store checkout not found");
-    await review(page, "store-not-found", lang);
-    await page.context().close();
+    await endings(page, lang, {
+      page: "store",
+      expire: () => sql("UPDATE payments SET expires_at = $2 WHERE id = $1", [expired.id, new Date(Date.now() - 1000)]),
+      url: expired.checkout.url,
+      expired: lang === "ar" ? AR.storeExpired : "This checkout has expired",
+      notFound: lang === "ar" ? AR.storeNotFound : "Store checkout not found",
+    });
   });
 
   test(`the amount-entry page in ${lang}: amount, total, confirmed, expired and not found`, async ({ browser, request }) => {
@@ -116,15 +133,13 @@ for (const lang of ["ar", "en"] as const) {
     await review(page, "checkout-confirmed", lang);
 
     const expired = await openSession(request, headers);
-    await sql("UPDATE checkout_sessions SET expires_at = $2 WHERE id = $1", [expired.id, new Date(Date.now() - 1000)]);
-    await page.goto(expired.customerCheckout.url);
-    await expect(page.getByRole("heading", { name: lang === "ar" ? AR.checkoutExpired : "This checkout link has expired" })).toBeVisible();
-    await review(page, "checkout-expired", lang);
-
-    await page.goto(`${base()}/checkout/not-a-token`);
-    await expectLanguage(page, lang, lang === "ar" ? AR.checkoutNotFound : "Checkout link not found");
-    await review(page, "checkout-not-found", lang);
-    await page.context().close();
+    await endings(page, lang, {
+      page: "checkout",
+      expire: () => sql("UPDATE checkout_sessions SET expires_at = $2 WHERE id = $1", [expired.id, new Date(Date.now() - 1000)]),
+      url: expired.customerCheckout.url,
+      expired: lang === "ar" ? AR.checkoutExpired : "This checkout link has expired",
+      notFound: lang === "ar" ? AR.checkoutNotFound : "Checkout link not found",
+    });
   });
 }
 
