@@ -6,7 +6,8 @@
 // 100 ms (/proc/<pid>/status VmRSS; VmHWM, the kernel's own peak). Also: the CPU time of the whole run (what the
 // waited-for children used, /proc/self/stat) and of the sandbox's process, and the median time of each phase of a test.
 // Not a test: it prints figures.
-//   node --import tsx bench/sandbox-suite.ts [--files 50] [--tests 4] [--runs 3] [--workers 2,4,6]
+// Last, one run with one worker, whose phases do not overlap: the sandbox's CPU time in each phase of a test (the profile).
+//   node --import tsx bench/sandbox-suite.ts [--files 50] [--tests 4] [--runs 3] [--workers 2,4,6] [--no-profile]
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -20,6 +21,7 @@ const tests = numberArg("tests", 4);
 const runs = numberArg("runs", 3);
 const workersArg = process.argv.indexOf("--workers");
 const workerCounts = (workersArg >= 0 ? String(process.argv[workersArg + 1]) : "2,4,6").split(",").map(Number);
+const profile = !process.argv.includes("--no-profile");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sbx-suite-bench-"));
 const project = path.join(scratch, "project");
 const suite = path.join(project, "suite");
@@ -44,7 +46,55 @@ function processesRunning(entry: string): string[] {
   });
 }
 
-type Run = { workers: number; wallMs: number; cpuMs: number; sandboxCpuMs: number; peakRssMiB: number; hwmMiB: number; sandboxUpMs: number; phases: Record<string, number>[] };
+/**
+ * The resident memory of process `pid` by kind, in KiB (/proc/<pid>/smaps): WebAssembly memories (PGlite's PostgreSQL,
+ * Prisma's query compiler: a read-write anonymous mapping followed by the inaccessible reservation of at least 1 GiB
+ * that V8 puts after a wasm32 memory), malloc's heap ([heap]: PGlite's and Node's native allocations), other anonymous
+ * memory (mostly V8's JavaScript heap), and files (the node binary, shared libraries, mapped files).
+ */
+function residentByKind(pid: string): { wasm: number; malloc: number; anonymous: number; files: number } {
+  const maps: { perms: string; name: string; size: number; rss: number }[] = [];
+  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (mapping) maps.push({ perms: mapping[1] ?? "", name: mapping[2] ?? "", size: 0, rss: 0 });
+    const field = /^(Size|Rss):\s+(\d+) kB/.exec(line);
+    const last = maps.at(-1);
+    if (field && last) last[field[1] === "Size" ? "size" : "rss"] = Number(field[2]);
+  }
+  const kinds = { wasm: 0, malloc: 0, anonymous: 0, files: 0 };
+  maps.forEach((m, i) => {
+    const next = maps[i + 1];
+    const kind = m.name.startsWith("/")
+      ? "files"
+      : m.name === "[heap]"
+        ? "malloc"
+        : next?.perms === "---p" && next.size >= 2 ** 20 && !next.name
+          ? "wasm"
+          : "anonymous";
+    kinds[kind] += m.rss;
+  });
+  return kinds;
+}
+
+/** The sum of the kinds of {@link residentByKind}. */
+const total = (kinds: Record<string, number>) => Object.values(kinds).reduce((sum, v) => sum + v, 0);
+
+type Run = {
+  workers: number;
+  wallMs: number;
+  cpuMs: number;
+  sandboxCpuMs: number;
+  peakRssMiB: number;
+  hwmMiB: number;
+  /** The resident memory by kind (MiB) at the sample of the highest resident memory among those read each second. */
+  peakKinds: { wasm: number; malloc: number; anonymous: number; files: number };
+  /** When the sandbox's process appeared, and how long it lived, from the run's start (ms). */
+  sandboxSeenMs: number;
+  sandboxUpMs: number;
+  /** Vitest's own summary line ("Duration ... (transform, setup, import, tests, environment)"). */
+  vitestDuration: string;
+  phases: Record<string, number>[];
+};
 
 /** One `vitest run --maxWorkers <workers>` of the suite, timed, with the sandbox's process sampled every 100 ms. */
 async function measure(workers: number): Promise<Run> {
@@ -69,12 +119,18 @@ async function measure(workers: number): Promise<Run> {
   let seenAt = 0;
   let goneAt = 0;
   let pid: string | undefined;
-  while (!done) {
+  let peakKinds = { wasm: 0, malloc: 0, anonymous: 0, files: 0 };
+  for (let sample = 0; !done; sample++) {
     pid ??= processesRunning(entry)[0];
     if (pid) {
       try {
         const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-        peakRss = Math.max(peakRss, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+        const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        if (sample % 10 === 0) {
+          const kinds = residentByKind(pid);
+          if (total(kinds) > total(peakKinds)) peakKinds = kinds;
+        }
+        peakRss = Math.max(peakRss, rss);
         hwm = Math.max(hwm, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
         sandboxCpu = cpuMs(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
         seenAt ||= performance.now() - t0;
@@ -98,62 +154,97 @@ async function measure(workers: number): Promise<Run> {
     sandboxCpuMs: sandboxCpu,
     peakRssMiB: peakRss / 1024,
     hwmMiB: hwm / 1024,
+    sandboxSeenMs: seenAt,
     sandboxUpMs: (goneAt || wallMs) - seenAt,
+    peakKinds: { wasm: peakKinds.wasm / 1024, malloc: peakKinds.malloc / 1024, anonymous: peakKinds.anonymous / 1024, files: peakKinds.files / 1024 },
+    vitestDuration: /Duration\s+([^\n]+)/.exec(output)?.[1]?.trim() ?? "",
     phases,
   };
 }
 
-const loadBefore = os.loadavg();
-const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
-const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1];
-if (!tarball) throw new Error(`pack:clients printed no sandbox tarball:\n${packed}`);
-fs.mkdirSync(project);
-execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
-execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
-// The project's own test runner: the repository's vitest, as the suite's test links it.
-fs.symlinkSync(path.join(root, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
-writeSandboxSuite(suite, { files, tests });
+/** Packs and installs the tarball, writes the suite, runs it for each worker count and prints the figures. */
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg();
+  const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
+  const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1];
+  if (!tarball) throw new Error(`pack:clients printed no sandbox tarball:\n${packed}`);
+  fs.mkdirSync(project);
+  execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
+  // The project's own test runner: the repository's vitest, as the suite's test links it.
+  fs.symlinkSync(path.join(root, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
+  writeSandboxSuite(suite, { files, tests });
 
-const results: Run[] = [];
-try {
-  const loadStart = os.loadavg();
-  for (const workers of workerCounts) {
-    for (let i = 0; i < (workers === workerCounts[0] ? runs : Math.max(1, runs - 1)); i++) {
+  const results: Run[] = [];
+  try {
+    const loadStart = os.loadavg();
+    // The worker counts asked for (the first `runs` times, each other one time less), then one run with one worker
+    // whose phases do not overlap: the sandbox's CPU time of each phase is its own (the profile).
+    const plan = [...workerCounts.flatMap((w, i) => Array<number>(i === 0 ? runs : Math.max(1, runs - 1)).fill(w)), ...(profile ? [1] : [])];
+    for (const workers of plan) {
       const r = await measure(workers);
       results.push(r);
       console.error(
-        `--maxWorkers ${workers}: ${(r.wallMs / 1000).toFixed(1)} s, sandbox peak RSS ${r.peakRssMiB.toFixed(0)} MiB (VmHWM ${r.hwmMiB.toFixed(0)}), CPU ${(r.cpuMs / 1000).toFixed(1)} s (sandbox ${(r.sandboxCpuMs / 1000).toFixed(1)} s), load ${os.loadavg()[0]?.toFixed(1)}`,
+        `--maxWorkers ${workers}: ${(r.wallMs / 1000).toFixed(1)} s, sandbox peak RSS ${r.peakRssMiB.toFixed(0)} MiB, load ${os.loadavg()[0]?.toFixed(1)}`,
       );
     }
-  }
-  const loadAfter = os.loadavg();
-  const [cpu] = os.cpus();
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const la = (l: number[]) => l.map((v) => v.toFixed(1)).join(" / ");
-  console.log(
-    `machine: ${os.cpus().length} x ${cpu?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}; load average ${la(loadBefore)} before packing, ${la(loadStart)} before the runs, ${la(loadAfter)} after`,
-  );
-  console.log(`${files} files x ${tests} tests = ${files * tests} tests, each with its own merchant, a create, a completion and a verified callback`);
-  console.log("| --maxWorkers | wall time (min / median / max of runs) | sandbox peak RSS (sampled VmRSS; VmHWM) | CPU of the run (all processes) | of which the sandbox |\n|---|---|---|---|---|");
-  for (const workers of workerCounts) {
-    const mine = results.filter((r) => r.workers === workers);
-    const walls = mine.map((r) => r.wallMs).sort((a, b) => a - b);
-    const median = walls[Math.floor(walls.length / 2)] ?? 0;
+    const loadAfter = os.loadavg();
+    const [cpu] = os.cpus();
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const la = (l: number[]) => l.map((v) => v.toFixed(1)).join(" / ");
+    const mib = (v: number) => v.toFixed(0);
     console.log(
-      `| ${workers} | ${s(walls[0] ?? 0)} / ${s(median)} / ${s(walls.at(-1) ?? 0)} (${mine.length} runs) | ${mine.map((r) => `${r.peakRssMiB.toFixed(0)}`).join(", ")} MiB; ${mine.map((r) => r.hwmMiB.toFixed(0)).join(", ")} MiB | ${mine.map((r) => s(r.cpuMs)).join(", ")} | ${mine.map((r) => s(r.sandboxCpuMs)).join(", ")} |`,
+      `machine: ${os.cpus().length} x ${cpu?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}; load average ${la(loadBefore)} before packing, ${la(loadStart)} before the runs, ${la(loadAfter)} after`,
     );
+    console.log(`${files} files x ${tests} tests = ${files * tests} tests, each with its own merchant, a create, a completion and a verified callback\n`);
+    console.log(
+      "| --maxWorkers | wall time (min / median / max) | sandbox peak RSS, MiB (each run) | CPU of the run, all processes (each run) | of which the sandbox's process |",
+    );
+    console.log("|---|---|---|---|---|");
+    for (const workers of [...new Set(plan)]) {
+      const mine = results.filter((r) => r.workers === workers);
+      const walls = mine.map((r) => r.wallMs).sort((a, b) => a - b);
+      console.log(
+        `| ${workers} | ${s(walls[0] ?? 0)} / ${s(walls[Math.floor(walls.length / 2)] ?? 0)} / ${s(walls.at(-1) ?? 0)} (${mine.length} run${mine.length > 1 ? "s" : ""}) | ${mine.map((r) => mib(r.peakRssMiB)).join(", ")} | ${mine.map((r) => s(r.cpuMs)).join(", ")} | ${mine.map((r) => s(r.sandboxCpuMs)).join(", ")} |`,
+      );
+    }
+    console.log("\nEach run: the kernel's peak (VmHWM); the resident memory by kind at the highest of the samples read each second; vitest's summary.\n");
+    console.log(
+      "| --maxWorkers | wall | sandbox process seen at, lived | VmHWM, MiB | WebAssembly memories | malloc | other anonymous (V8 heap) | files | vitest's Duration |\n|---|---|---|---|---|---|---|---|---|",
+    );
+    for (const r of results) {
+      console.log(
+        `| ${r.workers} | ${s(r.wallMs)} | ${s(r.sandboxSeenMs)}, ${s(r.sandboxUpMs)} | ${mib(r.hwmMiB)} | ${mib(r.peakKinds.wasm)} | ${mib(r.peakKinds.malloc)} | ${mib(r.peakKinds.anonymous)} | ${mib(r.peakKinds.files)} | ${r.vitestDuration} |`,
+      );
+    }
+    console.log(
+      `\nPhases of a test (ms, p50 / p95 over all the runs of a worker count):\n\n| --maxWorkers | ${SUITE_PHASES.join(" | ")} |\n|---|${SUITE_PHASES.map(() => "---|").join("")}`,
+    );
+    for (const workers of [...new Set(plan)]) {
+      const phases = results.filter((r) => r.workers === workers).flatMap((r) => r.phases);
+      const cell = (name: string) => {
+        const v = phases.map((p) => p[name] ?? 0).sort((a, b) => a - b);
+        return `${percentile(v, 50).toFixed(0)} / ${percentile(v, 95).toFixed(0)}`;
+      };
+      console.log(`| ${workers} | ${SUITE_PHASES.map(cell).join(" | ")} |`);
+    }
+    const one = results.find((r) => r.workers === 1);
+    if (one) {
+      const sum = (key: string) => one.phases.reduce((total, p) => total + (p[key] ?? 0), 0);
+      const inPhases = SUITE_PHASES.reduce((total, name) => total + sum(`${name}SandboxCpu`), 0);
+      console.log(`\nProfile, --maxWorkers 1 (${s(one.wallMs)} wall; the sandbox's process used ${s(one.sandboxCpuMs)} of CPU, the run ${s(one.cpuMs)}):\n`);
+      console.log("| phase | wall, all tests | sandbox CPU, all tests | sandbox CPU a test |\n|---|---|---|---|");
+      for (const name of SUITE_PHASES) {
+        console.log(`| ${name} | ${s(sum(name))} | ${s(sum(`${name}SandboxCpu`))} | ${(sum(`${name}SandboxCpu`) / one.phases.length).toFixed(0)} ms |`);
+      }
+      console.log(`| outside the tests (its start, stop, the test files' loading) | | ${s(one.sandboxCpuMs - inPhases)} | |`);
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log("\nPhases of a test (all runs of each worker count; ms, p50 / p95):\n| --maxWorkers | " + SUITE_PHASES.join(" | ") + " |\n|---|" + SUITE_PHASES.map(() => "---|").join(""));
-  for (const workers of workerCounts) {
-    const phases = results.filter((r) => r.workers === workers).flatMap((r) => r.phases);
-    const cell = (name: string) => {
-      const v = phases.map((p) => p[name] ?? 0).sort((a, b) => a - b);
-      return `${percentile(v, 50).toFixed(0)} / ${percentile(v, 95).toFixed(0)}`;
-    };
-    console.log(`| ${workers} | ${SUITE_PHASES.map(cell).join(" | ")} |`);
-  }
-  const first = results.filter((r) => r.workers === workerCounts[0]);
-  console.log(`\nsandbox process alive (median, --maxWorkers ${workerCounts[0]}): ${s(first.map((r) => r.sandboxUpMs).sort((a, b) => a - b)[Math.floor(first.length / 2)] ?? 0)}`);
-} finally {
-  fs.rmSync(scratch, { recursive: true, force: true });
 }
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -15,7 +15,10 @@ const GUIDE = "docs/guides/test-in-your-own-suite.md";
 /** The environment variable naming a folder where each test file writes its tests' phase times (a JSON file each). */
 export const SUITE_TIMINGS_ENV = "SANDPIPER_SUITE_TIMINGS";
 
-/** The phases a test of the suite times, in order (milliseconds each, in the JSON files of {@link SUITE_TIMINGS_ENV}). */
+/**
+ * The phases a test of the suite times, in order: milliseconds each, and `<phase>SandboxCpu` the sandbox process's CPU
+ * milliseconds meanwhile (clock ticks of 10 ms), in the JSON files of {@link SUITE_TIMINGS_ENV}.
+ */
 export const SUITE_PHASES = ["merchant", "create", "complete", "callback"] as const;
 
 /** One test file of the suite: `tests` tests, each with its own merchant; phase times written when the variable is set. */
@@ -47,21 +50,33 @@ function verified(secret, { headers, body }) {
   return headers["webhook-signature"].split(" ").includes(expected);
 }
 
+// A benchmark's run (${SUITE_TIMINGS_ENV} set): each phase's time, and the CPU time the sandbox's process spent
+// meanwhile (Linux /proc; it is this project's sandbox-child.mjs; meaningful with one worker, where phases do not overlap).
+const timingsDir = process.env.${SUITE_TIMINGS_ENV};
+const child = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "node_modules", "@sandpiper", "sandbox", "dist", "app", "sandbox-child.mjs");
+const cmdline = (p) => { try { return fs.readFileSync(\`/proc/\${p}/cmdline\`, "utf8"); } catch { return ""; } };
+const sandboxPid = timingsDir ? fs.readdirSync("/proc").find((p) => /^\\d+$/.test(p) && cmdline(p).includes(child)) : undefined;
+const sandboxCpuMs = () => {
+  if (!sandboxPid) return 0;
+  const stat = fs.readFileSync(\`/proc/\${sandboxPid}/stat\`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 const timings = [];
 beforeAll(() => new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve)));
 afterAll(() => {
   receiver.close();
-  const dir = process.env.${SUITE_TIMINGS_ENV};
-  if (dir) fs.writeFileSync(path.join(dir, "suite-${index}.json"), JSON.stringify(timings));
+  if (timingsDir) fs.writeFileSync(path.join(timingsDir, "suite-${index}.json"), JSON.stringify(timings));
 });
 
 for (let i = 0; i < ${tests}; i++) {
   test(\`test \${i}: its own merchant, a concluded payment, a verified callback\`, async () => {
-    const lap = { start: performance.now() };
+    const lap = { start: performance.now(), cpu: sandboxCpuMs() };
     const mark = (name) => {
-      const now = performance.now();
+      const [now, cpu] = [performance.now(), sandboxCpuMs()];
       lap[name] = now - lap.start;
-      lap.start = now;
+      lap[\`\${name}SandboxCpu\`] = cpu - lap.cpu;
+      Object.assign(lap, { start: now, cpu });
     };
     const route = \`/callbacks/\${i}\`;
     const merchant = await newMerchant(inject("sandpiper"), { callbackUrl: \`http://127.0.0.1:\${receiver.address().port}\${route}\` });
@@ -79,6 +94,7 @@ for (let i = 0; i < ${tests}; i++) {
     expect(verified(merchant.callbackSecret, callback)).toBe(true);
     expect(JSON.parse(callback.body)).toMatchObject({ type: "payment.succeeded", data: { id: payment.id, merchantId: merchant.merchantId } });
     delete lap.start;
+    delete lap.cpu;
     timings.push(lap);
   });
 }
