@@ -7,7 +7,8 @@
 // waited-for children used, /proc/self/stat) and of the sandbox's process, and the median time of each phase of a test.
 // Not a test: it prints figures.
 // Last, one run with one worker, whose phases do not overlap: the sandbox's CPU time in each phase of a test (the profile).
-//   node --import tsx bench/sandbox-suite.ts [--files 50] [--tests 4] [--runs 3] [--workers 2,4,6] [--no-profile]
+// `--child-flags "<flags>"` (an experiment) patches the installed package to start its process with those Node.js flags.
+//   node --import tsx bench/sandbox-suite.ts [--files 50] [--tests 4] [--runs 3] [--workers 2,4,6] [--no-profile] [--child-flags "<flags>"]
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +23,14 @@ const runs = numberArg("runs", 3);
 const workersArg = process.argv.indexOf("--workers");
 const workerCounts = (workersArg >= 0 ? String(process.argv[workersArg + 1]) : "2,4,6").split(",").map(Number);
 const profile = !process.argv.includes("--no-profile");
+const childFlagsArg = process.argv.indexOf("--child-flags");
+/** An experiment: Node.js flags given to the sandbox's process too (e.g. "--max-old-space-size=128"), patched into the installed package. */
+const childFlags =
+  childFlagsArg >= 0
+    ? String(process.argv[childFlagsArg + 1])
+        .split(" ")
+        .filter(Boolean)
+    : [];
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sbx-suite-bench-"));
 const project = path.join(scratch, "project");
 const suite = path.join(project, "suite");
@@ -171,6 +180,14 @@ async function main(): Promise<void> {
   fs.mkdirSync(project);
   execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
   execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
+  if (childFlags.length > 0) {
+    const entry = path.join(project, "node_modules", "@sandpiper", "sandbox", "dist", "index.js");
+    const code = fs.readFileSync(entry, "utf8");
+    const patched = code.replace('["--expose-gc", childEntry]', JSON.stringify(["--expose-gc", ...childFlags]).replace(/\]$/, ", childEntry]"));
+    if (patched === code) throw new Error("--child-flags: the installed package's spawn of its process was not found");
+    fs.writeFileSync(entry, patched);
+    console.log(`the sandbox's process runs with ${childFlags.join(" ")} (an experiment: the package as installed, patched)`);
+  }
   // The project's own test runner: the repository's vitest, as the suite's test links it.
   fs.symlinkSync(path.join(root, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
   writeSandboxSuite(suite, { files, tests });

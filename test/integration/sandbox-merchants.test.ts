@@ -321,7 +321,7 @@ describe("the vitest pattern of docs/guides/test-in-your-own-suite.md, as writte
   }, 180_000);
 });
 
-describe("the suite of bench/sandbox-suite.ts (docs/benchmarks.md \"A suite of 50 files\"), short", () => {
+describe('the suite of bench/sandbox-suite.ts (docs/benchmarks.md "A suite of 50 files"), short', () => {
   it("3 of its files: every test makes its merchant, concludes a payment and verifies its callback, all green with 2 workers", () => {
     const run = path.join(project, "suite-run");
     const names = writeSandboxSuite(run, { files: 3, tests: 4 });

@@ -190,7 +190,9 @@ await client.getPayment({ id: payment.id });
 
 describe("the packages as they would be published", () => {
   it("the sandbox tarball alone: a strict project type-checks with skipLibCheck off, and a wrong body or answer use does not compile", () => {
-    expect(typeTest(project, `import { startSandpiper } from "@sandpiper/sandbox";`, "const sandbox = await startSandpiper();\nconst client = sandbox.client;")).toBe("");
+    expect(
+      typeTest(project, `import { startSandpiper } from "@sandpiper/sandbox";`, "const sandbox = await startSandpiper();\nconst client = sandbox.client;"),
+    ).toBe("");
   });
 
   it("the same from CommonJS (the package's require entry and its .d.cts, as a Jest test file loads it): startSandpiper and newMerchant", () => {
@@ -206,7 +208,9 @@ const client = merchant.client;`;
   it("the client tarball alone (its two npm dependencies from the registry): the same type test", () => {
     const dir = path.join(scratch, "client-project");
     newProject(dir, [tarballs.client, `typescript@${typescriptVersion()}`]);
-    expect(typeTest(dir, `import { createClient } from "@sandpiper/client";`, `const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: "sk" });`)).toBe("");
+    expect(
+      typeTest(dir, `import { createClient } from "@sandpiper/client";`, `const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: "sk" });`),
+    ).toBe("");
   }, 180_000);
 
   it("npm publish --dry-run accepts each of the three tarballs", () => {
