@@ -9,7 +9,8 @@
 //   db/        the database, migrated and seeded here (PGlite, in memory) and dumped (seed.tar.gz), with the keys and
 //              console users the seed made (seed.json): a start loads it instead of migrating and seeding
 //   client/    @sandpiper/client as its package has it (dist), with its two npm dependencies
-//   index.js   startSandpiper (clients/sandbox/src/index.ts), cli.js the sandpiper-sandbox command, types/
+//   index.js   startSandpiper (clients/sandbox/src/index.ts), index.cjs the same as CommonJS (with its own copy of
+//              the client), cli.js the sandpiper-sandbox command, types/ (index.d.ts and index.d.cts)
 // npm run pack:clients changes nothing in the clone except .next when it was stale.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -161,11 +162,25 @@ async function bundle(stage) {
     },
   };
   await build({ ...esbuildBase, entryPoints: [path.join(sandboxDir, "src", "index.ts")], outfile: path.join(stage, "index.js"), plugins: [toClient] });
+  // The same entry as CommonJS, for a test file that require()s the package (Jest's default configuration: its
+  // module loader runs CommonJS only, docs/guides/test-in-your-own-suite.md "One sandbox for the run in Jest"). It
+  // carries its own copy of the typed client (with openapi-fetch), since require() cannot load client/index.js (ESM)
+  // in every test runner; its `import.meta.url` is this file's URL.
+  await build({
+    ...esbuildBase,
+    format: "cjs",
+    entryPoints: [path.join(sandboxDir, "src", "index.ts")],
+    outfile: path.join(stage, "index.cjs"),
+    banner: { js: 'const __sandpiperFileUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "__sandpiperFileUrl" },
+  });
   await build({ ...esbuildBase, entryPoints: [path.join(sandboxDir, "src", "cli.ts")], outfile: path.join(stage, "cli.js"), plugins: [toClient] });
   fs.writeFileSync(path.join(stage, "cli.js"), `#!/usr/bin/env node\n${fs.readFileSync(path.join(stage, "cli.js"), "utf8")}`, { mode: 0o755 });
   const types = fs.readFileSync(path.join(sandboxDir, "types", "index.d.ts"), "utf8").replace('"../../typescript/src/index"', '"../client/index.js"');
   fs.mkdirSync(path.join(stage, "types"), { recursive: true });
   fs.writeFileSync(path.join(stage, "types", "index.d.ts"), types);
+  // The same declarations for the CommonJS entry (`require` condition): a .d.cts is read as CommonJS's types.
+  fs.writeFileSync(path.join(stage, "types", "index.d.cts"), types);
 }
 
 /**
@@ -233,8 +248,10 @@ function packageJson(version) {
  */
 export const SANDBOX_BUILT = [
   "dist/index.js",
+  "dist/index.cjs",
   "dist/cli.js",
   "dist/types/index.d.ts",
+  "dist/types/index.d.cts",
   "dist/app/sandbox-child.mjs",
   "dist/app/server.mjs",
   "dist/client/index.js",

@@ -14,6 +14,7 @@ import { docBlock } from "../support/readme";
 import { startReceiver, type Received } from "../support/receiver";
 import { installSandboxPackage, sandboxApi, sandboxFolders, shellEnv } from "../support/sandbox-package";
 import { present } from "../../scripts/harness/present";
+import { writeSandboxSuite } from "../../scripts/harness/sandbox-suite";
 
 // A merchant per test (docs/guides/test-in-your-own-suite.md "A merchant per test"): one sandbox of the installed
 // tarball for the whole file, merchants made in it over HTTP with the sandbox token and with sandbox.merchant(), each
@@ -275,29 +276,93 @@ describe("a start that fails, and a stopped sandbox", () => {
   }, 60_000);
 });
 
+const guide = "docs/guides/test-in-your-own-suite.md";
+
+/**
+ * Writes the guide's code blocks whose first lines are `// <name>` into a new folder `<project>/<folder>` under those
+ * names (`copies` adds a block again under another name: a second test file); answers the folder.
+ */
+function guideFiles(folder: string, names: string[], copies: Record<string, string> = {}): string {
+  const dir = path.join(project, folder);
+  fs.mkdirSync(dir);
+  for (const name of names) fs.writeFileSync(path.join(dir, name), docBlock(guide, `// ${name}`));
+  for (const [copy, of] of Object.entries(copies)) fs.copyFileSync(path.join(dir, of), path.join(dir, copy));
+  return dir;
+}
+
+/** Runs `fn` with the repository's `runner` package linked into the project's node_modules, as a merchant's project installs it beside the tarball. */
+function withRunner<T>(runner: string, fn: () => T): T {
+  fs.symlinkSync(path.join(root, "node_modules", runner), path.join(project, "node_modules", runner));
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(path.join(project, "node_modules", runner));
+  }
+}
+
+/** `vitest run` of the project's folder `dir` with 2 workers, the repository's vitest linked into the project. */
+const vitestRun = (dir: string) =>
+  withRunner("vitest", () =>
+    spawnSync(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--maxWorkers", "2"], {
+      cwd: dir,
+      env: shellEnv({ NO_COLOR: "1", FORCE_COLOR: "0" }),
+      encoding: "utf8",
+      timeout: 150_000,
+    }),
+  );
+
 describe("the vitest pattern of docs/guides/test-in-your-own-suite.md, as written", () => {
   it("one sandbox in globalSetup, handed to two test files in parallel workers with provide/inject, a merchant per file", () => {
-    const guide = "docs/guides/test-in-your-own-suite.md";
-    const run = path.join(project, "vitest-run");
-    fs.mkdirSync(run);
-    for (const name of ["vitest.config.mjs", "sandpiper.setup.mjs"]) fs.writeFileSync(path.join(run, name), docBlock(guide, `// ${name}`));
-    const file = docBlock(guide, "// deposits.test.mjs");
-    fs.writeFileSync(path.join(run, "deposits.test.mjs"), file);
-    fs.writeFileSync(path.join(run, "deposits-again.test.mjs"), file);
-    // The project's own test runner: vitest, as a merchant's project has it installed beside the tarball.
-    fs.symlinkSync(path.join(root, "node_modules", "vitest"), path.join(project, "node_modules", "vitest"));
-    try {
-      const result = spawnSync(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--root", run, "--maxWorkers", "2"], {
-        cwd: run,
-        env: shellEnv({ NO_COLOR: "1", FORCE_COLOR: "0" }),
+    const run = guideFiles("vitest-run", ["vitest.config.mjs", "sandpiper.setup.mjs", "deposits.test.mjs"], { "deposits-again.test.mjs": "deposits.test.mjs" });
+    const result = vitestRun(run);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Test Files\s+2 passed/);
+    expect(result.stdout).toMatch(/Tests\s+6 passed/);
+  }, 180_000);
+});
+
+describe('the suite of bench/sandbox-suite.ts (docs/benchmarks.md "A suite of 50 files"), short', () => {
+  it("3 of its files: every test makes its merchant, concludes a payment and verifies its callback, all green with 2 workers", () => {
+    const run = path.join(project, "suite-run");
+    const names = writeSandboxSuite(run, { files: 3, tests: 4 });
+    expect(names).toHaveLength(3);
+    const result = vitestRun(run);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Test Files\s+3 passed/);
+    expect(result.stdout).toMatch(/Tests\s+12 passed/);
+  }, 180_000);
+});
+
+describe("the Jest pattern of docs/guides/test-in-your-own-suite.md, as written", () => {
+  const jestFiles = ["sandpiper.global-setup.js", "sandpiper.global-teardown.js", "orders.test.js"];
+
+  /** Jest 30 run in `dir` with 2 workers (`nodeFlags` before Jest's own script); its JSON report's totals. */
+  function jest(dir: string, nodeFlags: string[] = []) {
+    const bin = path.join(project, "node_modules", "jest", "bin", "jest.js");
+    const result = withRunner("jest", () =>
+      spawnSync(process.execPath, [...nodeFlags, bin, "--maxWorkers", "2", "--json", "--outputFile", "report.json"], {
+        cwd: dir,
+        env: shellEnv({ NO_COLOR: "1", FORCE_COLOR: "0", CI: "true" }),
         encoding: "utf8",
         timeout: 150_000,
-      });
-      expect(result.status, result.stdout + result.stderr).toBe(0);
-      expect(result.stdout).toMatch(/Test Files\s+2 passed/);
-      expect(result.stdout).toMatch(/Tests\s+6 passed/);
-    } finally {
-      fs.rmSync(path.join(project, "node_modules", "vitest"));
-    }
+      }),
+    );
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(dir, "report.json"), "utf8"));
+    return { report, stderr: result.stderr };
+  }
+
+  it("under Jest's default configuration (CommonJS test files): one sandbox in globalSetup, two test files in two workers, a merchant per test", () => {
+    const run = guideFiles("jest-run", ["jest.config.js", ...jestFiles], { "orders-again.test.js": "orders.test.js" });
+    const { report } = jest(run);
+    // The tests reach the sandbox only through the environment globalSetup set; Jest's process ends only once the
+    // teardown has stopped the sandbox (its process would keep Jest's open: the run would time out).
+    expect(report).toMatchObject({ success: true, numTotalTestSuites: 2, numPassedTests: 6, numFailedTests: 0 });
+  }, 180_000);
+
+  it("with native ES modules (--experimental-vm-modules): an ES module test file beside a CommonJS one", () => {
+    const run = guideFiles("jest-esm-run", ["jest.config.mjs", ...jestFiles, "orders-esm.test.mjs"]);
+    const { report } = jest(run, ["--experimental-vm-modules"]);
+    expect(report).toMatchObject({ success: true, numTotalTestSuites: 2, numPassedTests: 4, numFailedTests: 0 });
   }, 180_000);
 });

@@ -151,19 +151,20 @@ describe("the sizes the docs give", () => {
 /**
  * A strict project (skipLibCheck off, no @types/node) that uses the typed client of `from` and whose `@ts-expect-error`
  * lines are a wrong body and wrong uses of an answer: tsc fails on any other error and on an expected error that does
- * not happen (TS2578), so types that were `any` fail it.
+ * not happen (TS2578), so types that were `any` fail it. `imports` are the file's imports, `clientOf` the statements
+ * that make `client`. `commonjs`: the file is a .cts (its imports become require() calls, which resolve the
+ * package's `require` entry and types), its statements inside an async function; otherwise a .mts with top-level await.
  */
-function typeTest(dir: string, clientOf: string): string {
+function typeTest(dir: string, imports: string, clientOf: string, { commonjs = false } = {}): string {
+  const file = commonjs ? "typed.cts" : "typed.mts";
   fs.writeFileSync(
     path.join(dir, "tsconfig.json"),
     JSON.stringify({
       compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", types: [] },
-      include: ["typed.mts"],
+      include: [file],
     }),
   );
-  fs.writeFileSync(
-    path.join(dir, "typed.mts"),
-    `${clientOf}
+  const statements = `${clientOf}
 const body = { reference: "typed-1", amount: "10.00", currency: "USD", method: "GATEWAY", direction: "DEPOSIT" } as const;
 const payment = await client.createPayment({ body });
 const status: string = payment.status;
@@ -176,8 +177,12 @@ const wrongAmount: number = payment.amount;
 payment.amountMinor;
 // @ts-expect-error getPayment takes the id in params.path
 await client.getPayment({ id: payment.id });
-export { status, amount, wrongAmount };
-`,
+`;
+  fs.writeFileSync(
+    path.join(dir, file),
+    commonjs
+      ? `${imports}\nexport async function typed() {\n${statements}return { status, amount, wrongAmount };\n}\n`
+      : `${imports}\n${statements}export { status, amount, wrongAmount };\n`,
   );
   const tsc = spawnSync(process.execPath, [path.join(dir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
   return tsc.stdout + tsc.stderr + (tsc.status === 0 ? "" : `tsc exited with ${tsc.status}`);
@@ -186,15 +191,25 @@ export { status, amount, wrongAmount };
 describe("the packages as they would be published", () => {
   it("the sandbox tarball alone: a strict project type-checks with skipLibCheck off, and a wrong body or answer use does not compile", () => {
     expect(
-      typeTest(project, `import { startSandpiper } from "@sandpiper/sandbox";\nconst sandbox = await startSandpiper();\nconst client = sandbox.client;`),
+      typeTest(project, `import { startSandpiper } from "@sandpiper/sandbox";`, "const sandbox = await startSandpiper();\nconst client = sandbox.client;"),
     ).toBe("");
+  });
+
+  it("the same from CommonJS (the package's require entry and its .d.cts, as a Jest test file loads it): startSandpiper and newMerchant", () => {
+    const imports = `import { newMerchant, startSandpiper, type SandboxMerchant } from "@sandpiper/sandbox";`;
+    const clientOf = `const sandbox = await startSandpiper();
+const merchant: SandboxMerchant = await newMerchant({ url: sandbox.url, sandboxToken: sandbox.sandboxToken }, { scenarioRules: "standard" });
+// @ts-expect-error newMerchant takes the sandbox's url and sandboxToken
+await newMerchant({ url: sandbox.url });
+const client = merchant.client;`;
+    expect(typeTest(project, imports, clientOf, { commonjs: true })).toBe("");
   });
 
   it("the client tarball alone (its two npm dependencies from the registry): the same type test", () => {
     const dir = path.join(scratch, "client-project");
     newProject(dir, [tarballs.client, `typescript@${typescriptVersion()}`]);
     expect(
-      typeTest(dir, `import { createClient } from "@sandpiper/client";\nconst client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: "sk" });`),
+      typeTest(dir, `import { createClient } from "@sandpiper/client";`, `const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: "sk" });`),
     ).toBe("");
   }, 180_000);
 

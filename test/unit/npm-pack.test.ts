@@ -10,11 +10,14 @@ const root = path.resolve(__dirname, "../..");
 const out = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-npm-pack-"));
 afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
+/** The files an `exports` value names: a path, or conditions (nested to any depth, as `import`/`require` with their own `types`). */
+const exportTargets = (value: unknown): string[] =>
+  typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(exportTargets) : [];
+
 /** Every file a package.json names: main, types, bin targets and the exports' conditions. */
 function namedFiles(pkg: Record<string, any>): string[] {
   const bins = typeof pkg.bin === "string" ? [pkg.bin] : Object.values(pkg.bin ?? {});
-  const exportTargets = Object.values(pkg.exports ?? {}).flatMap((e) => (typeof e === "string" ? [e] : Object.values(e as Record<string, string>)));
-  return [pkg.main, pkg.types, ...bins, ...exportTargets].filter((f): f is string => typeof f === "string").map((f) => path.posix.normalize(f));
+  return [pkg.main, pkg.types, ...bins, ...exportTargets(pkg.exports)].filter((f): f is string => typeof f === "string").map((f) => path.posix.normalize(f));
 }
 
 describe("plain npm pack in clients/", () => {
@@ -31,6 +34,11 @@ describe("plain npm pack in clients/", () => {
     // Every platform (docs/guides/test-in-your-own-suite.md "Platforms"): npm would refuse the package elsewhere.
     expect(pkg.os, "os").toBeUndefined();
     expect(pkg.cpu, "cpu").toBeUndefined();
+    // An ES module for `import`, CommonJS for `require` (Jest's default configuration), each with its own types.
+    expect(pkg.exports["."]).toEqual({
+      import: { types: "./dist/types/index.d.ts", default: "./dist/index.js" },
+      require: { types: "./dist/types/index.d.cts", default: "./dist/index.cjs" },
+    });
     const named = namedFiles(pkg);
     expect(named.length).toBeGreaterThan(0);
     expect(
