@@ -126,6 +126,22 @@ describe("40 merchants in one sandbox", () => {
     expect((await api(made.apiKey, "GET", "/v1/sandbox/clock")).body.offsetMs).toBe(0);
   }, 60_000);
 
+  it("a suite's thousands of requests a minute from one address and one key are not rate limited", async () => {
+    // Beyond the service's default limits (600 a minute per address, 300 per key): 700 reads with one key, 7 at a time.
+    const [m] = merchants;
+    const statuses: number[] = [];
+    for (let round = 0; round < 700 / 7; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 7 }, () => fetch(`${sandbox.url}/v1/payments?limit=1`, { headers: { authorization: `Bearer ${m!.apiKey}` } })),
+      );
+      for (const answer of answers) {
+        statuses.push(answer.status);
+        await answer.body?.cancel();
+      }
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  }, 120_000);
+
   it("scenarioRules and fastRetries apply to the new merchant only", async () => {
     const made = await sandbox.merchant({ scenarioRules: "standard", fastRetries: false });
     expect((await api(made.apiKey, "GET", "/v1/sandbox/scenario-rules")).body.total).toBe(6);

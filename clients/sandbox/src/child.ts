@@ -135,6 +135,9 @@ function reply(message: ChildReply): void {
   if (process.connected) process.send?.(message);
 }
 
+/** The sandbox's API and customer-page limits per address and per key, a window (a minute): out of a suite's reach. */
+const SANDBOX_RATE_LIMIT = 1_000_000_000;
+
 /**
  * The service's environment: only what the sandbox sets (nothing of the caller's environment reaches the service,
  * so a DATABASE_URL or PORT of the merchant's own project changes nothing).
@@ -156,6 +159,12 @@ function serviceEnv(options: ResolvedOptions, databaseUrl: string, port: number)
     LOG_LEVEL: options.logLevel,
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     CALLBACK_ALLOW_LOOPBACK: "1",
+    // A test suite sends every request from one address, thousands a minute: the API's limits per address and per key
+    // and the customer pages' per address would answer it 429 (docs/guides/test-in-your-own-suite.md "Options",
+    // what the sandbox permits that production refuses). A checkout link keeps its own limit.
+    RATE_LIMIT_PER_IP: String(SANDBOX_RATE_LIMIT),
+    RATE_LIMIT_PER_KEY: String(SANDBOX_RATE_LIMIT),
+    CUSTOMER_RATE_LIMIT_PER_IP: String(SANDBOX_RATE_LIMIT),
     // Expiries and callbacks noticed within a fraction of a second, as the service's own tests run it.
     EXPIRY_SWEEP_INTERVAL_MS: "250",
     DELIVERY_POLL_INTERVAL_MS: "200",
