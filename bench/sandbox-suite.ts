@@ -7,7 +7,8 @@
 // waited-for children used, /proc/self/stat) and of the sandbox's process, and the median time of each phase of a test.
 // Not a test: it prints figures.
 // Last, one run with one worker, whose phases do not overlap: the sandbox's CPU time in each phase of a test (the profile).
-// `--child-flags "<flags>"` (an experiment) patches the installed package to start its process with those Node.js flags.
+// `--child-flags "<flags>"` (an experiment) patches the installed package to start its process with those Node.js flags
+// instead of its own heap flags (`--child-flags none`: with no flag, V8's defaults).
 //   node --import tsx bench/sandbox-suite.ts [--files 50] [--tests 4] [--runs 3] [--workers 2,4,6] [--no-profile] [--child-flags "<flags>"]
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -183,7 +184,12 @@ async function main(): Promise<void> {
   if (childFlags.length > 0) {
     const entry = path.join(project, "node_modules", "@sandpiper", "sandbox", "dist", "index.js");
     const code = fs.readFileSync(entry, "utf8");
-    const patched = code.replace('["--expose-gc", childEntry]', JSON.stringify(["--expose-gc", ...childFlags]).replace(/\]$/, ", childEntry]"));
+    // The package's own heap flags (SANDBOX_HEAP_FLAGS) are replaced by the ones given ("none" for no flag at all).
+    const given = childFlags.filter((f) => f !== "none");
+    const patched = code.replace(
+      /\["--expose-gc", \.\.\.SANDBOX_HEAP_FLAGS, childEntry\]/,
+      JSON.stringify(["--expose-gc", ...given]).replace(/\]$/, ", childEntry]"),
+    );
     if (patched === code) throw new Error("--child-flags: the installed package's spawn of its process was not found");
     fs.writeFileSync(entry, patched);
     console.log(`the sandbox's process runs with ${childFlags.join(" ")} (an experiment: the package as installed, patched)`);

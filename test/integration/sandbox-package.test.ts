@@ -9,7 +9,7 @@ import type { Sandbox, SandboxOptions } from "../../clients/sandbox/types/index"
 import { eventually } from "../support/fixtures";
 import { docBlock } from "../support/readme";
 import { startReceiver } from "../support/receiver";
-import { installSandboxPackage, listening, sandboxApi, sandboxFolders, shellEnv } from "../support/sandbox-package";
+import { folderOwner, installSandboxPackage, listening, ownSandboxFolders, sandboxApi, sandboxFolders, shellEnv } from "../support/sandbox-package";
 import { assertPresent, present } from "../../scripts/harness/present";
 
 // @sandpiper/sandbox as a merchant's test suite meets it (docs/guides/test-in-your-own-suite.md): the tarball that
@@ -172,9 +172,9 @@ describe("startSandpiper() from the installed tarball", () => {
 
 describe("several sandboxes", () => {
   it("three started at once serve on three ports with separate data; stop() closes each port and removes each folder", async () => {
-    const before = new Set(sandboxFolders());
+    const before = new Set(ownSandboxFolders());
     const three = await Promise.all([start(), start(), start()]);
-    const folders = sandboxFolders().filter((name) => !before.has(name));
+    const folders = ownSandboxFolders().filter((name) => !before.has(name));
     expect(folders).toHaveLength(3);
     const ports = three.map((s) => Number(new URL(s.url).port));
     expect(new Set(ports).size).toBe(3);
@@ -210,9 +210,10 @@ describe("nothing left behind", () => {
     expect(await listening(port)).toBe(true);
     const its = () => sandboxProcesses().filter((pid) => !before.has(pid));
     expect(its()).toHaveLength(1);
-    child.kill("SIGKILL");
-    const folders = sandboxFolders().filter((name) => !foldersBefore.has(name));
+    // Its folder: the one its sandbox's process owns (other test files start sandboxes of their own meanwhile).
+    const folders = sandboxFolders().filter((name) => !foldersBefore.has(name) && folderOwner(name) === Number(its()[0]));
     expect(folders).toHaveLength(1);
+    child.kill("SIGKILL");
     await eventually(async () => !(await listening(port)) && its().length === 0, 10_000);
     expect(fs.existsSync(path.join(os.tmpdir(), present(folders[0], "folders[0]"))), "its temporary folder").toBe(false);
   }, 120_000);

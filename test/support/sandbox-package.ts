@@ -67,6 +67,29 @@ export function listening(port: number): Promise<boolean> {
 /** The sandboxes' temporary folders (their database files) under the system's temporary folder. */
 export const sandboxFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => /^sandpiper-sandbox-[A-Za-z0-9]{6}$/.test(name));
 
+/** The process id a sandbox folder's owner file names (its sandbox's process), or null when it has none (yet). */
+export function folderOwner(name: string): number | null {
+  try {
+    return Number(fs.readFileSync(path.join(os.tmpdir(), name, "owner.pid"), "utf8").trim());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The sandbox folders of sandboxes this process started: those whose owner file names a process whose parent is this
+ * one (other test files running beside this one start sandboxes of their own in the same temporary folder).
+ */
+export const ownSandboxFolders = () =>
+  sandboxFolders().filter((name) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${folderOwner(name)}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid;
+    } catch {
+      return false; // gone, or its owner file not written yet
+    }
+  });
+
 /**
  * One API call to the sandbox at `url` with `key` (an Idempotency-Key on every method but GET), its answer checked
  * against the OpenAPI document.
