@@ -4,13 +4,12 @@
 // sandbox token; the time of each make, its median and 95th percentile, and the CPU time the sandbox's process spent
 // a make (Linux /proc: what a busy machine does not inflate). Not a test: it prints figures.
 //   node --import tsx bench/sandbox-merchants.ts [count]
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { percentile } from "./support";
+import { installSandboxTarball, percentile } from "./support";
 
-const root = path.resolve(import.meta.dirname, "..");
 const count = Number(process.argv[2] ?? 200);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sbx-merchants-bench-"));
 const project = path.join(scratch, "project");
@@ -60,12 +59,7 @@ try {
 }
 `;
 
-const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
-const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1];
-if (!tarball) throw new Error(`pack:clients printed no sandbox tarball:\n${packed}`);
-fs.mkdirSync(project);
-execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
-execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
+installSandboxTarball(scratch, project, env);
 fs.writeFileSync(path.join(project, "measure.mjs"), SCRIPT);
 const run = spawnSync(process.execPath, ["measure.mjs", String(count)], { cwd: project, env, encoding: "utf8" });
 fs.rmSync(scratch, { recursive: true, force: true });

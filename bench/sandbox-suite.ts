@@ -10,12 +10,12 @@
 // `--child-flags "<flags>"` (an experiment) patches the installed package to start its process with those Node.js flags
 // instead of its own heap flags (`--child-flags none`: with no flag, V8's defaults).
 //   node --import tsx bench/sandbox-suite.ts [--files 50] [--tests 4] [--runs 3] [--workers 2,4,6] [--no-profile] [--child-flags "<flags>"]
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SUITE_PHASES, SUITE_TIMINGS_ENV, writeSandboxSuite } from "../scripts/harness/sandbox-suite";
-import { numberArg, percentile } from "./support";
+import { installSandboxTarball, numberArg, percentile } from "./support";
 
 const root = path.resolve(__dirname, "..");
 const files = numberArg("files", 50);
@@ -175,12 +175,7 @@ async function measure(workers: number): Promise<Run> {
 /** Packs and installs the tarball, writes the suite, runs it for each worker count and prints the figures. */
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
-  const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
-  const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1];
-  if (!tarball) throw new Error(`pack:clients printed no sandbox tarball:\n${packed}`);
-  fs.mkdirSync(project);
-  execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
+  installSandboxTarball(scratch, project, env);
   if (childFlags.length > 0) {
     const entry = path.join(project, "node_modules", "@sandpiper", "sandbox", "dist", "index.js");
     const code = fs.readFileSync(entry, "utf8");

@@ -9,8 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { present } from "../scripts/harness/present";
+import { installSandboxTarball } from "./support";
 
-const root = path.resolve(import.meta.dirname, "..");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sandpiper-sandbox-bench-"));
 const project = path.join(scratch, "project");
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_"))) as NodeJS.ProcessEnv;
@@ -55,14 +55,7 @@ function measure(count: number): { start: number; startCpu: number; firstRequest
 const median = (values: number[]) => present([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)], "the median of no values");
 const ms = (value: number) => `${Math.round(value)} ms`;
 
-const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
-const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1];
-if (!tarball) throw new Error(`pack:clients printed no sandbox tarball:\n${packed}`);
-fs.mkdirSync(project);
-execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
-const installStart = performance.now();
-execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
-const install = performance.now() - installStart;
+const { tarball, installMs: install } = installSandboxTarball(scratch, project, env);
 const tarballMB = fs.statSync(tarball).size / 1e6;
 const installedMB = Number(execFileSync("du", ["-sb", path.join(project, "node_modules")], { encoding: "utf8" }).split("\t")[0]) / 1e6;
 fs.writeFileSync(path.join(project, "measure.mjs"), SCRIPT);

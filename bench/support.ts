@@ -1,5 +1,5 @@
 // Helpers shared by the benchmarks under bench/.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { present } from "../scripts/harness/present";
@@ -263,4 +263,23 @@ export function sampleBackends(client: pg.Client, waits: Map<string, number>): {
  */
 export function waitForService(base: string): Promise<void> {
   return waitForStatus(`${base}/v1/health-check-probe`, (s) => s === 404);
+}
+
+/**
+ * The @sandpiper/sandbox tarball as `npm run pack:clients` makes it (packed into `<scratch>/packages`), installed
+ * offline into a new empty project at `project`, as a merchant installs it (docs/guides/test-in-your-own-suite.md).
+ * `env`: the environment of the npm commands (without the benchmark's own npm_* variables).
+ * @returns the tarball's path and how long its install took, in ms
+ * @throws Error when pack:clients names no sandbox tarball, or an npm command fails
+ */
+export function installSandboxTarball(scratch: string, project: string, env: NodeJS.ProcessEnv): { tarball: string; installMs: number } {
+  const root = path.resolve(__dirname, "..");
+  const packed = execFileSync("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], { cwd: root, env, encoding: "utf8" });
+  const tarball = /^@sandpiper\/sandbox \S+: (\S+\.tgz)$/m.exec(packed)?.[1];
+  if (!tarball) throw new Error(`pack:clients printed no sandbox tarball:\n${packed}`);
+  fs.mkdirSync(project);
+  execFileSync("npm", ["init", "-y"], { cwd: project, env, stdio: "ignore" });
+  const started = performance.now();
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, env, stdio: "ignore" });
+  return { tarball, installMs: performance.now() - started };
 }
