@@ -79,4 +79,11 @@ describe("customer times: their own zone, named", () => {
     expect(() => formatCustomerTime("2026-11-26T20:09:00Z", "Not/AZone")).toThrow(RangeError);
     expect(browserTimeZone()).toMatch(/\S/);
   });
+
+  it("in Arabic: the day, month and year roll over in the customer's zone at Dubai midnight and a month's end, the zone named", () => {
+    // 20:30 UTC on 30 November is 00:30 on 1 December in Dubai; in UTC it is still November.
+    expect(formatCustomerTime("2026-11-30T20:30:00Z", "Asia/Dubai", "ar-AE")).toBe("1 ديسمبر 2026، 00:30 توقيت الخليج");
+    expect(formatCustomerTime("2026-11-30T20:30:00Z", "UTC", "ar-AE")).toMatch(/^30 نوفمبر 2026، 20:30 /);
+    expect(formatCustomerTime("2026-12-31T21:05:00Z", "Asia/Dubai", "ar-AE")).toMatch(/^1 يناير 2027، 01:05 توقيت الخليج$/);
+  });
 });
