@@ -43,3 +43,45 @@ export function slowestFiles(vitest, playwright, root, count) {
     .map((f) => `| ${f.file} | ${f.seconds.toFixed(1)} |`);
   return [`| slowest ${count} test files | seconds |`, "|---|---:|", ...rows].join("\n");
 }
+
+/**
+ * What failed, named, for the end of the run: CI often keeps only the tail of a run's output, where the test runners'
+ * own failure reports (printed far above) are gone. One line per failed test file of vitest (a file whose setup
+ * failed has no failed test, only its own message) and per failed test, with the first line of its message.
+ * @param vitest vitest's JSON report (`testResults[].{name,status,message,assertionResults[].{fullName,status,failureMessages}}`) or null
+ * @param playwright Playwright's JSON report (`suites[].specs[].tests[].{status,results[].error.message}`, nested suites) or null
+ * @param max at most this many lines; a last line says how many more there were.
+ * @returns the lines as text, or "" when nothing failed.
+ */
+export function failureList(vitest, playwright, root, max = 30) {
+  const firstLine = (text) =>
+    String(text ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim()
+      .slice(0, 300) ?? "";
+  const lines = [];
+  for (const file of vitest?.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failedTests) lines.push(`FAILED ${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (file.status === "failed" && failedTests.length === 0) lines.push(`FAILED ${where} (the file itself): ${firstLine(file.message)}`);
+  }
+  const walk = (suite, file, titles) => {
+    const where = suite.file ?? file;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected") continue;
+        const error = (t.results ?? []).map((r) => r.error?.message).find(Boolean);
+        lines.push(`FAILED ${path.join("e2e", where)} › ${[...titles, spec.title].join(" › ")}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, where, [...titles, child.title]);
+  };
+  for (const suite of playwright?.suites ?? []) walk(suite, suite.file, []);
+  if (lines.length === 0) return "";
+  const shown = lines.slice(0, max);
+  if (lines.length > max) shown.push(`... and ${lines.length - max} more`);
+  return shown.join("\n");
+}

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { generateClient, root } from "./db.mjs";
-import { slowestFiles, stepTable } from "./test-report.mjs";
+import { failureList, slowestFiles, stepTable } from "./test-report.mjs";
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const out = path.join(root, "tmp");
@@ -106,5 +106,7 @@ if (e2e) {
 
 console.log(`\n${stepTable(steps, (performance.now() - suiteStarted) / 1000)}`);
 console.log(`\n${slowestFiles(vitestReport, playwrightReport, root, 10)}`);
+const failures = failureList(vitestReport, playwrightReport, root);
+if (failures) console.log(`\n${failures}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { slowestFiles, stepTable } from "../../scripts/test-report.mjs";
+import { failureList, slowestFiles, stepTable } from "../../scripts/test-report.mjs";
 
 // npm test's closing tables (docs/guides/work-on-sandpiper.md "Tests").
 describe("npm test's closing tables", () => {
@@ -42,5 +42,38 @@ describe("npm test's closing tables", () => {
 
   it("says so when there is no report", () => {
     expect(slowestFiles(null, null, "/repo", 10)).toMatch(/No test report/);
+  });
+
+  it("names each failed test and each file whose own setup failed, with the first line of its message", () => {
+    const vitest = {
+      testResults: [
+        {
+          name: "/repo/test/unit/a.test.ts",
+          status: "failed",
+          assertionResults: [
+            { fullName: "a works", status: "passed", failureMessages: [] },
+            { fullName: "a fails", status: "failed", failureMessages: ["\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n    at x"] },
+          ],
+        },
+        { name: "/repo/test/integration/b.test.ts", status: "failed", message: "\nHook timed out in 10000ms", assertionResults: [{ fullName: "b", status: "skipped" }] },
+        { name: "/repo/test/unit/c.test.ts", status: "passed", assertionResults: [{ fullName: "c", status: "passed" }] },
+      ],
+    };
+    const playwright = {
+      suites: [
+        {
+          file: "x.spec.ts",
+          specs: [{ title: "passes", tests: [{ status: "expected", results: [] }] }],
+          suites: [{ title: "group", specs: [{ title: "breaks", tests: [{ status: "unexpected", results: [{ error: { message: "Timeout 5000ms" } }] }] }] }],
+        },
+      ],
+    };
+    expect(failureList(vitest, playwright, "/repo").split("\n")).toEqual([
+      "FAILED test/unit/a.test.ts › a fails: AssertionError: expected 1 to be 2",
+      "FAILED test/integration/b.test.ts (the file itself): Hook timed out in 10000ms",
+      "FAILED e2e/x.spec.ts › group › breaks: Timeout 5000ms",
+    ]);
+    expect(failureList(vitest, playwright, "/repo", 1).split("\n")).toEqual(["FAILED test/unit/a.test.ts › a fails: AssertionError: expected 1 to be 2", "... and 2 more"]);
+    expect(failureList({ testResults: [vitest.testResults[2]] }, null, "/repo")).toBe("");
   });
 });
