@@ -55,7 +55,12 @@ describe("npm test's closing tables", () => {
             { fullName: "a fails", status: "failed", failureMessages: ["\u001b[31mAssertionError: expected 1 to be 2\u001b[39m\n    at x"] },
           ],
         },
-        { name: "/repo/test/integration/b.test.ts", status: "failed", message: "\nHook timed out in 10000ms", assertionResults: [{ fullName: "b", status: "skipped" }] },
+        {
+          name: "/repo/test/integration/b.test.ts",
+          status: "failed",
+          message: "\nHook timed out in 10000ms",
+          assertionResults: [{ fullName: "b", status: "skipped" }],
+        },
         { name: "/repo/test/unit/c.test.ts", status: "passed", assertionResults: [{ fullName: "c", status: "passed" }] },
       ],
     };
@@ -73,7 +78,10 @@ describe("npm test's closing tables", () => {
       "FAILED test/integration/b.test.ts (the file itself): Hook timed out in 10000ms",
       "FAILED e2e/x.spec.ts › group › breaks: Timeout 5000ms",
     ]);
-    expect(failureList(vitest, playwright, "/repo", 1).split("\n")).toEqual(["FAILED test/unit/a.test.ts › a fails: AssertionError: expected 1 to be 2", "... and 2 more"]);
+    expect(failureList(vitest, playwright, "/repo", 1).split("\n")).toEqual([
+      "FAILED test/unit/a.test.ts › a fails: AssertionError: expected 1 to be 2",
+      "... and 2 more",
+    ]);
     expect(failureList({ testResults: [vitest.testResults[2]] }, null, "/repo")).toBe("");
   });
 });
