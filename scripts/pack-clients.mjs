@@ -19,7 +19,7 @@ import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import { generate } from "../clients/typescript/scripts/generate.mjs";
 import { generateClient } from "./db.mjs";
-import { buildSandbox, esbuildBase, packSandbox } from "./pack-sandbox.mjs";
+import { buildSandbox, esbuildBase, packLock, packSandbox } from "./pack-sandbox.mjs";
 import { packPython } from "./pack-python.mjs";
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
@@ -103,19 +103,37 @@ export const PREPARE = {
  * @throws Error when the client's generated types differ from the document's, or a build fails
  */
 export async function packClients(out = path.join(root, "dist-packages")) {
-  const version = await buildClient();
-  await bundleCli();
-  fs.mkdirSync(out, { recursive: true });
-  const client = npmPack(clientDir, out, version);
-  const cli = npmPack(cliDir, out, version);
-  return { version, client, cli, sandbox: await packSandbox(out, version, clientDir), python: packPython(out, version) };
+  const release = await cloneBuildLock();
+  try {
+    const version = await buildClient();
+    await bundleCli();
+    fs.mkdirSync(out, { recursive: true });
+    const client = npmPack(clientDir, out, version);
+    const cli = npmPack(cliDir, out, version);
+    return { version, client, cli, sandbox: await packSandbox(out, version, clientDir), python: packPython(out, version) };
+  } finally {
+    release();
+  }
 }
+
+/**
+ * The clone's build folders (clients/typescript/dist, clients/cli/dist) are emptied and rebuilt by every pack: one
+ * process packs at a time, the others wait (test files of one run pack side by side, each into its own folder).
+ * @returns the function that gives the lock back
+ */
+export const CLONE_BUILD_LOCK = path.join(root, "node_modules", ".cache", "sandpiper-pack-clients.lock");
+const cloneBuildLock = () => packLock(CLONE_BUILD_LOCK, "another pack of this clone");
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--prepare") {
   const prepare = PREPARE[process.argv[3]];
   if (!prepare) throw new Error(`--prepare takes one of ${Object.keys(PREPARE).join(", ")}`);
   process.chdir(root); // npm runs prepack in the package's folder; the document's TypeScript resolves from the root
-  await prepare();
+  const release = await cloneBuildLock();
+  try {
+    await prepare();
+  } finally {
+    release();
+  }
 } else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const packed = await packClients(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
   console.log(`@sandpiper/client ${packed.version}: ${packed.client}`);

@@ -5,3 +5,4 @@ export function packSandbox(out: string, version: string, clientDir: string): Pr
 export function prepareDatabase(dir: string): Promise<Record<string, number>>;
 export function sandboxInputsHash(): string;
 export const esbuildBase: Record<string, unknown>;
+export function packLock(file: string, what?: string): Promise<() => void>;

@@ -302,7 +302,7 @@ export async function packSandbox(out, version, clientDir) {
   if (cached && fs.existsSync(cached)) return reuse();
   // One process packs the same inputs at a time (test files of one run start side by side): the others wait for its
   // tarball instead of packing it again beside it.
-  const release = cached ? await packLock(`${cached}.lock`) : () => undefined;
+  const release = cached ? await packLock(`${cached}.lock`, "the sandbox tarball another process is packing") : () => undefined;
   try {
     if (cached && fs.existsSync(cached)) return reuse();
     return await packAnew(out, version, clientDir);
@@ -313,11 +313,14 @@ export async function packSandbox(out, version, clientDir) {
 
 /**
  * Takes the lock file `file` (created exclusively, holding this process's pid), waiting while a live process holds it;
- * a lock left by a process that is gone is taken over.
+ * a lock left by a process that is gone is taken over. While it waits it says so once on stderr:
+ * `waiting for <what>: process <pid> holds <file>`.
  * @returns the function that gives it back
  */
-async function packLock(file) {
+export async function packLock(file, what = "another pack") {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  let said = false;
+  let emptyPolls = 0;
   for (;;) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: "wx" });
@@ -325,16 +328,33 @@ async function packLock(file) {
     } catch (error) {
       if (error.code !== "EEXIST") throw error;
     }
-    const holder = Number(fs.readFileSync(file, "utf8")) || 0;
-    let alive = holder > 0;
+    let holder;
     try {
-      if (alive) process.kill(holder, 0);
-    } catch {
-      alive = false;
+      holder = Number(fs.readFileSync(file, "utf8")) || 0;
+    } catch (error) {
+      if (error.code === "ENOENT") continue; // given back between the two calls
+      throw error;
     }
-    if (!alive) fs.rmSync(file, { force: true });
+    // An empty lock file is being written by its taker this instant; one that stays empty was left by a crash.
+    emptyPolls = holder === 0 ? emptyPolls + 1 : 0;
+    if (holder === 0 ? emptyPolls > 3 : !processAlive(holder)) {
+      fs.rmSync(file, { force: true });
+      continue;
+    }
+    if (!said && holder !== 0) process.stderr.write(`waiting for ${what}: process ${holder} holds ${file}\n`);
+    said ||= holder !== 0;
     // waits on purpose: another process is packing; its lock file going away is what is awaited, polled each second
-    else await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Whether a process with id `pid` runs (signal 0 checks without sending anything). */
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM"; // it runs, as another user
   }
 }
 

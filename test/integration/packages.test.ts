@@ -1,10 +1,12 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CONTRACT_VERSION } from "@/lib/application/openapi/document";
 import { baseUrl, db, newMerchant } from "../support/fixtures";
+import { CLONE_BUILD_LOCK } from "../../scripts/pack-clients.mjs";
+import { packLock } from "../../scripts/pack-sandbox.mjs";
 
 // The two packages as a new user meets them (docs/client.md "Install", docs/guides/command-line.md "The sandpiper command"): both
 // tarballs built by `npm run pack:clients`, installed with the registry's npm into an empty project outside the clone
@@ -30,10 +32,48 @@ function filesContaining(dir: string, needle: string): string[] {
     .filter((file) => fs.readFileSync(file, "latin1").includes(needle));
 }
 
+/** clients/cli/dist/main.js as a pack leaves it: its inode and change time, or null when it is missing. */
+const cliBuilt = () => {
+  const stat = fs.statSync(path.join(root, "clients", "cli", "dist", "main.js"), { throwIfNoEntry: false });
+  return stat ? `${stat.ino}@${stat.ctimeMs}` : null;
+};
+
+/**
+ * `npm run pack:clients -- <out>` started while this test holds the clone's build lock (as another pack would): it
+ * must say that it waits and leave the clone's build folders alone until the lock is given back, then pack.
+ * @returns what the pack printed on stdout
+ */
+async function packWhileTheCloneIsHeld(out: string): Promise<string> {
+  const release = await packLock(CLONE_BUILD_LOCK);
+  let stdout = "";
+  let stderr = "";
+  let exit: Promise<number | null> | undefined;
+  try {
+    const before = cliBuilt();
+    const child = spawn("npm", ["run", "--silent", "pack:clients", "--", out], { cwd: root, env: shellEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    exit = new Promise((resolve) => child.once("close", resolve));
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    const waiting = new Promise<void>((resolve) =>
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+        if (stderr.includes(`waiting for another pack of this clone: process ${process.pid} holds`)) resolve();
+      }),
+    );
+    const endedFirst = await Promise.race([waiting.then(() => false), exit.then(() => true)]);
+    expect(endedFirst, `the pack ended while the clone was held: ${stderr}`).toBe(false);
+    expect(cliBuilt(), "the clone's CLI build, untouched while held").toBe(before);
+  } finally {
+    release();
+  }
+  expect(await exit, stderr).toBe(0);
+  return stdout;
+}
+
 describe("the client and CLI packages", () => {
   it("install from their tarballs into an empty project and work against the service", async () => {
-    // 1. the tarballs, as `npm run pack:clients` makes them (into a folder of the test's own)
-    const packed = run("npm", ["run", "--silent", "pack:clients", "--", path.join(scratch, "packages")], root);
+    // 1. the tarballs, as `npm run pack:clients` makes them (into a folder of the test's own), while another pack of
+    // the clone holds its build folders: this one waits for it, touching nothing, and then packs
+    const packed = await packWhileTheCloneIsHeld(path.join(scratch, "packages"));
     const tarball = (name: string) => /: (\S+\.tgz)$/m.exec(packed.split("\n").find((l) => l.startsWith(`${name} `)) ?? "")?.[1] ?? "";
     const client = tarball("@sandpiper/client");
     const cli = tarball("@sandpiper/cli");
