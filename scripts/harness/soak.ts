@@ -700,15 +700,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       check(row.early === 0n, `${step}: ${row.early} payments expired before their expiresAt`);
       check(row.sessions === 0n, `${step}: ${row.sessions} checkout sessions past their expiry not expired`);
     }
-    // The ones this run left: due -> EXPIRED (with a store checkout EXPIRED too), not due -> still pending.
+    // The ones this run left: due -> EXPIRED (with a store checkout EXPIRED too), not due -> still pending. A sandbox
+    // clock runs on in real time after a move, so one that falls due while these rows are read (between the clock read
+    // above and the one after them) may be either.
     const payments = await db.payment.findMany({
       where: { id: { in: [...leftPayments.keys()] } },
       select: { id: true, status: true, expiresAt: true, storeCheckout: { select: { state: true } } },
     });
+    const sessions = await db.checkoutSession.findMany({ where: { id: { in: [...leftSessions.keys()] } }, select: { id: true, state: true, expiresAt: true } });
+    const afterA = Date.parse((await clockOf(A)).now);
+    const afterB = Date.parse((await clockOf(B)).now);
     let notDue = 0;
     for (const p of payments) {
-      const due = p.expiresAt!.getTime() <= atA;
-      if (due) {
+      const dueAt = p.expiresAt!.getTime();
+      if (dueAt <= atA || (dueAt <= afterA && p.status === "EXPIRED")) {
         check(p.status === "EXPIRED", `${step}: payment ${p.id} due at ${p.expiresAt!.toISOString()} is ${p.status}`);
         if (p.storeCheckout) check(p.storeCheckout.state === "EXPIRED", `${step}: store checkout of expired payment ${p.id} is ${p.storeCheckout.state}`);
         leftPayments.delete(p.id);
@@ -717,9 +722,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         check(p.status === "PENDING" || p.status === "PENDING_APPROVAL", `${step}: payment ${p.id} not due until ${p.expiresAt!.toISOString()} is ${p.status}`);
       }
     }
-    const sessions = await db.checkoutSession.findMany({ where: { id: { in: [...leftSessions.keys()] } }, select: { id: true, state: true, expiresAt: true } });
     for (const s of sessions) {
-      if (s.expiresAt.getTime() <= atB) {
+      const dueAt = s.expiresAt.getTime();
+      if (dueAt <= atB || (dueAt <= afterB && s.state === "EXPIRED")) {
         check(s.state === "EXPIRED", `${step}: checkout session ${s.id} due at ${s.expiresAt.toISOString()} is ${s.state}`);
         leftSessions.delete(s.id);
       } else check(s.state !== "EXPIRED", `${step}: checkout session ${s.id} not due until ${s.expiresAt.toISOString()} is EXPIRED`);
