@@ -117,11 +117,12 @@ export async function packClients(out = path.join(root, "dist-packages")) {
 }
 
 /**
- * The clone's build folders (clients/typescript/dist, clients/cli/dist) are emptied and rebuilt by every pack: one
- * process packs at a time, the others wait (test files of one run pack side by side, each into its own folder).
- * @returns the function that gives the lock back
+ * The lock file of the clone's build folders. clients/typescript/dist and clients/cli/dist are emptied and rebuilt by
+ * every pack: one process packs at a time, the others wait (test files of one run pack side by side, each into its
+ * own folder). docs/guides/work-on-sandpiper.md "The packages and a release".
  */
 export const CLONE_BUILD_LOCK = path.join(root, "node_modules", ".cache", "sandpiper-pack-clients.lock");
+/** Takes {@link CLONE_BUILD_LOCK}, waiting while another live process holds it; resolves to the function that gives it back. */
 const cloneBuildLock = () => packLock(CLONE_BUILD_LOCK, "another pack of this clone");
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--prepare") {
